@@ -1,0 +1,283 @@
+"""Self-preference audit: does a judge score its own provider family higher than the rest of the panel does?
+
+Three views per judge, all on the main-run composite:
+
+- seed 002's table: mean (judge - consensus) over own-family contestants, the same over the others, and
+  their difference (the gap); consensus = the panel median per contestant (the judge included);
+- the leave-one-out (LOO) index: judge minus the mean of the *other* judges per contestant, so the judge's
+  own score does not pull the reference; LOO gap = mean over own-family minus mean over the others;
+- a permutation test of the LOO gap over contestants: the family labels are shuffled (every subset of the
+  same size as the own-family set is equally likely under "no self-preference"); the one-sided p-value is
+  the share of label assignments whose gap is at least the observed one. When the number of distinct
+  assignments C(n, k) is at most ``n_permutations`` they are all enumerated (exact test), otherwise a seeded
+  Monte Carlo sample is drawn and p = (1 + hits) / (1 + n_permutations).
+
+A judge is flagged when its Holm-adjusted one-sided p-value (over the judges tested) is below the
+significance level and its LOO gap is positive.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel
+from statsmodels.stats.multitest import multipletests
+
+from audits._inputs import normalize_scores
+from audits._panel import contestant_families, contestant_labels, judge_families, score_matrix
+from audits._stats import finite
+
+_TOLERANCE = 1e-9
+
+
+class ConsensusPoint(BaseModel):
+    """One judge's composite for one contestant next to the panel consensus (for the scatter chart)."""
+
+    judge_id: str
+    contestant_id: str
+    contestant_label: str
+    score: float
+    consensus: float
+    own_family: bool
+
+
+class JudgeSelfPreference(BaseModel):
+    """Self-preference figures of one judge (points on the 0-100 composite scale)."""
+
+    judge_id: str
+    judge_family: str
+    n_own: int
+    n_others: int
+    own_vs_consensus: float | None
+    others_vs_consensus: float | None
+    gap: float | None
+    loo_own: float | None
+    loo_others: float | None
+    loo_gap: float | None
+    p_value: float | None
+    p_value_two_sided: float | None
+    p_value_holm: float | None
+    permutation_method: Literal["exact", "monte-carlo"] | None
+    n_assignments: int | None
+    min_attainable_p: float | None
+    flagged: bool
+    note: str
+
+
+class SelfPreferenceResult(BaseModel):
+    """Per-judge self-preference with the honest limits of what the sample supports."""
+
+    n_contestants: int
+    n_permutations: int
+    seed: int
+    significance_level: float
+    judges: list[JudgeSelfPreference]
+    points: list[ConsensusPoint]
+    caveats: list[str]
+
+
+def _mean(values: np.ndarray) -> float | None:
+    return float(values.mean()) if values.size else None
+
+
+def _permutation_test(
+    loo: np.ndarray, own: np.ndarray, *, n_permutations: int, rng: np.random.Generator
+) -> tuple[float, float, Literal["exact", "monte-carlo"], int]:
+    """One- and two-sided p-values of the LOO gap under random family labels."""
+    n, k = loo.size, int(own.sum())
+    observed = loo[own].mean() - loo[~own].mean()
+    total = loo.sum()
+    n_assignments = math.comb(n, k)
+    if n_assignments <= n_permutations:
+        subsets = np.array(list(itertools.combinations(range(n), k)), dtype=int)
+        method: Literal["exact", "monte-carlo"] = "exact"
+    else:
+        keys = rng.random((n_permutations, n))
+        subsets = np.argpartition(keys, k - 1, axis=1)[:, :k]
+        method = "monte-carlo"
+    own_sums = loo[subsets].sum(axis=1)
+    gaps = own_sums / k - (total - own_sums) / (n - k)
+    hits_greater = int(np.count_nonzero(gaps >= observed - _TOLERANCE))
+    hits_two_sided = int(np.count_nonzero(np.abs(gaps) >= abs(observed) - _TOLERANCE))
+    if method == "exact":
+        return hits_greater / n_assignments, hits_two_sided / n_assignments, method, n_assignments
+    return (
+        (1 + hits_greater) / (1 + n_permutations),
+        (1 + hits_two_sided) / (1 + n_permutations),
+        method,
+        n_assignments,
+    )
+
+
+def self_preference(
+    scores: pd.DataFrame, *, n_permutations: int = 10_000, seed: int = 0, significance_level: float = 0.05
+) -> SelfPreferenceResult:
+    """Self-preference per judge: seed 002's table, the LOO index and a permutation test (see module doc)."""
+    scores = normalize_scores(scores)
+    matrix = score_matrix(scores, "composite")
+    caveats: list[str] = []
+    if matrix.empty:
+        return SelfPreferenceResult(
+            n_contestants=0,
+            n_permutations=n_permutations,
+            seed=seed,
+            significance_level=significance_level,
+            judges=[],
+            points=[],
+            caveats=["No grades in this run: self-preference cannot be measured."],
+        )
+    rng = np.random.default_rng(seed)
+    labels = contestant_labels(scores)
+    families = contestant_families(scores)
+    judge_family = judge_families(scores)
+    consensus = matrix.median(axis=1, skipna=True)
+    own_family_of = pd.Series({c: families[c] for c in matrix.index})
+    if matrix.shape[1] < 2:
+        caveats.append("Only one judge: there is no panel to compare it with, so self-preference is not measured.")
+
+    rows: list[dict[str, object]] = []
+    points: list[ConsensusPoint] = []
+    for judge in matrix.columns:
+        family = judge_family[judge]
+        column = matrix[judge]
+        graded = column.notna()
+        own = (own_family_of == family) & graded
+        others = (own_family_of != family) & graded
+        deviation = (column - consensus).to_numpy()
+        for contestant in matrix.index[graded.to_numpy()]:
+            points.append(
+                ConsensusPoint(
+                    judge_id=judge,
+                    contestant_id=contestant,
+                    contestant_label=labels[contestant],
+                    score=float(column[contestant]),
+                    consensus=float(consensus[contestant]),
+                    own_family=bool(own[contestant]),
+                )
+            )
+        other_mean = matrix.drop(columns=[judge]).mean(axis=1, skipna=True)
+        loo_series = column - other_mean
+        valid = loo_series.notna().to_numpy()
+        loo = loo_series.to_numpy()[valid]
+        own_valid = own.to_numpy()[valid]
+        n_own, n_others = int(own_valid.sum()), int((~own_valid).sum())
+        row: dict[str, object] = {
+            "judge_id": judge,
+            "judge_family": family,
+            "n_own": int(own.sum()),
+            "n_others": int(others.sum()),
+            "own_vs_consensus": finite(_mean(deviation[own.to_numpy()])),
+            "others_vs_consensus": finite(_mean(deviation[others.to_numpy()])),
+            "loo_own": finite(_mean(loo[own_valid])),
+            "loo_others": finite(_mean(loo[~own_valid])),
+            "p_value": None,
+            "p_value_two_sided": None,
+            "permutation_method": None,
+            "n_assignments": None,
+            "min_attainable_p": None,
+        }
+        row["gap"] = (
+            row["own_vs_consensus"] - row["others_vs_consensus"]  # type: ignore[operator]
+            if row["own_vs_consensus"] is not None and row["others_vs_consensus"] is not None
+            else None
+        )
+        row["loo_gap"] = (
+            row["loo_own"] - row["loo_others"]  # type: ignore[operator]
+            if row["loo_own"] is not None and row["loo_others"] is not None
+            else None
+        )
+        if n_own >= 1 and n_others >= 1:
+            p_greater, p_two, method, n_assignments = _permutation_test(
+                loo, own_valid, n_permutations=n_permutations, rng=rng
+            )
+            row.update(
+                p_value=p_greater,
+                p_value_two_sided=p_two,
+                permutation_method=method,
+                n_assignments=n_assignments,
+                min_attainable_p=1 / n_assignments,
+            )
+        rows.append(row)
+
+    tested = [i for i, r in enumerate(rows) if r["p_value"] is not None]
+    holm: dict[int, float] = {}
+    if tested:
+        adjusted = multipletests([float(rows[i]["p_value"]) for i in tested], method="holm")[1]  # type: ignore[arg-type]
+        holm = {i: float(p) for i, p in zip(tested, adjusted, strict=True)}
+
+    judges: list[JudgeSelfPreference] = []
+    for i, row in enumerate(rows):
+        p_holm = holm.get(i)
+        loo_gap = row["loo_gap"]
+        flagged = p_holm is not None and p_holm < significance_level and loo_gap is not None and loo_gap > 0  # type: ignore[operator]
+        note, judge_caveats = _plain_words(row, p_holm, flagged, significance_level, labels, matrix, own_family_of)
+        caveats.extend(judge_caveats)
+        judges.append(JudgeSelfPreference(**row, p_value_holm=p_holm, flagged=flagged, note=note))  # type: ignore[arg-type]
+
+    caveats.append(
+        "The panel consensus includes the judge itself; the leave-one-out index and the permutation test "
+        "compare it with the other judges only. A flag says the pattern is unlikely under random family "
+        "labels, not why it happens."
+    )
+    return SelfPreferenceResult(
+        n_contestants=int(matrix.shape[0]),
+        n_permutations=n_permutations,
+        seed=seed,
+        significance_level=significance_level,
+        judges=judges,
+        points=points,
+        caveats=caveats,
+    )
+
+
+def _plain_words(
+    row: dict[str, object],
+    p_holm: float | None,
+    flagged: bool,
+    level: float,
+    labels: dict[str, str],
+    matrix: pd.DataFrame,
+    own_family_of: pd.Series,
+) -> tuple[str, list[str]]:
+    """A one-line reading of a judge's figures, and the caveats it owes the reader."""
+    judge, family = str(row["judge_id"]), str(row["judge_family"])
+    n_own, n_others = int(row["n_own"]), int(row["n_others"])  # type: ignore[call-overload]
+    caveats: list[str] = []
+    if n_own == 0:
+        note = f"No contestant of its own family ({family}) in this run: self-preference cannot be measured."
+        return note, [f"Judge {judge}: {note}"]
+    if n_others == 0:
+        note = "Every contestant it graded is of its own family: there is no comparison group."
+        return note, [f"Judge {judge}: {note}"]
+    if row["p_value"] is None:
+        note = "The other judges graded none of the same contestants: no leave-one-out comparison."
+        return note, [f"Judge {judge}: {note}"]
+    loo_gap = float(row["loo_gap"])  # type: ignore[arg-type]
+    p_value = float(row["p_value"])  # type: ignore[arg-type]
+    min_p = float(row["min_attainable_p"])  # type: ignore[arg-type]
+    if flagged:
+        note = (
+            f"Scores its own family {loo_gap:+.1f} points more (vs the other judges) than the other contestants; "
+            f"one-sided p = {p_value:.3g}, Holm-adjusted {p_holm:.3g}: flagged as self-preference."
+        )
+    else:
+        note = f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
+    if n_own == 1:
+        own_ids = [c for c in matrix.index if own_family_of[c] == family and pd.notna(matrix.at[c, judge])]
+        name = labels[own_ids[0]] if own_ids else "one contestant"
+        caveats.append(
+            f"Judge {judge} has one own-family contestant ({name}): its gap is a single observation, "
+            f"directional, not a statistic."
+        )
+    if min_p >= level:
+        caveats.append(
+            f"Judge {judge}: with {n_own + n_others} contestants, {n_own} of its own family, even the most extreme "
+            f"result has p = {min_p:.2f}, so the test cannot reach significance at {level:g}; read the gap as "
+            f"directional only."
+        )
+        note += " Too few contestants for significance."
+    return note, caveats

@@ -1,0 +1,506 @@
+"""Read and validate CapitalBench round directories (the source side of the adapter).
+
+A round directory holds ``manifest.yaml``, ``options.yaml``, ``briefing.md``, ``prices/*.csv``, an optional
+``market_data/universe_trailing_returns.csv`` and ``runs/<run_id>/`` folders. Only the run whose
+``run_manifest.yaml`` says ``operator_selected_official: true`` is read. Every problem is collected as a
+:class:`CapitalBenchIssue` naming the file (relative to the rounds directory), the row and the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+
+Track = Literal["1W", "1M"]
+TRACKS: tuple[str, ...] = ("1W", "1M")
+
+
+@dataclass(frozen=True)
+class CapitalBenchIssue:
+    """One problem in the source data: file (relative to the rounds directory), row, field, message."""
+
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line is not None else "")
+        return f"{where}: {self.field + ': ' if self.field else ''}{self.message}"
+
+
+class CapitalBenchError(ValueError):
+    """The selected rounds cannot be imported; ``issues`` lists every problem found. Nothing was written."""
+
+    def __init__(self, issues: list[CapitalBenchIssue]):
+        self.issues = issues
+        lines = "\n".join(f"  {i}" for i in issues)
+        super().__init__(f"CapitalBench import refused: {len(issues)} problem(s)\n{lines}")
+
+
+# --- source schemas (only the fields the adapter relies on; everything else is allowed and ignored) ---
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class RoundManifest(_Loose):
+    round_id: str
+    decision_date: date
+    decision_deadline: AwareDatetime
+    entry_date: date
+    exit_date: date
+    horizon: str | None = None
+    methodology_version: str | None = None
+    submission_format: str | None = None
+    publication_stream: str | None = None
+
+
+class OptionSpec(_Loose):
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    symbol: str | None = None
+    asset_class: str = Field(min_length=1)
+    category: str = Field(min_length=1)
+    option_group: str = Field(min_length=1)
+    is_cash: bool = False
+    is_benchmark: bool = False
+    include_in_universe: bool = True
+
+
+class RunManifest(_Loose):
+    run_id: str | None = None
+    operator_selected_official: bool = False
+
+
+class Holding(_Loose):
+    option_id: str = Field(min_length=1)
+    allocation_pct: float = Field(gt=0, le=100)
+    rationale: str = Field(min_length=1)
+    expected_return_pct: float | None = None
+    time_window_catalyst: str | None = None
+    invalidation_condition: str | None = None
+
+
+class Usage(_Loose):
+    latency_seconds: float = Field(ge=0)
+
+
+class Submission(_Loose):
+    round_id: str
+    model_id: str = Field(min_length=1)
+    provider: str = Field(min_length=1)
+    is_official_score: bool
+    rationale_summary: str = Field(min_length=1)
+    key_risks: list[str]
+    confidence: float = Field(ge=0, le=1)
+    usage: Usage
+    portfolio: list[Holding] | None = None
+    portfolio_rationale: str | None = None
+    selected_option_id: str | None = None
+    portfolio_expected_return_pct: float | None = None
+    benchmark_expected_return_pct: float | None = None
+    expected_alpha_vs_sp500_pct: float | None = None
+
+
+# --- what a validated round looks like ---
+
+
+@dataclass
+class PricePoint:
+    """One adjusted close of one option on one date, as a round's price file gives it."""
+
+    date: date
+    value: float
+
+
+@dataclass
+class TrailingRow:
+    option_id: str
+    as_of_price_date: date
+    close: float | None
+    returns: dict[str, float]  # bundle field name -> value (fractions)
+
+
+@dataclass
+class SourceRound:
+    """One validated round with its official run."""
+
+    id: str
+    dir: Path
+    manifest: RoundManifest
+    options: list[OptionSpec]
+    briefing: str
+    run_id: str
+    submissions: list[tuple[str, Submission]]  # (relative file, submission), sorted by model_id
+    entry: dict[str, PricePoint]
+    exit: dict[str, PricePoint] | None  # None while the round is pending
+    weekly: list[tuple[str, PricePoint]] = field(default_factory=list)  # (option_id, point)
+    trailing: list[TrailingRow] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def track(self) -> str:
+        return self.id.rsplit("-", 1)[-1]
+
+    @property
+    def cash_id(self) -> str | None:
+        return next((o.id for o in self.options if o.is_cash), None)
+
+    @property
+    def option_by_id(self) -> dict[str, OptionSpec]:
+        return {o.id: o for o in self.options}
+
+
+@dataclass
+class RoundListing:
+    """A round directory found on disk, before validation."""
+
+    id: str
+    dir: Path
+    decision_date: date | None
+    publication_stream: str | None
+    has_runs: bool
+
+
+BENCHMARK_OPTION = "SP500"
+_TRAILING_FIELDS = {"return_7d": "return7d", "return_30d": "return30d", "return_6m": "return6m", "return_1y": "return1y"}
+
+
+def _rel(rounds_dir: Path, path: Path) -> str:
+    try:
+        return path.relative_to(rounds_dir).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def round_track(round_id: str) -> str:
+    return round_id.rsplit("-", 1)[-1]
+
+
+def list_rounds(rounds_dir: Path) -> list[RoundListing]:
+    """Every round directory under ``rounds_dir`` (a directory holding ``manifest.yaml``, or a ``-1W``/``-1M``
+    named directory that lacks one, so that a missing manifest is reported rather than ignored)."""
+    found: list[RoundListing] = []
+    for d in sorted(p for p in rounds_dir.iterdir() if p.is_dir()):
+        manifest = d / "manifest.yaml"
+        if not manifest.is_file() and round_track(d.name) not in TRACKS:
+            continue
+        decision_date: date | None = None
+        stream: str | None = None
+        if manifest.is_file():
+            try:
+                raw = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+                decision_date = date.fromisoformat(str(raw.get("decision_date")))
+                stream = raw.get("publication_stream")
+            except (yaml.YAMLError, ValueError, AttributeError):
+                decision_date = None
+        found.append(RoundListing(d.name, d, decision_date, stream, (d / "runs").is_dir()))
+    return found
+
+
+def _pydantic_issues(rel: str, err: ValidationError, issues: list[CapitalBenchIssue], prefix: str = "") -> None:
+    for e in err.errors():
+        loc = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in e["loc"]).lstrip(".")
+        fld = f"{prefix}{loc}" if prefix and loc and loc.startswith("[") else ".".join(p for p in (prefix, loc) if p)
+        msg = e["msg"] if e["type"] != "missing" else "required field is missing"
+        issues.append(CapitalBenchIssue(rel, None, fld or None, msg))
+
+
+def _load_yaml(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> Any:
+    if not path.is_file():
+        issues.append(CapitalBenchIssue(rel, None, None, "file is missing"))
+        return None
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        issues.append(CapitalBenchIssue(rel, mark.line + 1 if mark else None, None, f"not valid YAML: {exc}"))
+        return None
+
+
+def _finite(raw: str, rel: str, line: int, fld: str, issues: list[CapitalBenchIssue], positive: bool) -> float | None:
+    try:
+        v = float(raw)
+    except (TypeError, ValueError):
+        issues.append(CapitalBenchIssue(rel, line, fld, f"not a number: {raw!r}"))
+        return None
+    if math.isnan(v) or math.isinf(v) or (positive and v <= 0):
+        issues.append(CapitalBenchIssue(rel, line, fld, f"not a {'positive' if positive else 'finite'} number: {raw!r}"))
+        return None
+    return v
+
+
+def _read_price_file(
+    path: Path, rel: str, expected_date: date, issues: list[CapitalBenchIssue], warnings: list[str]
+) -> dict[str, PricePoint]:
+    """``option_id, date, adj_close`` (``close`` used, with a warning, only when ``adj_close`` is empty)."""
+    out: dict[str, PricePoint] = {}
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in ("option_id", "date", "adj_close") if c not in (reader.fieldnames or [])]
+        if missing:
+            issues.append(CapitalBenchIssue(rel, 1, ",".join(missing), "missing column(s) in header"))
+            return out
+        for line, row in enumerate(reader, start=2):
+            oid = (row.get("option_id") or "").strip()
+            if not oid:
+                issues.append(CapitalBenchIssue(rel, line, "option_id", "empty option id"))
+                continue
+            try:
+                d = date.fromisoformat((row.get("date") or "").strip())
+            except ValueError:
+                issues.append(CapitalBenchIssue(rel, line, "date", f"not a date: {row.get('date')!r}"))
+                continue
+            if d != expected_date:
+                issues.append(CapitalBenchIssue(rel, line, "date", f"{d} differs from the manifest date {expected_date}"))
+                continue
+            raw = (row.get("adj_close") or "").strip()
+            col = "adj_close"
+            if not raw:
+                raw, col = (row.get("close") or "").strip(), "close"
+                warnings.append(f"{rel}:{line}: {oid} has no adj_close; its close is used (CapitalBench does the same)")
+            value = _finite(raw, rel, line, col, issues, positive=True)
+            if value is None:
+                continue
+            if oid in out:
+                issues.append(CapitalBenchIssue(rel, line, "option_id", f"duplicate price row for {oid}"))
+                continue
+            out[oid] = PricePoint(d, value)
+    return out
+
+
+def _read_weekly(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> list[tuple[str, PricePoint]]:
+    out: list[tuple[str, PricePoint]] = []
+    with path.open(newline="", encoding="utf-8") as fh:
+        for line, row in enumerate(csv.DictReader(fh), start=2):
+            raw = (row.get("price") or "").strip()
+            if not raw:
+                continue
+            try:
+                d = date.fromisoformat((row.get("price_date") or "").strip())
+            except ValueError:
+                issues.append(CapitalBenchIssue(rel, line, "price_date", f"not a date: {row.get('price_date')!r}"))
+                continue
+            value = _finite(raw, rel, line, "price", issues, positive=True)
+            if value is not None:
+                out.append(((row.get("option_id") or "").strip(), PricePoint(d, value)))
+    return out
+
+
+def _read_trailing(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> list[TrailingRow]:
+    out: list[TrailingRow] = []
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        need = ("option_id", "as_of_price_date", "as_of_adj_close", *_TRAILING_FIELDS)
+        missing = [c for c in need if c not in (reader.fieldnames or [])]
+        if missing:
+            issues.append(CapitalBenchIssue(rel, 1, ",".join(missing), "missing column(s) in header"))
+            return out
+        for line, row in enumerate(reader, start=2):
+            try:
+                as_of = date.fromisoformat((row.get("as_of_price_date") or "").strip())
+            except ValueError:
+                issues.append(CapitalBenchIssue(rel, line, "as_of_price_date", "not a date"))
+                continue
+            raw_close = (row.get("as_of_adj_close") or "").strip()
+            close = _finite(raw_close, rel, line, "as_of_adj_close", issues, positive=True) if raw_close else None
+            rets: dict[str, float] = {}
+            for col, name in _TRAILING_FIELDS.items():
+                raw = (row.get(col) or "").strip()
+                if raw:
+                    v = _finite(raw, rel, line, col, issues, positive=False)
+                    if v is not None:
+                        rets[name] = v
+            out.append(TrailingRow(row["option_id"].strip(), as_of, close, rets))
+    return out
+
+
+def _official_run(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> Path | None:
+    runs = sorted(p for p in (rd / "runs").iterdir() if p.is_dir())
+    selected: list[Path] = []
+    for run in runs:
+        rel = _rel(rounds_dir, run / "run_manifest.yaml")
+        raw = _load_yaml(run / "run_manifest.yaml", rel, issues)
+        if raw is None:
+            continue
+        try:
+            rm = RunManifest.model_validate(raw)
+        except ValidationError as err:
+            _pydantic_issues(rel, err, issues)
+            continue
+        if rm.operator_selected_official:
+            selected.append(run)
+    if not selected:
+        issues.append(CapitalBenchIssue(
+            _rel(rounds_dir, rd / "runs"), None, "operator_selected_official",
+            f"no run/*/run_manifest.yaml has operator_selected_official: true (runs: {[r.name for r in runs]})",
+        ))
+        return None
+    if len(selected) > 1:
+        issues.append(CapitalBenchIssue(
+            _rel(rounds_dir, rd / "runs"), None, "operator_selected_official",
+            f"more than one run is selected as official: {[r.name for r in selected]}",
+        ))
+        return None
+    return selected[0]
+
+
+def _read_submission(
+    path: Path, rel: str, round_id: str, options: dict[str, OptionSpec], issues: list[CapitalBenchIssue]
+) -> Submission | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        issues.append(CapitalBenchIssue(rel, exc.lineno, None, f"not valid JSON: {exc.msg}"))
+        return None
+    if not isinstance(raw, dict):
+        issues.append(CapitalBenchIssue(rel, None, None, "expected a JSON object"))
+        return None
+    try:
+        sub = Submission.model_validate(raw)
+    except ValidationError as err:
+        _pydantic_issues(rel, err, issues)
+        return None
+    n_before = len(issues)
+    if sub.round_id != round_id:
+        issues.append(CapitalBenchIssue(rel, None, "round_id", f"{sub.round_id!r} is not this round ({round_id!r})"))
+    if path.stem != sub.model_id:
+        issues.append(CapitalBenchIssue(rel, None, "model_id", f"{sub.model_id!r} does not match the file name"))
+    if not sub.is_official_score:
+        issues.append(CapitalBenchIssue(rel, None, "is_official_score", "false in the official run"))
+    if not sub.key_risks or any(not (r or "").strip() for r in sub.key_risks):
+        issues.append(CapitalBenchIssue(rel, None, "key_risks", "expected a non-empty list of non-empty risks"))
+    if sub.portfolio is None and sub.selected_option_id is None:
+        issues.append(CapitalBenchIssue(rel, None, "portfolio", "neither portfolio nor selected_option_id is given"))
+    if sub.portfolio is not None:
+        if not sub.portfolio:
+            issues.append(CapitalBenchIssue(rel, None, "portfolio", "empty portfolio"))
+        seen: set[str] = set()
+        for i, h in enumerate(sub.portfolio):
+            if h.option_id not in options:
+                issues.append(CapitalBenchIssue(rel, None, f"portfolio[{i}].option_id", f"unknown option {h.option_id!r} (not in options.yaml)"))
+            if h.option_id in seen:
+                issues.append(CapitalBenchIssue(rel, None, f"portfolio[{i}].option_id", f"{h.option_id!r} appears twice"))
+            seen.add(h.option_id)
+        total = sum(h.allocation_pct for h in sub.portfolio)
+        if sub.portfolio and abs(total - 100.0) > 1e-9:
+            issues.append(CapitalBenchIssue(rel, None, "portfolio[].allocation_pct", f"allocations sum to {total:g}, expected 100"))
+        if not (sub.portfolio_rationale or "").strip():
+            issues.append(CapitalBenchIssue(rel, None, "portfolio_rationale", "required for a portfolio submission"))
+    elif sub.selected_option_id is not None and sub.selected_option_id not in options:
+        issues.append(CapitalBenchIssue(rel, None, "selected_option_id", f"unknown option {sub.selected_option_id!r} (not in options.yaml)"))
+    return sub if len(issues) == n_before else None
+
+
+def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> SourceRound | None:
+    """Validate one round directory (which must have a ``runs/`` folder); None when it has problems."""
+    n_before = len(issues)
+    rid = rd.name
+    rel_m = _rel(rounds_dir, rd / "manifest.yaml")
+    raw_m = _load_yaml(rd / "manifest.yaml", rel_m, issues)
+    manifest: RoundManifest | None = None
+    if raw_m is not None:
+        try:
+            manifest = RoundManifest.model_validate(raw_m)
+        except ValidationError as err:
+            _pydantic_issues(rel_m, err, issues)
+        if manifest is not None and manifest.round_id != rid:
+            issues.append(CapitalBenchIssue(rel_m, None, "round_id", f"{manifest.round_id!r} differs from the directory name"))
+
+    rel_o = _rel(rounds_dir, rd / "options.yaml")
+    raw_o = _load_yaml(rd / "options.yaml", rel_o, issues)
+    options: list[OptionSpec] = []
+    if raw_o is not None:
+        items = raw_o.get("options") if isinstance(raw_o, dict) else None
+        if not isinstance(items, list) or not items:
+            issues.append(CapitalBenchIssue(rel_o, None, "options", "expected a non-empty list"))
+        else:
+            for i, item in enumerate(items):
+                try:
+                    opt = OptionSpec.model_validate(item)
+                except ValidationError as err:
+                    _pydantic_issues(rel_o, err, issues, prefix=f"options[{i}]")
+                    continue
+                if opt.include_in_universe:
+                    options.append(opt)
+            ids = [o.id for o in options]
+            for dup in sorted({i for i in ids if ids.count(i) > 1}):
+                issues.append(CapitalBenchIssue(rel_o, None, "options[].id", f"duplicate option id {dup!r}"))
+            if options and BENCHMARK_OPTION not in ids:
+                issues.append(CapitalBenchIssue(rel_o, None, "options[].id", f"the S&P 500 option {BENCHMARK_OPTION!r} is missing"))
+    by_id = {o.id: o for o in options}
+
+    briefing_path = rd / "briefing.md"
+    briefing = briefing_path.read_text(encoding="utf-8") if briefing_path.is_file() else ""
+    if not briefing.strip():
+        issues.append(CapitalBenchIssue(_rel(rounds_dir, briefing_path), None, None, "briefing is missing or empty"))
+
+    warnings: list[str] = []
+    entry: dict[str, PricePoint] = {}
+    exit_: dict[str, PricePoint] | None = None
+    weekly: list[tuple[str, PricePoint]] = []
+    trailing: list[TrailingRow] = []
+    if manifest is not None:
+        p = rd / "prices" / "entry_prices.csv"
+        if not p.is_file():
+            issues.append(CapitalBenchIssue(_rel(rounds_dir, p), None, None, "file is missing"))
+        else:
+            entry = _read_price_file(p, _rel(rounds_dir, p), manifest.entry_date, issues, warnings)
+        p = rd / "prices" / "exit_prices.csv"
+        if p.is_file():
+            exit_ = _read_price_file(p, _rel(rounds_dir, p), manifest.exit_date, issues, warnings)
+    p = rd / "prices" / "weekly_prices.csv"
+    if p.is_file():
+        weekly = _read_weekly(p, _rel(rounds_dir, p), issues)
+    p = rd / "market_data" / "universe_trailing_returns.csv"
+    if p.is_file():
+        trailing = _read_trailing(p, _rel(rounds_dir, p), issues)
+        for row in trailing:
+            if by_id and row.option_id not in by_id:
+                issues.append(CapitalBenchIssue(_rel(rounds_dir, p), None, "option_id", f"unknown option {row.option_id!r}"))
+
+    run = _official_run(rd, rounds_dir, issues)
+    submissions: list[tuple[str, Submission]] = []
+    if run is not None:
+        parsed = run / "submissions" / "parsed"
+        files = sorted(parsed.glob("*.json")) if parsed.is_dir() else []
+        if not files:
+            issues.append(CapitalBenchIssue(_rel(rounds_dir, parsed), None, None, "the official run has no parsed submissions"))
+        for f in files:
+            rel = _rel(rounds_dir, f)
+            sub = _read_submission(f, rel, rid, by_id, issues)
+            if sub is not None:
+                submissions.append((rel, sub))
+    # every held option and the benchmark need prices
+    held = {h.option_id for _, s in submissions for h in (s.portfolio or [])}
+    held |= {s.selected_option_id for _, s in submissions if s.portfolio is None and s.selected_option_id}
+    cash = {o.id for o in options if o.is_cash}
+    for label, prices, fname in (("entry", entry, "entry_prices.csv"), ("exit", exit_, "exit_prices.csv")):
+        if prices is None or manifest is None:
+            continue
+        need = sorted((held | {BENCHMARK_OPTION}) - cash - set(prices))
+        if need:
+            issues.append(CapitalBenchIssue(
+                _rel(rounds_dir, rd / "prices" / fname), None, "option_id", f"no {label} price for {', '.join(need)}"
+            ))
+    if len(issues) > n_before or manifest is None or run is None:
+        return None
+    return SourceRound(
+        id=rid, dir=rd, manifest=manifest, options=options, briefing=briefing, run_id=run.name,
+        submissions=sorted(submissions, key=lambda x: x[1].model_id), entry=entry, exit=exit_,
+        weekly=weekly, trailing=trailing, warnings=warnings,
+    )
+
+
+def deadline(r: SourceRound) -> datetime:
+    return r.manifest.decision_deadline

@@ -1,0 +1,254 @@
+"""The identity vocabulary: regular-expression pieces for model, product and provider names.
+
+Everything here is compiled with ``re.IGNORECASE``; pieces that are also ordinary English words are
+scoped case-sensitive with ``(?-i:...)`` so that only their capitalised forms count as identities
+(see docs/anonymizer.md for the word-by-word decisions).
+
+Boundaries are "not next to a letter or digit" rather than ``\\b``, so ``claude_sonnet`` and
+``api.openai.com`` are still caught while ``claudication``, ``metadata``, ``co3`` and ``NO3`` are not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+START = r"(?<![^\W_])"
+"""Not preceded by a letter or digit."""
+END = r"(?![^\W_])"
+"""Not followed by a letter or digit."""
+
+_SEP = r"[\s_\-./]?"
+_VER = r"v?\d+(?:[._\-]\d+)*[a-z]?"  # 4, 4o, 3.7, 4-6, 2.5, v3, 70b, 20250219
+# Variant words that may follow a model name after any separator (including a space).
+_WORDS = (
+    r"(?:mini|nano|micro|pro|max|plus|turbo|flash|lite|ultra|instruct|preview|sonnet|opus|haiku|instant"
+    r"|codex|coder|reasoner|thinking|omni|heavy|vision|exp|r\d+(?:[.\-]\d+)?|deep[\s\-]?(?:think|research))"
+)
+# Variant words that are ordinary English: only after a hyphen, underscore, dot or colon (gpt-5-high).
+_HYPHEN_WORDS = (
+    r"(?:high|low|medium|chat|latest|fast|base|beta|reasoning|experimental|it|hf|tiny|large|small|code"
+    r"|math|online|search|audio|realtime|image|nemo|saba)"
+)
+_TAIL_ITEM = rf"(?:{_SEP}(?:{_VER}|{_WORDS})|[\-_.:]{_HYPHEN_WORDS})"
+TAIL = rf"(?:{_TAIL_ITEM})*"
+TAIL_REQUIRED = rf"(?:{_TAIL_ITEM})+"
+# Mistral's sizes are ordinary words, accepted after a space only for Mistral names.
+_MISTRAL_TAIL_ITEM = rf"(?:{_TAIL_ITEM}|{_SEP}(?:large|medium|small|tiny|nemo|saba))"
+_O_SERIES_TAIL = r"(?:[\s\-](?:mini|pro|preview|high|low|medium|deep[\s\-]research))*"
+
+# Provider names allowed directly in front of a model name ("Google's Gemini", "Meta Llama 3",
+# "openai/gpt-4o"); in this position any case is an identity.
+_PROVIDER_PREFIX = (
+    r"(?:open[\s\-]?ai|anthropic|x[\s.\-]?ai|google(?:[\s\-]+deep[\s\-]?mind)?|deep[\s\-]?mind|meta(?:[\s\-]+ai)?"
+    r"|facebook|alibaba(?:[\s\-]+cloud)?|mistral(?:[\s\-]+ai)?|microsoft|amazon|nvidia|ibm|cohere"
+    r"|moonshot(?:[\s\-]+ai)?|zhipu(?:[\s\-]+ai)?|baidu|tencent|deep[\s\-]?seek(?:[\s\-]+ai)?)"
+)
+
+# Model and product heads with their tails.
+_MODEL_HEADS = [
+    rf"chat[\s\-]?gpt{TAIL}",
+    rf"gpts?{TAIL}",
+    rf"o[1-9]{_O_SERIES_TAIL}",
+    rf"4o(?:[\s\-]mini)?",
+    rf"claude(?:[\s.\-]?ai)?{TAIL}",
+    rf"(?-i:Opus|OPUS|Sonnet|SONNET|Haiku|HAIKU){TAIL}",
+    rf"(?:opus|sonnet|haiku){_SEP}\d{TAIL}",
+    rf"(?:super)?grok{TAIL}",
+    rf"gemini{TAIL}",
+    rf"gemma{TAIL}",
+    r"(?-i:Bard|BARD)",
+    rf"(?-i:PaLM|PALM){TAIL}",
+    rf"palm[\s\-]?2{TAIL}",
+    rf"lamda{TAIL}",
+    rf"(?:code[\s\-]?)?llama{TAIL}",
+    rf"deep[\s\-]?seek{TAIL_REQUIRED}",
+    rf"qw(?:en|q){TAIL}",
+    rf"mistral(?:{_MISTRAL_TAIL_ITEM})+",
+    rf"(?:mix|code|magi|mini|pix|dev)stral{TAIL}",
+    r"command[\s\-]r(?:\+|[\s\-]?plus)?",
+    rf"kimi{TAIL}",
+    rf"glm[\s\-]?\d{TAIL}",
+    rf"phi[\s\-]?\d{TAIL}",
+    rf"nemotron{TAIL}",
+    rf"jamba{TAIL}",
+    rf"dbrx{TAIL}",
+    rf"olmo{TAIL}",
+    rf"ernie[\s\-]?(?:bot|\d){TAIL}",
+    rf"copilot{TAIL}",
+    r"bing[\s\-]+(?:chat|ai|copilot)",
+    r"(?-i:Le\s+Chat)",
+]
+
+MODEL_PATTERN = (
+    rf"{START}(?:{_PROVIDER_PREFIX}(?:['’]s)?[\s\-_/:]+)?(?:{'|'.join(_MODEL_HEADS)}){END}"
+)
+"""A model or product mention, optionally with its provider in front."""
+
+# Providers always treated as identities (AI labs, and Google/Meta which are families of the brief).
+_PROVIDERS_ALWAYS = [
+    r"openai|open-ai|(?-i:Open|OPEN)[\s\-]?ai",
+    r"anthropic(?:[\s\-]+(?:pbc|ai))?",
+    r"x[\s.\-]?ai(?:[\s\-]+(?:corp|holdings))?",
+    r"google(?:[\s\-]+(?:deep[\s\-]?mind|ai|brain|research|llc))?",
+    r"deep[\s\-]?mind",
+    r"(?-i:Meta|META)(?-i:(?!-[a-z]))(?:[\s\-]+(?:ai|platforms?|superintelligence[\s\-]+labs))?",
+    r"meta[\s\-]+ai",
+    r"facebook[\s\-]+ai(?:[\s\-]+research)?",
+    r"deep[\s\-]?seek(?:[\s\-]+ai)?",
+    r"(?-i:Mistral|MISTRAL)(?:[\s\-]+ai)?",
+    r"mistral[\s\-]+ai",
+    r"(?-i:Cohere|COHERE)(?:[\s\-]+(?:for[\s\-]+)?ai)?",
+    r"moonshot[\s\-]+ai",
+    r"zhipu(?:[\s\-]+ai)?",
+    r"ai21(?:[\s\-]+labs)?",
+    r"01[\s.\-]ai",
+    r"inflection[\s\-]+ai",
+    r"qwen[\s\-]+team",
+]
+
+# Big companies that also make models: identities only when a contestant's provider_family names them
+# (otherwise they are ordinary companies in financial text: "Microsoft cloud results", "Nvidia earnings").
+CONDITIONAL_PROVIDERS: dict[str, str] = {
+    "microsoft": r"microsoft(?:[\s\-]+(?:ai|research))?",
+    "amazon": r"amazon(?:[\s\-]+(?:web[\s\-]+services|bedrock|ai))?|aws",
+    "nvidia": r"nvidia",
+    "alibaba": r"alibaba(?:[\s\-]+cloud)?",
+    "ibm": r"ibm",
+    "baidu": r"baidu",
+    "tencent": r"tencent",
+    "apple": r"apple(?:[\s\-]+intelligence)?",
+    "facebook": r"facebook",
+}
+
+KNOWN_FAMILIES = {
+    "openai", "anthropic", "xai", "google", "meta", "deepseek", "mistral", "cohere", "moonshot", "zhipu",
+    "ai21", "01ai", "inflection",
+}  # fmt: skip
+FAMILY_SYNONYMS = {
+    "googledeepmind": "google",
+    "deepmind": "google",
+    "gemini": "google",
+    "metaai": "meta",
+    "metallama": "meta",
+    "llama": "meta",
+    "mistralai": "mistral",
+    "x": "xai",
+    "grok": "xai",
+    "alibabacloud": "alibaba",
+    "qwen": "alibaba",
+    "aws": "amazon",
+    "amazonaws": "amazon",
+    "moonshotai": "moonshot",
+    "zhipuai": "zhipu",
+    "ai21labs": "ai21",
+    "claude": "anthropic",
+    "chatgpt": "openai",
+}
+NON_IDENTITIES = {"", "undisclosed", "unknown", "other", "none", "null", "na", "nan", "various"}
+"""Field values that name nobody and are never turned into patterns."""
+
+PROVIDER_TOKENS = {
+    "openai", "open", "ai", "anthropic", "xai", "x", "google", "deepmind", "meta", "facebook", "alibaba",
+    "cloud", "microsoft", "amazon", "nvidia", "ibm", "baidu", "tencent", "s",
+}  # fmt: skip
+"""Tokens ignored when comparing a model mention with a contestant's model (see ``model_key``)."""
+
+# Self-identification around an identity mention. Each prefix is searched in the text just before the
+# mention (anchored at its start), each suffix just after it (anchored at its end).
+_ROLE = (
+    r"(?:(?:[\s\-]+(?:based|built|trained|powered|developed|made))?\s+"
+    r"(?:(?:large|ai|language|chat|reasoning|frontier|generative)\s+){0,3}"
+    r"(?:model|llm|assistant|system|chatbot|bot|agent|ai))"
+)
+_AGENT_NOUN = r"(?:model|llm|assistant|system|chatbot|bot|agent|ai|version)"
+_LEAD_IN = (
+    rf"(?:(?:(?:as|being|i\s+am|i['’]m|im)\s+)?(?:an?\s+|the\s+)?"
+    rf"(?:[\w\-]+\s+){{0,4}}?{_AGENT_NOUN}\s+(?:that\s+was\s+|that\s+is\s+|who\s+was\s+|,\s*)?)?"
+)
+SELF_PREFIXES = {
+    # "I'm Claude", "This is GPT-5", "my name is Grok": a self-reference in its own right
+    "declare": re.compile(
+        r"(?<![\w'’])(?:i\s+am|i['’]m|im|i\s+was|this\s+is|it['’]s|my\s+name\s+is|call\s+me|here\s+is"
+        r"|you['’]re\s+(?:talking|chatting)\s+(?:to|with))\s+(?:an?\s+|the\s+)?$",
+        re.IGNORECASE,
+    ),
+    # "as an OpenAI model", "As Claude," (needs a role noun or a comma after the mention)
+    "as": re.compile(r"(?<![\w'’])(?:as|being)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE),
+    # "(as a large language model) trained by Google", "a model from OpenAI"
+    "by": re.compile(
+        rf"(?<![\w'’]){_LEAD_IN}(?:(?:was|were|been|being)\s+)?"
+        r"(?:trained|built|developed|created|made|designed|released|produced|engineered|fine[\-\s]?tuned"
+        r"|owned|operated|powered|brought\s+to\s+you)\s+by\s+"
+        r"(?:the\s+(?:team|folks|people|researchers|engineers)\s+(?:at|of)\s+)?$"
+        rf"|(?<![\w'’]){_LEAD_IN[:-1]}|)?(?:an?\s+)?(?:(?:large\s+)?language\s+)?{_AGENT_NOUN}\s+(?:from|by)\s+$",
+        re.IGNORECASE,
+    ),
+    # "my creators at Anthropic", "we at OpenAI"
+    "mine": re.compile(
+        r"(?<![\w'’])(?:my|our)\s+(?:creators?|developers?|makers?|trainers?|designers?|builders?|authors?"
+        r"|parent\s+company|company|team|lab)\s+(?:at\s+|is\s+|are\s+|,\s*)?$"
+        r"|(?<![\w'’])(?:we|us)\s+(?:here\s+)?at\s+$",
+        re.IGNORECASE,
+    ),
+}
+SELF_ROLE_SUFFIX = re.compile(rf"{_ROLE}{END}|(?=\s*,)", re.IGNORECASE)
+SELF_SUFFIX = re.compile(
+    r"(?:['’]s)?\s*,?\s+(?:here|speaking|reporting|checking\s+in)(?![\w'’])", re.IGNORECASE
+)
+SELF_LOOKBEHIND = 160
+"""Characters before a mention that the prefix patterns may cover."""
+
+
+def split_tokens(value: str) -> list[str]:
+    """Lower-case letter runs and digit runs: ``"GPT-4.1o"`` -> ``["gpt", "4", "1", "o"]``."""
+    return re.findall(r"[^\W\d_]+|\d+", value.lower())
+
+
+def normalise(value: str) -> str:
+    """Letters and digits only, lower case: the form two spellings of one name share."""
+    return "".join(split_tokens(value))
+
+
+def flexible_literal(value: str) -> str | None:
+    """A pattern for ``value`` tolerant of case and separators (``gpt-5.5`` ~ ``GPT 5.5`` ~ ``gpt55``)."""
+    tokens = split_tokens(value)
+    if not tokens:
+        return None
+    return START + r"[\W_]{0,3}".join(re.escape(t) for t in tokens) + END
+
+
+def model_key(value: str) -> tuple[frozenset[str], str]:
+    """Comparable key of a model spelling: its words (provider words dropped) and its digits in order.
+
+    ``Claude Sonnet 4.6``, ``claude-sonnet-4-6`` and ``anthropic/claude-sonnet-4.6`` share one key;
+    date stamps (six or more digits) are dropped, so ``claude-3-7-sonnet-20250219`` ~ ``Claude 3.7 Sonnet``.
+    """
+    words: set[str] = set()
+    digits: list[str] = []
+    for tok in split_tokens(value):
+        if tok.isdigit():
+            if len(tok) < 6:
+                digits.append(tok)
+        elif tok not in PROVIDER_TOKENS:
+            words.add(tok)
+    return frozenset(words), "".join(digits)
+
+
+def family_key(family: str) -> str:
+    """Canonical provider family: ``"Google DeepMind"`` -> ``"google"``, ``"x-ai"`` -> ``"xai"``."""
+    key = normalise(family)
+    return FAMILY_SYNONYMS.get(key, key)
+
+
+def provider_pattern(families: Iterable[str]) -> str:
+    """Provider names: the always-on list, plus conditional companies and unknown families in use."""
+    parts = list(_PROVIDERS_ALWAYS)
+    for fam in sorted({family_key(f) for f in families} - NON_IDENTITIES):
+        if fam in CONDITIONAL_PROVIDERS:
+            parts.append(CONDITIONAL_PROVIDERS[fam])
+        elif fam not in KNOWN_FAMILIES:
+            lit = flexible_literal(fam)
+            if lit:
+                parts.append(lit)
+    return rf"{START}(?:{'|'.join(parts)}){END}"

@@ -1,0 +1,29 @@
+"""Console output helpers shared by the CLI modules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def load_or_exit(season_dir: Path):
+    """Load a bundle or print every problem (file:line: field: message) and exit 1."""
+    from grader.season import BundleError, load_bundle
+
+    try:
+        return load_bundle(season_dir)
+    except BundleError as err:
+        err_console.print(f"[bold red]invalid season bundle[/] {err.path}: {len(err.issues)} problem(s)")
+        for issue in err.issues:
+            err_console.print(f"  [red]✗[/] {issue}", markup=True, soft_wrap=True)
+        raise typer.Exit(1) from None
+
+
+def fail(message: str, code: int = 1) -> None:
+    err_console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)

@@ -1,0 +1,7 @@
+"""Entry point of `python -m grader.fakes`."""
+
+import sys
+
+from ._cli import main
+
+sys.exit(main())

@@ -1,0 +1,78 @@
+"""`python -m grader.fakes`: one fake provider as a standalone process (for benchmarks)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from ._anthropic import FakeAnthropic
+from ._openai import FakeOpenAI
+from ._script import script_from_spec
+from ._server import FakeServer
+from ._xai import FakeXai
+
+FakeProvider = Literal["openai", "anthropic", "xai"]
+
+FAKE_SERVERS: dict[str, type[FakeServer]] = {"openai": FakeOpenAI, "anthropic": FakeAnthropic, "xai": FakeXai}
+
+
+def fake_server(provider: FakeProvider, **options: Any) -> FakeServer:
+    """A (not yet started) fake for `provider`; options go to the server class (script, latency_s, port...).
+
+    'openai' also serves Chat Completions, so it stands in for openai-compatible servers too.
+    """
+    try:
+        server_class = FAKE_SERVERS[provider]
+    except KeyError:
+        raise ValueError(f"unknown fake provider {provider!r}; choose one of {sorted(FAKE_SERVERS)}") from None
+    return server_class(**options)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m grader.fakes",
+        description="Serve one scripted fake LLM provider on 127.0.0.1 until interrupted. Prints one JSON "
+        "line {'event': 'ready', 'provider', 'base_url', 'host_port', 'port'} once it accepts calls.",
+    )
+    parser.add_argument("--provider", required=True, choices=sorted(FAKE_SERVERS))
+    parser.add_argument("--port", type=int, default=0, help="TCP port (0 = pick a free one; default)")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every content reply")
+    parser.add_argument(
+        "--script",
+        default="ok",
+        help="ok | malformed | truncated | refused | hang | rate-limited[:S] | server-error[:STATUS] | "
+        "slow:S | storm:N[:S] | package.module:attribute (default: ok, schema-valid answers)",
+    )
+    parser.add_argument("--require-api-key", default=None, help="accept only this key (default: any non-empty)")
+    args = parser.parse_args(argv)
+    try:
+        script = script_from_spec(args.script)
+    except (ValueError, ImportError, AttributeError) as error:
+        parser.error(str(error))
+    server = fake_server(
+        args.provider, script=script, latency_s=args.latency, port=args.port, require_api_key=args.require_api_key
+    )
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    with server:
+        ready = {
+            "event": "ready",
+            "provider": args.provider,
+            "base_url": server.base_url,
+            "host_port": server.host_port,
+            "port": server.port,
+        }
+        print(json.dumps(ready), flush=True)
+        stop.wait()
+    print(json.dumps({"event": "stopped", "requests": len(server.requests)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

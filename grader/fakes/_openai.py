@@ -1,0 +1,265 @@
+"""Fake OpenAI: the Responses API and Chat Completions (also the shape openai-compatible servers speak).
+
+Bodies follow the real API closely enough that the `openai` SDK parses them into its typed models,
+including `responses.parse(text_format=...)` and `chat.completions.parse(response_format=...)`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ._script import FakeReply, FakeRequest
+from ._server import HttpFakeServer, RenderedContent
+
+
+def _text_of(content: Any) -> str:
+    """Text of a message content: a string or a list of text parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def _split_messages(messages: Any) -> tuple[list[str], list[str]]:
+    system: list[str] = []
+    user: list[str] = []
+    for message in messages if isinstance(messages, list) else []:
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role in ("system", "developer"):
+            system.append(_text_of(message.get("content")))
+        elif role == "user":
+            user.append(_text_of(message.get("content")))
+    return system, user
+
+
+def _seconds_header(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
+def _error(status: int, message: str, error_type: str, code: str | None, headers: dict[str, str]) -> Response:
+    body = {"error": {"message": message, "type": error_type, "param": None, "code": code}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+class FakeOpenAI(HttpFakeServer):
+    """POST /v1/responses and /v1/chat/completions (+ GET /v1/models). `base_url` ends in /v1."""
+
+    provider = "openai"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host_port}/v1"
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/v1/responses", self._responses, methods=["POST"]),
+            Route("/v1/chat/completions", self._chat_completions, methods=["POST"]),
+            Route("/v1/models", self._models, methods=["GET"]),
+        ]
+
+    # -- shared -----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _headers() -> dict[str, str]:
+        return {
+            "x-request-id": f"req_{secrets.token_hex(16)}",
+            "openai-version": "2020-10-01",
+            "openai-processing-ms": "1",
+        }
+
+    async def _answer(self, request: Request, endpoint: str, render: Any) -> Response:
+        headers = self._headers()
+        try:
+            body = json.loads(await request.body())
+        except json.JSONDecodeError:
+            body = None
+        if not isinstance(body, dict):
+            return _error(400, "We could not parse the JSON body of your request.", "invalid_request_error",
+                          None, headers)
+        fields = (self._responses_fields if endpoint == "responses" else self._chat_fields)(body)
+        fake = self.admit(endpoint=endpoint, headers=dict(request.headers), body=body, **fields)
+        if not self.key_accepted(fake):
+            return _error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers)
+        reply = self.decide(fake)
+        if not await self.wait_async(reply):
+            return _error(504, "fake server stopped while hanging", "server_error", None, headers)
+        if reply.kind == "rate_limited":
+            if reply.retry_after_s is not None:
+                headers["retry-after"] = _seconds_header(reply.retry_after_s)
+                headers["retry-after-ms"] = str(int(reply.retry_after_s * 1000))
+            headers.update({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0"})
+            return _error(429, f"Rate limit reached for requests on {fake.model}. Please try again later.",
+                          "requests", "rate_limit_exceeded", headers)
+        if reply.kind == "server_error":
+            message = (
+                "The engine is currently overloaded, please try again later."
+                if reply.status == 503
+                else "The server had an error while processing your request. Sorry about that!"
+            )
+            return _error(reply.status, message, "server_error", None, headers)
+        return JSONResponse(render(body, fake, reply, self.content_of(reply, fake)), headers=headers)
+
+    # -- Responses API ----------------------------------------------------------------------------
+
+    async def _responses(self, request: Request) -> Response:
+        return await self._answer(request, "responses", self._responses_body)
+
+    @staticmethod
+    def _responses_fields(body: dict[str, Any]) -> dict[str, Any]:
+        system: list[str] = [body["instructions"]] if isinstance(body.get("instructions"), str) else []
+        raw_input = body.get("input")
+        if isinstance(raw_input, str):
+            user = [raw_input]
+        else:
+            more_system, user = _split_messages(raw_input)
+            system += more_system
+        text_format = (body.get("text") or {}).get("format") or {}
+        is_schema = text_format.get("type") == "json_schema"
+        return {
+            "model": str(body.get("model", "")),
+            "system": "\n\n".join(system),
+            "user": "\n\n".join(user),
+            "schema": text_format.get("schema") if is_schema else None,
+            "schema_name": text_format.get("name") if is_schema else None,
+            "strict": text_format.get("strict") if is_schema else None,
+            "max_output_tokens": body.get("max_output_tokens"),
+            "temperature": body.get("temperature"),
+        }
+
+    @staticmethod
+    def _responses_body(
+        body: dict[str, Any], fake: FakeRequest, reply: FakeReply, content: RenderedContent
+    ) -> dict[str, Any]:
+        now = int(time.time())
+        status = "incomplete" if content.truncated else "completed"
+        part: dict[str, Any] = (
+            {"type": "refusal", "refusal": content.refusal}
+            if content.refusal is not None
+            else {"type": "output_text", "text": content.text, "annotations": [], "logprobs": []}
+        )
+        output: list[dict[str, Any]] = []
+        if body.get("reasoning") or fake.model.startswith(("gpt-5", "o1", "o3", "o4")):
+            output.append({"id": f"rs_{secrets.token_hex(24)}", "type": "reasoning", "summary": []})
+        output.append(
+            {
+                "id": f"msg_{secrets.token_hex(24)}",
+                "type": "message",
+                "status": status,
+                "content": [part],
+                "role": "assistant",
+            }
+        )
+        return {
+            "id": f"resp_{secrets.token_hex(24)}",
+            "object": "response",
+            "created_at": now,
+            "status": status,
+            "background": False,
+            "completed_at": None if content.truncated else now,
+            "error": None,
+            "incomplete_details": {"reason": "max_output_tokens"} if content.truncated else None,
+            "instructions": body.get("instructions"),
+            "max_output_tokens": body.get("max_output_tokens"),
+            "max_tool_calls": None,
+            "model": fake.model,
+            "output": output,
+            "parallel_tool_calls": True,
+            "previous_response_id": None,
+            "prompt_cache_key": None,
+            "reasoning": {"effort": (body.get("reasoning") or {}).get("effort"), "summary": None},
+            "safety_identifier": None,
+            "service_tier": "default",
+            "store": body.get("store", True),
+            "temperature": body.get("temperature", 1.0),
+            "text": {"format": (body.get("text") or {}).get("format") or {"type": "text"}, "verbosity": "medium"},
+            "tool_choice": "auto",
+            "tools": [],
+            "top_logprobs": 0,
+            "top_p": body.get("top_p", 1.0),
+            "truncation": "disabled",
+            "usage": {
+                "input_tokens": content.input_tokens,
+                "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                "output_tokens": content.output_tokens,
+                "output_tokens_details": {"reasoning_tokens": 0},
+                "total_tokens": content.input_tokens + content.output_tokens,
+            },
+            "user": None,
+            "metadata": body.get("metadata") or {},
+        }
+
+    # -- Chat Completions -------------------------------------------------------------------------
+
+    async def _chat_completions(self, request: Request) -> Response:
+        return await self._answer(request, "chat.completions", self._chat_body)
+
+    @staticmethod
+    def _chat_fields(body: dict[str, Any]) -> dict[str, Any]:
+        system, user = _split_messages(body.get("messages"))
+        response_format = body.get("response_format") or {}
+        json_schema = response_format.get("json_schema") or {}
+        is_schema = response_format.get("type") == "json_schema"
+        return {
+            "model": str(body.get("model", "")),
+            "system": "\n\n".join(system),
+            "user": "\n\n".join(user),
+            "schema": json_schema.get("schema") if is_schema else None,
+            "schema_name": json_schema.get("name") if is_schema else None,
+            "strict": json_schema.get("strict") if is_schema else None,
+            "max_output_tokens": body.get("max_completion_tokens", body.get("max_tokens")),
+            "temperature": body.get("temperature"),
+        }
+
+    @staticmethod
+    def _chat_body(
+        body: dict[str, Any], fake: FakeRequest, reply: FakeReply, content: RenderedContent
+    ) -> dict[str, Any]:
+        refused = content.refusal is not None
+        return {
+            "id": f"chatcmpl-{secrets.token_hex(15)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": fake.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {
+                        "role": "assistant",
+                        "content": None if refused else content.text,
+                        "refusal": content.refusal,
+                        "annotations": [],
+                    },
+                    "logprobs": None,
+                    "finish_reason": "length" if content.truncated else "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": content.input_tokens,
+                "completion_tokens": content.output_tokens,
+                "total_tokens": content.input_tokens + content.output_tokens,
+                "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                "completion_tokens_details": {
+                    "reasoning_tokens": 0,
+                    "audio_tokens": 0,
+                    "accepted_prediction_tokens": 0,
+                    "rejected_prediction_tokens": 0,
+                },
+            },
+            "service_tier": "default",
+            "system_fingerprint": "fp_fake",
+        }
+
+    async def _models(self, request: Request) -> Response:
+        seen = sorted({r.model for r in self.requests if r.model}) or ["fake-model"]
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in seen]
+        return JSONResponse({"object": "list", "data": data}, headers=self._headers())

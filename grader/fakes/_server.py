@@ -1,0 +1,273 @@
+"""Shared machinery of the fake provider servers: recording, attempt counting, scripts, timing, threads.
+
+Each fake runs on 127.0.0.1 in a background thread (its own event loop or thread pool), so the code
+under test talks to it through the real SDK and a real socket. Nothing here logs request headers or
+bodies: the API key a client sends is kept in memory for assertions only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections import Counter
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, ClassVar, Self
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute
+
+from ._script import FakeReply, FakeRequest, Script, example_from_schema, valid_grades
+
+logger = logging.getLogger("grader.fakes")
+
+LOCALHOST = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class RenderedContent:
+    """The model text a content reply carries, with token counts, ready for a provider's wire format."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    truncated: bool
+    refusal: str | None
+
+
+def estimate_tokens(text: str) -> int:
+    """Roughly four characters a token, at least one: good enough for fake usage figures."""
+    return max(1, len(text) // 4)
+
+
+class FakeServer(ABC):
+    """A scripted fake provider on 127.0.0.1. Use as a context manager, or call start()/stop().
+
+    `script` decides each reply (default: schema-valid answers); `latency_s` delays every content
+    reply (ok, malformed, truncated, refused, slow); 429 and 5xx replies come back at once, as real
+    rate limiters and load balancers answer. A request whose API key is missing (or differs from
+    `require_api_key` when that is set) gets the provider's authentication error without consulting
+    the script.
+    """
+
+    provider: ClassVar[str]
+
+    def __init__(
+        self,
+        *,
+        script: Script | None = None,
+        latency_s: float = 0.0,
+        port: int = 0,
+        require_api_key: str | None = None,
+        hang_limit_s: float = 600.0,
+    ) -> None:
+        if latency_s < 0:
+            raise ValueError(f"latency_s must be >= 0, got {latency_s}")
+        self.script: Script = script or valid_grades
+        self.latency_s = latency_s
+        self.require_api_key = require_api_key
+        self.hang_limit_s = hang_limit_s
+        self._requested_port = port
+        self._port: int | None = None
+        self._lock = threading.Lock()
+        self._requests: list[FakeRequest] = []
+        self._attempts: Counter[tuple[str, str, str]] = Counter()
+        self._released = threading.Event()
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def start(self) -> Self:
+        """Bind the port and serve in a background thread; returns once the server accepts calls."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """Release hanging replies and shut the server down."""
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError(f"fake {self.provider} server is not started")
+        return self._port
+
+    @property
+    def host_port(self) -> str:
+        """'127.0.0.1:PORT' (what a gRPC client dials)."""
+        return f"{LOCALHOST}:{self.port}"
+
+    @property
+    @abstractmethod
+    def base_url(self) -> str:
+        """The base URL to hand to the provider's SDK client."""
+
+    # -- what tests read ---------------------------------------------------------------------------
+
+    @property
+    def requests(self) -> list[FakeRequest]:
+        """Every request received so far, in arrival order (a copy)."""
+        with self._lock:
+            return list(self._requests)
+
+    def reset(self, script: Script | None = None) -> None:
+        """Forget recorded requests and attempt counts; optionally install a new script."""
+        with self._lock:
+            self._requests.clear()
+            self._attempts.clear()
+        if script is not None:
+            self.script = script
+
+    # -- used by the provider front-ends ------------------------------------------------------------
+
+    def admit(self, **fields: Any) -> FakeRequest:
+        """Number the attempt for this prompt and record the request."""
+        key = (fields["model"], fields["system"], fields["user"])
+        with self._lock:
+            self._attempts[key] += 1
+            request = FakeRequest(
+                provider=self.provider, attempt=self._attempts[key], received_at=time.time(), **fields
+            )
+            self._requests.append(request)
+        return request
+
+    def key_accepted(self, request: FakeRequest) -> bool:
+        key = request.api_key
+        if not key:
+            return False
+        return self.require_api_key is None or key == self.require_api_key
+
+    def decide(self, request: FakeRequest) -> FakeReply:
+        """Ask the script; a script that raises answers 500 (and is logged, it is a test bug)."""
+        try:
+            reply = self.script(request)
+        except Exception:
+            logger.exception("fake %s script failed on attempt %d", self.provider, request.attempt)
+            return FakeReply.server_error(500)
+        logger.debug(
+            "fake %s %s model=%s attempt=%d -> %s",
+            self.provider,
+            request.endpoint,
+            request.model,
+            request.attempt,
+            reply.kind,
+        )
+        return reply
+
+    def delay_for(self, reply: FakeReply) -> float | None:
+        """Seconds to wait before answering; None means hang."""
+        if reply.kind == "hang":
+            return None
+        if reply.kind in ("rate_limited", "server_error"):
+            return 0.0
+        return self.latency_s + reply.delay_s
+
+    async def wait_async(self, reply: FakeReply) -> bool:
+        """Sleep as the reply asks; False when a hang was released (the answer no longer matters)."""
+        delay = self.delay_for(reply)
+        deadline = time.monotonic() + (self.hang_limit_s if delay is None else delay)
+        while (remaining := deadline - time.monotonic()) > 0:
+            if self._released.is_set():
+                return delay is not None
+            await asyncio.sleep(min(remaining, 0.05))
+        return delay is not None
+
+    def wait_blocking(self, reply: FakeReply, still_wanted: Any = None) -> bool:
+        """Thread-pool twin of `wait_async`; `still_wanted()` lets a hang end when the client left."""
+        delay = self.delay_for(reply)
+        if delay is not None:
+            self._released.wait(delay)
+            return True
+        deadline = time.monotonic() + self.hang_limit_s
+        while not self._released.wait(0.05):
+            if time.monotonic() > deadline or (still_wanted is not None and not still_wanted()):
+                break
+        return False
+
+    @staticmethod
+    def content_of(reply: FakeReply, request: FakeRequest) -> RenderedContent:
+        """The text a content reply puts in the model output, with usage figures."""
+        input_tokens = reply.input_tokens or estimate_tokens(request.system + request.user)
+        if reply.kind == "refused":
+            return RenderedContent("", input_tokens, reply.output_tokens or 8, False, reply.message)
+        if reply.kind == "malformed":
+            text = reply.json_text or ""
+            return RenderedContent(text, input_tokens, reply.output_tokens or estimate_tokens(text), False, None)
+        full = reply.json_text if reply.json_text is not None else _example_json(request)
+        if reply.kind == "truncated":
+            cut = full[: max(1, len(full) // 2)]
+            limit = request.max_output_tokens or estimate_tokens(cut)
+            return RenderedContent(cut, input_tokens, reply.output_tokens or limit, True, None)
+        return RenderedContent(full, input_tokens, reply.output_tokens or estimate_tokens(full), False, None)
+
+
+def _example_json(request: FakeRequest) -> str:
+    return json.dumps(example_from_schema(request.schema))
+
+
+class HttpFakeServer(FakeServer):
+    """A fake served by uvicorn (starlette app) on a pre-bound 127.0.0.1 socket in a daemon thread."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._uvicorn: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @abstractmethod
+    def routes(self) -> list[BaseRoute]:
+        """The provider's endpoints."""
+
+    def start(self) -> Self:
+        if self._thread is not None:
+            raise RuntimeError(f"fake {self.provider} server already started")
+        self._released.clear()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((LOCALHOST, self._requested_port))
+        sock.listen(512)
+        self._port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            Starlette(routes=self.routes()),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            http="h11",
+            loop="asyncio",
+            timeout_graceful_shutdown=1,
+            backlog=512,
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [sock]}, name=f"fake-{self.provider}", daemon=True
+        )
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                sock.close()
+                raise RuntimeError(f"fake {self.provider} server failed to start on port {self._port}")
+            time.sleep(0.005)
+        self._uvicorn, self._thread, self._socket = server, thread, sock
+        return self
+
+    def stop(self) -> None:
+        if self._thread is None or self._uvicorn is None:
+            return
+        self._released.set()
+        self._uvicorn.should_exit = True
+        self._thread.join(timeout=10)
+        self._socket.close()
+        self._thread = None
+        self._uvicorn = None

@@ -1,0 +1,356 @@
+"""What every provider judge shares: its spec, the outcome of one call, the protocol, and `make_judge`.
+
+A provider judge sends one (system, user, JSON schema) prompt through the provider's own async SDK
+with SDK retries off, and returns a `CallOutcome` that always carries the provider's raw reply,
+captured before any parsing. It never retries and never raises for provider failures: the
+orchestrator decides about retries and records every attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any, Literal, Protocol, Self, runtime_checkable
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Provider = Literal["openai", "anthropic", "xai", "openai-compatible", "reference"]
+
+ErrorKind = Literal["transport", "timeout", "rate_limited", "server", "format", "schema", "refused", "auth", "request"]
+"""Why a call failed. Retryable (infrastructure or format): transport, timeout, rate_limited, server,
+format, schema. Not retryable: refused (the model declined), auth (401/403), request (any other 4xx:
+the request itself was rejected)."""
+
+RETRYABLE_ERROR_KINDS: frozenset[str] = frozenset({"transport", "timeout", "rate_limited", "server", "format", "schema"})
+
+DEFAULT_ENDPOINTS: dict[str, str] = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+    "xai": "api.x.ai:443",
+}
+DEFAULT_API_KEY_ENVS: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "xai": "XAI_API_KEY",
+}
+LOCAL_PLACEHOLDER_KEY = "local-no-key"
+"""Sent to a loopback endpoint when no key variable is set (fakes and local servers accept any key)."""
+
+
+class RealApiCallsNotAllowed(RuntimeError):
+    """A judge would reach a real (non-loopback) provider endpoint without --allow-real-api-calls."""
+
+
+class MissingApiKey(RuntimeError):
+    """The environment variable that should hold a judge's API key is not set (its name is given)."""
+
+
+class Pricing(BaseModel):
+    """USD per million tokens, from the panel file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input_per_mtok: float = Field(ge=0)
+    output_per_mtok: float = Field(ge=0)
+
+    def cost_usd(self, input_tokens: int | None, output_tokens: int | None) -> float:
+        return ((input_tokens or 0) * self.input_per_mtok + (output_tokens or 0) * self.output_per_mtok) / 1e6
+
+
+class JudgeSpec(BaseModel):
+    """One judge of a panel: which provider and model, where, how long to wait, what it costs.
+
+    `base_url` is for HTTP providers (openai, anthropic, openai-compatible; required for the last);
+    `host` is the xAI gRPC "host:port". `api_key_env` names the environment variable holding the key
+    (never the key itself); left empty it defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY / XAI_API_KEY.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    judge_id: str = Field(min_length=1)
+    provider: Provider
+    model: str = Field(min_length=1)
+    family: str = Field(min_length=1)
+    base_url: str | None = None
+    host: str | None = None
+    api_key_env: str | None = None
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_output_tokens: int = Field(default=4096, gt=0)
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    pricing: Pricing | None = None
+
+    @model_validator(mode="after")
+    def _endpoint_fits_provider(self) -> Self:
+        if self.provider == "xai" and self.base_url is not None:
+            raise ValueError("an xai judge is reached over gRPC: give `host` ('host:port'), not `base_url`")
+        if self.provider != "xai" and self.host is not None:
+            raise ValueError(f"`host` is only for xai judges; a {self.provider} judge takes `base_url`")
+        if self.provider == "openai-compatible" and not self.base_url:
+            raise ValueError("an openai-compatible judge needs `base_url` (e.g. http://127.0.0.1:8000/v1)")
+        if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.api_key_env):
+            raise ValueError(
+                "`api_key_env` must be the NAME of an environment variable (letters, digits, underscore), "
+                "not a key"
+            )
+        return self
+
+    @property
+    def endpoint(self) -> str:
+        """Where calls go: the base URL (HTTP) or host:port (xAI), defaults filled in."""
+        if self.provider == "xai":
+            return self.host or DEFAULT_ENDPOINTS["xai"]
+        return self.base_url or DEFAULT_ENDPOINTS.get(self.provider, "")
+
+    @property
+    def key_env(self) -> str | None:
+        """The environment variable the key is read from (None: no key needed, openai-compatible)."""
+        return self.api_key_env or DEFAULT_API_KEY_ENVS.get(self.provider)
+
+
+@dataclass
+class CallOutcome:
+    """Everything one provider call produced; `raw_reply` is stored by the caller before anything else.
+
+    `raw_reply` is the HTTP body text exactly as received (error bodies too), or for gRPC the response
+    message (or the error status) as JSON; empty when nothing came back (timeout, transport).
+    """
+
+    ok: bool
+    raw_reply: str
+    parsed: dict[str, Any] | None = None
+    error_kind: ErrorKind | None = None
+    error_message: str | None = None
+    http_status: int | None = None
+    retry_after_s: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    latency_s: float = 0.0
+    request_id: str | None = None
+    stop_reason: str | None = None
+    """The provider's own word for why generation stopped (e.g. 'completed', 'max_tokens', 'length')."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def retryable(self) -> bool:
+        return self.error_kind in RETRYABLE_ERROR_KINDS
+
+
+@runtime_checkable
+class ProviderJudge(Protocol):
+    """One LLM judge reachable through its provider's SDK."""
+
+    spec: JudgeSpec
+
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
+        """Send one prompt asking for JSON that follows `schema`; never raises for provider failures."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close the SDK clients this judge opened."""
+        ...
+
+
+# -- endpoint policy --------------------------------------------------------------------------------
+
+
+def endpoint_host(endpoint: str) -> str:
+    """The host name of a base URL or a gRPC 'host:port' target."""
+    if "://" in endpoint:
+        return urlsplit(endpoint).hostname or ""
+    target = endpoint.removeprefix("dns:///").removeprefix("ipv4:").removeprefix("ipv6:")
+    if target.startswith("["):
+        return target[1 : target.index("]")] if "]" in target else target
+    return target.rsplit(":", 1)[0] if target.count(":") == 1 else target
+
+
+def is_local_endpoint(endpoint: str) -> bool:
+    """True for loopback only (localhost, 127.0.0.0/8, ::1): fakes and servers on this machine."""
+    host = endpoint_host(endpoint).lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def resolve_api_key(spec: JudgeSpec, *, local: bool) -> str:
+    """The key from os.environ[spec.key_env]; a placeholder for loopback endpoints without one."""
+    name = spec.key_env
+    value = os.environ.get(name, "") if name else ""
+    if value:
+        return value
+    if local or spec.provider == "openai-compatible":
+        return LOCAL_PLACEHOLDER_KEY
+    raise MissingApiKey(f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)")
+
+
+def make_judge(spec: JudgeSpec, *, allow_real_api_calls: bool) -> ProviderJudge:
+    """Build the provider judge for `spec`.
+
+    Refuses (RealApiCallsNotAllowed) an endpoint that is not loopback unless `allow_real_api_calls`;
+    a loopback endpoint (fake server, local vLLM / llama.cpp / Ollama) needs no flag and no key.
+    The 'reference' judge is not a provider client: build it with grader.judges.reference.
+    """
+    if spec.provider == "reference":
+        raise ValueError(
+            f"judge {spec.judge_id!r} is the offline reference judge; it has no provider client "
+            "(use grader.judges.reference)"
+        )
+    local = is_local_endpoint(spec.endpoint)
+    if not local and not allow_real_api_calls:
+        raise RealApiCallsNotAllowed(
+            f"judge {spec.judge_id!r} ({spec.provider}) would call {endpoint_host(spec.endpoint)}, a real "
+            "provider; pass --allow-real-api-calls to allow it (loopback endpoints need no flag)"
+        )
+    api_key = resolve_api_key(spec, local=local)
+    if spec.provider == "openai":
+        from .openai import OpenAIJudge
+
+        return OpenAIJudge(spec, api_key=api_key)
+    if spec.provider == "anthropic":
+        from .anthropic import AnthropicJudge
+
+        return AnthropicJudge(spec, api_key=api_key)
+    if spec.provider == "xai":
+        from .xai import XaiJudge
+
+        return XaiJudge(spec, api_key=api_key, insecure=local)
+    from .openai_compatible import OpenAICompatibleJudge
+
+    return OpenAICompatibleJudge(spec, api_key=api_key)
+
+
+# -- helpers shared by the provider files ----------------------------------------------------------
+
+
+class Stopwatch:
+    """Wall time of one call."""
+
+    def __init__(self) -> None:
+        self._start = time.perf_counter()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self._start
+
+
+def backstop_timeout(spec: JudgeSpec) -> float:
+    """An asyncio deadline slightly past the SDK's own, in case a transport never gives up."""
+    return spec.timeout_s + min(1.0, 0.1 * spec.timeout_s) + 0.05
+
+
+def redact(text: str | None, secret: str) -> str | None:
+    """`text` with `secret` blanked out (defence in depth: no error message should carry a key)."""
+    if text is None or not secret or secret == LOCAL_PLACEHOLDER_KEY:
+        return text
+    return text.replace(secret, "[redacted]")
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds to wait from `retry-after-ms`, `retry-after` (seconds or HTTP date), if present."""
+    if headers is None:
+        return None
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds:
+        try:
+            return max(0.0, float(milliseconds) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def error_kind_for_status(status: int) -> ErrorKind:
+    if status == 429:
+        return "rate_limited"
+    if status in (401, 403):
+        return "auth"
+    if status == 408:
+        return "timeout"
+    if status >= 500:
+        return "server"
+    return "request"
+
+
+def parse_model_json(text: str) -> tuple[dict[str, Any] | None, ErrorKind | None, str | None]:
+    """The JSON object the model wrote; ('format', why) when it is not JSON, ('schema', why) when not an object."""
+    if not text.strip():
+        return None, "format", "the model returned no text"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, "format", f"the model's text is not valid JSON: {error}"
+    if not isinstance(value, dict):
+        return None, "schema", f"the model's JSON is a {type(value).__name__}, not an object"
+    return value, None, None
+
+
+def outcome_from_text(
+    text: str,
+    *,
+    raw_reply: str,
+    truncated: bool,
+    refusal: str | None,
+    **fields: Any,
+) -> CallOutcome:
+    """Classify the model's text once the transport succeeded: refused, truncated, invalid, or ok."""
+    if refusal is not None:
+        return CallOutcome(False, raw_reply, error_kind="refused", error_message=f"the model refused: {refusal}", **fields)
+    if truncated:
+        return CallOutcome(
+            False,
+            raw_reply,
+            error_kind="format",
+            error_message=f"the output was cut off ({fields.get('stop_reason')}) before the JSON was complete",
+            **fields,
+        )
+    parsed, kind, message = parse_model_json(text)
+    if kind is not None:
+        return CallOutcome(False, raw_reply, error_kind=kind, error_message=message, **fields)
+    return CallOutcome(True, raw_reply, parsed=parsed, **fields)
+
+
+class PerLoopClient[ClientT]:
+    """One SDK client per running event loop (async HTTP/gRPC clients must not cross loops)."""
+
+    def __init__(self, factory: Any) -> None:
+        self._factory = factory
+        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, ClientT]] = {}
+
+    def get(self) -> ClientT:
+        loop = asyncio.get_running_loop()
+        for key, (owner, _) in list(self._clients.items()):
+            if owner.is_closed():
+                del self._clients[key]
+        entry = self._clients.get(id(loop))
+        if entry is None or entry[0] is not loop:
+            entry = (loop, self._factory())
+            self._clients[id(loop)] = entry
+        return entry[1]
+
+    def pop_current(self) -> ClientT | None:
+        """Forget and return this loop's client (to close it)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        entry = self._clients.pop(id(loop), None)
+        return entry[1] if entry is not None and entry[0] is loop else None

@@ -1,0 +1,184 @@
+"""The point-in-time store: every value carries the moment it became known.
+
+A daily close (and every field derived from it) is known from that day's market close, 16:00
+America/New_York. A ``fields.csv`` row is known from its ``observed_at``: a date means that day's close,
+a timestamp means that instant. A later row for the same symbol and field supersedes the earlier one from
+its own ``observed_at`` on. ``snapshot(symbols, as_of)`` returns only values observed at or before ``as_of``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pandas as pd
+
+from grader.pit._derived import derive_fields
+from grader.pit._types import Observation, Snapshot
+
+MARKET_TZ = ZoneInfo("America/New_York")
+MARKET_CLOSE = time(16, 0)
+
+
+def close_time(day: date) -> datetime:
+    """The instant a day's close becomes known (16:00 New York, timezone-aware)."""
+    return datetime.combine(day, MARKET_CLOSE, tzinfo=MARKET_TZ)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRow:
+    symbol: str
+    field: str
+    value: float | str
+    observed_at: datetime
+    source: str
+
+
+class _Series:
+    """Observations of one (symbol, field), sorted by time, searched by bisection."""
+
+    __slots__ = ("times", "obs")
+
+    def __init__(self, obs: list[Observation]):
+        obs.sort(key=lambda o: o.observed_at)
+        self.obs = obs
+        self.times = [o.observed_at.timestamp() for o in obs]
+
+    def at(self, ts: float) -> Observation | None:
+        i = bisect_right(self.times, ts)
+        return self.obs[i - 1] if i else None
+
+
+class _PriceTable:
+    """Derived price fields of one symbol as column arrays; observations are built on lookup only."""
+
+    __slots__ = ("symbol", "times", "when", "columns")
+
+    def __init__(self, symbol: str, derived: pd.DataFrame):
+        self.symbol = symbol
+        self.when = [close_time(d) for d in derived.index]
+        self.times = np.array([t.timestamp() for t in self.when])
+        self.columns = {f: derived[f].to_numpy(float) for f in derived.columns}
+
+    def index_at(self, ts: float) -> int:
+        return int(np.searchsorted(self.times, ts, side="right")) - 1
+
+    def get(self, field: str, i: int) -> Observation | None:
+        col = self.columns.get(field)
+        if col is None or i < 0 or np.isnan(col[i]):
+            return None
+        return Observation(self.symbol, field, float(col[i]), self.when[i], "prices")
+
+
+class PointInTimeStore:
+    """Prices, derived fields and ``fields.csv`` values, queried as of an instant."""
+
+    def __init__(
+        self,
+        prices: pd.DataFrame,
+        field_rows: Iterable[FieldRow] = (),
+        benchmark: str | None = None,
+        sectors: dict[str, dict[str, str]] | None = None,
+    ):
+        self._series: dict[str, dict[str, _Series]] = {}
+        self._prices: dict[str, _PriceTable] = {}
+        self._closes: dict[str, pd.Series] = {}
+        prices = prices.copy()
+        prices["date"] = pd.to_datetime(prices["date"]).dt.date
+        bench_closes = None
+        if benchmark is not None:
+            b = prices[prices["symbol"] == benchmark].sort_values("date")
+            bench_closes = pd.Series(b["close"].to_numpy(float), index=b["date"].to_numpy())
+        for symbol, frame in prices.groupby("symbol", sort=True):
+            frame = frame.sort_values("date")
+            closes = pd.Series(frame["close"].to_numpy(float), index=frame["date"].to_numpy())
+            self._closes[symbol] = closes
+            vols = frame["volume"] if "volume" in frame.columns else None
+            if vols is not None:
+                vols = pd.Series(vols.to_numpy(float), index=closes.index)
+            derived = derive_fields(closes, None if symbol == benchmark else bench_closes, vols)
+            self._prices[symbol] = _PriceTable(symbol, derived)
+        grouped: dict[tuple[str, str], list[Observation]] = {}
+        for row in field_rows:
+            grouped.setdefault((row.symbol, row.field), []).append(
+                Observation(row.symbol, row.field, row.value, row.observed_at, row.source)
+            )
+        for (symbol, field), obs in grouped.items():
+            self._series.setdefault(symbol, {})[field] = _Series(obs)
+        for symbol, info in (sectors or {}).items():
+            for field, value in info.items():
+                if value and field not in self._series.get(symbol, {}):
+                    epoch = datetime(1900, 1, 1, tzinfo=MARKET_TZ)
+                    self._series.setdefault(symbol, {})[field] = _Series(
+                        [Observation(symbol, field, value, epoch, "season.yaml")]
+                    )
+
+    @property
+    def symbols(self) -> list[str]:
+        return sorted(set(self._series) | set(self._prices))
+
+    def fields(self, symbol: str) -> list[str]:
+        table = self._prices.get(symbol)
+        return sorted(set(self._series.get(symbol, {})) | set(table.columns if table else ()))
+
+    def closes(self, symbol: str) -> pd.Series:
+        """Daily closes of a symbol indexed by date (empty when unknown)."""
+        return self._closes.get(symbol, pd.Series(dtype=float))
+
+    def value(self, symbol: str, field: str, as_of: datetime) -> Observation | None:
+        ts = _ts(as_of)
+        series = self._series.get(symbol, {}).get(field)
+        if series is not None:  # fields.csv values take precedence over a derived name
+            return series.at(ts)
+        table = self._prices.get(symbol)
+        return table.get(field, table.index_at(ts)) if table else None
+
+    def snapshot(
+        self, symbols: Iterable[str], as_of: datetime, fields: Iterable[str] | None = None
+    ) -> Snapshot:
+        """Latest value of each field of each symbol observed at or before ``as_of``."""
+        ts = _ts(as_of)
+        wanted = None if fields is None else set(fields)
+        out: Snapshot = {}
+        for symbol in symbols:
+            snap: dict[str, Observation] = {}
+            table = self._prices.get(symbol)
+            if table is not None:
+                i = table.index_at(ts)
+                if i >= 0:
+                    for field in table.columns:
+                        if wanted is None or field in wanted:
+                            obs = table.get(field, i)
+                            if obs is not None:
+                                snap[field] = obs
+            for field, series in self._series.get(symbol, {}).items():
+                if wanted is not None and field not in wanted:
+                    continue
+                obs = series.at(ts)
+                if obs is not None:
+                    snap[field] = obs
+            if snap:
+                out[symbol] = snap
+        return out
+
+    def observations(self) -> Iterable[Observation]:
+        """Every stored observation (for audits and property tests)."""
+        for table in self._prices.values():
+            for field in table.columns:
+                for i in range(len(table.times)):
+                    obs = table.get(field, i)
+                    if obs is not None:
+                        yield obs
+        for per_field in self._series.values():
+            for series in per_field.values():
+                yield from series.obs
+
+
+def _ts(as_of: datetime) -> float:
+    if as_of.tzinfo is None:
+        raise ValueError(f"as_of must carry a timezone offset: {as_of!r}")
+    return as_of.timestamp()

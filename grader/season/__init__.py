@@ -1,0 +1,35 @@
+"""Season bundle v1: typed models, loader and validator."""
+
+from grader.season._loader import (
+    BundleError,
+    BundleIssue,
+    SeasonBundle,
+    hash_bundle_files,
+    load_bundle,
+    parse_aware,
+)
+from grader.season._models import (
+    AllocationItem,
+    Contestant,
+    Decision,
+    Round,
+    SeasonInfo,
+    Trade,
+    UniverseEntry,
+)
+
+__all__ = [
+    "AllocationItem",
+    "BundleError",
+    "BundleIssue",
+    "Contestant",
+    "Decision",
+    "Round",
+    "SeasonBundle",
+    "SeasonInfo",
+    "Trade",
+    "UniverseEntry",
+    "hash_bundle_files",
+    "load_bundle",
+    "parse_aware",
+]

@@ -1,0 +1,92 @@
+"""Typed models of season bundle v1 (see docs/season-bundle.md)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class UniverseEntry(_Strict):
+    symbol: str
+    name: str
+    sector: str | None = None
+    asset_class: str = "equity"
+    industry: str | None = None
+    group: str | None = None
+
+
+class SeasonInfo(_Strict):
+    id: str
+    name: str
+    start: date
+    end: date
+    benchmark: str
+    risk_free_rate: float = 0.0
+    starting_cash: float
+    currency: str = "USD"
+    universe: list[UniverseEntry]
+    # Optional extension used by adapters (e.g. CapitalBench rounds): free-form provenance.
+    attribution: str | None = None
+    format: Literal["trading", "rounds"] = "trading"
+    rounds: list[Round] | None = None
+
+    def symbols(self) -> set[str]:
+        return {u.symbol for u in self.universe}
+
+
+class Round(_Strict):
+    """A CapitalBench-style independent round (bundle extension, format: rounds)."""
+
+    id: str
+    decided_at: datetime
+    entry_date: date
+    exit_date: date | None = None  # None while the round is pending
+    cash_symbol: str | None = None
+    briefing: str | None = None
+
+
+class Contestant(_Strict):
+    id: str
+    display_name: str
+    provider_family: str
+    model: str
+
+
+class Trade(_Strict):
+    symbol: str
+    side: Literal["buy", "sell"]
+    quantity: float = Field(gt=0)
+    price: float = Field(gt=0)
+
+
+class AllocationItem(_Strict):
+    symbol: str
+    weight: float = Field(ge=0, le=1)
+    rationale: str | None = None
+
+
+class Decision(_Strict):
+    contestant_id: str
+    decided_at: datetime
+    trades: list[Trade] = Field(default_factory=list)
+    allocation: list[AllocationItem] | None = None
+    rationale: str
+    decision_seconds: float | None = None
+    confidence: float | None = Field(default=None, ge=0, le=1)
+    context: str | None = None
+    round_id: str | None = None
+    line: int = 0  # 1-based line in decisions.jsonl (for messages and ordering)
+
+    @property
+    def key(self) -> str:
+        """Stable identity of a decision inside its season."""
+        return f"{self.contestant_id}@{self.decided_at.isoformat()}"
+
+
+SeasonInfo.model_rebuild()

@@ -1,0 +1,261 @@
+"""SQLAlchemy 2 typed models: seasons, contestants, decisions, runs, judge calls, grades, ledgers, humans.
+
+Append-only tables (judge calls, human grades, ledger annotations) are never updated in place: a correction
+is a new row. Keys never reach any table: panels store the *name* of the environment variable only.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class SeasonRow(Base):
+    __tablename__ = "seasons"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_key: Mapped[str] = mapped_column(String(200), index=True)
+    content_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(300))
+    start: Mapped[date] = mapped_column(Date)
+    end: Mapped[date] = mapped_column(Date)
+    benchmark: Mapped[str] = mapped_column(String(50))
+    source_path: Mapped[str] = mapped_column(Text)
+    info: Mapped[dict[str, Any]] = mapped_column(JSON)
+    file_hashes: Mapped[dict[str, Any]] = mapped_column(JSON)
+    imported_at: Mapped[datetime] = mapped_column(default=utcnow)
+    contestants: Mapped[list[ContestantRow]] = relationship(back_populates="season", order_by="ContestantRow.id")
+
+
+class ContestantRow(Base):
+    __tablename__ = "contestants"
+    __table_args__ = (UniqueConstraint("season_id", "contestant_key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"), index=True)
+    contestant_key: Mapped[str] = mapped_column(String(200))
+    display_name: Mapped[str] = mapped_column(String(300))
+    provider_family: Mapped[str] = mapped_column(String(100))
+    model: Mapped[str] = mapped_column(String(200))
+    season: Mapped[SeasonRow] = relationship(back_populates="contestants")
+
+
+class DecisionRow(Base):
+    __tablename__ = "decisions"
+    __table_args__ = (
+        UniqueConstraint("contestant_id", "decided_at"),
+        Index("ix_decisions_season_contestant_time", "season_id", "contestant_id", "decided_at"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"))
+    contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
+    decided_at: Mapped[datetime] = mapped_column()
+    line: Mapped[int] = mapped_column(Integer)
+    trades: Mapped[list[Any]] = mapped_column(JSON)
+    allocation: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    rationale: Mapped[str] = mapped_column(Text)
+    decision_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
+    context: Mapped[str | None] = mapped_column(Text, nullable=True)
+    round_id: Mapped[str | None] = mapped_column(String(100), nullable=True)
+
+
+class RunRow(Base):
+    """One isolated grading run (official, stability, dry-run, mock, baseline)."""
+
+    __tablename__ = "runs"
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"), index=True)
+    run_type: Mapped[str] = mapped_column(String(20))
+    rubric_id: Mapped[str] = mapped_column(String(200))
+    rubric_hash: Mapped[str] = mapped_column(String(64))
+    judge_facing_hash: Mapped[str] = mapped_column(String(64))
+    panel_name: Mapped[str] = mapped_column(String(200))
+    panel_hash: Mapped[str] = mapped_column(String(64))
+    repeats: Mapped[int] = mapped_column(Integer, default=1)
+    status: Mapped[str] = mapped_column(String(20), default="running")
+    official_eligible: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    completed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    manifest: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    manifest_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class PromptRow(Base):
+    """Prompts, content-addressed by SHA-256 (stored once, shared by calls and dry runs)."""
+
+    __tablename__ = "prompts"
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    system: Mapped[str] = mapped_column(Text)
+    user: Mapped[str] = mapped_column(Text)
+    token_estimate: Mapped[int] = mapped_column(Integer)
+
+
+class JudgeCallRow(Base):
+    """One attempt at one judge call. Append-only; a retry links to the attempt it replaces."""
+
+    __tablename__ = "judge_calls"
+    __table_args__ = (
+        Index("ix_calls_run_judge_contestant", "run_id", "judge_id", "contestant_id", "repeat"),
+        Index("ix_calls_cache_key", "cache_key", "status"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"))
+    judge_id: Mapped[str] = mapped_column(String(100))
+    provider: Mapped[str] = mapped_column(String(50))
+    model: Mapped[str] = mapped_column(String(200))
+    contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
+    repeat: Mapped[int] = mapped_column(Integer, default=0)
+    attempt: Mapped[int] = mapped_column(Integer, default=1)
+    replaces_call_id: Mapped[int | None] = mapped_column(ForeignKey("judge_calls.id"), nullable=True)
+    reused_from_call_id: Mapped[int | None] = mapped_column(ForeignKey("judge_calls.id"), nullable=True)
+    cache_key: Mapped[str] = mapped_column(String(64))
+    prompt_sha256: Mapped[str] = mapped_column(ForeignKey("prompts.sha256"))
+    status: Mapped[str] = mapped_column(String(20))  # ok | invalid | error | dry_run | reused
+    error_kind: Mapped[str | None] = mapped_column(String(30), nullable=True)
+    error_message: Mapped[str | None] = mapped_column(Text, nullable=True)
+    http_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    raw_reply: Mapped[str | None] = mapped_column(Text, nullable=True)
+    raw_reply_sha256: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    parsed: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    input_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    output_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    latency_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GradeRow(Base):
+    """A valid structured grade of one contestant by one judge (one repeat), with its axis scores."""
+
+    __tablename__ = "grades"
+    __table_args__ = (UniqueConstraint("run_id", "judge_id", "contestant_id", "repeat"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"), index=True)
+    judge_id: Mapped[str] = mapped_column(String(100))
+    judge_family: Mapped[str] = mapped_column(String(50))
+    contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
+    repeat: Mapped[int] = mapped_column(Integer, default=0)
+    call_id: Mapped[int | None] = mapped_column(ForeignKey("judge_calls.id"), nullable=True)
+    grade: Mapped[dict[str, Any]] = mapped_column(JSON)
+    reasoning: Mapped[float] = mapped_column(Float)
+    evidence: Mapped[float] = mapped_column(Float)
+    process: Mapped[float] = mapped_column(Float)
+    outcome: Mapped[float | None] = mapped_column(Float, nullable=True)
+    data_reliability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    composite: Mapped[float] = mapped_column(Float)
+    lookahead_passed: Mapped[bool] = mapped_column(Boolean)
+    verdict: Mapped[str] = mapped_column(Text)
+    summary: Mapped[str] = mapped_column(Text)
+
+
+class LedgerEntryRow(Base):
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        Index("ix_ledger_run_judge_status", "run_id", "judge_id", "verifier_status"),
+        Index("ix_ledger_run_contestant", "run_id", "contestant_id"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    grade_id: Mapped[int] = mapped_column(ForeignKey("grades.id"), index=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"))
+    judge_id: Mapped[str] = mapped_column(String(100))
+    contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    claim: Mapped[str] = mapped_column(Text)
+    decision_date: Mapped[date | None] = mapped_column(Date, nullable=True)
+    symbol: Mapped[str | None] = mapped_column(String(50), nullable=True)
+    cited_fields: Mapped[list[Any]] = mapped_column(JSON)
+    judge_status: Mapped[str] = mapped_column(String(20))
+    judge_note: Mapped[str] = mapped_column(Text, default="")
+    verifier_status: Mapped[str] = mapped_column(String(20))
+    verifier_reason: Mapped[str] = mapped_column(Text)
+    evidence: Mapped[list[Any]] = mapped_column(JSON)
+    flags: Mapped[list[Any]] = mapped_column(JSON)
+    disagrees: Mapped[bool] = mapped_column(Boolean, default=False)
+    lookahead: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ScoreVersionRow(Base):
+    """A scored version of a run under one rubric; re-scoring adds a version, the old one stays."""
+
+    __tablename__ = "score_versions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"), index=True)
+    rubric_id: Mapped[str] = mapped_column(String(200))
+    rubric_hash: Mapped[str] = mapped_column(String(64))
+    judge_calls: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    note: Mapped[str] = mapped_column(Text, default="")
+
+
+class ContestantScoreRow(Base):
+    __tablename__ = "contestant_scores"
+    __table_args__ = (UniqueConstraint("version_id", "contestant_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("score_versions.id"), index=True)
+    contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    total: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reasoning_median: Mapped[float | None] = mapped_column(Float, nullable=True)
+    efficiency: Mapped[float | None] = mapped_column(Float, nullable=True)
+    band: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    judges_low: Mapped[float | None] = mapped_column(Float, nullable=True)
+    judges_high: Mapped[float | None] = mapped_column(Float, nullable=True)
+    n_judges: Mapped[int] = mapped_column(Integer, default=0)
+    flagged: Mapped[bool] = mapped_column(Boolean, default=False)
+    official_eligible: Mapped[bool] = mapped_column(Boolean, default=False)
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON)
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class HumanGradeRow(Base):
+    """A human calibration grade. Append-only: author, time, rubric version and run are always recorded."""
+
+    __tablename__ = "human_grades"
+    __table_args__ = (Index("ix_human_run_contestant", "run_id", "contestant_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"))
+    contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
+    annotator: Mapped[str] = mapped_column(String(100))
+    rubric_id: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    reasoning: Mapped[float] = mapped_column(Float)
+    evidence: Mapped[float] = mapped_column(Float)
+    outcome: Mapped[float | None] = mapped_column(Float, nullable=True)
+    data_reliability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    composite: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sub_scores: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    comment: Mapped[str] = mapped_column(Text, default="")
+
+
+class LedgerAnnotationRow(Base):
+    """A human's verdict on one ledger entry. Append-only."""
+
+    __tablename__ = "ledger_annotations"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    ledger_entry_id: Mapped[int] = mapped_column(ForeignKey("ledger_entries.id"), index=True)
+    annotator: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    status: Mapped[str] = mapped_column(String(20))
+    note: Mapped[str] = mapped_column(Text, default="")

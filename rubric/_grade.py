@@ -1,0 +1,171 @@
+"""The judge's structured grade, generated from a rubric.
+
+The grade shape (output schema ``grade-v1``) is fixed; only the sub-score properties come from the
+rubric (one integer 0..100 property per sub-component id). Every generated model is compatible with
+OpenAI strict ``json_schema`` output: every property required, ``additionalProperties: false``, no
+mapping with arbitrary keys, nullable values written as ``anyOf [..., null]``. Property order is the
+order a judge should think in: claim ledger first, then the scores that follow from it, then the
+lookahead check, verdict and summary.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ._models import Rubric
+
+ClaimStatus = Literal["supported", "not_verifiable", "contradicted"]
+CLAIM_STATUSES: tuple[str, ...] = ("supported", "not_verifiable", "contradicted")
+
+Score = Annotated[int, Field(ge=0, le=100)]
+
+
+class _GradePart(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ClaimLedgerEntry(_GradePart):
+    """One factual claim of the contestant, checked against the point-in-time snapshot of its decision."""
+
+    claim: str = Field(description="The claim as the contestant made it (quoted or closely paraphrased).")
+    decision_date: date = Field(description="Date of the decision that made the claim, YYYY-MM-DD.")
+    symbol: str = Field(description="Symbol the claim is about; the benchmark symbol for market-wide claims.")
+    cited_fields: list[str] = Field(
+        description="Exact names of the snapshot fields checked (e.g. peRatio, analystTargetPrice)."
+    )
+    status: ClaimStatus = Field(
+        description="supported: the cited fields back it; contradicted: data known at the time contradicts "
+        "it; not_verifiable: no field known at the time bears on it."
+    )
+    note: str = Field(description="The values compared, e.g. 'peRatio 31.2 on 2022-01-14 vs claim under 20x'.")
+
+
+class OutcomeGrade(_GradePart):
+    """How the decisions played out, from the labelled outcome section only; score null without one."""
+
+    score: Annotated[int, Field(ge=0, le=100)] | None = Field(
+        description="0-100, or null when the prompt has no outcome section."
+    )
+    note: str
+
+
+class DataReliabilityGrade(_GradePart):
+    """Internal consistency of the decision record itself."""
+
+    score: Score = Field(description="0-100.")
+    note: str
+
+
+class LookaheadCheck(_GradePart):
+    """Whether the grade kept to point-in-time information."""
+
+    passed: bool = Field(
+        description="true only if no score, ledger status or note relied on information from after the "
+        "decision it concerns."
+    )
+    note: str
+
+
+class JudgeGrade(_GradePart):
+    """Base of every rubric-generated grade model (``grade_model_for``); never instantiated directly."""
+
+    def sub_scores(self, axis: Literal["reasoning", "evidence"]) -> dict[str, int]:
+        """Sub-component id -> score for a weighted axis."""
+        return getattr(self, axis).sub_scores.model_dump()
+
+
+_MODEL_CACHE: dict[str, type[JudgeGrade]] = {}
+
+
+def _axis_models(rubric: Rubric, axis_name: Literal["reasoning", "evidence"]) -> type[BaseModel]:
+    axis = getattr(rubric.axes, axis_name)
+    prefix = "Reasoning" if axis_name == "reasoning" else "Evidence"
+    fields: dict[str, Any] = {
+        sub.id: (Score, Field(title=sub.label, description=f"{sub.label}: {sub.description}"))
+        for sub in axis.sub_components
+    }
+    sub_scores = create_model(  # type: ignore[call-overload]
+        f"{prefix}SubScores",
+        __base__=_GradePart,
+        __doc__=f"{axis.label}: one integer 0-100 per sub-component.",
+        **fields,
+    )
+    return create_model(  # type: ignore[call-overload]
+        f"{prefix}Grade",
+        __base__=_GradePart,
+        __doc__=f"{axis.label}. {axis.description}",
+        sub_scores=(sub_scores, ...),
+        note=(str, Field(description=f"One to three sentences justifying the {axis.label.lower()} scores.")),
+    )
+
+
+def grade_model_for(rubric: Rubric) -> type[JudgeGrade]:
+    """The pydantic model of a judge's structured grade under ``rubric``.
+
+    Cached by the judge-facing hash, so two rubric versions that differ only in scoring share one model.
+    """
+    key = rubric.judge_facing_hash
+    cached = _MODEL_CACHE.get(key)
+    if cached is not None:
+        return cached
+    version = rubric.output_schema_version
+    model = create_model(  # type: ignore[call-overload]
+        "JudgeGrade",
+        __base__=JudgeGrade,
+        __doc__=f"A judge's grade of one contestant's decision record (output schema {version}).",
+        schema_version=(Literal[version], Field(description=f'Always "{version}".')),  # type: ignore[valid-type]
+        claim_ledger=(
+            list[ClaimLedgerEntry],
+            Field(description="The contestant's factual claims, each checked against its decision's snapshot."),
+        ),
+        reasoning=(_axis_models(rubric, "reasoning"), ...),
+        evidence=(_axis_models(rubric, "evidence"), ...),
+        outcome=(OutcomeGrade, ...),
+        data_reliability=(DataReliabilityGrade, ...),
+        lookahead_check=(LookaheadCheck, ...),
+        verdict=(str, Field(description='Short label, e.g. "Mixed / Improving but Inconsistent".')),
+        summary=(str, Field(description="One sentence on what most shaped the grade.")),
+    )
+    _MODEL_CACHE[key] = model
+    return model
+
+
+_PORTABLE_DROP = {"minimum": "at least", "maximum": "at most", "format": "format", "pattern": "pattern"}
+
+
+def _to_portable(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {key: _to_portable(value) for key, value in node.items()}
+        notes = [f"{_PORTABLE_DROP[k]} {out.pop(k)}" for k in list(out) if k in _PORTABLE_DROP]
+        if notes:
+            extra = "(" + ", ".join(notes) + ")"
+            out["description"] = f"{out['description']} {extra}" if out.get("description") else extra
+        return out
+    if isinstance(node, list):
+        return [_to_portable(item) for item in node]
+    return node
+
+
+def _const_to_enum(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {key: _const_to_enum(value) for key, value in node.items()}
+        if "const" in out:
+            out["enum"] = [out.pop("const")]
+        return out
+    if isinstance(node, list):
+        return [_const_to_enum(item) for item in node]
+    return node
+
+
+def grade_json_schema(rubric: Rubric, *, portable: bool = False) -> dict[str, Any]:
+    """JSON schema of the grade for strict structured output.
+
+    ``portable=True`` moves numeric bounds and string formats into descriptions, for providers whose
+    strict mode rejects them (the pydantic model still enforces them when the reply is validated).
+    """
+    schema = _const_to_enum(copy.deepcopy(grade_model_for(rubric).model_json_schema()))
+    return _to_portable(schema) if portable else schema

@@ -1,0 +1,181 @@
+"""Load a rubric by version name ("v0.4", "0.4", the full id) or from a user's YAML file.
+
+Errors name the file, the line and the dotted key, e.g.
+``rubric/versions/bad.yaml:31: axes.reasoning.sub_components: weights sum to 99, expected 100``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from ._models import Rubric, RubricConsistencyError
+
+VERSIONS_DIR = Path(__file__).resolve().parent / "versions"
+
+
+class RubricError(ValueError):
+    """A rubric that cannot be used: which file, which key, which line, and what is wrong."""
+
+    def __init__(self, path: Path | str | None, issues: list[tuple[str, str, int | None]]) -> None:
+        self.path = str(path) if path is not None else None
+        self.issues = issues  # (dotted key, message, 1-based line or None)
+        where = self.path or "<rubric>"
+        lines = []
+        for key, message, line in issues:
+            location = f"{where}:{line}" if line else where
+            lines.append(f"{location}: {key}: {message}" if key else f"{location}: {message}")
+        head = f"invalid rubric {where}" if len(issues) != 1 else "invalid rubric"
+        super().__init__(lines[0] if len(lines) == 1 else head + "\n  " + "\n  ".join(lines))
+
+
+def _key_path(key: str) -> tuple[str | int, ...]:
+    """'axes.reasoning.sub_components[3].id' -> ('axes', 'reasoning', 'sub_components', 3, 'id')."""
+    parts: list[str | int] = []
+    for piece in key.split("."):
+        match = re.fullmatch(r"([^\[\]]*)((?:\[\d+\])*)", piece)
+        if not match:
+            parts.append(piece)
+            continue
+        if match.group(1):
+            parts.append(match.group(1))
+        parts += [int(i) for i in re.findall(r"\[(\d+)\]", match.group(2))]
+    return tuple(parts)
+
+
+def _dotted(loc: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _line_index(text: str) -> dict[tuple[str | int, ...], int]:
+    """Path of every key and list item in a YAML document -> its 1-based line."""
+    index: dict[tuple[str | int, ...], int] = {}
+
+    def walk(node: yaml.Node, path: tuple[str | int, ...]) -> None:
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                child = (*path, str(key_node.value))
+                index[child] = key_node.start_mark.line + 1
+                walk(value_node, child)
+        elif isinstance(node, yaml.SequenceNode):
+            for position, item in enumerate(node.value):
+                child = (*path, position)
+                index[child] = item.start_mark.line + 1
+                walk(item, child)
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return index
+    if root is not None:
+        walk(root, ())
+    return index
+
+
+def _line_for(index: dict[tuple[str | int, ...], int], path: tuple[str | int, ...]) -> int | None:
+    """Line of the deepest existing prefix of ``path`` (a missing key points at its parent)."""
+    for end in range(len(path), 0, -1):
+        if path[:end] in index:
+            return index[path[:end]]
+    return None
+
+
+_PYDANTIC_MESSAGES = {"missing": "missing (required)", "extra_forbidden": "unknown key"}
+
+
+def rubric_from_mapping(data: Any, *, path: Path | str | None = None, text: str | None = None) -> Rubric:
+    """Validate an already-parsed rubric mapping; ``text`` (the YAML source) adds line numbers."""
+    index = _line_index(text) if text is not None else {}
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        raise RubricError(path, [("", f"expected a mapping of rubric keys, got {kind}", None)])
+    try:
+        return Rubric.model_validate(data)
+    except ValidationError as exc:
+        issues: list[tuple[str, str, int | None]] = []
+        for error in exc.errors():
+            cause = (error.get("ctx") or {}).get("error")
+            if isinstance(cause, RubricConsistencyError):
+                for issue in cause.issues:
+                    issues.append((issue.key, issue.message, _line_for(index, _key_path(issue.key))))
+                continue
+            loc = tuple(error["loc"])
+            message = _PYDANTIC_MESSAGES.get(error["type"], error["msg"])
+            issues.append((_dotted(loc), message, _line_for(index, loc)))
+        raise RubricError(path, issues) from None
+
+
+def load_rubric_file(path: Path | str) -> Rubric:
+    """Load and validate one rubric YAML file."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RubricError(file, [("", "no such rubric file", None)]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RubricError(file, [("", f"cannot read: {exc}", None)]) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise RubricError(file, [("", f"not valid YAML: {problem}", line)]) from None
+    rubric = rubric_from_mapping(data, path=file, text=text)
+    rubric._source_path = str(file)
+    return rubric
+
+
+@functools.lru_cache(maxsize=32)
+def _load_cached(path: str, mtime_ns: int, size: int) -> Rubric:
+    return load_rubric_file(path)
+
+
+def _bundled() -> dict[str, Rubric]:
+    out = {}
+    for file in sorted(VERSIONS_DIR.glob("*.yaml")):
+        stat = file.stat()
+        out[file.name] = _load_cached(str(file), stat.st_mtime_ns, stat.st_size)
+    return out
+
+
+def available_rubrics() -> list[str]:
+    """Ids of the bundled rubric versions."""
+    return [r.id for r in _bundled().values()]
+
+
+def _aliases(rubric: Rubric, filename: str) -> set[str]:
+    version = rubric.version.lower().removeprefix("v")
+    return {rubric.id.lower(), version, f"v{version}", Path(filename).stem.lower()}
+
+
+def load_rubric(name_or_path: str | os.PathLike[str]) -> Rubric:
+    """A bundled version by name ("v0.4", "0.4", "grounded_financial_reasoning_judge_v0.4") or a YAML path.
+
+    Anything with a path separator or a .yaml/.yml suffix is read as a file; a bare name that is not a
+    bundled version is tried as a file before giving up.
+    """
+    if isinstance(name_or_path, os.PathLike):
+        return load_rubric_file(name_or_path)
+    text = str(name_or_path).strip()
+    looks_like_path = text.lower().endswith((".yaml", ".yml")) or os.sep in text or "/" in text
+    if not looks_like_path:
+        wanted = text.lower()
+        for filename, rubric in _bundled().items():
+            if wanted in _aliases(rubric, filename):
+                return rubric
+        if not Path(text).is_file():
+            known = ", ".join(f"v{r.version} ({r.id})" for r in _bundled().values())
+            raise RubricError(
+                None, [("", f"unknown rubric {text!r}; bundled versions: {known}; or give a YAML file", None)]
+            )
+    return load_rubric_file(text)
