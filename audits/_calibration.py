@@ -22,7 +22,15 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
-from audits._inputs import DEFAULT_BANDS, SCORE_AXES, Band, band_of, normalize_human_grades, normalize_scores, sorted_bands
+from audits._inputs import (
+    DEFAULT_BANDS,
+    SCORE_AXES,
+    Band,
+    band_of,
+    normalize_human_grades,
+    normalize_scores,
+    sorted_bands,
+)
 from audits._panel import score_matrix
 from audits._stats import bland_altman, cohen_kappa, icc_label, icc_two_way
 

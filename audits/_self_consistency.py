@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 from pandas.api.typing import SeriesGroupBy
 from pydantic import BaseModel

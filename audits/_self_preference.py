@@ -5,7 +5,10 @@ Three views per judge, all on the main-run composite:
 - seed 002's table: mean (judge - consensus) over own-family contestants, the same over the others, and
   their difference (the gap); consensus = the panel median per contestant (the judge included);
 - the leave-one-out (LOO) index: judge minus the mean of the *other* judges per contestant, so the judge's
-  own score does not pull the reference; LOO gap = mean over own-family minus mean over the others;
+  own score does not pull the reference. Judges of the contestant's own family are left out of that
+  reference too: otherwise one judge's self-preference (say xAI's judge inflating xAI models) lowers every
+  other judge's index on those contestants and poses as their self-preference. LOO gap = mean over
+  own-family contestants minus mean over the others;
 - a permutation test of the LOO gap over contestants: the family labels are shuffled (every subset of the
   same size as the own-family set is equally likely under "no self-preference"); the one-sided p-value is
   the share of label assignments whose gap is at least the observed one. When the number of distinct
@@ -84,6 +87,22 @@ def _mean(values: np.ndarray) -> float | None:
     return float(values.mean()) if values.size else None
 
 
+def _neutral_reference(
+    matrix: pd.DataFrame, judge: str, judge_family: dict[str, str], family_of: pd.Series
+) -> pd.Series:
+    """Per contestant, the mean of the other judges, leaving out judges of the contestant's own family
+    (their possible self-preference on it must not pose as this judge's); NaN when none remains."""
+    others = [j for j in matrix.columns if j != judge]
+    values = matrix[others].to_numpy(dtype=float)
+    families = np.array([judge_family[j] for j in others])
+    neutral = families[None, :] != family_of.reindex(matrix.index).to_numpy()[:, None]
+    kept = np.where(neutral & np.isfinite(values), values, np.nan)
+    counts = np.isfinite(kept).sum(axis=1)
+    with np.errstate(all="ignore"):
+        means = np.where(counts > 0, np.nansum(kept, axis=1) / np.maximum(counts, 1), np.nan)
+    return pd.Series(means, index=matrix.index)
+
+
 def _permutation_test(
     loo: np.ndarray, own: np.ndarray, *, n_permutations: int, rng: np.random.Generator
 ) -> tuple[float, float, Literal["exact", "monte-carlo"], int]:
@@ -159,8 +178,7 @@ def self_preference(
                     own_family=bool(own[contestant]),
                 )
             )
-        other_mean = matrix.drop(columns=[judge]).mean(axis=1, skipna=True)
-        loo_series = column - other_mean
+        loo_series = column - _neutral_reference(matrix, judge, judge_family, own_family_of)
         valid = loo_series.notna().to_numpy()
         loo = loo_series.to_numpy()[valid]
         own_valid = own.to_numpy()[valid]

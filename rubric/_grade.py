@@ -21,7 +21,7 @@ from ._models import Rubric
 ClaimStatus = Literal["supported", "not_verifiable", "contradicted"]
 CLAIM_STATUSES: tuple[str, ...] = ("supported", "not_verifiable", "contradicted")
 
-Score = Annotated[int, Field(ge=0, le=100)]
+Score = Annotated[int, Field(ge=0, le=100, strict=True)]
 
 
 class _GradePart(BaseModel):
@@ -47,7 +47,7 @@ class ClaimLedgerEntry(_GradePart):
 class OutcomeGrade(_GradePart):
     """How the decisions played out, from the labelled outcome section only; score null without one."""
 
-    score: Annotated[int, Field(ge=0, le=100)] | None = Field(
+    score: Annotated[int, Field(ge=0, le=100, strict=True)] | None = Field(
         description="0-100, or null when the prompt has no outcome section."
     )
     note: str
@@ -140,7 +140,7 @@ _PORTABLE_DROP = {"minimum": "at least", "maximum": "at most", "format": "format
 def _to_portable(node: Any) -> Any:
     if isinstance(node, dict):
         out = {key: _to_portable(value) for key, value in node.items()}
-        notes = [f"{_PORTABLE_DROP[k]} {out.pop(k)}" for k in list(out) if k in _PORTABLE_DROP]
+        notes = [f"{label} {out.pop(k)}" for k, label in _PORTABLE_DROP.items() if k in out]
         if notes:
             extra = "(" + ", ".join(notes) + ")"
             out["description"] = f"{out['description']} {extra}" if out.get("description") else extra

@@ -17,6 +17,8 @@ from pydantic import ValidationError
 
 from ._models import Rubric, RubricConsistencyError
 
+_FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 VERSIONS_DIR = Path(__file__).resolve().parent / "versions"
 
 
@@ -94,13 +96,13 @@ _PYDANTIC_MESSAGES = {"missing": "missing (required)", "extra_forbidden": "unkno
 
 def rubric_from_mapping(data: Any, *, path: Path | str | None = None, text: str | None = None) -> Rubric:
     """Validate an already-parsed rubric mapping; ``text`` (the YAML source) adds line numbers."""
-    index = _line_index(text) if text is not None else {}
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         raise RubricError(path, [("", f"expected a mapping of rubric keys, got {kind}", None)])
     try:
         return Rubric.model_validate(data)
     except ValidationError as exc:
+        index = _line_index(text) if text is not None else {}
         issues: list[tuple[str, str, int | None]] = []
         for error in exc.errors():
             cause = (error.get("ctx") or {}).get("error")
@@ -124,7 +126,7 @@ def load_rubric_file(path: Path | str) -> Rubric:
     except (OSError, UnicodeDecodeError) as exc:
         raise RubricError(file, [("", f"cannot read: {exc}", None)]) from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_FastLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None

@@ -50,7 +50,7 @@ _MODEL_HEADS = [
     rf"chat[\s\-]?gpt{TAIL}",
     rf"gpts?{TAIL}",
     rf"o[1-9]{_O_SERIES_TAIL}",
-    rf"4o(?:[\s\-]mini)?",
+    r"4o(?:[\s\-]mini)?",
     rf"claude(?:[\s.\-]?ai)?{TAIL}",
     rf"(?-i:Opus|OPUS|Sonnet|SONNET|Haiku|HAIKU){TAIL}",
     rf"(?:opus|sonnet|haiku){_SEP}\d{TAIL}",
@@ -162,10 +162,17 @@ _ROLE = (
     r"(?:model|llm|assistant|system|chatbot|bot|agent|ai))"
 )
 _AGENT_NOUN = r"(?:model|llm|assistant|system|chatbot|bot|agent|ai|version)"
+_SPEAKER = r"(?:as|being|i\s+am|i['’]m|im)"
+# "as a large language model (that was) ..." / "I'm an AI assistant, ..." in front of "trained by X".
 _LEAD_IN = (
-    rf"(?:(?:(?:as|being|i\s+am|i['’]m|im)\s+)?(?:an?\s+|the\s+)?"
-    rf"(?:[\w\-]+\s+){{0,4}}?{_AGENT_NOUN}\s+(?:that\s+was\s+|that\s+is\s+|who\s+was\s+|,\s*)?)?"
+    rf"{_SPEAKER}\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,4}}?"
+    rf"{_AGENT_NOUN},?\s+(?:(?:that|who)\s+(?:was|is)\s+)?"
 )
+_MADE = (
+    r"(?:trained|built|developed|created|made|designed|released|produced|engineered|fine[\-\s]?tuned"
+    r"|owned|operated|powered|brought\s+to\s+you)"
+)
+_BY_TAIL = r"\s+by\s+(?:the\s+(?:team|folks|people|researchers|engineers)\s+(?:at|of)\s+)?$"
 SELF_PREFIXES = {
     # "I'm Claude", "This is GPT-5", "my name is Grok": a self-reference in its own right
     "declare": re.compile(
@@ -173,15 +180,21 @@ SELF_PREFIXES = {
         r"|you['’]re\s+(?:talking|chatting)\s+(?:to|with))\s+(?:an?\s+|the\s+)?$",
         re.IGNORECASE,
     ),
-    # "as an OpenAI model", "As Claude," (needs a role noun or a comma after the mention)
+    # "as an OpenAI model" (needs a role noun after the mention)
     "as": re.compile(r"(?<![\w'’])(?:as|being)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE),
-    # "(as a large language model) trained by Google", "a model from OpenAI"
+    # "As Claude, I ..." at the start of a sentence (a role noun or a comma after the mention)
+    "as_lead": re.compile(
+        r"(?:^|(?<=[.!?:;\n\"“(]))\s*(?:speaking\s+)?as\s+(?:an?\s+|the\s+)?$", re.IGNORECASE
+    ),
+    # "(as a large language model) trained by Google", "I was built by xAI", "trained by OpenAI",
+    # "I'm a model from OpenAI" (news such as "a chip designed by Google" is a provider mention, not this)
     "by": re.compile(
-        rf"(?<![\w'’]){_LEAD_IN}(?:(?:was|were|been|being)\s+)?"
-        r"(?:trained|built|developed|created|made|designed|released|produced|engineered|fine[\-\s]?tuned"
-        r"|owned|operated|powered|brought\s+to\s+you)\s+by\s+"
-        r"(?:the\s+(?:team|folks|people|researchers|engineers)\s+(?:at|of)\s+)?$"
-        rf"|(?<![\w'’]){_LEAD_IN[:-1]}|)?(?:an?\s+)?(?:(?:large\s+)?language\s+)?{_AGENT_NOUN}\s+(?:from|by)\s+$",
+        rf"(?<![\w'’])(?:{_LEAD_IN}(?:(?:was|were|been|being)\s+)?{_MADE}"
+        r"|(?:i\s+(?:was|am|have\s+been)|i['’](?:ve|m)\s+been|i['’]m|we\s+(?:were|are))\s+"
+        rf"(?:(?:\w+ly|proudly|originally|initially)\s+)?{_MADE}"
+        rf"|(?:pre[\-\s]?)?(?:trained|fine[\-\s]?tuned)){_BY_TAIL}"
+        rf"|(?<![\w'’]){_SPEAKER}\s+(?:an?\s+|the\s+)?(?:(?:large|ai)\s+)?(?:language\s+)?"
+        rf"{_AGENT_NOUN}\s+(?:from|by)\s+$",
         re.IGNORECASE,
     ),
     # "my creators at Anthropic", "we at OpenAI"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from grader.cli import _season
+from grader.cli import _runs, _season, _tools
 
 app = typer.Typer(
     name="grader",
@@ -15,6 +15,24 @@ app = typer.Typer(
 )
 app.command("validate")(_season.validate)
 app.command("import")(_season.import_)
+app.command("anonymize")(_season.anonymize)
+app.command("import-capitalbench")(_season.import_capitalbench)
+app.command("grade")(_runs.grade)
+app.command("verify")(_runs.verify)
+app.command("leaderboard")(_runs.leaderboard)
+app.command("rescore")(_runs.rescore)
+app.command("audit")(_tools.audit)
+app.command("report")(_tools.report)
+app.command("console")(_tools.console_cmd)
+
+rubric_app = typer.Typer(help="Rubric versions: list, show, diff.", no_args_is_help=True)
+rubric_app.command("diff")(_tools.rubric_diff)
+rubric_app.command("list")(_tools.rubric_list)
+app.add_typer(rubric_app, name="rubric")
+
+claims_app = typer.Typer(help="Claim ledgers: verify claims against point-in-time fields.", no_args_is_help=True)
+claims_app.command("verify")(_tools.claims_verify)
+app.add_typer(claims_app, name="claims")
 
 
 def main() -> None:

@@ -31,3 +31,43 @@ def import_(season_dir: Path = typer.Argument(..., help="Season bundle directory
         f"[green]✓[/] season [bold]{bundle.info.id}[/] {verb}: id {result.season_id}, "
         f"{result.contestants} contestants, {result.decisions} decisions → {database_url()}"
     )
+
+
+def anonymize(
+    season_dir: Path = typer.Argument(..., help="Season bundle directory"),
+    out: Path = typer.Option(..., "--out", help="Output directory for the judge's view"),
+    seed: str | None = typer.Option(None, "--seed", help="Alias seed (default: the bundle's content hash)"),
+) -> None:
+    """Write the judge's view of a season: same layout, contestants reduced to aliases, identities scrubbed."""
+    from grader.anonymizer import write_anonymized_bundle
+
+    bundle = load_or_exit(season_dir)
+    result = write_anonymized_bundle(season_dir, out, seed or bundle.content_hash)
+    console.print(f"[green]✓[/] judge's view written to {out}")
+    if result is not None:
+        console.print(str(result))
+
+
+def import_capitalbench(
+    rounds_dir: Path = typer.Argument(..., help="Directory of CapitalBench rounds (rounds/<round_id>/)"),
+    track: str = typer.Option(..., "--track", help="1W or 1M"),
+    date_from: str | None = typer.Option(None, "--from", help="First decision date (YYYY-MM-DD)"),
+    date_to: str | None = typer.Option(None, "--to", help="Last decision date (YYYY-MM-DD)"),
+    out: Path = typer.Option(..., "--out", help="Season bundle directory to write"),
+) -> None:
+    """Turn CapitalBench rounds (CC BY 4.0) into a season bundle (format: rounds)."""
+    from datetime import date
+
+    from grader.adapters import CapitalBenchError
+    from grader.adapters import import_capitalbench as run_import
+    from grader.cli._common import fail
+
+    try:
+        path = run_import(rounds_dir, track, date.fromisoformat(date_from) if date_from else None,
+                          date.fromisoformat(date_to) if date_to else None, out)
+    except CapitalBenchError as exc:
+        fail(str(exc))
+        return
+    bundle = load_or_exit(path)
+    console.print(f"[green]✓[/] wrote {path}: {len(bundle.contestants)} contestants, "
+                  f"{len(bundle.decisions)} decisions, {len(bundle.info.rounds or [])} rounds")

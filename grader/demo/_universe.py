@@ -8,7 +8,6 @@ are public facts. Every valuation and analyst value in ``ILLUSTRATIVE_FIELDS`` i
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -189,11 +188,3 @@ def read_market_closes(market_dir: Path, symbols: list[str], start: date, end: d
         raise MarketDataError(f"{market_dir}: missing close for {bad['symbol']} on {bad['date']}")
     return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
 
-
-def write_prices_csv(path: Path, prices: pd.DataFrame) -> None:
-    """``date,symbol,close`` with the shortest round-trip float text (stable across runs)."""
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(["date", "symbol", "close"])
-        for day, symbol, close in prices[["date", "symbol", "close"]].itertuples(index=False):
-            writer.writerow([day.isoformat(), symbol, repr(float(close))])

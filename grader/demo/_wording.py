@@ -52,9 +52,13 @@ def rsi(value: float) -> str:
 
 
 def vs_average(close_value: float, average: float, window: int) -> str:
-    gap = close_value / average - 1.0
-    side = "above" if gap >= 0 else "below"
-    return f"trading {abs(gap):.1%} {side} its {window}-day average"
+    return gap(close_value / average - 1.0, window)
+
+
+def gap(value: float, window: int) -> str:
+    """``value`` is ``close / average - 1``."""
+    side = "above" if value >= 0 else "below"
+    return f"trading {abs(value):.1%} {side} its {window}-day average"
 
 
 def average(window: int, value: float) -> str:

@@ -24,7 +24,9 @@ def _text_of(content: Any) -> str:
         return content
     if isinstance(content, list):
         return "\n".join(
-            str(block.get("text", "")) for block in content if isinstance(block, dict) and block.get("type") == "text"
+            str(block.get("text", ""))
+            for block in content
+            if isinstance(block, dict) and block.get("type") == "text"
         )
     return ""
 
@@ -82,7 +84,9 @@ class FakeAnthropic(HttpFakeServer):
             model=str(body.get("model", "")),
             system=_text_of(body.get("system")),
             user="\n\n".join(
-                _text_of(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") == "user"
+                _text_of(m.get("content"))
+                for m in messages
+                if isinstance(m, dict) and m.get("role") == "user"
             ),
             schema=schema,
             schema_name=schema_name,
@@ -99,9 +103,11 @@ class FakeAnthropic(HttpFakeServer):
             return self._error(504, "timeout_error", "fake server stopped while hanging", headers)
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:
-                headers["retry-after"] = str(int(reply.retry_after_s)) if float(
-                    reply.retry_after_s
-                ).is_integer() else f"{reply.retry_after_s:g}"
+                headers["retry-after"] = (
+                    str(int(reply.retry_after_s))
+                    if float(reply.retry_after_s).is_integer()
+                    else f"{reply.retry_after_s:g}"
+                )
             headers["anthropic-ratelimit-requests-remaining"] = "0"
             return self._error(429, "rate_limit_error", "This request would exceed your rate limit.", headers)
         if reply.kind == "server_error":
@@ -111,7 +117,9 @@ class FakeAnthropic(HttpFakeServer):
         return JSONResponse(self._message_body(fake, self.content_of(reply, fake), tool), headers=headers)
 
     @staticmethod
-    def _message_body(fake: FakeRequest, content: RenderedContent, tool: dict[str, Any] | None) -> dict[str, Any]:
+    def _message_body(
+        fake: FakeRequest, content: RenderedContent, tool: dict[str, Any] | None
+    ) -> dict[str, Any]:
         stop_details = None
         if content.refusal is not None:
             blocks: list[dict[str, Any]] = [{"type": "text", "text": content.refusal}]
@@ -129,7 +137,14 @@ class FakeAnthropic(HttpFakeServer):
             stop_reason = "tool_use"
         elif tool is not None and content.truncated:
             # a tool call cut by max_tokens arrives with whatever input was complete: none here
-            blocks = [{"type": "tool_use", "id": f"toolu_{secrets.token_hex(12)}", "name": tool["name"], "input": {}}]
+            blocks = [
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{secrets.token_hex(12)}",
+                    "name": tool["name"],
+                    "input": {},
+                }
+            ]
             stop_reason = "max_tokens"
         else:
             blocks = [{"type": "text", "text": content.text}]

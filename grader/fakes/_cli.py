@@ -29,7 +29,9 @@ def fake_server(provider: FakeProvider, **options: Any) -> FakeServer:
     try:
         server_class = FAKE_SERVERS[provider]
     except KeyError:
-        raise ValueError(f"unknown fake provider {provider!r}; choose one of {sorted(FAKE_SERVERS)}") from None
+        raise ValueError(
+            f"unknown fake provider {provider!r}; choose one of {sorted(FAKE_SERVERS)}"
+        ) from None
     return server_class(**options)
 
 
@@ -48,14 +50,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="ok | malformed | truncated | refused | hang | rate-limited[:S] | server-error[:STATUS] | "
         "slow:S | storm:N[:S] | package.module:attribute (default: ok, schema-valid answers)",
     )
-    parser.add_argument("--require-api-key", default=None, help="accept only this key (default: any non-empty)")
+    parser.add_argument(
+        "--require-api-key", default=None, help="accept only this key (default: any non-empty)"
+    )
     args = parser.parse_args(argv)
     try:
         script = script_from_spec(args.script)
     except (ValueError, ImportError, AttributeError) as error:
         parser.error(str(error))
     server = fake_server(
-        args.provider, script=script, latency_s=args.latency, port=args.port, require_api_key=args.require_api_key
+        args.provider,
+        script=script,
+        latency_s=args.latency,
+        port=args.port,
+        require_api_key=args.require_api_key,
     )
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -84,12 +84,19 @@ class FakeOpenAI(HttpFakeServer):
         except json.JSONDecodeError:
             body = None
         if not isinstance(body, dict):
-            return _error(400, "We could not parse the JSON body of your request.", "invalid_request_error",
-                          None, headers)
+            return _error(
+                400,
+                "We could not parse the JSON body of your request.",
+                "invalid_request_error",
+                None,
+                headers,
+            )
         fields = (self._responses_fields if endpoint == "responses" else self._chat_fields)(body)
         fake = self.admit(endpoint=endpoint, headers=dict(request.headers), body=body, **fields)
         if not self.key_accepted(fake):
-            return _error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers)
+            return _error(
+                401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers
+            )
         reply = self.decide(fake)
         if not await self.wait_async(reply):
             return _error(504, "fake server stopped while hanging", "server_error", None, headers)
@@ -98,8 +105,13 @@ class FakeOpenAI(HttpFakeServer):
                 headers["retry-after"] = _seconds_header(reply.retry_after_s)
                 headers["retry-after-ms"] = str(int(reply.retry_after_s * 1000))
             headers.update({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0"})
-            return _error(429, f"Rate limit reached for requests on {fake.model}. Please try again later.",
-                          "requests", "rate_limit_exceeded", headers)
+            return _error(
+                429,
+                f"Rate limit reached for requests on {fake.model}. Please try again later.",
+                "requests",
+                "rate_limit_exceeded",
+                headers,
+            )
         if reply.kind == "server_error":
             message = (
                 "The engine is currently overloaded, please try again later."
@@ -181,7 +193,10 @@ class FakeOpenAI(HttpFakeServer):
             "service_tier": "default",
             "store": body.get("store", True),
             "temperature": body.get("temperature", 1.0),
-            "text": {"format": (body.get("text") or {}).get("format") or {"type": "text"}, "verbosity": "medium"},
+            "text": {
+                "format": (body.get("text") or {}).get("format") or {"type": "text"},
+                "verbosity": "medium",
+            },
             "tool_choice": "auto",
             "tools": [],
             "top_logprobs": 0,

@@ -21,7 +21,9 @@ _SECRET_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "proxy-aut
 
 def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """Headers with every credential-bearing value replaced, safe to print or log."""
-    return {name: ("[redacted]" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()}
+    return {
+        name: ("[redacted]" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -327,7 +329,12 @@ def _follow_ref(ref: str, root: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _example_string(node: Mapping[str, Any]) -> str:
-    formats = {"date": "2022-01-03", "date-time": "2022-01-03T16:00:00Z", "time": "16:00:00", "uuid": "0" * 32}
+    formats = {
+        "date": "2022-01-03",
+        "date-time": "2022-01-03T16:00:00Z",
+        "time": "16:00:00",
+        "uuid": "0" * 32,
+    }
     text = formats.get(str(node.get("format")), "fake")
     min_length = int(node.get("minLength", 0))
     if len(text) < min_length:

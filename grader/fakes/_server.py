@@ -204,7 +204,9 @@ class FakeServer(ABC):
             return RenderedContent("", input_tokens, reply.output_tokens or 8, False, reply.message)
         if reply.kind == "malformed":
             text = reply.json_text or ""
-            return RenderedContent(text, input_tokens, reply.output_tokens or estimate_tokens(text), False, None)
+            return RenderedContent(
+                text, input_tokens, reply.output_tokens or estimate_tokens(text), False, None
+            )
         full = reply.json_text if reply.json_text is not None else _example_json(request)
         if reply.kind == "truncated":
             cut = full[: max(1, len(full) // 2)]

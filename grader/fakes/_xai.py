@@ -42,8 +42,12 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         recorded = fake.admit(
             endpoint="Chat/GetCompletion",
             model=request.model,
-            system="\n\n".join(_text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_SYSTEM),
-            user="\n\n".join(_text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_USER),
+            system="\n\n".join(
+                _text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_SYSTEM
+            ),
+            user="\n\n".join(
+                _text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_USER
+            ),
             schema=schema,
             schema_name=None,
             strict=None,
@@ -72,14 +76,20 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         created = timestamp_pb2.Timestamp()
         created.GetCurrentTime()
         text = content.refusal if content.refusal is not None else content.text
-        finish = sample_pb2.FinishReason.REASON_MAX_LEN if content.truncated else sample_pb2.FinishReason.REASON_STOP
+        finish = (
+            sample_pb2.FinishReason.REASON_MAX_LEN
+            if content.truncated
+            else sample_pb2.FinishReason.REASON_STOP
+        )
         return chat_pb2.GetChatCompletionResponse(
             id=secrets.token_hex(16),
             outputs=[
                 chat_pb2.CompletionOutput(
                     finish_reason=finish,
                     index=0,
-                    message=chat_pb2.CompletionMessage(content=text, role=chat_pb2.MessageRole.ROLE_ASSISTANT),
+                    message=chat_pb2.CompletionMessage(
+                        content=text, role=chat_pb2.MessageRole.ROLE_ASSISTANT
+                    ),
                 )
             ],
             created=created,

@@ -14,21 +14,27 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal, Protocol, Self, runtime_checkable
+from typing import Any, Generic, Literal, Protocol, Self, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+ClientT = TypeVar("ClientT")
+
 Provider = Literal["openai", "anthropic", "xai", "openai-compatible", "reference"]
 
-ErrorKind = Literal["transport", "timeout", "rate_limited", "server", "format", "schema", "refused", "auth", "request"]
+ErrorKind = Literal[
+    "transport", "timeout", "rate_limited", "server", "format", "schema", "refused", "auth", "request"
+]
 """Why a call failed. Retryable (infrastructure or format): transport, timeout, rate_limited, server,
 format, schema. Not retryable: refused (the model declined), auth (401/403), request (any other 4xx:
 the request itself was rejected)."""
 
-RETRYABLE_ERROR_KINDS: frozenset[str] = frozenset({"transport", "timeout", "rate_limited", "server", "format", "schema"})
+RETRYABLE_ERROR_KINDS: frozenset[str] = frozenset(
+    {"transport", "timeout", "rate_limited", "server", "format", "schema"}
+)
 
 DEFAULT_ENDPOINTS: dict[str, str] = {
     "openai": "https://api.openai.com/v1",
@@ -94,6 +100,8 @@ class JudgeSpec(BaseModel):
             raise ValueError(f"`host` is only for xai judges; a {self.provider} judge takes `base_url`")
         if self.provider == "openai-compatible" and not self.base_url:
             raise ValueError("an openai-compatible judge needs `base_url` (e.g. http://127.0.0.1:8000/v1)")
+        if self.provider == "anthropic" and self.temperature is not None and self.temperature > 1:
+            raise ValueError(f"an anthropic judge takes a temperature in [0, 1], got {self.temperature}")
         if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.api_key_env):
             raise ValueError(
                 "`api_key_env` must be the NAME of an environment variable (letters, digits, underscore), "
@@ -135,7 +143,6 @@ class CallOutcome:
     request_id: str | None = None
     stop_reason: str | None = None
     """The provider's own word for why generation stopped (e.g. 'completed', 'max_tokens', 'length')."""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def retryable(self) -> bool:
@@ -189,7 +196,9 @@ def resolve_api_key(spec: JudgeSpec, *, local: bool) -> str:
         return value
     if local or spec.provider == "openai-compatible":
         return LOCAL_PLACEHOLDER_KEY
-    raise MissingApiKey(f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)")
+    raise MissingApiKey(
+        f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)"
+    )
 
 
 def make_judge(spec: JudgeSpec, *, allow_real_api_calls: bool) -> ProviderJudge:
@@ -313,7 +322,9 @@ def outcome_from_text(
 ) -> CallOutcome:
     """Classify the model's text once the transport succeeded: refused, truncated, invalid, or ok."""
     if refusal is not None:
-        return CallOutcome(False, raw_reply, error_kind="refused", error_message=f"the model refused: {refusal}", **fields)
+        return CallOutcome(
+            False, raw_reply, error_kind="refused", error_message=f"the model refused: {refusal}", **fields
+        )
     if truncated:
         return CallOutcome(
             False,
@@ -328,7 +339,7 @@ def outcome_from_text(
     return CallOutcome(True, raw_reply, parsed=parsed, **fields)
 
 
-class PerLoopClient[ClientT]:
+class PerLoopClient(Generic[ClientT]):
     """One SDK client per running event loop (async HTTP/gRPC clients must not cross loops)."""
 
     def __init__(self, factory: Any) -> None:
@@ -354,3 +365,32 @@ class PerLoopClient[ClientT]:
             return None
         entry = self._clients.pop(id(loop), None)
         return entry[1] if entry is not None and entry[0] is loop else None
+
+
+def http_failure(
+    *,
+    status: int,
+    body: str,
+    headers: Any,
+    request_id: str | None,
+    message: str,
+    latency_s: float,
+    secret: str,
+) -> CallOutcome:
+    """The outcome of an HTTP error status (the error body is the raw reply)."""
+    kind = error_kind_for_status(status)
+    return CallOutcome(
+        False,
+        redact(body, secret) or "",
+        error_kind=kind,
+        error_message=redact(f"HTTP {status}: {message}", secret),
+        http_status=status,
+        retry_after_s=retry_after_seconds(headers) if kind in ("rate_limited", "server") else None,
+        latency_s=latency_s,
+        request_id=request_id,
+    )
+
+
+def no_reply_failure(kind: ErrorKind, message: str, *, latency_s: float, secret: str) -> CallOutcome:
+    """The outcome when nothing came back (timeout, connection failure)."""
+    return CallOutcome(False, "", error_kind=kind, error_message=redact(message, secret), latency_s=latency_s)

@@ -19,6 +19,8 @@ class UniverseEntry(_Strict):
     asset_class: str = "equity"
     industry: str | None = None
     group: str | None = None
+    # Exchange ticker when `symbol` is not one (adapters: CapitalBench option ids such as SP500 -> SPY).
+    ticker: str | None = None
 
 
 class SeasonInfo(_Strict):

@@ -1,0 +1,673 @@
+"""Render an :class:`AuditReport` as one self-contained HTML page and as Markdown.
+
+Both renderers walk the same document (sections of paragraphs, tables, charts and caveats) built by
+``report_document``, so the two formats always say the same thing. All text is escaped; the HTML page has
+inline CSS and charts as base64 PNG ``data:`` images, and refers to nothing outside itself.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from audits._calibration import AgreementWithReference
+from audits._charts import Chart, calibration_chart, consensus_chart, spread_chart
+from audits._report import PENDING_NOTICE, AuditReport
+from audits._self_consistency import SIGNAL_FACTOR
+
+DASH = "—"
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def fmt_score(value: float | None) -> str:
+    return DASH if value is None else f"{value:.1f}"
+
+
+def fmt_signed(value: float | None) -> str:
+    return DASH if value is None else f"{value:+.1f}"
+
+
+def fmt_stat(value: float | None) -> str:
+    return DASH if value is None else f"{value:.3f}"
+
+
+def fmt_p(value: float | None) -> str:
+    if value is None:
+        return DASH
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def fmt_share(value: float | None) -> str:
+    return DASH if value is None else f"{value:.0%}"
+
+
+def fmt_percent(value: float | None) -> str:
+    return DASH if value is None else f"{value * 100:.2f}%"
+
+
+def fmt_ratio(value: float | None) -> str:
+    return DASH if value is None else f"{value:.2f}"
+
+
+def fmt_interval(low: float | None, high: float | None, fmt: Callable[[float | None], str] = fmt_stat) -> str:
+    if low is None or high is None:
+        return DASH
+    return f"[{fmt(low)}, {fmt(high)}]"
+
+
+def fmt_value(value: Any) -> str:
+    if value is None:
+        return DASH
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3g}" if abs(value) < 1 else f"{value:,.1f}"
+    return str(value)
+
+
+#: Display name and formatter of each totals column. Fraction columns are decimal fractions (0.087 = 8.7%).
+TOTALS_DISPLAY: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "contestant_label": ("Contestant", lambda v: DASH if v is None else str(v)),
+    "total": ("Total Score", fmt_score),
+    "band": ("Band", lambda v: DASH if v is None else str(v)),
+    "reasoning_median": ("Reasoning median", fmt_score),
+    "efficiency": ("Efficiency", fmt_score),
+    "return": ("Return", fmt_percent),
+    "benchmark_return": ("Benchmark return", fmt_percent),
+    "alpha": ("Alpha vs benchmark", fmt_percent),
+    "oracle_score": ("Oracle score", fmt_score),
+    "regret": ("Regret", fmt_percent),
+    "sharpe": ("Sharpe", fmt_ratio),
+    "sortino": ("Sortino", fmt_ratio),
+    "volatility": ("Volatility", fmt_percent),
+    "max_drawdown": ("Max drawdown", fmt_percent),
+    "equal_weight_return": ("Equal-weight return", fmt_percent),
+}
+
+
+# ---------------------------------------------------------------- document model
+
+
+@dataclass
+class Paragraph:
+    text: str
+    strong: bool = False
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[str]]
+    caption: str | None = None
+
+
+@dataclass
+class ChartBlock:
+    chart: Chart | None
+    placeholder: str
+
+
+@dataclass
+class Caveats:
+    items: list[str]
+
+
+@dataclass
+class Definitions:
+    items: list[tuple[str, str]]
+
+
+Block = Paragraph | Table | ChartBlock | Caveats | Definitions
+
+
+@dataclass
+class Section:
+    anchor: str
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    title: str
+    banner: str | None
+    run_type: str
+    notice: str | None
+    identity: list[tuple[str, str]]
+    sections: list[Section]
+
+
+# ---------------------------------------------------------------- building the document
+
+
+def _identity(report: AuditReport) -> list[tuple[str, str]]:
+    meta = report.meta
+    rows = [
+        ("Run", f"{meta.run_id} ({meta.run_type})"),
+        ("Season", f"{meta.season_id} ({meta.season_status})"),
+        ("Rubric", meta.rubric_id),
+        ("Rubric content hash", meta.rubric_hash),
+        ("Rubric judge-facing hash", meta.rubric_judge_hash),
+        ("Panel", meta.panel_name),
+        ("Panel hash", meta.panel_hash),
+        ("Manifest hash", meta.manifest_hash),
+        ("Generated at", meta.generated_at.isoformat()),
+        (
+            "Resampling",
+            f"seed {report.settings.seed}; {report.settings.n_boot_rank} rank bootstraps, "
+            f"{report.settings.n_boot_alpha} alpha bootstraps, up to {report.settings.n_permutations} permutations",
+        ),
+    ]
+    if meta.attribution:
+        rows.append(("Attribution", meta.attribution))
+    return rows
+
+
+def _summary(report: AuditReport) -> Section:
+    lines: list[str] = []
+    composite = next((a for a in report.agreement.axes if a.axis == "composite"), None)
+    if composite is not None:
+        lines.append(
+            f"Inter-judge agreement on the composite: Krippendorff's alpha {fmt_stat(composite.alpha)} "
+            f"({composite.alpha_label}), ICC(2,k) {fmt_stat(composite.icc2_k)} ({composite.icc2_k_label})."
+        )
+    if report.agreement.kendall_w is not None and report.agreement.kendall_w.w is not None:
+        kw = report.agreement.kendall_w
+        lines.append(f"Rank concordance: Kendall's W {fmt_stat(kw.w)} (p {fmt_p(kw.p_value)}).")
+    flagged = [j.judge_id for j in report.self_preference.judges if j.flagged]
+    lines.append(
+        f"Self-preference flagged for: {', '.join(flagged)}." if flagged else "No judge is flagged for self-preference."
+    )
+    borderline = [c.contestant_label for c in report.rank_confidence.contestants if c.borderline]
+    if report.rank_confidence.contestants:
+        lines.append(
+            f"Borderline band: {', '.join(borderline)}." if borderline else "No contestant's interval crosses a band edge."
+        )
+    if not report.calibration.has_human_grades:
+        lines.append("No human grades yet.")
+    if not report.self_consistency.has_stability_runs:
+        lines.append("No stability runs.")
+    return Section("summary", "At a glance", [Paragraph(line) for line in lines])
+
+
+def _leaderboard(report: AuditReport) -> Section:
+    ranks = {c.contestant_id: c.rank for c in report.rank_confidence.contestants}
+    columns = [c for c in report.totals_columns if c in TOTALS_DISPLAY]
+    headers = ["Rank"] + [TOTALS_DISPLAY[c][0] for c in columns]
+    rows = [
+        [str(ranks.get(str(row["contestant_id"]), DASH))] + [TOTALS_DISPLAY[c][1](row.get(c)) for c in columns]
+        for row in report.totals
+    ]
+    blocks: list[Block] = [
+        Paragraph(
+            "Total Score as the rubric defines it; outcome columns sit beside the score, never inside it. "
+            "Read bands, not decimals."
+        ),
+        Table(headers, rows),
+    ]
+    if report.outcome_withheld:
+        blocks.append(Paragraph(PENDING_NOTICE, strong=True))
+    return Section("leaderboard", "Leaderboard", blocks)
+
+
+def _rank_confidence(report: AuditReport) -> Section:
+    result = report.rank_confidence
+    band_names = [b.name for b in result.bands]
+    headers = ["Rank", "Contestant", "Total", f"{result.level:.0%} score interval", "Rank interval"]
+    headers += [f"P({name})" for name in band_names] + ["Borderline", "Decisions"]
+    rows = [
+        [
+            str(c.rank),
+            c.contestant_label,
+            fmt_score(c.total),
+            fmt_interval(c.score_low, c.score_high, fmt_score),
+            f"{c.rank_low}–{c.rank_high}" if c.rank_low != c.rank_high else str(c.rank_low),
+            *[fmt_share(c.p_band.get(name)) for name in band_names],
+            "borderline" if c.borderline else DASH,
+            str(c.n_decisions),
+        ]
+        for c in result.contestants
+    ]
+    return Section(
+        "rank-confidence",
+        "Rank confidence",
+        [
+            Paragraph(
+                f"Bootstrap over decisions ({result.n_boot} replicates, seed {result.seed}): each record's "
+                "decisions are resampled and its total shifted by the change in mean decision score. "
+                "Borderline = the score interval crosses a band edge."
+            ),
+            Table(headers, rows),
+            Caveats(result.caveats),
+        ],
+    )
+
+
+def _self_preference(report: AuditReport) -> Section:
+    result = report.self_preference
+    table = Table(
+        ["Judge", "Family", "Own-family contestants", "Own family vs consensus", "Others vs consensus",
+         "Self-preference gap"],
+        [
+            [j.judge_id, j.judge_family, str(j.n_own), fmt_signed(j.own_vs_consensus),
+             fmt_signed(j.others_vs_consensus), fmt_signed(j.gap)]
+            for j in result.judges
+        ],
+        caption="Seed 002's table: mean (judge - panel median) over own-family and other contestants.",
+    )
+    test = Table(
+        ["Judge", "LOO own", "LOO others", "LOO gap", "p (one-sided)", "p (Holm)", "Test", "Flag", "Reading"],
+        [
+            [j.judge_id, fmt_signed(j.loo_own), fmt_signed(j.loo_others), fmt_signed(j.loo_gap), fmt_p(j.p_value),
+             fmt_p(j.p_value_holm), j.permutation_method or DASH, "FLAGGED" if j.flagged else DASH, j.note]
+            for j in result.judges
+        ],
+        caption=(
+            "Leave-one-out index (judge minus the mean of the other judges) and a permutation test over "
+            f"contestants ({result.n_permutations} permutations or all label assignments, seed {result.seed}; "
+            f"flag at Holm-adjusted p < {result.significance_level:g} with a positive gap)."
+        ),
+    )
+    chart = consensus_chart(result.points, report.bands)
+    return Section(
+        "self-preference",
+        "Self-preference",
+        [table, test, ChartBlock(chart, "No grades to plot."), Caveats(result.caveats)],
+    )
+
+
+def _agreement(report: AuditReport) -> Section:
+    result = report.agreement
+    blocks: list[Block] = [
+        ChartBlock(spread_chart(result.contestants, report.bands), "No grades to plot."),
+        Table(
+            ["Contestant", "Low", "Median", "High", "Spread", "Judges"],
+            [
+                [c.contestant_label, fmt_score(c.low), fmt_score(c.median), fmt_score(c.high), fmt_score(c.spread),
+                 str(c.n_judges)]
+                for c in sorted(result.contestants, key=lambda c: -c.median)
+            ],
+            caption="Each row is a contestant being graded: the lowest, median and highest judge composite.",
+        ),
+        Table(
+            ["Axis", "Items", "Judges", "Krippendorff's alpha", "95% CI", "Reading", "ICC(2,1)", "95% CI", "Reading",
+             "ICC(2,k)", "95% CI", "Reading"],
+            [
+                [a.axis, str(a.n_items), str(a.n_judges), fmt_stat(a.alpha),
+                 fmt_interval(a.alpha_ci_low, a.alpha_ci_high), a.alpha_label, fmt_stat(a.icc2_1),
+                 fmt_interval(a.icc2_1_ci_low, a.icc2_1_ci_high), a.icc2_1_label, fmt_stat(a.icc2_k),
+                 fmt_interval(a.icc2_k_ci_low, a.icc2_k_ci_high), a.icc2_k_label]
+                for a in result.axes
+            ],
+            caption=(
+                f"Alpha: interval metric, bootstrap over contestants ({result.n_boot} replicates); >= 0.800 reliable, "
+                "0.667-0.800 tentative. ICC: two-way random, absolute agreement; Koo & Li (2016) < 0.5 poor, "
+                "0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent."
+            ),
+        ),
+    ]
+    kw = result.kendall_w
+    if kw is not None:
+        blocks.append(
+            Paragraph(
+                f"Kendall's W on the judges' ranks of the composite: {fmt_stat(kw.w)} over {kw.n_items} contestants "
+                f"and {kw.n_judges} judges (tie-corrected; chi2 = {fmt_stat(kw.chi2)}, df = {kw.df}, "
+                f"p {fmt_p(kw.p_value)})."
+            )
+        )
+    blocks.append(
+        Table(
+            ["Judge A", "Judge B", "n", "Mean difference (A - B)", "SD", "95% limits of agreement"],
+            [
+                [p.judge_a, p.judge_b, str(p.n), fmt_signed(p.mean_difference), fmt_score(p.sd_difference),
+                 fmt_interval(p.loa_low, p.loa_high, fmt_signed)]
+                for p in result.bland_altman
+            ],
+            caption="Pairwise Bland-Altman on the composite.",
+        )
+    )
+    blocks.append(Caveats(result.caveats))
+    return Section("agreement", "How much the judges agree", blocks)
+
+
+def _self_consistency(report: AuditReport) -> Section:
+    result = report.self_consistency
+    if not result.has_stability_runs:
+        return Section(
+            "self-consistency", "Self-consistency", [Paragraph("No stability runs.", strong=True), Caveats(result.caveats)]
+        )
+    raters = [*result.judges, *([result.panel] if result.panel else [])]
+    axis_names = sorted({a for r in raters for a in r.axis_within_sd})
+    rows = [
+        [r.rater, str(r.n_records), str(r.max_repeats), fmt_stat(r.within_sd), fmt_score(r.min_signal_difference)]
+        + [fmt_stat(r.axis_within_sd.get(a)) for a in axis_names]
+        for r in raters
+    ]
+    return Section(
+        "self-consistency",
+        "Self-consistency",
+        [
+            Paragraph(
+                f"Within-record SD of the composite over repeated grades of the same input (pooled per judge). "
+                f"Smallest difference that is signal = {SIGNAL_FACTOR:.2f} x SD (1.96 x sqrt(2) x SD): a larger "
+                "gap between two scores is unlikely to be re-grading noise."
+            ),
+            Table(
+                ["Rater", "Records", "Repeats", "Within SD", "Smallest signal difference"]
+                + [f"SD {a}" for a in axis_names],
+                rows,
+            ),
+            Caveats(result.caveats),
+        ],
+    )
+
+
+def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
+    return [
+        [r.rater, r.reference, r.axis, str(r.n_items), fmt_stat(r.icc2_1),
+         fmt_interval(r.icc2_1_ci_low, r.icc2_1_ci_high), r.icc2_1_label, fmt_signed(r.mean_bias),
+         fmt_interval(r.loa_low, r.loa_high, fmt_signed), fmt_stat(r.weighted_kappa)]
+        for r in rows
+    ]
+
+
+_REFERENCE_HEADERS = ["Rater", "Against", "Axis", "Items", "ICC(2,1)", "95% CI", "Reading", "Mean bias",
+                      "95% limits of agreement", "Weighted kappa (bands)"]
+
+
+def _calibration(report: AuditReport) -> Section:
+    result = report.calibration
+    if not result.has_human_grades:
+        return Section(
+            "calibration",
+            "Calibration against humans",
+            [ChartBlock(None, "No human grades yet."), Caveats(result.caveats)],
+        )
+    return Section(
+        "calibration",
+        "Calibration against humans",
+        [
+            Paragraph(
+                f"{result.n_items} item(s) graded by {result.n_annotators} annotator(s). Human reference = mean of "
+                "the annotators' latest grades; bias = judge - human; kappa is quadratic-weighted over the bands."
+            ),
+            ChartBlock(calibration_chart(result.points), "No human grades yet."),
+            Table(_REFERENCE_HEADERS, _reference_rows(result.judges), caption="Judges and the panel median vs humans."),
+            Table(_REFERENCE_HEADERS, _reference_rows(result.human_baseline),
+                  caption="Human-human baseline (items graded by both annotators)."),
+            Caveats(result.caveats),
+        ],
+    )
+
+
+def _grounding(report: AuditReport) -> Section:
+    result = report.grounding
+    blocks: list[Block] = [
+        Table(
+            ["Judge", "Claims", "Citing claims", "Valid citations", "Agreement with verifier", "Cohen's kappa",
+             "Missed contradictions", "Lookahead checks failed", "Claims with lookahead flag"],
+            [
+                [j.judge_id, str(j.n_claims), str(j.n_citing_claims), fmt_share(j.valid_citation_share),
+                 fmt_share(j.status_agreement), fmt_stat(j.status_kappa), str(j.n_missed_contradictions),
+                 f"{j.n_lookahead_failures} of {j.n_lookahead_checks}", str(j.n_lookahead_flagged_claims)]
+                for j in result.judges
+            ],
+            caption="Valid citations: claims whose every cited field exists in the point-in-time snapshot. "
+            "Missed contradiction: the verifier found the claim contradicted, the judge called it supported.",
+        )
+    ]
+    if result.missed_contradictions:
+        blocks.append(
+            Table(
+                ["Judge", "Contestant", "Claim", "Cited fields"],
+                [[m.judge_id, m.contestant_id, m.claim or DASH, ", ".join(m.cited_fields) or DASH]
+                 for m in result.missed_contradictions],
+                caption="Contradicted claims the judge missed.",
+            )
+        )
+    blocks.append(Caveats(result.caveats))
+    return Section("grounding", "Grounding and lookahead", blocks)
+
+
+def _claims(report: AuditReport) -> Section | None:
+    claims = report.claims
+    if claims is None:
+        return None
+    blocks: list[Block] = [
+        Paragraph(
+            "Numeric claims found in the contestants' own rationales, checked against the point-in-time data."
+        ),
+        Table(["Figure", "Value"], [[str(k).replace("_", " "), fmt_value(v)] for k, v in claims.summary.items()]),
+    ]
+    if claims.examples:
+        keys: list[str] = []
+        for example in claims.examples:
+            keys += [k for k in example if k not in keys]
+        blocks.append(
+            Table(
+                [k.replace("_", " ").capitalize() for k in keys],
+                [[fmt_value(example.get(k)) for k in keys] for example in claims.examples],
+                caption="Real contradicted claims and the reason.",
+            )
+        )
+    return Section("claims", "Claims in real rationales", blocks)
+
+
+def _method(report: AuditReport) -> Section:
+    bands = ", ".join(f"{b.name} {b.low:g}-{b.high:g}" for b in report.bands)
+    return Section(
+        "method",
+        "Method notes",
+        [
+            Definitions(
+                [
+                    ("Bands", bands + "; a score belongs to the highest band whose lower bound it reaches."),
+                    ("Consensus", "The panel median of the judges' composites for a contestant."),
+                    ("Leave-one-out index", "A judge's composite minus the mean of the other judges' composites."),
+                    ("Permutation test", "Family labels shuffled over contestants; one-sided p-value of the LOO gap; "
+                     "exact enumeration when the number of label assignments allows, else seeded Monte Carlo."),
+                    ("Krippendorff's alpha", "Interval metric; judges are coders, contestants are units."),
+                    ("ICC(2,1) / ICC(2,k)", "Two-way random effects, absolute agreement, single judge / panel mean "
+                     "(Shrout & Fleiss 1979), computed by pingouin."),
+                    ("Kendall's W", "Concordance of the judges' rankings with tie correction; chi-square test."),
+                    ("Bland-Altman", "Mean difference of two raters and 95% limits (mean +/- 1.96 SD)."),
+                    ("Rank confidence", "Bootstrap over decisions of the per-decision quality scores."),
+                    ("Smallest signal difference", "1.96 x sqrt(2) x pooled within-record SD from stability runs."),
+                ]
+            )
+        ],
+    )
+
+
+def report_document(report: AuditReport) -> Document:
+    """The report as a renderer-neutral document."""
+    sections = [
+        _summary(report),
+        _leaderboard(report),
+        _rank_confidence(report),
+        _self_preference(report),
+        _agreement(report),
+        _self_consistency(report),
+        _calibration(report),
+        _grounding(report),
+    ]
+    claims = _claims(report)
+    if claims is not None:
+        sections.append(claims)
+    sections.append(_method(report))
+    for caveat in report.caveats:
+        if caveat != PENDING_NOTICE:
+            sections[0].blocks.append(Paragraph(caveat, strong=True))
+    return Document(
+        title=f"Judge-agreement report: run {report.meta.run_id}",
+        banner=report.run_label,
+        run_type=report.meta.run_type,
+        notice=PENDING_NOTICE if report.outcome_withheld else None,
+        identity=_identity(report),
+        sections=sections,
+    )
+
+
+# ---------------------------------------------------------------- HTML
+
+_CSS = """
+:root { --ink: #1f2d3d; --muted: #5b6b7b; --line: #d9e1e8; --bg: #ffffff; --soft: #f5f7fa; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+  color: var(--ink); background: var(--bg); }
+main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 64px; }
+h1 { font-size: 1.7rem; margin: 0 0 8px; }
+h2 { font-size: 1.25rem; margin: 36px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
+.banner { padding: 14px 18px; margin: 12px 0 18px; font-weight: 700; font-size: 1.15rem; letter-spacing: .02em;
+  border-radius: 6px; border: 3px solid #b00020; background: #fde7ea; color: #7a0016; }
+.banner.baseline { border-color: #8a6d00; background: #fff6d6; color: #5c4800; }
+.banner.dry-run, .banner.stability { border-color: #2b5797; background: #e8f0fb; color: #1b3a66; }
+.notice { padding: 10px 14px; margin: 12px 0; border-left: 5px solid #8a6d00; background: #fff6d6; }
+table { border-collapse: collapse; margin: 10px 0 18px; font-size: .88rem; width: 100%; }
+caption { caption-side: top; text-align: left; color: var(--muted); padding: 4px 0; font-size: .85rem; }
+th, td { border: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
+th { background: var(--soft); font-weight: 600; }
+tbody tr:nth-child(even) td { background: #fafbfc; }
+table.identity { width: auto; }
+table.identity th { white-space: nowrap; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .82rem; word-break: break-all; }
+figure { margin: 12px 0 18px; }
+figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { color: var(--muted); font-size: .85rem; }
+.placeholder { padding: 28px; text-align: center; color: var(--muted); border: 2px dashed var(--line);
+  border-radius: 6px; font-weight: 600; }
+.caveats { color: var(--muted); font-size: .88rem; }
+.caveats li { margin: 2px 0; }
+nav { font-size: .9rem; margin: 8px 0 0; }
+nav a { margin-right: 12px; color: #2b5797; }
+footer { margin-top: 40px; color: var(--muted); font-size: .82rem; }
+"""
+
+_HASH_ROWS = {"Rubric content hash", "Rubric judge-facing hash", "Panel hash", "Manifest hash"}
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _html_table(table: Table) -> str:
+    parts = ["<table>"]
+    if table.caption:
+        parts.append(f"<caption>{_e(table.caption)}</caption>")
+    parts.append("<thead><tr>" + "".join(f"<th scope=\"col\">{_e(h)}</th>" for h in table.headers) + "</tr></thead>")
+    if table.rows:
+        body = "".join("<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in table.rows)
+    else:
+        body = f"<tr><td colspan=\"{len(table.headers)}\">No rows.</td></tr>"
+    parts.append(f"<tbody>{body}</tbody></table>")
+    return "".join(parts)
+
+
+def _html_block(block: Block) -> str:
+    if isinstance(block, Paragraph):
+        text = _e(block.text)
+        return f"<p><strong>{text}</strong></p>" if block.strong else f"<p>{text}</p>"
+    if isinstance(block, Table):
+        return _html_table(block)
+    if isinstance(block, ChartBlock):
+        if block.chart is None:
+            return f"<div class=\"placeholder\" role=\"note\">{_e(block.placeholder)}</div>"
+        chart = block.chart
+        return (
+            f"<figure id=\"chart-{_e(chart.key)}\"><img alt=\"{_e(chart.alt)}\" "
+            f"src=\"data:image/png;base64,{chart.png_base64}\"><figcaption>{_e(chart.title)}</figcaption></figure>"
+        )
+    if isinstance(block, Caveats):
+        if not block.items:
+            return ""
+        return "<ul class=\"caveats\">" + "".join(f"<li>{_e(c)}</li>" for c in block.items) + "</ul>"
+    items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in block.items)
+    return f"<dl>{items}</dl>"
+
+
+def render_html(report: AuditReport) -> str:
+    """One self-contained HTML page (inline CSS, base64 PNG charts, no external reference)."""
+    doc = report_document(report)
+    identity_rows = "".join(
+        f"<tr><th scope=\"row\">{_e(k)}</th><td>{f'<code>{_e(v)}</code>' if k in _HASH_ROWS else _e(v)}</td></tr>"
+        for k, v in doc.identity
+    )
+    nav = "".join(f"<a href=\"#{_e(s.anchor)}\">{_e(s.title)}</a>" for s in doc.sections)
+    banner = (
+        f"<div class=\"banner {_e(doc.run_type)}\" role=\"alert\">{_e(doc.banner)}</div>" if doc.banner else ""
+    )
+    notice = f"<div class=\"notice\" role=\"note\"><strong>{_e(doc.notice)}</strong></div>" if doc.notice else ""
+    sections = "".join(
+        f"<section id=\"{_e(s.anchor)}\"><h2>{_e(s.title)}</h2>" + "".join(_html_block(b) for b in s.blocks)
+        + "</section>"
+        for s in doc.sections
+    )
+    meta = report.meta
+    footer = (
+        f"Rubric {_e(meta.rubric_id)} (<code>{_e(meta.rubric_hash)}</code>) · panel {_e(meta.panel_name)} "
+        f"(<code>{_e(meta.panel_hash)}</code>) · run type {_e(meta.run_type)} · manifest "
+        f"<code>{_e(meta.manifest_hash)}</code>"
+    )
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{_e(doc.title)}</title><style>{_CSS}</style></head><body><main>"
+        f"<h1>{_e(doc.title)}</h1>{banner}{notice}"
+        f"<table class=\"identity\"><tbody>{identity_rows}</tbody></table><nav>{nav}</nav>{sections}"
+        f"<footer>{_e(doc.banner) + ' · ' if doc.banner else ''}{footer}</footer></main></body></html>\n"
+    )
+
+
+# ---------------------------------------------------------------- Markdown
+
+
+def _md(text: str) -> str:
+    """Escape text for a Markdown table cell or paragraph (no raw HTML, no table breaks)."""
+    escaped = html.escape(text, quote=False)
+    return escaped.replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(table: Table) -> str:
+    lines = []
+    if table.caption:
+        lines.append(f"_{_md(table.caption)}_\n")
+    lines.append("| " + " | ".join(_md(h) for h in table.headers) + " |")
+    lines.append("|" + "|".join("---" for _ in table.headers) + "|")
+    for row in table.rows:
+        lines.append("| " + " | ".join(_md(cell) for cell in row) + " |")
+    if not table.rows:
+        lines.append("| " + " | ".join(["No rows."] + [""] * (len(table.headers) - 1)) + " |")
+    return "\n".join(lines)
+
+
+def _md_block(block: Block) -> str:
+    if isinstance(block, Paragraph):
+        return f"**{_md(block.text)}**" if block.strong else _md(block.text)
+    if isinstance(block, Table):
+        return _md_table(block)
+    if isinstance(block, ChartBlock):
+        if block.chart is None:
+            return f"> {_md(block.placeholder)}"
+        return f"_Chart (in report.html): {_md(block.chart.title)}. {_md(block.chart.alt)}_"
+    if isinstance(block, Caveats):
+        return "\n".join(f"- {_md(c)}" for c in block.items)
+    return "\n".join(f"- **{_md(term)}**: {_md(text)}" for term, text in block.items)
+
+
+def render_markdown(report: AuditReport) -> str:
+    """The report as Markdown (charts are described; the HTML page carries them)."""
+    doc = report_document(report)
+    parts = [f"# {_md(doc.title)}"]
+    if doc.banner:
+        parts.append(f"> **{_md(doc.banner)}**")
+    if doc.notice:
+        parts.append(f"> **{_md(doc.notice)}**")
+    parts.append(_md_table(Table(["", ""], [[k, f"`{v}`" if k in _HASH_ROWS else v] for k, v in doc.identity])))
+    for section in doc.sections:
+        parts.append(f"## {_md(section.title)}")
+        parts.extend(text for text in (_md_block(b) for b in section.blocks) if text)
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,54 @@
+"""Anonymizer: neutral aliases for contestants and identity scrubbing of everything a judge sees.
+
+The alias <-> contestant mapping and the per-decision scrub records stay on the grader's side (the
+:class:`Anonymizer` object and the ``<out>.mapping.json`` / ``<out>.scrub-log.jsonl`` files written next
+to, never inside, the judge's bundle). Rules and decisions: docs/anonymizer.md.
+"""
+
+from grader.anonymizer._anonymizer import (
+    ISSUER_BRANDS,
+    Anonymizer,
+    alias_label,
+    find_leaks,
+    universe_allowlist,
+)
+from grader.anonymizer._bundle import (
+    AnonymizationLeakError,
+    AnonymizedBundle,
+    mapping_path_for,
+    scrub_log_path_for,
+    write_anonymized_bundle,
+)
+from grader.anonymizer._models import (
+    MODEL_PLACEHOLDER,
+    PROVIDER_PLACEHOLDER,
+    SELF_REFERENCE_PLACEHOLDER,
+    UNDISCLOSED,
+    AliasAssignment,
+    Replacement,
+    ReplacementKind,
+    ScrubRecord,
+    ScrubResult,
+)
+
+__all__ = [
+    "ISSUER_BRANDS",
+    "MODEL_PLACEHOLDER",
+    "PROVIDER_PLACEHOLDER",
+    "SELF_REFERENCE_PLACEHOLDER",
+    "UNDISCLOSED",
+    "AliasAssignment",
+    "AnonymizationLeakError",
+    "AnonymizedBundle",
+    "Anonymizer",
+    "Replacement",
+    "ReplacementKind",
+    "ScrubRecord",
+    "ScrubResult",
+    "alias_label",
+    "find_leaks",
+    "mapping_path_for",
+    "scrub_log_path_for",
+    "universe_allowlist",
+    "write_anonymized_bundle",
+]

@@ -1,0 +1,447 @@
+"""Identity scrubbing of everything a judge sees.
+
+An :class:`Anonymizer` gives each contestant of a season a neutral alias ("Contestant C"), then scrubs
+text: contestant ids, display names and models become that contestant's alias; other model or product
+names become ``[model]``; provider and family names become ``[provider]``; self-identifying phrases
+("I'm Claude", "as an OpenAI model", "Grok here", "as a large language model trained by Google") become
+``[self-reference]``. The alias <-> id mapping lives on the object (and in the grader-side mapping file),
+never in the scrubbed text. Rules and word-by-word decisions: docs/anonymizer.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from grader.anonymizer import _patterns as P
+from grader.anonymizer._models import (
+    MODEL_PLACEHOLDER,
+    PROVIDER_PLACEHOLDER,
+    SELF_REFERENCE_PLACEHOLDER,
+    UNDISCLOSED,
+    AliasAssignment,
+    Replacement,
+    ReplacementKind,
+    ScrubRecord,
+    ScrubResult,
+)
+from grader.season._models import AllocationItem, Contestant, Decision, SeasonInfo
+
+_RESERVED_TOKENS = {"model", "provider", "self", "reference", "contestant", UNDISCLOSED}
+_ALIAS_LIKE = re.compile(r"contestant[a-z]{1,3}")
+_FAMILY_HEADS = {
+    "claude", "gpt", "chatgpt", "gemini", "gemma", "grok", "llama", "qwen", "deepseek", "mistral", "kimi",
+    "glm", "phi", "command",
+}  # fmt: skip
+"""Words a mention may leave out and still name a contestant's model ("Opus 4.8" ~ claude-opus-4-8)."""
+_KIND_RANK: dict[str, int] = {"provider": 0, "model": 1, "contestant": 2, "self_reference": 3}
+
+# Universe tickers of listed companies that also make models, and the brand names that, in a season
+# trading them, are company references rather than identities (GOOGL -> "Google Cloud revenue +82%").
+ISSUER_BRANDS: dict[str, tuple[str, ...]] = {
+    "GOOGL": ("Google", "Alphabet"),
+    "GOOG": ("Google", "Alphabet"),
+    "META": ("Meta", "Facebook"),
+    "FB": ("Meta", "Facebook"),
+    "MSFT": ("Microsoft",),
+    "AMZN": ("Amazon",),
+    "NVDA": ("Nvidia",),
+    "BABA": ("Alibaba",),
+    "BIDU": ("Baidu",),
+    "TCEHY": ("Tencent",),
+    "IBM": ("IBM",),
+    "AAPL": ("Apple",),
+}
+_CORPORATE_SUFFIX = re.compile(
+    r"(?:[\s,]+(?:inc|incorporated|corp|corporation|co|company|ltd|limited|plc|llc|holdings|group|sa|ag|nv"
+    r"|class\s+[a-c]|common\s+stock|ordinary\s+shares|adr|\(the\)|the)\.?)+\s*$",
+    re.IGNORECASE,
+)
+
+
+def alias_label(index: int) -> str:
+    """Spreadsheet-style letters: 0 -> A, 25 -> Z, 26 -> AA, 51 -> AZ."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return letters
+
+
+def universe_allowlist(info: SeasonInfo, protect_issuer_brands: bool = True) -> list[str]:
+    """Strings of a season's universe that are never scrubbed: symbols, names, short issuer names and
+    (optionally) the brand names of listed model makers the season trades (see ``ISSUER_BRANDS``)."""
+    out: list[str] = []
+    for entry in info.universe:
+        out.append(entry.symbol)
+        out.append(entry.name)
+        short = _CORPORATE_SUFFIX.sub("", entry.name).strip(" ,.")
+        if short and short != entry.name:
+            out.append(short)
+        if protect_issuer_brands:
+            out.extend(ISSUER_BRANDS.get(entry.symbol.upper(), ()))
+    return out
+
+
+def _allowlist_pattern(allowlist: Iterable[str]) -> re.Pattern[str] | None:
+    """Ticker-like entries (upper case, no spaces) match case-sensitively; names match in any case."""
+    symbols: set[str] = set()
+    names: set[str] = set()
+    for item in allowlist:
+        item = item.strip()
+        if not item:
+            continue
+        if re.fullmatch(r"[A-Z0-9.\-^=/$]{1,12}", item):
+            symbols.add(item)
+        else:
+            names.add(item)
+    parts = [re.escape(s) for s in sorted(symbols, key=len, reverse=True)]
+    alts = []
+    if parts:
+        alts.append(f"(?-i:{'|'.join(parts)})")
+    name_parts = [r"\s+".join(re.escape(w) for w in n.split()) for n in sorted(names, key=len, reverse=True)]
+    alts.extend(name_parts)
+    if not alts:
+        return None
+    return re.compile(rf"{P.START}(?:{'|'.join(alts)}){P.END}", re.IGNORECASE)
+
+
+def _identity_values(c: Contestant) -> list[str]:
+    values = [c.id, c.display_name, c.model]
+    if "/" in c.model:
+        values.append(c.model.rsplit("/", 1)[1])
+    return [v for v in values if P.normalise(v) not in P.NON_IDENTITIES]
+
+
+@dataclass
+class _Group:
+    start: int
+    end: int
+    members: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, kind)
+
+
+class _Detector:
+    """Finds identity spans in text for one set of contestants and one allowlist (no aliases)."""
+
+    def __init__(self, contestants: Sequence[Contestant], allowlist: Iterable[str] = ()):
+        self.contestants = list(contestants)
+        self.model_re = re.compile(P.MODEL_PATTERN, re.IGNORECASE)
+        self.provider_re = re.compile(
+            P.provider_pattern(c.provider_family for c in self.contestants), re.IGNORECASE
+        )
+        self.allow_re = _allowlist_pattern(allowlist)
+        self.by_norm: dict[str, set[str]] = {}
+        self.by_key: dict[tuple[frozenset[str], str], set[str]] = {}
+        literals: dict[str, str] = {}
+        for c in self.contestants:
+            for value in _identity_values(c):
+                norm = P.normalise(value)
+                self.by_norm.setdefault(norm, set()).add(c.id)
+                lit = P.flexible_literal(value)
+                if lit:
+                    literals[norm] = lit
+                key = P.model_key(value)
+                if key[0] or key[1]:
+                    self.by_key.setdefault(key, set()).add(c.id)
+        ordered = [literals[n] for n in sorted(literals, key=len, reverse=True)]
+        self.contestant_re = re.compile("|".join(ordered), re.IGNORECASE) if ordered else None
+
+    # -- attribution ---------------------------------------------------------------------------
+    def attribute(self, mention: str, contestant_id: str | None) -> str | None:
+        """The season contestant a model mention names, if exactly one (or the speaker) fits."""
+        key = P.model_key(mention)
+        exact = self.by_key.get(key)
+        if exact:
+            return self._pick(exact, contestant_id)
+        words, digits = key
+        if not digits:
+            return None
+        fits: set[str] = set()
+        for (c_words, c_digits), cids in self.by_key.items():
+            if c_digits == digits and words <= c_words and (c_words - words) <= _FAMILY_HEADS:
+                fits |= cids
+        return self._pick(fits, contestant_id) if fits else None
+
+    @staticmethod
+    def _pick(cids: set[str], contestant_id: str | None) -> str | None:
+        if len(cids) == 1:
+            return next(iter(cids))
+        return contestant_id if contestant_id in cids else None
+
+    # -- detection -----------------------------------------------------------------------------
+    def groups(self, text: str, protected: Sequence[tuple[int, int]] = ()) -> list[_Group]:
+        """Maximal identity spans (overlapping detections merged), in text order."""
+        raw: list[tuple[int, int, str]] = []
+        for m in self.model_re.finditer(text):
+            raw.append((m.start(), m.end(), "model"))
+        for m in self.provider_re.finditer(text):
+            raw.append((m.start(), m.end(), "provider"))
+        if self.contestant_re is not None:
+            for m in self.contestant_re.finditer(text):
+                raw.append((m.start(), m.end(), "contestant"))
+        if not raw:
+            return []
+        allowed = [m.span() for m in self.allow_re.finditer(text)] if self.allow_re else []
+        cands: list[tuple[int, int, str]] = []
+        for s, e, kind in raw:
+            inside = any(a <= s and e <= b for a, b in allowed)
+            ss, se = self._self_reference(text, s, e, allow_listed=inside)
+            if (ss, se) != (s, e):
+                cands.append((ss, se, "self_reference"))
+                cands.append((s, e, kind))
+                continue
+            if inside:
+                continue
+            for a, b in allowed:  # a mention cutting into an allow-listed name takes the whole name
+                if a < e and s < b:
+                    s, e = min(s, a), max(e, b)
+            cands.append((s, e, kind))
+        if protected:
+            cands = [c for c in cands if not any(a < c[1] and c[0] < b for a, b in protected)]
+        cands.sort(key=lambda c: (c[0], -c[1], -_KIND_RANK[c[2]]))
+        groups: list[_Group] = []
+        for s, e, kind in cands:
+            if groups and s < groups[-1].end:
+                groups[-1].end = max(groups[-1].end, e)
+            else:
+                groups.append(_Group(s, e))
+            groups[-1].members.append((s, e, kind))
+        return groups
+
+    @staticmethod
+    def _self_reference(text: str, s: int, e: int, allow_listed: bool) -> tuple[int, int]:
+        """Widen a mention to the self-identifying phrase around it, if there is one."""
+        lo = max(0, s - P.SELF_LOOKBEHIND)
+        start, end = s, e
+        role = P.SELF_ROLE_SUFFIX.match(text, e)
+        role_end = role.end() if role else e
+        has_role = role_end > e
+        has_comma = role is not None and not has_role
+        if not allow_listed:
+            m = P.SELF_PREFIXES["declare"].search(text, lo, s)
+            if m:
+                start, end = min(start, m.start()), max(end, role_end)
+            suffix = P.SELF_SUFFIX.match(text, e)
+            if suffix:
+                end = max(end, suffix.end())
+            m = P.SELF_PREFIXES["as_lead"].search(text, lo, s)
+            if m and (has_role or has_comma):
+                start, end = min(start, m.start()), max(end, role_end)
+        m = P.SELF_PREFIXES["as"].search(text, lo, s)
+        if m and has_role:
+            start, end = min(start, m.start()), max(end, role_end)
+        for name in ("by", "mine"):
+            m = P.SELF_PREFIXES[name].search(text, lo, s)
+            if m:
+                start = min(start, m.start())
+        return start, end
+
+    def leaks(self, text: str, protected: Sequence[tuple[int, int]] = ()) -> list[str]:
+        seen: dict[str, None] = {}
+        for g in self.groups(text, protected):
+            seen.setdefault(text[g.start : g.end], None)
+        return list(seen)
+
+
+@lru_cache(maxsize=64)
+def _cached_detector(contestants: tuple[Contestant, ...], allowlist: tuple[str, ...]) -> _Detector:
+    return _Detector(contestants, allowlist)
+
+
+def find_leaks(text: str, contestants: Iterable[Contestant], allowlist: Iterable[str] = ()) -> list[str]:
+    """Identity strings still present in ``text`` (empty when it is clean).
+
+    Flags the season's contestant ids, display names and models in any spelling, any model/product or
+    provider name, and self-identifying phrases; allow-listed universe symbols and names are not leaks.
+    The prompt builder runs it as a final guard; tests use it on scrubbed corpora.
+    """
+    return _cached_detector(tuple(contestants), tuple(allowlist)).leaks(text)
+
+
+class Anonymizer:
+    """Aliases for one season's contestants and the scrubber that applies them.
+
+    Build with :meth:`for_contestants` or :meth:`for_season`. Aliases are ordered by
+    ``sha256(seed + "\\x1f" + contestant_id)``, so they are reproducible for a seed, differ between seeds
+    and do not reveal the order of ``contestants.yaml``.
+    """
+
+    def __init__(
+        self,
+        contestants: Sequence[Contestant],
+        assignments: Sequence[AliasAssignment],
+        allowlist: Iterable[str] = (),
+    ):
+        self._contestants = {c.id: c for c in contestants}
+        self.assignments = list(assignments)
+        self._by_id = {a.contestant_id: a for a in self.assignments}
+        self._by_alias = {a.alias: a for a in self.assignments} | {a.alias_id: a for a in self.assignments}
+        self.allowlist = tuple(allowlist)
+        self._detector = _Detector(contestants, self.allowlist)
+        tokens = sorted({a.alias for a in self.assignments} | {a.alias_id for a in self.assignments}, key=len)
+        self._protect_re = (
+            re.compile(rf"{P.START}(?:{'|'.join(re.escape(t) for t in reversed(tokens))}){P.END}")
+            if tokens
+            else None
+        )
+
+    @classmethod
+    def for_contestants(
+        cls, contestants: Iterable[Contestant], seed: str, allowlist: Iterable[str] = ()
+    ) -> Anonymizer:
+        """Assign "Contestant A", "Contestant B", ... in the seed's hash order of contestant ids."""
+        contestants = list(contestants)
+        ids = [c.id for c in contestants]
+        if len(set(ids)) != len(ids):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"duplicate contestant ids: {', '.join(dupes)}")
+        for c in contestants:
+            for fld in ("id", "display_name", "model"):
+                value = getattr(c, fld)
+                tokens = P.split_tokens(value)
+                if _ALIAS_LIKE.fullmatch(P.normalise(value)) or (
+                    tokens and all(t in _RESERVED_TOKENS or len(t) == 1 for t in tokens)
+                ):
+                    raise ValueError(
+                        f"contestant {c.id!r}: {fld} {value!r} collides with the anonymizer's aliases or "
+                        "placeholders; rename it"
+                    )
+        order = sorted(contestants, key=lambda c: hashlib.sha256(f"{seed}\x1f{c.id}".encode()).hexdigest())
+        assignments = [
+            AliasAssignment(
+                alias=f"Contestant {alias_label(i)}",
+                alias_id=f"contestant-{alias_label(i).lower()}",
+                contestant_id=c.id,
+            )
+            for i, c in enumerate(order)
+        ]
+        return cls(contestants, assignments, allowlist)
+
+    @classmethod
+    def for_season(
+        cls,
+        info: SeasonInfo,
+        contestants: Iterable[Contestant],
+        seed: str,
+        extra_allowlist: Iterable[str] = (),
+        protect_issuer_brands: bool = True,
+    ) -> Anonymizer:
+        """Like :meth:`for_contestants`, with the season universe (symbols, names) as the allowlist."""
+        allow = universe_allowlist(info, protect_issuer_brands) + list(extra_allowlist)
+        return cls.for_contestants(contestants, seed, allow)
+
+    # -- the map -------------------------------------------------------------------------------
+    @property
+    def mapping(self) -> dict[str, str]:
+        """alias_id -> contestant_id (grader-side only; never put it in a prompt)."""
+        return {a.alias_id: a.contestant_id for a in self.assignments}
+
+    def alias_of(self, contestant_id: str) -> str:
+        return self._assignment(contestant_id).alias
+
+    def alias_id_of(self, contestant_id: str) -> str:
+        return self._assignment(contestant_id).alias_id
+
+    def contestant_of(self, alias: str) -> str:
+        """The contestant id behind an alias or alias id."""
+        try:
+            return self._by_alias[alias].contestant_id
+        except KeyError:
+            raise KeyError(f"unknown alias {alias!r}") from None
+
+    def _assignment(self, contestant_id: str) -> AliasAssignment:
+        try:
+            return self._by_id[contestant_id]
+        except KeyError:
+            raise KeyError(f"unknown contestant {contestant_id!r}") from None
+
+    # -- scrubbing -----------------------------------------------------------------------------
+    def _protected(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in self._protect_re.finditer(text)] if self._protect_re else []
+
+    def scrub(self, text: str, contestant_id: str | None = None) -> ScrubResult:
+        """Replace every identity in ``text``; ``contestant_id`` is the author (breaks ties when a model
+        mention fits several contestants that share a model)."""
+        groups = self._detector.groups(text, self._protected(text))
+        if not groups:
+            return ScrubResult(text=text, replacements=[])
+        out: list[str] = []
+        replacements: list[Replacement] = []
+        pos = 0
+        for g in groups:
+            kind, replacement = self._replacement(text, g, contestant_id)
+            out.append(text[pos : g.start])
+            out.append(replacement)
+            replacements.append(
+                Replacement(
+                    original=text[g.start : g.end], replacement=replacement, kind=kind, start=g.start, end=g.end
+                )
+            )
+            pos = g.end
+        out.append(text[pos:])
+        return ScrubResult(text="".join(out), replacements=replacements)
+
+    def _replacement(self, text: str, g: _Group, contestant_id: str | None) -> tuple[ReplacementKind, str]:
+        if any(k == "self_reference" for _, _, k in g.members):
+            return "self_reference", SELF_REFERENCE_PLACEHOLDER
+        s, e, kind = max(g.members, key=lambda m: (m[1] - m[0], _KIND_RANK[m[2]]))
+        if kind == "provider":
+            return "provider", PROVIDER_PLACEHOLDER
+        mention = text[s:e]
+        target: str | None = None
+        if kind == "contestant":
+            cids = self._detector.by_norm.get(P.normalise(mention), set())
+            target = self._detector._pick(cids, contestant_id)
+        if target is None:
+            target = self._detector.attribute(mention, contestant_id)
+        if target is None:
+            return "model", MODEL_PLACEHOLDER
+        return "contestant", self.alias_of(target)
+
+    def find_leaks(self, text: str) -> list[str]:
+        """:func:`find_leaks` for this season, ignoring this anonymizer's own aliases."""
+        return self._detector.leaks(text, self._protected(text))
+
+    # -- records -------------------------------------------------------------------------------
+    def anonymize_decision(self, decision: Decision) -> tuple[Decision, ScrubRecord]:
+        """A copy with scrubbed rationale, context and allocation rationales and the alias id, plus the
+        record of what was scrubbed (grader-side)."""
+        cid = decision.contestant_id
+        alias_id = self.alias_id_of(cid)
+        fields: dict[str, list[Replacement]] = {}
+
+        def clean(name: str, value: str | None) -> str | None:
+            if value is None:
+                return None
+            result = self.scrub(value, cid)
+            if result.replacements:
+                fields[name] = result.replacements
+            return result.text
+
+        update: dict[str, object] = {
+            "contestant_id": alias_id,
+            "rationale": clean("rationale", decision.rationale),
+            "context": clean("context", decision.context),
+        }
+        if decision.allocation is not None:
+            update["allocation"] = [
+                AllocationItem(
+                    symbol=a.symbol, weight=a.weight, rationale=clean(f"allocation[{i}].rationale", a.rationale)
+                )
+                for i, a in enumerate(decision.allocation)
+            ]
+        record = ScrubRecord(decision_key=decision.key, contestant_id=cid, alias_id=alias_id, fields=fields)
+        return decision.model_copy(update=update), record
+
+    def anonymize_contestant(self, contestant: Contestant) -> Contestant:
+        """The judge's view of a contestant: alias only, provider and model undisclosed."""
+        a = self._assignment(contestant.id)
+        return Contestant(id=a.alias_id, display_name=a.alias, provider_family=UNDISCLOSED, model=UNDISCLOSED)
+
+    def anonymized_contestants(self) -> list[Contestant]:
+        """All contestants in alias order."""
+        return [self.anonymize_contestant(self._contestants[a.contestant_id]) for a in self.assignments]

@@ -1,0 +1,178 @@
+"""Write the judge's view of a season: a bundle of the same layout with identities scrubbed.
+
+``out_dir`` receives ``season.yaml`` (copied byte for byte), ``contestants.yaml`` reduced to aliases,
+``decisions.jsonl`` with alias ids and scrubbed text, and ``market/`` copied as is. The alias map and the
+per-decision scrub log name the real contestants, so they are written NEXT TO ``out_dir`` (never inside):
+``<out_dir>.mapping.json`` and ``<out_dir>.scrub-log.jsonl``. Neither may be shown to judges or to
+annotators grading blind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from grader.anonymizer._anonymizer import Anonymizer
+from grader.season import load_bundle
+
+MAPPING_WARNING = (
+    "GRADER-SIDE ONLY. Maps the judge-facing aliases back to the real contestants. Never include this "
+    "file, or anything from it, in a judge prompt or in a blind annotation view."
+)
+
+
+class AnonymizationLeakError(Exception):
+    """The scrubbed bundle still names an identity; ``leaks`` lists ``(file, line, field, text)``."""
+
+    def __init__(self, leaks: list[tuple[str, int, str, str]]):
+        self.leaks = leaks
+        lines = [f"  {f}:{n}: {fld}: {text!r}" for f, n, fld, text in leaks[:50]]
+        more = f"\n  ... and {len(leaks) - 50} more" if len(leaks) > 50 else ""
+        super().__init__(f"{len(leaks)} identity leak(s) survived scrubbing\n" + "\n".join(lines) + more)
+
+
+class AnonymizedBundle(BaseModel):
+    """Where the judge's view and the grader-side files went, and what was done."""
+
+    model_config = ConfigDict(frozen=True)
+
+    out_dir: Path
+    mapping_path: Path
+    scrub_log_path: Path
+    contestants: int
+    decisions: int
+    replacements: int
+    season_yaml_mentions: list[str]
+    """Identity-looking strings in the copied season.yaml (e.g. market news in a round briefing); kept
+    verbatim because season.yaml is shared context, listed so a human can check them."""
+
+
+def mapping_path_for(out_dir: Path) -> Path:
+    return out_dir.parent / f"{out_dir.name}.mapping.json"
+
+
+def scrub_log_path_for(out_dir: Path) -> Path:
+    return out_dir.parent / f"{out_dir.name}.scrub-log.jsonl"
+
+
+def write_anonymized_bundle(
+    season_dir: Path,
+    out_dir: Path,
+    seed: str,
+    *,
+    extra_allowlist: Iterable[str] = (),
+    protect_issuer_brands: bool = True,
+    overwrite: bool = False,
+) -> AnonymizedBundle:
+    """Validate ``season_dir``, then write its anonymized copy to ``out_dir`` and the grader-side map.
+
+    Nothing is written when the bundle is invalid (``BundleError``), when ``out_dir`` exists and
+    ``overwrite`` is false (``FileExistsError``) or when a leak survives scrubbing
+    (:class:`AnonymizationLeakError`): files are assembled in a temporary sibling and moved at the end.
+    """
+    season_dir, out_dir = Path(season_dir), Path(out_dir)
+    mapping_path, log_path = mapping_path_for(out_dir), scrub_log_path_for(out_dir)
+    if out_dir.resolve() == season_dir.resolve() or season_dir.resolve() in out_dir.resolve().parents:
+        raise ValueError(f"{out_dir}: the anonymized bundle must not be written inside the season {season_dir}")
+    if not overwrite:
+        for p in (out_dir, mapping_path, log_path):
+            if p.exists():
+                raise FileExistsError(f"{p} exists (pass overwrite=True to replace it)")
+
+    bundle = load_bundle(season_dir)
+    anonymizer = Anonymizer.for_season(
+        bundle.info, bundle.contestants, seed, extra_allowlist, protect_issuer_brands=protect_issuer_brands
+    )
+
+    decisions = []
+    records = []
+    for d in bundle.decisions:
+        anon, record = anonymizer.anonymize_decision(d)
+        decisions.append((anon, d.line))
+        records.append(record)
+    decisions.sort(key=lambda x: (x[0].decided_at, x[0].contestant_id, x[1]))
+
+    leaks: list[tuple[str, int, str, str]] = []
+    lines: list[str] = []
+    for out_line, (anon, _) in enumerate(decisions, 1):
+        texts = {"rationale": anon.rationale, "context": anon.context}
+        for i, a in enumerate(anon.allocation or []):
+            texts[f"allocation[{i}].rationale"] = a.rationale
+        for fld, text in texts.items():
+            for leak in anonymizer.find_leaks(text or ""):
+                leaks.append(("decisions.jsonl", out_line, fld, leak))
+        payload = anon.model_dump(mode="json", exclude={"line"}, exclude_none=True)
+        lines.append(json.dumps(payload, ensure_ascii=False, sort_keys=False))
+    anon_contestants = [c.model_dump() for c in anonymizer.anonymized_contestants()]
+    contestants_text = yaml.safe_dump(anon_contestants, sort_keys=False, allow_unicode=True)
+    for i, leak in enumerate(anonymizer.find_leaks(contestants_text)):
+        leaks.append(("contestants.yaml", i + 1, "", leak))
+    if leaks:
+        raise AnonymizationLeakError(leaks)
+    season_yaml_mentions = anonymizer.find_leaks((season_dir / "season.yaml").read_text(encoding="utf-8"))
+
+    by_id = bundle.contestant_by_id
+    mapping = {
+        "warning": MAPPING_WARNING,
+        "season_id": bundle.info.id,
+        "seed": seed,
+        "source_content_hash": bundle.content_hash,
+        "judge_view": out_dir.name,
+        "allowlist": list(anonymizer.allowlist),
+        "aliases": [
+            {
+                "alias": a.alias,
+                "alias_id": a.alias_id,
+                "contestant_id": a.contestant_id,
+                "display_name": by_id[a.contestant_id].display_name,
+                "provider_family": by_id[a.contestant_id].provider_family,
+                "model": by_id[a.contestant_id].model,
+            }
+            for a in anonymizer.assignments
+        ],
+    }
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tag = f".tmp-{os.getpid()}"
+    tmp_dir = out_dir.parent / f".{out_dir.name}{tag}"
+    tmp_map = mapping_path.parent / f".{mapping_path.name}{tag}"
+    tmp_log = log_path.parent / f".{log_path.name}{tag}"
+    try:
+        if tmp_dir.exists():
+            shutil.rmtree(tmp_dir)
+        tmp_dir.mkdir()
+        shutil.copy2(season_dir / "season.yaml", tmp_dir / "season.yaml")
+        (tmp_dir / "contestants.yaml").write_text(contestants_text, encoding="utf-8")
+        (tmp_dir / "decisions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        shutil.copytree(season_dir / "market", tmp_dir / "market")
+        tmp_map.write_text(json.dumps(mapping, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp_log.write_text(
+            "".join(r.model_dump_json() + "\n" for r in records),
+            encoding="utf-8",
+        )
+        if out_dir.exists():
+            shutil.rmtree(out_dir)
+        tmp_dir.rename(out_dir)
+        tmp_map.replace(mapping_path)
+        tmp_log.replace(log_path)
+    finally:
+        for p in (tmp_map, tmp_log):
+            p.unlink(missing_ok=True)
+        if tmp_dir.exists():
+            shutil.rmtree(tmp_dir)
+
+    return AnonymizedBundle(
+        out_dir=out_dir,
+        mapping_path=mapping_path,
+        scrub_log_path=log_path,
+        contestants=len(anon_contestants),
+        decisions=len(lines),
+        replacements=sum(r.count for r in records),
+        season_yaml_mentions=season_yaml_mentions,
+    )

@@ -1,0 +1,140 @@
+"""``grader grade``, ``grader verify``, ``grader leaderboard``, ``grader rescore``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from grader.cli._common import console, err_console, fail, load_or_exit
+
+RUN_LABELS = {
+    "baseline": "[yellow]REFERENCE BASELINE[/] — deterministic non-LLM judge, not an LLM grade",
+    "mock": "[magenta]MOCK PANEL[/] — scripted judges over local fakes, not real LLM grades; never official",
+    "dry-run": "[cyan]DRY RUN[/] — prompts and token estimates stored, nothing sent",
+    "official": "official run",
+    "stability": "stability run (repeats; never official)",
+}
+
+
+def grade(
+    season_dir: Path = typer.Argument(..., help="Season bundle directory"),
+    rubric: str = typer.Option("v0.4", "--rubric", help="Rubric version (v0.3, v0.4) or a rubric YAML file"),
+    panel: str = typer.Option("reference", "--panel", help="Panel: reference, mock, frontier or a panel YAML"),
+    run_id: str = typer.Option(..., "--run-id", help="Run id (re-using it resumes the run)"),
+    run_type: str = typer.Option("official", "--run-type", help="official | stability | dry-run"),
+    repeats: int = typer.Option(1, "--repeats", help="Stability runs: grade each record K times per judge"),
+    allow_real_api_calls: bool = typer.Option(
+        False, "--allow-real-api-calls", help="Allow calls to real providers (keys from the environment)"),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar"),
+) -> None:
+    """Grade a season with a judge panel and store the run (resumable; completed calls never repeat)."""
+    from grader.judges import MissingApiKey, RealApiCallsNotAllowed
+    from grader.panel import PanelError, RunError, grade_season
+    from rubric import RubricError
+
+    load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
+    try:
+        report = grade_season(season_dir, rubric_name=rubric, panel_name=panel, run_id=run_id,
+                              run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
+                              progress=not quiet, console=console)
+    except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
+        fail(str(exc))
+        return
+    console.print(RUN_LABELS.get(report.run_type, report.run_type))
+    if report.dry_run:
+        console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
+                      "Prompt token estimates:")
+    t = Table("contestant", "prompt tokens", "naive dump tokens", "saved", title="Prompt size per contestant")
+    for cid, tok in sorted(report.tokens_per_contestant.items()):
+        saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
+        t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
+    console.print(t)
+    if not report.dry_run:
+        console.print(f"judge calls: {report.calls_sent} sent, {report.calls_reused} reused from earlier runs, "
+                      f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}")
+        for gap in report.gaps:
+            err_console.print(f"[red]gap[/]: {gap} — no score invented")
+        _print_leaderboard(run_id)
+
+
+def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+           season_dir: Path | None = typer.Option(None, "--season", help="Season directory (default: as imported)")
+           ) -> None:
+    """Recompute the run manifest's hashes and name anything that changed."""
+    from grader.panel import verify_run
+
+    result = verify_run(run_id, season_dir=season_dir)
+    if result.ok:
+        console.print(f"[green]✓[/] run {run_id}: {result.checked} hashes verified, nothing changed")
+        return
+    for p in result.problems:
+        err_console.print(f"[red]✗[/] {p}")
+    raise typer.Exit(1)
+
+
+def leaderboard(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+                version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)")
+                ) -> None:
+    """Total, reasoning median, efficiency, outcome, return, band and the judges' low/median/high."""
+    _print_leaderboard(run_id, version)
+
+
+def _fmt(v, spec=".1f", pct=False) -> str:
+    if v is None:
+        return "—"
+    return f"{v * 100:+.2f}%" if pct else format(v, spec)
+
+
+def _print_leaderboard(run_id: str, version: int | None = None) -> None:
+    from grader.panel.leaderboard import leaderboard_rows
+
+    try:
+        meta, rows = leaderboard_rows(run_id, version)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+        return
+    title = (f"{meta['season']} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
+             f"panel {meta['panel']} · scored version {meta['version']}")
+    t = Table(title=title, title_justify="left")
+    for col in ("#", "contestant", "total", "band", "reasoning median", "efficiency", "outcome",
+                "return", "benchmark", "alpha", "judges low/median/high", "n"):
+        t.add_column(col, justify="right" if col not in ("contestant", "band") else "left")
+    for r in rows:
+        spread = (f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
+                  if r["n_judges"] else "—")
+        t.add_row(str(r["rank"] or "—"), r["label"], _fmt(r["total"]), r["band"] or "—",
+                  _fmt(r["reasoning_median"]), _fmt(r["efficiency"]), _fmt(r["outcome_axis"]),
+                  _fmt(r["return"], pct=True), _fmt(r["benchmark_return"], pct=True), _fmt(r["alpha"], pct=True),
+                  spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}")
+    console.print(t)
+    label = RUN_LABELS.get(meta["run_type"])
+    if label:
+        console.print(label)
+    if meta.get("pending"):
+        console.print("season pending: outcome columns withheld")
+
+
+def rescore(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+    rubric: str = typer.Option(..., "--rubric", help="Rubric version or file to re-score under"),
+) -> None:
+    """Re-score a stored run under another rubric without judge calls (when the judge-facing hash matches)."""
+    from grader.panel.rescore import RescoreNeedsRegrade, rescore_run
+
+    try:
+        result = rescore_run(run_id, rubric)
+    except RescoreNeedsRegrade as exc:
+        err_console.print(f"[yellow]re-grade needed[/]: {exc}")
+        err_console.print(f"judges and contestants to re-grade: {', '.join(exc.judges)} × "
+                          f"{len(exc.contestants)} contestants — run `grader grade SEASON --rubric {rubric} "
+                          f"--panel {exc.panel} --run-id NEW_ID`")
+        raise typer.Exit(2) from None
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+        return
+    console.print(f"re-scored run {run_id} under {result.rubric_id} as scored version {result.version} "
+                  f"(old versions kept) in {result.seconds * 1000:.0f} ms")
+    console.print("judge calls: 0")
+    _print_leaderboard(run_id, result.version)

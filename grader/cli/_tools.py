@@ -1,0 +1,95 @@
+"""``grader audit``, ``grader report``, ``grader console``, ``grader rubric ...``, ``grader claims verify``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from grader.cli._common import console, fail, load_or_exit
+
+
+def audit(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id")) -> None:
+    """Print the judge audits of a run: self-preference, agreement, consistency, calibration, grounding."""
+    from audits import build_report
+    from grader.reporting import collect_audit_inputs
+
+    try:
+        report = build_report(collect_audit_inputs(run_id))
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+        return
+    from audits import render_markdown
+
+    console.print(render_markdown(report), markup=False, highlight=False)
+
+
+def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+           out: Path = typer.Option(..., "--out", help="Output directory")) -> None:
+    """Write the judge-agreement report (HTML, Markdown, JSON, CSV) of a run."""
+    from audits import build_report, write_report
+    from grader.reporting import collect_audit_inputs, real_claims_section
+
+    try:
+        inputs = collect_audit_inputs(run_id)
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+        return
+    summary, examples = real_claims_section(run_id)
+    if summary is not None:
+        inputs = inputs.model_copy(update={"claims_summary": summary, "examples": examples})
+    paths = write_report(build_report(inputs), out)
+    for name, path in sorted(paths.items()):
+        console.print(f"[green]✓[/] {name}: {path}")
+
+
+def console_cmd(port: int = typer.Option(8501, "--port", help="Port on 127.0.0.1"),
+                headless: bool = typer.Option(True, "--headless/--browser", help="Do not open a browser")) -> None:
+    """Start the Streamlit annotation console on 127.0.0.1."""
+    import subprocess
+    import sys
+
+    app_path = Path(__file__).resolve().parents[2] / "console" / "app.py"
+    cmd = [sys.executable, "-m", "streamlit", "run", str(app_path), "--server.address", "127.0.0.1",
+           "--server.port", str(port), "--server.headless", "true" if headless else "false",
+           "--browser.gatherUsageStats", "false"]
+    console.print(f"console on http://127.0.0.1:{port}")
+    raise typer.Exit(subprocess.call(cmd))
+
+
+def rubric_list() -> None:
+    """List the bundled rubric versions with their hashes."""
+    from rubric import available_rubrics, load_rubric
+
+    t = Table("version", "id", "content hash", "judge-facing hash")
+    for name in available_rubrics():
+        r = load_rubric(name)
+        t.add_row(name, r.id, r.content_hash[:12], r.judge_facing_hash[:12])
+    console.print(t)
+
+
+def rubric_diff(a: str = typer.Argument(..., help="Rubric A (version or file)"),
+                b: str = typer.Argument(..., help="Rubric B (version or file)"),
+                run_id: str | None = typer.Option(None, "--run", help="Show each contestant under both")) -> None:
+    """What changed between two rubrics; with --run, each contestant's score, rank and band under both."""
+    from grader.panel.compare import print_rubric_diff
+
+    print_rubric_diff(a, b, run_id, console)
+
+
+def claims_verify(
+    season_dir: Path = typer.Option(..., "--season", help="Season bundle directory"),
+    claims: Path = typer.Option(..., "--claims", help="Input JSONL: {id, decided_at, symbol, text, fields}"),
+    out: Path = typer.Option(..., "--out", help="Output JSONL: {id, status, reason, evidence}"),
+) -> None:
+    """Verify claims against the season's point-in-time fields (no provider SDK is imported)."""
+    from ledgers import ClaimsFileError, verify_claims_jsonl
+
+    bundle = load_or_exit(season_dir)
+    try:
+        counts = verify_claims_jsonl(claims, out, bundle.store)
+    except ClaimsFileError as exc:
+        fail(str(exc))
+        return
+    console.print(f"[green]✓[/] {out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

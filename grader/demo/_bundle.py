@@ -1,0 +1,100 @@
+"""Assemble and write one generated season bundle (shared by the demo and the synthetic builders)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from grader.demo._simulate import Entrant, simulate
+from grader.demo._universe import FieldValue
+from grader.demo._writer import write_decisions, write_fields, write_prices, write_yaml
+from grader.pit import FieldRow, PointInTimeStore, close_time
+
+
+class BuiltSeason(BaseModel):
+    """What a builder wrote."""
+
+    model_config = ConfigDict(frozen=True)
+
+    out_dir: Path
+    season_id: str
+    n_contestants: int
+    n_days: int
+    n_decisions: int
+    n_trades: int
+    files: list[str]
+
+
+def make_store(prices: pd.DataFrame, fields: Sequence[FieldValue], benchmark: str) -> PointInTimeStore:
+    rows = [FieldRow(f.symbol, f.field, f.value, close_time(f.observed_at), f.source) for f in fields]
+    return PointInTimeStore(prices, rows, benchmark=benchmark)
+
+
+def observation_instants(prices: pd.DataFrame, fields: Sequence[FieldValue]) -> list[float]:
+    """Every instant at which a close or a field value becomes known."""
+    days: set[date] = set(prices["date"]) | {f.observed_at for f in fields}
+    return [close_time(d).timestamp() for d in days]
+
+
+def write_bundle(
+    out_dir: Path,
+    *,
+    season: Mapping[str, object],
+    season_header: str,
+    entrants: Sequence[Entrant],
+    contestants_header: str,
+    prices: pd.DataFrame,
+    fields: Sequence[FieldValue],
+    equities: Sequence[str],
+    etfs: Sequence[str],
+    seed: int,
+    readme: str,
+) -> BuiltSeason:
+    """Simulate the entrants over the season of ``season`` and write the bundle files into ``out_dir``.
+
+    Everything is computed before the first file is written, so a failure leaves ``out_dir`` untouched.
+    """
+    start, end = season["start"], season["end"]
+    days = sorted(d for d in set(prices["date"]) if start <= d <= end)
+    if not days or days[0] != start or days[-1] != end:
+        raise ValueError(f"season {start}..{end} must start and end on trading days present in the prices")
+    benchmark = str(season["benchmark"])
+    store = make_store(prices, fields, benchmark)
+    records = simulate(
+        store,
+        equities,
+        etfs,
+        days,
+        entrants,
+        starting_cash=float(season["starting_cash"]),  # type: ignore[arg-type]
+        seed=seed,
+        observation_instants=observation_instants(prices, fields),
+    )
+    out_dir = Path(out_dir)
+    (out_dir / "market").mkdir(parents=True, exist_ok=True)
+    write_yaml(out_dir / "season.yaml", dict(season), season_header)
+    write_yaml(out_dir / "contestants.yaml", [e.contestant() for e in entrants], contestants_header)
+    n = write_decisions(out_dir / "decisions.jsonl", records)
+    write_prices(out_dir / "market" / "prices.csv", prices)
+    write_fields(out_dir / "market" / "fields.csv", fields)
+    (out_dir / "README.md").write_text(readme, encoding="utf-8", newline="\n")
+    return BuiltSeason(
+        out_dir=out_dir,
+        season_id=str(season["id"]),
+        n_contestants=len(entrants),
+        n_days=len(days),
+        n_decisions=n,
+        n_trades=sum(len(r["trades"]) for r in records),  # type: ignore[arg-type]
+        files=[
+            "README.md",
+            "season.yaml",
+            "contestants.yaml",
+            "decisions.jsonl",
+            "market/prices.csv",
+            "market/fields.csv",
+        ],
+    )

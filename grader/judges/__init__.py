@@ -1,0 +1,36 @@
+"""Judges: one provider client per file (OpenAI, Anthropic, xAI, openai-compatible) behind one protocol.
+
+The offline reference judge lives in `grader.judges.reference`.
+"""
+
+from ._base import (
+    DEFAULT_API_KEY_ENVS,
+    DEFAULT_ENDPOINTS,
+    RETRYABLE_ERROR_KINDS,
+    CallOutcome,
+    ErrorKind,
+    JudgeSpec,
+    MissingApiKey,
+    Pricing,
+    Provider,
+    ProviderJudge,
+    RealApiCallsNotAllowed,
+    is_local_endpoint,
+    make_judge,
+)
+
+__all__ = [
+    "DEFAULT_API_KEY_ENVS",
+    "DEFAULT_ENDPOINTS",
+    "RETRYABLE_ERROR_KINDS",
+    "CallOutcome",
+    "ErrorKind",
+    "JudgeSpec",
+    "MissingApiKey",
+    "Pricing",
+    "Provider",
+    "ProviderJudge",
+    "RealApiCallsNotAllowed",
+    "is_local_endpoint",
+    "make_judge",
+]

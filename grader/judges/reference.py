@@ -1,0 +1,241 @@
+"""The offline reference judge: deterministic, non-LLM, a baseline and calibration anchor.
+
+It fills the same structured grade as the LLM judges, from data we compute ourselves:
+
+- **evidence** from the ledger verifier run on claims extracted from the rationales (``ledgers``);
+- **process** sub-scores from the process facts of the replay (thrash events, concentration, cash);
+- **outcome** from the replay (alpha mapped to 0–100), null while the season is pending;
+- **reasoning** from documented text heuristics (below).
+
+Every grade it produces says so in its verdict and summary ("Reference baseline"); its runs carry run type
+``baseline`` and are never presented as LLM grades.
+
+Heuristics (all 0–100, rounded to integers; ``share`` = fraction of decisions):
+
+- action_rationale_alignment: share of trading decisions whose rationale names every traded symbol (or
+  its name); holds count as aligned.
+- thesis_quality: 40 + 15 × verified (supported) claims per decision, capped at 100.
+- strategy_fit: 100 − 150 × thrash events / trades, floored at 20.
+- risk_awareness: 20 + 80 × share of decisions mentioning risk (risk, volatility, drawdown, stop, hedge,
+  downside, trim, diversif…).
+- portfolio_discipline: 100 − 100 × max(0, max position weight − 0.25) / 0.75, minus 20 if cash ever
+  went negative.
+- temporal_consistency: 100 − 200 × thrash events / trades, floored at 0.
+- decision_update_quality: share of trading decisions whose rationale carries a checkable claim.
+- uncertainty_discipline: 30 + 70 × share of decisions with hedged language or a stated confidence.
+- outcome_independent_reasoning: 100 − 100 × share of rationales citing realised P&L as the reason.
+- clarity_specificity: 30 + 20 × numbers quoted per decision, capped at 100.
+- Evidence: claim_support = 100 × supported / checkable (30 with nothing checkable); each category score
+  (valuation, momentum/technical, analyst, sector) is that ratio within the category, 50 when unused;
+  unsupported_claim_avoidance = 100 × (1 − unverifiable numeric claims / numeric claims);
+  no_contradiction = 100 × (1 − contradicted / checkable).
+- outcome = clip(50 + 500 × alpha, 0, 100); data_reliability = share of trades priced within 5% of the
+  last known close (100 for allocation records).
+- Per-decision score (for the rank-confidence bootstrap): 100 × (supported + 0.5 × not_verifiable) /
+  claims, 50 for a decision without claims.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from grader.pit import MARKET_TZ
+from grader.season import Decision, SeasonBundle
+
+REFERENCE_MODEL = "reference-baseline-v1"
+_RISK = re.compile(r"\b(risk|risks|volatil\w*|drawdown|stop[- ]loss|stop|hedg\w*|downside|trim\w*|diversif\w*)\b",
+                   re.I)
+_HEDGE = re.compile(r"\b(may|might|could|uncertain\w*|if|unless|probab\w*|likely|risk)\b", re.I)
+_PNL = re.compile(r"\b(i made money|already up|locked in (?:a )?profit|my gains?|we are up|realized gain)\b", re.I)
+_NUMBER = re.compile(r"[-+]?\$?\d+(?:\.\d+)?%?")
+CATEGORY_SUB = {"valuation": "valuation_metrics", "price_momentum": "momentum_technical",
+                "analyst": "analyst_data", "sector": "sector_industry_context"}
+
+
+def _clip(x: float) -> int:
+    return int(round(max(0.0, min(100.0, x))))
+
+
+@dataclass
+class DecisionEvidence:
+    decision: Decision
+    verifications: list = field(default_factory=list)  # (claim, verification)
+
+    @property
+    def score(self) -> float:
+        if not self.verifications:
+            return 50.0
+        sup = sum(v.status == "supported" for _, v in self.verifications)
+        nv = sum(v.status == "not_verifiable" for _, v in self.verifications)
+        return 100.0 * (sup + 0.5 * nv) / len(self.verifications)
+
+
+class ReferenceJudge:
+    """Grades one contestant at a time from the bundle, the replay and the ledger verifier."""
+
+    model = REFERENCE_MODEL
+
+    def __init__(self, bundle: SeasonBundle, rubric, replays: dict | None = None,
+                 outcomes: dict[str, dict] | None = None, pending: bool = False):
+        self.bundle = bundle
+        self.rubric = rubric
+        self.replays = replays or {}
+        self.outcomes = outcomes or {}
+        self.pending = pending
+        self.names = {u.symbol: u.name for u in bundle.info.universe}
+        self._evidence: dict[str, list[DecisionEvidence]] = {}
+
+    def evidence(self, contestant_id: str) -> list[DecisionEvidence]:
+        if contestant_id not in self._evidence:
+            from ledgers import extract_claims, verify_many
+
+            out: list[DecisionEvidence] = []
+            claims_all = []
+            owners = []
+            for d in self.bundle.decisions_of(contestant_id):
+                text = d.rationale
+                if d.allocation:
+                    text += " " + " ".join(f"{a.symbol}: {a.rationale}" for a in d.allocation if a.rationale)
+                default = (d.trades[0].symbol if d.trades else
+                           (d.allocation[0].symbol if d.allocation else None))
+                claims = extract_claims(text, d.decided_at, default, self.names)
+                de = DecisionEvidence(d)
+                out.append(de)
+                for c in claims:
+                    claims_all.append(c)
+                    owners.append(de)
+            for de, claim, ver in zip(owners, claims_all, verify_many(claims_all, self.bundle.store),
+                                      strict=True):
+                de.verifications.append((claim, ver))
+            self._evidence[contestant_id] = out
+        return self._evidence[contestant_id]
+
+    def decision_scores(self, contestant_id: str) -> list[tuple[str, float]]:
+        return [(de.decision.key, de.score) for de in self.evidence(contestant_id)]
+
+    def grade(self, contestant_id: str) -> dict:
+        evid = self.evidence(contestant_id)
+        decisions = [de.decision for de in evid]
+        n = max(1, len(decisions))
+        pairs = [(c, v) for de in evid for c, v in de.verifications]
+        sup = sum(v.status == "supported" for _, v in pairs)
+        con = sum(v.status == "contradicted" for _, v in pairs)
+        checkable = sup + con
+        numeric = [(c, v) for c, v in pairs if getattr(v, "rule", "") not in ("forecast", "opinion")]
+        unver_numeric = sum(v.status == "not_verifiable" for _, v in numeric)
+
+        def ratio(items) -> int:
+            s = sum(v.status == "supported" for _, v in items)
+            k = s + sum(v.status == "contradicted" for _, v in items)
+            return _clip(100.0 * s / k) if k else 50
+
+        from ledgers import field_category
+
+        evidence_scores = {
+            "claim_support": _clip(100.0 * sup / checkable) if checkable else 30,
+            "unsupported_claim_avoidance": _clip(100.0 * (1 - unver_numeric / len(numeric))) if numeric else 50,
+            "no_contradiction": _clip(100.0 * (1 - con / checkable)) if checkable else 50,
+        }
+        for cat, sub in CATEGORY_SUB.items():
+            evidence_scores[sub] = ratio([(c, v) for c, v in pairs
+                                          if any(field_category(f) == cat for f in (c.cited_fields or []))])
+
+        trading = [d for d in decisions if d.trades]
+        replay = self.replays.get(contestant_id)
+        facts = replay.facts if replay is not None else None
+        trades = max(1, sum(len(d.trades) for d in decisions))
+        thrash = len(facts.thrash_events) if facts else 0
+
+        def names_all(d: Decision) -> bool:
+            text = d.rationale.lower()
+            return all(t.symbol.lower() in text or self.names.get(t.symbol, "\0").lower() in text for t in d.trades)
+
+        supported_by_decision = {id(de.decision): sum(v.status == "supported" for _, v in de.verifications)
+                                 for de in evid}
+        checkable_by_decision = {id(de.decision): sum(v.status != "not_verifiable" for _, v in de.verifications)
+                                 for de in evid}
+        maxw = facts.max_position_weight if facts else (
+            max((max((a.weight for a in d.allocation), default=0) for d in decisions if d.allocation), default=0))
+        cash_negative = bool(replay is not None and (replay.cash < -1e-6).any())
+        reasoning_scores = {
+            "action_rationale_alignment": _clip(100.0 * (sum(names_all(d) for d in trading) + len(decisions)
+                                                         - len(trading)) / n),
+            "thesis_quality": _clip(40 + 15 * sum(supported_by_decision.values()) / n),
+            "strategy_fit": max(20, _clip(100 - 150 * thrash / trades)),
+            "risk_awareness": _clip(20 + 80 * sum(bool(_RISK.search(d.rationale)) for d in decisions) / n),
+            "portfolio_discipline": _clip(100 - 100 * max(0.0, maxw - 0.25) / 0.75 - (20 if cash_negative else 0)),
+            "temporal_consistency": _clip(100 - 200 * thrash / trades),
+            "decision_update_quality": _clip(100.0 * sum(checkable_by_decision[id(d)] > 0 for d in trading)
+                                             / len(trading)) if trading else 50,
+            "uncertainty_discipline": _clip(30 + 70 * sum(bool(_HEDGE.search(d.rationale)) or d.confidence
+                                                          is not None for d in decisions) / n),
+            "outcome_independent_reasoning": _clip(100 - 100 * sum(bool(_PNL.search(d.rationale))
+                                                                  for d in decisions) / n),
+            "clarity_specificity": _clip(30 + 20 * sum(len(_NUMBER.findall(d.rationale)) for d in decisions) / n),
+        }
+        outcome = self.outcomes.get(contestant_id) or {}
+        alpha = outcome.get("alpha")
+        outcome_score = None if self.pending or alpha is None else _clip(50 + 500 * alpha)
+        reliability = self._reliability(decisions)
+        ledger = [
+            {
+                "claim": c.text,
+                "decision_date": c.decided_at.astimezone(MARKET_TZ).date().isoformat(),
+                "symbol": c.symbol or self.bundle.info.benchmark,
+                "cited_fields": list(c.cited_fields or []),
+                "status": v.status,
+                "note": v.reason,
+            }
+            for c, v in pairs
+        ]
+        grade = {
+            "schema_version": self.rubric.output_schema_version,
+            "claim_ledger": ledger,
+            "reasoning": {"sub_scores": self._fit("reasoning", reasoning_scores),
+                          "note": "Reference baseline: text and process-fact heuristics (see grader/judges/reference.py)."},
+            "evidence": {"sub_scores": self._fit("evidence", evidence_scores),
+                         "note": f"Reference baseline: {len(pairs)} claims extracted and verified: {sup} supported, "
+                                 f"{con} contradicted, {len(pairs) - checkable} not verifiable."},
+            "outcome": {"score": outcome_score,
+                        "note": "pending: no outcome" if outcome_score is None else
+                        f"alpha {alpha * 100:.2f}% mapped to 50 + 500 × alpha"},
+            "data_reliability": {"score": reliability, "note": "share of trades priced near the last known close"},
+            "lookahead_check": {"passed": True,
+                                "note": "Reference baseline reads only point-in-time snapshots at each decision time."},
+        }
+        weights = {s.id: s.weight for s in self.rubric.axes.reasoning.sub_components}
+        r = sum(grade["reasoning"]["sub_scores"][k] * w for k, w in weights.items()) / max(1e-9, sum(weights.values()))
+        band = "strong" if r >= 67 else "mixed" if r >= 45 else "weak"
+        grade["verdict"] = f"Reference baseline: {band} reasoning (deterministic, not an LLM grade)"
+        grade["summary"] = (f"Reference baseline — {len(decisions)} decisions, {sup}/{checkable} checkable claims "
+                            f"supported, {con} contradicted, {thrash} thrash events.")
+        return self._order(grade)
+
+    def _fit(self, axis: str, scores: dict[str, int]) -> dict[str, int]:
+        """Map onto the rubric's sub-component ids; an id the baseline does not know gets the axis mean."""
+        ids = [s.id for s in getattr(self.rubric.axes, axis).sub_components]
+        known = [scores[i] for i in ids if i in scores] or list(scores.values())
+        mean = _clip(sum(known) / len(known))
+        return {i: int(scores.get(i, mean)) for i in ids}
+
+    def _reliability(self, decisions: list[Decision]) -> int:
+        trades = [(d, t) for d in decisions for t in d.trades]
+        if not trades:
+            return 100
+        ok = 0
+        for d, t in trades:
+            obs = self.bundle.store.value(t.symbol, "close", d.decided_at)
+            if obs is None:
+                nxt = self.bundle.store.value(t.symbol, "close", datetime.max.replace(tzinfo=MARKET_TZ))
+                ok += nxt is not None and abs(t.price / float(nxt.value) - 1) <= 0.05
+            else:
+                ok += abs(t.price / float(obs.value) - 1) <= 0.05
+        return _clip(100.0 * ok / len(trades))
+
+    @staticmethod
+    def _order(grade: dict) -> dict:
+        order = ["schema_version", "claim_ledger", "reasoning", "evidence", "outcome", "data_reliability",
+                 "lookahead_check", "verdict", "summary"]
+        return {k: grade[k] for k in order if k in grade}

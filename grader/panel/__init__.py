@@ -1,0 +1,34 @@
+"""Panels and grading runs: panel files, orchestration, manifests, verification, scored versions."""
+
+from grader.panel._config import (
+    PANELS_DIR,
+    MockSettings,
+    PanelConfig,
+    PanelError,
+    RetryPolicy,
+    available_panels,
+    load_panel,
+)
+from grader.panel._grade import GradeReport, RunError, effective_run_type, grade_season, season_outcomes
+from grader.panel._manifest import VerifyResult, verify_run
+from grader.panel._scores import latest_version, run_inputs, store_score_version
+
+__all__ = [
+    "PANELS_DIR",
+    "GradeReport",
+    "MockSettings",
+    "PanelConfig",
+    "PanelError",
+    "RetryPolicy",
+    "RunError",
+    "VerifyResult",
+    "available_panels",
+    "effective_run_type",
+    "grade_season",
+    "latest_version",
+    "load_panel",
+    "run_inputs",
+    "season_outcomes",
+    "store_score_version",
+    "verify_run",
+]

@@ -1,0 +1,104 @@
+"""Panel files: which judges grade, how many calls run at once per provider, retries, mock settings.
+
+A panel is data (``grader/panel/panels/*.yaml`` or a user's YAML file). Three kinds:
+
+- ``reference``: the offline deterministic reference judge — a baseline, never an LLM grade.
+- ``mock``: scripted judges behind local fake servers that the grader starts itself, reached through the
+  real SDK clients; run type ``mock``, never official. An optional planted bias per judge (e.g. +10 for
+  its own family) lets the audits show they catch it.
+- ``real``: provider judges. Without ``--allow-real-api-calls`` a run with such a panel is a dry run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from grader.judges import JudgeSpec
+
+PANELS_DIR = Path(__file__).parent / "panels"
+
+
+class RetryPolicy(BaseModel):
+    """Retries only for infrastructure or format failures, capped; backoff doubles from ``base_delay_s``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    max_attempts: int = Field(default=4, ge=1, le=10)
+    base_delay_s: float = Field(default=1.0, ge=0)
+    max_delay_s: float = Field(default=30.0, ge=0)
+
+
+class MockSettings(BaseModel):
+    """Scripted judges: the reference grade plus seeded noise plus a planted bias."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seed: int = 7
+    noise_sd: float = Field(default=4.0, ge=0)
+    latency_s: float = Field(default=0.0, ge=0)
+    bias: dict[str, dict[str, float]] = Field(default_factory=dict)
+    """judge_id -> {contestant provider family -> points added to every sub-score}."""
+    failures: dict[str, list[str]] = Field(default_factory=dict)
+    """judge_id -> fake reply specs served first for every prompt (e.g. ["rate-limited:0.1", "malformed"])."""
+
+
+class PanelConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    kind: Literal["reference", "mock", "real"]
+    description: str = ""
+    judges: list[JudgeSpec] = Field(min_length=1)
+    concurrency: dict[str, int] = Field(default_factory=dict)
+    """Concurrent calls per provider (default 4)."""
+    retry: RetryPolicy = RetryPolicy()
+    mock: MockSettings | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PanelConfig:
+        ids = [j.judge_id for j in self.judges]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"judge ids must be unique: {ids}")
+        if self.kind == "reference" and any(j.provider != "reference" for j in self.judges):
+            raise ValueError("a reference panel holds only reference judges")
+        if self.kind != "reference" and any(j.provider == "reference" for j in self.judges):
+            raise ValueError("reference judges belong in a reference panel")
+        if self.kind == "mock" and any(j.provider not in ("openai", "anthropic", "xai") for j in self.judges):
+            raise ValueError("mock judges are openai, anthropic or xai judges behind local fakes")
+        return self
+
+    def limit(self, provider: str) -> int:
+        return max(1, self.concurrency.get(provider, 4))
+
+    @property
+    def content_hash(self) -> str:
+        return hashlib.sha256(json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()
+
+
+class PanelError(ValueError):
+    pass
+
+
+def available_panels() -> list[str]:
+    return sorted(p.stem for p in PANELS_DIR.glob("*.yaml"))
+
+
+def load_panel(name_or_path: str | Path) -> PanelConfig:
+    """A bundled panel by name (``reference``, ``mock``, ``frontier``) or a user's YAML file."""
+    path = Path(name_or_path)
+    if not path.is_file():
+        path = PANELS_DIR / f"{name_or_path}.yaml"
+        if not path.is_file():
+            raise PanelError(f"unknown panel {name_or_path!r}: not a file and not one of {available_panels()}")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise PanelError(f"{path}: not valid YAML: {exc}") from None
+    try:
+        return PanelConfig.model_validate(data)
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+        raise PanelError(f"{path}: {problems}") from None

@@ -1,0 +1,298 @@
+"""``grade_season``: one grading run end to end, resumable, with a manifest.
+
+Steps: validate the bundle (an invalid bundle writes nothing) → replay → anonymize + build prompts →
+import the season and open (or resume) the run → judge calls (reference, mock fakes or providers) →
+grades + verified ledgers → a scored version of the run → manifest with hashes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import math
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from grader.panel._config import PanelConfig
+from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
+from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
+from grader.storage import (
+    ContestantRow,
+    GradeRow,
+    JudgeCallRow,
+    RunRow,
+    contestant_map,
+    import_season,
+    session_scope,
+)
+
+RUN_TYPES = ("official", "stability", "dry-run")
+
+
+class RunError(RuntimeError):
+    pass
+
+
+@dataclass
+class GradeReport:
+    run_id: str
+    run_type: str
+    panel: str
+    dry_run: bool
+    calls_sent: int = 0
+    calls_reused: int = 0
+    attempts_failed: int = 0
+    gaps: list[str] = field(default_factory=list)
+    tokens_per_contestant: dict[str, dict[str, int]] = field(default_factory=dict)
+    cost_usd: float = 0.0
+    score_version: int | None = None
+    leaks: dict[str, list[str]] = field(default_factory=dict)
+
+
+def effective_run_type(panel: PanelConfig, requested: str, allow_real: bool) -> str:
+    if requested not in RUN_TYPES:
+        raise RunError(f"run type must be one of {RUN_TYPES}, got {requested!r}")
+    if panel.kind == "reference":
+        return "baseline"
+    if panel.kind == "mock":
+        return "mock"
+    if requested == "dry-run" or not allow_real:
+        return "dry-run"
+    return requested
+
+
+def panel_rubric_for_ids(rubric, judge_ids: list[str], families: dict[str, str]):
+    """Like :func:`panel_rubric`, from stored judge ids (for re-scoring)."""
+    from rubric import JudgeSlot
+
+    slots = [JudgeSlot(id=j, provider_family=families.get(j, "unknown")) for j in judge_ids]
+    new_panel = rubric.panel.model_copy(
+        update={"judges": slots, "min_judges": min(rubric.panel.min_judges, len(slots))})
+    return rubric.model_copy(update={"panel": new_panel})
+
+
+def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool, dict[str, list[tuple[str, float]]]]:
+    """(replays, outcome dict per contestant, pending?) for either bundle format."""
+    from grader.replay import replay_season
+
+    if bundle.info.format == "rounds":
+        from grader.replay import rounds_outcomes
+
+        outcomes, pending = rounds_outcomes(bundle)
+        return {}, outcomes, pending, {}
+    replays = replay_season(bundle)
+    return replays, {cid: r.outcome.as_dict() for cid, r in replays.items()}, False, {}
+
+
+def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
+                 repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
+                 progress: bool = True, console=None) -> GradeReport:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from grader.anonymizer import Anonymizer
+    from grader.judges.reference import ReferenceJudge
+    from grader.panel._config import load_panel
+    from grader.prompts import PromptBuilder
+    from grader.season import load_bundle
+    from rubric import grade_json_schema, load_rubric
+
+    bundle = load_bundle(season_dir)  # BundleError: nothing written
+    rubric = load_rubric(rubric_name)
+    panel = load_panel(panel_name)
+    kind = effective_run_type(panel, run_type, allow_real_api_calls)
+    if repeats < 1:
+        raise RunError("--repeats must be at least 1")
+    if repeats > 1 and kind not in ("stability", "mock", "baseline", "dry-run"):
+        raise RunError("--repeats > 1 is for stability runs (--run-type stability)")
+    dry = kind == "dry-run"
+    replays, outcomes, pending, _ = season_outcomes(bundle)
+    seed = f"{bundle.content_hash}:{rubric.judge_facing_hash}"
+    anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=seed)
+    builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
+    prompts = {c.id: builder.build(c.id) for c in bundle.contestants}
+    leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
+    if leaks:
+        raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
+    schema = grade_json_schema(rubric)
+    reference = ReferenceJudge(bundle, rubric, replays, outcomes, pending)
+    report = GradeReport(run_id, kind, panel.name, dry)
+    report.tokens_per_contestant = {
+        cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate}
+        for cid, p in prompts.items()}
+
+    with session_scope(db_url) as s:
+        imported = import_season(s, bundle)
+        run = s.get(RunRow, run_id)
+        if run is None:
+            s.add(RunRow(id=run_id, season_id=imported.season_id, run_type=kind, rubric_id=rubric.id,
+                         rubric_hash=rubric.content_hash, judge_facing_hash=rubric.judge_facing_hash,
+                         panel_name=panel.name, panel_hash=panel.content_hash, repeats=repeats,
+                         status="running", official_eligible=False))
+        else:
+            same = (run.season_id == imported.season_id and run.rubric_hash == rubric.content_hash
+                    and run.panel_hash == panel.content_hash and run.run_type == kind and run.repeats == repeats)
+            if not same:
+                raise RunError(f"run {run_id!r} exists with other inputs (season, rubric, panel, type or "
+                               "repeats); choose another --run-id")
+            run.status = "running"
+        for p in prompts.values():
+            store_prompt(s, p)
+        crow = contestant_map(s, imported.season_id)
+        done = {(g.judge_id, g.contestant_id, g.repeat) for g in
+                s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))}
+    family_of = {c.id: c.provider_family for c in bundle.contestants}
+
+    tasks: list[Task] = []
+    for spec in panel.judges:
+        for c in bundle.contestants:
+            for r in range(repeats):
+                if (spec.judge_id, crow[c.id].id, r) in done:
+                    continue
+                p = prompts[c.id]
+                if panel.kind == "mock" and r:
+                    from dataclasses import replace
+
+                    p = replace(p, system=p.system + repeat_marker(r))
+                tasks.append(Task(spec, c.id, crow[c.id].id, p, r, cache_key(spec, p, schema, r)))
+
+    if dry:
+        with session_scope(db_url) as s:
+            for t in tasks:
+                store_prompt(s, t.prompt)
+                s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
+                                   model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
+                                   cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
+                                   input_tokens=t.prompt.token_estimate))
+        _finish(db_url, run_id, bundle, rubric, panel, status="dry-run")
+        return report
+
+    def parse(parsed: dict | None, raw: str):
+        from rubric import normalise_grade
+
+        data = parsed
+        if data is None:
+            try:
+                data = json.loads(raw)
+            except (TypeError, ValueError):
+                return None, ["reply is not JSON"]
+        grade, problems = normalise_grade(data, rubric)
+        if grade is None:
+            return None, problems
+        return grade.model_dump(mode="json"), problems
+
+    def on_result(res: TaskResult) -> None:
+        if res.parsed is None:
+            return
+        _store_result(db_url, run_id, res, rubric, outcomes, pending, bundle, crow)
+
+    with ExitStack() as stack:
+        judges: dict[str, Any] = {}
+        specs = list(panel.judges)
+        if panel.kind == "reference":
+            judges = {spec.judge_id: _ReferenceCaller(reference, prompts) for spec in specs}
+        else:
+            from grader.judges import make_judge
+
+            if panel.kind == "mock":
+                table = MockGrades()
+                for c in bundle.contestants:
+                    g = reference.grade(c.id)
+                    for r in range(repeats):
+                        table.add(prompts[c.id].system + repeat_marker(r), prompts[c.id].user,
+                                  family_of[c.id], g)
+                specs = start_mock_servers(panel, table, stack)
+                import os
+
+                os.environ.setdefault("GRADER_MOCK_KEY", "mock-local-key")
+            judges = {spec.judge_id: make_judge(spec, allow_real_api_calls=allow_real_api_calls) for spec in specs}
+
+        async def go() -> CallRunner:
+            runner = CallRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
+            try:
+                await runner.run_all(tasks, on_result)
+            finally:
+                for j in judges.values():
+                    close = getattr(j, "aclose", None)
+                    if close is not None:
+                        await close()
+            return runner
+
+        bar = Progress(TextColumn("[bold]grading[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       console=console, disable=not progress or not tasks, transient=False)
+        with bar:
+            task_id = bar.add_task("calls", total=len(tasks))
+
+            def advance() -> None:
+                bar.advance(task_id)
+
+            runner = asyncio.run(go())
+    st = runner.stats
+    report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused
+    report.attempts_failed, report.gaps, report.cost_usd = st.attempts_failed, st.gaps, st.cost_usd
+    report.score_version = score_and_store(db_url, run_id, rubric, bundle, outcomes, pending, panel,
+                                           judge_calls=st.calls_sent)
+    _finish(db_url, run_id, bundle, rubric, panel, status="complete")
+    return report
+
+
+class _ReferenceCaller:
+    """The reference judge behind the same call interface (raw reply = the JSON it produced)."""
+
+    def __init__(self, reference, prompts):
+        self.reference = reference
+        self.by_user = {p.user: cid for cid, p in prompts.items()}
+
+    async def call(self, system: str, user: str, schema: dict, schema_name: str):
+        from grader.judges import CallOutcome
+
+        cid = self.by_user[user]
+        grade = self.reference.grade(cid)
+        raw = json.dumps(grade, sort_keys=False)
+        return CallOutcome(ok=True, raw_reply=raw, parsed=grade, input_tokens=math.ceil(len(user) / 4),
+                           output_tokens=math.ceil(len(raw) / 4), latency_s=0.0)
+
+
+def _store_result(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundle, crow) -> None:
+    from grader.panel._ledger import verify_judge_ledger
+    from grader.scoring import judge_composite
+
+    t = res.task
+    outcome_ok = (not pending) and bool(outcomes.get(t.contestant_key, {}).get("available", True))
+    comp = judge_composite(res.parsed, rubric, outcome_ok)
+    ledger_rows = verify_judge_ledger(res.parsed.get("claim_ledger", []), bundle, t.contestant_key)
+    with session_scope(db_url) as s:
+        exists = s.scalar(select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.judge_id == t.spec.judge_id,
+                                                 GradeRow.contestant_id == t.contestant_row_id,
+                                                 GradeRow.repeat == t.repeat))
+        if exists is not None:
+            return
+        contestant = s.get(ContestantRow, t.contestant_row_id)
+        store_grade(s, run_id=run_id, spec=t.spec, contestant=contestant, repeat=t.repeat, call_id=res.call_id,
+                    grade=res.parsed, composite=comp, ledger_rows=ledger_rows)
+
+
+def score_and_store(db_url, run_id, rubric, bundle, outcomes, pending, panel: PanelConfig | None,
+                    judge_calls: int, note: str = "") -> int:
+    """Score the run's stored grades under ``rubric`` and store a new scored version."""
+    from grader.panel._scores import store_score_version
+
+    return store_score_version(db_url, run_id, rubric, outcomes, pending,
+                               [j.judge_id for j in panel.judges] if panel else None, judge_calls, note)
+
+
+def _finish(db_url, run_id, bundle, rubric, panel, status: str) -> None:
+    from grader.panel._manifest import build_manifest
+
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        manifest = build_manifest(s, run, bundle, rubric, panel)
+        run.manifest = manifest
+        run.manifest_hash = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()
+        run.status = status
+        run.completed_at = datetime.now(UTC)

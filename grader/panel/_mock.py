@@ -1,0 +1,95 @@
+"""The mock panel: scripted judges behind local fake servers, reached through the real SDK clients.
+
+Each mock grade is the reference judge's grade for the same prompt plus seeded per-judge noise plus the
+planted bias of the panel file (points added to every sub-score when the contestant's provider family is
+in the judge's bias map). The fake learns the family from a table the grader hands it out of band — the
+prompt itself stays anonymized. Everything a mock judge returns is labelled MOCK.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+from contextlib import ExitStack
+
+import numpy as np
+
+from grader.fakes import FakeReply, FakeRequest, fake_server, script_from_spec
+from grader.judges import JudgeSpec
+from grader.panel._config import PanelConfig
+from grader.prompts import prompt_hash
+
+_REPEAT = re.compile(r"\[Stability repeat (\d+)\]")
+
+
+def repeat_marker(repeat: int) -> str:
+    """Appended to a mock prompt's system text so the scripted judge can vary its noise per repeat."""
+    return f"\n\n[Stability repeat {repeat}]" if repeat else ""
+
+
+class MockGrades:
+    """Prompt hash -> (contestant family, reference grade), filled before the calls start."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, tuple[str, dict]] = {}
+
+    def add(self, system: str, user: str, family: str, grade: dict) -> None:
+        self.table[prompt_hash(system, user)] = (family, grade)
+
+
+def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
+    settings = panel.mock
+    assert settings is not None
+    failures = [script_from_spec(s) for s in settings.failures.get(judge.judge_id, [])]
+    bias_map = settings.bias.get(judge.judge_id, {})
+
+    def script(request: FakeRequest) -> FakeReply:
+        if request.attempt <= len(failures):
+            return failures[request.attempt - 1](request)
+        key = prompt_hash(request.system, request.user)
+        if key not in grades.table:
+            base = _REPEAT.sub("", request.system).rstrip()
+            key = prompt_hash(base, request.user)
+        if key not in grades.table:
+            return FakeReply.refused("mock judge: unknown prompt")
+        family, reference = grades.table[key]
+        m = _REPEAT.search(request.system)
+        repeat = int(m.group(1)) if m else 0
+        seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|{judge.judge_id}|{key}|{repeat}".encode())
+                              .digest()[:8], "big")
+        rng = np.random.default_rng(seed)
+        bias = bias_map.get(family, 0.0)
+        grade = copy.deepcopy(reference)
+
+        def jitter(v: int | None) -> int | None:
+            if v is None:
+                return None
+            return int(round(min(100.0, max(0.0, v + rng.normal(0.0, settings.noise_sd) + bias))))
+
+        for axis in ("reasoning", "evidence"):
+            grade[axis]["sub_scores"] = {k: jitter(v) for k, v in grade[axis]["sub_scores"].items()}
+            grade[axis]["note"] = f"MOCK judge {judge.judge_id}: scripted from the reference baseline."
+        grade["outcome"]["score"] = jitter(grade["outcome"]["score"])
+        grade["data_reliability"]["score"] = jitter(grade["data_reliability"]["score"])
+        grade["verdict"] = f"MOCK ({judge.judge_id}): scripted grade, not a real LLM judgement"
+        grade["summary"] = f"MOCK judge {judge.judge_id} — reference baseline plus seeded noise" + (
+            f" and a planted bias of {bias:+g}" if bias else "") + "."
+        return FakeReply.ok(grade, input_tokens=len(request.user) // 4, output_tokens=800)
+
+    return script
+
+
+def start_mock_servers(panel: PanelConfig, grades: MockGrades, stack: ExitStack) -> list[JudgeSpec]:
+    """Start one fake per judge; return the judge specs pointed at them (loopback: no key, no flag)."""
+    assert panel.mock is not None
+    specs = []
+    for judge in panel.judges:
+        server = stack.enter_context(
+            fake_server(judge.provider, script=mock_script(judge, panel, grades), latency_s=panel.mock.latency_s)
+        )
+        if judge.provider == "xai":
+            specs.append(judge.model_copy(update={"host": server.host_port, "api_key_env": "GRADER_MOCK_KEY"}))
+        else:
+            specs.append(judge.model_copy(update={"base_url": server.base_url, "api_key_env": "GRADER_MOCK_KEY"}))
+    return specs

@@ -1,0 +1,236 @@
+"""Orchestration of a grading run: prompts, judge calls with a full audit trail, grades, ledgers, scores.
+
+Rules (PRODUCT.md "Audit trail"):
+
+- Every attempt is its own ``judge_calls`` row, committed as soon as the reply is in: the provider's raw
+  reply is stored before it is parsed, so a crash loses no paid-for call.
+- Retries only for infrastructure or format failures (transport, timeout, 429, 5xx, unparseable or
+  schema-invalid output), capped by the panel's retry policy, each linked to the attempt it replaces;
+  429s wait ``Retry-After`` when given, otherwise exponential backoff.
+- Invalid replies are kept and never scored. A judge that fails for a contestant leaves a visible gap.
+- Completed calls are content-addressed (provider, model, endpoint kind, system, user, schema, output
+  limits, repeat): a resumed run or a re-run with identical inputs reuses the stored reply and never pays twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.judges import CallOutcome, JudgeSpec
+from grader.panel._config import PanelConfig
+from grader.prompts import JudgePrompt
+from grader.storage import (
+    ContestantRow,
+    GradeRow,
+    JudgeCallRow,
+    LedgerEntryRow,
+    PromptRow,
+    session_scope,
+)
+
+SCHEMA_NAME = "judge_grade"
+
+
+def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int) -> str:
+    payload = {
+        "provider": spec.provider,
+        "model": spec.model,
+        "max_output_tokens": spec.max_output_tokens,
+        "temperature": spec.temperature,
+        "system": prompt.system,
+        "user": prompt.user,
+        "schema": schema,
+        "repeat": repeat,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def sha256_text(text: str | None) -> str | None:
+    return None if text is None else hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class Task:
+    spec: JudgeSpec
+    contestant_key: str
+    contestant_row_id: int
+    prompt: JudgePrompt
+    repeat: int
+    key: str
+
+
+@dataclass
+class TaskResult:
+    task: Task
+    status: str  # ok | reused | failed | dry_run
+    call_id: int | None = None
+    parsed: dict | None = None
+    attempts: int = 0
+    reason: str = ""
+
+
+@dataclass
+class RunStats:
+    calls_sent: int = 0
+    calls_reused: int = 0
+    attempts_failed: int = 0
+    gaps: list[str] = field(default_factory=list)
+    cost_usd: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+GradeParser = Callable[[dict | None, str], tuple[dict | None, list[str]]]
+"""(parsed JSON or None, raw text) -> (valid grade dict or None, problems)."""
+
+
+class CallRunner:
+    """Runs judge tasks concurrently under per-provider limits and records every attempt."""
+
+    def __init__(self, db_url: str | None, run_id: str, panel: PanelConfig, judges: dict[str, Any],
+                 schema: dict, parse: GradeParser, progress=None, sleep=asyncio.sleep):
+        self.db_url = db_url
+        self.run_id = run_id
+        self.panel = panel
+        self.judges = judges
+        self.schema = schema
+        self.parse = parse
+        self.progress = progress
+        self.sleep = sleep
+        self.stats = RunStats()
+        self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
+
+    # -- storage (each write is its own short transaction: committed before anything else happens) ----
+    def _find_completed(self, key: str) -> JudgeCallRow | None:
+        with session_scope(self.db_url) as s:
+            row = s.scalar(
+                select(JudgeCallRow)
+                .where(JudgeCallRow.cache_key == key, JudgeCallRow.status == "ok")
+                .order_by(JudgeCallRow.id)
+                .limit(1)
+            )
+            if row is not None:
+                s.expunge(row)
+            return row
+
+    def _record(self, task: Task, **values) -> int:
+        with session_scope(self.db_url) as s:
+            row = JudgeCallRow(
+                run_id=self.run_id,
+                judge_id=task.spec.judge_id,
+                provider=task.spec.provider,
+                model=task.spec.model,
+                contestant_id=task.contestant_row_id,
+                repeat=task.repeat,
+                cache_key=task.key,
+                prompt_sha256=task.prompt.sha256,
+                **values,
+            )
+            s.add(row)
+            s.flush()
+            return row.id
+
+    # -- one task ----------------------------------------------------------------------------------
+    async def run_task(self, task: Task) -> TaskResult:
+        done = self._find_completed(task.key)
+        if done is not None:
+            call_id = self._record(
+                task, attempt=done.attempt, status="reused", reused_from_call_id=done.id,
+                raw_reply_sha256=done.raw_reply_sha256, parsed=done.parsed,
+                input_tokens=done.input_tokens, output_tokens=done.output_tokens, cost_usd=0.0, latency_s=0.0,
+            )
+            self.stats.calls_reused += 1
+            return TaskResult(task, "reused", call_id, done.parsed, 0)
+        policy = self.panel.retry
+        judge = self.judges[task.spec.judge_id]
+        previous: int | None = None
+        reason = ""
+        for attempt in range(1, policy.max_attempts + 1):
+            async with self.semaphores[task.spec.provider]:
+                outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
+                                                        SCHEMA_NAME)
+            self.stats.calls_sent += 1
+            pricing = task.spec.pricing
+            cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens) if pricing else None
+            self.stats.cost_usd += cost or 0.0
+            self.stats.input_tokens += outcome.input_tokens or 0
+            self.stats.output_tokens += outcome.output_tokens or 0
+            grade, problems = (None, [])
+            if outcome.ok:
+                grade, problems = self.parse(outcome.parsed, outcome.raw_reply)
+            status = "ok" if grade is not None else ("invalid" if outcome.ok or outcome.error_kind in
+                                                     ("format", "schema") else "error")
+            kind = outcome.error_kind or ("schema" if status == "invalid" else None)
+            message = outcome.error_message or ("; ".join(problems)[:2000] if problems else None)
+            previous = self._record(
+                task, attempt=attempt, replaces_call_id=previous, status=status, error_kind=kind,
+                error_message=message, http_status=outcome.http_status, raw_reply=outcome.raw_reply,
+                raw_reply_sha256=sha256_text(outcome.raw_reply), parsed=grade if grade is not None else
+                outcome.parsed, input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
+                cost_usd=cost, latency_s=outcome.latency_s,
+            )
+            if grade is not None:
+                return TaskResult(task, "ok", previous, grade, attempt)
+            self.stats.attempts_failed += 1
+            reason = f"{kind}: {message or ''}".strip()
+            retryable = kind in ("transport", "timeout", "rate_limited", "server", "format", "schema")
+            if not retryable or attempt == policy.max_attempts:
+                break
+            delay = outcome.retry_after_s if outcome.retry_after_s is not None else min(
+                policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
+            await self.sleep(delay)
+        self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
+        return TaskResult(task, "failed", previous, None, policy.max_attempts, reason)
+
+    async def run_all(self, tasks: list[Task], on_result: Callable[[TaskResult], None]) -> None:
+        async def one(t: Task) -> None:
+            result = await self.run_task(t)
+            on_result(result)
+            if self.progress is not None:
+                self.progress()
+
+        await asyncio.gather(*(one(t) for t in tasks))
+
+
+def store_prompt(session: Session, prompt: JudgePrompt) -> None:
+    if session.get(PromptRow, prompt.sha256) is None:
+        session.add(PromptRow(sha256=prompt.sha256, system=prompt.system, user=prompt.user,
+                              token_estimate=prompt.token_estimate))
+        session.flush()
+
+
+def store_grade(session: Session, *, run_id: str, spec: JudgeSpec, contestant: ContestantRow, repeat: int,
+                call_id: int | None, grade: dict, composite, ledger_rows: list[dict]) -> GradeRow:
+    row = GradeRow(
+        run_id=run_id, judge_id=spec.judge_id, judge_family=spec.family, contestant_id=contestant.id,
+        repeat=repeat, call_id=call_id, grade=grade, reasoning=composite.reasoning,
+        evidence=composite.evidence, process=composite.process, outcome=composite.outcome,
+        data_reliability=(grade.get("data_reliability") or {}).get("score"), composite=composite.composite,
+        lookahead_passed=bool((grade.get("lookahead_check") or {}).get("passed", False)),
+        verdict=str(grade.get("verdict", "")), summary=str(grade.get("summary", "")),
+    )
+    session.add(row)
+    session.flush()
+    for pos, entry in enumerate(ledger_rows):
+        session.add(LedgerEntryRow(grade_id=row.id, run_id=run_id, judge_id=spec.judge_id,
+                                   contestant_id=contestant.id, position=pos, **entry))
+    session.flush()
+    return row
+
+
+def now_iso() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")

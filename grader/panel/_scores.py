@@ -1,0 +1,78 @@
+"""Scored versions of a run: computed from stored grades only (no judge call), stored as a new version."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from grader.storage import (
+    ContestantRow,
+    ContestantScoreRow,
+    DecisionRow,
+    GradeRow,
+    RunRow,
+    ScoreVersionRow,
+    session_scope,
+)
+
+
+def run_inputs(session, run_id: str):
+    """(run, contestants by row id, grades by contestant key and judge (repeat 0), timings, judge ids)."""
+    run = session.get(RunRow, run_id)
+    if run is None:
+        raise KeyError(f"no run {run_id!r} in this database")
+    contestants = {c.id: c for c in session.scalars(select(ContestantRow).where(
+        ContestantRow.season_id == run.season_id))}
+    grades = session.scalars(select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.repeat == 0)).all()
+    judge_ids = sorted({g.judge_id for g in grades})
+    by_c: dict[str, dict[str, dict | None]] = {c.contestant_key: {} for c in contestants.values()}
+    for g in grades:
+        by_c[contestants[g.contestant_id].contestant_key][g.judge_id] = g.grade
+    timings: dict[str, list[float]] = {c.contestant_key: [] for c in contestants.values()}
+    for cid, secs in session.execute(select(DecisionRow.contestant_id, DecisionRow.decision_seconds).where(
+            DecisionRow.season_id == run.season_id)):
+        if secs is not None:
+            timings[contestants[cid].contestant_key].append(secs)
+    return run, contestants, by_c, timings, judge_ids
+
+
+def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], pending: bool,
+                        panel_judges: list[str] | None, judge_calls: int, note: str = "") -> int:
+    from grader.panel._grade import panel_rubric_for_ids
+    from grader.scoring import score_run
+
+    with session_scope(db_url) as s:
+        run, contestants, by_c, timings, judge_ids = run_inputs(s, run_id)
+        judges = panel_judges or judge_ids
+        for per in by_c.values():  # a judge without a usable grade is a visible gap, never invented
+            for j in judges:
+                per.setdefault(j, None)
+        families = {}
+        for g in s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)):
+            families[g.judge_id] = g.judge_family
+        scoring_rubric = panel_rubric_for_ids(rubric, judges, families)
+        available = {c: (not pending) and bool(outcomes.get(c, {}).get("available", False)) for c in by_c}
+        scores = score_run(by_c, scoring_rubric, timings, available)
+        version = ScoreVersionRow(run_id=run_id, rubric_id=rubric.id, rubric_hash=rubric.content_hash,
+                                  judge_calls=judge_calls, note=note)
+        s.add(version)
+        s.flush()
+        key_to_row = {c.contestant_key: c.id for c in contestants.values()}
+        official = run.run_type == "official"
+        for sc in scores:
+            outcome = dict(outcomes.get(sc.contestant_id, {}))
+            if pending:
+                outcome = {"available": False, "pending": True}
+            s.add(ContestantScoreRow(
+                version_id=version.id, contestant_id=key_to_row[sc.contestant_id], rank=sc.rank, total=sc.total,
+                reasoning_median=sc.reasoning_median, efficiency=sc.efficiency, band=sc.band,
+                judges_low=sc.panel.low, judges_high=sc.panel.high, n_judges=sc.panel.n_judges,
+                flagged=sc.flagged, official_eligible=official and sc.official_eligible,
+                outcome=outcome, details=sc.model_dump(mode="json"),
+            ))
+        run.official_eligible = official and all(sc.official_eligible for sc in scores)
+        return version.id
+
+
+def latest_version(session, run_id: str) -> ScoreVersionRow | None:
+    return session.scalar(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id)
+                          .order_by(ScoreVersionRow.id.desc()).limit(1))

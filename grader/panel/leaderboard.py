@@ -1,0 +1,50 @@
+"""Leaderboard rows of a scored version of a run (used by the CLI, the console and the report)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from grader.panel._scores import latest_version
+from grader.storage import (
+    ContestantRow,
+    ContestantScoreRow,
+    RunRow,
+    ScoreVersionRow,
+    SeasonRow,
+    session_scope,
+)
+
+
+def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None = None) -> tuple[dict, list[dict]]:
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id!r} in this database")
+        v = s.get(ScoreVersionRow, version) if version else latest_version(s, run_id)
+        if v is None or v.run_id != run_id:
+            raise KeyError(f"run {run_id!r} has no scored version {version or ''}".strip())
+        season = s.get(SeasonRow, run.season_id)
+        rows = []
+        q = (select(ContestantScoreRow, ContestantRow)
+             .join(ContestantRow, ContestantRow.id == ContestantScoreRow.contestant_id)
+             .where(ContestantScoreRow.version_id == v.id))
+        for score, c in s.execute(q):
+            o = score.outcome or {}
+            rows.append({
+                "contestant_id": c.contestant_key, "label": c.display_name, "family": c.provider_family,
+                "model": c.model, "rank": score.rank, "total": score.total, "band": score.band,
+                "reasoning_median": score.reasoning_median, "efficiency": score.efficiency,
+                "outcome_axis": (score.details.get("axis_medians") or {}).get("outcome"),
+                "return": o.get("portfolio_return"), "benchmark_return": o.get("benchmark_return"),
+                "alpha": o.get("alpha"), "oracle_score": o.get("oracle_score"), "regret": o.get("regret"),
+                "sharpe": o.get("sharpe"), "max_drawdown": o.get("max_drawdown"),
+                "judges_low": score.judges_low, "judges_high": score.judges_high, "n_judges": score.n_judges,
+                "flagged": score.flagged, "official_eligible": score.official_eligible,
+                "details": score.details, "outcome": o,
+            })
+        rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
+        meta = {"run_id": run_id, "run_type": run.run_type, "rubric_id": v.rubric_id, "rubric_hash": v.rubric_hash,
+                "panel": run.panel_name, "version": v.id, "season": season.season_key,
+                "season_name": season.name, "pending": any((r["outcome"] or {}).get("pending") for r in rows),
+                "judge_calls": v.judge_calls, "created_at": v.created_at.isoformat()}
+        return meta, rows

@@ -1,0 +1,287 @@
+"""Judge prompts: rubric instructions, the anonymized whole-horizon record, then a labelled outcome section.
+
+Layout of the user message (one contestant per prompt — pointwise scoring):
+
+1. Season header (universe, benchmark, window) — no identities.
+2. One section per decision, in time order: the decision time, trades or target allocation, the rationale
+   (anonymized), what the model was shown (briefing, once per distinct text), process facts known at that
+   moment, and the point-in-time snapshot of the held, traded and recently traded symbols **as of
+   ``decided_at``**. Every value in a decision's section comes from ``PointInTimeStore.snapshot(...,
+   decided_at)``, so nothing observed later can appear there (the lookahead guard; a property test proves it).
+3. "Whole-record process facts" (turnover, concentration, thrash events) — facts of the record, not market data.
+4. "OUTCOME — after the horizon" — returns, benchmark, alpha, oracle, risk metrics; withheld when pending.
+
+Compaction: only fields a claim could cite are sent (the PIT fields), only for symbols the decision touches
+or holds, at display precision, and a value is not repeated while it is unchanged since the last time it was
+sent for that symbol. Tokens are estimated as ceil(characters / 4) — no tokenizer download is possible offline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from grader.pit import MARKET_TZ, Observation
+from grader.season import Decision, SeasonBundle
+
+RECENT_TRADES_WINDOW = 5  # decisions: a symbol traded in the last N decisions stays in the snapshot
+PERCENT_FIELDS = {
+    "return1d", "return5d", "return20d", "return7d", "return30d", "return6m", "return1y", "volatility20d",
+    "profitMargin", "operatingMarginTTM", "returnOnEquityTTM", "returnOnAssetsTTM",
+    "quarterlyEarningsGrowthYOY", "quarterlyRevenueGrowthYOY", "dividendYield",
+}
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def format_value(field_name: str, value: float | str) -> str:
+    if isinstance(value, str):
+        return value
+    if field_name in PERCENT_FIELDS:
+        return f"{value * 100:.2f}%"
+    if field_name == "marketCapitalization" or abs(value) >= 1e6:
+        return f"{value:.4g}"
+    if field_name.startswith("analystRating"):
+        return f"{value:g}"
+    return f"{value:.2f}"
+
+
+@dataclass
+class DecisionSection:
+    decision_key: str
+    decided_at: datetime
+    text: str
+    observations: list[Observation]
+
+
+@dataclass
+class JudgePrompt:
+    contestant_id: str
+    alias: str
+    system: str
+    user: str
+    sections: list[DecisionSection]
+    token_estimate: int
+    naive_token_estimate: int
+    scrubbed: int
+    leaks: list[str] = field(default_factory=list)
+
+    @property
+    def sha256(self) -> str:
+        return prompt_hash(self.system, self.user)
+
+
+def prompt_hash(system: str, user: str) -> str:
+    return hashlib.sha256(f"{system}\0{user}".encode()).hexdigest()
+
+
+class PromptBuilder:
+    """Builds one judge prompt per contestant for a season."""
+
+    def __init__(self, bundle: SeasonBundle, instructions: str, anonymizer, replays: dict | None = None,
+                 outcome: dict[str, dict] | None = None, pending: bool = False):
+        self.bundle = bundle
+        self.instructions = instructions
+        self.anonymizer = anonymizer
+        self.replays = replays or {}
+        self.outcome = outcome or {}
+        self.pending = pending
+        self.store = bundle.store
+
+    # -- sections ---------------------------------------------------------------------------------
+    def header(self) -> str:
+        info = self.bundle.info
+        lines = [
+            f"# Season record (anonymized)\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
+            f"Starting cash: {info.starting_cash:,.0f} {info.currency}.",
+            "Universe: " + "; ".join(
+                f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})" for u in info.universe
+            ),
+        ]
+        return "\n".join(lines)
+
+    def _relevant_symbols(self, decision: Decision, held: set[str], recent: list[set[str]]) -> list[str]:
+        syms = set(held) | {t.symbol for t in decision.trades}
+        syms |= {a.symbol for a in decision.allocation or []}
+        for s in recent:
+            syms |= s
+        return sorted(syms)
+
+    def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
+                         last_sent: dict[tuple[str, str], str], facts: list[str],
+                         seen_context: set[str]) -> DecisionSection:
+        when = decision.decided_at
+        lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
+        if decision.round_id:
+            lines.append(f"Round: {decision.round_id}")
+        if decision.trades:
+            lines.append("Trades: " + "; ".join(
+                f"{t.side} {t.quantity:g} {t.symbol} @ {t.price:.2f}" for t in decision.trades))
+        elif decision.allocation:
+            lines.append("Target allocation: " + "; ".join(
+                f"{a.symbol} {a.weight * 100:.0f}%" for a in decision.allocation))
+        else:
+            lines.append("Trades: none (hold)")
+        if decision.confidence is not None:
+            lines.append(f"Stated confidence: {decision.confidence:.2f}")
+        lines.append(f"Rationale: {shown.rationale}")
+        if shown.allocation:
+            for a in shown.allocation:
+                if a.rationale:
+                    lines.append(f"  - {a.symbol}: {a.rationale}")
+        if shown.context:
+            digest = hashlib.sha256(shown.context.encode()).hexdigest()[:12]
+            if digest in seen_context:
+                lines.append(f"What the model was shown: same briefing as before (ref {digest}).")
+            else:
+                seen_context.add(digest)
+                lines.append(f"What the model was shown (briefing ref {digest}):\n{shown.context}")
+        if facts:
+            lines.append("Process facts at decision time: " + "; ".join(facts))
+        snap = self.store.snapshot(symbols, when)
+        used: list[Observation] = []
+        snap_lines = []
+        for sym in symbols:
+            per = snap.get(sym, {})
+            parts = []
+            for fname in sorted(per):
+                obs = per[fname]
+                shown_v = format_value(fname, obs.value)
+                key = (sym, fname)
+                if last_sent.get(key) == shown_v:
+                    continue
+                last_sent[key] = shown_v
+                parts.append(f"{fname}={shown_v}")
+                used.append(obs)
+            if parts:
+                asof = max(per[f].observed_at for f in per).astimezone(MARKET_TZ).date()
+                snap_lines.append(f"  {sym} (as of {asof}): " + ", ".join(parts))
+        lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted):")
+        lines.extend(snap_lines or ["  (no changed values)"])
+        return DecisionSection(decision.key, when, "\n".join(lines), used)
+
+    def naive_size(self, decisions: list[Decision]) -> int:
+        """Tokens of an uncompacted dump: every field of every universe symbol at every decision."""
+        symbols = sorted(self.bundle.info.symbols())
+        total = 0
+        for d in decisions:
+            snap = self.store.snapshot(symbols, d.decided_at)
+            total += sum(len(f"{f}={format_value(f, o.value)}, ") + 4 for per in snap.values()
+                         for f, o in per.items())
+            total += len(d.rationale) + len(d.context or "") + 80
+        return math.ceil(total / 4)
+
+    def process_facts_at(self, contestant_id: str, decision: Decision) -> list[str]:
+        replay = self.replays.get(contestant_id)
+        if replay is None:
+            if decision.allocation:
+                hhi = sum(a.weight ** 2 for a in decision.allocation)
+                return [f"holdings {len(decision.allocation)}", f"HHI {hhi:.3f}"]
+            return []
+        day = decision.decided_at.astimezone(MARKET_TZ).date()
+        prior = replay.nav.index[replay.nav.index < day]
+        if len(prior) == 0:
+            return ["before the first close of the season: all cash"]
+        d0 = prior[-1]
+        nav = float(replay.nav.loc[d0])
+        cash = float(replay.cash.loc[d0])
+        held = replay.holdings.loc[d0]
+        held = held[held > 1e-9]
+        peak = float(replay.nav.loc[:d0].max())
+        parts = [f"NAV {nav:,.0f} at {d0} close", f"cash {cash / nav * 100:.1f}%",
+                 f"drawdown from peak {(1 - nav / peak) * 100:.1f}%"]
+        if len(held):
+            parts.append("held: " + ", ".join(f"{s} {q:g}" for s, q in held.items()))
+        return parts
+
+    def outcome_section(self, contestant_id: str) -> str:
+        head = "# OUTCOME — after the horizon (use only for the outcome axis; never to grade earlier decisions)"
+        if self.pending:
+            return head + "\nThe season is pending: no outcome is resolvable yet. Score the outcome axis null."
+        o = self.outcome.get(contestant_id)
+        if not o or not o.get("available", True):
+            return head + "\nNo outcome is available for this record. Score the outcome axis null."
+        def pct(v):
+            return "n/a" if v is None else f"{v * 100:.2f}%"
+        lines = [head,
+                 f"Return {pct(o.get('portfolio_return'))}; benchmark over the same window "
+                 f"{pct(o.get('benchmark_return'))}; alpha {pct(o.get('alpha'))}.",
+                 f"Hindsight oracle {o.get('oracle_symbol') or ''} {pct(o.get('oracle_return'))}; "
+                 f"regret {pct(o.get('regret'))}; oracle-normalised score "
+                 f"{'unavailable' if o.get('oracle_score') is None else format(o['oracle_score'], '.1f')}."]
+        risk = [f"{k} {o[k]:.2f}" for k in ("sharpe", "sortino") if o.get(k) is not None]
+        risk += [f"{k} {pct(o[k])}" for k in ("volatility", "max_drawdown") if o.get(k) is not None]
+        if risk:
+            lines.append("Risk: " + "; ".join(risk) + ".")
+        if o.get("equal_weight_return") is not None:
+            lines.append(f"Equal-weight baseline return {pct(o['equal_weight_return'])}.")
+        return "\n".join(lines)
+
+    def record_facts_section(self, contestant_id: str) -> str:
+        replay = self.replays.get(contestant_id)
+        if replay is None:
+            return ""
+        f = replay.facts
+        lines = ["# Whole-record process facts (computed from the trades; not market data)",
+                 f"Decisions {f.decisions}, trades {f.trades}, holds {f.hold_decisions}; turnover "
+                 f"{f.turnover:.2f}× mean NAV; mean position HHI {f.hhi:.3f}; max position weight "
+                 f"{f.max_position_weight * 100:.1f}%; sector HHI {f.sector_hhi:.3f}"
+                 + (f" (top sector {f.top_sector} {f.top_sector_weight * 100:.1f}%)" if f.top_sector else "")
+                 + f"; mean cash weight {f.cash_weight_mean * 100:.1f}%.",
+                 f"Thrash events (buy and sell of the same symbol within 10 trading days): "
+                 f"{len(f.thrash_events)}."]
+        for e in f.thrash_events[:10]:
+            lines.append(f"  - {e.symbol}: {e.first_side} {e.first_at[:10]} then {e.second_side} "
+                         f"{e.second_at[:10]} ({e.trading_days_apart} trading days)")
+        return "\n".join(lines)
+
+    # -- whole prompt -------------------------------------------------------------------------------
+    def build(self, contestant_id: str) -> JudgePrompt:
+        decisions = self.bundle.decisions_of(contestant_id)
+        alias = self.anonymizer.alias_of(contestant_id)
+        sections: list[DecisionSection] = []
+        last_sent: dict[tuple[str, str], str] = {}
+        seen_context: set[str] = set()
+        recent: list[set[str]] = []
+        held: set[str] = set()
+        scrubbed = 0
+        for d in decisions:
+            shown, record = self.anonymizer.anonymize_decision(d)
+            scrubbed += record.count
+            symbols = self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:])
+            facts = self.process_facts_at(contestant_id, d)
+            sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context))
+            traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
+            recent.append(traded)
+            for t in d.trades:
+                if t.side == "buy":
+                    held.add(t.symbol)
+            replay = self.replays.get(contestant_id)
+            if replay is not None:
+                day = d.decided_at.astimezone(MARKET_TZ).date()
+                idx = replay.holdings.index[replay.holdings.index <= day]
+                if len(idx):
+                    row = replay.holdings.loc[idx[-1]]
+                    held = set(row[row > 1e-9].index)
+        parts = [self.header(), f"Contestant: {alias}", *(s.text for s in sections)]
+        facts = self.record_facts_section(contestant_id)
+        if facts:
+            parts.append(facts)
+        parts.append(self.outcome_section(contestant_id))
+        user = "\n\n".join(parts)
+        leaks = self.anonymizer.find_leaks(user)
+        return JudgePrompt(
+            contestant_id=contestant_id,
+            alias=alias,
+            system=self.instructions,
+            user=user,
+            sections=sections,
+            token_estimate=estimate_tokens(self.instructions) + estimate_tokens(user),
+            naive_token_estimate=estimate_tokens(self.instructions) + self.naive_size(decisions),
+            scrubbed=scrubbed,
+            leaks=leaks,
+        )

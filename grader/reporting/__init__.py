@@ -1,0 +1,5 @@
+"""Reporting glue: audit inputs collected from storage for the audits package and the console."""
+
+from grader.reporting._collect import collect_audit_inputs
+
+__all__ = ["collect_audit_inputs"]

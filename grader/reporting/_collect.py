@@ -1,0 +1,114 @@
+"""Build the audits' typed inputs from a stored run (scores, totals, ledgers, human grades)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import UTC, datetime
+
+import pandas as pd
+from sqlalchemy import select
+
+from grader.panel.leaderboard import leaderboard_rows
+from grader.storage import (
+    ContestantRow,
+    DecisionRow,
+    GradeRow,
+    HumanGradeRow,
+    LedgerEntryRow,
+    RunRow,
+    SeasonRow,
+    session_scope,
+)
+
+HUMAN_AXES = ("reasoning", "evidence", "outcome", "data_reliability", "composite")
+
+
+def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | None = None):
+    """The :class:`audits.AuditInputs` of a run (latest scored version unless ``version`` is given)."""
+    from audits import AuditInputs, Band, RunMeta
+    from ledgers import known_field
+
+    meta_lb, rows = leaderboard_rows(run_id, version, db_url)
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        season = s.get(SeasonRow, run.season_id)
+        contestants = {c.id: c for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == season.id))}
+        grades = s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)).all()
+        scores = pd.DataFrame([
+            {"contestant_id": contestants[g.contestant_id].contestant_key,
+             "contestant_label": contestants[g.contestant_id].display_name,
+             "contestant_family": contestants[g.contestant_id].provider_family,
+             "judge_id": g.judge_id, "judge_family": g.judge_family, "repeat": g.repeat,
+             "composite": g.composite, "reasoning": g.reasoning, "evidence": g.evidence, "process": g.process,
+             "outcome": g.outcome, "data_reliability": g.data_reliability}
+            for g in grades
+        ])
+        lookahead = pd.DataFrame([
+            {"judge_id": g.judge_id, "contestant_id": contestants[g.contestant_id].contestant_key,
+             "passed": g.lookahead_passed} for g in grades if g.repeat == 0
+        ])
+        ledger_rows = s.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id)).all()
+        ledger = pd.DataFrame([
+            {"judge_id": e.judge_id, "contestant_id": contestants[e.contestant_id].contestant_key,
+             "claim": e.claim, "cited_fields": list(e.cited_fields or []),
+             "cited_field_exists": bool(e.cited_fields) and "unknown_field" not in (e.flags or [])
+             and "field_not_in_snapshot" not in (e.flags or []) and all(known_field(f) for f in e.cited_fields),
+             "judge_status": e.judge_status if e.judge_status in ("supported", "not_verifiable", "contradicted")
+             else "not_verifiable",
+             "verifier_status": e.verifier_status, "lookahead_flag": bool(e.lookahead)}
+            for e in ledger_rows
+        ])
+        # per-decision quality for the bootstrap: the verifier's view of the claims made at each decision
+        per_decision: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for e in ledger_rows:
+            if e.decision_date is not None:
+                per_decision[(contestants[e.contestant_id].contestant_key, e.decision_date.isoformat())].append(
+                    e.verifier_status)
+        decision_rows = []
+        for d_cid, d_at in s.execute(select(DecisionRow.contestant_id, DecisionRow.decided_at).where(
+                DecisionRow.season_id == season.id)):
+            key = contestants[d_cid].contestant_key
+            statuses = per_decision.get((key, d_at.date().isoformat()), [])
+            score = 50.0 if not statuses else 100.0 * (statuses.count("supported") + 0.5 * statuses.count(
+                "not_verifiable")) / len(statuses)
+            decision_rows.append({"contestant_id": key, "decision_key": f"{key}@{d_at.isoformat()}", "score": score})
+        humans = []
+        for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)):
+            for axis in HUMAN_AXES:
+                value = getattr(h, axis)
+                if value is not None:
+                    humans.append({"item_id": contestants[h.contestant_id].contestant_key, "annotator": h.annotator,
+                                   "axis": axis, "score": value, "created_at": h.created_at})
+        info = season.info or {}
+        bands_cfg = None
+        try:
+            from rubric import load_rubric
+
+            r = load_rubric((run.manifest or {}).get("rubric", {}).get("path") or run.rubric_id)
+            bands_cfg = (Band(name="weak", low=0, high=r.bands.mixed), Band(name="mixed", low=r.bands.mixed,
+                         high=r.bands.strong), Band(name="strong", low=r.bands.strong, high=100))
+        except Exception:  # noqa: BLE001 - default bands then
+            bands_cfg = None
+        meta = RunMeta(
+            run_id=run_id, run_type=run.run_type, rubric_id=meta_lb["rubric_id"], rubric_hash=meta_lb["rubric_hash"],
+            rubric_judge_hash=run.judge_facing_hash, panel_name=run.panel_name, panel_hash=run.panel_hash,
+            season_id=season.season_key, season_status="pending" if meta_lb["pending"] else "resolved",
+            manifest_hash=run.manifest_hash or "", attribution=info.get("attribution"),
+            generated_at=datetime.now(UTC),
+        )
+    totals = pd.DataFrame([
+        {"contestant_id": r["contestant_id"], "contestant_label": r["label"], "total": r["total"],
+         "reasoning_median": r["reasoning_median"], "efficiency": r["efficiency"], "band": r["band"],
+         **{k: r["outcome"].get("portfolio_return" if k == "return" else k) for k in (
+             "return", "benchmark_return", "alpha", "oracle_score", "regret", "sharpe", "sortino", "volatility",
+             "max_drawdown", "equal_weight_return")}}
+        for r in rows
+    ])
+    kwargs: dict = {}
+    if humans:
+        kwargs["human_grades"] = pd.DataFrame(humans)
+    if bands_cfg is not None:
+        kwargs["bands"] = bands_cfg
+    return AuditInputs(meta=meta, scores=scores, totals=totals, decision_scores=pd.DataFrame(decision_rows),
+                       ledger=ledger,
+                       lookahead_checks=lookahead, **kwargs)

@@ -1,0 +1,166 @@
+"""Claim-ledger models: claims, what a claim asserts, verifications, cross-checks and verifier thresholds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+Status = Literal["supported", "not_verifiable", "contradicted"]
+STATUSES: tuple[Status, ...] = ("supported", "not_verifiable", "contradicted")
+
+Flag = Literal["unknown_field", "field_not_in_snapshot", "misquoted_value", "status_disagreement", "lookahead"]
+
+RuleName = Literal[
+    "exact_numeric",  # a field value as stated ("RSI at 72", "P/E of 28.5", "+5.6% 7d")
+    "threshold",  # a field above/below a stated number ("RSI above 70", "P/E under 20")
+    "derived_return",  # return over N days computed from closes ("up 12% over 10 days")
+    "relative_return",  # return minus the benchmark's over the same horizon ("+9.8% vs SPY")
+    "distance_52w_high",  # close / week52High - 1 ("8% below its 52-week high")
+    "distance_52w_low",  # close / week52Low - 1 ("30% above its 52-week low")
+    "distance_sma",  # close / smaN - 1 ("3% above its 200-day average")
+    "analyst_upside",  # analystTargetPrice / close - 1 ("15% upside to the analyst target")
+    "sma_position",  # close above/below smaN, with a dead band
+    "ma_cross",  # sma50 above/below sma200 (golden/death cross)
+    "macd_signal",  # macd above/below macdSignal
+    "momentum",  # sign of return20d / return30d (or the named horizon)
+    "relative_momentum",  # return minus benchmark return, sign ("relative strength", "outperformed")
+    "rsi_state",  # overbought (RSI >= 70) / oversold (RSI <= 30)
+    "near_52w_extreme",  # at / near the 52-week high or low
+    "profitability",  # strong / weak profitability
+    "valuation",  # cheap / expensive
+    "growth",  # strong / weak earnings or revenue growth
+    "dividend_yield",  # high dividend yield
+    "beta_level",  # low / high beta
+    "volatility_level",  # low / high volatility
+    "upside_direction",  # analyst target above / below the close
+    "consensus",  # analyst consensus from rating counts
+    "categorical",  # sector / industry label
+    "forecast",  # forecasts and opinions: never verifiable
+    "briefing",  # a number that is not a point-in-time field (briefing / context figure)
+    "unrecognised",  # no checkable assertion found
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Assertion(_Model):
+    """One checkable statement inside a claim, as the parser understood it.
+
+    ``stated`` is in the field's unit (fractions for returns); ``tolerance`` is half a unit of the
+    stated precision; ``polarity`` is +1 for above/positive/strong/high/buy and -1 for the opposite.
+    """
+
+    rule: RuleName
+    symbol: str | None = None
+    field: str | None = None
+    stated: float | None = None
+    tolerance: float = 0.0
+    approx: bool = False
+    op: Literal["eq", "gt", "lt"] = "eq"
+    polarity: int = 1
+    window: int | None = None  # trading days for derived returns; 50/200 for sma rules
+    benchmark: str | None = None
+    label: str | None = None  # categorical value or consensus label
+    raw: str = ""  # the words the assertion came from
+
+
+class CitedValue(_Model):
+    """A value a judge quoted for a field (optional structured part of a ledger entry)."""
+
+    field: str
+    value: float | str
+    symbol: str | None = None
+    observed_at: AwareDatetime | None = None
+
+
+class Claim(_Model):
+    """A factual claim from a rationale or a judge's ledger entry."""
+
+    id: str
+    text: str
+    decided_at: AwareDatetime
+    symbol: str | None = None
+    cited_fields: list[str] = Field(default_factory=list)
+    judge_status: Status | None = None
+    judge_note: str = ""
+    cited_values: list[CitedValue] = Field(default_factory=list)
+    briefing_only: bool = False  # a numeric claim with no point-in-time field (set by extraction)
+    assertions: list[Assertion] | None = None  # pre-parsed (extraction); None -> parsed from ``text``
+    span: tuple[int, int] | None = None  # character offsets in the rationale it was extracted from
+
+
+class Evidence(_Model):
+    """A point-in-time value a verification used."""
+
+    symbol: str
+    field: str
+    value: float | str
+    observed_at: datetime
+    source: str
+
+
+class Verification(_Model):
+    """The verifier's verdict on a claim, with the values used and a reason a person can check."""
+
+    claim_id: str | None = None
+    status: Status
+    reason: str
+    evidence: list[Evidence] = Field(default_factory=list)
+    rule: str
+    lookahead: bool = False
+    briefing_only: bool = False
+
+
+class CrossCheck(_Model):
+    """A judge's ledger entry against the verifier and the snapshot the judge was shown."""
+
+    claim_id: str | None = None
+    flags: list[Flag] = Field(default_factory=list)
+    verifier_status: Status
+    judge_status: Status | None
+    agrees: bool
+    cited: int = 0  # fields the judge cited
+    valid_citations: int = 0  # cited fields that exist and are in the snapshot
+    details: list[str] = Field(default_factory=list)
+
+
+class VerifierConfig(_Model):
+    """Every threshold the rules use (documented in ``ledgers._rules`` and docs/ledgers.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    relative_tolerance: float = 0.02
+    approx_relative_tolerance: float = 0.05
+    threshold_dead_band: float = 0.005
+    ma_dead_band: float = 0.005
+    momentum_fields: tuple[str, ...] = ("return20d", "return30d")
+    momentum_dead_band: float = 0.005
+    overbought_rsi: float = 70.0
+    oversold_rsi: float = 30.0
+    strong_profit_margin: float = 0.15
+    strong_return_on_equity: float = 0.15
+    weak_profit_margin: float = 0.05
+    cheap_pe: float = 15.0
+    expensive_pe: float = 30.0
+    sector_median_min_peers: int = 3
+    valuation_dead_band: float = 0.02
+    strong_growth: float = 0.10
+    weak_growth: float = 0.0
+    high_dividend_yield: float = 0.03
+    low_beta: float = 0.8
+    high_beta: float = 1.2
+    low_volatility: float = 0.15
+    high_volatility: float = 0.35
+    at_extreme_band: float = 0.01
+    near_extreme_band: float = 0.05
+    consensus_strong_buy: float = 4.5
+    consensus_buy: float = 3.5
+    consensus_sell: float = 2.5
+    upside_dead_band: float = 0.01
+    price_scale_ratio: float = 5.0
+    lookahead_window_days: int = 30
+    benchmark: str | None = None

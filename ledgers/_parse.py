@@ -1,0 +1,764 @@
+"""Claim text -> assertions: which field a number belongs to, and which qualitative rule a phrase triggers.
+
+A number is bound to a field by the words right after it ("+5.6% 7d", "14.9% vol", "8% below its 52-week
+high", "+9.8% vs SPY") or, failing that, by the closest field phrase before it within five words ("RSI at
+72", "P/E of 28.5", "30-day momentum at 29.68%"). A closer context word (CPI, GDP, yields, QoQ, YoY, chip
+sales, ...) makes it a briefing figure: not a point-in-time field. Plain integers that bind to nothing
+(dates, counts, "S&P 500") are not claims. A forecast or opinion word ("will", "expect", "should",
+"could", "likely", ...) earlier in the same clause makes what follows a forecast.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ledgers._models import Assertion
+from ledgers._registry import FIELD_SPECS, alias_phrases, resolve_field
+from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
+
+# --------------------------------------------------------------------------------------------- patterns
+
+_NUM_RE = re.compile(r"(?<![\w.&/])" + NUMBER_PATTERN)
+_WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "twelve": 12, "twenty": 20,
+             "thirty": 30}
+_HZ_UNIT = (r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y)")
+_HZ_NUM = r"(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)"
+HORIZON = rf"(?P<hn>{_HZ_NUM})\s*-?\s*(?P<hu>{_HZ_UNIT})\b"
+_HORIZON_RE = re.compile(rf"(?<![\w.])(?:{HORIZON}|(?P<hw>week|month|year)(?:ly)?\b)", re.I)
+_HORIZON_AFTER_NUM = re.compile(
+    r"^\s?-?\s?(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|years?|yrs?|y|s)\b|^-?[qQhH]\b"
+)
+_SUFFIX_HORIZON = re.compile(
+    r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing)\s+)?"
+    + HORIZON.replace("(?P<hn>", "(?P<n>").replace("(?P<hu>", "(?P<u>")
+    + r"(?P<rel>\s+(?:active|relative|excess|benchmark[\s-]relative))?",
+    re.I,
+)
+_MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DATE_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$", re.I)
+_DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH_WORDS})\b", re.I)
+
+_CONTEXT = (
+    r"CPI|PPI|PCE|GDP|payrolls?|nonfarm|unemployment|jobless|yields?|\d+\s*-?\s*y(?:ea)?r?\s+(?:yield|treasury|note)"
+    r"|10y|2y|30y|10-year|2-year|30-year|treasur(?:y|ies)|WTI|Brent|crude|oil|VIX|PMI|ISM|sentiment|UMich"
+    r"|confidence|CAPE|chip\s+sales|sales|exports?|imports?|budget|capex|revenues?|inflation|fed\s+funds"
+    r"|rates?|probability|odds|implied|guidance|Kospi|Dow|Nasdaq|Russell|Nikkei|retail|housing|orders"
+    r"|spending|deficit|tariffs?|GM|gross\s+margin|estimates?|spreads?|alpha|score|up[\s-]days?|up[\s-]day"
+    r"|breadth|drawdowns?|correlation|hikes?|cuts?|dollar|bitcoin|wages?|quarter|QoQ|YoY|MoM|y/y|q/q|m/m"
+    r"|year[\s-]over[\s-]year|quarter[\s-]over[\s-]quarter|month[\s-]over[\s-]month|YTD|year[\s-]to[\s-]date"
+    r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?"
+    rf"|{_MONTH_WORDS}"
+)
+_CONTEXT_SUFFIX = re.compile(rf"^[\s,]*(?:[\w/&'-]+\s+){{0,2}}?(?:{_CONTEXT})\b", re.I)
+_PORTFOLIO_SUFFIX = re.compile(
+    r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets|allocation)|caps?\b|allocation|allocated|weights?"
+    r"|weighting|position|sleeve|stake|limit|max(?:imum)?|exposure\s+cap|in\s+cash|cash\b|each\b|equal)",
+    re.I,
+)
+_PORTFOLIO_PREFIX = re.compile(
+    r"(?:allocat\w*|weights?|weighting|cap(?:ped)?|at\s+most|max(?:imum)?|limit(?:ed)?|equal|confidence)"
+    r"\s*(?:of|at|to|:|=)?\s*$",
+    re.I,
+)
+_APPROX_PREFIX = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|close\s+to|some|circa)\s*|[~\u2248])$",
+    re.I,
+)
+_OP_PREFIX = re.compile(
+    r"(?:\b(?P<gt>above|over|greater\s+than|more\s+than|exceed(?:s|ing)?|at\s+least|north\s+of|higher\s+than"
+    r"|in\s+excess\s+of)|(?P<gt2>>=?)|\b(?P<lt>below|under|less\s+than|at\s+most|beneath|south\s+of"
+    r"|lower\s+than)|(?P<lt2><=?))\s*$",
+    re.I,
+)
+_NEG_PREFIX = re.compile(
+    r"\b(?:down|fell|fall(?:en|ing)?|dropped|drop(?:ping)?|declined?|declining|lost|slid|slipped|sank|sunk"
+    r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged)"
+    r"(?:\s+(?:by|of|some|about|around|roughly|nearly|almost))?\s*[~\u2248]?\s*$",
+    re.I,
+)
+_NEG_SUFFIX = re.compile(
+    r"^\s*(?:decline|drop|loss|pullback|pull-back|sell-?off|fall|slide|slump|drawdown|retreat|correction"
+    r"|lower|down)\b",
+    re.I,
+)
+_CONNECTOR_WORDS = re.compile(r"[A-Za-z][\w'/&.-]*")
+
+_FORECAST_RE = re.compile(
+    r"\b(?:will|won't|expect(?:s|ed|ing|ation|ations)?|should|could|would|might|likely|unlikely"
+    r"|forecast(?:s|ed|ing)?|anticipat\w*|project(?:s|ed|ion|ions)?|poised|set\s+to|going\s+to"
+    r"|estimate[sd]?|predict\w*|believe|think|outlook|implying|implies|potential(?:ly)?|can|suggests?"
+    r"|hope|bet|plausible|probably|possibly|may)\b",
+    re.I,
+)
+_CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")
+
+# benchmark references ("vs SPY", "the S&P 500", "the market")
+_BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
+
+
+@dataclass(frozen=True, slots=True)
+class _Alias:
+    pattern: re.Pattern[str]
+
+
+def _phrase_regex(phrase: str) -> str:
+    parts = re.split(r"[\s\-_]+", phrase.strip())
+    body = r"[\s\-_]*".join(re.escape(p) for p in parts if p)
+    return body
+
+
+_NUMERIC_ALIASES = [(a, f) for a, f in alias_phrases() if FIELD_SPECS[f].unit != "text"]
+_ALIAS_FIELD: dict[str, str] = {}
+_alias_parts = []
+for _i, (_alias, _field) in enumerate(_NUMERIC_ALIASES):
+    _ALIAS_FIELD[f"a{_i}"] = _field
+    _alias_parts.append(f"(?P<a{_i}>{_phrase_regex(_alias)})")
+_FIELD_PHRASE_RE = re.compile(r"(?<![\w/])(?:" + "|".join(_alias_parts) + r")(?![\w/])", re.I)
+_CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
+
+_SUFFIX_FIELD = re.compile(
+    r"^\s*(?:(?:in|of|on)\s+)?(?:(?:the|its|a)\s+)?(?:(?:trailing|ttm|annual|current|latest)\s+)?(?:"
+    + "|".join(_alias_parts)
+    + r")(?![\w/])",
+    re.I,
+)
+_MA_WORDS = r"(?:simple\s+)?(?:moving[\s-]averages?|mas?|smas?|averages?|dmas?|lines?)"
+_SUFFIX_DISTANCE = re.compile(
+    r"^\s*(?P<dir>below|under|beneath|off|from|shy\s+of|short\s+of|above|over|over\s+and\s+above)\s+"
+    r"(?:(?:its|the|a|their)\s+)?(?:"
+    r"(?P<w52>52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?))"
+    r"|(?P<ma>(?:(?P<man>50|200)[\s-]?(?:day|d)[\s-]?" + _MA_WORDS + r"|(?P<man2>50|200)[\s-]?dma|sma[\s-]?(?P<man3>50|200)))"
+    r"|(?P<tgt>(?:(?:analyst|consensus|analysts'|price)\s+)+target(?:\s+price)?))",
+    re.I,
+)
+_SUFFIX_UPSIDE = re.compile(
+    r"^\s*(?:of\s+)?(?:(?:potential|implied|further|analyst|remaining)\s+)?(?P<d>upside|downside)\b"
+    r"(?P<tgt>[^.;]{0,40}?\btarget)?",
+    re.I,
+)
+_SUFFIX_RELATIVE = re.compile(
+    rf"^\s*(?:vs\.?|versus|relative\s+to|against|ahead\s+of|above|over|better\s+than|more\s+than)\s+(?P<ref>{_BENCH_WORDS})\b",
+    re.I,
+)
+_PREFIX_RELATIVE = re.compile(
+    rf"(?:outperform\w*|beat\w*|ahead\s+of|led|lead\w*|topp?\w*|underperform\w*|lag\w*|trail\w*)\s+"
+    rf"(?P<ref>{_BENCH_WORDS})\s+(?:by\s+)?(?:about\s+|around\s+|roughly\s+|~)?$",
+    re.I,
+)
+_PREFIX_UPSIDE = re.compile(
+    r"(?P<d>upside|downside)\s+(?:of\s+|to\s+)?(?:about\s+|around\s+|roughly\s+|~)?$", re.I
+)
+_PREFIX_DISTANCE = re.compile(
+    r"(?P<w52>52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?))\s*(?:of|at|:|is)?\s*$", re.I
+)
+
+# qualitative phrases ------------------------------------------------------------------------------------
+_Q_SMA = re.compile(
+    r"\b(?P<neg>not\s+|no\s+longer\s+)?(?:(?:trading|trades|traded|sits?|sitting|is|are|remains?|stays?|"
+    r"closed|holding|holds|broke|broken|moved|back|reclaimed|crossed|price)\s+)?(?P<dir>above|below|under|beneath)\s+"
+    r"(?:both\s+)?(?:its\s+|the\s+|their\s+)?(?P<terms>(?:(?:50|200)(?:[\s-]?(?:day|d))?(?:\s*(?:and|&|/|,)\s*"
+    r"(?:the\s+|its\s+)?)?)+)[\s-]?" + _MA_WORDS + r"\b"
+    r"|\b(?P<neg2>not\s+)?(?P<dir2>above|below|under)\s+(?:its\s+|the\s+)?(?:(?P<n2>50|200)[\s-]?dma|sma[\s-]?(?P<n3>50|200))\b",
+    re.I,
+)
+_Q_CROSS = re.compile(
+    r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + _MA_WORDS
+    + r"\s+)?(?:is\s+|sits\s+|trading\s+|crossed\s+)?(?P<dir>above|below|under)\s+(?:the\s+|its\s+)?200[\s-]?(?:day|d)",
+    re.I,
+)
+_Q_MACD = re.compile(
+    r"\b(?P<adj>bullish|bearish|positive|negative)\s+macd\b|\bmacd\s+(?:line\s+)?(?:is\s+|sits\s+|crossed\s+)?"
+    r"(?P<dir>above|below|under)\s+(?:its\s+|the\s+)?signal|\bmacd\s+(?:is\s+)?(?P<adj2>bullish|bearish)",
+    re.I,
+)
+_Q_RSI = re.compile(r"\b(?P<neg>not\s+|no\s+longer\s+|isn't\s+|never\s+)?(?P<state>overbought|oversold)\b", re.I)
+_MOM_ADJ_POS = ("positive", "strong", "strongest", "stronger", "bullish", "upward", "rising", "robust", "solid",
+                "dominant", "accelerating", "exceptional", "improving", "upside", "persistent")
+_MOM_ADJ_NEG = ("negative", "weak", "weaker", "weakest", "weakening", "bearish", "downward", "falling", "fading",
+                "poor", "deteriorating", "decelerating", "declining")
+_Q_MOMENTUM = re.compile(
+    r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
+    r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|"
+    r"medium-term|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|one-month|1-week|1-month|"
+    r"six-month|6-month|and|,)\s*)*)"
+    r"(?P<what>momentum|uptrend|trend|price\s+action|performance|returns?)\b"
+    r"|\b(?P<trend>uptrend|downtrend|up-trend|down-trend)\b|\btrending\s+(?P<tdir>higher|up|lower|down)\b",
+    re.I,
+)
+_Q_RELSTRENGTH = re.compile(
+    r"\b(?:(?P<adj>strong|strongest|positive|robust|solid|weak|negative|poor|notable)\s+)?(?:(?:recent|near-term|"
+    r"sector|30-day|7-day|\d+[\s-]?d)\s+)*relative\s+(?P<what>strength|weakness|outperformance|underperformance)\b"
+    rf"|\b(?P<verb>outperform\w*|underperform\w*)\s+(?P<ref>{_BENCH_WORDS})\b",
+    re.I,
+)
+_Q_52W = re.compile(
+    r"\b(?P<neg>not\s+)?(?P<deg>at|near|close\s+to|approaching|hitting|hit|new|fresh|record|just\s+below|"
+    r"just\s+under|nearing|within\s+reach\s+of|touching)\s+(?:a\s+|its\s+|the\s+|new\s+|fresh\s+)*52[\s-]?"
+    r"(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)\b",
+    re.I,
+)
+_Q_PROFIT = re.compile(
+    r"\b(?P<adj>strong|high|robust|solid|healthy|superior|excellent|industry-leading|best-in-class|weak|low|"
+    r"thin|poor|negative|compressed|shrinking)\s+(?P<what>profitability|profit\s+margins?|net\s+margins?|"
+    r"operating\s+margins?|margins?|returns?\s+on\s+equity|roe)\b|\b(?P<unprof>unprofitable|loss-making|"
+    r"losing\s+money)\b",
+    re.I,
+)
+_Q_GROWTH = re.compile(
+    r"\b(?P<adj>strong|robust|solid|high|healthy|accelerating|double-digit|rapid|impressive|weak|slow|"
+    r"slowing|negative|declining|sluggish|poor)\s+(?:(?:profitability|margins?)\s+and\s+)?"
+    r"(?:(?:Q[1-4]|quarterly|recent|yoy|year-over-year)\s+)*(?P<what>earnings|eps|revenue|sales|top-line|"
+    r"profit)?\s*growth\b",
+    re.I,
+)
+_Q_VALUATION = re.compile(
+    r"\b(?P<neg>not\s+)?(?:(?P<cheap>cheap(?:ly\s+valued)?|undervalued|inexpensive|attractive(?:ly)?\s+"
+    r"valu(?:ed|ations?)|low\s+valuations?|discounted\s+valuations?|valuation\s+discount|bargain)|(?P<exp>"
+    r"expensive|overvalued|rich(?:ly)?\s+valu(?:ed|ations?)|stretched\s+valuations?|elevated\s+valuations?|"
+    r"premium\s+valuations?|pricey|frothy\s+valuations?|high\s+valuations?|valuation\s+premium))\b",
+    re.I,
+)
+_Q_DIVIDEND = re.compile(
+    r"\b(?P<adj>high|attractive|generous|strong|above-average|rich|low|meager|below-average)\s+dividend"
+    r"(?:\s+yield)?\b|\b(?P<hy>high[\s-]dividend[\s-]yield)",
+    re.I,
+)
+_Q_BETA = re.compile(r"\b(?P<adj>low|lower|high|higher|elevated|below-market|above-market)[\s-]beta\b", re.I)
+_Q_VOL = re.compile(
+    r"\b(?P<adj>low|lower|high|higher|elevated|subdued|muted|modest|moderate)\s+(?:realized\s+|historical\s+|"
+    r"price\s+)?(?:volatility|vol)\b(?!\s+(?:equities|etf|fund|stocks))",
+    re.I,
+)
+_Q_UPSIDE = re.compile(
+    r"\b(?P<tgt1>analyst|consensus|price)[\s-]target\s+(?:implies|suggests|shows|points\s+to|indicates|signals)"
+    r"\s+(?P<d1>upside|downside)|\b(?P<d2>upside|downside)\s+to\s+(?:the\s+|its\s+)?(?:analyst|consensus|"
+    r"analysts'|price)\s*(?:price\s+)?target|\banalyst\s+(?P<d3>upside|downside)\b|\banalysts?\s+see\s+"
+    r"(?P<d4>upside|downside)|\b(?:trading|trades|sits?|is)\s+(?P<dir>below|above|under)\s+(?:the\s+|its\s+)?"
+    r"(?:analyst|consensus|price)\s+target",
+    re.I,
+)
+_LABELS = r"strong[\s-]buy|buy|outperform|overweight|hold|neutral|sell|underperform|underweight|strong[\s-]sell"
+_Q_CONSENSUS = re.compile(
+    rf"\b(?:analyst\s+)?consensus\s+(?:rating\s+)?(?:is\s+|of\s+|at\s+)?(?:an?\s+)?(?P<l1>{_LABELS})\b"
+    rf"|\banalysts?\s+(?:mostly\s+|overwhelmingly\s+)?(?:rate|rates|rating|ratings|call|are)\s+(?:it\s+|the\s+stock\s+)?"
+    rf"(?:an?\s+|as\s+an?\s+|as\s+|mostly\s+)?(?P<l2>{_LABELS})\b"
+    rf"|\b(?P<l3>strong[\s-]buy|buy|hold|sell)[\s-]rated\b|\brated\s+(?:an?\s+)?(?P<l4>{_LABELS})\s+by\s+analysts"
+    rf"|\b(?P<l5>{_LABELS})\s+consensus\b",
+    re.I,
+)
+_Q_CATEGORY = re.compile(
+    r"\b(?:is|are|operates|sits|belongs|classified)\s+(?:in|to)\s+(?:the\s+)?(?P<v1>[A-Za-z&][\w&\-]*(?:\s+[\w&\-]+){0,3}?)"
+    r"\s+(?P<k1>sector|industry)\b"
+    r"|\b(?P<k2>sector|industry)\s*(?:is|:|=|of)\s*(?P<v2>[A-Z][\w&\-]*(?:\s+(?:[A-Z&][\w&\-]*|and))" + r"{0,4})"
+    r"|\ban?\s+(?P<v3>[A-Z][\w&\-]*(?:\s+[A-Z&][\w&\-]*){0,3})\s+(?P<k3>sector|industry)\s+"
+    r"(?:stock|name|company|play|constituent|holding)\b",
+    re.I,
+)
+
+
+# ------------------------------------------------------------------------------------------ data classes
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    start: int
+    end: int
+    symbol: str
+    reference: bool = False  # "vs SPY", "than the S&P 500": a comparison reference, not a subject
+
+
+@dataclass(slots=True)
+class Parsed:
+    """Assertions found in a text, each with its character span."""
+
+    assertions: list[Assertion] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    forecast_spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(self, assertion: Assertion, span: tuple[int, int]) -> None:
+        self.assertions.append(assertion)
+        self.spans.append(span)
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def horizon_key(n: int, unit: str) -> str:
+    """Canonical horizon: '7D' (calendar days), '20T' (trading days), '6M' (months), '1Y' (years)."""
+    u = unit.lower()
+    if u.startswith(("trading", "session")):
+        return f"{n}T"
+    if u in ("d", "day", "days"):
+        if n in (7, 14, 30) or n >= 60:
+            return f"{n}D"
+        return f"{n}T"
+    if u.startswith("w"):
+        return f"{7 * n}D"
+    if u in ("m", "mo", "mos") or u.startswith("month"):
+        if n == 12:
+            return "1Y"
+        return "30D" if n == 1 else f"{n}M"
+    if u.startswith("y"):
+        return f"{n}Y"
+    raise ValueError(unit)
+
+
+HORIZON_FIELDS: dict[str, str] = {
+    "1T": "return1d", "5T": "return5d", "20T": "return20d", "7D": "return7d", "30D": "return30d",
+    "6M": "return6m", "1Y": "return1y",
+}
+FIELD_HORIZONS: dict[str, str] = {v: k for k, v in HORIZON_FIELDS.items()}
+
+
+def _hz_num(token: str) -> int:
+    token = token.lower()
+    return _WORD_NUM[token] if token in _WORD_NUM else int(token)
+
+
+def _words_between(text: str) -> int:
+    return len(_CONNECTOR_WORDS.findall(text))
+
+
+def clause_start(text: str, pos: int, floor: int = 0) -> int:
+    """Start of the clause containing ``pos`` (after the last ; , : ( ) or dash before it)."""
+    start = floor
+    for m in _CLAUSE_BREAK.finditer(text, floor, pos):
+        start = m.end()
+    return start
+
+
+def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str] | None:
+    """The forecast/opinion word earlier in the same clause as ``pos``, if any."""
+    start = clause_start(text, pos, floor)
+    found = None
+    for m in _FORECAST_RE.finditer(text, start, pos):
+        if m.group(0) == "May" or (m.group(0).lower() == "may" and _DATE_AFTER.match(text[m.start():])):
+            continue  # the month
+        found = m
+    return found
+
+
+def forecast_markers(text: str) -> list[re.Match[str]]:
+    return [m for m in _FORECAST_RE.finditer(text) if m.group(0) != "May"]
+
+
+def _overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in spans)
+
+
+def _subject(mentions: Sequence[Mention], pos: int, floor: int, default: str | None) -> str | None:
+    best = None
+    for m in mentions:
+        if m.reference or m.end > pos or m.start < floor:
+            continue
+        best = m.symbol
+    return best if best is not None else default
+
+
+# ------------------------------------------------------------------------------------------ numbers
+
+
+@dataclass(slots=True)
+class _Binding:
+    rule: str
+    field: str | None = None
+    horizon: str | None = None
+    relative: bool = False
+    start: int = 0
+    end: int = 0
+    sign: int = 0  # -1 forces a negative stated value
+    label: str | None = None
+    op: str = "eq"
+
+
+def _bind_suffix(text: str, end: int) -> _Binding | None:
+    after = text[end : end + 80]
+    m = _SUFFIX_RELATIVE.match(after)
+    if m:
+        b = _Binding("relative_return", relative=True, start=end, end=end + m.end())
+        h = _SUFFIX_HORIZON.match(after[m.end():])
+        if h:
+            b.horizon = horizon_key(_hz_num(h.group("n")), h.group("u"))
+            b.end += h.end()
+        return b
+    m = _SUFFIX_HORIZON.match(after)
+    if m:
+        b = _Binding("return", horizon=horizon_key(_hz_num(m.group("n")), m.group("u")), start=end, end=end + m.end())
+        rest = after[m.end():]
+        r = re.match(r"^\s*(?:return|gain|move|momentum|performance|change|rally|advance|rise)?s?\s*", rest, re.I)
+        tail = rest[r.end():] if r else rest
+        rel = _SUFFIX_RELATIVE.match(tail)
+        if m.group("rel") or rel or re.match(r"^\s*(?:active|relative|excess)\b", rest, re.I):
+            b.relative = True
+            b.rule = "relative_return"
+            if rel:
+                b.end += (r.end() if r else 0) + rel.end()
+        elif _NEG_SUFFIX.match(tail):
+            b.sign = -1
+        return b
+    m = _SUFFIX_DISTANCE.match(after)
+    if m:
+        d = m.group("dir").lower()
+        negative = d not in ("above", "over", "over and above")
+        b = _Binding("", start=end, end=end + m.end(), sign=-1 if negative else 1)
+        if m.group("w52"):
+            b.rule = "distance_52w_high" if m.group("hl").lower().startswith("h") else "distance_52w_low"
+            b.field = "week52High" if b.rule == "distance_52w_high" else "week52Low"
+        elif m.group("ma"):
+            n = m.group("man") or m.group("man2") or m.group("man3")
+            b.rule, b.field = "distance_sma", f"sma{n}"
+        else:
+            b.rule, b.field = "analyst_upside", "analystTargetPrice"
+            b.sign = 1 if negative else -1  # "10% below the target" = 10% upside
+        return b
+    m = _SUFFIX_UPSIDE.match(after)
+    if m:
+        return _Binding("analyst_upside", field="analystTargetPrice", start=end, end=end + m.end(),
+                        sign=1 if m.group("d").lower() == "upside" else -1)
+    m = _SUFFIX_FIELD.match(after)
+    if m:
+        name = next(k for k, v in m.groupdict().items() if v is not None)
+        b = _Binding("exact_numeric", field=_ALIAS_FIELD[name], start=end, end=end + m.end())
+        return b
+    return None
+
+
+def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
+    before = text[floor:start]
+    m = _PREFIX_RELATIVE.search(before)
+    if m:
+        return _Binding("relative_return", relative=True, start=floor + m.start(), end=start)
+    m = _PREFIX_UPSIDE.search(before)
+    if m:
+        tgt = re.search(r"\btarget", text[max(floor, start - 80): start + 80], re.I)
+        if tgt or True:
+            return _Binding("analyst_upside", field="analystTargetPrice", start=floor + m.start(), end=start,
+                            sign=1 if m.group("d").lower() == "upside" else -1)
+    m = _PREFIX_DISTANCE.search(before)
+    if m:  # "52-week high of $180" is the level itself
+        f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
+        return _Binding("exact_numeric", field=f, start=floor + m.start(), end=start)
+    best: _Binding | None = None
+    best_end = -1
+    for fm in _FIELD_PHRASE_RE.finditer(before):
+        if fm.end() >= best_end:
+            name = next(k for k, v in fm.groupdict().items() if v is not None)
+            best_end = fm.end()
+            best = _Binding("exact_numeric", field=_ALIAS_FIELD[name], start=floor + fm.start(), end=start)
+    for hm in _HORIZON_RE.finditer(before):
+        if hm.end() > best_end and hm.group("hn"):
+            key = horizon_key(_hz_num(hm.group("hn")), hm.group("hu"))
+            best_end = hm.end()
+            best = _Binding("return", horizon=key, start=floor + hm.start(), end=start)
+            tail = before[hm.end():]
+            if re.match(r"^\s*(?:active|relative|excess|benchmark-relative)\b", tail, re.I):
+                best.relative = True
+                best.rule = "relative_return"
+    ctx_end = -1
+    for cm in _CONTEXT_RE.finditer(before):
+        ctx_end = cm.end()
+    if ctx_end > best_end:
+        if _words_between(before[ctx_end:]) <= 5:
+            return _Binding("briefing", start=floor + ctx_end, end=start)
+        return None
+    if best is None or _words_between(before[best_end:]) > 5:
+        return None
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class NumberHit:
+    """A number in a text with its binding (used by extraction and by the judge-note quote check)."""
+
+    start: int
+    end: int
+    stated: StatedNumber
+    binding_rule: str
+    field: str | None
+    horizon: str | None
+    relative: bool
+    approx: bool
+    op: str
+    span: tuple[int, int]
+    forecast: bool
+
+
+def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
+    """Every claim-worthy number in ``text`` with the field (or briefing context) it belongs to."""
+    hits: list[NumberHit] = []
+    floor = 0
+    last_horizon: str | None = None
+    for m in _NUM_RE.finditer(text):
+        num_end = m.end("num")
+        suffix = m.group("suffix")
+        rest = text[num_end:]
+        if _HORIZON_AFTER_NUM.match(rest) and not m.group("cur") and suffix in (None, "m", "M") or (
+            suffix is None and re.match(r"^(?:st|nd|rd|th)\b|^[A-Za-z]", rest)
+        ):
+            continue  # "7d", "30-day", "52-week", "Q1", "10Y", "3rd"
+        if suffix == "m" and re.match(r"^\s?m\s*(?:return|momentum|performance)", rest):
+            continue
+        stated = number_from_match(m)
+        is_plain = not (suffix or m.group("cur") or "." in m.group("num"))
+        start = m.start()
+        before = text[max(0, start - 40):start]
+        if is_plain and (_DATE_BEFORE.search(before) or _DATE_AFTER.match(text[m.end():])):
+            continue
+        if is_plain and 1900 <= abs(stated.value) <= 2100:
+            continue
+        # trailing "+" ("$90+") and portfolio words
+        if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
+            floor = m.end()
+            continue
+        binding = _bind_suffix(text, m.end())
+        if binding is None:
+            binding = _bind_prefix(text, start, floor)
+        if binding is not None and binding.rule != "briefing":
+            ctx = _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            if ctx and binding.end <= m.end() and binding.rule == "return":
+                binding = _Binding("briefing", start=start, end=m.end() + ctx.end())
+        if binding is None:
+            ctx = _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            if ctx:
+                binding = _Binding("briefing", start=start, end=m.end() + ctx.end())
+        if binding is None and cited_fields:
+            numeric = [f for f in (resolve_field(c) for c in cited_fields) if f and FIELD_SPECS[f].unit != "text"]
+            if numeric:
+                binding = _Binding("exact_numeric", field=numeric[0], start=start, end=m.end())
+        if binding is None:
+            if is_plain:
+                continue
+            binding = _Binding("briefing", start=start, end=m.end())
+        if binding.rule == "relative_return" and binding.horizon is None:
+            binding.horizon = last_horizon
+        if binding.horizon is not None:
+            last_horizon = binding.horizon
+        elif binding.field in FIELD_HORIZONS:
+            last_horizon = FIELD_HORIZONS[binding.field]
+        if binding.sign == -1 and not stated.explicit_sign:
+            stated = stated.negated()
+        elif not stated.explicit_sign and _NEG_PREFIX.search(before) and binding.rule in (
+            "return", "exact_numeric", "relative_return", "derived_return"
+        ):
+            stated = stated.negated()
+        approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
+        op_m = _OP_PREFIX.search(before)
+        op = "eq"
+        if op_m and binding.rule in ("exact_numeric", "return"):
+            op = "gt" if (op_m.group("gt") or op_m.group("gt2")) else "lt"
+        span = (min(start, binding.start), max(m.end(), binding.end))
+        fc = forecast_marker_before(text, start)
+        hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
+                              binding.relative, approx, op, span, fc is not None))
+        floor = max(m.end(), binding.end)
+    return hits
+
+
+def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None) -> Assertion:
+    raw_rule = hit.binding_rule
+    if hit.forecast:
+        return Assertion(rule="forecast", symbol=symbol, raw=hit.stated.raw)
+    if raw_rule == "briefing":
+        return Assertion(rule="briefing", symbol=symbol, raw=hit.stated.raw)
+    field_name = hit.field
+    horizon = hit.horizon
+    if raw_rule == "return" or raw_rule == "relative_return":
+        field_name = HORIZON_FIELDS.get(horizon or "", None)
+    spec_unit = FIELD_SPECS[field_name].unit if field_name else "fraction"
+    if raw_rule in ("return", "relative_return", "distance_52w_high", "distance_52w_low", "distance_sma",
+                    "analyst_upside"):
+        spec_unit = "fraction"
+    value, tol = hit.stated.in_unit(spec_unit)
+    if raw_rule == "return":
+        rule = "exact_numeric" if field_name else "derived_return"
+        if hit.op != "eq":
+            rule = "threshold"
+    elif raw_rule == "relative_return":
+        rule = "relative_return"
+    elif raw_rule == "exact_numeric" and hit.op != "eq":
+        rule = "threshold"
+    else:
+        rule = raw_rule
+    return Assertion(
+        rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
+        op=hit.op, window=None, benchmark=benchmark if raw_rule == "relative_return" else None,
+        label=horizon, raw=hit.stated.raw,
+    )
+
+
+# ------------------------------------------------------------------------------------------ qualitative
+
+
+def _sign(word: str, negatives: Iterable[str]) -> int:
+    return -1 if word.lower() in negatives else 1
+
+
+def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: str | None) -> list[
+    tuple[Assertion, tuple[int, int]]
+]:
+    out: list[tuple[Assertion, tuple[int, int]]] = []
+
+    def add(m: re.Match[str], **kw) -> None:
+        span = (m.start(), m.end())
+        if _overlaps(span, taken) or forecast_marker_before(text, m.start()):
+            return
+        out.append((Assertion(symbol=symbol_at(m.start()), raw=m.group(0).strip(), **kw), span))
+        taken.append(span)
+
+    for m in _Q_SMA.finditer(text):
+        d = (m.group("dir") or m.group("dir2")).lower()
+        pol = 1 if d == "above" else -1
+        if m.group("neg") or m.group("neg2"):
+            pol = -pol
+        terms = m.group("terms") or ""
+        windows = re.findall(r"50|200", terms) or [m.group("n2") or m.group("n3")]
+        for n in dict.fromkeys(windows):
+            add(m, rule="sma_position", field=f"sma{n}", polarity=pol, window=int(n))
+            if len(windows) > 1:
+                taken.pop()  # let the second window through
+        if len(windows) > 1:
+            taken.append((m.start(), m.end()))
+    for m in _Q_CROSS.finditer(text):
+        if m.group("golden"):
+            pol = 1
+        elif m.group("death"):
+            pol = -1
+        else:
+            pol = 1 if m.group("dir").lower() == "above" else -1
+        add(m, rule="ma_cross", field="sma50", polarity=pol)
+    for m in _Q_MACD.finditer(text):
+        word = (m.group("adj") or m.group("adj2") or m.group("dir") or "").lower()
+        add(m, rule="macd_signal", field="macd", polarity=-1 if word in ("bearish", "negative", "below", "under") else 1)
+    for m in _Q_RSI.finditer(text):
+        pol = 1 if m.group("state").lower() == "overbought" else -1
+        add(m, rule="rsi_state", field="rsi14", polarity=pol, label="not" if m.group("neg") else None)
+    for m in _Q_52W.finditer(text):
+        hl = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
+        deg = m.group("deg").lower()
+        near = deg.startswith(("near", "close", "approach", "just", "within"))
+        add(m, rule="near_52w_extreme", field=hl, label="near" if near else "at",
+            polarity=-1 if m.group("neg") else 1)
+    for m in _Q_RELSTRENGTH.finditer(text):
+        if m.group("verb"):
+            pol = -1 if m.group("verb").lower().startswith("under") else 1
+        else:
+            what = m.group("what").lower()
+            pol = -1 if what in ("weakness", "underperformance") else 1
+            if (m.group("adj") or "").lower() in ("weak", "negative", "poor"):
+                pol = -pol if pol == 1 else pol
+        hz = re.search(r"(\d+)[\s-]?(d|day)", m.group(0), re.I)
+        add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark,
+            label=horizon_key(int(hz.group(1)), hz.group(2)) if hz else None)
+    for m in _Q_MOMENTUM.finditer(text):
+        if m.group("trend"):
+            pol = -1 if m.group("trend").lower().startswith("down") else 1
+            label = None
+        elif m.group("tdir"):
+            pol = -1 if m.group("tdir").lower() in ("lower", "down") else 1
+            label = None
+        else:
+            adj = m.group("adj").lower()
+            what = m.group("what").lower()
+            if what.startswith(("performance", "return")) and adj not in ("positive", "negative", "strong", "weak"):
+                continue
+            pol = -1 if adj in _MOM_ADJ_NEG else 1
+            mods = m.group("mods") or ""
+            hz = re.search(r"(\d+|one|six)[\s-]?(d|day|days|w|week|m|month|months|y|year)\b", mods, re.I)
+            label = horizon_key(_hz_num(hz.group(1)), hz.group(2)) if hz else None
+            if "relative" in mods.lower():
+                add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)
+                continue
+        add(m, rule="momentum", polarity=pol, label=label)
+    for m in _Q_PROFIT.finditer(text):
+        if m.group("unprof"):
+            pol = -1
+        else:
+            pol = _sign(m.group("adj"), ("weak", "low", "thin", "poor", "negative", "compressed", "shrinking"))
+        add(m, rule="profitability", field="profitMargin", polarity=pol)
+    for m in _Q_GROWTH.finditer(text):
+        pol = _sign(m.group("adj"), ("weak", "slow", "slowing", "negative", "declining", "sluggish", "poor"))
+        what = (m.group("what") or "").lower()
+        fld = "quarterlyRevenueGrowthYOY" if what in ("revenue", "sales", "top-line") else (
+            "quarterlyEarningsGrowthYOY" if what else None)
+        add(m, rule="growth", field=fld, polarity=pol)
+    for m in _Q_VALUATION.finditer(text):
+        pol = 1 if m.group("cheap") else -1
+        if m.group("neg"):
+            pol = -pol
+        add(m, rule="valuation", field="peRatio", polarity=pol, label="cheap" if pol == 1 else "expensive")
+    for m in _Q_DIVIDEND.finditer(text):
+        adj = (m.group("adj") or "high").lower()
+        add(m, rule="dividend_yield", field="dividendYield",
+            polarity=-1 if adj in ("low", "meager", "below-average") else 1)
+    for m in _Q_BETA.finditer(text):
+        add(m, rule="beta_level", field="beta",
+            polarity=-1 if m.group("adj").lower() in ("low", "lower", "below-market") else 1)
+    for m in _Q_VOL.finditer(text):
+        add(m, rule="volatility_level", field="volatility20d",
+            polarity=-1 if m.group("adj").lower() in ("low", "lower", "subdued", "muted", "modest") else 1)
+        if out and out[-1][0].rule == "volatility_level" and m.group("adj").lower() == "moderate":
+            out.pop()
+            taken.pop()
+    for m in _Q_UPSIDE.finditer(text):
+        d = (m.group("d1") or m.group("d2") or m.group("d3") or m.group("d4") or "").lower()
+        if m.group("dir"):
+            pol = 1 if m.group("dir").lower() in ("below", "under") else -1
+        else:
+            pol = -1 if d == "downside" else 1
+        add(m, rule="upside_direction", field="analystTargetPrice", polarity=pol)
+    for m in _Q_CONSENSUS.finditer(text):
+        label = next(g for g in (m.group(f"l{i}") for i in range(1, 6)) if g)
+        add(m, rule="consensus", field="analystRatingBuy", label=_consensus_label(label))
+    for m in _Q_CATEGORY.finditer(text):
+        value = m.group("v1") or m.group("v2") or m.group("v3")
+        kind = (m.group("k1") or m.group("k2") or m.group("k3")).lower()
+        value = re.sub(r"^(?:the|a|an)\s+", "", value.strip(), flags=re.I)
+        add(m, rule="categorical", field=kind, label=value)
+    return out
+
+
+def _consensus_label(word: str) -> str:
+    w = re.sub(r"[\s-]+", " ", word.lower())
+    return {"outperform": "buy", "overweight": "buy", "neutral": "hold", "underperform": "sell",
+            "underweight": "sell"}.get(w, w)
+
+
+# ------------------------------------------------------------------------------------------ entry point
+
+
+def parse_text(
+    text: str,
+    symbol: str | None,
+    cited_fields: Sequence[str] = (),
+    mentions: Sequence[Mention] = (),
+    benchmark: str | None = None,
+) -> Parsed:
+    """Every assertion in ``text``: numbers bound to fields, qualitative phrases, forecasts."""
+    parsed = Parsed()
+    taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
+    for hit in find_numbers(text, cited_fields):
+        subject = _subject(mentions, hit.start, 0, symbol)
+        parsed.add(_number_assertion(hit, subject, benchmark), hit.span)
+    taken.extend(parsed.spans)
+    for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, 0, symbol), benchmark):
+        parsed.add(assertion, span)
+    for m in forecast_markers(text):
+        if m.group(0).lower() == "may" and _DATE_AFTER.match(text[m.start():]) and m.group(0)[0] == "M":
+            continue
+        parsed.forecast_spans.append((m.start(), m.end()))
+    return parsed
+
+
+def parse_assertions(
+    text: str, symbol: str | None, cited_fields: Sequence[str] = (), benchmark: str | None = None
+) -> list[Assertion]:
+    """Assertions of a judge's claim text; a forecast word anywhere adds a ``forecast`` assertion."""
+    parsed = parse_text(text, symbol, cited_fields, (), benchmark)
+    out = list(parsed.assertions)
+    if parsed.forecast_spans and not any(a.rule == "forecast" for a in out):
+        s, e = parsed.forecast_spans[0]
+        out.append(Assertion(rule="forecast", symbol=symbol, raw=text[s:e]))
+    return out

@@ -1,0 +1,156 @@
+"""Field registry: every point-in-time field a claim may cite, with its unit, category and aliases.
+
+Names follow PRODUCT.md ("Point-in-time data") plus the CapitalBench trailing returns (``return7d``,
+``return30d``, ``return6m``, ``return1y``). Aliases are what rationales and judges actually write
+("P/E", "RSI", "50DMA", "7-day"); they are matched after lower-casing and dropping spaces, hyphens,
+underscores and parentheses, so "50-day moving average", "50 Day Moving Average" and "50dma" are one key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Unit = Literal["fraction", "price", "ratio", "count", "text"]
+"""fraction: 0.087 = 8.7%; price: an amount in the season currency (a price, a market value);
+ratio: a plain number (P/E, beta, RSI points); count: shares or ratings; text: a label (sector)."""
+
+Category = Literal["price_momentum", "volume", "valuation", "analyst", "sector"]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One registry field: its canonical name, unit, category, aliases and a short description."""
+
+    name: str
+    unit: Unit
+    category: Category
+    aliases: tuple[str, ...]
+    description: str
+
+
+def _f(name: str, unit: Unit, category: Category, description: str, *aliases: str) -> FieldSpec:
+    return FieldSpec(name, unit, category, aliases, description)
+
+
+FIELDS: tuple[FieldSpec, ...] = (
+    # price / momentum
+    _f("close", "price", "price_momentum", "the day's (adjusted) close",
+       "price", "closing price", "last price", "share price", "stock price", "last close", "adj close",
+       "adjusted close", "close price"),
+    _f("return1d", "fraction", "price_momentum", "1-trading-day return",
+       "1d return", "1-day return", "one-day return", "daily return", "1d", "1-day"),
+    _f("return5d", "fraction", "price_momentum", "5-trading-day return",
+       "5d return", "5-day return", "five-day return", "5d", "5-day", "5-session return"),
+    _f("return20d", "fraction", "price_momentum", "20-trading-day return",
+       "20d return", "20-day return", "twenty-day return", "20d", "20-day"),
+    _f("return7d", "fraction", "price_momentum", "return since the close 7 calendar days earlier (CapitalBench)",
+       "7d return", "7-day return", "seven-day return", "7d", "7-day", "1-week return", "one-week return",
+       "weekly return", "1w return", "1w", "week return"),
+    _f("return30d", "fraction", "price_momentum", "return since the close 30 calendar days earlier (CapitalBench)",
+       "30d return", "30-day return", "thirty-day return", "30d", "30-day", "1-month return",
+       "one-month return", "monthly return", "1m return", "30-day momentum", "30d momentum"),
+    _f("return6m", "fraction", "price_momentum", "return since the close 6 months earlier (CapitalBench)",
+       "6m return", "6-month return", "six-month return", "6m", "6-month", "6mo"),
+    _f("return1y", "fraction", "price_momentum", "return since the close 1 year earlier (CapitalBench)",
+       "1y return", "1-year return", "one-year return", "12-month return", "1y", "1-year", "12m",
+       "trailing 12-month return", "1yr"),
+    _f("sma50", "price", "price_momentum", "simple moving average of the last 50 closes",
+       "50-day moving average", "50 day moving average", "50-day average", "50-day ma", "50-day sma",
+       "50dma", "50-dma", "sma50", "sma 50", "50d ma", "50d sma", "50-day simple moving average", "ma50"),
+    _f("sma200", "price", "price_momentum", "simple moving average of the last 200 closes",
+       "200-day moving average", "200 day moving average", "200-day average", "200-day ma", "200-day sma",
+       "200dma", "200-dma", "sma200", "sma 200", "200d ma", "200d sma", "200-day simple moving average",
+       "ma200"),
+    _f("rsi14", "ratio", "price_momentum", "Wilder's 14-day RSI (0-100)",
+       "rsi", "rsi14", "rsi(14)", "14-day rsi", "relative strength index", "rsi-14"),
+    _f("macd", "price", "price_momentum", "EMA(12) - EMA(26) of closes", "macd", "macd line"),
+    _f("macdSignal", "price", "price_momentum", "EMA(9) of macd", "macd signal", "signal line", "macdsignal"),
+    _f("week52High", "price", "price_momentum", "highest close of the last 252 trading days",
+       "52-week high", "52 week high", "52w high", "52-wk high", "year high", "annual high", "52wk high"),
+    _f("week52Low", "price", "price_momentum", "lowest close of the last 252 trading days",
+       "52-week low", "52 week low", "52w low", "52-wk low", "year low", "annual low", "52wk low"),
+    _f("volatility20d", "fraction", "price_momentum", "annualised 20-day volatility of daily returns",
+       "volatility", "vol", "20-day volatility", "realized volatility", "realised volatility",
+       "annualized volatility", "annualised volatility", "historical volatility"),
+    _f("beta", "ratio", "price_momentum", "60-day beta to the benchmark", "beta", "market beta"),
+    # volume
+    _f("volume", "count", "volume", "the day's volume", "volume", "daily volume", "trading volume"),
+    _f("avgVolume20d", "count", "volume", "mean volume of the last 20 days",
+       "average volume", "avg volume", "20-day average volume", "avg daily volume", "average daily volume",
+       "adv"),
+    # valuation / fundamentals
+    _f("peRatio", "ratio", "valuation", "trailing price / earnings",
+       "p/e", "pe", "pe ratio", "p/e ratio", "price/earnings", "price-to-earnings", "price to earnings",
+       "trailing p/e", "trailing pe", "earnings multiple", "ttm p/e"),
+    _f("forwardPE", "ratio", "valuation", "price / forward earnings",
+       "forward p/e", "forward pe", "fwd p/e", "fwd pe", "forward price-to-earnings", "forward multiple"),
+    _f("pegRatio", "ratio", "valuation", "P/E over earnings growth", "peg", "peg ratio"),
+    _f("priceToBookRatio", "ratio", "valuation", "price / book value",
+       "p/b", "pb", "price-to-book", "price to book", "price/book", "p/b ratio"),
+    _f("evToEbitda", "ratio", "valuation", "enterprise value / EBITDA",
+       "ev/ebitda", "ev to ebitda", "enterprise value to ebitda", "ev-to-ebitda"),
+    _f("marketCapitalization", "price", "valuation", "market value of equity",
+       "market cap", "market capitalization", "market capitalisation", "market value", "mcap"),
+    _f("profitMargin", "fraction", "valuation", "net income / revenue (TTM)",
+       "profit margin", "net margin", "net profit margin", "profit margins"),
+    _f("operatingMarginTTM", "fraction", "valuation", "operating income / revenue (TTM)",
+       "operating margin", "op margin", "operating margins", "ebit margin"),
+    _f("returnOnEquityTTM", "fraction", "valuation", "net income / shareholders' equity (TTM)",
+       "roe", "return on equity"),
+    _f("returnOnAssetsTTM", "fraction", "valuation", "net income / total assets (TTM)",
+       "roa", "return on assets"),
+    _f("quarterlyEarningsGrowthYOY", "fraction", "valuation", "latest quarter's earnings vs a year earlier",
+       "earnings growth", "eps growth", "quarterly earnings growth", "profit growth", "earnings growth yoy"),
+    _f("quarterlyRevenueGrowthYOY", "fraction", "valuation", "latest quarter's revenue vs a year earlier",
+       "revenue growth", "sales growth", "quarterly revenue growth", "top-line growth", "revenue growth yoy"),
+    _f("dividendYield", "fraction", "valuation", "annual dividend / price", "dividend yield", "div yield"),
+    # analyst
+    _f("analystTargetPrice", "price", "analyst", "consensus analyst price target",
+       "analyst target", "price target", "target price", "analyst target price", "consensus target",
+       "analyst price target", "consensus price target"),
+    _f("analystRatingStrongBuy", "count", "analyst", "number of Strong Buy ratings",
+       "strong buy ratings", "strong buys"),
+    _f("analystRatingBuy", "count", "analyst", "number of Buy ratings", "buy ratings"),
+    _f("analystRatingHold", "count", "analyst", "number of Hold ratings", "hold ratings"),
+    _f("analystRatingSell", "count", "analyst", "number of Sell ratings", "sell ratings"),
+    _f("analystRatingStrongSell", "count", "analyst", "number of Strong Sell ratings",
+       "strong sell ratings", "strong sells"),
+    # sector
+    _f("sector", "text", "sector", "sector label", "sector", "gics sector"),
+    _f("industry", "text", "sector", "industry label", "industry", "sub-industry", "gics industry"),
+)
+
+FIELD_SPECS: dict[str, FieldSpec] = {spec.name: spec for spec in FIELDS}
+KNOWN_FIELDS: frozenset[str] = frozenset(FIELD_SPECS)
+
+_KEY_DROP = re.compile(r"[\s\-_()]+")
+
+
+def field_key(name: str) -> str:
+    """Normalised lookup key: lower case without spaces, hyphens, underscores or parentheses."""
+    return _KEY_DROP.sub("", name.strip().lower())
+
+
+_ALIASES: dict[str, str] = {}
+for _spec in FIELDS:
+    for _alias in (_spec.name, *_spec.aliases):
+        _ALIASES.setdefault(field_key(_alias), _spec.name)
+
+
+def resolve_field(name: str) -> str | None:
+    """Canonical field name for a name or alias ("P/E" -> "peRatio"); None when unknown."""
+    return _ALIASES.get(field_key(name))
+
+
+def field_spec(name: str) -> FieldSpec | None:
+    """Registry entry of a canonical name or an alias."""
+    canonical = resolve_field(name)
+    return FIELD_SPECS.get(canonical) if canonical else None
+
+
+def alias_phrases() -> list[tuple[str, str]]:
+    """(alias phrase, canonical field) pairs for text matching, longest phrase first."""
+    pairs = {(a.lower(), s.name) for s in FIELDS for a in (s.name, *s.aliases)}
+    return sorted(pairs, key=lambda p: (-len(p[0]), p[0]))

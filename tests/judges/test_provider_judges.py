@@ -1,0 +1,283 @@
+"""Every provider judge, through its real async SDK client, against the local fake servers.
+
+One fake per wire protocol serves the whole module (OpenAI's also serves Chat Completions for the
+openai-compatible judge); each test installs its own script and reads what the fake received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from grader.fakes import FakeAnthropic, FakeOpenAI, FakeReply, FakeServer, FakeXai, sequence, valid_grades
+from grader.judges import CallOutcome, JudgeSpec, ProviderJudge, make_judge
+
+PROVIDERS = ["openai", "anthropic", "xai", "openai-compatible"]
+SECRET = "sk-test-DO-NOT-LEAK-3f9a1c"
+KEY_ENV = "GRADER_FAKE_TEST_KEY"
+SYSTEM = "You are a strict grader. Answer with JSON only."
+USER = "Grade contestant Alpha's decision of 2022-01-03."
+MODELS = {
+    "openai": "gpt-5",
+    "anthropic": "claude-sonnet-4-6",
+    "xai": "grok-4",
+    "openai-compatible": "qwen2.5-7b-instruct",
+}
+TRUNCATION_STOP = {
+    "openai": "incomplete:max_output_tokens",
+    "anthropic": "max_tokens",
+    "xai": "REASON_MAX_LEN",
+    "openai-compatible": "length",
+}
+
+
+class Grade(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    score: int = Field(ge=0, le=100)
+    rationale: str
+
+
+SCHEMA = Grade.model_json_schema()
+
+
+@dataclass
+class Harness:
+    provider: str
+    fake: FakeServer
+
+    def judge(self, *, timeout_s: float = 5.0) -> ProviderJudge:
+        endpoint = {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
+        spec = JudgeSpec(
+            judge_id=f"{self.provider}-under-test",
+            provider=self.provider,  # type: ignore[arg-type]
+            model=MODELS[self.provider],
+            family=self.provider,
+            api_key_env=KEY_ENV,
+            timeout_s=timeout_s,
+            max_output_tokens=300,
+            **endpoint,
+        )
+        return make_judge(spec, allow_real_api_calls=False)
+
+    def call(self, *, timeout_s: float = 5.0, times: int = 1) -> list[CallOutcome]:
+        judge = self.judge(timeout_s=timeout_s)
+
+        async def run() -> list[CallOutcome]:
+            try:
+                return [await judge.call(SYSTEM, USER, SCHEMA, "Grade") for _ in range(times)]
+            finally:
+                await judge.aclose()
+
+        return asyncio.run(run())
+
+    def call_once(self, script: Callable[..., FakeReply] | FakeReply, **options: Any) -> CallOutcome:
+        self.fake.reset(script=script if callable(script) else (lambda request: script))
+        (outcome,) = self.call(**options)
+        return outcome
+
+
+@pytest.fixture(scope="module")
+def fakes() -> Iterator[dict[str, FakeServer]]:
+    with FakeOpenAI() as openai_fake, FakeAnthropic() as anthropic_fake, FakeXai() as xai_fake:
+        yield {"openai": openai_fake, "anthropic": anthropic_fake, "xai": xai_fake, "openai-compatible": openai_fake}
+
+
+@pytest.fixture(params=PROVIDERS)
+def harness(request: pytest.FixtureRequest, fakes: dict[str, FakeServer], monkeypatch: pytest.MonkeyPatch) -> Harness:
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    fake = fakes[request.param]
+    fake.reset(script=valid_grades)
+    fake.require_api_key = None
+    return Harness(request.param, fake)
+
+
+def assert_no_secret(outcome: CallOutcome) -> None:
+    assert SECRET not in repr(outcome)
+    assert SECRET not in outcome.raw_reply
+
+
+def test_valid_grade_round_trip(harness: Harness) -> None:
+    grade = {"score": 73, "rationale": "Momentum thesis checked against the snapshot."}
+    outcome = harness.call_once(FakeReply.ok(grade, input_tokens=1200, output_tokens=45))
+
+    assert outcome.ok and outcome.error_kind is None and outcome.error_message is None
+    assert outcome.parsed == grade
+    assert Grade.model_validate(outcome.parsed).score == 73
+    assert (outcome.input_tokens, outcome.output_tokens) == (1200, 45)
+    assert outcome.request_id
+    assert outcome.latency_s > 0
+    assert "Momentum thesis checked against the snapshot." in outcome.raw_reply
+    json.loads(outcome.raw_reply)  # the whole raw body (gRPC: the message as JSON) is kept
+    (received,) = harness.fake.requests
+    assert (received.model, received.system, received.user, received.attempt) == (MODELS[harness.provider], SYSTEM, USER, 1)
+    assert received.max_output_tokens == 300
+    assert_no_secret(outcome)
+
+
+def test_request_carries_the_strict_schema(harness: Harness) -> None:
+    harness.call_once(FakeReply.ok())
+    (received,) = harness.fake.requests
+    body = received.body
+    if harness.provider == "openai":
+        text_format = body["text"]["format"]
+        assert text_format["type"] == "json_schema"
+        assert text_format["strict"] is True
+        assert text_format["name"] == "Grade"
+        assert text_format["schema"] == SCHEMA
+    elif harness.provider == "openai-compatible":
+        response_format = body["response_format"]
+        assert response_format["type"] == "json_schema"
+        assert response_format["json_schema"]["strict"] is True
+        assert response_format["json_schema"]["schema"] == SCHEMA
+    elif harness.provider == "anthropic":
+        output_format = body["output_config"]["format"]
+        assert output_format["type"] == "json_schema"
+        assert output_format["schema"]["additionalProperties"] is False
+        assert output_format["schema"]["required"] == ["score", "rationale"]
+        assert set(output_format["schema"]["properties"]) == {"score", "rationale"}
+    else:
+        assert body["response_format"]["format_type"] == "FORMAT_TYPE_JSON_SCHEMA"
+        assert json.loads(body["response_format"]["schema"]) == SCHEMA
+    assert received.schema is not None and received.schema["required"] == ["score", "rationale"]
+
+
+def test_malformed_json_is_a_format_failure_with_the_raw_reply_kept(harness: Harness) -> None:
+    garbage = 'Sure! {"score": 61,, "rationale": }'
+    outcome = harness.call_once(FakeReply.malformed(garbage))
+
+    assert not outcome.ok and outcome.error_kind == "format"
+    assert outcome.parsed is None
+    assert outcome.retryable
+    assert json.dumps(garbage)[1:-1] in outcome.raw_reply  # the invalid text, as JSON-escaped in the body
+    assert outcome.input_tokens is not None
+
+
+def test_truncated_output_is_a_format_failure(harness: Harness) -> None:
+    outcome = harness.call_once(FakeReply.truncated({"score": 12, "rationale": "cut " * 40}))
+
+    assert outcome.error_kind == "format" and outcome.parsed is None
+    assert outcome.stop_reason == TRUNCATION_STOP[harness.provider]
+    assert outcome.raw_reply
+
+
+def test_non_object_json_is_a_schema_failure(harness: Harness) -> None:
+    outcome = harness.call_once(FakeReply.ok("[1, 2, 3]"))
+    assert outcome.error_kind == "schema" and outcome.parsed is None
+
+
+def test_rate_limit_is_reported_with_retry_after_and_not_retried_by_the_sdk(harness: Harness) -> None:
+    outcome = harness.call_once(FakeReply.rate_limited(7))
+
+    assert outcome.error_kind == "rate_limited"
+    assert outcome.retry_after_s == 7.0
+    assert outcome.http_status == (None if harness.provider == "xai" else 429)
+    assert outcome.raw_reply
+    assert len(harness.fake.requests) == 1  # SDK retries are off: the orchestrator sees every attempt
+    assert_no_secret(outcome)
+
+
+@pytest.mark.parametrize("status", [500, 503])
+def test_server_errors_are_reported_once(harness: Harness, status: int) -> None:
+    outcome = harness.call_once(FakeReply.server_error(status))
+
+    assert outcome.error_kind == "server" and outcome.retryable
+    assert outcome.http_status == (None if harness.provider == "xai" else status)
+    assert outcome.raw_reply
+    assert len(harness.fake.requests) == 1  # includes gRPC UNAVAILABLE: the SDK's retry policy is off
+
+
+@pytest.mark.parametrize("reply", [FakeReply.slow(2.0), FakeReply.hang()], ids=["slow", "hang"])
+def test_a_reply_slower_than_the_timeout_is_a_timeout(harness: Harness, reply: FakeReply) -> None:
+    outcome = harness.call_once(reply, timeout_s=0.3)
+
+    assert outcome.error_kind == "timeout" and outcome.retryable
+    assert outcome.raw_reply == ""
+    assert 0.25 < outcome.latency_s < 1.5
+    assert len(harness.fake.requests) == 1
+
+
+def test_a_refusal_is_not_a_grade(harness: Harness) -> None:
+    outcome = harness.call_once(FakeReply.refused("I won't grade this."))
+
+    assert not outcome.ok and outcome.parsed is None
+    # xAI's Chat API has no refusal field: a refusal arrives as plain (non-JSON) text
+    assert outcome.error_kind == ("format" if harness.provider == "xai" else "refused")
+    assert not outcome.retryable or harness.provider == "xai"
+
+
+def test_a_rejected_key_is_an_auth_failure(harness: Harness) -> None:
+    harness.fake.require_api_key = "another-key"
+    try:
+        outcome = harness.call_once(FakeReply.ok())
+    finally:
+        harness.fake.require_api_key = None
+    assert outcome.error_kind == "auth" and not outcome.retryable
+    assert outcome.http_status == (None if harness.provider == "xai" else 401)
+
+
+def test_the_key_arrives_but_is_never_logged_or_returned(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    harness.fake.reset(script=sequence(FakeReply.rate_limited(1), FakeReply.malformed(), FakeReply.server_error(503)))
+    outcomes = harness.call(times=4)
+
+    assert [o.error_kind for o in outcomes] == ["rate_limited", "format", "server", None]
+    assert {r.api_key for r in harness.fake.requests} == {SECRET}
+    assert [r.attempt for r in harness.fake.requests] == [1, 2, 3, 4]
+    for outcome in outcomes:
+        assert_no_secret(outcome)
+        assert SECRET not in (outcome.error_message or "")
+    assert SECRET not in caplog.text
+    assert SECRET not in repr(harness.fake.requests)
+
+
+def test_an_unreachable_server_is_a_transport_failure(harness: Harness) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    endpoint = f"127.0.0.1:{closed_port}"
+    dead = Harness(harness.provider, harness.fake)
+    judge_spec = dead.judge().spec
+    if harness.provider == "xai":
+        spec = judge_spec.model_copy(update={"host": endpoint})
+    else:
+        path = "" if harness.provider == "anthropic" else "/v1"
+        spec = judge_spec.model_copy(update={"base_url": f"http://{endpoint}{path}"})
+    judge = make_judge(spec, allow_real_api_calls=False)
+
+    async def run() -> CallOutcome:
+        try:
+            return await judge.call(SYSTEM, USER, SCHEMA, "Grade")
+        finally:
+            await judge.aclose()
+
+    outcome = asyncio.run(run())
+    assert outcome.error_kind == "transport" and outcome.retryable
+    assert outcome.raw_reply == ""
+
+
+def test_concurrent_calls_share_one_client(harness: Harness) -> None:
+    harness.fake.latency_s = 0.15
+    try:
+        judge = harness.judge()
+
+        async def run() -> list[CallOutcome]:
+            try:
+                return await asyncio.gather(*(judge.call(SYSTEM, f"{USER} #{i}", SCHEMA, "Grade") for i in range(8)))
+            finally:
+                await judge.aclose()
+
+        outcomes = asyncio.run(run())
+    finally:
+        harness.fake.latency_s = 0.0
+    assert all(o.ok for o in outcomes)
+    assert sorted(r.user for r in harness.fake.requests) == sorted(f"{USER} #{i}" for i in range(8))
+    assert max(o.latency_s for o in outcomes) < 8 * 0.15  # they overlapped instead of queueing
