@@ -2,7 +2,8 @@
 
 - per contestant: the lowest, median and highest judge composite (seed 002's agreement table);
 - per axis: Krippendorff's alpha (interval metric, judges as coders, contestants as units; the
-  ``krippendorff`` package) with a percentile bootstrap interval over contestants, and ICC(2,1) / ICC(2,k)
+  ``krippendorff`` package) with a percentile bootstrap interval over contestants (replicates computed
+  with the equivalent closed form, which is much faster on continuous scores), and ICC(2,1) / ICC(2,k)
   with their F-based intervals (``pingouin.intraclass_corr``);
 - Kendall's W on the judges' ranks of the composite, with the tie correction
   W = 12 S / (m^2 (n^3 - n) - m sum_j T_j), T_j = sum over tie groups of (t^3 - t), and the chi-square
@@ -116,6 +117,39 @@ def krippendorff_interval_alpha(matrix: np.ndarray) -> float | None:
         return finite(krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
 
 
+def interval_alpha_closed_form(matrix: np.ndarray) -> float | None:
+    """Krippendorff's interval alpha from its closed form, for bootstrap replicates.
+
+    With the squared-difference metric, over pairable values (units with at least two ratings; n of them):
+    D_o = (1/n) sum_u 2 m_u SS_u / (m_u - 1) and D_e = 2 SS_total / (n - 1), where SS is a sum of squared
+    deviations from the mean (within unit u with m_u values, and over all pairable values);
+    alpha = 1 - D_o / D_e. It equals ``krippendorff.alpha(level_of_measurement="interval")`` (checked in
+    the tests) but avoids building the value-by-value coincidence matrix, which is slow for continuous
+    scores."""
+    data = np.asarray(matrix, dtype=float)
+    if data.ndim != 2 or data.shape[0] < 2:
+        return None
+    present = np.isfinite(data)
+    counts = present.sum(axis=0)
+    pairable = counts >= 2
+    if not pairable.any():
+        return None
+    values = data[:, pairable]
+    mask = present[:, pairable]
+    m = counts[pairable].astype(float)
+    filled = np.where(mask, values, 0.0)
+    unit_means = filled.sum(axis=0) / m
+    ss_units = (np.where(mask, values - unit_means, 0.0) ** 2).sum(axis=0)
+    pooled = values[mask]
+    n = pooled.size
+    ss_total = float(((pooled - pooled.mean()) ** 2).sum())
+    if ss_total <= 0:
+        return None
+    observed = float((2 * m * ss_units / (m - 1)).sum() / n)
+    expected = 2 * ss_total / (n - 1)
+    return finite(1 - observed / expected)
+
+
 def _bootstrap_alpha(
     data: np.ndarray, n_boot: int, rng: np.random.Generator
 ) -> tuple[float | None, float | None]:
@@ -126,7 +160,7 @@ def _bootstrap_alpha(
     samples = np.full(n_boot, np.nan)
     for b in range(n_boot):
         pick = rng.integers(0, n_units, size=n_units)
-        value = krippendorff_interval_alpha(data[:, pick])
+        value = interval_alpha_closed_form(data[:, pick])
         if value is not None:
             samples[b] = value
     return percentile_interval(samples)

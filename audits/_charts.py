@@ -53,6 +53,8 @@ def spread_chart(spreads: Sequence[ContestantSpread], bands: Sequence[Band]) -> 
     axes = figure.add_subplot()
     x = list(range(len(ordered)))
     axes.vlines(x, [s.low for s in ordered], [s.high for s in ordered], color="#1f77b4", linewidth=4, alpha=0.45)
+    axes.scatter(x + x, [s.low for s in ordered] + [s.high for s in ordered], color="#1f77b4", marker="_", s=90,
+                 label="lowest / highest judge")
     axes.scatter(x, [s.median for s in ordered], color="#1f2d3d", zorder=3, s=22, label="panel median")
     _band_lines(axes, bands)
     axes.set_xticks(x, [s.contestant_label for s in ordered], rotation=45, ha="right", fontsize=8)

@@ -159,21 +159,26 @@ def _numeric(
     high: float | None = None,
 ) -> pd.Series:
     raw = df[column]
-    values = pd.to_numeric(raw, errors="coerce").astype(float)
-    for pos in range(len(df)):
-        original = raw.iloc[pos]
-        value = values.iloc[pos]
-        is_missing = original is None or (isinstance(original, float) and np.isnan(original)) or pd.isna(original)
-        if is_missing:
-            if not nullable:
-                raise AuditInputError(table, "value is missing", row=pos + 1, column=column)
-            continue
-        if not np.isfinite(value):
-            raise AuditInputError(table, f"{original!r} is not a finite number", row=pos + 1, column=column)
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise AuditInputError(
-                table, f"{value:g} is outside [{low:g}, {high:g}]", row=pos + 1, column=column
-            )
+    missing = raw.isna().to_numpy()
+    values = pd.to_numeric(raw.where(~raw.isna(), np.nan), errors="coerce").astype(float)
+    array = values.to_numpy()
+    if not nullable and missing.any():
+        pos = int(np.flatnonzero(missing)[0])
+        raise AuditInputError(table, "value is missing", row=pos + 1, column=column)
+    bad = ~missing & ~np.isfinite(array)
+    if bad.any():
+        pos = int(np.flatnonzero(bad)[0])
+        raise AuditInputError(table, f"{raw.iloc[pos]!r} is not a finite number", row=pos + 1, column=column)
+    with np.errstate(invalid="ignore"):
+        out_of_range = np.zeros(len(array), dtype=bool)
+        if low is not None:
+            out_of_range |= array < low
+        if high is not None:
+            out_of_range |= array > high
+    if out_of_range.any():
+        pos = int(np.flatnonzero(out_of_range)[0])
+        bounds = f"[{low if low is not None else '-inf'}, {high if high is not None else 'inf'}]"
+        raise AuditInputError(table, f"{array[pos]:g} is outside {bounds}", row=pos + 1, column=column)
     return values
 
 

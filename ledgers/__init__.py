@@ -1,0 +1,70 @@
+"""Claim ledgers: claims, the field registry, the deterministic verifier, cross-checks and grounding.
+
+The verifier re-checks every claim against point-in-time fields (values observed at or before the
+decision); see ``ledgers._rules`` and docs/ledgers.md for every rule and threshold. This package imports
+no provider SDK.
+"""
+
+from ledgers._crosscheck import cross_check
+from ledgers._extract import UniverseIndex, extract_claims, split_sentences
+from ledgers._grounding import GroundingRow, cohen_kappa, grounding_by_judge, grounding_summary
+from ledgers._jsonl import ClaimLine, ClaimsFileError, read_claims, verify_claims_jsonl
+from ledgers._models import (
+    STATUSES,
+    Assertion,
+    CitedValue,
+    Claim,
+    CrossCheck,
+    Evidence,
+    Flag,
+    Status,
+    Verification,
+    VerifierConfig,
+)
+from ledgers._parse import parse_assertions
+from ledgers._registry import FIELD_SPECS, FIELDS, KNOWN_FIELDS, FieldSpec, field_spec, resolve_field
+from ledgers._rules import consensus_label
+from ledgers._units import StatedNumber, format_value, normalise, parse_number
+from ledgers._verify import Verifier, claim_assertions, combine, verify, verify_many
+
+__all__ = [
+    "FIELDS",
+    "FIELD_SPECS",
+    "KNOWN_FIELDS",
+    "STATUSES",
+    "Assertion",
+    "CitedValue",
+    "Claim",
+    "ClaimLine",
+    "ClaimsFileError",
+    "CrossCheck",
+    "Evidence",
+    "FieldSpec",
+    "Flag",
+    "GroundingRow",
+    "StatedNumber",
+    "Status",
+    "UniverseIndex",
+    "Verification",
+    "Verifier",
+    "VerifierConfig",
+    "claim_assertions",
+    "cohen_kappa",
+    "combine",
+    "consensus_label",
+    "cross_check",
+    "extract_claims",
+    "field_spec",
+    "format_value",
+    "grounding_by_judge",
+    "grounding_summary",
+    "normalise",
+    "parse_assertions",
+    "parse_number",
+    "read_claims",
+    "resolve_field",
+    "split_sentences",
+    "verify",
+    "verify_claims_jsonl",
+    "verify_many",
+]

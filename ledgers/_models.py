@@ -137,6 +137,7 @@ class VerifierConfig(_Model):
     approx_relative_tolerance: float = 0.05
     threshold_dead_band: float = 0.005
     ma_dead_band: float = 0.005
+    macd_dead_band: float = 0.0005  # of the close
     momentum_fields: tuple[str, ...] = ("return20d", "return30d")
     momentum_dead_band: float = 0.005
     overbought_rsi: float = 70.0
@@ -151,6 +152,7 @@ class VerifierConfig(_Model):
     strong_growth: float = 0.10
     weak_growth: float = 0.0
     high_dividend_yield: float = 0.03
+    low_dividend_yield: float = 0.01
     low_beta: float = 0.8
     high_beta: float = 1.2
     low_volatility: float = 0.15
@@ -162,5 +164,5 @@ class VerifierConfig(_Model):
     consensus_sell: float = 2.5
     upside_dead_band: float = 0.01
     price_scale_ratio: float = 5.0
-    lookahead_window_days: int = 30
+    lookahead_window_days: int = 10
     benchmark: str | None = None

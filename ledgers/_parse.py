@@ -36,6 +36,11 @@ _SUFFIX_HORIZON = re.compile(
     + r"(?P<rel>\s+(?:active|relative|excess|benchmark[\s-]relative))?",
     re.I,
 )
+_SUFFIX_WORD_HORIZON = re.compile(
+    r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing|this)\s+)?"
+    r"(?:one[\s-])?(?P<w>weekly|monthly|yearly|annual|week|month|year)\b(?!\s*-?\s*to\s*-?\s*date)",
+    re.I,
+)
 _MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                 r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DATE_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$", re.I)
@@ -59,7 +64,7 @@ _PORTFOLIO_SUFFIX = re.compile(
     re.I,
 )
 _PORTFOLIO_PREFIX = re.compile(
-    r"(?:allocat\w*|weights?|weighting|cap(?:ped)?|at\s+most|max(?:imum)?|limit(?:ed)?|equal|confidence)"
+    r"(?:allocat\w*|weights?|weighting|(?<!market\s)cap(?:ped)?|at\s+most|max(?:imum)?|limit(?:ed)?|equal|confidence)"
     r"\s*(?:of|at|to|:|=)?\s*$",
     re.I,
 )
@@ -84,6 +89,8 @@ _NEG_SUFFIX = re.compile(
     r"|lower|down)\b",
     re.I,
 )
+_TICKER_AFTER = re.compile(r"^\s+(?:in\s+|into\s+)?[A-Z][A-Z0-9_]{1,14}\b(?!\s*(?:at|of|is|was|=)\b)")
+_INDEX_NAME_BEFORE = re.compile(r"(?:S&P|SP|Russell|Nasdaq|NASDAQ|FTSE|Stoxx|STOXX|Nikkei|MSCI\s+\w+)[\s-]?$")
 _CONNECTOR_WORDS = re.compile(r"[A-Za-z][\w'/&.-]*")
 
 _FORECAST_RE = re.compile(
@@ -140,12 +147,13 @@ _SUFFIX_UPSIDE = re.compile(
     re.I,
 )
 _SUFFIX_RELATIVE = re.compile(
-    rf"^\s*(?:vs\.?|versus|relative\s+to|against|ahead\s+of|above|over|better\s+than|more\s+than)\s+(?P<ref>{_BENCH_WORDS})\b",
+    rf"^\s*(?:vs\.?|versus|relative\s+to|against|ahead\s+of|above|over|better\s+than|more\s+than)\s+(?:the\s+)?"
+    rf"(?P<ref>{_BENCH_WORDS})\b",
     re.I,
 )
 _PREFIX_RELATIVE = re.compile(
     rf"(?:outperform\w*|beat\w*|ahead\s+of|led|lead\w*|topp?\w*|underperform\w*|lag\w*|trail\w*)\s+"
-    rf"(?P<ref>{_BENCH_WORDS})\s+(?:by\s+)?(?:about\s+|around\s+|roughly\s+|~)?$",
+    rf"(?:the\s+)?(?P<ref>{_BENCH_WORDS})\s+(?:by\s+)?(?:about\s+|around\s+|roughly\s+|~)?$",
     re.I,
 )
 _PREFIX_UPSIDE = re.compile(
@@ -191,7 +199,7 @@ _Q_MOMENTUM = re.compile(
 _Q_RELSTRENGTH = re.compile(
     r"\b(?:(?P<adj>strong|strongest|positive|robust|solid|weak|negative|poor|notable)\s+)?(?:(?:recent|near-term|"
     r"sector|30-day|7-day|\d+[\s-]?d)\s+)*relative\s+(?P<what>strength|weakness|outperformance|underperformance)\b"
-    rf"|\b(?P<verb>outperform\w*|underperform\w*)\s+(?P<ref>{_BENCH_WORDS})\b",
+    rf"|\b(?P<verb>outperform\w*|underperform\w*)\s+(?:the\s+)?(?P<ref>{_BENCH_WORDS})\b",
     re.I,
 )
 _Q_52W = re.compile(
@@ -306,6 +314,24 @@ def horizon_key(n: int, unit: str) -> str:
     raise ValueError(unit)
 
 
+def _match_horizon(m: re.Match[str]) -> str:
+    """Horizon key of a numeric ("7d", "30-day") or word ("weekly", "last month") horizon match."""
+    groups = m.groupdict()
+    n_key = "n" if groups.get("n") else "hn"
+    if groups.get(n_key):
+        return horizon_key(_hz_num(groups[n_key]), groups["u" if n_key == "n" else "hu"])
+    word = (groups.get("w") or groups.get("hw") or "").lower()
+    return {"week": "7D", "weekly": "7D", "month": "30D", "monthly": "30D", "year": "1Y", "yearly": "1Y",
+            "annual": "1Y"}.get(word, "7D")
+
+
+def _is_rate_tenor(m: re.Match[str]) -> bool:
+    """'10y', '30Y', '2-year': a Treasury tenor, not a return horizon."""
+    groups = m.groupdict()
+    n, u = groups.get("n") or groups.get("hn"), groups.get("u") or groups.get("hu")
+    return bool(n and u and u.lower().startswith("y") and _hz_num(n) >= 2)
+
+
 HORIZON_FIELDS: dict[str, str] = {
     "1T": "return1d", "5T": "return5d", "20T": "return20d", "7D": "return7d", "30D": "return30d",
     "6M": "return6m", "1Y": "return1y",
@@ -384,14 +410,16 @@ def _bind_suffix(text: str, end: int) -> _Binding | None:
             b.horizon = horizon_key(_hz_num(h.group("n")), h.group("u"))
             b.end += h.end()
         return b
-    m = _SUFFIX_HORIZON.match(after)
+    m = _SUFFIX_HORIZON.match(after) or _SUFFIX_WORD_HORIZON.match(after)
+    if m and _is_rate_tenor(m):
+        return _Binding("briefing", start=end, end=end + m.end())
     if m:
-        b = _Binding("return", horizon=horizon_key(_hz_num(m.group("n")), m.group("u")), start=end, end=end + m.end())
+        b = _Binding("return", horizon=_match_horizon(m), start=end, end=end + m.end())
         rest = after[m.end():]
         r = re.match(r"^\s*(?:return|gain|move|momentum|performance|change|rally|advance|rise)?s?\s*", rest, re.I)
         tail = rest[r.end():] if r else rest
         rel = _SUFFIX_RELATIVE.match(tail)
-        if m.group("rel") or rel or re.match(r"^\s*(?:active|relative|excess)\b", rest, re.I):
+        if m.groupdict().get("rel") or rel or re.match(r"^\s*(?:active|relative|excess)\b", rest, re.I):
             b.relative = True
             b.rule = "relative_return"
             if rel:
@@ -433,10 +461,8 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
         return _Binding("relative_return", relative=True, start=floor + m.start(), end=start)
     m = _PREFIX_UPSIDE.search(before)
     if m:
-        tgt = re.search(r"\btarget", text[max(floor, start - 80): start + 80], re.I)
-        if tgt or True:
-            return _Binding("analyst_upside", field="analystTargetPrice", start=floor + m.start(), end=start,
-                            sign=1 if m.group("d").lower() == "upside" else -1)
+        return _Binding("analyst_upside", field="analystTargetPrice", start=floor + m.start(), end=start,
+                        sign=1 if m.group("d").lower() == "upside" else -1)
     m = _PREFIX_DISTANCE.search(before)
     if m:  # "52-week high of $180" is the level itself
         f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
@@ -449,20 +475,22 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
             best_end = fm.end()
             best = _Binding("exact_numeric", field=_ALIAS_FIELD[name], start=floor + fm.start(), end=start)
     for hm in _HORIZON_RE.finditer(before):
-        if hm.end() > best_end and hm.group("hn"):
-            key = horizon_key(_hz_num(hm.group("hn")), hm.group("hu"))
+        if hm.end() > best_end:
             best_end = hm.end()
-            best = _Binding("return", horizon=key, start=floor + hm.start(), end=start)
+            if _is_rate_tenor(hm):
+                best = _Binding("briefing", start=floor + hm.start(), end=start)
+                continue
+            best = _Binding("return", horizon=_match_horizon(hm), start=floor + hm.start(), end=start)
             tail = before[hm.end():]
             if re.match(r"^\s*(?:active|relative|excess|benchmark-relative)\b", tail, re.I):
                 best.relative = True
                 best.rule = "relative_return"
-    ctx_end = -1
+    ctx_start, ctx_end = -1, -1
     for cm in _CONTEXT_RE.finditer(before):
-        ctx_end = cm.end()
+        ctx_start, ctx_end = cm.start(), cm.end()
     if ctx_end > best_end:
         if _words_between(before[ctx_end:]) <= 5:
-            return _Binding("briefing", start=floor + ctx_end, end=start)
+            return _Binding("briefing", start=floor + ctx_start, end=start)
         return None
     if best is None or _words_between(before[best_end:]) > 5:
         return None
@@ -484,6 +512,7 @@ class NumberHit:
     op: str
     span: tuple[int, int]
     forecast: bool
+    forecast_start: int = -1
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -509,17 +538,22 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             continue
         if is_plain and 1900 <= abs(stated.value) <= 2100:
             continue
+        if is_plain and _INDEX_NAME_BEFORE.search(before):
+            continue  # "S&P 500", "Russell 2000", "Nasdaq 100"
         # trailing "+" ("$90+") and portfolio words
         if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
             floor = m.end()
             continue
         binding = _bind_suffix(text, m.end())
+        rel_prefix = _PREFIX_RELATIVE.search(text[floor:start]) if binding is not None else None
+        if binding is not None and binding.rule == "return" and rel_prefix:
+            binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
+            binding.start = floor + rel_prefix.start()
         if binding is None:
+            if _TICKER_AFTER.match(text[m.end():m.end() + 16]) and not _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40]):
+                floor = m.end()
+                continue  # "60% SP500": an allocation
             binding = _bind_prefix(text, start, floor)
-        if binding is not None and binding.rule != "briefing":
-            ctx = _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
-            if ctx and binding.end <= m.end() and binding.rule == "return":
-                binding = _Binding("briefing", start=start, end=m.end() + ctx.end())
         if binding is None:
             ctx = _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
             if ctx:
@@ -552,15 +586,16 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         span = (min(start, binding.start), max(m.end(), binding.end))
         fc = forecast_marker_before(text, start)
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
-                              binding.relative, approx, op, span, fc is not None))
+                              binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1))
         floor = max(m.end(), binding.end)
     return hits
 
 
-def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None) -> Assertion:
+def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, text: str = "") -> Assertion:
     raw_rule = hit.binding_rule
     if hit.forecast:
-        return Assertion(rule="forecast", symbol=symbol, raw=hit.stated.raw)
+        raw = text[hit.forecast_start:hit.end] if text and hit.forecast_start >= 0 else hit.stated.raw
+        return Assertion(rule="forecast", symbol=symbol, raw=raw)
     if raw_rule == "briefing":
         return Assertion(rule="briefing", symbol=symbol, raw=hit.stated.raw)
     field_name = hit.field
@@ -601,8 +636,8 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
 ]:
     out: list[tuple[Assertion, tuple[int, int]]] = []
 
-    def add(m: re.Match[str], **kw) -> None:
-        span = (m.start(), m.end())
+    def add(m: re.Match[str], span: tuple[int, int] | None = None, **kw) -> None:
+        span = span or (m.start(), m.end())
         if _overlaps(span, taken) or forecast_marker_before(text, m.start()):
             return
         out.append((Assertion(symbol=symbol_at(m.start()), raw=m.group(0).strip(), **kw), span))
@@ -683,7 +718,9 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         what = (m.group("what") or "").lower()
         fld = "quarterlyRevenueGrowthYOY" if what in ("revenue", "sales", "top-line") else (
             "quarterlyEarningsGrowthYOY" if what else None)
-        add(m, rule="growth", field=fld, polarity=pol)
+        joined = re.search(r"\b(?:profitability|margins?)\s+and\s+", m.group(0), re.I)
+        span = (m.start() + joined.end(), m.end()) if joined else None
+        add(m, span=span, rule="growth", field=fld, polarity=pol)
     for m in _Q_VALUATION.finditer(text):
         pol = 1 if m.group("cheap") else -1
         if m.group("neg"):
@@ -741,7 +778,7 @@ def parse_text(
     taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
     for hit in find_numbers(text, cited_fields):
         subject = _subject(mentions, hit.start, 0, symbol)
-        parsed.add(_number_assertion(hit, subject, benchmark), hit.span)
+        parsed.add(_number_assertion(hit, subject, benchmark, text), hit.span)
     taken.extend(parsed.spans)
     for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, 0, symbol), benchmark):
         parsed.add(assertion, span)

@@ -22,9 +22,13 @@ def build_parser() -> argparse.ArgumentParser:
     cb = sub.add_parser("import-capitalbench", help="CapitalBench rounds -> season bundle (format: rounds)")
     cb.add_argument("rounds_dir", type=Path, help="directory of CapitalBench round directories")
     cb.add_argument("--track", required=True, choices=["1W", "1M"])
-    cb.add_argument("--from", dest="date_from", type=date.fromisoformat, default=None, help="first decision date")
+    cb.add_argument(
+        "--from", dest="date_from", type=date.fromisoformat, default=None, help="first decision date"
+    )
     cb.add_argument("--to", dest="date_to", type=date.fromisoformat, default=None, help="last decision date")
-    cb.add_argument("--round", dest="round_ids", action="append", default=None, help="import only this round (repeatable)")
+    cb.add_argument(
+        "--round", dest="round_ids", action="append", default=None, help="import only this round (repeatable)"
+    )
     cb.add_argument("--season-id", default=None)
     cb.add_argument("--out", required=True, type=Path)
     cb.add_argument("--overwrite", action="store_true", help="replace an existing bundle directory")
@@ -37,8 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     shown = [a for a in args_list if a != "--overwrite"]
     try:
         summary = import_capitalbench_with_summary(
-            args.rounds_dir, args.track, args.date_from, args.date_to, args.out,
-            round_ids=args.round_ids, season_id=args.season_id, overwrite=args.overwrite,
+            args.rounds_dir,
+            args.track,
+            args.date_from,
+            args.date_to,
+            args.out,
+            round_ids=args.round_ids,
+            season_id=args.season_id,
+            overwrite=args.overwrite,
             command="python -m grader.adapters " + shlex.join(shown),
         )
     except CapitalBenchError as exc:

@@ -139,7 +139,8 @@ def compose_rationale(sub: Submission, option_names: dict[str, str]) -> str:
         alpha = sub.expected_alpha_vs_sp500_pct
         parts.append(
             f"Model's own forecast: portfolio {sub.portfolio_expected_return_pct:+g}%, S&P 500 "
-            f"{sub.benchmark_expected_return_pct:+g}%" + (f", expected alpha {alpha:+g} pp." if alpha is not None else ".")
+            f"{sub.benchmark_expected_return_pct:+g}%"
+            + (f", expected alpha {alpha:+g} pp." if alpha is not None else ".")
         )
     parts.append("Key risks:\n" + "\n".join(f"- {r.strip()}" for r in sub.key_risks))
     return "\n\n".join(parts)
@@ -209,7 +210,11 @@ class _Built:
 
 
 def _select(
-    rounds_dir: Path, track: str, date_from: date | None, date_to: date | None, round_ids: Sequence[str] | None
+    rounds_dir: Path,
+    track: str,
+    date_from: date | None,
+    date_to: date | None,
+    round_ids: Sequence[str] | None,
 ) -> tuple[list[Path], list[tuple[str, str]]]:
     listing = [r for r in list_rounds(rounds_dir) if round_track(r.id) == track]
     by_id = {r.id: r for r in listing}
@@ -217,10 +222,14 @@ def _select(
     if round_ids is not None:
         unknown = [rid for rid in round_ids if rid not in by_id]
         if unknown:
-            raise CapitalBenchError([
-                CapitalBenchIssue(str(rounds_dir), None, "round_ids", f"no {track} round directory named {rid!r}")
-                for rid in unknown
-            ])
+            raise CapitalBenchError(
+                [
+                    CapitalBenchIssue(
+                        str(rounds_dir), None, "round_ids", f"no {track} round directory named {rid!r}"
+                    )
+                    for rid in unknown
+                ]
+            )
         chosen = [by_id[rid] for rid in dict.fromkeys(round_ids)]
     else:
         chosen = []
@@ -228,9 +237,18 @@ def _select(
             day = _round_date(r.id, r.decision_date)
             if day is not None and ((date_from and day < date_from) or (date_to and day > date_to)):
                 continue
-            if r.publication_stream and r.publication_stream != "official" and (rounds_dir / r.id / "manifest.yaml").is_file():
-                skipped.append((r.id, f"publication_stream: {r.publication_stream} (a parallel experiment; "
-                                      "import it alone with --round)"))
+            if (
+                r.publication_stream
+                and r.publication_stream != "official"
+                and (rounds_dir / r.id / "manifest.yaml").is_file()
+            ):
+                skipped.append(
+                    (
+                        r.id,
+                        f"publication_stream: {r.publication_stream} (a parallel experiment; "
+                        "import it alone with --round)",
+                    )
+                )
                 continue
             chosen.append(r)
     dirs: list[Path] = []
@@ -240,12 +258,22 @@ def _select(
             continue
         dirs.append(r.dir)
     if not dirs:
-        what = f"round(s) {list(round_ids)}" if round_ids is not None else (
-            f"{track} rounds with a decision date in {date_from or '…'}..{date_to or '…'}")
+        what = (
+            f"round(s) {list(round_ids)}"
+            if round_ids is not None
+            else (f"{track} rounds with a decision date in {date_from or '…'}..{date_to or '…'}")
+        )
         reasons = "; ".join(f"{rid}: {why}" for rid, why in skipped)
-        raise CapitalBenchError([CapitalBenchIssue(
-            str(rounds_dir), None, None, f"nothing to import: no {what} with decisions" + (f" ({reasons})" if reasons else "")
-        )])
+        raise CapitalBenchError(
+            [
+                CapitalBenchIssue(
+                    str(rounds_dir),
+                    None,
+                    None,
+                    f"nothing to import: no {what} with decisions" + (f" ({reasons})" if reasons else ""),
+                )
+            ]
+        )
     return dirs, skipped
 
 
@@ -260,9 +288,13 @@ def _build(
     command: str,
 ) -> _Built:
     if track not in TRACKS:
-        raise CapitalBenchError([CapitalBenchIssue(str(rounds_dir), None, "track", f"{track!r} is not one of {TRACKS}")])
+        raise CapitalBenchError(
+            [CapitalBenchIssue(str(rounds_dir), None, "track", f"{track!r} is not one of {TRACKS}")]
+        )
     if date_from and date_to and date_from > date_to:
-        raise CapitalBenchError([CapitalBenchIssue(str(rounds_dir), None, "date_from", f"{date_from} is after {date_to}")])
+        raise CapitalBenchError(
+            [CapitalBenchIssue(str(rounds_dir), None, "date_from", f"{date_from} is after {date_to}")]
+        )
     dirs, skipped = _select(rounds_dir, track, date_from, date_to, round_ids)
     issues: list[CapitalBenchIssue] = []
     rounds: list[SourceRound] = []
@@ -277,16 +309,28 @@ def _build(
         for rel, sub in r.submissions:
             key = (sub.model_id, r.manifest.decision_deadline)
             if key in seen:
-                issues.append(CapitalBenchIssue(rel, None, "model_id", (
-                    f"{sub.model_id} also decided in {seen[key]} at the same deadline "
-                    f"{r.manifest.decision_deadline.isoformat()}; import these rounds separately")))
+                issues.append(
+                    CapitalBenchIssue(
+                        rel,
+                        None,
+                        "model_id",
+                        (
+                            f"{sub.model_id} also decided in {seen[key]} at the same deadline "
+                            f"{r.manifest.decision_deadline.isoformat()}; import these rounds separately"
+                        ),
+                    )
+                )
             seen[key] = r.id
     providers: dict[str, str] = {}
     for r in rounds:
         for rel, sub in r.submissions:
             prev = providers.setdefault(sub.model_id, sub.provider)
             if prev != sub.provider:
-                issues.append(CapitalBenchIssue(rel, None, "provider", f"{sub.provider!r} differs from {prev!r} elsewhere"))
+                issues.append(
+                    CapitalBenchIssue(
+                        rel, None, "provider", f"{sub.provider!r} differs from {prev!r} elsewhere"
+                    )
+                )
     if issues:
         raise CapitalBenchError(issues)
 
@@ -297,21 +341,35 @@ def _build(
     end = max([*decided_days, *(r.manifest.exit_date for r in rounds)])
     decision_days = [r.manifest.decision_date for r in rounds]
     sid = season_id or (
-        _default_season_id(track, date_from, date_to, decision_days) if round_ids is None
+        _default_season_id(track, date_from, date_to, decision_days)
+        if round_ids is None
         else "cb-" + "-".join(rid.lower().removeprefix("cb-") for rid in (r.id for r in rounds))
     )
-    name = _season_name(track, date_from, date_to, decision_days) if round_ids is None else (
-        f"CapitalBench {_TRACK_WORD[track]} round(s) {', '.join(r.id for r in rounds)} (real LLM decisions)")
+    name = (
+        _season_name(track, date_from, date_to, decision_days)
+        if round_ids is None
+        else (
+            f"CapitalBench {_TRACK_WORD[track]} round(s) {', '.join(r.id for r in rounds)} (real LLM decisions)"
+        )
+    )
 
     # universe: union of the rounds' options, first description wins (they agree across the data)
     universe: dict[str, UniverseEntry] = {}
     for r in rounds:
         for o in r.options:
-            entry = UniverseEntry(symbol=o.id, name=o.name, asset_class=o.asset_class, sector=o.category,
-                                  group=o.option_group, ticker=o.symbol)
+            entry = UniverseEntry(
+                symbol=o.id,
+                name=o.name,
+                asset_class=o.asset_class,
+                sector=o.category,
+                group=o.option_group,
+                ticker=o.symbol,
+            )
             prev = universe.setdefault(o.id, entry)
             if prev != entry:
-                notes.append(f"{r.id}: option {o.id} is described differently than in an earlier round; first kept")
+                notes.append(
+                    f"{r.id}: option {o.id} is described differently than in an earlier round; first kept"
+                )
 
     season_rounds = [
         Round(
@@ -325,9 +383,18 @@ def _build(
         for r in rounds
     ]
     info = SeasonInfo(
-        id=sid, name=name, start=start, end=end, benchmark=BENCHMARK_OPTION, risk_free_rate=0.0,
-        starting_cash=STARTING_CASH, currency="USD", universe=list(universe.values()), attribution=ATTRIBUTION,
-        format="rounds", rounds=season_rounds,
+        id=sid,
+        name=name,
+        start=start,
+        end=end,
+        benchmark=BENCHMARK_OPTION,
+        risk_free_rate=0.0,
+        starting_cash=STARTING_CASH,
+        currency="USD",
+        universe=list(universe.values()),
+        attribution=ATTRIBUTION,
+        format="rounds",
+        rounds=season_rounds,
     )
 
     contestants = [
@@ -339,16 +406,18 @@ def _build(
     for r in rounds:
         names = {o.id: o.name for o in r.options}
         for _rel, sub in r.submissions:
-            decisions.append(Decision(
-                contestant_id=sub.model_id,
-                decided_at=r.manifest.decision_deadline,
-                trades=[],
-                allocation=_allocation(sub, names),
-                rationale=compose_rationale(sub, names),
-                decision_seconds=sub.usage.latency_seconds,
-                confidence=sub.confidence,
-                round_id=r.id,
-            ))
+            decisions.append(
+                Decision(
+                    contestant_id=sub.model_id,
+                    decided_at=r.manifest.decision_deadline,
+                    trades=[],
+                    allocation=_allocation(sub, names),
+                    rationale=compose_rationale(sub, names),
+                    decision_seconds=sub.usage.latency_seconds,
+                    confidence=sub.confidence,
+                    round_id=r.id,
+                )
+            )
 
     # prices.csv: one close per (date, symbol), the first published (rounds in deadline order; within a round
     # the as-of close the models saw, then entry, interim and exit prices). Per-round scoring prices, which
@@ -405,35 +474,56 @@ def _build(
                 key = (t.option_id, fname, t.as_of_price_date)
                 if key in seen_fields:
                     if abs(seen_fields[key] - v) > 1e-9 * max(1.0, abs(v)):
-                        notes.append(f"{r.id}: {t.option_id}.{fname} as of {t.as_of_price_date} is {v!r}, an earlier "
-                                     f"round gave {seen_fields[key]!r}; the earlier value is kept")
+                        notes.append(
+                            f"{r.id}: {t.option_id}.{fname} as of {t.as_of_price_date} is {v!r}, an earlier "
+                            f"round gave {seen_fields[key]!r}; the earlier value is kept"
+                        )
                     continue
                 seen_fields[key] = v
-                field_rows.append([t.option_id, fname, _num(v), t.as_of_price_date.isoformat(), f"capitalbench:{r.id}"])
+                field_rows.append(
+                    [t.option_id, fname, _num(v), t.as_of_price_date.isoformat(), f"capitalbench:{r.id}"]
+                )
     no_fields = [r.id for r in rounds if not r.trailing]
     if no_fields:
-        notes.append(f"no market_data/universe_trailing_returns.csv (no point-in-time fields) in: {', '.join(no_fields)}")
+        notes.append(
+            f"no market_data/universe_trailing_returns.csv (no point-in-time fields) in: {', '.join(no_fields)}"
+        )
     for r in rounds:
         notes.extend(r.warnings)
 
     season_doc = info.model_dump(mode="json", exclude_none=True)
     files: dict[str, str] = {
         "season.yaml": yaml.dump(season_doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110),
-        "contestants.yaml": yaml.dump([c.model_dump(mode="json") for c in contestants], Dumper=_Dumper,
-                                      sort_keys=False, allow_unicode=True),
+        "contestants.yaml": yaml.dump(
+            [c.model_dump(mode="json") for c in contestants],
+            Dumper=_Dumper,
+            sort_keys=False,
+            allow_unicode=True,
+        ),
         "decisions.jsonl": "".join(
-            json.dumps(d.model_dump(mode="json", exclude_none=True, exclude={"line"}), ensure_ascii=False) + "\n"
+            json.dumps(d.model_dump(mode="json", exclude_none=True, exclude={"line"}), ensure_ascii=False)
+            + "\n"
             for d in sorted(decisions, key=lambda d: (d.decided_at, d.contestant_id))
         ),
         "market/prices.csv": _csv_text(["date", "symbol", "close"], price_rows),
-        "market/round_prices.csv": _csv_text(["round_id", "symbol", "entry_close", "exit_close"], round_price_rows),
+        "market/round_prices.csv": _csv_text(
+            ["round_id", "symbol", "entry_close", "exit_close"], round_price_rows
+        ),
     }
     if field_rows:  # optional file; the loader refuses a header without rows
-        files["market/fields.csv"] = _csv_text(["symbol", "field", "value", "observed_at", "source"], field_rows)
+        files["market/fields.csv"] = _csv_text(
+            ["symbol", "field", "value", "observed_at", "source"], field_rows
+        )
     pending = [r.id for r in rounds if r.exit is None]
     summary = ImportSummary(
-        path=out, season_id=sid, round_ids=[r.id for r in rounds], pending_round_ids=pending,
-        contestant_ids=[c.id for c in contestants], decisions=len(decisions), skipped=skipped, notes=notes,
+        path=out,
+        season_id=sid,
+        round_ids=[r.id for r in rounds],
+        pending_round_ids=pending,
+        contestant_ids=[c.id for c in contestants],
+        decisions=len(decisions),
+        skipped=skipped,
+        notes=notes,
     )
     files["ATTRIBUTION.md"] = _attribution_md(rounds)
     files["README.md"] = _readme_md(info, rounds, summary, command)
@@ -499,8 +589,13 @@ Data notes:
 
 
 def _default_command(
-    rounds_dir: Path, track: str, date_from: date | None, date_to: date | None, out: Path,
-    round_ids: Sequence[str] | None, season_id: str | None,
+    rounds_dir: Path,
+    track: str,
+    date_from: date | None,
+    date_to: date | None,
+    out: Path,
+    round_ids: Sequence[str] | None,
+    season_id: str | None,
 ) -> str:
     parts = ["python -m grader.adapters import-capitalbench", str(rounds_dir), "--track", track]
     if date_from:
@@ -531,10 +626,15 @@ def import_capitalbench_with_summary(
     rounds_dir, out = Path(rounds_dir), Path(out)
     if not rounds_dir.is_dir():
         raise CapitalBenchError([CapitalBenchIssue(str(rounds_dir), None, None, "not a directory")])
-    if not any((p / "manifest.yaml").is_file() for p in rounds_dir.iterdir() if p.is_dir()) and (rounds_dir / "rounds").is_dir():
+    if (
+        not any((p / "manifest.yaml").is_file() for p in rounds_dir.iterdir() if p.is_dir())
+        and (rounds_dir / "rounds").is_dir()
+    ):
         rounds_dir = rounds_dir / "rounds"  # accept the data directory that holds rounds/
     if out.exists() and not overwrite:
-        raise CapitalBenchError([CapitalBenchIssue(str(out), None, None, "already exists (pass overwrite=True / --overwrite)")])
+        raise CapitalBenchError(
+            [CapitalBenchIssue(str(out), None, None, "already exists (pass overwrite=True / --overwrite)")]
+        )
     cmd = command or _default_command(rounds_dir, str(track), date_from, date_to, out, round_ids, season_id)
     built = _build(rounds_dir, str(track), date_from, date_to, out, round_ids, season_id, cmd)
 
@@ -579,6 +679,13 @@ def import_capitalbench(
     ``python -m grader.adapters import-capitalbench`` call).
     """
     return import_capitalbench_with_summary(
-        rounds_dir, track, date_from, date_to, out, round_ids=round_ids, season_id=season_id,
-        overwrite=overwrite, command=command,
+        rounds_dir,
+        track,
+        date_from,
+        date_to,
+        out,
+        round_ids=round_ids,
+        season_id=season_id,
+        overwrite=overwrite,
+        command=command,
     ).path

@@ -13,6 +13,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -175,7 +176,12 @@ class RoundListing:
 
 
 BENCHMARK_OPTION = "SP500"
-_TRAILING_FIELDS = {"return_7d": "return7d", "return_30d": "return30d", "return_6m": "return6m", "return_1y": "return1y"}
+_TRAILING_FIELDS = {
+    "return_7d": "return7d",
+    "return_30d": "return30d",
+    "return_6m": "return6m",
+    "return_1y": "return1y",
+}
 
 
 def _rel(rounds_dir: Path, path: Path) -> str:
@@ -201,7 +207,7 @@ def list_rounds(rounds_dir: Path) -> list[RoundListing]:
         stream: str | None = None
         if manifest.is_file():
             try:
-                raw = yaml.load(manifest.read_text(encoding="utf-8"), Loader=_YamlLoader) or {}
+                raw = _parse_yaml(manifest.read_text(encoding="utf-8")) or {}
                 decision_date = date.fromisoformat(str(raw.get("decision_date")))
                 stream = raw.get("publication_stream")
             except (yaml.YAMLError, ValueError, AttributeError):
@@ -210,10 +216,22 @@ def list_rounds(rounds_dir: Path) -> list[RoundListing]:
     return found
 
 
-def _pydantic_issues(rel: str, err: ValidationError, issues: list[CapitalBenchIssue], prefix: str = "") -> None:
+@lru_cache(maxsize=512)
+def _parse_yaml(text: str) -> Any:
+    """Parsed YAML by content: most rounds ship byte-identical options.yaml files. Callers must not mutate."""
+    return yaml.load(text, Loader=_YamlLoader)
+
+
+def _pydantic_issues(
+    rel: str, err: ValidationError, issues: list[CapitalBenchIssue], prefix: str = ""
+) -> None:
     for e in err.errors():
         loc = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in e["loc"]).lstrip(".")
-        fld = f"{prefix}{loc}" if prefix and loc and loc.startswith("[") else ".".join(p for p in (prefix, loc) if p)
+        fld = (
+            f"{prefix}{loc}"
+            if prefix and loc and loc.startswith("[")
+            else ".".join(p for p in (prefix, loc) if p)
+        )
         msg = e["msg"] if e["type"] != "missing" else "required field is missing"
         issues.append(CapitalBenchIssue(rel, None, fld or None, msg))
 
@@ -223,21 +241,25 @@ def _load_yaml(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> Any:
         issues.append(CapitalBenchIssue(rel, None, None, "file is missing"))
         return None
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_YamlLoader)
+        return _parse_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         issues.append(CapitalBenchIssue(rel, mark.line + 1 if mark else None, None, f"not valid YAML: {exc}"))
         return None
 
 
-def _finite(raw: str, rel: str, line: int, fld: str, issues: list[CapitalBenchIssue], positive: bool) -> float | None:
+def _finite(
+    raw: str, rel: str, line: int, fld: str, issues: list[CapitalBenchIssue], positive: bool
+) -> float | None:
     try:
         v = float(raw)
     except (TypeError, ValueError):
         issues.append(CapitalBenchIssue(rel, line, fld, f"not a number: {raw!r}"))
         return None
     if math.isnan(v) or math.isinf(v) or (positive and v <= 0):
-        issues.append(CapitalBenchIssue(rel, line, fld, f"not a {'positive' if positive else 'finite'} number: {raw!r}"))
+        issues.append(
+            CapitalBenchIssue(rel, line, fld, f"not a {'positive' if positive else 'finite'} number: {raw!r}")
+        )
         return None
     return v
 
@@ -264,13 +286,17 @@ def _read_price_file(
                 issues.append(CapitalBenchIssue(rel, line, "date", f"not a date: {row.get('date')!r}"))
                 continue
             if d != expected_date:
-                warnings.append(f"{rel}:{line}: {oid} is priced on {d}, not on the manifest date {expected_date}; "
-                                "used as given (CapitalBench scored it so)")
+                warnings.append(
+                    f"{rel}:{line}: {oid} is priced on {d}, not on the manifest date {expected_date}; "
+                    "used as given (CapitalBench scored it so)"
+                )
             raw = (row.get("adj_close") or "").strip()
             col = "adj_close"
             if not raw:
                 raw, col = (row.get("close") or "").strip(), "close"
-                warnings.append(f"{rel}:{line}: {oid} has no adj_close; its close is used (CapitalBench does the same)")
+                warnings.append(
+                    f"{rel}:{line}: {oid} has no adj_close; its close is used (CapitalBench does the same)"
+                )
             value = _finite(raw, rel, line, col, issues, positive=True)
             if value is None:
                 continue
@@ -291,7 +317,9 @@ def _read_weekly(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> list[
             try:
                 d = date.fromisoformat((row.get("price_date") or "").strip())
             except ValueError:
-                issues.append(CapitalBenchIssue(rel, line, "price_date", f"not a date: {row.get('price_date')!r}"))
+                issues.append(
+                    CapitalBenchIssue(rel, line, "price_date", f"not a date: {row.get('price_date')!r}")
+                )
                 continue
             value = _finite(raw, rel, line, "price", issues, positive=True)
             if value is not None:
@@ -315,7 +343,9 @@ def _read_trailing(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> lis
                 issues.append(CapitalBenchIssue(rel, line, "as_of_price_date", "not a date"))
                 continue
             raw_close = (row.get("as_of_adj_close") or "").strip()
-            close = _finite(raw_close, rel, line, "as_of_adj_close", issues, positive=True) if raw_close else None
+            close = (
+                _finite(raw_close, rel, line, "as_of_adj_close", issues, positive=True) if raw_close else None
+            )
             rets: dict[str, float] = {}
             for col, name in _TRAILING_FIELDS.items():
                 raw = (row.get(col) or "").strip()
@@ -346,16 +376,24 @@ def _official_run(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -
         if rm.operator_selected_official:
             selected.append(run)
     if not selected:
-        issues.append(CapitalBenchIssue(
-            _rel(rounds_dir, rd / "runs"), None, "operator_selected_official",
-            f"no run/*/run_manifest.yaml has operator_selected_official: true (runs: {[r.name for r in runs]})",
-        ))
+        issues.append(
+            CapitalBenchIssue(
+                _rel(rounds_dir, rd / "runs"),
+                None,
+                "operator_selected_official",
+                f"no run/*/run_manifest.yaml has operator_selected_official: true (runs: {[r.name for r in runs]})",
+            )
+        )
         return None
     if len(selected) > 1:
-        issues.append(CapitalBenchIssue(
-            _rel(rounds_dir, rd / "runs"), None, "operator_selected_official",
-            f"more than one run is selected as official: {[r.name for r in selected]}",
-        ))
+        issues.append(
+            CapitalBenchIssue(
+                _rel(rounds_dir, rd / "runs"),
+                None,
+                "operator_selected_official",
+                f"more than one run is selected as official: {[r.name for r in selected]}",
+            )
+        )
         return None
     return selected[0]
 
@@ -378,32 +416,64 @@ def _read_submission(
         return None
     n_before = len(issues)
     if sub.round_id != round_id:
-        issues.append(CapitalBenchIssue(rel, None, "round_id", f"{sub.round_id!r} is not this round ({round_id!r})"))
+        issues.append(
+            CapitalBenchIssue(rel, None, "round_id", f"{sub.round_id!r} is not this round ({round_id!r})")
+        )
     if path.stem != sub.model_id:
-        issues.append(CapitalBenchIssue(rel, None, "model_id", f"{sub.model_id!r} does not match the file name"))
+        issues.append(
+            CapitalBenchIssue(rel, None, "model_id", f"{sub.model_id!r} does not match the file name")
+        )
     if not sub.is_official_score:
         issues.append(CapitalBenchIssue(rel, None, "is_official_score", "false in the official run"))
     if not sub.key_risks or any(not (r or "").strip() for r in sub.key_risks):
-        issues.append(CapitalBenchIssue(rel, None, "key_risks", "expected a non-empty list of non-empty risks"))
+        issues.append(
+            CapitalBenchIssue(rel, None, "key_risks", "expected a non-empty list of non-empty risks")
+        )
     if sub.portfolio is None and sub.selected_option_id is None:
-        issues.append(CapitalBenchIssue(rel, None, "portfolio", "neither portfolio nor selected_option_id is given"))
+        issues.append(
+            CapitalBenchIssue(rel, None, "portfolio", "neither portfolio nor selected_option_id is given")
+        )
     if sub.portfolio is not None:
         if not sub.portfolio:
             issues.append(CapitalBenchIssue(rel, None, "portfolio", "empty portfolio"))
         seen: set[str] = set()
         for i, h in enumerate(sub.portfolio):
             if h.option_id not in options:
-                issues.append(CapitalBenchIssue(rel, None, f"portfolio[{i}].option_id", f"unknown option {h.option_id!r} (not in options.yaml)"))
+                issues.append(
+                    CapitalBenchIssue(
+                        rel,
+                        None,
+                        f"portfolio[{i}].option_id",
+                        f"unknown option {h.option_id!r} (not in options.yaml)",
+                    )
+                )
             if h.option_id in seen:
-                issues.append(CapitalBenchIssue(rel, None, f"portfolio[{i}].option_id", f"{h.option_id!r} appears twice"))
+                issues.append(
+                    CapitalBenchIssue(
+                        rel, None, f"portfolio[{i}].option_id", f"{h.option_id!r} appears twice"
+                    )
+                )
             seen.add(h.option_id)
         total = sum(h.allocation_pct for h in sub.portfolio)
         if sub.portfolio and abs(total - 100.0) > 1e-9:
-            issues.append(CapitalBenchIssue(rel, None, "portfolio[].allocation_pct", f"allocations sum to {total:g}, expected 100"))
+            issues.append(
+                CapitalBenchIssue(
+                    rel, None, "portfolio[].allocation_pct", f"allocations sum to {total:g}, expected 100"
+                )
+            )
         if not (sub.portfolio_rationale or "").strip():
-            issues.append(CapitalBenchIssue(rel, None, "portfolio_rationale", "required for a portfolio submission"))
+            issues.append(
+                CapitalBenchIssue(rel, None, "portfolio_rationale", "required for a portfolio submission")
+            )
     elif sub.selected_option_id is not None and sub.selected_option_id not in options:
-        issues.append(CapitalBenchIssue(rel, None, "selected_option_id", f"unknown option {sub.selected_option_id!r} (not in options.yaml)"))
+        issues.append(
+            CapitalBenchIssue(
+                rel,
+                None,
+                "selected_option_id",
+                f"unknown option {sub.selected_option_id!r} (not in options.yaml)",
+            )
+        )
     return sub if len(issues) == n_before else None
 
 
@@ -420,7 +490,11 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         except ValidationError as err:
             _pydantic_issues(rel_m, err, issues)
         if manifest is not None and manifest.round_id != rid:
-            issues.append(CapitalBenchIssue(rel_m, None, "round_id", f"{manifest.round_id!r} differs from the directory name"))
+            issues.append(
+                CapitalBenchIssue(
+                    rel_m, None, "round_id", f"{manifest.round_id!r} differs from the directory name"
+                )
+            )
 
     rel_o = _rel(rounds_dir, rd / "options.yaml")
     raw_o = _load_yaml(rd / "options.yaml", rel_o, issues)
@@ -442,13 +516,19 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
             for dup in sorted({i for i in ids if ids.count(i) > 1}):
                 issues.append(CapitalBenchIssue(rel_o, None, "options[].id", f"duplicate option id {dup!r}"))
             if options and BENCHMARK_OPTION not in ids:
-                issues.append(CapitalBenchIssue(rel_o, None, "options[].id", f"the S&P 500 option {BENCHMARK_OPTION!r} is missing"))
+                issues.append(
+                    CapitalBenchIssue(
+                        rel_o, None, "options[].id", f"the S&P 500 option {BENCHMARK_OPTION!r} is missing"
+                    )
+                )
     by_id = {o.id: o for o in options}
 
     briefing_path = rd / "briefing.md"
     briefing = briefing_path.read_text(encoding="utf-8") if briefing_path.is_file() else ""
     if not briefing.strip():
-        issues.append(CapitalBenchIssue(_rel(rounds_dir, briefing_path), None, None, "briefing is missing or empty"))
+        issues.append(
+            CapitalBenchIssue(_rel(rounds_dir, briefing_path), None, None, "briefing is missing or empty")
+        )
 
     warnings: list[str] = []
     entry: dict[str, PricePoint] = {}
@@ -472,7 +552,11 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         trailing = _read_trailing(p, _rel(rounds_dir, p), issues)
         for row in trailing:
             if by_id and row.option_id not in by_id:
-                issues.append(CapitalBenchIssue(_rel(rounds_dir, p), None, "option_id", f"unknown option {row.option_id!r}"))
+                issues.append(
+                    CapitalBenchIssue(
+                        _rel(rounds_dir, p), None, "option_id", f"unknown option {row.option_id!r}"
+                    )
+                )
 
     run = _official_run(rd, rounds_dir, issues)
     submissions: list[tuple[str, Submission]] = []
@@ -480,7 +564,11 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         parsed = run / "submissions" / "parsed"
         files = sorted(parsed.glob("*.json")) if parsed.is_dir() else []
         if not files:
-            issues.append(CapitalBenchIssue(_rel(rounds_dir, parsed), None, None, "the official run has no parsed submissions"))
+            issues.append(
+                CapitalBenchIssue(
+                    _rel(rounds_dir, parsed), None, None, "the official run has no parsed submissions"
+                )
+            )
         for f in files:
             rel = _rel(rounds_dir, f)
             sub = _read_submission(f, rel, rid, by_id, issues)
@@ -495,15 +583,29 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
             continue
         need = sorted((held | {BENCHMARK_OPTION}) - cash - set(prices))
         if need:
-            issues.append(CapitalBenchIssue(
-                _rel(rounds_dir, rd / "prices" / fname), None, "option_id", f"no {label} price for {', '.join(need)}"
-            ))
+            issues.append(
+                CapitalBenchIssue(
+                    _rel(rounds_dir, rd / "prices" / fname),
+                    None,
+                    "option_id",
+                    f"no {label} price for {', '.join(need)}",
+                )
+            )
     if len(issues) > n_before or manifest is None or run is None:
         return None
     return SourceRound(
-        id=rid, dir=rd, manifest=manifest, options=options, briefing=briefing, run_id=run.name,
-        submissions=sorted(submissions, key=lambda x: x[1].model_id), entry=entry, exit=exit_,
-        weekly=weekly, trailing=trailing, warnings=warnings,
+        id=rid,
+        dir=rd,
+        manifest=manifest,
+        options=options,
+        briefing=briefing,
+        run_id=run.name,
+        submissions=sorted(submissions, key=lambda x: x[1].model_id),
+        entry=entry,
+        exit=exit_,
+        weekly=weekly,
+        trailing=trailing,
+        warnings=warnings,
     )
 
 

@@ -2,7 +2,7 @@
 
 The alias <-> contestant mapping and the per-decision scrub records stay on the grader's side (the
 :class:`Anonymizer` object and the ``<out>.mapping.json`` / ``<out>.scrub-log.jsonl`` files written next
-to, never inside, the judge's bundle). Rules and decisions: docs/anonymizer.md.
+to, never inside, the judge's bundle). Rules and decisions: grader/anonymizer/README.md.
 """
 
 from grader.anonymizer._anonymizer import (

@@ -5,7 +5,7 @@ text: contestant ids, display names and models become that contestant's alias; o
 names become ``[model]``; provider and family names become ``[provider]``; self-identifying phrases
 ("I'm Claude", "as an OpenAI model", "Grok here", "as a large language model trained by Google") become
 ``[self-reference]``. The alias <-> id mapping lives on the object (and in the grader-side mapping file),
-never in the scrubbed text. Rules and word-by-word decisions: docs/anonymizer.md.
+never in the scrubbed text. Rules and word-by-word decisions: grader/anonymizer/README.md.
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ from grader.season._models import AllocationItem, Contestant, Decision, SeasonIn
 
 _RESERVED_TOKENS = {"model", "provider", "self", "reference", "contestant", UNDISCLOSED}
 _ALIAS_LIKE = re.compile(r"contestant[a-z]{1,3}")
+_PLACEHOLDER = re.compile(
+    "|".join(re.escape(p) for p in (MODEL_PLACEHOLDER, PROVIDER_PLACEHOLDER, SELF_REFERENCE_PLACEHOLDER))
+)
+_ALIAS_TOKEN = re.compile(rf"{P.START}(?:Contestant [A-Z]{{1,3}}|contestant-[a-z]{{1,3}}){P.END}")
 _FAMILY_HEADS = {
     "claude", "gpt", "chatgpt", "gemini", "gemma", "grok", "llama", "qwen", "deepseek", "mistral", "kimi",
     "glm", "phi", "command",
@@ -130,25 +134,87 @@ class _Detector:
     def __init__(self, contestants: Sequence[Contestant], allowlist: Iterable[str] = ()):
         self.contestants = list(contestants)
         self.model_re = re.compile(P.MODEL_PATTERN, re.IGNORECASE)
-        self.provider_re = re.compile(
-            P.provider_pattern(c.provider_family for c in self.contestants), re.IGNORECASE
-        )
+        provider, provider_triggers = P.provider_pattern(c.provider_family for c in self.contestants)
+        self.provider_re = re.compile(provider, re.IGNORECASE)
         self.allow_re = _allowlist_pattern(allowlist)
         self.by_norm: dict[str, set[str]] = {}
         self.by_key: dict[tuple[frozenset[str], str], set[str]] = {}
-        literals: dict[str, str] = {}
+        # Contestant names are matched word by word: normalised name -> offsets where its tokens meet
+        # (a word boundary in the text must fall on one of them), plus every prefix for early exit.
+        self.literal_joints: dict[str, frozenset[int]] = {}
+        self.literal_prefixes: set[str] = set()
+        triggers = set(P.TRIGGER_WORDS) | provider_triggers
         for c in self.contestants:
             for value in _identity_values(c):
-                norm = P.normalise(value)
+                tokens = P.split_tokens(value)
+                if not tokens:
+                    continue
+                norm = "".join(tokens)
                 self.by_norm.setdefault(norm, set()).add(c.id)
-                lit = P.flexible_literal(value)
-                if lit:
-                    literals[norm] = lit
+                joints = set()
+                acc = 0
+                for tok in tokens[:-1]:
+                    acc += len(tok)
+                    joints.add(acc)
+                self.literal_joints[norm] = frozenset(joints)
+                self.literal_prefixes.update(norm[:i] for i in range(1, len(norm) + 1))
+                triggers |= P.first_letter_run(value) or {""}
                 key = P.model_key(value)
                 if key[0] or key[1]:
                     self.by_key.setdefault(key, set()).add(c.id)
-        ordered = [literals[n] for n in sorted(literals, key=len, reverse=True)]
-        self.contestant_re = re.compile("|".join(ordered), re.IGNORECASE) if ordered else None
+        self.always_scan = "" in triggers
+        triggers.discard("")
+        self.ascii_triggers = frozenset(t.encode() for t in triggers if t.isascii())
+        self.unicode_triggers = frozenset(t for t in triggers if not t.isascii())
+
+    def may_contain_identity(self, text: str) -> bool:
+        """The cheap gate: False only when no identity pattern can match ``text``."""
+        if self.always_scan:
+            return True
+        runs = P.ascii_letter_runs(text)
+        if not self.ascii_triggers.isdisjoint(runs):
+            return True
+        if self.unicode_triggers and not text.isascii():
+            if not self.unicode_triggers.isdisjoint(P.LETTER_RUN.findall(text.lower())):
+                return True
+        low: bytes | None = None
+        for word, (partners, checks) in P.PAIRED_GATES.items():
+            if word not in runs:
+                continue
+            if not partners.isdisjoint(runs):
+                return True
+            if checks:
+                low = low if low is not None else text.encode("utf-8", "surrogatepass").lower()
+                if any(c.search(low) for c in checks):
+                    return True
+        return False
+
+    def literal_spans(self, text: str) -> list[tuple[int, int]]:
+        """Spans naming a contestant (id, display name, model) in any case and with any separators of
+        up to three characters: ``gpt-5.5`` ~ ``GPT 5.5`` ~ ``gpt55`` ~ ``Gpt_5_5``."""
+        if not self.literal_joints:
+            return []
+        words = [(m.start(), m.end(), m.group().lower()) for m in P.WORD.finditer(text)]
+        spans: list[tuple[int, int]] = []
+        prefixes, joints = self.literal_prefixes, self.literal_joints
+        for i, (start, _, first) in enumerate(words):
+            if first not in prefixes:
+                continue
+            acc, cuts, best = first, [], None
+            j = i
+            while True:
+                if acc in joints and joints[acc].issuperset(cuts):
+                    best = words[j][1]
+                j += 1
+                if j == len(words) or words[j][0] - words[j - 1][1] > 3:
+                    break
+                cuts.append(len(acc))
+                acc += words[j][2]
+                if acc not in prefixes:
+                    break
+            if best is not None:
+                spans.append((start, best))
+        return spans
 
     # -- attribution ---------------------------------------------------------------------------
     def attribute(self, mention: str, contestant_id: str | None) -> str | None:
@@ -173,16 +239,20 @@ class _Detector:
         return contestant_id if contestant_id in cids else None
 
     # -- detection -----------------------------------------------------------------------------
-    def groups(self, text: str, protected: Sequence[tuple[int, int]] = ()) -> list[_Group]:
-        """Maximal identity spans (overlapping detections merged), in text order."""
+    def groups(
+        self, text: str, protected: Sequence[tuple[int, int]] = (), *, use_gate: bool = True
+    ) -> list[_Group]:
+        """Maximal identity spans (overlapping detections merged), in text order. ``use_gate=False``
+        skips the cheap pre-check (tests compare both ways)."""
+        if use_gate and not self.may_contain_identity(text):
+            return []
         raw: list[tuple[int, int, str]] = []
         for m in self.model_re.finditer(text):
             raw.append((m.start(), m.end(), "model"))
         for m in self.provider_re.finditer(text):
             raw.append((m.start(), m.end(), "provider"))
-        if self.contestant_re is not None:
-            for m in self.contestant_re.finditer(text):
-                raw.append((m.start(), m.end(), "contestant"))
+        for s, e in self.literal_spans(text):
+            raw.append((s, e, "contestant"))
         if not raw:
             return []
         allowed = [m.span() for m in self.allow_re.finditer(text)] if self.allow_re else []
@@ -200,8 +270,11 @@ class _Detector:
                 if a < e and s < b:
                     s, e = min(s, a), max(e, b)
             cands.append((s, e, kind))
-        if protected:
-            cands = [c for c in cands if not any(a < c[1] and c[0] < b for a, b in protected)]
+        shielded = (
+            list(protected) + [m.span() for m in _PLACEHOLDER.finditer(text)] if "[" in text else protected
+        )
+        if shielded:
+            cands = [c for c in cands if not any(a < c[1] and c[0] < b for a, b in shielded)]
         cands.sort(key=lambda c: (c[0], -c[1], -_KIND_RANK[c[2]]))
         groups: list[_Group] = []
         for s, e, kind in cands:
@@ -226,7 +299,7 @@ class _Detector:
             if m:
                 start, end = min(start, m.start()), max(end, role_end)
             suffix = P.SELF_SUFFIX.match(text, e)
-            if suffix:
+            if suffix and P.SENTENCE_START.search(text, lo, s):
                 end = max(end, suffix.end())
             m = P.SELF_PREFIXES["as_lead"].search(text, lo, s)
             if m and (has_role or has_comma):
@@ -282,11 +355,8 @@ class Anonymizer:
         self._by_alias = {a.alias: a for a in self.assignments} | {a.alias_id: a for a in self.assignments}
         self.allowlist = tuple(allowlist)
         self._detector = _Detector(contestants, self.allowlist)
-        tokens = sorted({a.alias for a in self.assignments} | {a.alias_id for a in self.assignments}, key=len)
-        self._protect_re = (
-            re.compile(rf"{P.START}(?:{'|'.join(re.escape(t) for t in reversed(tokens))}){P.END}")
-            if tokens
-            else None
+        self._alias_tokens = frozenset(
+            {a.alias for a in self.assignments} | {a.alias_id for a in self.assignments}
         )
 
     @classmethod
@@ -361,7 +431,10 @@ class Anonymizer:
 
     # -- scrubbing -----------------------------------------------------------------------------
     def _protected(self, text: str) -> list[tuple[int, int]]:
-        return [m.span() for m in self._protect_re.finditer(text)] if self._protect_re else []
+        """Spans of this anonymizer's own aliases (never re-scrubbed: scrubbing is idempotent)."""
+        if "ontestant" not in text:
+            return []
+        return [m.span() for m in _ALIAS_TOKEN.finditer(text) if m.group() in self._alias_tokens]
 
     def scrub(self, text: str, contestant_id: str | None = None) -> ScrubResult:
         """Replace every identity in ``text``; ``contestant_id`` is the author (breaks ties when a model
@@ -378,7 +451,11 @@ class Anonymizer:
             out.append(replacement)
             replacements.append(
                 Replacement(
-                    original=text[g.start : g.end], replacement=replacement, kind=kind, start=g.start, end=g.end
+                    original=text[g.start : g.end],
+                    replacement=replacement,
+                    kind=kind,
+                    start=g.start,
+                    end=g.end,
                 )
             )
             pos = g.end
@@ -430,7 +507,9 @@ class Anonymizer:
         if decision.allocation is not None:
             update["allocation"] = [
                 AllocationItem(
-                    symbol=a.symbol, weight=a.weight, rationale=clean(f"allocation[{i}].rationale", a.rationale)
+                    symbol=a.symbol,
+                    weight=a.weight,
+                    rationale=clean(f"allocation[{i}].rationale", a.rationale),
                 )
                 for i, a in enumerate(decision.allocation)
             ]

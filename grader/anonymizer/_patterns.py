@@ -2,7 +2,7 @@
 
 Everything here is compiled with ``re.IGNORECASE``; pieces that are also ordinary English words are
 scoped case-sensitive with ``(?-i:...)`` so that only their capitalised forms count as identities
-(see docs/anonymizer.md for the word-by-word decisions).
+(see grader/anonymizer/README.md for the word-by-word decisions).
 
 Boundaries are "not next to a letter or digit" rather than ``\\b``, so ``claude_sonnet`` and
 ``api.openai.com`` are still caught while ``claudication``, ``metadata``, ``co3`` and ``NO3`` are not.
@@ -23,7 +23,7 @@ _VER = r"v?\d+(?:[._\-]\d+)*[a-z]?"  # 4, 4o, 3.7, 4-6, 2.5, v3, 70b, 20250219
 # Variant words that may follow a model name after any separator (including a space).
 _WORDS = (
     r"(?:mini|nano|micro|pro|max|plus|turbo|flash|lite|ultra|instruct|preview|sonnet|opus|haiku|instant"
-    r"|codex|coder|reasoner|thinking|omni|heavy|vision|exp|r\d+(?:[.\-]\d+)?|deep[\s\-]?(?:think|research))"
+    r"|codex|coder|reasoner|thinking|omni|heavy|vision|exp|[rk]\d+(?:[.\-]\d+)?|deep[\s\-]?(?:think|research))"
 )
 # Variant words that are ordinary English: only after a hyphen, underscore, dot or colon (gpt-5-high).
 _HYPHEN_WORDS = (
@@ -49,7 +49,7 @@ _PROVIDER_PREFIX = (
 _MODEL_HEADS = [
     rf"chat[\s\-]?gpt{TAIL}",
     rf"gpts?{TAIL}",
-    rf"o[1-9]{_O_SERIES_TAIL}",
+    rf"o[1345]{_O_SERIES_TAIL}",
     r"4o(?:[\s\-]mini)?",
     rf"claude(?:[\s.\-]?ai)?{TAIL}",
     rf"(?-i:Opus|OPUS|Sonnet|SONNET|Haiku|HAIKU){TAIL}",
@@ -62,10 +62,11 @@ _MODEL_HEADS = [
     rf"palm[\s\-]?2{TAIL}",
     rf"lamda{TAIL}",
     rf"(?:code[\s\-]?)?llama{TAIL}",
-    rf"deep[\s\-]?seek{TAIL_REQUIRED}",
+    rf"deep[\s\-]?seek(?:['’]s)?{TAIL_REQUIRED}",
     rf"qw(?:en|q){TAIL}",
     rf"mistral(?:{_MISTRAL_TAIL_ITEM})+",
-    rf"(?:mix|code|magi|mini|pix|dev)stral{TAIL}",
+    rf"(?:mix|pix)tral{TAIL}",
+    rf"(?:code|magi|mini|dev)stral{TAIL}",
     r"command[\s\-]r(?:\+|[\s\-]?plus)?",
     rf"kimi{TAIL}",
     rf"glm[\s\-]?\d{TAIL}",
@@ -80,9 +81,7 @@ _MODEL_HEADS = [
     r"(?-i:Le\s+Chat)",
 ]
 
-MODEL_PATTERN = (
-    rf"{START}(?:{_PROVIDER_PREFIX}(?:['’]s)?[\s\-_/:]+)?(?:{'|'.join(_MODEL_HEADS)}){END}"
-)
+MODEL_PATTERN = rf"{START}(?:{_PROVIDER_PREFIX}(?:['’]s)?[\s\-_/:]+)?(?:{'|'.join(_MODEL_HEADS)}){END}"
 """A model or product mention, optionally with its provider in front."""
 
 # Providers always treated as identities (AI labs, and Google/Meta which are families of the brief).
@@ -206,9 +205,12 @@ SELF_PREFIXES = {
     ),
 }
 SELF_ROLE_SUFFIX = re.compile(rf"{_ROLE}{END}|(?=\s*,)", re.IGNORECASE)
+# "Grok here: ...", "Claude speaking." (the mention must open a sentence, see SENTENCE_START)
 SELF_SUFFIX = re.compile(
-    r"(?:['’]s)?\s*,?\s+(?:here|speaking|reporting|checking\s+in)(?![\w'’])", re.IGNORECASE
+    r"(?:['’]s)?\s*,?\s+(?:here|speaking|reporting|checking\s+in)(?=\s*(?:[:,.!;\-—–\n)]|$))",
+    re.IGNORECASE,
 )
+SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(\[—–])\s*$")
 SELF_LOOKBEHIND = 160
 """Characters before a mention that the prefix patterns may cover."""
 
@@ -254,14 +256,74 @@ def family_key(family: str) -> str:
     return FAMILY_SYNONYMS.get(key, key)
 
 
-def provider_pattern(families: Iterable[str]) -> str:
-    """Provider names: the always-on list, plus conditional companies and unknown families in use."""
+def provider_pattern(families: Iterable[str]) -> tuple[str, frozenset[str]]:
+    """Provider names: the always-on list, plus conditional companies and unknown families in use.
+
+    Returns the pattern and the extra trigger words (see ``TRIGGER_WORDS``) the additions need."""
     parts = list(_PROVIDERS_ALWAYS)
-    for fam in sorted({family_key(f) for f in families} - NON_IDENTITIES):
+    triggers: set[str] = set()
+    for raw in sorted(set(families)):
+        fam = family_key(raw)
+        if fam in NON_IDENTITIES or fam in KNOWN_FAMILIES:
+            continue
         if fam in CONDITIONAL_PROVIDERS:
-            parts.append(CONDITIONAL_PROVIDERS[fam])
-        elif fam not in KNOWN_FAMILIES:
-            lit = flexible_literal(fam)
+            if CONDITIONAL_PROVIDERS[fam] not in parts:
+                parts.append(CONDITIONAL_PROVIDERS[fam])
+                triggers |= CONDITIONAL_TRIGGERS[fam]
+        else:
+            lit = flexible_literal(raw)
             if lit:
                 parts.append(lit)
-    return rf"{START}(?:{'|'.join(parts)}){END}"
+                triggers |= first_letter_run(raw) or {""}  # "" = no letters: always scan
+    return rf"{START}(?:{'|'.join(parts)}){END}", frozenset(triggers)
+
+
+def first_letter_run(value: str) -> frozenset[str]:
+    """The first letter run of ``value`` (lower case), or an empty set when it has no letters."""
+    m = LETTER_RUN.search(value.lower())
+    return frozenset({m.group()}) if m else frozenset()
+
+
+# -- the gate: a cheap test that a text may contain an identity at all -------------------------------
+# Real rationales rarely name a model, so the full patterns run only on texts that pass this test.
+# Every alternative of MODEL_PATTERN and of the provider patterns contains one of these letter runs
+# (tests/anonymizer/test_gate.py checks the corpus against it); contestant names add their own.
+TRIGGER_WORDS = frozenset(
+    """gpt gpts chatgpt claude opus sonnet haiku grok supergrok gemini gemma bard palm lamda llama codellama
+    deepseek qwen qwq mistral mixtral codestral magistral ministral pixtral devstral command kimi glm phi
+    nemotron jamba dbrx olmo ernie erniebot copilot bing chat openai anthropic xai google deepmind meta
+    facebook cohere zhipu""".split()
+)
+"""Letter runs (lower case) whose presence sends a text through the full patterns."""
+CONDITIONAL_TRIGGERS: dict[str, frozenset[str]] = {
+    "microsoft": frozenset({"microsoft"}),
+    "amazon": frozenset({"amazon", "aws"}),
+    "nvidia": frozenset({"nvidia"}),
+    "alibaba": frozenset({"alibaba"}),
+    "ibm": frozenset({"ibm"}),
+    "baidu": frozenset({"baidu"}),
+    "tencent": frozenset({"tencent"}),
+    "apple": frozenset({"apple"}),
+    "facebook": frozenset({"facebook"}),
+}
+# Letter runs too common to trigger alone ("AI capex", "deep pullback"). Such a run triggers only next
+# to one of its partner runs ("x ai", "open ai", "deep seek") or when its narrow check matches the
+# lower-cased UTF-8 bytes ("ai21", "01.ai", "o3", "4o").
+PAIRED_GATES: dict[bytes, tuple[frozenset[bytes], tuple[re.Pattern[bytes], ...]]] = {
+    b"ai": (
+        frozenset({b"x", b"open", b"inflection", b"moonshot"}),
+        (re.compile(rb"ai21"), re.compile(rb"01[\s.\-]ai")),
+    ),
+    b"o": (frozenset(), (re.compile(rb"o[1-9]"), re.compile(rb"4o"))),
+    b"deep": (frozenset({b"seek", b"mind"}), ()),
+}
+ASCII_LETTER_TABLE = bytes(c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 else 32 for c in range(256))
+"""bytes.translate table: ASCII letters to lower case, everything else to a space (splits letter runs)."""
+LETTER_RUN = re.compile(r"[^\W\d_]+")
+WORD = re.compile(r"[^\W_]+")
+"""A maximal run of letters and digits: the unit contestant names are matched on."""
+
+
+def ascii_letter_runs(text: str) -> set[bytes]:
+    """Lower-case ASCII letter runs of ``text`` (non-ASCII characters split runs): the gate's tokens."""
+    return set(text.encode("utf-8", "surrogatepass").translate(ASCII_LETTER_TABLE).split())

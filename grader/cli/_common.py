@@ -8,7 +8,9 @@ import typer
 from rich.console import Console
 
 console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+if not console.is_terminal:  # logs and pipes: wide enough for the leaderboard
+    console = Console(highlight=False, width=170)
+err_console = Console(stderr=True, highlight=False, width=None if console.is_terminal else 170)
 
 
 def load_or_exit(season_dir: Path):

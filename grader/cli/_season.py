@@ -54,20 +54,25 @@ def import_capitalbench(
     date_from: str | None = typer.Option(None, "--from", help="First decision date (YYYY-MM-DD)"),
     date_to: str | None = typer.Option(None, "--to", help="Last decision date (YYYY-MM-DD)"),
     out: Path = typer.Option(..., "--out", help="Season bundle directory to write"),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing bundle at --out"),
 ) -> None:
-    """Turn CapitalBench rounds (CC BY 4.0) into a season bundle (format: rounds)."""
+    """Turn CapitalBench rounds (CC BY 4.0, Ishtiaq Rahman) into a season bundle (format: rounds)."""
+    import sys
     from datetime import date
 
-    from grader.adapters import CapitalBenchError
-    from grader.adapters import import_capitalbench as run_import
-    from grader.cli._common import fail
+    from grader.adapters import CapitalBenchError, import_capitalbench_with_summary
+    from grader.cli._common import err_console
 
     try:
-        path = run_import(rounds_dir, track, date.fromisoformat(date_from) if date_from else None,
-                          date.fromisoformat(date_to) if date_to else None, out)
+        summary = import_capitalbench_with_summary(
+            rounds_dir, track, date.fromisoformat(date_from) if date_from else None,
+            date.fromisoformat(date_to) if date_to else None, out, overwrite=overwrite,
+            command="grader " + " ".join(sys.argv[1:]))
     except CapitalBenchError as exc:
-        fail(str(exc))
-        return
-    bundle = load_or_exit(path)
-    console.print(f"[green]✓[/] wrote {path}: {len(bundle.contestants)} contestants, "
-                  f"{len(bundle.decisions)} decisions, {len(bundle.info.rounds or [])} rounds")
+        err_console.print(f"[bold red]refused:[/] {exc}")
+        raise typer.Exit(2) from None
+    for line in summary.lines():
+        console.print(line)
+    bundle = load_or_exit(out)
+    console.print(f"[green]✓[/] {out} is a valid bundle: {len(bundle.contestants)} contestants, "
+                  f"{len(bundle.decisions)} decisions")

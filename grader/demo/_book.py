@@ -8,10 +8,14 @@ cash below zero.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any, TypeVar
 
 from grader.pit import Snapshot
+
+T = TypeVar("T")
 
 CASH_BUFFER = 0.01
 """Dollars a buy always leaves in cash, so float rounding in a re-computation can never go negative."""
@@ -24,6 +28,7 @@ class PointInTimeValues:
     snapshot: Snapshot
     values: dict[str, dict[str, float]]
     tradable: tuple[str, ...]
+    memo: dict[str, Any] = field(default_factory=dict)  # book-independent results, computed once per snapshot
 
     @classmethod
     def of(cls, snapshot: Snapshot, symbols: tuple[str, ...]) -> PointInTimeValues:
@@ -55,6 +60,13 @@ class MarketView:
     def tradable(self) -> tuple[str, ...]:
         """Equities and ETFs with a known close."""
         return self.pit.tradable
+
+    def shared(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()`` once per snapshot: for rankings that do not depend on a contestant's book."""
+        memo = self.pit.memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def get(self, symbol: str, name: str) -> float | None:
         fields = self.pit.values.get(symbol)
@@ -96,8 +108,8 @@ class Book:
     def nav(self, market: MarketView) -> float:
         return self.cash + sum(self.value(s, market) for s in self.held())
 
-    def weight(self, symbol: str, market: MarketView) -> float:
-        nav = self.nav(market)
+    def weight(self, symbol: str, market: MarketView, nav: float | None = None) -> float:
+        nav = self.nav(market) if nav is None else nav
         return self.value(symbol, market) / nav if nav > 0 else 0.0
 
 
@@ -171,4 +183,3 @@ class Planner:
                     raise RuntimeError(f"buy of {order.quantity} {order.symbol} takes cash below zero")
         self.book.shares = {s: n for s, n in self.book.shares.items() if n > 0}
         return self.orders()
-

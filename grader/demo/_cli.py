@@ -26,7 +26,9 @@ def _report(built: BuiltSeason, seconds: float) -> None:
 def build(
     out: Path = typer.Option(DEMO_DIR, "--out", help="Season directory to write."),
     market: Path | None = typer.Option(
-        None, "--market", help="Closes: a bundle market/ folder or the shared extract (default: committed copy)."
+        None,
+        "--market",
+        help="Closes: a bundle market/ folder or the shared extract (default: committed copy).",
     ),
 ) -> None:
     """Rebuild the demo season demo-2022q1 (byte for byte reproducible)."""

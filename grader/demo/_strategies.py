@@ -154,22 +154,31 @@ class Momentum(Strategy):
     every = 5
     weight = 0.24
 
-    def plan(self, m, book, p, f):
+    @staticmethod
+    def ranked(m: MarketView) -> list[str]:
+        """Names above their 50-day average with a positive 20-day return, strongest first."""
         candidates = [
             s
             for s in m.tradable
-            if m.has(s, "return20d", "sma50") and m.price(s) > f.v(s, "sma50") and f.v(s, "return20d") > 0
+            if m.has(s, "return20d", "sma50") and m.price(s) > m.get(s, "sma50") and m.get(s, "return20d") > 0
         ]
-        ranked = _ranked(candidates, lambda s: f.v(s, "return20d"), reverse=True)
+        return _ranked(candidates, lambda s: m.get(s, "return20d"), reverse=True)
+
+    def plan(self, m, book, p, f):
+        ranked = m.shared("momentum.ranked", lambda: self.ranked(m))
         held = book.held()
         if m.index % self.every == 0:
             top = ranked[: self.top_n]
-            out = ["Weekly momentum rebalance: ranking the universe by 20-day return among names trading above "
-                   "their 50-day average."]
+            out = [
+                "Weekly momentum rebalance: ranking the universe by 20-day return among names trading above "
+                "their 50-day average."
+            ]
             for s in held:
                 if s not in top:
                     p.sell(s)
-                    out.append(f"Selling {s}: {f.ret(s, 20)}, {f.vs(s)}; it dropped out of the top {self.top_n}.")
+                    out.append(
+                        f"Selling {s}: {f.ret(s, 20)}, {f.vs(s)}; it dropped out of the top {self.top_n}."
+                    )
             nav = book.nav(m)
             for s in top:
                 if s not in held and p.buy_value(s, self.weight * nav):
@@ -196,8 +205,10 @@ class Momentum(Strategy):
                 f"Largest position {lead}: {f.ret(lead, 5)}, {f.rsi(lead)}.",
             ], 0.55
         if ranked:
-            return [f"Holding cash until the weekly rebalance; best candidate {ranked[0]} has a "
-                    f"{f.ret(ranked[0], 20)}."], 0.4
+            return [
+                f"Holding cash until the weekly rebalance; best candidate {ranked[0]} has a "
+                f"{f.ret(ranked[0], 20)}."
+            ], 0.4
         return ["Holding cash; no name passes the trend filter."], 0.35
 
 
@@ -214,32 +225,43 @@ class ValueQuality(Strategy):
     def __init__(self) -> None:
         self.seen: dict[str, object] = {}
 
-    def _score(self, m: MarketView, names: list[str], f: Facts) -> list[str]:
-        def rank(key, reverse):
-            order = _ranked(names, key, reverse)
-            return {s: i for i, s in enumerate(order)}
+    @staticmethod
+    def scored(m: MarketView, names: list[str]) -> list[str]:
+        """Best first by the sum of ranks: low P/E, high profit margin, high return on equity."""
 
-        cheap = rank(lambda s: f.v(s, "peRatio"), False)
-        margin = rank(lambda s: f.v(s, "profitMargin"), True)
-        roe = rank(lambda s: f.v(s, "returnOnEquityTTM"), True)
+        def rank(key, reverse):
+            return {s: i for i, s in enumerate(_ranked(names, key, reverse))}
+
+        cheap = rank(lambda s: m.get(s, "peRatio"), False)
+        margin = rank(lambda s: m.get(s, "profitMargin"), True)
+        roe = rank(lambda s: m.get(s, "returnOnEquityTTM"), True)
         return sorted(names, key=lambda s: (cheap[s] + margin[s] + roe[s], s))
 
     def plan(self, m, book, p, f):
-        names = [s for s in m.equities if m.has(s, "close", "peRatio", "profitMargin", "returnOnEquityTTM")]
-        stamp = {s: m.observed(s, "peRatio") for s in names}
+        names = m.shared(
+            "value.names",
+            lambda: [
+                s for s in m.equities if m.has(s, "close", "peRatio", "profitMargin", "returnOnEquityTTM")
+            ],
+        )
+        stamp = m.shared("value.stamp", lambda: {s: m.observed(s, "peRatio") for s in names})
         review = m.index == 0 or stamp != self.seen
         self.seen = stamp
         held = book.held()
         nav = book.nav(m)
         if review and names:
-            best = self._score(m, names, f)[: self.top_n]
-            out = ["Reviewing the book on valuation and quality (cheap on P/E, high margins and return on equity)."]
+            best = m.shared("value.scored", lambda: self.scored(m, names))[: self.top_n]
+            out = [
+                "Reviewing the book on valuation and quality (cheap on P/E, high margins and return on equity)."
+            ]
             if held:
                 out[0] = "New fundamentals are in; " + out[0][0].lower() + out[0][1:]
-            leaving = [s for s in reversed(self._score(m, held, f)) if s not in best][: self.max_swaps]
+            leaving = [s for s in reversed(self.scored(m, held)) if s not in best][: self.max_swaps]
             for s in leaving:
                 p.sell(s)
-                out.append(f"Selling {s}: {f.pe(s)} and a {f.margin(s)}; it no longer ranks in my top {self.top_n}.")
+                out.append(
+                    f"Selling {s}: {f.pe(s)} and a {f.margin(s)}; it no longer ranks in my top {self.top_n}."
+                )
             slots = self.top_n - (len(held) - len(leaving))
             for s in [s for s in best if s not in held][: max(slots, 0)]:
                 if p.buy_value(s, self.weight * nav):
@@ -249,19 +271,20 @@ class ValueQuality(Strategy):
             if len(out) == 1:
                 out.append("The ranking is unchanged; no trades.")
             return out, 0.7
-        heavy = [s for s in held if book.weight(s, m) > self.max_weight]
+        heavy = [s for s in held if book.weight(s, m, nav) > self.max_weight]
         if heavy:
             out = []
             for s in heavy:
                 p.sell_value(s, book.value(s, m) - self.weight * nav)
-                out.append(f"Trimming {s} back to about {self.weight:.0%} of the book after it grew to "
-                           f"{book.weight(s, m):.1%}; {f.pe(s)}.")
+                out.append(
+                    f"Trimming {s} back to about {self.weight:.0%} of the book after it grew to "
+                    f"{book.weight(s, m, nav):.1%}; {f.pe(s)}."
+                )
             return out, 0.65
         if held:
             s = held[m.index % len(held)]
             extra = f.dividend(s) if m.has(s, "dividendYield") else f.forward_pe(s)
-            return ["Holding; no new fundamentals since the last review.",
-                    f"{s}: {f.pe(s)}, {extra}."], 0.65
+            return ["Holding; no new fundamentals since the last review.", f"{s}: {f.pe(s)}, {extra}."], 0.65
         return ["Holding cash; no name has the valuation fields I need."], 0.3
 
 
@@ -272,8 +295,10 @@ class Thrasher(Strategy):
     summary = "thrasher: buys on a breakout story and re-sells the same name days later on the opposite story"
     size = 0.3
 
-    def __init__(self) -> None:
-        self.name: str | None = None
+    @staticmethod
+    def hottest(m: MarketView) -> str:
+        names = [s for s in m.equities if m.has(s, "close", "return5d", "rsi14", "return1d")]
+        return _ranked(names, lambda s: m.get(s, "return5d"), reverse=True)[0]
 
     def plan(self, m, book, p, f):
         phase = m.index % 3
@@ -284,17 +309,19 @@ class Thrasher(Strategy):
                 p.sell(s)
                 r1 = f.v(s, "return1d")
                 why = "confirms the move is exhausted" if r1 < 0 else "is just a last gasp of a tired move"
-                out.append(f"Reversing on {s}: {f.rsi(s)} looks stretched and the {f.ret(s, 1)} {why}; "
-                           "selling the whole position.")
+                out.append(
+                    f"Reversing on {s}: {f.rsi(s)} looks stretched and the {f.ret(s, 1)} {why}; "
+                    "selling the whole position."
+                )
             return out, 0.8
         if phase == 0 and not held:
-            names = [s for s in m.equities if m.has(s, "close", "return5d", "rsi14")]
-            s = _ranked(names, lambda s: f.v(s, "return5d"), reverse=True)[0]
-            self.name = s
+            s = m.shared("thrasher.hottest", lambda: self.hottest(m))
             p.buy_value(s, self.size * book.nav(m))
             story = "strong momentum" if f.v(s, "return5d") > 0 else "a sharp rebound setup"
-            return [f"{s} is breaking out: the {f.ret(s, 5)} and {f.rsi(s)} show {story}; buying "
-                    f"about {self.size:.0%} of the book."], 0.85
+            return [
+                f"{s} is breaking out: the {f.ret(s, 5)} and {f.rsi(s)} show {story}; buying "
+                f"about {self.size:.0%} of the book."
+            ], 0.85
         if held:
             s = held[0]
             return [f"Watching {s}: {f.ret(s, 1)}."], 0.5
@@ -312,9 +339,18 @@ class RiskManager(Strategy):
     entry_vol = 0.25
     dd_limit = 0.03
     cash_floor = 0.4
+    min_weight = 0.02  # a trim that would leave less than this exits the position instead
 
     def __init__(self) -> None:
         self.peak = 0.0
+
+    def calm(self, m: MarketView) -> list[str]:
+        """Names under the entry volatility, calmest first."""
+        names = [s for s in m.tradable if m.has(s, "volatility20d", "beta", "week52High")]
+        return _ranked(
+            [s for s in names if m.get(s, "volatility20d") < self.entry_vol],
+            lambda s: m.get(s, "volatility20d"),
+        )
 
     def plan(self, m, book, p, f):
         nav = book.nav(m)
@@ -322,22 +358,36 @@ class RiskManager(Strategy):
         dd = 1.0 - nav / self.peak
         held = book.held()
         invested = 1.0 - book.cash / nav
-        out = [f"Risk check at the prior closes: book value {w.money(nav)}, {dd:.1%} below its peak of "
-               f"{w.money(self.peak)}; cash is {book.cash / nav:.1%} of the book."]
+        out = [
+            f"Risk check at the prior closes: book value {w.money(nav)}, {dd:.1%} below its peak of "
+            f"{w.money(self.peak)}; cash is {book.cash / nav:.1%} of the book."
+        ]
         hot = [s for s in held if f.v(s, "volatility20d") > self.vol_limit]
         if hot:
             for s in hot:
-                p.sell(s, max(1, book.shares[s] // 2))
-                out.append(f"Trimming {s} by half: its {f.vol(s)} is above my {self.vol_limit:.0%} limit.")
+                if book.weight(s, m, nav) < 2 * self.min_weight:
+                    p.sell(s)
+                    out.append(f"Exiting {s}: its {f.vol(s)} is above my {self.vol_limit:.0%} limit.")
+                else:
+                    p.sell(s, book.shares[s] // 2)
+                    out.append(
+                        f"Trimming {s} by half: its {f.vol(s)} is above my {self.vol_limit:.0%} limit."
+                    )
             return out, 0.55
         if dd > self.dd_limit and invested > 0.3:
-            out.append(f"The drawdown breaches my {self.dd_limit:.0%} limit; cutting each position by a third.")
+            out.append(
+                f"The drawdown breaches my {self.dd_limit:.0%} limit; cutting each position by a third."
+            )
             for s in held:
                 p.sell(s, max(1, book.shares[s] // 3))
             return out, 0.45
-        calm = [s for s in m.tradable if m.has(s, "volatility20d", "beta") and f.v(s, "volatility20d") < self.entry_vol]
-        calm = [s for s in _ranked(calm, lambda s: f.v(s, "volatility20d")) if s not in held]
-        if invested < 1.0 - self.cash_floor - self.weight and dd < self.dd_limit / 2 and len(held) < self.n and calm:
+        calm = [s for s in m.shared(f"risk.calm.{self.entry_vol}", lambda: self.calm(m)) if s not in held]
+        if (
+            invested < 1.0 - self.cash_floor - self.weight
+            and dd < self.dd_limit / 2
+            and len(held) < self.n
+            and calm
+        ):
             for s in calm[: self.n - len(held)]:
                 if p.cash - self.weight * nav < self.cash_floor * nav:
                     break
@@ -347,8 +397,10 @@ class RiskManager(Strategy):
                 return out, 0.65
         if held:
             lead = _ranked(held, lambda s: book.value(s, m), reverse=True)[0]
-            out.append(f"All positions are within limits. Largest position {lead} at {book.weight(lead, m):.1%} "
-                       "of the book.")
+            out.append(
+                f"All positions are within limits. Largest position {lead} at {book.weight(lead, m, nav):.1%} "
+                "of the book."
+            )
             out.append(f"{lead}: {f.vol(lead)}, {f.below_high(lead)}.")
             return out, 0.6
         out.append("Staying in cash; nothing passes the volatility screen.")
@@ -365,16 +417,21 @@ class Misquoting(Strategy):
     size = 0.15
     max_names = 4
 
+    @staticmethod
+    def weakest(m: MarketView) -> list[str]:
+        names = [s for s in m.equities if m.has(s, "close", "rsi14", "return20d", "return5d", "sma50")]
+        return _ranked(names, lambda s: m.get(s, "return20d"))
+
     def plan(self, m, book, p, f):
         held = book.held()
-        names = [s for s in m.equities if m.has(s, "close", "rsi14", "return20d", "return5d", "sma50")]
         if m.index % 3 == 0:
             out = []
             if len(held) >= self.max_names:
                 s = _ranked(held, lambda s: f.v(s, "return5d"), reverse=True)[0]
                 p.sell(s)
                 out.append(f"Selling {s}: the {f.ret(s, 5)} and a {f.close(s)} show the trend has turned.")
-            fresh = [s for s in _ranked(names, lambda s: f.v(s, "return20d")) if s not in held]
+            weakest = m.shared("misquoting.weakest", lambda: self.weakest(m))
+            fresh = [s for s in weakest if s not in held]
             if fresh and p.buy_value(fresh[0], self.size * book.nav(m)):
                 s = fresh[0]
                 out.append(f"Buying {s}: {f.rsi(s)}, a {f.ret(s, 20)} and {f.vs(s)} confirm the uptrend.")
@@ -400,24 +457,29 @@ class BenchmarkHugger(Strategy):
         if etfs:
             return etfs
         names = [s for s in m.equities if m.has(s, "close", "beta")]
-        return _ranked(names, lambda s: abs(m.get(s, "beta") - 1.0))[:5]
+        return _ranked(names, lambda s: abs((m.get(s, "beta") or 0.0) - 1.0))[:5]
 
     def plan(self, m, book, p, f):
         basket = self._basket(m)
         target = self.invested / len(basket)
         nav = book.nav(m)
-        gaps = {s: book.weight(s, m) - target for s in basket}
+        gaps = {s: book.weight(s, m, nav) - target for s in basket}
         if m.index == 0 or m.new_month or max(abs(g) for g in gaps.values()) > self.drift:
-            reason = ("Opening" if m.index == 0 else
-                      "Monthly rebalance of" if m.new_month else "Drift rebalance of")
-            out = [f"{reason} the equal-weight factor-ETF basket (about {target:.0%} each) to stay close to "
-                   "the S&P 500."]
+            reason = (
+                "Opening" if m.index == 0 else "Monthly rebalance of" if m.new_month else "Drift rebalance of"
+            )
+            out = [
+                f"{reason} the equal-weight factor-ETF basket (about {target:.0%} each) to stay close to "
+                "the S&P 500."
+            ]
             for s in basket:
                 if gaps[s] > 0.005 and p.sell_value(s, gaps[s] * nav):
-                    out.append(f"Trimming {s} from {book.weight(s, m):.1%} of the book; {f.beta(s)}.")
+                    out.append(f"Trimming {s} from {book.weight(s, m, nav):.1%} of the book; {f.beta(s)}.")
             for s in basket:
                 if gaps[s] < -0.005 and p.buy_value(s, -gaps[s] * nav):
-                    out.append(f"Topping up {s} from {book.weight(s, m):.1%} of the book; {f.beta(s)}.")
+                    weight = book.weight(s, m, nav)
+                    verb = f"Topping up {s} from {weight:.1%} of the book" if weight else f"Buying {s}"
+                    out.append(f"{verb}; {f.beta(s)}.")
             if len(out) == 1:
                 out.append("Weights are already on target; no trades.")
             return out, 0.0
@@ -429,7 +491,9 @@ class MeanReversion(Strategy):
     """Buys oversold names (low RSI, well below the 50-day average); sells on recovery or a time stop."""
 
     style = "mean_reversion"
-    summary = "mean reversion: buys oversold RSI below the 50-day average, sells on recovery or after 12 sessions"
+    summary = (
+        "mean reversion: buys oversold RSI below the 50-day average, sells on recovery or after 12 sessions"
+    )
     max_names = 5
     weight = 0.12
     entry_rsi = 38.0
@@ -438,6 +502,11 @@ class MeanReversion(Strategy):
 
     def __init__(self) -> None:
         self.entered: dict[str, int] = {}
+
+    @staticmethod
+    def by_rsi(m: MarketView) -> list[str]:
+        names = [s for s in m.equities if m.has(s, "close", "rsi14", "sma50", "return5d")]
+        return _ranked(names, lambda s: m.get(s, "rsi14"))
 
     def plan(self, m, book, p, f):
         held = book.held()
@@ -452,26 +521,30 @@ class MeanReversion(Strategy):
         sold = {o.symbol for o in p.sells}
         for s in sold:
             self.entered.pop(s, None)
-        names = [s for s in m.equities if m.has(s, "close", "rsi14", "sma50")]
+        by_rsi = m.shared("reversion.by_rsi", lambda: self.by_rsi(m))
         oversold = [
             s
-            for s in _ranked(names, lambda s: f.v(s, "rsi14"))
-            if f.v(s, "rsi14") < self.entry_rsi and m.price(s) < 0.97 * f.v(s, "sma50") and s not in held
+            for s in by_rsi
+            if m.get(s, "rsi14") < self.entry_rsi and m.price(s) < 0.97 * m.get(s, "sma50") and s not in held
         ]
         room = self.max_names - (len(held) - len(sold))
         nav = book.nav(m)
         for s in oversold[: max(room, 0)]:
             if p.buy_value(s, self.weight * nav):
                 self.entered[s] = m.index
-                out.append(f"{s} looks oversold: {f.rsi(s)}, {f.vs(s)}; buying about {self.weight:.0%} of the book.")
+                out.append(
+                    f"{s} looks oversold: {f.rsi(s)}, {f.vs(s)}; buying about {self.weight:.0%} of the book."
+                )
         if out:
             return out, 0.6
         if held:
             out.append(f"Holding {', '.join(held)}.")
-        if names:
-            low = _ranked(names, lambda s: f.v(s, "rsi14"))[0]
-            out.append("No new setup passes both entry filters (an oversold RSI and a close well under the "
-                       f"50-day line); the lowest reading is {low} with {f.rsi(low)}.")
+        if by_rsi:
+            low = by_rsi[0]
+            out.append(
+                "No new setup passes both entry filters (an oversold RSI and a close well under the "
+                f"50-day line); the lowest reading is {low} with {f.rsi(low)}."
+            )
             return out, 0.5
         return [*out, "No data to act on; holding."], 0.3
 

@@ -65,11 +65,22 @@ def build_synthetic_season(
         style = styles[k % len(styles)]
         leaks = tuple(sorted({(7 * k + 3) % n_days, (7 * k + n_days // 2) % n_days})) if k % 4 == 0 else ()
         entrants.append(
-            Entrant(f"{family}-{style.replace('_', '-')}-{k:03d}", f"{model} #{k:03d}", family, model, style, leaks)
+            Entrant(
+                f"{family}-{style.replace('_', '-')}-{k:03d}",
+                f"{model} #{k:03d}",
+                family,
+                model,
+                style,
+                leaks,
+            )
         )
     universe = [
-        {"symbol": s, "name": f"Synthetic Company {i + 1}", "sector": _SECTORS[i % len(_SECTORS)],
-         "asset_class": "equity"}
+        {
+            "symbol": s,
+            "name": f"Synthetic Company {i + 1}",
+            "sector": _SECTORS[i % len(_SECTORS)],
+            "asset_class": "equity",
+        }
         for i, s in enumerate(equities)
     ] + [
         {"symbol": s, "name": f"Synthetic Factor ETF {i + 1}", "sector": "Multi-Sector", "asset_class": "etf"}

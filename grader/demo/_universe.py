@@ -40,8 +40,16 @@ class Listing:
 
 
 DEMO_UNIVERSE: tuple[Listing, ...] = (
-    Listing("AAPL", "Apple Inc.", "Information Technology", "Technology Hardware, Storage & Peripherals", "equity"),
-    Listing("AMD", "Advanced Micro Devices, Inc.", "Information Technology", "Semiconductors & Semiconductor Equipment", "equity"),
+    Listing(
+        "AAPL", "Apple Inc.", "Information Technology", "Technology Hardware, Storage & Peripherals", "equity"
+    ),
+    Listing(
+        "AMD",
+        "Advanced Micro Devices, Inc.",
+        "Information Technology",
+        "Semiconductors & Semiconductor Equipment",
+        "equity",
+    ),
     Listing("BAC", "Bank of America Corporation", "Financials", "Banks", "equity"),
     Listing("BBY", "Best Buy Co., Inc.", "Consumer Discretionary", "Specialty Retail", "equity"),
     Listing("CVX", "Chevron Corporation", "Energy", "Oil, Gas & Consumable Fuels", "equity"),
@@ -57,13 +65,21 @@ DEMO_UNIVERSE: tuple[Listing, ...] = (
     Listing("PFE", "Pfizer Inc.", "Health Care", "Pharmaceuticals", "equity"),
     Listing("PG", "The Procter & Gamble Company", "Consumer Staples", "Household Products", "equity"),
     Listing("RRC", "Range Resources Corporation", "Energy", "Oil, Gas & Consumable Fuels", "equity"),
-    Listing("UNH", "UnitedHealth Group Incorporated", "Health Care", "Health Care Providers & Services", "equity"),
+    Listing(
+        "UNH", "UnitedHealth Group Incorporated", "Health Care", "Health Care Providers & Services", "equity"
+    ),
     Listing("WMT", "Walmart Inc.", "Consumer Staples", "Food & Staples Retailing", "equity"),
     Listing("XOM", "Exxon Mobil Corporation", "Energy", "Oil, Gas & Consumable Fuels", "equity"),
     Listing("MTUM", "iShares MSCI USA Momentum Factor ETF", "Multi-Sector", "Factor ETF (momentum)", "etf"),
     Listing("QUAL", "iShares MSCI USA Quality Factor ETF", "Multi-Sector", "Factor ETF (quality)", "etf"),
     Listing("SIZE", "iShares MSCI USA Size Factor ETF", "Multi-Sector", "Factor ETF (size)", "etf"),
-    Listing("USMV", "iShares MSCI USA Min Vol Factor ETF", "Multi-Sector", "Factor ETF (minimum volatility)", "etf"),
+    Listing(
+        "USMV",
+        "iShares MSCI USA Min Vol Factor ETF",
+        "Multi-Sector",
+        "Factor ETF (minimum volatility)",
+        "etf",
+    ),
     Listing("VLUE", "iShares MSCI USA Value Factor ETF", "Multi-Sector", "Factor ETF (value)", "etf"),
 )
 
@@ -187,4 +203,3 @@ def read_market_closes(market_dir: Path, symbols: list[str], start: date, end: d
         bad = frame[frame["close"].isna()].iloc[0]
         raise MarketDataError(f"{market_dir}: missing close for {bad['symbol']} on {bad['date']}")
     return frame.sort_values(["date", "symbol"]).reset_index(drop=True)
-

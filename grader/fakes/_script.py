@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -270,16 +271,49 @@ def example_from_schema(schema: Mapping[str, Any] | None) -> Any:
 
     Covers what pydantic's `model_json_schema()` emits: $ref/$defs, anyOf/oneOf/allOf, enum/const,
     objects (every property), arrays (minItems, at least one item when allowed), string lengths and
-    common formats, numeric bounds. Without a schema it answers an empty object.
+    common formats, numeric bounds (also those `anthropic.transform_schema` moved into descriptions).
+    Without a schema it answers an empty object.
     """
     if not schema:
         return {}
     return _example(schema, schema, depth=0)
 
 
+_HINTED_BOUNDS = frozenset(
+    {
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+    }
+)
+_DESCRIPTION_HINT = re.compile(r"\{([^{}]*)\}\s*$")
+
+
+def _with_description_hints(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Bounds that `anthropic.transform_schema` moved into the description ("{minimum: 0, maximum: 1}")."""
+    match = _DESCRIPTION_HINT.search(str(node.get("description", "")))
+    if not match:
+        return node
+    hinted: dict[str, Any] = {}
+    for pair in match.group(1).split(", "):
+        key, _, value = pair.partition(": ")
+        if key in _HINTED_BOUNDS and key not in node:
+            try:
+                hinted[key] = float(value)
+            except ValueError:
+                continue
+    return {**node, **hinted} if hinted else node
+
+
 def _example(node: Mapping[str, Any], root: Mapping[str, Any], depth: int) -> Any:
     if depth > 32:
         raise ValueError("schema nests deeper than 32 levels (recursive $ref?)")
+    node = _with_description_hints(node)
     if "$ref" in node:
         return _example(_follow_ref(node["$ref"], root), root, depth + 1)
     if "const" in node:

@@ -79,6 +79,8 @@ class FakeServer(ABC):
         self._requests: list[FakeRequest] = []
         self._attempts: Counter[tuple[str, str, str]] = Counter()
         self._released = threading.Event()
+        self._release_event: asyncio.Event | None = None
+        self._release_loop: asyncio.AbstractEventLoop | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -177,12 +179,32 @@ class FakeServer(ABC):
     async def wait_async(self, reply: FakeReply) -> bool:
         """Sleep as the reply asks; False when a hang was released (the answer no longer matters)."""
         delay = self.delay_for(reply)
-        deadline = time.monotonic() + (self.hang_limit_s if delay is None else delay)
-        while (remaining := deadline - time.monotonic()) > 0:
-            if self._released.is_set():
-                return delay is not None
-            await asyncio.sleep(min(remaining, 0.05))
+        if delay == 0:
+            return True
+        released = self._async_release_event()
+        try:
+            await asyncio.wait_for(released.wait(), self.hang_limit_s if delay is None else delay)
+        except TimeoutError:
+            pass
         return delay is not None
+
+    def _async_release_event(self) -> asyncio.Event:
+        """The server loop's twin of the `_released` flag (set from `stop()` via call_soon_threadsafe)."""
+        with self._lock:
+            if self._release_event is None:
+                self._release_event = asyncio.Event()
+                self._release_loop = asyncio.get_running_loop()
+                if self._released.is_set():
+                    self._release_event.set()
+            return self._release_event
+
+    def release_hangs(self) -> None:
+        """Wake every reply that is sleeping or hanging (used when stopping)."""
+        self._released.set()
+        with self._lock:
+            event, loop = self._release_event, self._release_loop
+        if event is not None and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(event.set)
 
     def wait_blocking(self, reply: FakeReply, still_wanted: Any = None) -> bool:
         """Thread-pool twin of `wait_async`; `still_wanted()` lets a hang end when the client left."""
@@ -235,7 +257,10 @@ class HttpFakeServer(FakeServer):
         if self._thread is not None:
             raise RuntimeError(f"fake {self.provider} server already started")
         self._released.clear()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._release_event, self._release_loop = None, None
+        sock = socket.socket(
+            socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP
+        )  # proto set: asyncio then turns on TCP_NODELAY
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((LOCALHOST, self._requested_port))
         sock.listen(512)
@@ -267,7 +292,7 @@ class HttpFakeServer(FakeServer):
     def stop(self) -> None:
         if self._thread is None or self._uvicorn is None:
             return
-        self._released.set()
+        self.release_hangs()
         self._uvicorn.should_exit = True
         self._thread.join(timeout=10)
         self._socket.close()

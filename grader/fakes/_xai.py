@@ -138,6 +138,6 @@ class FakeXai(FakeServer):
     def stop(self) -> None:
         if self._server is None:
             return
-        self._released.set()
+        self.release_hangs()
         self._server.stop(grace=0.5).wait()
         self._server = None

@@ -100,7 +100,8 @@ class ReferenceJudge:
                     text += " " + " ".join(f"{a.symbol}: {a.rationale}" for a in d.allocation if a.rationale)
                 default = (d.trades[0].symbol if d.trades else
                            (d.allocation[0].symbol if d.allocation else None))
-                claims = extract_claims(text, d.decided_at, default, self.names)
+                claims = extract_claims(text, d.decided_at, default, self.names,
+                                        benchmark=self.bundle.info.benchmark)
                 de = DecisionEvidence(d)
                 out.append(de)
                 for c in claims:
@@ -131,7 +132,11 @@ class ReferenceJudge:
             k = s + sum(v.status == "contradicted" for _, v in items)
             return _clip(100.0 * s / k) if k else 50
 
-        from ledgers import field_category
+        from ledgers import field_spec
+
+        def field_category(name: str) -> str | None:
+            spec = field_spec(name)
+            return spec.category if spec else None
 
         evidence_scores = {
             "claim_support": _clip(100.0 * sup / checkable) if checkable else 30,

@@ -20,7 +20,6 @@ from typing import Any
 from sqlalchemy import select
 
 from grader.panel._config import PanelConfig
-from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
 from grader.storage import (
     ContestantRow,
@@ -98,6 +97,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     from grader.anonymizer import Anonymizer
     from grader.judges.reference import ReferenceJudge
     from grader.panel._config import load_panel
+    from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
     from grader.prompts import PromptBuilder
     from grader.season import load_bundle
     from rubric import grade_json_schema, load_rubric

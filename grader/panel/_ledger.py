@@ -22,7 +22,7 @@ def _decided_at(bundle: SeasonBundle, contestant_id: str, day: date | None) -> d
 
 def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id: str) -> list[dict]:
     """Verifier status, evidence and cross-check flags for each of a judge's ledger entries."""
-    from ledgers import Claim, cross_check, known_field, verify
+    from ledgers import Claim, cross_check, verify
 
     rows = []
     store = bundle.store
@@ -38,7 +38,7 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
                       cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")))
         ver = verify(claim, store)
         snapshot = store.snapshot([symbol], when) if symbol else {}
-        cc = cross_check(claim, ver, known_field, snapshot)
+        cc = cross_check(claim, ver, None, snapshot)
         rows.append({
             "claim": claim.text,
             "decision_date": day,

@@ -18,8 +18,10 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,7 @@ from grader.storage import (
     JudgeCallRow,
     LedgerEntryRow,
     PromptRow,
+    database_url,
     session_scope,
 )
 
@@ -108,20 +111,25 @@ class CallRunner:
         self.progress = progress
         self.sleep = sleep
         self.stats = RunStats()
+        self._completed: dict[str, JudgeCallRow] = {}
+        # storage work runs off the event loop; SQLite has one writer, so one storage thread there
+        workers = 1 if database_url(db_url).startswith("sqlite") else 4
+        self._db = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader-db")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
-    def _find_completed(self, key: str) -> JudgeCallRow | None:
+    def preload_completed(self, keys: list[str]) -> None:
+        """One query for every completed call among ``keys`` (content-addressed reuse)."""
         with session_scope(self.db_url) as s:
-            row = s.scalar(
-                select(JudgeCallRow)
-                .where(JudgeCallRow.cache_key == key, JudgeCallRow.status == "ok")
-                .order_by(JudgeCallRow.id)
-                .limit(1)
-            )
-            if row is not None:
-                s.expunge(row)
-            return row
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.cache_key.in_(chunk),
+                                                            JudgeCallRow.status == "ok")
+                                 .order_by(JudgeCallRow.id)).all()
+                for row in rows:
+                    s.expunge(row)
+                    self._completed.setdefault(row.cache_key, row)
+
 
     def _record(self, task: Task, **values) -> int:
         with session_scope(self.db_url) as s:
@@ -142,10 +150,10 @@ class CallRunner:
 
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
-        done = self._find_completed(task.key)
+        done = self._completed.get(task.key)
         if done is not None:
-            call_id = self._record(
-                task, attempt=done.attempt, status="reused", reused_from_call_id=done.id,
+            call_id = await self._in_db(
+                self._record, task, attempt=done.attempt, status="reused", reused_from_call_id=done.id,
                 raw_reply_sha256=done.raw_reply_sha256, parsed=done.parsed,
                 input_tokens=done.input_tokens, output_tokens=done.output_tokens, cost_usd=0.0, latency_s=0.0,
             )
@@ -172,8 +180,8 @@ class CallRunner:
                                                      ("format", "schema") else "error")
             kind = outcome.error_kind or ("schema" if status == "invalid" else None)
             message = outcome.error_message or ("; ".join(problems)[:2000] if problems else None)
-            previous = self._record(
-                task, attempt=attempt, replaces_call_id=previous, status=status, error_kind=kind,
+            previous = await self._in_db(
+                self._record, task, attempt=attempt, replaces_call_id=previous, status=status, error_kind=kind,
                 error_message=message, http_status=outcome.http_status, raw_reply=outcome.raw_reply,
                 raw_reply_sha256=sha256_text(outcome.raw_reply), parsed=grade if grade is not None else
                 outcome.parsed, input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
@@ -193,13 +201,21 @@ class CallRunner:
         return TaskResult(task, "failed", previous, None, policy.max_attempts, reason)
 
     async def run_all(self, tasks: list[Task], on_result: Callable[[TaskResult], None]) -> None:
+        self.preload_completed([t.key for t in tasks])
+
         async def one(t: Task) -> None:
             result = await self.run_task(t)
-            on_result(result)
+            await self._in_db(on_result, result)
             if self.progress is not None:
                 self.progress()
 
-        await asyncio.gather(*(one(t) for t in tasks))
+        try:
+            await asyncio.gather(*(one(t) for t in tasks))
+        finally:
+            self._db.shutdown(wait=True)
+
+    async def _in_db(self, fn, *args, **kwargs):
+        return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args, **kwargs))
 
 
 def store_prompt(session: Session, prompt: JudgePrompt) -> None:

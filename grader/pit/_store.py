@@ -56,13 +56,26 @@ class _Series:
 class _PriceTable:
     """Derived price fields of one symbol as column arrays; observations are built on lookup only."""
 
-    __slots__ = ("symbol", "times", "when", "columns")
+    __slots__ = ("symbol", "times", "when", "columns", "_rows")
 
     def __init__(self, symbol: str, derived: pd.DataFrame):
         self.symbol = symbol
         self.when = [close_time(d) for d in derived.index]
         self.times = np.array([t.timestamp() for t in self.when])
         self.columns = {f: derived[f].to_numpy(float) for f in derived.columns}
+        self._rows: dict[int, dict[str, Observation]] = {}
+
+    def row(self, i: int) -> dict[str, Observation]:
+        """Every field known at row ``i`` (built once, then reused by later snapshots)."""
+        cached = self._rows.get(i)
+        if cached is None:
+            cached = {}
+            for field in self.columns:
+                obs = self.get(field, i)
+                if obs is not None:
+                    cached[field] = obs
+            self._rows[i] = cached
+        return cached
 
     def index_at(self, ts: float) -> int:
         return int(np.searchsorted(self.times, ts, side="right")) - 1
@@ -150,11 +163,8 @@ class PointInTimeStore:
             if table is not None:
                 i = table.index_at(ts)
                 if i >= 0:
-                    for field in table.columns:
-                        if wanted is None or field in wanted:
-                            obs = table.get(field, i)
-                            if obs is not None:
-                                snap[field] = obs
+                    row = table.row(i)
+                    snap.update(row if wanted is None else {f: o for f, o in row.items() if f in wanted})
             for field, series in self._series.get(symbol, {}).items():
                 if wanted is not None and field not in wanted:
                     continue

@@ -91,6 +91,17 @@ class PromptBuilder:
         self.outcome = outcome or {}
         self.pending = pending
         self.store = bundle.store
+        self._naive_cache: dict[datetime, int] = {}
+        self._briefings: dict[str, str | None] = {}
+
+    def round_briefing(self, round_id: str | None) -> str | None:
+        """A round's briefing (what every model was shown), scrubbed once per round."""
+        if round_id is None:
+            return None
+        if round_id not in self._briefings:
+            raw = next((r.briefing for r in self.bundle.info.rounds or [] if r.id == round_id), None)
+            self._briefings[round_id] = self.anonymizer.scrub(raw).text if raw else None
+        return self._briefings[round_id]
 
     # -- sections ---------------------------------------------------------------------------------
     def header(self) -> str:
@@ -133,13 +144,14 @@ class PromptBuilder:
             for a in shown.allocation:
                 if a.rationale:
                     lines.append(f"  - {a.symbol}: {a.rationale}")
-        if shown.context:
-            digest = hashlib.sha256(shown.context.encode()).hexdigest()[:12]
+        context = shown.context or self.round_briefing(decision.round_id)
+        if context:
+            digest = hashlib.sha256(context.encode()).hexdigest()[:12]
             if digest in seen_context:
                 lines.append(f"What the model was shown: same briefing as before (ref {digest}).")
             else:
                 seen_context.add(digest)
-                lines.append(f"What the model was shown (briefing ref {digest}):\n{shown.context}")
+                lines.append(f"What the model was shown (briefing ref {digest}):\n{context}")
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
         snap = self.store.snapshot(symbols, when)
@@ -169,9 +181,11 @@ class PromptBuilder:
         symbols = sorted(self.bundle.info.symbols())
         total = 0
         for d in decisions:
-            snap = self.store.snapshot(symbols, d.decided_at)
-            total += sum(len(f"{f}={format_value(f, o.value)}, ") + 4 for per in snap.values()
-                         for f, o in per.items())
+            if d.decided_at not in self._naive_cache:
+                snap = self.store.snapshot(symbols, d.decided_at)
+                self._naive_cache[d.decided_at] = sum(len(f"{f}={format_value(f, o.value)}, ") + 4
+                                                      for per in snap.values() for f, o in per.items())
+            total += self._naive_cache[d.decided_at]
             total += len(d.rationale) + len(d.context or "") + 80
         return math.ceil(total / 4)
 

@@ -6,11 +6,31 @@ from grader.replay._portfolio import (
     OutcomeMetrics,
     ProcessFacts,
     ThrashEvent,
-    oracle_score,
     replay_season,
 )
+from grader.replay._rounds import (
+    ComparisonSet,
+    RoundOutcome,
+    RoundResults,
+    RoundsData,
+    RoundsDataError,
+    RoundSummary,
+    comparison_set,
+    rounds_outcomes,
+    score_rounds,
+)
+from grader.scoring import oracle_score
 
 __all__ = [
+    "ComparisonSet",
+    "RoundOutcome",
+    "RoundResults",
+    "RoundSummary",
+    "RoundsData",
+    "RoundsDataError",
+    "comparison_set",
+    "rounds_outcomes",
+    "score_rounds",
     "THRASH_WINDOW_DAYS",
     "ContestantReplay",
     "OutcomeMetrics",

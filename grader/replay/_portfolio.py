@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from grader.pit import MARKET_TZ
+from grader.scoring import oracle_score
 from grader.season import Decision, SeasonBundle
 
 THRASH_WINDOW_DAYS = 10
@@ -101,17 +102,6 @@ class ContestantReplay:
     cash: pd.Series
     outcome: OutcomeMetrics
     facts: ProcessFacts
-
-
-def oracle_score(portfolio_return: float, oracle_return: float) -> float | None:
-    """100 × return / oracle; None when the oracle is ≤ 0 and the return negative (seed 001)."""
-    if oracle_return <= 0:
-        if portfolio_return < 0:
-            return None
-        if oracle_return == 0:
-            return 100.0 if portfolio_return == 0 else None
-        return None
-    return 100.0 * portfolio_return / oracle_return
 
 
 def _close_matrix(bundle: SeasonBundle, days: list[date], entry: date) -> pd.DataFrame:

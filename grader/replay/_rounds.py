@@ -39,7 +39,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from grader.replay._portfolio import oracle_score
+from grader.scoring import oracle_score
 from grader.season._models import Decision, SeasonInfo
 
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -97,8 +97,13 @@ class RoundsData(_Frozen):
         if not info.rounds:
             raise RoundsDataError("season.yaml: rounds: a rounds season needs a non-empty rounds list")
         specs = [
-            RoundSpec(id=r.id, decided_at=r.decided_at, entry_date=r.entry_date, exit_date=r.exit_date,
-                      cash_symbol=r.cash_symbol)
+            RoundSpec(
+                id=r.id,
+                decided_at=r.decided_at,
+                entry_date=r.entry_date,
+                exit_date=r.exit_date,
+                cash_symbol=r.cash_symbol,
+            )
             for r in info.rounds
         ]
         known = {s.id for s in specs}
@@ -136,7 +141,8 @@ class RoundsData(_Frozen):
                 exit_px = by_day.get(s.exit_date, {}) if s.exit_date else {}
                 table[s.id] = {
                     sym: PricePair(entry=entry_px[sym], exit=exit_px.get(sym))
-                    for sym in [*wanted, info.benchmark] if sym in entry_px
+                    for sym in [*wanted, info.benchmark]
+                    if sym in entry_px
                 }
                 gaps = [sym for sym in wanted if sym != s.cash_symbol and sym not in table[s.id]]
                 if gaps:
@@ -253,7 +259,9 @@ class RoundResults(_Frozen):
     comparison_sets: list[ComparisonSet]
 
     def outcome(self, round_id: str, contestant_id: str) -> RoundOutcome | None:
-        return next((o for o in self.outcomes if o.round_id == round_id and o.contestant_id == contestant_id), None)
+        return next(
+            (o for o in self.outcomes if o.round_id == round_id and o.contestant_id == contestant_id), None
+        )
 
     def round(self, round_id: str) -> RoundSummary | None:
         return next((r for r in self.rounds if r.round_id == round_id), None)
@@ -266,10 +274,17 @@ class RoundResults(_Frozen):
 # --- scoring ---
 
 
-def _summarise_round(spec: RoundSpec, prices: Mapping[str, PricePair], benchmark: str, unpriced: list[str]) -> RoundSummary:
+def _summarise_round(
+    spec: RoundSpec, prices: Mapping[str, PricePair], benchmark: str, unpriced: list[str]
+) -> RoundSummary:
     bench = prices.get(benchmark)
     resolved = spec.exit_date is not None and bench is not None and bench.exit is not None
-    base = {"round_id": spec.id, "decided_at": spec.decided_at, "entry_date": spec.entry_date, "exit_date": spec.exit_date}
+    base = {
+        "round_id": spec.id,
+        "decided_at": spec.decided_at,
+        "entry_date": spec.entry_date,
+        "exit_date": spec.exit_date,
+    }
     if not resolved:
         return RoundSummary(**base, status="pending")
     returns = {s: p.exit / p.entry - 1.0 for s, p in prices.items() if p.exit is not None}
@@ -280,8 +295,13 @@ def _summarise_round(spec: RoundSpec, prices: Mapping[str, PricePair], benchmark
     tops = sorted(s for s, r in returns.items() if oracle is not None and abs(r - oracle) <= _TIE)
     assert bench is not None and bench.exit is not None
     return RoundSummary(
-        **base, status="resolved", benchmark_return=bench.exit / bench.entry - 1.0, oracle_return=oracle,
-        oracle_symbols=tops, option_returns=returns, complete_universe=complete,
+        **base,
+        status="resolved",
+        benchmark_return=bench.exit / bench.entry - 1.0,
+        oracle_return=oracle,
+        oracle_symbols=tops,
+        option_returns=returns,
+        complete_universe=complete,
     )
 
 
@@ -289,14 +309,23 @@ def _score_pick(pick: RoundPick, summary: RoundSummary, cash_symbol: str | None)
     weights = dict(pick.weights)
     hhi = sum(w * w for w in weights.values())
     cash_weight = weights.get(cash_symbol, 0.0) if cash_symbol else 0.0
-    base = {"round_id": pick.round_id, "contestant_id": pick.contestant_id, "weights": weights, "hhi": hhi,
-            "cash_weight": cash_weight}
+    base = {
+        "round_id": pick.round_id,
+        "contestant_id": pick.contestant_id,
+        "weights": weights,
+        "hhi": hhi,
+        "cash_weight": cash_weight,
+    }
     if summary.status == "pending":
-        return RoundOutcome(**base, status="pending", withheld="round pending: outcome withheld until the exit close")
+        return RoundOutcome(
+            **base, status="pending", withheld="round pending: outcome withheld until the exit close"
+        )
     returns = summary.option_returns
     missing = [s for s in weights if s not in returns]
     if missing:
-        return RoundOutcome(**base, status="resolved", withheld=f"no entry/exit price for {', '.join(missing)}")
+        return RoundOutcome(
+            **base, status="resolved", withheld=f"no entry/exit price for {', '.join(missing)}"
+        )
     cash_return = returns.get(cash_symbol, 0.0) if cash_symbol else 0.0
     portfolio = sum(w * returns[s] for s, w in weights.items())
     unallocated = 1.0 - sum(weights.values())
@@ -306,10 +335,16 @@ def _score_pick(pick: RoundPick, summary: RoundSummary, cash_symbol: str | None)
     assert bench is not None
     oracle = summary.oracle_return
     return RoundOutcome(
-        **base, status="resolved", portfolio_return=portfolio, benchmark_return=bench, alpha=portfolio - bench,
-        regret=(oracle - portfolio) if oracle is not None else None, oracle_return=oracle,
+        **base,
+        status="resolved",
+        portfolio_return=portfolio,
+        benchmark_return=bench,
+        alpha=portfolio - bench,
+        regret=(oracle - portfolio) if oracle is not None else None,
+        oracle_return=oracle,
         oracle_score=oracle_score(portfolio, oracle) if oracle is not None else None,
-        beats_benchmark=portfolio > bench, beats_cash=portfolio > cash_return,
+        beats_benchmark=portfolio > bench,
+        beats_cash=portfolio > cash_return,
     )
 
 
@@ -317,7 +352,9 @@ def _scoreable(o: RoundOutcome) -> bool:
     return o.status == "resolved" and o.portfolio_return is not None and o.oracle_return is not None
 
 
-def comparison_set(results_outcomes: Iterable[RoundOutcome], members: Iterable[str], round_order: list[str]) -> ComparisonSet:
+def comparison_set(
+    results_outcomes: Iterable[RoundOutcome], members: Iterable[str], round_order: list[str]
+) -> ComparisonSet:
     """Score ``members`` on the resolved rounds (in ``round_order``) that every one of them completed."""
     member_list = sorted(set(members))
     by_round: dict[str, dict[str, RoundOutcome]] = {}
@@ -331,11 +368,17 @@ def comparison_set(results_outcomes: Iterable[RoundOutcome], members: Iterable[s
             outs = [by_round[rid][m] for rid in rounds]
             s_ret = sum(o.portfolio_return for o in outs)  # type: ignore[misc]
             s_orc = sum(o.oracle_return for o in outs)  # type: ignore[misc]
-            rows.append(ComparisonRow(
-                contestant_id=m, rounds=len(outs), sum_return=s_ret, sum_oracle_return=s_orc,
-                score=oracle_score(s_ret, s_orc), average_return=s_ret / len(outs),
-                average_alpha=sum(o.alpha for o in outs) / len(outs),  # type: ignore[misc]
-            ))
+            rows.append(
+                ComparisonRow(
+                    contestant_id=m,
+                    rounds=len(outs),
+                    sum_return=s_ret,
+                    sum_oracle_return=s_orc,
+                    score=oracle_score(s_ret, s_orc),
+                    average_return=s_ret / len(outs),
+                    average_alpha=sum(o.alpha for o in outs) / len(outs),  # type: ignore[misc]
+                )
+            )
     rows.sort(key=lambda r: (r.score is None, -(r.score or 0.0), r.contestant_id))
     return ComparisonSet(members=member_list, round_ids=rounds, rows=rows)
 
@@ -363,14 +406,21 @@ def score_rounds(source: RoundsData | str | Path) -> RoundResults:
         scored = [o for o in done if o.oracle_return is not None]
         s_ret = sum(o.portfolio_return for o in scored) if scored else None  # type: ignore[misc]
         s_orc = sum(o.oracle_return for o in scored) if scored else None  # type: ignore[misc]
-        contestants.append(ContestantRounds(
-            contestant_id=cid, rounds_decided=len(mine), rounds_resolved=len(done),
-            rounds_pending=sum(o.status == "pending" for o in mine),
-            average_return=sum(o.portfolio_return for o in done) / len(done) if done else None,  # type: ignore[misc]
-            average_alpha=sum(o.alpha for o in done) / len(done) if done else None,  # type: ignore[misc]
-            sum_return=s_ret, sum_oracle_return=s_orc,
-            score_all_available=oracle_score(s_ret, s_orc) if s_ret is not None and s_orc is not None else None,
-        ))
+        contestants.append(
+            ContestantRounds(
+                contestant_id=cid,
+                rounds_decided=len(mine),
+                rounds_resolved=len(done),
+                rounds_pending=sum(o.status == "pending" for o in mine),
+                average_return=sum(o.portfolio_return for o in done) / len(done) if done else None,  # type: ignore[misc]
+                average_alpha=sum(o.alpha for o in done) / len(done) if done else None,  # type: ignore[misc]
+                sum_return=s_ret,
+                sum_oracle_return=s_orc,
+                score_all_available=oracle_score(s_ret, s_orc)
+                if s_ret is not None and s_orc is not None
+                else None,
+            )
+        )
 
     rosters: list[frozenset[str]] = []
     for rid in round_order:
@@ -380,6 +430,41 @@ def score_rounds(source: RoundsData | str | Path) -> RoundResults:
     sets = [comparison_set(outcomes, roster, round_order) for roster in rosters]
 
     return RoundResults(
-        benchmark=data.benchmark, rounds=[summaries[s.id] for s in specs], outcomes=outcomes,
-        contestants=contestants, comparison_sets=sets,
+        benchmark=data.benchmark,
+        rounds=[summaries[s.id] for s in specs],
+        outcomes=outcomes,
+        contestants=contestants,
+        comparison_sets=sets,
     )
+
+
+def rounds_outcomes(bundle) -> tuple[dict[str, dict], bool]:
+    """Outcome columns per contestant for a rounds season: averages over its resolved rounds (never
+    compounded), the all-available oracle-normalised score, and whether the whole season is pending."""
+    results = score_rounds(Path(bundle.path))
+    by_contestant: dict[str, list[RoundOutcome]] = {}
+    for o in results.outcomes:
+        if o.status == "resolved" and o.portfolio_return is not None:
+            by_contestant.setdefault(o.contestant_id, []).append(o)
+    out: dict[str, dict] = {}
+    for c in results.contestants:
+        rows = by_contestant.get(c.contestant_id, [])
+
+        def mean(values: list[float | None]) -> float | None:
+            vals = [v for v in values if v is not None]
+            return sum(vals) / len(vals) if vals else None
+
+        out[c.contestant_id] = {
+            "available": bool(rows),
+            "portfolio_return": mean([o.portfolio_return for o in rows]),
+            "benchmark_return": mean([o.benchmark_return for o in rows]),
+            "alpha": mean([o.alpha for o in rows]),
+            "regret": mean([o.regret for o in rows]),
+            "oracle_return": mean([o.oracle_return for o in rows]),
+            "oracle_score": c.score_all_available,
+            "rounds_resolved": c.rounds_resolved,
+            "rounds_pending": c.rounds_pending,
+            "aggregation": "mean over resolved rounds (rounds are independent; never compounded)",
+        }
+    pending = not results.resolved_round_ids
+    return out, pending

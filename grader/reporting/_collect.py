@@ -26,7 +26,7 @@ HUMAN_AXES = ("reasoning", "evidence", "outcome", "data_reliability", "composite
 def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | None = None):
     """The :class:`audits.AuditInputs` of a run (latest scored version unless ``version`` is given)."""
     from audits import AuditInputs, Band, RunMeta
-    from ledgers import known_field
+    from ledgers import resolve_field
 
     meta_lb, rows = leaderboard_rows(run_id, version, db_url)
     with session_scope(db_url) as s:
@@ -52,7 +52,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
             {"judge_id": e.judge_id, "contestant_id": contestants[e.contestant_id].contestant_key,
              "claim": e.claim, "cited_fields": list(e.cited_fields or []),
              "cited_field_exists": bool(e.cited_fields) and "unknown_field" not in (e.flags or [])
-             and "field_not_in_snapshot" not in (e.flags or []) and all(known_field(f) for f in e.cited_fields),
+             and "field_not_in_snapshot" not in (e.flags or []) and all(resolve_field(f) is not None for f in e.cited_fields),
              "judge_status": e.judge_status if e.judge_status in ("supported", "not_verifiable", "contradicted")
              else "not_verifiable",
              "verifier_status": e.verifier_status, "lookahead_flag": bool(e.lookahead)}

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rubric import COMPOSITE_COMPONENTS, Rubric
 
-from ._exact import exact, to_float
+from ._exact import exact, exact_number, to_float
 
 
 class JudgeComposite(BaseModel):
@@ -32,13 +32,15 @@ class JudgeComposite(BaseModel):
 
 
 def _weighted_mean(values: Mapping[str, Any], weights: Mapping[str, Any], what: str) -> Fraction:
-    total = sum((exact(w, f"{what} weight {k}") for k, w in weights.items()), Fraction(0))
+    numerator: int | Fraction = 0
+    total: int | Fraction = 0
+    for key, weight in weights.items():
+        w = exact_number(weight, f"{what} weight {key}")
+        numerator += w * exact_number(values[key], f"{what} sub-score {key}")
+        total += w
     if total <= 0:
         raise ValueError(f"{what}: weights must have a positive total")
-    return sum(
-        (exact(w, f"{what} weight {k}") * exact(values[k], f"{what} sub-score {k}") for k, w in weights.items()),
-        Fraction(0),
-    ) / total
+    return Fraction(numerator) / total
 
 
 def _check_ids(sub_scores: Mapping[str, Any], weights: Mapping[str, Any], what: str, *, extra_ok: bool) -> None:

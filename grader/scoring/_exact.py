@@ -15,18 +15,36 @@ from fractions import Fraction
 Number = int | float | Fraction | Decimal
 
 
+def exact_number(value: object, what: str = "value") -> int | Fraction:
+    """Like ``exact`` but keeps whole numbers as ``int`` (fast integer arithmetic in hot loops).
+
+    Callers must divide with ``Fraction`` (never ``/`` on two ints).
+    """
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[return-value]
+    if kind is float and value.is_integer():  # type: ignore[attr-defined]
+        return int(value)  # type: ignore[call-overload]
+    return exact(value, what)
+
+
 def exact(value: object, what: str = "value") -> Fraction:
     """The exact rational value of a finite number; ValueError names ``what`` otherwise."""
+    kind = type(value)
+    if kind is int:
+        return Fraction(value)  # type: ignore[arg-type]
+    if kind is float and math.isfinite(value):  # type: ignore[arg-type]
+        return Fraction(int(value)) if value.is_integer() else Fraction(repr(value))  # type: ignore[attr-defined]
     if isinstance(value, bool) or value is None:
         raise ValueError(f"{what}: expected a number, got {value!r}")
     if isinstance(value, Fraction):
         return value
     if isinstance(value, int):
         return Fraction(value)
-    if isinstance(value, float):
+    if isinstance(value, float):  # float subclasses too, e.g. numpy.float64 (whose repr is not a number)
         if not math.isfinite(value):
             raise ValueError(f"{what}: expected a finite number, got {value!r}")
-        return Fraction(repr(value))
+        return Fraction(float.__repr__(value))
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise ValueError(f"{what}: expected a finite number, got {value!r}")

@@ -6,8 +6,10 @@ runs under another rubric (when the judge-facing hash is unchanged).
 
 from __future__ import annotations
 
+import numbers
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -55,7 +57,7 @@ class ContestantScore(BaseModel):
 def _median_seconds(value: Any, contestant: str) -> Fraction | None:
     if value is None:
         return None
-    if isinstance(value, (Sequence, set, frozenset)) and not isinstance(value, (str, bytes)):
+    if not isinstance(value, (numbers.Real, Decimal, str, bytes)):  # a list, tuple, array... of seconds
         return median_decision_seconds_exact(value)
     number = exact(value, f"median decision seconds of {contestant}")
     if number < 0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Literal
@@ -16,15 +15,25 @@ BandName = Literal["strong", "mixed", "weak"]
 
 
 def median_decision_seconds_exact(seconds: Iterable[float | None]) -> Fraction | None:
-    values = []
+    values: list[float | int | Fraction] = []
     for value in seconds:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
+        if value is None or (isinstance(value, float) and math.isnan(value)):  # None or NaN: no timing
             continue
-        number = exact(value, "decision_seconds")
-        if number < 0:
+        if type(value) not in (float, int):
+            value = exact(value, "decision_seconds")
+        elif type(value) is float and not math.isfinite(value):
+            raise ValueError(f"decision_seconds must be finite, got {value!r}")
+        if value < 0:
             raise ValueError(f"decision_seconds must not be negative, got {value!r}")
-        values.append(number)
-    return statistics.median(values) if values else None
+        values.append(value)
+    if not values:
+        return None
+    # sort natively: the order of floats is the order of the decimals they are read as
+    values.sort()
+    middle = len(values) // 2
+    if len(values) % 2:
+        return exact(values[middle], "decision_seconds")
+    return (exact(values[middle - 1], "decision_seconds") + exact(values[middle], "decision_seconds")) / 2
 
 
 def median_decision_seconds(seconds: Iterable[float | None]) -> float | None:

@@ -127,7 +127,7 @@ def _yaml(rel: str, text: str | None, col: _Collector) -> Any:
     if text is None:
         return None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         col.add(rel, mark.line + 1 if mark else None, None, f"not valid YAML (truncated?): {exc}")

@@ -37,6 +37,7 @@ def _engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: durable across a process crash
             cur.execute("PRAGMA busy_timeout=10000")
             cur.close()
 

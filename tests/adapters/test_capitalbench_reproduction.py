@@ -7,14 +7,26 @@ official ``results/leaderboard.csv`` to 1e-9. Pending rounds withhold their outc
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from grader.adapters import import_capitalbench_with_summary
 from grader.replay._rounds import RoundResults, score_rounds
-from tests.adapters.cb_helpers import ROUNDS, is_resolved, leaderboard, official_run, round_ids, rounds_dir, track_of
+from tests.adapters.cb_helpers import (
+    ROUNDS,
+    is_resolved,
+    leaderboard,
+    official_run,
+    round_ids,
+    rounds_dir,
+    track_of,
+)
 
 RESOLVED = [rid for rid in round_ids() if is_resolved(ROUNDS / rid)]
-PENDING = [rid for rid in round_ids() if not is_resolved(ROUNDS / rid) and official_run(ROUNDS / rid) is not None]
+PENDING = [
+    rid for rid in round_ids() if not is_resolved(ROUNDS / rid) and official_run(ROUNDS / rid) is not None
+]
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +94,29 @@ def test_comparison_sets_use_only_rounds_every_member_completed(scored: dict[str
         assert results.comparison_sets
         for cs in results.comparison_sets:
             for rid in cs.round_ids:
-                done = {o.contestant_id for o in results.outcomes if o.round_id == rid and o.portfolio_return is not None}
+                done = {
+                    o.contestant_id
+                    for o in results.outcomes
+                    if o.round_id == rid and o.portfolio_return is not None
+                }
                 assert set(cs.members) <= done
             for row in cs.rows:
                 outs = [results.outcome(rid, row.contestant_id) for rid in cs.round_ids]
                 assert row.sum_return == pytest.approx(sum(o.portfolio_return for o in outs))
                 assert row.score == pytest.approx(100 * row.sum_return / row.sum_oracle_return)
 
+
+def test_without_round_prices_the_table_is_not_reproduced(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Why market/round_prices.csv exists: a round's own adjusted closes differ from the first-published ones."""
+    src = rounds_dir()
+    out = tmp_path_factory.mktemp("june") / "b"
+    import_capitalbench_with_summary(src, "1W", date(2026, 6, 1), date(2026, 6, 30), out)
+    (out / "market" / "round_prices.csv").unlink()
+    results = score_rounds(out)
+    off = 0
+    for rid in results.resolved_round_ids:
+        for row in leaderboard(ROUNDS / rid):
+            o = results.outcome(rid, row["model_id"])
+            if o.portfolio_return is None or abs(o.portfolio_return - float(row["portfolio_return"])) > 1e-9:
+                off += 1
+    assert off > 0

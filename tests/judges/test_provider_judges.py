@@ -55,7 +55,9 @@ class Harness:
     fake: FakeServer
 
     def judge(self, *, timeout_s: float = 5.0) -> ProviderJudge:
-        endpoint = {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
+        endpoint = (
+            {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
+        )
         spec = JudgeSpec(
             judge_id=f"{self.provider}-under-test",
             provider=self.provider,  # type: ignore[arg-type]
@@ -88,11 +90,18 @@ class Harness:
 @pytest.fixture(scope="module")
 def fakes() -> Iterator[dict[str, FakeServer]]:
     with FakeOpenAI() as openai_fake, FakeAnthropic() as anthropic_fake, FakeXai() as xai_fake:
-        yield {"openai": openai_fake, "anthropic": anthropic_fake, "xai": xai_fake, "openai-compatible": openai_fake}
+        yield {
+            "openai": openai_fake,
+            "anthropic": anthropic_fake,
+            "xai": xai_fake,
+            "openai-compatible": openai_fake,
+        }
 
 
 @pytest.fixture(params=PROVIDERS)
-def harness(request: pytest.FixtureRequest, fakes: dict[str, FakeServer], monkeypatch: pytest.MonkeyPatch) -> Harness:
+def harness(
+    request: pytest.FixtureRequest, fakes: dict[str, FakeServer], monkeypatch: pytest.MonkeyPatch
+) -> Harness:
     monkeypatch.setenv(KEY_ENV, SECRET)
     fake = fakes[request.param]
     fake.reset(script=valid_grades)
@@ -118,7 +127,12 @@ def test_valid_grade_round_trip(harness: Harness) -> None:
     assert "Momentum thesis checked against the snapshot." in outcome.raw_reply
     json.loads(outcome.raw_reply)  # the whole raw body (gRPC: the message as JSON) is kept
     (received,) = harness.fake.requests
-    assert (received.model, received.system, received.user, received.attempt) == (MODELS[harness.provider], SYSTEM, USER, 1)
+    assert (received.model, received.system, received.user, received.attempt) == (
+        MODELS[harness.provider],
+        SYSTEM,
+        USER,
+        1,
+    )
     assert received.max_output_tokens == 300
     assert_no_secret(outcome)
 
@@ -224,9 +238,13 @@ def test_a_rejected_key_is_an_auth_failure(harness: Harness) -> None:
     assert outcome.http_status == (None if harness.provider == "xai" else 401)
 
 
-def test_the_key_arrives_but_is_never_logged_or_returned(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_key_arrives_but_is_never_logged_or_returned(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
-    harness.fake.reset(script=sequence(FakeReply.rate_limited(1), FakeReply.malformed(), FakeReply.server_error(503)))
+    harness.fake.reset(
+        script=sequence(FakeReply.rate_limited(1), FakeReply.malformed(), FakeReply.server_error(503))
+    )
     outcomes = harness.call(times=4)
 
     assert [o.error_kind for o in outcomes] == ["rate_limited", "format", "server", None]
@@ -271,7 +289,9 @@ def test_concurrent_calls_share_one_client(harness: Harness) -> None:
 
         async def run() -> list[CallOutcome]:
             try:
-                return await asyncio.gather(*(judge.call(SYSTEM, f"{USER} #{i}", SCHEMA, "Grade") for i in range(8)))
+                return await asyncio.gather(
+                    *(judge.call(SYSTEM, f"{USER} #{i}", SCHEMA, "Grade") for i in range(8))
+                )
             finally:
                 await judge.aclose()
 

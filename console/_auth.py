@@ -1,0 +1,178 @@
+"""Annotator sign-in: a configured annotator list with per-annotator tokens (or Streamlit's built-in auth).
+
+The annotators file (``GRADER_ANNOTATORS_FILE``, default ``annotators.yaml`` in the working directory) holds
+names, optional e-mail addresses (for ``st.login``) and a salted SHA-256 hash of each token, never a token.
+A token is printed once when it is created and cannot be recovered afterwards.
+
+Every write of the console takes a :class:`SignedIn`, which only this module issues (after a token check
+or an identity-provider login) and which carries a process-local seal, so a write cannot be made under a
+name that did not sign in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+ANNOTATORS_ENV = "GRADER_ANNOTATORS_FILE"
+DEFAULT_ANNOTATORS_FILE = "annotators.yaml"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}$")
+
+_SEAL_KEY = secrets.token_bytes(32)  # process-local: a SignedIn cannot be forged or carried across processes
+
+
+class AuthError(ValueError):
+    """Sign-in failed, the annotators file is malformed, or a write came without a signed-in annotator."""
+
+
+class AnnotatorRecord(BaseModel):
+    """One configured annotator: the token is stored only as ``sha256(salt || token)``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    email: str | None = None
+    salt: str = Field(pattern=r"^[0-9a-f]{32}$")
+    token_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    created_at: str | None = None
+
+
+class SignedIn(BaseModel):
+    """An annotator who signed in during this process (issued only by :class:`AnnotatorDirectory`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    method: str  # "token" | "oidc"
+    seal: str
+
+
+def annotators_file(path: str | Path | None = None) -> Path:
+    """The annotators file: ``path``, else ``$GRADER_ANNOTATORS_FILE``, else ``./annotators.yaml``."""
+    return Path(path or os.environ.get(ANNOTATORS_ENV) or DEFAULT_ANNOTATORS_FILE)
+
+
+def hash_token(token: str, salt: str) -> str:
+    """Salted SHA-256 of a token (hex)."""
+    return hashlib.sha256(bytes.fromhex(salt) + token.encode("utf-8")).hexdigest()
+
+
+def _seal(name: str, method: str) -> str:
+    return hmac.new(_SEAL_KEY, f"{method}\0{name}".encode(), hashlib.sha256).hexdigest()
+
+
+def require_signed_in(annotator: object) -> SignedIn:
+    """The signed-in annotator, or :class:`AuthError` (no anonymous or forged writes)."""
+    if not isinstance(annotator, SignedIn):
+        raise AuthError("sign in first: every write needs a signed-in annotator")
+    if not hmac.compare_digest(annotator.seal, _seal(annotator.name, annotator.method)):
+        raise AuthError(f"annotator {annotator.name!r} did not sign in through the console")
+    return annotator
+
+
+class AnnotatorDirectory:
+    """The configured annotators of one annotators file."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = annotators_file(path)
+
+    def records(self) -> list[AnnotatorRecord]:
+        """Every configured annotator; an empty list when the file does not exist."""
+        if not self.path.exists():
+            return []
+        try:
+            data = yaml.safe_load(self.path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = f", line {mark.line + 1}" if mark is not None else ""
+            raise AuthError(f"{self.path}{line}: not valid YAML ({exc})") from exc
+        if not isinstance(data, dict) or not isinstance(data.get("annotators", []), list):
+            raise AuthError(f"{self.path}: expected a mapping with an 'annotators' list")
+        out: list[AnnotatorRecord] = []
+        seen: set[str] = set()
+        for i, item in enumerate(data.get("annotators") or [], start=1):
+            try:
+                record = AnnotatorRecord.model_validate(item)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                field = ".".join(str(x) for x in first["loc"]) or "entry"
+                raise AuthError(f"{self.path}: annotator #{i}, field {field!r}: {first['msg']}") from exc
+            if not NAME_PATTERN.match(record.name):
+                raise AuthError(f"{self.path}: annotator #{i}, field 'name': {record.name!r} is not a valid name")
+            if record.name in seen:
+                raise AuthError(f"{self.path}: annotator #{i}, field 'name': {record.name!r} appears twice")
+            seen.add(record.name)
+            out.append(record)
+        return out
+
+    def names(self) -> list[str]:
+        return [r.name for r in self.records()]
+
+    def _write(self, records: list[AnnotatorRecord]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        body = {"annotators": [r.model_dump(exclude_none=True) for r in records]}
+        text = (
+            "# Annotators of the grading console. Tokens are never stored: only a salted SHA-256 hash.\n"
+            "# Add one with `grader annotators add NAME` (the token is printed once).\n"
+            + yaml.safe_dump(body, sort_keys=False)
+        )
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".annotators-", suffix=".yaml")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def add(self, name: str, *, email: str | None = None, replace: bool = False) -> str:
+        """Create (or, with ``replace``, re-issue) an annotator's token; returns the token, shown once."""
+        if not NAME_PATTERN.match(name):
+            raise AuthError(f"{name!r} is not a valid annotator name (letters, digits, _ . @ -; up to 100)")
+        records = self.records()
+        existing = [r for r in records if r.name == name]
+        if existing and not replace:
+            raise AuthError(f"annotator {name!r} already exists in {self.path} (use --replace to re-issue)")
+        token = secrets.token_urlsafe(24)
+        salt = secrets.token_hex(16)
+        record = AnnotatorRecord(
+            name=name,
+            email=email if email is not None else (existing[0].email if existing else None),
+            salt=salt,
+            token_sha256=hash_token(token, salt),
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+        self._write([r for r in records if r.name != name] + [record])
+        return token
+
+    def remove(self, name: str) -> None:
+        """Remove an annotator (their grades stay: they are append-only rows)."""
+        records = self.records()
+        if not any(r.name == name for r in records):
+            raise AuthError(f"no annotator {name!r} in {self.path}")
+        self._write([r for r in records if r.name != name])
+
+    def sign_in(self, name: str, token: str) -> SignedIn:
+        """Check a token (constant time); :class:`AuthError` names no detail an attacker could use."""
+        for record in self.records():
+            if record.name == name and hmac.compare_digest(hash_token(token, record.salt), record.token_sha256):
+                return SignedIn(name=name, method="token", seal=_seal(name, "token"))
+        raise AuthError("unknown annotator or wrong token")
+
+    def sign_in_oidc(self, email: str | None) -> SignedIn:
+        """An identity-provider login (``st.login``) maps to the configured annotator with that e-mail."""
+        if email:
+            for record in self.records():
+                if record.email and record.email.lower() == email.lower():
+                    return SignedIn(name=record.name, method="oidc", seal=_seal(record.name, "oidc"))
+        raise AuthError(f"{email or 'this account'} is not a configured annotator")

@@ -1,0 +1,550 @@
+"""Read-side data access of the console: small indexed queries returning plain typed data.
+
+Every function takes ``db_url`` (``None``: ``GRADER_DATABASE_URL``) and opens its own short session, so
+the Streamlit pages can cache results with ``st.cache_data``. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from datetime import date, datetime
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+from sqlalchemy import func, select
+
+from grader.storage import (
+    ContestantRow,
+    ContestantScoreRow,
+    DecisionRow,
+    GradeRow,
+    HumanGradeRow,
+    JudgeCallRow,
+    LedgerAnnotationRow,
+    LedgerEntryRow,
+    PromptRow,
+    RunRow,
+    ScoreVersionRow,
+    SeasonRow,
+    session_scope,
+)
+
+CLAIM_STATUSES: tuple[str, ...] = ("supported", "not_verifiable", "contradicted")
+
+#: Run types whose grades are not real LLM grades get a prominent label (shared with the report).
+FALLBACK_RUN_LABELS: dict[str, str] = {
+    "mock": "MOCK PANEL — scripted judges, not real LLM grades",
+    "baseline": "REFERENCE BASELINE — deterministic non-LLM judge, not an LLM grade",
+    "dry-run": "DRY RUN — no provider was called; no grades were produced",
+    "stability": "STABILITY RUN — the same inputs graded repeatedly to measure self-consistency",
+}
+
+
+def run_label(run_type: str) -> str | None:
+    """The prominent label of a run type (None for an official run)."""
+    try:
+        from audits import RUN_TYPE_LABELS
+    except ImportError:  # pragma: no cover - the audits package is part of this repository
+        RUN_TYPE_LABELS = FALLBACK_RUN_LABELS
+    return RUN_TYPE_LABELS.get(run_type) or FALLBACK_RUN_LABELS.get(run_type)
+
+
+class RunSummary(BaseModel):
+    """One grading run as the run pickers show it."""
+
+    run_id: str
+    run_type: str
+    status: str
+    rubric_id: str
+    panel_name: str
+    season_id: int
+    season_key: str
+    season_name: str
+    created_at: datetime
+    scored_versions: int
+    latest_version: int | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.run_id} · {self.run_type} · {self.season_key}"
+
+
+def list_runs(db_url: str | None = None) -> list[RunSummary]:
+    """Every run, newest first, with its season and number of scored versions."""
+    with session_scope(db_url) as s:
+        versions = dict(
+            (run_id, (count, latest))
+            for run_id, count, latest in s.execute(
+                select(ScoreVersionRow.run_id, func.count(ScoreVersionRow.id), func.max(ScoreVersionRow.id))
+                .group_by(ScoreVersionRow.run_id)
+            )
+        )
+        rows = s.execute(
+            select(RunRow, SeasonRow.season_key, SeasonRow.name)
+            .join(SeasonRow, SeasonRow.id == RunRow.season_id)
+            .order_by(RunRow.created_at.desc(), RunRow.id)
+        ).all()
+        return [
+            RunSummary(
+                run_id=run.id, run_type=run.run_type, status=run.status, rubric_id=run.rubric_id,
+                panel_name=run.panel_name, season_id=run.season_id, season_key=key, season_name=name,
+                created_at=run.created_at, scored_versions=versions.get(run.id, (0, None))[0],
+                latest_version=versions.get(run.id, (0, None))[1],
+            )
+            for run, key, name in rows
+        ]
+
+
+def _nan_to_none(value: Any) -> Any:
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+LEADERBOARD_COLUMNS: tuple[str, ...] = (
+    "rank", "contestant", "family", "model", "total", "band", "reasoning_median", "efficiency", "outcome_axis",
+    "return", "benchmark_return", "alpha", "judges_low", "judges_high", "judge_spread", "n_judges", "flagged",
+    "contestant_id",
+)
+
+
+def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any], pd.DataFrame]:
+    """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version)."""
+    from grader.panel.leaderboard import leaderboard_rows
+
+    meta, rows = leaderboard_rows(run_id, None, db_url)
+    frame = pd.DataFrame(
+        [
+            {
+                "rank": r["rank"], "contestant": r["label"], "family": r["family"], "model": r["model"],
+                "total": r["total"], "band": r["band"], "reasoning_median": r["reasoning_median"],
+                "efficiency": r["efficiency"], "outcome_axis": r["outcome_axis"], "return": r["return"],
+                "benchmark_return": r["benchmark_return"], "alpha": r["alpha"],
+                "judges_low": r["judges_low"], "judges_high": r["judges_high"],
+                "judge_spread": None if r["judges_low"] is None or r["judges_high"] is None
+                else r["judges_high"] - r["judges_low"],
+                "n_judges": r["n_judges"], "flagged": r["flagged"], "contestant_id": r["contestant_id"],
+            }
+            for r in rows
+        ],
+        columns=list(LEADERBOARD_COLUMNS),
+    )
+    return meta, frame
+
+
+class ContestantRef(BaseModel):
+    """A contestant of a run's season."""
+
+    row_id: int
+    key: str
+    display_name: str
+    provider_family: str
+    model: str
+
+
+def run_contestants(run_id: str, db_url: str | None = None) -> list[ContestantRef]:
+    """The contestants of the run's season, in season order."""
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id!r} in this database")
+        return [
+            ContestantRef(row_id=c.id, key=c.contestant_key, display_name=c.display_name,
+                          provider_family=c.provider_family, model=c.model)
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id)
+                               .order_by(ContestantRow.id))
+        ]
+
+
+class JudgeGradeView(BaseModel):
+    """One judge's grade of one contestant (repeat 0): axes, sub-scores, verdict and summary."""
+
+    judge_id: str
+    judge_family: str
+    repeat: int
+    reasoning: float
+    evidence: float
+    process: float
+    outcome: float | None
+    data_reliability: float | None
+    composite: float
+    lookahead_passed: bool
+    verdict: str
+    summary: str
+    reasoning_sub_scores: dict[str, Any]
+    evidence_sub_scores: dict[str, Any]
+    notes: dict[str, str]
+    claims: int
+
+
+def judge_grades(run_id: str, contestant_row_id: int, db_url: str | None = None,
+                 repeat: int | None = 0) -> list[JudgeGradeView]:
+    """Every judge's grade of a contestant in a run (repeat 0 unless ``repeat`` is None: all repeats)."""
+    with session_scope(db_url) as s:
+        q = select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.contestant_id == contestant_row_id)
+        if repeat is not None:
+            q = q.where(GradeRow.repeat == repeat)
+        out = []
+        for g in s.scalars(q.order_by(GradeRow.judge_id, GradeRow.repeat)):
+            grade = g.grade or {}
+            notes = {
+                axis: str((grade.get(axis) or {}).get("note", ""))
+                for axis in ("reasoning", "evidence", "outcome", "data_reliability", "lookahead_check")
+            }
+            out.append(JudgeGradeView(
+                judge_id=g.judge_id, judge_family=g.judge_family, repeat=g.repeat, reasoning=g.reasoning,
+                evidence=g.evidence, process=g.process, outcome=g.outcome, data_reliability=g.data_reliability,
+                composite=g.composite, lookahead_passed=g.lookahead_passed, verdict=g.verdict,
+                summary=g.summary,
+                reasoning_sub_scores=dict((grade.get("reasoning") or {}).get("sub_scores") or {}),
+                evidence_sub_scores=dict((grade.get("evidence") or {}).get("sub_scores") or {}),
+                notes=notes, claims=len(grade.get("claim_ledger") or []),
+            ))
+        return out
+
+
+def contestant_score(run_id: str, contestant_row_id: int, db_url: str | None = None) -> dict[str, Any] | None:
+    """The contestant's row of the run's latest scored version (total, band, outcome, details)."""
+    with session_scope(db_url) as s:
+        version = s.scalar(select(func.max(ScoreVersionRow.id)).where(ScoreVersionRow.run_id == run_id))
+        if version is None:
+            return None
+        row = s.scalar(select(ContestantScoreRow).where(ContestantScoreRow.version_id == version,
+                                                        ContestantScoreRow.contestant_id == contestant_row_id))
+        if row is None:
+            return None
+        return {
+            "version": version, "rank": row.rank, "total": row.total, "band": row.band,
+            "reasoning_median": row.reasoning_median, "efficiency": row.efficiency,
+            "judges_low": row.judges_low, "judges_high": row.judges_high, "n_judges": row.n_judges,
+            "flagged": row.flagged, "official_eligible": row.official_eligible,
+            "outcome": dict(row.outcome or {}), "details": dict(row.details or {}),
+        }
+
+
+def _trades_text(trades: list[Any] | None) -> str:
+    parts = []
+    for t in trades or []:
+        qty = t.get("quantity")
+        qty_text = f"{qty:g}" if isinstance(qty, int | float) else str(qty)
+        parts.append(f"{t.get('side', '?')} {qty_text} {t.get('symbol', '?')} @ {t.get('price')}")
+    return "; ".join(parts)
+
+
+def decision_timeline(contestant_row_id: int, db_url: str | None = None) -> pd.DataFrame:
+    """The contestant's decisions in time order, with trades spelled out (one row per decision)."""
+    with session_scope(db_url) as s:
+        c = s.get(ContestantRow, contestant_row_id)
+        if c is None:
+            raise KeyError(f"no contestant row {contestant_row_id}")
+        rows = s.execute(
+            select(DecisionRow.decided_at, DecisionRow.trades, DecisionRow.allocation, DecisionRow.rationale,
+                   DecisionRow.decision_seconds, DecisionRow.confidence, DecisionRow.line)
+            .where(DecisionRow.season_id == c.season_id, DecisionRow.contestant_id == contestant_row_id)
+            .order_by(DecisionRow.decided_at)
+        ).all()
+    return pd.DataFrame(
+        [
+            {"decided_at": r.decided_at, "trades": len(r.trades or []), "what": _trades_text(r.trades)
+             or ("allocation" if r.allocation else "hold"), "rationale": r.rationale,
+             "decision_seconds": r.decision_seconds, "confidence": r.confidence, "line": r.line}
+            for r in rows
+        ],
+        columns=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
+    )
+
+
+# ------------------------------------------------------------------------------------------ ledgers
+
+
+class LedgerFilters(BaseModel):
+    """Ledger review filters; ``None`` means any."""
+
+    judge_id: str | None = None
+    verifier_statuses: list[str] | None = None
+    judge_statuses: list[str] | None = None
+    disagrees: bool | None = None
+    contestant_row_id: int | None = None
+    lookahead_only: bool = False
+
+
+class LedgerAnnotationView(BaseModel):
+    annotator: str
+    status: str
+    note: str
+    created_at: datetime
+
+
+class LedgerEntryView(BaseModel):
+    """One claim of one judge's ledger with the verifier's verdict and the values it was checked against."""
+
+    id: int
+    contestant: str
+    contestant_row_id: int
+    judge_id: str
+    position: int
+    claim: str
+    decision_date: date | None
+    symbol: str | None
+    cited_fields: list[str]
+    judge_status: str
+    judge_note: str
+    verifier_status: str
+    verifier_reason: str
+    evidence: list[dict[str, Any]]
+    flags: list[str]
+    disagrees: bool
+    lookahead: bool
+    annotations: list[LedgerAnnotationView]
+
+
+class LedgerPage(BaseModel):
+    total: int
+    page: int
+    page_size: int
+    pages: int
+    entries: list[LedgerEntryView]
+
+
+def ledger_judges(run_id: str, db_url: str | None = None) -> list[str]:
+    """Judge ids that have ledger entries (or grades) in the run."""
+    with session_scope(db_url) as s:
+        return sorted(s.scalars(select(GradeRow.judge_id).where(GradeRow.run_id == run_id).distinct()))
+
+
+def _ledger_where(run_id: str, f: LedgerFilters) -> list[Any]:
+    where: list[Any] = [LedgerEntryRow.run_id == run_id]
+    if f.judge_id:
+        where.append(LedgerEntryRow.judge_id == f.judge_id)
+    if f.verifier_statuses:
+        where.append(LedgerEntryRow.verifier_status.in_(f.verifier_statuses))
+    if f.judge_statuses:
+        where.append(LedgerEntryRow.judge_status.in_(f.judge_statuses))
+    if f.disagrees is not None:
+        where.append(LedgerEntryRow.disagrees.is_(f.disagrees))
+    if f.contestant_row_id is not None:
+        where.append(LedgerEntryRow.contestant_id == f.contestant_row_id)
+    if f.lookahead_only:
+        where.append(LedgerEntryRow.lookahead.is_(True))
+    return where
+
+
+def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1, page_size: int = 20,
+                db_url: str | None = None) -> LedgerPage:
+    """One page of the run's claim ledgers (filtered, ordered by contestant, judge and position)."""
+    f = filters or LedgerFilters()
+    page_size = max(1, min(int(page_size), 200))
+    where = _ledger_where(run_id, f)
+    with session_scope(db_url) as s:
+        total = int(s.scalar(select(func.count(LedgerEntryRow.id)).where(*where)) or 0)
+        pages = max(1, math.ceil(total / page_size))
+        page = max(1, min(int(page), pages))
+        rows = s.execute(
+            select(LedgerEntryRow, ContestantRow.display_name)
+            .join(ContestantRow, ContestantRow.id == LedgerEntryRow.contestant_id)
+            .where(*where)
+            .order_by(LedgerEntryRow.contestant_id, LedgerEntryRow.judge_id, LedgerEntryRow.position,
+                      LedgerEntryRow.id)
+            .limit(page_size).offset((page - 1) * page_size)
+        ).all()
+        ids = [e.id for e, _ in rows]
+        notes: dict[int, list[LedgerAnnotationView]] = {i: [] for i in ids}
+        if ids:
+            for a in s.scalars(select(LedgerAnnotationRow).where(LedgerAnnotationRow.ledger_entry_id.in_(ids))
+                               .order_by(LedgerAnnotationRow.created_at, LedgerAnnotationRow.id)):
+                notes[a.ledger_entry_id].append(LedgerAnnotationView(
+                    annotator=a.annotator, status=a.status, note=a.note, created_at=a.created_at))
+        entries = [
+            LedgerEntryView(
+                id=e.id, contestant=name, contestant_row_id=e.contestant_id, judge_id=e.judge_id,
+                position=e.position, claim=e.claim, decision_date=e.decision_date, symbol=e.symbol,
+                cited_fields=[str(x) for x in e.cited_fields or []], judge_status=e.judge_status,
+                judge_note=e.judge_note or "", verifier_status=e.verifier_status,
+                verifier_reason=e.verifier_reason or "",
+                evidence=[dict(x) for x in e.evidence or [] if isinstance(x, dict)],
+                flags=[str(x) for x in e.flags or []], disagrees=bool(e.disagrees), lookahead=bool(e.lookahead),
+                annotations=notes[e.id],
+            )
+            for e, name in rows
+        ]
+    return LedgerPage(total=total, page=page, page_size=page_size, pages=pages, entries=entries)
+
+
+# -------------------------------------------------------------------------------------- calibration
+
+
+class CalibrationItem(BaseModel):
+    """A contestant record to grade blind; ``alias`` is a neutral label that does not reveal identity."""
+
+    contestant_row_id: int
+    alias: str
+    has_record: bool
+    annotators: list[str]
+
+    @property
+    def needs_second(self) -> bool:
+        return len(self.annotators) == 1
+
+
+def _alias_order(run_id: str, keys: dict[int, str]) -> list[int]:
+    """Row ids in a stable order that does not follow the season's (identity-revealing) order."""
+    return sorted(keys, key=lambda rid: hashlib.sha256(f"{run_id}\0{keys[rid]}".encode()).hexdigest())
+
+
+def calibration_items(run_id: str, db_url: str | None = None) -> list[CalibrationItem]:
+    """Every contestant of the run as a blind item, with who has graded it so far."""
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id!r} in this database")
+        keys = dict(s.execute(select(ContestantRow.id, ContestantRow.contestant_key)
+                              .where(ContestantRow.season_id == run.season_id)).all())
+        with_record = set(s.scalars(select(JudgeCallRow.contestant_id).where(JudgeCallRow.run_id == run_id)
+                                    .distinct()))
+        graded: dict[int, set[str]] = {}
+        for cid, who in s.execute(select(HumanGradeRow.contestant_id, HumanGradeRow.annotator)
+                                  .where(HumanGradeRow.run_id == run_id).distinct()):
+            graded.setdefault(cid, set()).add(who)
+    order = _alias_order(run_id, keys)
+    width = max(2, len(str(len(order))))
+    return [
+        CalibrationItem(contestant_row_id=rid, alias=f"Item {i:0{width}d}", has_record=rid in with_record,
+                        annotators=sorted(graded.get(rid, set())))
+        for i, rid in enumerate(order, start=1)
+    ]
+
+
+def calibration_queue(items: list[CalibrationItem], annotator: str) -> dict[str, list[CalibrationItem]]:
+    """The annotator's queue: items another annotator graded that still need a second one, items nobody
+    graded yet, and the items this annotator already graded."""
+    gradable = [i for i in items if i.has_record]
+    return {
+        "needs_second": [i for i in gradable if i.needs_second and annotator not in i.annotators],
+        "ungraded": [i for i in gradable if not i.annotators],
+        "mine": [i for i in gradable if annotator in i.annotators],
+    }
+
+
+class BlindRecord(BaseModel):
+    """The anonymized record a judge saw (the stored prompt): rubric instructions and the record itself."""
+
+    prompt_sha256: str
+    system: str
+    user: str
+    token_estimate: int
+
+
+def blind_record(run_id: str, contestant_row_id: int, db_url: str | None = None) -> BlindRecord | None:
+    """The stored, already anonymized prompt of the contestant in this run (first repeat-0 call)."""
+    with session_scope(db_url) as s:
+        sha = s.scalar(select(JudgeCallRow.prompt_sha256)
+                       .where(JudgeCallRow.run_id == run_id, JudgeCallRow.contestant_id == contestant_row_id)
+                       .order_by(JudgeCallRow.repeat, JudgeCallRow.id).limit(1))
+        if sha is None:
+            return None
+        p = s.get(PromptRow, sha)
+        if p is None:
+            return None
+        return BlindRecord(prompt_sha256=p.sha256, system=p.system, user=p.user, token_estimate=p.token_estimate)
+
+
+class HumanGradeView(BaseModel):
+    id: int
+    annotator: str
+    rubric_id: str
+    created_at: datetime
+    reasoning: float
+    evidence: float
+    outcome: float | None
+    data_reliability: float | None
+    composite: float | None
+    sub_scores: dict[str, Any]
+    comment: str
+
+
+def human_grades(run_id: str, contestant_row_id: int | None = None, annotator: str | None = None,
+                 db_url: str | None = None) -> list[HumanGradeView]:
+    """Human grades of a run (optionally of one item and/or one annotator), oldest first."""
+    with session_scope(db_url) as s:
+        q = select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)
+        if contestant_row_id is not None:
+            q = q.where(HumanGradeRow.contestant_id == contestant_row_id)
+        if annotator is not None:
+            q = q.where(HumanGradeRow.annotator == annotator)
+        return [
+            HumanGradeView(id=h.id, annotator=h.annotator, rubric_id=h.rubric_id, created_at=h.created_at,
+                           reasoning=h.reasoning, evidence=h.evidence, outcome=h.outcome,
+                           data_reliability=h.data_reliability, composite=h.composite,
+                           sub_scores=dict(h.sub_scores or {}), comment=h.comment)
+            for h in s.scalars(q.order_by(HumanGradeRow.created_at, HumanGradeRow.id))
+        ]
+
+
+def human_grade_stamp(run_id: str, db_url: str | None = None) -> tuple[int, int]:
+    """(count, highest id) of the run's human grades: a cheap cache key for the live audits."""
+    with session_scope(db_url) as s:
+        n, top = s.execute(select(func.count(HumanGradeRow.id), func.max(HumanGradeRow.id))
+                           .where(HumanGradeRow.run_id == run_id)).one()
+        return int(n or 0), int(top or 0)
+
+
+# ------------------------------------------------------------------------------------ comparisons
+
+
+def compare_runs(run_a: str, run_b: str, db_url: str | None = None) -> pd.DataFrame:
+    """Two runs side by side per contestant (matched by contestant id): total, rank and band in each."""
+    _, a = leaderboard(run_a, db_url)
+    _, b = leaderboard(run_b, db_url)
+    keep = ["contestant_id", "contestant", "total", "rank", "band", "reasoning_median"]
+    merged = a[keep].merge(b[keep], on="contestant_id", how="outer", suffixes=(" A", " B"))
+    merged["contestant"] = merged["contestant A"].fillna(merged["contestant B"])
+    merged["Δ total"] = merged["total B"] - merged["total A"]
+    merged["rank moved"] = merged["rank A"] != merged["rank B"]
+    merged["band changed"] = merged["band A"] != merged["band B"]
+    cols = ["contestant", "total A", "total B", "Δ total", "rank A", "rank B", "rank moved", "band A", "band B",
+            "band changed", "reasoning_median A", "reasoning_median B", "contestant_id"]
+    return merged[cols].sort_values(["rank B", "rank A"], na_position="last").reset_index(drop=True)
+
+
+def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None) -> pd.DataFrame:
+    """Every contestant of a run scored under rubric A and rubric B (no judge call, nothing stored)."""
+    from grader.panel.compare import scores_under
+    from rubric import load_rubric
+
+    ra, rb = load_rubric(rubric_a), load_rubric(rubric_b)
+    rows = scores_under(run_id, [ra, rb], db_url)
+    frame = pd.DataFrame([
+        {"contestant": r["label"], "total A": r["a"].total, "total B": r["b"].total,
+         "Δ total": None if r["a"].total is None or r["b"].total is None else r["b"].total - r["a"].total,
+         "rank A": r["a"].rank, "rank B": r["b"].rank, "rank moved": r["a"].rank != r["b"].rank,
+         "band A": r["a"].band, "band B": r["b"].band, "band changed": r["a"].band != r["b"].band,
+         "contestant_id": r["contestant"]}
+        for r in rows
+    ])
+    frame.attrs["rubrics"] = {"A": ra.id, "B": rb.id}
+    if frame.empty:
+        return frame
+    return frame.sort_values("rank B", na_position="last").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------------- audits
+
+
+def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 500, n_boot_alpha: int = 300,
+                 n_permutations: int = 2000, seed: int = 0):
+    """The run's audit report, built live from storage (human grades included).
+
+    The console uses fewer resamples than the published report by default so the page stays quick; the
+    settings are part of the report and shown with it.
+    """
+    from audits import build_report
+    from grader.reporting import collect_audit_inputs
+
+    inputs = collect_audit_inputs(run_id, db_url)
+    return build_report(inputs, seed=seed, n_boot_rank=n_boot_rank, n_boot_alpha=n_boot_alpha,
+                        n_permutations=n_permutations)
+
+
+def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """DataFrame rows as JSON-safe dicts (NaN -> None)."""
+    return [{k: _nan_to_none(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]

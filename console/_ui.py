@@ -1,0 +1,269 @@
+"""Streamlit pieces shared by the pages: cached loads, the sidebar (sign-in, run picker), run banners.
+
+Reads are cached with ``st.cache_data`` keyed by the database URL (and, where data can change, by a
+cheap stamp such as the latest scored version or the human-grade count); writes go straight to the
+database and are never cached.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from console import _nav, _queries
+from console._auth import AnnotatorDirectory, AuthError, SignedIn
+from grader.storage import database_url
+
+ANNOTATOR_KEY = "annotator"
+RUN_KEY = "run_id"
+CONTESTANT_KEY = "selected_contestant"
+
+
+def db_url() -> str:
+    """The database of this session (``GRADER_DATABASE_URL``, default SQLite ``grader.db``)."""
+    return database_url()
+
+
+# ------------------------------------------------------------------------------------ cached reads
+
+
+@st.cache_data(ttl=20, show_spinner=False)
+def runs(url: str) -> list[_queries.RunSummary]:
+    return _queries.list_runs(url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def leaderboard(url: str, run_id: str, version: int | None) -> tuple[dict[str, Any], pd.DataFrame]:
+    return _queries.leaderboard(run_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def contestants(url: str, run_id: str) -> list[_queries.ContestantRef]:
+    return _queries.run_contestants(run_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=256)
+def judge_grades(url: str, run_id: str, contestant_row_id: int) -> list[_queries.JudgeGradeView]:
+    return _queries.judge_grades(run_id, contestant_row_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=256)
+def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None) -> dict | None:
+    return _queries.contestant_score(run_id, contestant_row_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=256)
+def decision_timeline(url: str, contestant_row_id: int) -> pd.DataFrame:
+    return _queries.decision_timeline(contestant_row_id, url)
+
+
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=8)
+def season_prices(source_path: str, sha256: str | None) -> pd.DataFrame:
+    return _nav.season_prices(source_path, sha256)
+
+
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
+def contestant_nav(url: str, contestant_row_id: int) -> _nav.NavResult:
+    from grader.storage import ContestantRow, SeasonRow, session_scope
+
+    with session_scope(url) as s:
+        c = s.get(ContestantRow, contestant_row_id)
+        season = s.get(SeasonRow, c.season_id) if c is not None else None
+        source = season.source_path if season else ""
+        sha = (season.file_hashes or {}).get(_nav.PRICES) if season else None
+    try:
+        prices = season_prices(source, sha)
+    except (OSError, ValueError) as exc:
+        return _nav.NavResult(available=False, reason=str(exc))
+    return _nav.contestant_nav(contestant_row_id, url, prices=prices)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=32)
+def ledger_judges(url: str, run_id: str) -> list[str]:
+    return _queries.ledger_judges(run_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=32)
+def blind_record(url: str, run_id: str, contestant_row_id: int) -> _queries.BlindRecord | None:
+    return _queries.blind_record(run_id, contestant_row_id, url)
+
+
+@st.cache_data(ttl=1800, show_spinner=False, max_entries=16)
+def audit_document(url: str, run_id: str, version: int | None, human_stamp: tuple[int, int]):  # noqa: ANN201
+    """The report document of a run (rebuilt when a new scored version or human grade appears)."""
+    from audits._render import report_document
+
+    return report_document(_queries.audit_report(run_id, url))
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=32)
+def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | None) -> pd.DataFrame:
+    return _queries.compare_runs(run_a, run_b, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=32)
+def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None) -> pd.DataFrame:
+    return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url)
+
+
+@st.cache_data(ttl=3600, show_spinner=False)
+def rubric_names() -> list[str]:
+    from rubric import available_rubrics
+
+    return list(available_rubrics())
+
+
+# ------------------------------------------------------------------------------------------ sign-in
+
+
+def signed_in() -> SignedIn | None:
+    """The annotator signed in to this browser session, if any."""
+    who = st.session_state.get(ANNOTATOR_KEY)
+    return who if isinstance(who, SignedIn) else None
+
+
+def _oidc_configured() -> bool:
+    try:
+        return "auth" in st.secrets
+    except Exception:  # noqa: BLE001 - no secrets file: built-in auth is simply not configured
+        return False
+
+
+def _sign_in_token(directory: AnnotatorDirectory) -> None:
+    name = st.session_state.get("sign_in_name", "").strip()
+    token = st.session_state.get("sign_in_token", "")
+    st.session_state["sign_in_token"] = ""  # never kept in the session
+    try:
+        st.session_state[ANNOTATOR_KEY] = directory.sign_in(name, token)
+        st.session_state.pop("sign_in_error", None)
+    except AuthError as exc:
+        st.session_state["sign_in_error"] = str(exc)
+
+
+def sidebar_sign_in() -> SignedIn | None:
+    """Sign-in block of the sidebar: token form, or ``st.login`` where configured; sign out."""
+    who = signed_in()
+    box = st.sidebar.container(border=True)
+    if who is not None:
+        box.markdown(f"Signed in as **{who.name}**")
+        if box.button("Sign out", key="sign_out"):
+            st.session_state.pop(ANNOTATOR_KEY, None)
+            if who.method == "oidc":
+                st.logout()
+            st.rerun()
+        return who
+    directory = AnnotatorDirectory()
+    try:
+        configured = directory.names()
+    except AuthError as exc:
+        box.error(str(exc))
+        return None
+    if _oidc_configured():
+        user = getattr(st, "user", None)
+        if user is not None and getattr(user, "is_logged_in", False):
+            try:
+                st.session_state[ANNOTATOR_KEY] = directory.sign_in_oidc(getattr(user, "email", None))
+                st.rerun()
+            except AuthError as exc:
+                box.error(str(exc))
+        elif box.button("Sign in with the identity provider", key="oidc_login"):
+            st.login()
+    if not configured:
+        box.info(f"No annotators configured in `{directory.path}`: add one with `grader annotators add NAME`. "
+                 "The console is read-only until then.")
+        return None
+    box.markdown("**Annotator sign-in**")
+    box.text_input("Annotator", key="sign_in_name")
+    box.text_input("Token", key="sign_in_token", type="password")
+    box.button("Sign in", key="sign_in_button", on_click=_sign_in_token, args=(directory,))
+    if st.session_state.get("sign_in_error"):
+        box.error(st.session_state["sign_in_error"])
+    box.caption("Reading needs no sign-in; every grade and annotation is recorded under your name.")
+    return None
+
+
+# ------------------------------------------------------------------------------------------- runs
+
+
+def sidebar_run_picker() -> _queries.RunSummary | None:
+    """The run every page shows (shared across pages)."""
+    url = db_url()
+    try:
+        all_runs = runs(url)
+    except Exception as exc:  # noqa: BLE001 - show the database problem instead of a traceback
+        st.sidebar.error(f"Cannot read the database: {exc}")
+        return None
+    if not all_runs:
+        return None
+    ids = [r.run_id for r in all_runs]
+    by_id = {r.run_id: r for r in all_runs}
+    if st.session_state.get(RUN_KEY) not in by_id:
+        st.session_state[RUN_KEY] = ids[0]
+    st.sidebar.selectbox("Run", ids, key=RUN_KEY, format_func=lambda r: by_id[r].label)
+    if st.sidebar.button("Refresh data", key="refresh"):
+        st.cache_data.clear()
+        st.rerun()
+    return by_id[st.session_state[RUN_KEY]]
+
+
+def current_run() -> _queries.RunSummary | None:
+    """The picked run, or a message and ``st.stop()`` when the database has none."""
+    url = db_url()
+    all_runs = runs(url)
+    by_id = {r.run_id: r for r in all_runs}
+    run = by_id.get(st.session_state.get(RUN_KEY, ""))
+    if run is None and all_runs:
+        run = all_runs[0]
+    if run is None:
+        st.info(f"No grading runs in `{url}` yet. Grade a season first, e.g. "
+                "`grader grade seasons/demo-2022q1 --panel reference --run-id demo-ref`.")
+        st.stop()
+    return run
+
+
+def run_banner(run: _queries.RunSummary) -> None:
+    """A prominent label for runs whose grades are not real LLM grades."""
+    label = _queries.run_label(run.run_type)
+    if label is None:
+        return
+    if run.run_type in ("mock", "baseline"):
+        st.error(f"**{label}**")
+    else:
+        st.warning(f"**{label}**")
+
+
+def run_caption(run: _queries.RunSummary) -> None:
+    st.caption(f"Run `{run.run_id}` ({run.run_type}, {run.status}) · season {run.season_key} — {run.season_name} "
+               f"· rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
+
+
+def unique_headers(headers: list[str]) -> list[str]:
+    """Table headers made unique for a DataFrame (a repeated "95% CI" becomes "95% CI (2)")."""
+    seen: dict[str, int] = {}
+    out = []
+    for h in headers:
+        seen[h] = seen.get(h, 0) + 1
+        out.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
+    return out
+
+
+def png(b64: str) -> bytes:
+    return base64.b64decode(b64)
+
+
+def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _queries.ContestantRef | None:
+    """A contestant picker whose choice is kept across pages (``selected_contestant``)."""
+    cs = contestants(db_url(), run.run_id)
+    if not cs:
+        st.info("This run's season has no contestants.")
+        return None
+    keys = [c.key for c in cs]
+    chosen = st.session_state.get(CONTESTANT_KEY)
+    index = keys.index(chosen) if chosen in keys else 0
+    by_key = {c.key: c for c in cs}
+    key = st.selectbox(label, keys, index=index, format_func=lambda k: f"{by_key[k].display_name} ({k})")
+    st.session_state[CONTESTANT_KEY] = key
+    return by_key[key]

@@ -1,0 +1,163 @@
+"""The console's only writes: human calibration grades and ledger annotations, both append-only.
+
+Each write takes the :class:`~console._auth.SignedIn` annotator and checks it first: there is no
+anonymous write path. A correction is a new row; nothing is ever updated or deleted, so concurrent
+annotators (several Streamlit sessions on one PostgreSQL database) cannot overwrite each other.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from console._auth import require_signed_in
+from console._queries import CLAIM_STATUSES
+from grader.storage import (
+    ContestantRow,
+    HumanGradeRow,
+    LedgerAnnotationRow,
+    LedgerEntryRow,
+    RunRow,
+    session_scope,
+)
+
+MAX_COMMENT = 5000
+
+
+class WriteError(ValueError):
+    """A write was refused: bad value (named), unknown run, item or ledger entry."""
+
+
+Score = float
+
+
+def _score(value: Any, field: str, *, nullable: bool = False) -> float | None:
+    if value is None:
+        if nullable:
+            return None
+        raise WriteError(f"{field}: a score 0-100 is required")
+    try:
+        number = float(value)
+    except (TypeError, ValueError) as exc:
+        raise WriteError(f"{field}: {value!r} is not a number") from exc
+    if not math.isfinite(number) or not 0 <= number <= 100:
+        raise WriteError(f"{field}: {value!r} is outside 0-100")
+    return number
+
+
+class HumanGradeInput(BaseModel):
+    """What an annotator enters for one blind item: axes 0-100, optional sub-scores and a comment."""
+
+    reasoning: Score
+    evidence: Score
+    outcome: Score | None = None
+    data_reliability: Score | None = None
+    reasoning_sub_scores: dict[str, Score] = Field(default_factory=dict)
+    evidence_sub_scores: dict[str, Score] = Field(default_factory=dict)
+    comment: str = ""
+
+    @field_validator("reasoning", "evidence", "outcome", "data_reliability", mode="before")
+    @classmethod
+    def _axis(cls, value: Any, info) -> float | None:  # type: ignore[no-untyped-def]
+        return _score(value, info.field_name, nullable=info.field_name in ("outcome", "data_reliability"))
+
+    @field_validator("reasoning_sub_scores", "evidence_sub_scores", mode="before")
+    @classmethod
+    def _subs(cls, value: Any, info) -> dict[str, float]:  # type: ignore[no-untyped-def]
+        out: dict[str, float] = {}
+        for key, v in (value or {}).items():
+            if v is None:
+                continue
+            out[str(key)] = _score(v, f"{info.field_name}.{key}")  # type: ignore[assignment]
+        return out
+
+    @field_validator("comment")
+    @classmethod
+    def _comment(cls, value: str) -> str:
+        if len(value) > MAX_COMMENT:
+            raise WriteError(f"comment: longer than {MAX_COMMENT} characters")
+        return value.strip()
+
+
+def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # type: ignore[no-untyped-def]
+    """The human's composite under the rubric's weights, and where its process score came from.
+
+    Process quality is the rubric's weighted mean of named reasoning sub-scores when the annotator gave
+    all of them; otherwise the annotator's reasoning score stands in for it (said in the returned text).
+    Without an outcome score the outcome weight is shared as the rubric says (as for the judges).
+    """
+    from grader.scoring import composite_weights, process_quality
+
+    process_ids = set(rubric.process.weights)
+    if process_ids and process_ids <= set(grade.reasoning_sub_scores):
+        process = process_quality(grade.reasoning_sub_scores, rubric)
+        source = "process from the annotator's reasoning sub-scores"
+    else:
+        process = grade.reasoning
+        source = "process taken as the annotator's reasoning score (no full reasoning sub-scores)"
+    weights = composite_weights(rubric, grade.outcome is not None)
+    values = {"reasoning": grade.reasoning, "evidence": grade.evidence, "process": process,
+              "outcome": grade.outcome if grade.outcome is not None else 0.0}
+    total = sum(weights.values())
+    composite = sum(w * values[k] for k, w in weights.items()) / total
+    return round(composite, 2), source
+
+
+def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
+    from rubric import load_rubric
+
+    path = ((run.manifest or {}).get("rubric") or {}).get("path")
+    try:
+        return load_rubric(path or run.rubric_id)
+    except Exception:  # noqa: BLE001 - fall back to the id when a manifest path moved
+        return load_rubric(run.rubric_id)
+
+
+def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, grade: HumanGradeInput,
+                       db_url: str | None = None) -> int:
+    """Append a human grade (author, time, rubric version, run); returns its row id."""
+    who = require_signed_in(annotator)
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise WriteError(f"no run {run_id!r} in this database")
+        contestant = s.get(ContestantRow, contestant_row_id)
+        if contestant is None or contestant.season_id != run.season_id:
+            raise WriteError(f"item {contestant_row_id} is not part of run {run_id!r}")
+        rubric = _rubric_of(run)
+        unknown = [k for k in grade.reasoning_sub_scores if k not in rubric.sub_component_weights("reasoning")]
+        unknown += [k for k in grade.evidence_sub_scores if k not in rubric.sub_component_weights("evidence")]
+        if unknown:
+            raise WriteError(f"sub-scores: unknown sub-component id(s) {', '.join(unknown)} for {rubric.id}")
+        composite, process_source = human_composite(grade, rubric)
+        row = HumanGradeRow(
+            run_id=run_id, contestant_id=contestant_row_id, annotator=who.name, rubric_id=run.rubric_id,
+            reasoning=grade.reasoning, evidence=grade.evidence, outcome=grade.outcome,
+            data_reliability=grade.data_reliability, composite=composite,
+            sub_scores={"reasoning": grade.reasoning_sub_scores, "evidence": grade.evidence_sub_scores,
+                        "composite_note": process_source, "sign_in": who.method},
+            comment=grade.comment,
+        )
+        s.add(row)
+        s.flush()
+        return row.id
+
+
+def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: str, note: str = "",
+                             db_url: str | None = None) -> int:
+    """Append an annotator's verdict (the correct status and a note) on one ledger entry."""
+    who = require_signed_in(annotator)
+    if status not in CLAIM_STATUSES:
+        raise WriteError(f"status: {status!r} is not one of {', '.join(CLAIM_STATUSES)}")
+    note = (note or "").strip()
+    if len(note) > MAX_COMMENT:
+        raise WriteError(f"note: longer than {MAX_COMMENT} characters")
+    with session_scope(db_url) as s:
+        if s.get(LedgerEntryRow, ledger_entry_id) is None:
+            raise WriteError(f"no ledger entry {ledger_entry_id}")
+        row = LedgerAnnotationRow(ledger_entry_id=ledger_entry_id, annotator=who.name, status=status, note=note)
+        s.add(row)
+        s.flush()
+        return row.id

@@ -1,0 +1,101 @@
+"""Contestant: axes and sub-scores per judge, verdicts, the decision timeline and NAV against the benchmark."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from console import _ui
+
+st.title("Contestant")
+run = _ui.current_run()
+_ui.run_banner(run)
+url = _ui.db_url()
+contestant = _ui.pick_contestant(run)
+if contestant is None:
+    st.stop()
+st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · id `{contestant.key}`")
+
+score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version)
+if score is not None:
+    cols = st.columns(6)
+    cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
+    cols[1].metric("Band", score["band"] or "—")
+    cols[2].metric("Rank", score["rank"] or "—")
+    cols[3].metric("Reasoning median", "—" if score["reasoning_median"] is None
+                   else f"{score['reasoning_median']:.1f}")
+    cols[4].metric("Efficiency", "—" if score["efficiency"] is None else f"{score['efficiency']:.1f}")
+    low, high = score["judges_low"], score["judges_high"]
+    cols[5].metric("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}")
+    if score["flagged"]:
+        st.warning("Flagged: fewer judges than the panel graded this contestant; never official.")
+
+# ------------------------------------------------------------------ judges
+grades = _ui.judge_grades(url, run.run_id, contestant.row_id)
+st.subheader("Judges")
+if not grades:
+    st.info("No judge grades for this contestant in this run.")
+else:
+    axes = pd.DataFrame([
+        {"judge": g.judge_id, "family": g.judge_family, "composite": g.composite, "reasoning": g.reasoning,
+         "evidence": g.evidence, "process": g.process, "outcome": g.outcome,
+         "data reliability": g.data_reliability, "lookahead check": "passed" if g.lookahead_passed else "FAILED",
+         "claims": g.claims}
+        for g in grades
+    ])
+    st.dataframe(axes, hide_index=True, width="stretch",
+                 column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
+                     "composite", "reasoning", "evidence", "process", "outcome", "data reliability")})
+    left, right = st.columns(2)
+    for col, axis in ((left, "reasoning"), (right, "evidence")):
+        subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
+        subs.index.name = f"{axis} sub-score"
+        col.markdown(f"**{axis.capitalize()} sub-scores**")
+        col.dataframe(subs, width="stretch")
+    for g in grades:
+        with st.container(border=True):
+            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{g.verdict}*")
+            st.markdown(g.summary)
+            notes = {k: v for k, v in g.notes.items() if v}
+            if notes:
+                st.caption(" · ".join(f"{k}: {v}" for k, v in notes.items()))
+
+# ------------------------------------------------------------------ NAV
+st.subheader("NAV against the benchmark")
+nav = _ui.contestant_nav(url, contestant.row_id)
+timeline = _ui.decision_timeline(url, contestant.row_id)
+if not nav.available:
+    st.info(f"NAV unavailable: {nav.reason}")
+else:
+    long = nav.frame.melt("date", var_name="series", value_name="value")
+    lines = alt.Chart(long).mark_line().encode(
+        x=alt.X("date:T", title=None), y=alt.Y("value:Q", title="value", scale=alt.Scale(zero=False)),
+        color=alt.Color("series:N", title=None))
+    trades = timeline[timeline["trades"] > 0].copy()
+    layers = [lines]
+    if not trades.empty:
+        trades["date"] = pd.to_datetime(trades["decided_at"].map(lambda d: d.date()))
+        trades = trades.merge(nav.frame[["date", "NAV"]], on="date", how="inner")
+        layers.append(alt.Chart(trades).mark_point(color="black", size=30).encode(
+            x="date:T", y="NAV:Q", tooltip=["decided_at:T", "what:N"]))
+    st.altair_chart(alt.layer(*layers).properties(height=320), width="stretch")
+    o = nav.outcome or {}
+
+    def pct(v: float | None) -> str:
+        return "—" if v is None else f"{100 * v:.2f}%"
+
+    cols = st.columns(5)
+    cols[0].metric("Return", pct(o.get("portfolio_return")))
+    cols[1].metric(f"Benchmark ({nav.benchmark})", pct(o.get("benchmark_return")))
+    cols[2].metric("Alpha", pct(o.get("alpha")))
+    cols[3].metric("Max drawdown", pct(o.get("max_drawdown")))
+    cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
+    st.caption("Black points: decisions with trades. Replayed from the stored decisions on the season's closes.")
+
+# ------------------------------------------------------------------ timeline
+st.subheader(f"Decision timeline ({len(timeline)} decisions)")
+st.dataframe(timeline, hide_index=True, width="stretch", height=360,
+             column_config={"decided_at": st.column_config.DatetimeColumn("Decided at"),
+                            "what": st.column_config.TextColumn("Trades", width="large"),
+                            "rationale": st.column_config.TextColumn("Rationale", width="large")})

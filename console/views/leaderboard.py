@@ -1,0 +1,58 @@
+"""Leaderboard: total, reasoning median, efficiency, outcome, return, band and judge spread of a run."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from console import _ui
+
+st.title("Leaderboard")
+run = _ui.current_run()
+_ui.run_banner(run)
+_ui.run_caption(run)
+
+if run.latest_version is None:
+    st.info("This run has no scored version yet (a dry run, or grading still in progress).")
+    st.stop()
+
+meta, frame = _ui.leaderboard(_ui.db_url(), run.run_id, run.latest_version)
+if meta.get("pending"):
+    st.warning("Season pending: outcome figures (return, alpha, outcome axis) are withheld until it resolves.")
+st.caption(f"Scored version {meta['version']} under {meta['rubric_id']} · {meta['judge_calls']} judge calls · "
+           f"{len(frame)} contestants")
+
+view = frame.copy()
+for col in ("return", "benchmark_return", "alpha"):
+    view[col] = view[col] * 100
+fmt = st.column_config.NumberColumn
+st.dataframe(
+    view.drop(columns=["contestant_id"]),
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "rank": fmt("Rank", format="%d"),
+        "contestant": st.column_config.TextColumn("Contestant"),
+        "total": fmt("Total", format="%.1f", help="90% reasoning median + 10% efficiency"),
+        "band": st.column_config.TextColumn("Band"),
+        "reasoning_median": fmt("Reasoning median", format="%.1f", help="median of the judges' composites"),
+        "efficiency": fmt("Efficiency", format="%.1f"),
+        "outcome_axis": fmt("Outcome (axis)", format="%.1f"),
+        "return": fmt("Return", format="%.2f%%"),
+        "benchmark_return": fmt("Benchmark", format="%.2f%%"),
+        "alpha": fmt("Alpha", format="%.2f%%"),
+        "judges_low": fmt("Lowest judge", format="%.1f"),
+        "judges_high": fmt("Highest judge", format="%.1f"),
+        "judge_spread": fmt("Judge spread", format="%.1f", help="highest minus lowest judge composite"),
+        "n_judges": fmt("Judges", format="%d"),
+        "flagged": st.column_config.CheckboxColumn("Flagged", help="fewer judges than the panel: never official"),
+    },
+)
+
+labels = dict(zip(frame["contestant_id"], frame["contestant"], strict=True))
+if labels:
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    key = left.selectbox("Open a contestant", list(labels), format_func=lambda k: f"{labels[k]} ({k})",
+                         key="leaderboard_open")
+    if right.button("Open contestant page", key="open_contestant"):
+        st.session_state[_ui.CONTESTANT_KEY] = key
+        st.switch_page("views/contestant.py")

@@ -1,0 +1,102 @@
+"""Ledger review: each claim with the point-in-time values it was checked against and the verifier's reason;
+an annotator records the correct status and a note (append-only)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from console import _queries, _ui
+from console._writes import record_ledger_annotation
+
+STATUS_ICON = {"supported": "✅", "not_verifiable": "❔", "contradicted": "❌"}
+
+st.title("Ledger review")
+run = _ui.current_run()
+_ui.run_banner(run)
+url = _ui.db_url()
+who = _ui.signed_in()
+
+judges = _ui.ledger_judges(url, run.run_id)
+people = _ui.contestants(url, run.run_id)
+names = {c.row_id: c.display_name for c in people}
+
+with st.container(border=True):
+    c1, c2, c3, c4 = st.columns(4)
+    judge = c1.selectbox("Judge", ["(any)", *judges], key="ledger_judge")
+    verifier = c2.multiselect("Verifier status", list(_queries.CLAIM_STATUSES), key="ledger_verifier")
+    judge_status = c3.multiselect("Judge status", list(_queries.CLAIM_STATUSES), key="ledger_judge_status")
+    agreement = c4.radio("Judge vs verifier", ["any", "disagreements", "agreements"], key="ledger_disagree",
+                         horizontal=True)
+    c5, c6, c7 = st.columns([2, 1, 1])
+    who_row = c5.selectbox("Contestant", [None, *names], key="ledger_contestant",
+                           format_func=lambda r: "(any)" if r is None else names[r])
+    lookahead = c6.checkbox("Lookahead only", key="ledger_lookahead")
+    page_size = c7.selectbox("Per page", [10, 20, 50], index=1, key="ledger_page_size")
+
+filters = _queries.LedgerFilters(
+    judge_id=None if judge == "(any)" else judge,
+    verifier_statuses=verifier or None,
+    judge_statuses=judge_status or None,
+    disagrees={"any": None, "disagreements": True, "agreements": False}[agreement],
+    contestant_row_id=who_row,
+    lookahead_only=lookahead,
+)
+page_no = int(st.session_state.get("ledger_page", 1))
+result = _queries.ledger_page(run.run_id, filters, page_no, page_size, url)
+top_left, top_right = st.columns([3, 1], vertical_alignment="bottom")
+top_left.markdown(f"**{result.total}** claims match · page {result.page} of {result.pages}")
+st.session_state["ledger_page"] = result.page  # clamped when the filters shrink the result
+top_right.number_input("Page", min_value=1, max_value=result.pages, step=1, key="ledger_page")
+if not who:
+    st.caption("Sign in (sidebar) to record the correct status of a claim.")
+
+
+def _save(entry_id: int) -> None:
+    try:
+        record_ledger_annotation(_ui.signed_in(), entry_id, st.session_state[f"ann_status_{entry_id}"],
+                                 st.session_state.get(f"ann_note_{entry_id}", ""), _ui.db_url())
+        st.session_state[f"ann_saved_{entry_id}"] = True
+        st.session_state[f"ann_note_{entry_id}"] = ""
+    except ValueError as exc:
+        st.session_state[f"ann_error_{entry_id}"] = str(exc)
+
+
+for e in result.entries:
+    with st.container(border=True):
+        head = (f"**{e.contestant}** · {e.judge_id} · claim #{e.position + 1} · "
+                f"{e.decision_date.isoformat() if e.decision_date else 'no date'} · {e.symbol or 'no symbol'}")
+        if e.disagrees:
+            head += " · :orange[judge and verifier disagree]"
+        if e.lookahead:
+            head += " · :red[lookahead]"
+        st.markdown(head)
+        st.markdown(f"> {e.claim}")
+        left, right = st.columns(2)
+        left.markdown(f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
+                      + (f" — {e.judge_note}" if e.judge_note else ""))
+        right.markdown(f"Verifier: {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
+                       f"{e.verifier_reason or 'no reason given'}")
+        if e.evidence:
+            ev = pd.DataFrame(e.evidence)
+            keep = [c for c in ("symbol", "field", "value", "observed_at", "source") if c in ev.columns]
+            st.table(ev[keep])
+        else:
+            st.caption(f"No point-in-time value was found for the cited fields: {', '.join(e.cited_fields) or '—'}")
+        if e.flags:
+            st.caption("Flags: " + ", ".join(e.flags))
+        for a in e.annotations:
+            st.caption(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
+                       + (f" — {a.note}" if a.note else ""))
+        if who:
+            with st.form(f"ann_form_{e.id}", border=False):
+                f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")
+                f1.selectbox("Correct status", list(_queries.CLAIM_STATUSES), key=f"ann_status_{e.id}",
+                             index=list(_queries.CLAIM_STATUSES).index(e.verifier_status)
+                             if e.verifier_status in _queries.CLAIM_STATUSES else 0)
+                f2.text_input("Note", key=f"ann_note_{e.id}")
+                f3.form_submit_button("Record", on_click=_save, args=(e.id,))
+            if st.session_state.pop(f"ann_saved_{e.id}", False):
+                st.success("Recorded.")
+            if st.session_state.get(f"ann_error_{e.id}"):
+                st.error(st.session_state.pop(f"ann_error_{e.id}"))

@@ -1,0 +1,83 @@
+"""Runs: compare two runs per contestant, or one run scored under two rubric versions."""
+
+from __future__ import annotations
+
+import streamlit as st
+from scipy.stats import spearmanr
+
+from console import _queries, _ui
+
+st.title("Runs")
+url = _ui.db_url()
+all_runs = _ui.runs(url)
+scored = [r for r in all_runs if r.latest_version is not None]
+if not scored:
+    st.info("No scored runs to compare yet.")
+    st.stop()
+by_id = {r.run_id: r for r in scored}
+ids = list(by_id)
+
+st.dataframe([{"run": r.run_id, "type": r.run_type, "label": _queries.run_label(r.run_type) or "",
+               "status": r.status, "season": r.season_key, "rubric": r.rubric_id, "panel": r.panel_name,
+               "versions": r.scored_versions, "created": r.created_at} for r in all_runs],
+             hide_index=True, width="stretch")
+
+
+def _summary(frame, a: str, b: str) -> None:  # noqa: ANN001
+    both = frame.dropna(subset=[a, b])
+    cols = st.columns(3)
+    if len(both) >= 3 and both[a].nunique() > 1 and both[b].nunique() > 1:
+        rho = spearmanr(both[a], both[b]).statistic
+        cols[0].metric("Spearman ρ of totals", f"{rho:.3f}")
+    else:
+        cols[0].metric("Spearman ρ of totals", "—")
+    cols[1].metric("Rank moves", int(frame["rank moved"].sum()))
+    cols[2].metric("Band changes", int(frame["band changed"].sum()))
+
+
+two_runs, two_rubrics = st.tabs(["Two runs", "Two rubric versions on one run"])
+with two_runs:
+    c1, c2 = st.columns(2)
+    run_a = c1.selectbox("Run A", ids, index=0, key="cmp_run_a", format_func=lambda r: by_id[r].label)
+    run_b = c2.selectbox("Run B", ids, index=min(1, len(ids) - 1), key="cmp_run_b",
+                         format_func=lambda r: by_id[r].label)
+    for r in (by_id[run_a], by_id[run_b]):
+        label = _queries.run_label(r.run_type)
+        if label:
+            st.warning(f"{r.run_id}: **{label}**")
+    if by_id[run_a].season_id != by_id[run_b].season_id:
+        st.info("The two runs grade different seasons: only contestants with the same id are matched.")
+    frame = _ui.compare_runs(url, run_a, run_b, by_id[run_a].latest_version, by_id[run_b].latest_version)
+    _summary(frame, "total A", "total B")
+    st.dataframe(frame.drop(columns=["contestant_id"]), hide_index=True, width="stretch",
+                 column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
+                     "total A", "total B", "Δ total", "reasoning_median A", "reasoning_median B")})
+
+with two_rubrics:
+    names = _ui.rubric_names()
+    current = _ui.current_run()
+    c0, c1, c2 = st.columns(3)
+    run_id = c0.selectbox("Run", ids, index=ids.index(current.run_id) if current.run_id in ids else 0,
+                          key="cmp_rubric_run", format_func=lambda r: by_id[r].label)
+    ra = c1.selectbox("Rubric A", names, index=0, key="cmp_rubric_a")
+    rb = c2.selectbox("Rubric B", names, index=len(names) - 1, key="cmp_rubric_b")
+    from rubric import load_rubric, rubric_diff
+
+    diff = rubric_diff(load_rubric(ra), load_rubric(rb))
+    st.caption(" · ".join(diff.summary_lines()) or "identical rubrics")
+    if diff.judge_facing_changed:
+        st.warning("The judge-facing part differs: the stored grades were made under one of them only, so the "
+                   "other's scores re-use grades its judges never saw (a re-grade is needed for a fair comparison).")
+    try:
+        frame = _ui.compare_rubrics(url, run_id, ra, rb, by_id[run_id].latest_version)
+    except ValueError as exc:
+        st.error(f"Cannot score this run under both rubrics: {exc}")
+    else:
+        if frame.empty:
+            st.info("No contestants to compare.")
+        else:
+            if ra == rb:
+                st.info("Pick two different rubric versions.")
+            st.caption(f"A = {ra}, B = {rb}")
+            _summary(frame, "total A", "total B")
+            st.dataframe(frame.drop(columns=["contestant_id"]), hide_index=True, width="stretch")

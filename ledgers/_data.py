@@ -1,0 +1,166 @@
+"""Cached point-in-time look-ups for the verifier: snapshots per (symbol, decided_at), close arrays for
+derived returns, and later observations for the lookahead check."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from weakref import WeakKeyDictionary
+
+import numpy as np
+import pandas as pd
+
+from grader.pit import MARKET_TZ, Observation, PointInTimeStore, close_time
+
+
+class _Closes:
+    __slots__ = ("days", "times", "values", "symbol")
+
+    def __init__(self, symbol: str, closes: pd.Series):
+        self.symbol = symbol
+        self.days = np.array([np.datetime64(d, "D") for d in closes.index], dtype="datetime64[D]")
+        self.times = np.array([close_time(d).timestamp() for d in closes.index], dtype=float)
+        self.values = closes.to_numpy(float)
+
+    def index_at(self, ts: float) -> int:
+        return int(np.searchsorted(self.times, ts, side="right")) - 1
+
+    def obs(self, i: int) -> Observation:
+        day = self.days[i].astype(object)
+        return Observation(self.symbol, "close", float(self.values[i]), close_time(day), "prices")
+
+
+class StoreData:
+    """Look-ups against one ``PointInTimeStore``, cached for batch verification."""
+
+    def __init__(self, store: PointInTimeStore):
+        self.store = store
+        self.known = set(store.symbols)
+        self._snaps: dict[tuple[str, float], dict[str, Observation]] = {}
+        self._closes: dict[str, _Closes | None] = {}
+        self._sector_pe: dict[tuple[str, str, float], list[float]] = {}
+        self._field_symbols: dict[str, set[str]] = {}
+
+    def snapshot(self, symbol: str, as_of: datetime) -> dict[str, Observation]:
+        key = (symbol, as_of.timestamp())
+        snap = self._snaps.get(key)
+        if snap is None:
+            snap = self.store.snapshot((symbol,), as_of).get(symbol, {})
+            self._snaps[key] = snap
+        return snap
+
+    def obs(self, symbol: str, field: str, as_of: datetime) -> Observation | None:
+        return self.snapshot(symbol, as_of).get(field)
+
+    def closes(self, symbol: str) -> _Closes | None:
+        if symbol not in self._closes:
+            series = self.store.closes(symbol)
+            self._closes[symbol] = _Closes(symbol, series) if len(series) else None
+        return self._closes[symbol]
+
+    def horizon_base(self, closes: _Closes, i: int, horizon: str) -> int:
+        """Index of the base close of a horizon return ending at close ``i`` (-1 when out of range)."""
+        n, kind = int(horizon[:-1]), horizon[-1]
+        if kind == "T":
+            base = i - n
+            if base < 0:
+                return -1
+            gap = int((closes.days[i] - closes.days[base]) / np.timedelta64(1, "D"))
+            return base if gap <= n * 7 / 5 + 6 else -1  # sparse closes (weekly prices) cannot give it
+        day = pd.Timestamp(closes.days[i])
+        if kind == "D":
+            target = day - pd.Timedelta(days=n)
+        elif kind == "M":
+            target = day - pd.DateOffset(months=n)
+        else:
+            target = day - pd.DateOffset(years=n)
+        target_day = np.datetime64(target.date(), "D")
+        base = int(np.searchsorted(closes.days, target_day, side="right")) - 1
+        if base < 0 or int((target_day - closes.days[base]) / np.timedelta64(1, "D")) > 6:
+            return -1  # no close within a week before the horizon start
+        return base
+
+    def derived_return(self, symbol: str, horizon: str, as_of: datetime) -> tuple[float, list[Observation]] | None:
+        """Return over a horizon from closes known at ``as_of``: (value, [base close, last close])."""
+        closes = self.closes(symbol)
+        if closes is None:
+            return None
+        i = closes.index_at(as_of.timestamp())
+        if i < 0:
+            return None
+        base = self.horizon_base(closes, i, horizon)
+        if base < 0 or base >= i:
+            return None
+        return float(closes.values[i] / closes.values[base] - 1.0), [closes.obs(base), closes.obs(i)]
+
+    def later_derived_returns(
+        self, symbol: str, horizon: str, as_of: datetime, window_days: int
+    ) -> list[tuple[float, list[Observation]]]:
+        closes = self.closes(symbol)
+        if closes is None:
+            return []
+        start = closes.index_at(as_of.timestamp()) + 1
+        end_ts = (as_of + timedelta(days=window_days)).timestamp()
+        out = []
+        for i in range(max(start, 0), len(closes.times)):
+            if closes.times[i] > end_ts:
+                break
+            base = self.horizon_base(closes, i, horizon)
+            if 0 <= base < i:
+                out.append((float(closes.values[i] / closes.values[base] - 1.0), [closes.obs(base), closes.obs(i)]))
+        return out
+
+    def later(self, symbol: str, field: str, as_of: datetime, window_days: int) -> list[Observation]:
+        """Observations of (symbol, field) made after ``as_of`` and within ``window_days`` (oldest first).
+
+        Uses ``store.history(symbol, field, start, end)`` when the store offers it; otherwise probes the
+        store at the end of each calendar day of the window (the last value of each day).
+        """
+        end = as_of + timedelta(days=window_days)
+        history = getattr(self.store, "history", None)
+        if callable(history):
+            return [o for o in history(symbol, field, as_of, end) if o.observed_at > as_of]
+        seen: dict[float, Observation] = {}
+        day = as_of.astimezone(MARKET_TZ).date()
+        last = end.astimezone(MARKET_TZ).date()
+        while day <= last:
+            probe = min(datetime.combine(day, time(23, 59, 59), tzinfo=MARKET_TZ), end)
+            o = self.store.value(symbol, field, probe)
+            if o is not None and o.observed_at > as_of:
+                seen.setdefault(o.observed_at.timestamp(), o)
+            day += timedelta(days=1)
+        return [seen[k] for k in sorted(seen)]
+
+    def symbols_with(self, field: str) -> set[str]:
+        got = self._field_symbols.get(field)
+        if got is None:
+            got = {s for s in self.known if field in self.store.fields(s)}
+            self._field_symbols[field] = got
+        return got
+
+    def sector_values(self, sector: str, field: str, as_of: datetime) -> list[float]:
+        """``field`` of every symbol whose sector is ``sector`` at ``as_of`` (positive values only)."""
+        key = (sector, field, as_of.timestamp())
+        got = self._sector_pe.get(key)
+        if got is None:
+            got = []
+            for s in sorted(self.symbols_with(field)):
+                snap = self.snapshot(s, as_of)
+                sec = snap.get("sector")
+                val = snap.get(field)
+                if sec is not None and val is not None and str(sec.value) == sector:
+                    if isinstance(val.value, float | int) and val.value > 0:
+                        got.append(float(val.value))
+            self._sector_pe[key] = got
+        return got
+
+
+_SHARED: WeakKeyDictionary[PointInTimeStore, StoreData] = WeakKeyDictionary()
+
+
+def store_data(store: PointInTimeStore) -> StoreData:
+    """The shared cache of one store (kept while the store lives)."""
+    data = _SHARED.get(store)
+    if data is None:
+        data = StoreData(store)
+        _SHARED[store] = data
+    return data

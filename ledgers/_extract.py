@@ -1,0 +1,247 @@
+"""Claim extraction from free-text rationales (for the offline reference judge).
+
+The rationale is cut into segments (a line starting with ``[OPTION]``, ``SYMBOL:`` or ``Name (SYM):``
+sets the segment's symbol), then sentences (and ``;`` parts). In each, numbers are bound to fields
+("+5.6% 7d", "RSI at 72", "30-day momentum at 29.68%"), qualitative phrases to rules ("above its
+200-day average", "strong profitability"), and forecast/opinion clauses are kept as ``forecast`` claims.
+A claim's symbol is the closest universe mention before it in the sentence (by ticker, name, or the
+name without "Sector"/"Equities"/...), else the segment's, else ``default_symbol``; mentions after
+"vs", "than", "outperforming" are comparison references, not subjects.
+
+A numeric claim with no registry field ("Q1 chip sales +25% QoQ"), or whose field the season does not
+have (``available_fields``; e.g. "forward P/E 21.1" in a season with returns only), is a briefing
+figure: ``briefing_only=True`` and never verifiable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from datetime import datetime
+
+from ledgers._models import Assertion, Claim
+from ledgers._parse import (
+    HORIZON_FIELDS,
+    Mention,
+    clause_start,
+    parse_text,
+)
+
+_GENERIC_TAIL = re.compile(r"\s+(?:Equities|Equity|Sector|Stocks?|ETF|Fund|Index|Shares)$", re.I)
+_GENERIC_HEAD = re.compile(r"^(?:US|U\.S\.)\s+", re.I)
+_BLOCKED = {"momentum", "value", "growth", "dividend", "cash", "quality", "size", "yield", "income", "credit",
+            "low volatility", "min volatility"}
+_REFERENCE_BEFORE = re.compile(
+    r"(?:\bvs\.?|\bversus|\brelative\s+to|\bagainst|\bthan|\boutperform\w*|\bunderperform\w*|\bbeat\w*|"
+    r"\blag\w*|\btrail\w*)\s+(?:the\s+)?$",
+    re.I,
+)
+_ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
+                            r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_HEADER_BRACKET = re.compile(r"^\s*(?:[-*\u2022]\s*)?\[(?P<name>[^\]\n]{1,60})\]\s*:?\s*")
+_HEADER_COLON = re.compile(
+    r"^\s*(?:[-*\u2022]\s*)?(?P<name>[A-Za-z0-9&_ .'/-]{2,60}?)\s*(?:\((?P<paren>[^)\n]{1,60})\))?\s*:\s+"
+)
+_NUMERIC_RULES = ("exact_numeric", "threshold", "derived_return", "relative_return", "distance_52w_high",
+                  "distance_52w_low", "distance_sma", "analyst_upside")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", text.strip()).lower()
+
+
+def _as_aliases(value: object) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        out = [str(value[k]) for k in ("name", "option_id", "id") if value.get(k)]
+        out += [str(a) for a in value.get("aliases", []) or []]
+        return out
+    if isinstance(value, Iterable):
+        return [str(v) for v in value if v]
+    name = getattr(value, "name", None)
+    return [str(name)] if name else []
+
+
+class UniverseIndex:
+    """Finds universe members in text by ticker, name, option id and short name."""
+
+    def __init__(self, universe: Mapping[str, object] | Iterable[object], benchmark: str | None = None):
+        if not isinstance(universe, Mapping):  # e.g. a list of UniverseEntry
+            universe = {getattr(u, "symbol"): u for u in universe}
+        self.benchmark = benchmark
+        exact: dict[str, str] = {}  # case-sensitive (tickers, Title/UPPER short names)
+        loose: dict[str, str] = {}  # case-insensitive (full names, option ids)
+        for symbol, value in universe.items():
+            exact[symbol] = symbol
+            for alias in _as_aliases(value):
+                alias = alias.strip()
+                if not alias:
+                    continue
+                if re.fullmatch(r"[A-Z0-9_&]+", alias) or _norm(alias) in _BLOCKED:
+                    exact.setdefault(alias, symbol)  # option ids and generic words: case-sensitive
+                    exact.setdefault(alias.title(), symbol) if _norm(alias) not in _BLOCKED else None
+                else:
+                    loose.setdefault(_norm(alias), symbol)
+                short = _GENERIC_HEAD.sub("", _GENERIC_TAIL.sub("", alias)).strip()
+                for variant in {short, _GENERIC_TAIL.sub("", alias).strip()}:
+                    if variant and variant != alias and _norm(variant) not in _BLOCKED and len(variant) > 2:
+                        exact.setdefault(variant, symbol)
+                        exact.setdefault(variant.upper().replace(" ", "_").replace("-", "_"), symbol)
+        if benchmark is None:
+            for key in ("s&p 500", "sp500", "spy"):
+                if key in loose:
+                    self.benchmark = loose[key]
+                    break
+            else:
+                self.benchmark = exact.get("SPY")
+        self._exact = exact
+        self._loose = loose
+        self._exact_re = self._compile(exact, case=True)
+        self._loose_re = self._compile(loose, case=False)
+
+    @staticmethod
+    def _compile(names: Mapping[str, str], case: bool) -> re.Pattern[str] | None:
+        if not names:
+            return None
+        parts = []
+        for name in sorted(names, key=len, reverse=True):
+            words = re.split(r"[\s_\-]+", name) if not case else [name]
+            parts.append(r"[\s_\-]+".join(re.escape(w) for w in words))
+        return re.compile(r"(?<![\w$&])(?:" + "|".join(parts) + r")(?![\w&])", 0 if case else re.I)
+
+    def resolve(self, name: str) -> str | None:
+        """The symbol a header or name refers to."""
+        name = name.strip()
+        if name in self._exact:
+            return self._exact[name]
+        return self._loose.get(_norm(name))
+
+    def mentions(self, text: str) -> list[Mention]:
+        found: dict[int, Mention] = {}
+        for pattern, table, norm in ((self._loose_re, self._loose, _norm), (self._exact_re, self._exact, None)):
+            if pattern is None:
+                continue
+            for m in pattern.finditer(text):
+                key = norm(m.group(0)) if norm else m.group(0)
+                symbol = table.get(key)
+                if symbol is None:
+                    continue
+                if any(m.start() < o.end and o.start < m.end() for o in found.values()):
+                    continue
+                ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30):m.start()]))
+                found[m.start()] = Mention(m.start(), m.end(), symbol, ref)
+        return [found[k] for k in sorted(found)]
+
+
+def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, str | None]]:
+    """(offset, body, header symbol) per line of the rationale."""
+    out = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        symbol = None
+        body_start = 0
+        if index is not None:
+            for header in (_HEADER_BRACKET, _HEADER_COLON):
+                m = header.match(line)
+                if not m:
+                    continue
+                symbol = index.resolve(m.group("name"))
+                if symbol is None and m.groupdict().get("paren"):
+                    symbol = index.resolve(m.group("paren").split(",")[0])
+                if symbol is not None:
+                    body_start = m.end()
+                    break
+        out.append((offset + body_start, line[body_start:], symbol))
+        offset += len(line)
+    return out
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pairs; splits after . ! ? ; but not after abbreviations or decimals."""
+    out = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[start:m.start()]
+        if head.endswith(".") and _ABBREVIATIONS.search(head[:-1]):
+            continue
+        if head.strip():
+            out.append((start, head))
+        start = m.end()
+    if text[start:].strip():
+        out.append((start, text[start:]))
+    return out
+
+
+def _tidy(text: str) -> str:
+    text = text.strip(" ,;:-\n\t")
+    if text.count("(") > text.count(")"):
+        text = text.replace("(", "", text.count("(") - text.count(")"))
+    if text.count(")") > text.count("("):
+        text = text[::-1].replace(")", "", text.count(")") - text.count("("))[::-1]
+    return re.sub(r"\s+", " ", text).strip(" ,;:-")
+
+
+def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
+    if available is None or a.rule not in _NUMERIC_RULES:
+        return False
+    if a.field is not None:
+        needed = {a.field}
+        if a.rule in ("distance_52w_high", "distance_52w_low", "distance_sma", "analyst_upside"):
+            needed.add("close")
+        return not needed <= set(available)
+    horizon = a.label or ""
+    return HORIZON_FIELDS.get(horizon) not in available and "close" not in available
+
+
+def extract_claims(
+    text: str,
+    decided_at: datetime,
+    default_symbol: str | None,
+    universe: Mapping[str, object] | Iterable[object] | None = None,
+    *,
+    benchmark: str | None = None,
+    available_fields: Collection[str] | None = None,
+    id_prefix: str = "claim-",
+) -> list[Claim]:
+    """Claims found in a rationale, each with its pre-parsed assertion and character span."""
+    index = UniverseIndex(universe, benchmark) if universe is not None else None
+    bench = benchmark or (index.benchmark if index else None)
+    claims: list[Claim] = []
+
+    def add(a: Assertion, span: tuple[int, int], body: str, offset: int, briefing: bool = False) -> None:
+        fragment = _tidy(body[span[0]:span[1]])
+        cited = [a.field] if a.field else []
+        claims.append(Claim(
+            id=f"{id_prefix}{len(claims) + 1}", text=fragment or a.raw, decided_at=decided_at, symbol=a.symbol,
+            cited_fields=cited, assertions=[a], briefing_only=briefing or a.rule == "briefing",
+            span=(offset + span[0], offset + span[1]),
+        ))
+
+    for seg_offset, segment, seg_symbol in _segments(text, index):
+        subject = seg_symbol or default_symbol
+        for sent_offset, sentence in split_sentences(segment):
+            offset = seg_offset + sent_offset
+            mentions = index.mentions(sentence) if index else []
+            parsed = parse_text(sentence, subject, (), mentions, bench)
+            has_forecast = False
+            for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
+                if a.rule == "forecast":
+                    has_forecast = True
+                    start = clause_start(sentence, span[0])
+                    add(a, (start, len(sentence.rstrip(" ."))), sentence, offset)
+                    continue
+                if _unavailable(a, available_fields):
+                    b = Assertion(rule="briefing", symbol=a.symbol, raw=a.raw)
+                    add(b, span, sentence, offset, briefing=True)
+                    claims[-1].cited_fields = [a.field] if a.field else []
+                    continue
+                add(a, span, sentence, offset)
+            if not has_forecast and parsed.forecast_spans:
+                start = clause_start(sentence, parsed.forecast_spans[0][0])
+                fc = Assertion(rule="forecast", symbol=subject, raw=_tidy(sentence[parsed.forecast_spans[0][0]:]))
+                add(fc, (start, len(sentence.rstrip(" ."))), sentence, offset)
+    return claims

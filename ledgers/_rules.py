@@ -1,0 +1,642 @@
+"""Verifier rules: one function per claim type, each -> supported | not_verifiable | contradicted.
+
+Thresholds (all in ``VerifierConfig``; defaults shown):
+
+- exact numeric: the value matches at the stated precision (half a unit of the last written digit, so
+  "8.7%" matches 0.0874) or within 2% relative; 5% relative for "about", "~", "roughly", "around",
+  "nearly", "approximately". A price stated more than 5x away from the symbol's close (an index level
+  quoted for its ETF) is not verifiable.
+- threshold ("RSI above 70", "P/E under 20"): compared with the stated number; within 0.5% of it
+  (relative) it is not verifiable.
+- derived numeric: return over N trading days ("T") from closes, or from the close on or before N calendar
+  days ("D", CapitalBench's 7d/30d), N months ("M") or years ("Y") earlier, when the field is not stored;
+  distance to the 52-week high/low = close / week52High (Low) - 1; distance to a moving average =
+  close / smaN - 1; upside to the analyst target = analystTargetPrice / close - 1; relative return =
+  the symbol's return minus the benchmark's over the same horizon.
+- comparative: close above/below sma50/sma200, sma50 vs sma200 (golden/death cross): within 0.5% of the
+  average it is not verifiable; macd vs macdSignal: within 0.05% of the close not verifiable.
+- directional: momentum = sign of the named horizon's return, else the first available of return20d,
+  return30d; |return| <= 0.5% is not verifiable. Relative strength = the same on return minus benchmark
+  return. Overbought = rsi14 >= 70, oversold = rsi14 <= 30. At the 52-week high/low = within 1% of it,
+  near = within 5%; between the band and 1.5x the band not verifiable.
+- qualitative fundamentals: strong profitability = profitMargin >= 0.15 or returnOnEquityTTM >= 0.15
+  (contradicted when every available one is below); weak = profitMargin < 0.05 (contradicted at >= 0.15).
+  Cheap = peRatio below the sector median (when at least 3 symbols of the sector have a positive P/E),
+  else below 15; expensive = above the sector median, else above 30; within 2% of the reference not
+  verifiable; a non-positive P/E is not verifiable. Strong growth = quarterly earnings (or revenue) growth
+  >= 10%; weak growth <= 0%. High dividend yield >= 3%; low < 1%. Low beta < 0.8, high beta > 1.2. Low
+  volatility (volatility20d) < 15%, high > 35%.
+- analyst: upside direction = target vs close, |upside| <= 1% not verifiable; consensus = mean of the
+  rating counts scored strong buy 5 .. strong sell 1: >= 4.5 strong buy, >= 3.5 buy, <= 1.5 strong
+  sell, <= 2.5 sell, else hold. A "buy" claim is supported by buy or strong buy.
+- categorical: the sector/industry label equals the stated one (case, "&"/"and", "sector" ignored, one
+  containing the other accepted).
+- forecasts and opinions are never verifiable; a briefing figure (no point-in-time field) is not
+  verifiable; a missing field or symbol is not verifiable.
+- lookahead: a numeric claim that does not match the value known at ``decided_at`` but matches, at the
+  stated precision, a value observed within 10 calendar days after it is flagged ``lookahead``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from statistics import median
+
+from grader.pit import Observation
+from ledgers._data import StoreData
+from ledgers._models import Assertion, Status, VerifierConfig
+from ledgers._parse import FIELD_HORIZONS, HORIZON_FIELDS
+from ledgers._registry import FIELD_SPECS
+from ledgers._units import format_value
+
+NV: Status = "not_verifiable"
+SUP: Status = "supported"
+CON: Status = "contradicted"
+
+
+@dataclass(slots=True)
+class RuleResult:
+    status: Status
+    reason: str
+    evidence: list[Observation] = field(default_factory=list)
+    lookahead: bool = False
+    briefing: bool = False
+
+
+@dataclass(slots=True)
+class Ctx:
+    data: StoreData
+    config: VerifierConfig
+    as_of: datetime
+
+
+def _when(o: Observation) -> str:
+    t = o.observed_at
+    return f"{t:%Y-%m-%d}" if (t.hour, t.minute) == (16, 0) else f"{t:%Y-%m-%d %H:%M%z}"
+
+
+def _fmt(value: float | str, unit: str = "ratio") -> str:
+    return format_value(value, unit)  # type: ignore[arg-type]
+
+
+def _num(o: Observation | None) -> float | None:
+    if o is None or isinstance(o.value, str):
+        return None
+    return float(o.value)
+
+
+def _horizon_of(a: Assertion) -> str | None:
+    if a.label and re.fullmatch(r"\d+[TDMY]", a.label):
+        return a.label
+    if a.field in FIELD_HORIZONS:
+        return FIELD_HORIZONS[a.field]
+    return None
+
+
+def _missing(ctx: Ctx, symbol: str | None, what: str) -> RuleResult:
+    if symbol is None:
+        return RuleResult(NV, f"no symbol to check {what} against")
+    if symbol not in ctx.data.known:
+        return RuleResult(NV, f"{symbol} has no point-in-time data")
+    return RuleResult(NV, f"{what} of {symbol} is not known at {ctx.as_of:%Y-%m-%d %H:%M%z}")
+
+
+def _matches(actual: float, stated: float, tol: float, approx: bool, cfg: VerifierConfig) -> bool:
+    rel = cfg.approx_relative_tolerance if approx else cfg.relative_tolerance
+    return abs(actual - stated) <= max(tol, rel * abs(actual)) + 1e-12
+
+
+def _tol_text(a: Assertion, unit: str, cfg: VerifierConfig) -> str:
+    rel = cfg.approx_relative_tolerance if a.approx else cfg.relative_tolerance
+    prec = f"{a.tolerance * 100:.4g} pp" if unit == "fraction" else f"{a.tolerance:.4g}"
+    return f"±{prec} or {rel:.0%}"
+
+
+# ---------------------------------------------------------------------------------------------- values
+
+
+def _value(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Observation], str]:
+    """The value a numeric assertion is about, its evidence, and what it is (for the reason)."""
+    horizon = _horizon_of(a)
+    if a.field and a.field not in FIELD_HORIZONS:
+        o = ctx.data.obs(symbol, a.field, ctx.as_of)
+        return _num(o), [o] if o else [], a.field
+    fld = a.field or (HORIZON_FIELDS.get(horizon) if horizon else None)
+    if fld:
+        o = ctx.data.obs(symbol, fld, ctx.as_of)
+        if o is not None:
+            return _num(o), [o], fld
+    if horizon:
+        got = ctx.data.derived_return(symbol, horizon, ctx.as_of)
+        if got is not None:
+            return got[0], got[1], f"{_horizon_words(horizon)} return from closes"
+    return None, [], fld or "return"
+
+
+def _horizon_words(h: str) -> str:
+    n, k = h[:-1], h[-1]
+    return {"T": f"{n}-trading-day", "D": f"{n}-calendar-day", "M": f"{n}-month", "Y": f"{n}-year"}[k]
+
+
+def _ratio(ctx: Ctx, symbol: str, num: str, den: str) -> tuple[float | None, list[Observation]]:
+    a, b = ctx.data.obs(symbol, num, ctx.as_of), ctx.data.obs(symbol, den, ctx.as_of)
+    va, vb = _num(a), _num(b)
+    ev = [o for o in (a, b) if o is not None]
+    if va is None or vb is None or vb == 0:
+        return None, ev
+    return va / vb - 1.0, ev
+
+
+# ------------------------------------------------------------------------------------------- lookahead
+
+
+def _lookahead(ctx: Ctx, symbol: str, a: Assertion, fld: str | None) -> tuple[Observation | None, list[Observation]]:
+    """A value observed after the decision (within the window) that matches the claim at stated precision."""
+    window = ctx.config.lookahead_window_days
+    if a.stated is None or a.op != "eq":
+        return None, []
+    later = ctx.data.later(symbol, fld, ctx.as_of, window) if fld and fld in FIELD_SPECS else []
+    for o in later:
+        v = _num(o)
+        if v is not None and abs(v - a.stated) <= a.tolerance + 1e-12:
+            return o, [o]
+    if later:
+        return None, []
+    horizon = _horizon_of(a)
+    if horizon:
+        for value, ev in ctx.data.later_derived_returns(symbol, horizon, ctx.as_of, window):
+            if abs(value - a.stated) <= a.tolerance + 1e-12:
+                return ev[-1], ev
+    return None, []
+
+
+def _with_lookahead(ctx: Ctx, symbol: str, a: Assertion, fld: str | None, res: RuleResult) -> RuleResult:
+    if res.status == SUP or a.stated is None:
+        return res
+    hit, ev = _lookahead(ctx, symbol, a, fld)
+    if hit is None:
+        return res
+    res.lookahead = True
+    res.evidence.extend(ev)
+    res.reason += f"; matches only the value observed later ({_when(hit)}: {_fmt(_num(hit) or 0.0, _unit(fld))})"
+    return res
+
+
+def _unit(fld: str | None) -> str:
+    return FIELD_SPECS[fld].unit if fld in FIELD_SPECS else "fraction"
+
+
+# ------------------------------------------------------------------------------------------- numeric
+
+
+def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, a.field or "value")
+    value, ev, what = _value(ctx, sym, a)
+    unit = _unit(a.field) if a.field else "fraction"
+    if value is None:
+        return _with_lookahead(ctx, sym, a, a.field, _missing(ctx, sym, what))
+    stated = a.stated if a.stated is not None else 0.0
+    if unit == "price" and a.field in ("close", "sma50", "sma200", "week52High", "week52Low", "analystTargetPrice"):
+        ratio = abs(stated) / abs(value) if value else float("inf")
+        scale = ctx.config.price_scale_ratio
+        if not (1 / scale <= ratio <= scale):
+            return RuleResult(NV, f"stated {a.raw} is not on the scale of {sym} {what} {_fmt(value, unit)} "
+                                  "(another instrument, e.g. an index level)", ev)
+    ok = _matches(value, stated, a.tolerance, a.approx, ctx.config)
+    reason = (f"{sym} {what} = {_fmt(value, unit)} ({_when(ev[-1])}); stated {a.raw} "
+              f"{'matches' if ok else 'differs'} ({_tol_text(a, unit, ctx.config)})")
+    res = RuleResult(SUP if ok else CON, reason, ev)
+    return _with_lookahead(ctx, sym, a, a.field, res)
+
+
+def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, a.field or "value")
+    value, ev, what = _value(ctx, sym, a)
+    unit = _unit(a.field) if a.field else "fraction"
+    if value is None:
+        return _missing(ctx, sym, what)
+    stated = a.stated or 0.0
+    band = ctx.config.threshold_dead_band * max(abs(stated), 1e-9)
+    word = "above" if a.op == "gt" else "below"
+    head = f"{sym} {what} = {_fmt(value, unit)} ({_when(ev[-1])}) vs stated {word} {a.raw}"
+    if abs(value - stated) <= band:
+        return RuleResult(NV, f"{head}: within the {ctx.config.threshold_dead_band:.1%} dead band", ev)
+    ok = value > stated if a.op == "gt" else value < stated
+    return RuleResult(SUP if ok else CON, head, ev)
+
+
+def _compare_fraction(ctx: Ctx, a: Assertion, value: float, ev: list[Observation], what: str, sym: str) -> RuleResult:
+    stated = a.stated if a.stated is not None else 0.0
+    ok = _matches(value, stated, a.tolerance, a.approx, ctx.config)
+    reason = (f"{sym} {what} = {_fmt(value, 'fraction')}; stated {a.raw} {'matches' if ok else 'differs'} "
+              f"({_tol_text(a, 'fraction', ctx.config)})")
+    return RuleResult(SUP if ok else CON, reason, ev)
+
+
+def rule_derived_return(ctx: Ctx, a: Assertion) -> RuleResult:
+    return rule_exact_numeric(ctx, a)
+
+
+def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    bench = a.benchmark or ctx.config.benchmark
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "return")
+    if bench is None:
+        return RuleResult(NV, "no benchmark symbol to compute a relative return")
+    if _horizon_of(a) is None:
+        return RuleResult(NV, f"relative return of {sym}: horizon not stated")
+    v1, ev1, what = _value(ctx, sym, a)
+    v2, ev2, _ = _value(ctx, bench, a)
+    if v1 is None or v2 is None:
+        return _missing(ctx, sym if v1 is None else bench, what)
+    return _compare_fraction(ctx, a, v1 - v2, ev1 + ev2, f"{what} minus {bench}'s", sym)
+
+
+def _distance(ctx: Ctx, a: Assertion, num: str, den: str, what: str) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, den)
+    value, ev = _ratio(ctx, sym, num, den)
+    if value is None:
+        return _missing(ctx, sym, f"{num}/{den}")
+    return _compare_fraction(ctx, a, value, ev, what, sym)
+
+
+def rule_distance_52w_high(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _distance(ctx, a, "close", "week52High", "close vs 52-week high")
+
+
+def rule_distance_52w_low(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _distance(ctx, a, "close", "week52Low", "close vs 52-week low")
+
+
+def rule_distance_sma(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _distance(ctx, a, "close", a.field or "sma50", f"close vs {a.field}")
+
+
+def rule_analyst_upside(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _distance(ctx, a, "analystTargetPrice", "close", "upside to the analyst target")
+
+
+# ------------------------------------------------------------------------------------------- comparative
+
+
+def _signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], band: float, what: str,
+            up: str, down: str) -> RuleResult:
+    sym = a.symbol or "?"
+    if value is None:
+        return _missing(ctx, a.symbol, what)
+    claim = up if a.polarity > 0 else down
+    head = f"{sym} {what} = {_fmt(value, 'fraction')}; claimed {claim}"
+    if abs(value) <= band:
+        return RuleResult(NV, f"{head}: within the {band:.2%} dead band", ev)
+    ok = (value > 0) == (a.polarity > 0)
+    return RuleResult(SUP if ok else CON, head, ev)
+
+
+def rule_sma_position(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym, fld = a.symbol, a.field or "sma50"
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, fld)
+    value, ev = _ratio(ctx, sym, "close", fld)
+    return _signed(ctx, a, value, ev, ctx.config.ma_dead_band, f"close vs {fld}", f"above {fld}", f"below {fld}")
+
+
+def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "sma50")
+    value, ev = _ratio(ctx, sym, "sma50", "sma200")
+    return _signed(ctx, a, value, ev, ctx.config.ma_dead_band, "sma50 vs sma200", "sma50 above sma200",
+                   "sma50 below sma200")
+
+
+def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "macd")
+    m, s, c = (ctx.data.obs(sym, f, ctx.as_of) for f in ("macd", "macdSignal", "close"))
+    ev = [o for o in (m, s, c) if o is not None]
+    vm, vs, vc = _num(m), _num(s), _num(c)
+    if vm is None or vs is None or not vc:
+        return _missing(ctx, sym, "macd/macdSignal")
+    return _signed(ctx, a, (vm - vs) / vc, ev, ctx.config.macd_dead_band, "(macd - macdSignal) / close", "macd above signal",
+                   "macd below signal")
+
+
+def _momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | None, list[Observation], str]:
+    if horizon:
+        probe = Assertion(rule="momentum", field=HORIZON_FIELDS.get(horizon), label=horizon)
+        return _value(ctx, sym, probe)
+    for fld in ctx.config.momentum_fields:
+        o = ctx.data.obs(sym, fld, ctx.as_of)
+        if _num(o) is not None:
+            return _num(o), [o], fld  # type: ignore[list-item]
+    return None, [], "/".join(ctx.config.momentum_fields)
+
+
+def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "momentum")
+    value, ev, what = _momentum_value(ctx, sym, _horizon_of(a))
+    return _signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
+                   "negative momentum")
+
+
+def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym, bench = a.symbol, a.benchmark or ctx.config.benchmark
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "relative strength")
+    if bench is None:
+        return RuleResult(NV, "no benchmark symbol to check relative strength against")
+    v1, ev1, what = _momentum_value(ctx, sym, _horizon_of(a))
+    horizon = _horizon_of(a) or FIELD_HORIZONS.get(what)
+    v2, ev2, _ = _momentum_value(ctx, bench, horizon) if horizon else _momentum_value(ctx, bench, None)
+    value = None if v1 is None or v2 is None else v1 - v2
+    return _signed(ctx, a, value, ev1 + ev2, ctx.config.momentum_dead_band, f"{what} minus {bench}'s",
+                   f"outperforming {bench}", f"underperforming {bench}")
+
+
+def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "rsi14")
+    o = ctx.data.obs(sym, "rsi14", ctx.as_of)
+    v = _num(o)
+    if v is None:
+        return _missing(ctx, sym, "rsi14")
+    cfg = ctx.config
+    if a.polarity > 0:
+        state, holds = f"overbought (rsi14 >= {cfg.overbought_rsi:g})", v >= cfg.overbought_rsi
+    else:
+        state, holds = f"oversold (rsi14 <= {cfg.oversold_rsi:g})", v <= cfg.oversold_rsi
+    negated = a.label == "not"
+    ok = holds != negated
+    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({_when(o)}); claimed {'not ' if negated else ''}{state}",  # type: ignore[arg-type]
+                      [o])  # type: ignore[list-item]
+
+
+def rule_near_52w_extreme(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym, fld = a.symbol, a.field or "week52High"
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, fld)
+    value, ev = _ratio(ctx, sym, "close", fld)
+    if value is None:
+        return _missing(ctx, sym, fld)
+    band = ctx.config.at_extreme_band if a.label == "at" else ctx.config.near_extreme_band
+    if a.stated is not None:  # "within 3% of its 52-week high"
+        band = abs(a.stated)
+    dist = abs(value)
+    head = f"{sym} close is {_fmt(value, 'fraction')} from its {fld} ({_when(ev[-1])}); claimed {a.label or 'at'} it"
+    if band < dist <= 1.5 * band:
+        return RuleResult(NV, f"{head}: between {band:.1%} and {1.5 * band:.1%} (dead band)", ev)
+    ok = (dist <= band) == (a.polarity > 0)
+    return RuleResult(SUP if ok else CON, f"{head} (within {band:.1%})", ev)
+
+
+# ------------------------------------------------------------------------------------------- qualitative
+
+
+def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str) -> RuleResult:
+    """polarity +1: value >= high supports, value < low contradicts ... with a relative dead band."""
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, fld)
+    o = ctx.data.obs(sym, fld, ctx.as_of)
+    v = _num(o)
+    if v is None:
+        return _missing(ctx, sym, fld)
+    unit = FIELD_SPECS[fld].unit
+    band = ctx.config.valuation_dead_band
+    head = f"{sym} {fld} = {_fmt(v, unit)} ({_when(o)})"  # type: ignore[arg-type]
+    if a.polarity > 0:
+        ref, claim = high, f"high {what} (>= {_fmt(high, unit)})"
+        if abs(v - ref) <= band * abs(ref):
+            return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])  # type: ignore[list-item]
+        ok = v >= ref
+    else:
+        ref, claim = low, f"low {what} (< {_fmt(low, unit)})"
+        if abs(v - ref) <= band * abs(ref):
+            return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])  # type: ignore[list-item]
+        ok = v < ref
+    return RuleResult(SUP if ok else CON, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
+
+
+def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "profitMargin")
+    cfg = ctx.config
+    pm_o = ctx.data.obs(sym, "profitMargin", ctx.as_of)
+    roe_o = ctx.data.obs(sym, "returnOnEquityTTM", ctx.as_of)
+    pm, roe = _num(pm_o), _num(roe_o)
+    ev = [o for o in (pm_o, roe_o) if o is not None]
+    if pm is None and roe is None:
+        return _missing(ctx, sym, "profitMargin/returnOnEquityTTM")
+    parts = []
+    if pm is not None:
+        parts.append(f"profitMargin {_fmt(pm, 'fraction')}")
+    if roe is not None:
+        parts.append(f"returnOnEquityTTM {_fmt(roe, 'fraction')}")
+    head = f"{sym} " + ", ".join(parts) + f" ({_when(ev[-1])})"
+    strong = (pm is not None and pm >= cfg.strong_profit_margin) or (roe is not None and roe >= cfg.strong_return_on_equity)
+    if a.polarity > 0:
+        return RuleResult(SUP if strong else CON, f"{head}; strong profitability needs profitMargin >= "
+                          f"{cfg.strong_profit_margin:.0%} or ROE >= {cfg.strong_return_on_equity:.0%}", ev)
+    if strong:
+        return RuleResult(CON, f"{head}; claimed weak profitability but it meets the strong threshold", ev)
+    if pm is None:
+        return RuleResult(NV, f"{head}; weak profitability needs profitMargin < {cfg.weak_profit_margin:.0%}", ev)
+    ok = pm < cfg.weak_profit_margin
+    return RuleResult(SUP if ok else NV, f"{head}; weak profitability needs profitMargin < "
+                      f"{cfg.weak_profit_margin:.0%}" + ("" if ok else " (moderate: not verifiable)"), ev)
+
+
+def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "growth")
+    cfg = ctx.config
+    fields = [a.field] if a.field else ["quarterlyEarningsGrowthYOY", "quarterlyRevenueGrowthYOY"]
+    obs = [o for o in (ctx.data.obs(sym, f, ctx.as_of) for f in fields) if _num(o) is not None]
+    if not obs:
+        return _missing(ctx, sym, "/".join(fields))
+    values = [float(o.value) for o in obs]  # type: ignore[arg-type]
+    head = f"{sym} " + ", ".join(f"{o.field} {_fmt(v, 'fraction')}" for o, v in zip(obs, values, strict=True))
+    if a.polarity > 0:
+        if any(v >= cfg.strong_growth for v in values):
+            return RuleResult(SUP, f"{head}; strong growth needs >= {cfg.strong_growth:.0%}", obs)
+        return RuleResult(CON, f"{head}; strong growth needs >= {cfg.strong_growth:.0%}", obs)
+    if all(v <= cfg.weak_growth for v in values):
+        return RuleResult(SUP, f"{head}; weak growth needs <= {cfg.weak_growth:.0%}", obs)
+    if any(v >= cfg.strong_growth for v in values):
+        return RuleResult(CON, f"{head}; claimed weak growth", obs)
+    return RuleResult(NV, f"{head}; between {cfg.weak_growth:.0%} and {cfg.strong_growth:.0%} (moderate)", obs)
+
+
+def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "peRatio")
+    cfg = ctx.config
+    o = ctx.data.obs(sym, "peRatio", ctx.as_of)
+    pe = _num(o)
+    if pe is None:
+        return _missing(ctx, sym, "peRatio")
+    ev = [o]
+    if pe <= 0:
+        return RuleResult(NV, f"{sym} peRatio = {pe:.2f}: not meaningful (non-positive earnings)", ev)  # type: ignore[arg-type]
+    sector_o = ctx.data.obs(sym, "sector", ctx.as_of)
+    ref, ref_text = (cfg.cheap_pe if a.polarity > 0 else cfg.expensive_pe), ""
+    if sector_o is not None:
+        peers = ctx.data.sector_values(str(sector_o.value), "peRatio", ctx.as_of)
+        if len(peers) >= cfg.sector_median_min_peers:
+            ref = median(peers)
+            ref_text = f"{sector_o.value} sector median P/E {ref:.2f} ({len(peers)} symbols)"
+            ev.append(sector_o)
+    if not ref_text:
+        ref_text = f"threshold P/E {ref:g}"
+    claim = "cheap" if a.polarity > 0 else "expensive"
+    head = f"{sym} peRatio = {pe:.2f} ({_when(o)}) vs {ref_text}; claimed {claim}"  # type: ignore[arg-type]
+    if abs(pe - ref) <= cfg.valuation_dead_band * ref:
+        return RuleResult(NV, f"{head}: within the {cfg.valuation_dead_band:.0%} dead band", ev)  # type: ignore[arg-type]
+    ok = pe < ref if a.polarity > 0 else pe > ref
+    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
+
+
+def rule_dividend_yield(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _level(ctx, a, "dividendYield", ctx.config.low_dividend_yield, ctx.config.high_dividend_yield, "dividend yield")
+
+
+def rule_beta_level(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _level(ctx, a, "beta", ctx.config.low_beta, ctx.config.high_beta, "beta")
+
+
+def rule_volatility_level(ctx: Ctx, a: Assertion) -> RuleResult:
+    return _level(ctx, a, "volatility20d", ctx.config.low_volatility, ctx.config.high_volatility, "volatility")
+
+
+# ------------------------------------------------------------------------------------------- analyst
+
+
+def rule_upside_direction(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "analystTargetPrice")
+    value, ev = _ratio(ctx, sym, "analystTargetPrice", "close")
+    return _signed(ctx, a, value, ev, ctx.config.upside_dead_band, "upside to the analyst target",
+                   "upside to the target", "downside to the target")
+
+
+_RATINGS = (("analystRatingStrongBuy", 5), ("analystRatingBuy", 4), ("analystRatingHold", 3),
+            ("analystRatingSell", 2), ("analystRatingStrongSell", 1))
+
+
+def consensus_label(score: float, cfg: VerifierConfig) -> str:
+    """Consensus label of a mean rating score (strong buy 5 .. strong sell 1)."""
+    if score >= cfg.consensus_strong_buy:
+        return "strong buy"
+    if score >= cfg.consensus_buy:
+        return "buy"
+    if score <= 6 - cfg.consensus_strong_buy:
+        return "strong sell"
+    if score <= cfg.consensus_sell:
+        return "sell"
+    return "hold"
+
+
+def rule_consensus(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "analyst ratings")
+    obs = [(ctx.data.obs(sym, f, ctx.as_of), w) for f, w in _RATINGS]
+    ev = [o for o, _ in obs if o is not None]
+    counts = [(_num(o) or 0.0, w) for o, w in obs]
+    total = sum(c for c, _ in counts)
+    if not ev or total <= 0:
+        return _missing(ctx, sym, "analyst rating counts")
+    score = sum(c * w for c, w in counts) / total
+    label = consensus_label(score, ctx.config)
+    claimed = a.label or "buy"
+    accepted = {"buy": ("buy", "strong buy"), "sell": ("sell", "strong sell")}.get(claimed, (claimed,))
+    ok = label in accepted
+    detail = "/".join(f"{c:g}" for c, _ in counts)
+    return RuleResult(SUP if ok else CON, f"{sym} ratings SB/B/H/S/SS = {detail}, mean {score:.2f} -> {label}; "
+                      f"claimed {claimed}", ev)
+
+
+# ------------------------------------------------------------------------------------------- categorical
+
+
+def _norm_label(text: str) -> str:
+    t = text.lower().replace("&", " and ")
+    t = re.sub(r"\b(sector|industry|the)\b", " ", t)
+    t = re.sub(r"[^a-z0-9]+", " ", t).strip()
+    return {"health care": "healthcare", "tech": "technology", "information technology": "technology",
+            "it": "technology"}.get(t, t)
+
+
+def rule_categorical(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym, fld = a.symbol, a.field or "sector"
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, fld)
+    o = ctx.data.obs(sym, fld, ctx.as_of)
+    if o is None:
+        return _missing(ctx, sym, fld)
+    actual, stated = _norm_label(str(o.value)), _norm_label(a.label or "")
+    ok = bool(stated) and (actual == stated or stated in actual or actual in stated)
+    return RuleResult(SUP if ok else CON, f"{sym} {fld} = {o.value!s}; stated {a.label}", [o])
+
+
+# ------------------------------------------------------------------------------------------- the rest
+
+
+def rule_forecast(ctx: Ctx, a: Assertion) -> RuleResult:
+    return RuleResult(NV, f"forecast or opinion ('{a.raw}'): not checkable against point-in-time data")
+
+
+def rule_briefing(ctx: Ctx, a: Assertion) -> RuleResult:
+    return RuleResult(NV, f"{a.raw}: not a point-in-time field (briefing/context figure)", briefing=True)
+
+
+def rule_unrecognised(ctx: Ctx, a: Assertion) -> RuleResult:
+    return RuleResult(NV, "no checkable assertion about a registry field")
+
+
+RULES = {
+    "exact_numeric": rule_exact_numeric,
+    "threshold": rule_threshold,
+    "derived_return": rule_derived_return,
+    "relative_return": rule_relative_return,
+    "distance_52w_high": rule_distance_52w_high,
+    "distance_52w_low": rule_distance_52w_low,
+    "distance_sma": rule_distance_sma,
+    "analyst_upside": rule_analyst_upside,
+    "sma_position": rule_sma_position,
+    "ma_cross": rule_ma_cross,
+    "macd_signal": rule_macd_signal,
+    "momentum": rule_momentum,
+    "relative_momentum": rule_relative_momentum,
+    "rsi_state": rule_rsi_state,
+    "near_52w_extreme": rule_near_52w_extreme,
+    "profitability": rule_profitability,
+    "valuation": rule_valuation,
+    "growth": rule_growth,
+    "dividend_yield": rule_dividend_yield,
+    "beta_level": rule_beta_level,
+    "volatility_level": rule_volatility_level,
+    "upside_direction": rule_upside_direction,
+    "consensus": rule_consensus,
+    "categorical": rule_categorical,
+    "forecast": rule_forecast,
+    "briefing": rule_briefing,
+    "unrecognised": rule_unrecognised,
+}

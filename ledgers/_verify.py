@@ -1,0 +1,121 @@
+"""The deterministic verifier: a claim -> its assertions -> one rule each -> one combined verification.
+
+A claim with several assertions ("strong profitability and growth with analyst upside") is contradicted
+when any part is contradicted, supported when every part is supported, and not verifiable otherwise; so a
+forecast with a false premise is contradicted and a forecast with a true one is not verifiable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from grader.pit import Observation, PointInTimeStore
+from ledgers._data import StoreData, store_data
+from ledgers._models import Assertion, Claim, Evidence, Status, Verification, VerifierConfig
+from ledgers._parse import parse_assertions
+from ledgers._rules import NV, RULES, Ctx, RuleResult
+
+DEFAULT_CONFIG = VerifierConfig()
+
+
+@lru_cache(maxsize=200_000)
+def _parsed(text: str, symbol: str | None, cited: tuple[str, ...], benchmark: str | None) -> tuple[Assertion, ...]:
+    return tuple(parse_assertions(text, symbol, cited, benchmark))
+
+
+def claim_assertions(claim: Claim, config: VerifierConfig = DEFAULT_CONFIG) -> Sequence[Assertion]:
+    """The claim's assertions: the pre-parsed ones, else those parsed from its text."""
+    if claim.assertions is not None:
+        return claim.assertions
+    found = _parsed(claim.text, claim.symbol, tuple(claim.cited_fields), config.benchmark)
+    if claim.briefing_only and not found:
+        return (Assertion(rule="briefing", symbol=claim.symbol, raw=claim.text),)
+    return found
+
+
+def _evidence(obs: Iterable[Observation]) -> list[Evidence]:
+    seen: set[tuple[str, str, float]] = set()
+    out = []
+    for o in obs:
+        key = (o.symbol, o.field, o.observed_at.timestamp())
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Evidence.model_construct(symbol=o.symbol, field=o.field, value=o.value,
+                                            observed_at=o.observed_at, source=o.source))
+    return out
+
+
+def _cited_evidence(data: StoreData, claim: Claim, config: VerifierConfig) -> list[Observation]:
+    from ledgers._registry import resolve_field
+
+    if claim.symbol is None:
+        return []
+    out = []
+    for name in claim.cited_fields:
+        fld = resolve_field(name)
+        o = data.obs(claim.symbol, fld, claim.decided_at) if fld else None
+        if o is not None:
+            out.append(o)
+    return out
+
+
+def combine(statuses: Sequence[Status]) -> Status:
+    """Any contradicted -> contradicted; all supported -> supported; else not verifiable."""
+    if "contradicted" in statuses:
+        return "contradicted"
+    if statuses and all(s == "supported" for s in statuses):
+        return "supported"
+    return NV
+
+
+class Verifier:
+    """Verifies claims against one store; snapshots are cached per (symbol, decided_at)."""
+
+    def __init__(self, store: PointInTimeStore, config: VerifierConfig = DEFAULT_CONFIG):
+        self.store = store
+        self.config = config
+        self.data = store_data(store)
+
+    def verify(self, claim: Claim) -> Verification:
+        assertions = claim_assertions(claim, self.config)
+        ctx = Ctx(self.data, self.config, claim.decided_at)
+        if not assertions:
+            res = RULES["unrecognised"](ctx, Assertion(rule="unrecognised"))
+            return self._build(claim, res.status, res.reason, _cited_evidence(self.data, claim, self.config),
+                               "unrecognised", False, False)
+        results: list[RuleResult] = []
+        for a in assertions:
+            if a.symbol is None and claim.symbol is not None and a.rule not in ("forecast", "briefing"):
+                a = a.model_copy(update={"symbol": claim.symbol})
+            results.append(RULES[a.rule](ctx, a))
+        status = combine([r.status for r in results])
+        reason = "; ".join(r.reason for r in results)
+        evidence = [o for r in results for o in r.evidence]
+        rule = "+".join(dict.fromkeys(a.rule for a in assertions))
+        briefing = claim.briefing_only or (bool(results) and all(r.briefing for r in results))
+        return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)
+
+    def verify_many(self, claims: Iterable[Claim]) -> list[Verification]:
+        return [self.verify(c) for c in claims]
+
+    @staticmethod
+    def _build(claim: Claim, status: Status, reason: str, evidence: list[Observation], rule: str,
+               lookahead: bool, briefing: bool) -> Verification:
+        return Verification.model_construct(
+            claim_id=claim.id, status=status, reason=reason, evidence=_evidence(evidence), rule=rule,
+            lookahead=lookahead, briefing_only=briefing,
+        )
+
+
+def verify(claim: Claim, store: PointInTimeStore, config: VerifierConfig = DEFAULT_CONFIG) -> Verification:
+    """Verify one claim against the point-in-time store (values observed at or before ``decided_at``)."""
+    return Verifier(store, config).verify(claim)
+
+
+def verify_many(
+    claims: Iterable[Claim], store: PointInTimeStore, config: VerifierConfig = DEFAULT_CONFIG
+) -> list[Verification]:
+    """Verify a batch; snapshots and parses are shared across claims."""
+    return Verifier(store, config).verify_many(claims)

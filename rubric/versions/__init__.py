@@ -1,0 +1,1 @@
+"""Bundled rubric versions (YAML data, loaded by ``rubric.load_rubric``)."""

@@ -1,0 +1,234 @@
+"""Scrubbing: the leak corpus comes out clean, the negative corpus untouched, universe names kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.anonymizer import (
+    MODEL_PLACEHOLDER,
+    PROVIDER_PLACEHOLDER,
+    SELF_REFERENCE_PLACEHOLDER,
+    Anonymizer,
+    find_leaks,
+    universe_allowlist,
+)
+from grader.season import Contestant, SeasonInfo, UniverseEntry
+from tests.anonymizer._corpus import CONTESTANTS, LEAK_CORPUS, NEGATIVE_CORPUS, word_present
+
+
+@pytest.fixture(scope="module")
+def anon() -> Anonymizer:
+    return Anonymizer.for_contestants(CONTESTANTS, "corpus-seed")
+
+
+def _id(c: str) -> str:
+    return next(x.id for x in CONTESTANTS if x.model == c)
+
+
+def test_leak_corpus_is_large_enough():
+    assert len(LEAK_CORPUS) >= 60
+    assert len({s for s, _ in LEAK_CORPUS}) == len(LEAK_CORPUS)
+
+
+@pytest.mark.parametrize(("sentence", "identities"), LEAK_CORPUS, ids=[s[:40] for s, _ in LEAK_CORPUS])
+def test_leak_corpus_comes_out_clean(anon, sentence, identities):
+    out = anon.scrub(sentence).text
+    assert [w for w in identities if word_present(w, out)] == []
+    assert anon.find_leaks(out) == []
+    # the checker itself sees the identities before scrubbing
+    assert find_leaks(sentence, CONTESTANTS) != []
+
+
+def test_whole_corpus_as_one_text(anon):
+    text = "\n".join(s for s, _ in LEAK_CORPUS)
+    out = anon.scrub(text).text
+    assert anon.find_leaks(out) == []
+    for _, identities in LEAK_CORPUS:
+        assert [w for w in identities if word_present(w, out)] == []
+
+
+@pytest.mark.parametrize("sentence", NEGATIVE_CORPUS)
+def test_negative_corpus_is_untouched(anon, sentence):
+    result = anon.scrub(sentence)
+    assert result.text == sentence
+    assert result.replacements == []
+    assert anon.find_leaks(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I'm Claude, and I'd buy AAPL.", "[self-reference], and I'd buy AAPL."),
+        ("As an OpenAI model, I prefer KO.", "[self-reference], I prefer KO."),
+        ("Grok here: buying XOM.", "[self-reference]: buying XOM."),
+        ("As a large language model trained by Google, I hold.", "[self-reference], I hold."),
+        ("Claude's and OpenAI's views differ.", "[model]'s and [provider]'s views differ."),
+        ("Claude 3.7 Sonnet agrees.", "[model] agrees."),
+        ("A chip designed by Google.", "A chip designed by [provider]."),
+    ],
+)
+def test_exact_replacements(anon, sentence, expected):
+    assert anon.scrub(sentence).text == expected
+
+
+@pytest.mark.parametrize(
+    ("mention", "model"),
+    [
+        ("gpt-5.5", "gpt-5.5"),
+        ("GPT 5.5", "gpt-5.5"),
+        ("Opus 4.8", "claude-opus-4-8"),
+        ("Claude Opus 4.8", "claude-opus-4-8"),
+        ("grok-4-3", "grok-4.3"),
+        ("Grok 4.3", "grok-4.3"),
+        ("gemini-3-1-pro", "gemini-3.1-pro"),
+        ("Google's Gemini 3.1 Pro", "gemini-3.1-pro"),
+        ("DeepSeek-R1", "deepseek-r1"),
+        ("Llama 4 Maverick", "llama-4-maverick"),
+        ("Mistral Large 2", "mistral-large-2"),
+    ],
+)
+def test_season_contestants_become_their_alias(anon, mention, model):
+    result = anon.scrub(f"Compare {mention} now.")
+    assert result.text == f"Compare {anon.alias_of(_id(model))} now."
+    assert [r.kind for r in result.replacements] == ["contestant"]
+
+
+@pytest.mark.parametrize("mention", ["GPT-4.1", "gpt-5", "GPT-5.5 Pro", "Gemini 3.1", "Claude Opus", "o3", "Grok 4"])
+def test_other_models_become_a_placeholder(anon, mention):
+    result = anon.scrub(f"Compare {mention} now.")
+    assert result.text == f"Compare {MODEL_PLACEHOLDER} now."
+    assert [r.kind for r in result.replacements] == ["model"]
+
+
+def test_ids_and_display_names_become_the_alias(anon):
+    for c in CONTESTANTS:
+        for value in (c.id, c.display_name, c.id.upper(), c.display_name.replace(" ", "_")):
+            assert anon.scrub(value).text == anon.alias_of(c.id), value
+
+
+def test_replacement_records_point_into_the_input(anon):
+    text = "Note: I'm Claude. OpenAI's GPT-4.1 and Grok 4.3 disagree; Sonnet too."
+    result = anon.scrub(text)
+    rebuilt, pos = [], 0
+    for r in result.replacements:
+        assert text[r.start : r.end] == r.original
+        rebuilt += [text[pos : r.start], r.replacement]
+        pos = r.end
+    rebuilt.append(text[pos:])
+    assert "".join(rebuilt) == result.text
+    assert [r.kind for r in result.replacements] == ["self_reference", "model", "contestant", "model"]
+    assert [r.original for r in result.replacements] == ["I'm Claude", "OpenAI's GPT-4.1", "Grok 4.3", "Sonnet"]
+    assert result.replacements[0].replacement == SELF_REFERENCE_PLACEHOLDER
+    assert result.text == f"Note: [self-reference]. [model] and {anon.alias_of('xai-grok-4-3')} disagree; [model] too."
+    assert anon.scrub("OpenAI's view").replacements[0].replacement == PROVIDER_PLACEHOLDER
+
+
+def test_shared_model_goes_to_the_author_else_placeholder():
+    twins = [
+        Contestant(id="alpha-desk", display_name="Alpha Desk", provider_family="openai", model="gpt-5"),
+        Contestant(id="omega-desk", display_name="Omega Desk", provider_family="openai", model="gpt-5"),
+    ]
+    a = Anonymizer.for_contestants(twins, "s")
+    assert a.scrub("gpt-5 thinks so", contestant_id="omega-desk").text == f"{a.alias_of('omega-desk')} thinks so"
+    assert a.scrub("gpt-5 thinks so").text == "[model] thinks so"
+    assert a.scrub("Alpha Desk and Omega Desk").text == f"{a.alias_of('alpha-desk')} and {a.alias_of('omega-desk')}"
+
+
+def test_unknown_and_conditional_families_are_scrubbed_only_when_in_the_season():
+    plain = Anonymizer.for_contestants(CONTESTANTS, "s")
+    text = "Microsoft and Amazon results; Acme Labs filing."
+    assert plain.scrub(text).text == text
+    extra = [
+        Contestant(id="phi-desk", display_name="Desk P", provider_family="microsoft", model="phi-4"),
+        Contestant(id="acme-desk", display_name="Desk Q", provider_family="Acme Labs", model="acme-7b"),
+    ]
+    a = Anonymizer.for_contestants([*CONTESTANTS, *extra], "s")
+    assert a.scrub(text).text == "[provider] and Amazon results; [provider] filing."
+
+
+# -- universe allowlist -------------------------------------------------------------------------------
+def _season(*entries: tuple[str, str]) -> SeasonInfo:
+    return SeasonInfo(
+        id="s",
+        name="S",
+        start="2022-01-03",
+        end="2022-03-31",
+        benchmark="SP500",
+        starting_cash=100000,
+        universe=[UniverseEntry(symbol=s, name=n) for s, n in entries],
+    )
+
+
+UNIVERSE = _season(
+    ("GOOGL", "Alphabet Inc. Class A"),
+    ("META", "Meta Platforms, Inc."),
+    ("MSFT", "Microsoft Corporation"),
+    ("AAPL", "Apple Inc."),
+)
+
+
+def test_universe_allowlist_contents():
+    allow = universe_allowlist(UNIVERSE)
+    for item in ("GOOGL", "Alphabet Inc. Class A", "Alphabet", "META", "Meta Platforms", "Meta", "Google"):
+        assert item in allow
+    assert "Google" not in universe_allowlist(UNIVERSE, protect_issuer_brands=False)
+
+
+def test_universe_tickers_and_company_news_stay_in_a_season_trading_them():
+    a = Anonymizer.for_season(UNIVERSE, CONTESTANTS, "s")
+    text = (
+        "Bought GOOGL and META, trimmed MSFT. Google Cloud revenue +82%; Meta Platforms capex up; "
+        "Meta guided higher; Alphabet buys back stock."
+    )
+    assert a.scrub(text).text == text
+    assert a.find_leaks(text) == []
+
+
+def test_identities_next_to_allowed_names_are_still_scrubbed():
+    a = Anonymizer.for_season(UNIVERSE, CONTESTANTS, "s")
+    out = a.scrub(
+        "As a large language model trained by Google, I like GOOGL. Google DeepMind's Gemini 3.1 Pro and "
+        "Meta AI agree; Meta Llama 3 too. I'm Claude."
+    ).text
+    assert out == (
+        f"[self-reference], I like GOOGL. {a.alias_of('google-gemini-3-1-pro')} and [provider] agree; "
+        "[model] too. [self-reference]."
+    )
+
+
+def test_tickers_are_case_sensitive_allowlist_entries():
+    a = Anonymizer.for_contestants(CONTESTANTS, "s", allowlist=["META"])
+    assert a.scrub("Bought META.").text == "Bought META."
+    assert a.scrub("Meta released weights.").text == "[provider] released weights."
+    b = Anonymizer.for_contestants(CONTESTANTS, "s")
+    assert b.scrub("Bought META.").text == "Bought [provider]."  # not a universe symbol: an identity
+
+
+def test_scrubbing_is_idempotent_on_the_corpus(anon):
+    for sentence, _ in LEAK_CORPUS:
+        once = anon.scrub(sentence).text
+        assert anon.scrub(once).text == once
+        assert anon.scrub(once).replacements == []
+
+
+def test_gate_never_hides_a_detection(anon):
+    detector = anon._detector
+    texts = [s for s, _ in LEAK_CORPUS] + NEGATIVE_CORPUS
+    for t in texts:
+        assert [(g.start, g.end) for g in detector.groups(t)] == [
+            (g.start, g.end) for g in detector.groups(t, use_gate=False)
+        ], t
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Grok here: buy.", "[self-reference]: buy."),
+        ("Note. Claude speaking, briefly.", "Note. [self-reference], briefly."),
+        ("(Opus 4.8 here) hold", "([self-reference]) hold"),
+        ("Compare GPT-4.1 here.", "Compare [model] here."),
+        ("Is Grok here to stay?", "Is [model] here to stay?"),
+    ],
+)
+def test_here_is_a_self_reference_only_when_it_opens_a_sentence(anon, sentence, expected):
+    assert anon.scrub(sentence).text == expected

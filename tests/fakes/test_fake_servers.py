@@ -1,0 +1,311 @@
+"""The fake providers speak their real wire formats: the SDKs' own structured-output helpers accept them.
+
+Sync SDK clients here (retries off), so the fakes are checked independently of grader.judges.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from typing import Literal
+
+import anthropic
+import grpc
+import openai
+import pytest
+import xai_sdk
+from pydantic import BaseModel, ConfigDict, Field
+from xai_sdk.chat import system, user
+
+from grader.fakes import (
+    FakeAnthropic,
+    FakeOpenAI,
+    FakeReply,
+    FakeXai,
+    always,
+    example_from_schema,
+    sequence,
+    storm,
+    valid_grades,
+)
+
+KEY = "sk-fake-suite-SECRET-5d1e"
+
+
+class Claim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    field: str = Field(min_length=3)
+    status: Literal["verified", "contradicted", "unverifiable"]
+    value: float | None
+
+
+class Axis(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    score: int = Field(ge=0, le=10)
+    claims: list[Claim] = Field(min_length=1)
+
+
+class JudgeGrade(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    evidence: Axis
+    reasoning: Axis
+    band: Literal["A", "B", "C"]
+    confidence: float = Field(gt=0, lt=1)
+
+
+@pytest.fixture(scope="module")
+def fake_openai() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def fake_anthropic() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def fake_xai() -> Iterator[FakeXai]:
+    with FakeXai() as fake:
+        yield fake
+
+
+def openai_client(fake: FakeOpenAI, timeout: float = 5.0) -> openai.OpenAI:
+    return openai.OpenAI(base_url=fake.base_url, api_key=KEY, max_retries=0, timeout=timeout)
+
+
+def test_example_from_schema_satisfies_nested_pydantic_models() -> None:
+    example = example_from_schema(JudgeGrade.model_json_schema())
+    grade = JudgeGrade.model_validate(example)
+    assert grade.evidence.claims[0].status == "verified"
+    assert 0 < grade.confidence < 1
+    assert example_from_schema(None) == {}
+
+
+def test_example_from_schema_reads_bounds_the_anthropic_sdk_moved_to_descriptions() -> None:
+    moved = anthropic.transform_schema(JudgeGrade.model_json_schema())
+    assert "minimum" not in str(moved["$defs"]["Axis"]["properties"]["score"].get("minimum", ""))
+    assert JudgeGrade.model_validate(example_from_schema(moved)).confidence == 0.5
+
+
+def test_openai_responses_parse_reads_the_fake(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reset(valid_grades)
+    response = openai_client(fake_openai).responses.parse(
+        model="gpt-5", instructions="grade", input="record", text_format=JudgeGrade, max_output_tokens=500
+    )
+    assert isinstance(response.output_parsed, JudgeGrade)
+    assert response.status == "completed" and response.usage is not None and response.usage.output_tokens > 0
+    (received,) = fake_openai.requests
+    assert (received.endpoint, received.system, received.user, received.schema_name) == (
+        "responses",
+        "grade",
+        "record",
+        "JudgeGrade",
+    )
+    assert received.strict is True
+
+
+def test_openai_chat_completions_parse_reads_the_fake(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reset(valid_grades)
+    completion = openai_client(fake_openai).chat.completions.parse(
+        model="local-llama",
+        messages=[{"role": "system", "content": "grade"}, {"role": "user", "content": "record"}],
+        response_format=JudgeGrade,
+    )
+    assert isinstance(completion.choices[0].message.parsed, JudgeGrade)
+    assert completion.choices[0].finish_reason == "stop"
+    assert fake_openai.requests[0].endpoint == "chat.completions"
+
+
+def test_openai_refusal_and_truncation_shapes(fake_openai: FakeOpenAI) -> None:
+    client = openai_client(fake_openai)
+    fake_openai.reset(always(FakeReply.refused("no")))
+    refused = client.responses.create(model="gpt-4.1", input="x")
+    assert refused.output[-1].content[0].type == "refusal"  # type: ignore[union-attr]
+    fake_openai.reset(always(FakeReply.truncated('{"a": "' + "b" * 50 + '"}')))
+    cut = client.responses.create(model="gpt-4.1", input="x", max_output_tokens=16)
+    assert cut.status == "incomplete" and cut.incomplete_details is not None
+    assert cut.incomplete_details.reason == "max_output_tokens"
+    assert cut.usage is not None and cut.usage.output_tokens == 16
+    with pytest.raises(openai.LengthFinishReasonError):
+        client.chat.completions.parse(
+            model="m", messages=[{"role": "user", "content": "x"}], response_format=JudgeGrade
+        )
+
+
+def test_anthropic_messages_parse_reads_the_fake(fake_anthropic: FakeAnthropic) -> None:
+    fake_anthropic.reset(valid_grades)
+    client = anthropic.Anthropic(base_url=fake_anthropic.base_url, api_key=KEY, max_retries=0, timeout=5)
+    message = client.messages.parse(
+        model="claude-sonnet-4-6",
+        max_tokens=800,
+        system="grade",
+        messages=[{"role": "user", "content": "record"}],
+        output_format=JudgeGrade,
+    )
+    assert isinstance(message.parsed_output, JudgeGrade)
+    assert message.stop_reason == "end_turn"
+    (received,) = fake_anthropic.requests
+    assert received.body["output_config"]["format"]["type"] == "json_schema"
+    assert received.api_key == KEY  # anthropic 2.x sends it as a Bearer token
+
+
+def test_anthropic_forced_tool_gets_a_tool_use_block(fake_anthropic: FakeAnthropic) -> None:
+    fake_anthropic.reset(always(FakeReply.ok({"score": 4})))
+    client = anthropic.Anthropic(base_url=fake_anthropic.base_url, api_key=KEY, max_retries=0, timeout=5)
+    tool = {
+        "name": "submit_grade",
+        "input_schema": {"type": "object", "properties": {"score": {"type": "integer"}}},
+    }
+    message = client.messages.create(
+        model="claude-sonnet-4-6",
+        max_tokens=100,
+        messages=[{"role": "user", "content": "record"}],
+        tools=[tool],  # type: ignore[list-item]
+        tool_choice={"type": "tool", "name": "submit_grade"},
+    )
+    assert message.stop_reason == "tool_use"
+    block = message.content[0]
+    assert block.type == "tool_use" and block.name == "submit_grade" and block.input == {"score": 4}
+    assert fake_anthropic.requests[0].schema_name == "submit_grade"
+
+
+def test_anthropic_errors_carry_the_real_error_envelope(fake_anthropic: FakeAnthropic) -> None:
+    client = anthropic.Anthropic(base_url=fake_anthropic.base_url, api_key=KEY, max_retries=0, timeout=5)
+    fake_anthropic.reset(always(FakeReply.server_error(529)))
+    with pytest.raises(anthropic.InternalServerError) as overloaded:
+        client.messages.create(model="m", max_tokens=10, messages=[{"role": "user", "content": "x"}])
+    assert overloaded.value.status_code == 529
+    assert overloaded.value.body["error"]["type"] == "overloaded_error"  # type: ignore[index]
+    fake_anthropic.reset(always(FakeReply.rate_limited(3)))
+    with pytest.raises(anthropic.RateLimitError) as limited:
+        client.messages.create(model="m", max_tokens=10, messages=[{"role": "user", "content": "x"}])
+    assert limited.value.response.headers["retry-after"] == "3"
+
+
+def test_xai_chat_parse_reads_the_fake(fake_xai: FakeXai) -> None:
+    fake_xai.reset(valid_grades)
+    client = xai_sdk.Client(api_key=KEY, api_host=fake_xai.host_port, use_insecure_channel=True, timeout=5)
+    chat = client.chat.create(model="grok-4", messages=[system("grade"), user("record")], max_tokens=900)
+    response, grade = chat.parse(JudgeGrade)
+    assert isinstance(grade, JudgeGrade)
+    assert response.finish_reason == "REASON_STOP" and response.usage.completion_tokens > 0
+    (received,) = fake_xai.requests
+    assert (received.system, received.user, received.max_output_tokens, received.api_key) == (
+        "grade",
+        "record",
+        900,
+        KEY,
+    )
+    assert received.schema == JudgeGrade.model_json_schema()
+
+
+def test_xai_rate_limit_is_resource_exhausted_with_retry_after(fake_xai: FakeXai) -> None:
+    fake_xai.reset(always(FakeReply.rate_limited(2.5)))
+    client = xai_sdk.Client(
+        api_key=KEY,
+        api_host=fake_xai.host_port,
+        use_insecure_channel=True,
+        timeout=5,
+        channel_options=[("grpc.enable_retries", 0)],
+    )
+    with pytest.raises(grpc.RpcError) as limited:
+        client.chat.create(model="grok-4", messages=[user("x")]).sample()
+    assert limited.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED  # type: ignore[attr-defined]
+    assert ("retry-after", "2.5") in tuple(limited.value.trailing_metadata())  # type: ignore[attr-defined]
+
+
+def test_a_storm_answers_429_to_the_first_n_requests_then_recovers(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reset(storm(3, retry_after_s=1))
+    client = openai_client(fake_openai)
+    statuses = []
+    for index in range(5):
+        try:
+            client.responses.create(model="gpt-4.1", input=f"prompt {index % 2}")
+            statuses.append(200)
+        except openai.RateLimitError as error:
+            assert error.response.headers["retry-after"] == "1"
+            statuses.append(429)
+    assert statuses == [429, 429, 429, 200, 200]
+    assert [r.attempt for r in fake_openai.requests] == [1, 1, 2, 2, 3]
+
+
+def test_sequence_is_a_queue_per_prompt(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reset(sequence(FakeReply.rate_limited(1), FakeReply.server_error(503)))
+    client = openai_client(fake_openai)
+    outcomes = []
+    for prompt in ["a", "b", "a", "b", "a"]:
+        try:
+            client.responses.create(model="gpt-4.1", input=prompt)
+            outcomes.append((prompt, 200))
+        except openai.APIStatusError as error:
+            outcomes.append((prompt, error.status_code))
+    assert outcomes == [("a", 429), ("b", 429), ("a", 503), ("b", 503), ("a", 200)]
+
+
+def test_a_missing_or_wrong_key_is_rejected_before_the_script(fake_openai: FakeOpenAI) -> None:
+    fake_openai.reset(valid_grades)
+    fake_openai.require_api_key = "the-right-key"
+    try:
+        with pytest.raises(openai.AuthenticationError):
+            openai_client(fake_openai).responses.create(model="m", input="x")
+        ok = openai.OpenAI(base_url=fake_openai.base_url, api_key="the-right-key", max_retries=0)
+        assert ok.responses.create(model="m", input="x").status == "completed"
+    finally:
+        fake_openai.require_api_key = None
+
+
+def test_latency_delays_content_replies_but_not_errors(fake_anthropic: FakeAnthropic) -> None:
+    client = anthropic.Anthropic(base_url=fake_anthropic.base_url, api_key=KEY, max_retries=0, timeout=5)
+    fake_anthropic.latency_s = 0.3
+    try:
+        fake_anthropic.reset(valid_grades)
+        started = time.perf_counter()
+        client.messages.create(model="m", max_tokens=10, messages=[{"role": "user", "content": "x"}])
+        assert time.perf_counter() - started >= 0.3
+        fake_anthropic.reset(always(FakeReply.rate_limited(1)))
+        started = time.perf_counter()
+        with pytest.raises(anthropic.RateLimitError):
+            client.messages.create(model="m", max_tokens=10, messages=[{"role": "user", "content": "x"}])
+        assert time.perf_counter() - started < 0.3
+    finally:
+        fake_anthropic.latency_s = 0.0
+
+
+@pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
+def test_stop_releases_a_hanging_reply(server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
+    fake = server_class(script=always(FakeReply.hang())).start()
+    try:
+        if isinstance(fake, FakeOpenAI):
+            with pytest.raises(openai.APITimeoutError):
+                openai_client(fake, timeout=0.3).responses.create(model="m", input="x")
+        else:
+            client = xai_sdk.Client(
+                api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=0.3
+            )
+            with pytest.raises(grpc.RpcError):
+                client.chat.create(model="grok", messages=[user("x")]).sample()
+    finally:
+        started = time.perf_counter()
+        fake.stop()
+    assert time.perf_counter() - started < 5  # not the 600 s hang limit
+    assert len(fake.requests) >= 1
+
+
+def test_the_fake_never_logs_the_key(fake_openai: FakeOpenAI, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="grader.fakes")
+    fake_openai.reset(sequence(FakeReply.rate_limited(1), then=valid_grades))
+    client = openai_client(fake_openai)
+    with pytest.raises(openai.RateLimitError):
+        client.responses.create(model="m", input="x")
+    client.responses.create(model="m", input="x")
+    assert "fake openai responses model=m attempt=2 -> ok" in caplog.text
+    assert KEY not in caplog.text
+    assert all(r.api_key == KEY for r in fake_openai.requests)
+    assert KEY not in repr(fake_openai.requests)
+    assert fake_openai.requests[0].redacted_headers()["authorization"] == "[redacted]"
