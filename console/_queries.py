@@ -545,6 +545,13 @@ def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 5
                         n_permutations=n_permutations)
 
 
+def audit_document(run_id: str, db_url: str | None = None):  # noqa: ANN201
+    """The run's report as a renderer-neutral document (sections of paragraphs, tables and charts)."""
+    from audits._render import report_document
+
+    return report_document(audit_report(run_id, db_url))
+
+
 def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """DataFrame rows as JSON-safe dicts (NaN -> None)."""
     return [{k: _nan_to_none(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]

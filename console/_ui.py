@@ -8,6 +8,10 @@ database and are never cached.
 from __future__ import annotations
 
 import base64
+import multiprocessing
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pandas as pd
@@ -91,12 +95,72 @@ def blind_record(url: str, run_id: str, contestant_row_id: int) -> _queries.Blin
     return _queries.blind_record(run_id, contestant_row_id, url)
 
 
-@st.cache_data(ttl=1800, show_spinner=False, max_entries=16)
-def audit_document(url: str, run_id: str, version: int | None, human_stamp: tuple[int, int]):  # noqa: ANN201
-    """The report document of a run (rebuilt when a new scored version or human grade appears)."""
-    from audits._render import report_document
+AuditKey = tuple[str, str, int, tuple[int, int]]  # (db url, run id, scored version, human-grade stamp)
 
-    return report_document(_queries.audit_report(run_id, url))
+
+class AuditJobs:
+    """Audit reports built in one background process, so the Audits page answers at once.
+
+    A separate process (spawned, not forked: the server is threaded) keeps the CPU-bound resampling off
+    the interpreter that serves the pages.
+
+    A job is keyed by run, scored version and the human-grade stamp: a new calibration grade starts a
+    rebuild, and the page shows the last finished report of the run (saying it is updating) meanwhile.
+    Jobs of a run that have not started yet are cancelled when a newer one is submitted.
+    """
+
+    def __init__(self, keep: int = 16):
+        self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self._jobs: dict[AuditKey, Future] = {}
+        self._lock = threading.Lock()
+        self._keep = keep
+
+    def submit(self, key: AuditKey) -> Future:
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None and (not job.done() or (not job.cancelled() and job.exception() is None)):
+                return job
+            for other, fut in list(self._jobs.items()):
+                if other[:2] == key[:2] and other != key and fut.cancel():
+                    del self._jobs[other]
+            try:
+                job = self._pool.submit(_queries.audit_document, key[1], key[0])
+            except BrokenProcessPool:  # a crashed worker: start a fresh pool
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                job = self._pool.submit(_queries.audit_document, key[1], key[0])
+            self._jobs[key] = job
+            while len(self._jobs) > self._keep:
+                oldest = next(iter(self._jobs))
+                self._jobs.pop(oldest)
+            return job
+
+    def latest_finished(self, url: str, run_id: str, version: int):  # noqa: ANN201
+        """The newest successfully built document of this run and version, if any."""
+        with self._lock:
+            done = [(k, f) for k, f in self._jobs.items()
+                    if k[:3] == (url, run_id, version) and f.done() and not f.cancelled() and f.exception() is None]
+        return max(done, key=lambda kf: kf[0][3])[1].result() if done else None
+
+
+@st.cache_resource(show_spinner=False)
+def audit_jobs() -> AuditJobs:
+    return AuditJobs()
+
+
+def audit_key(run: _queries.RunSummary) -> AuditKey | None:
+    if run.latest_version is None:
+        return None
+    url = db_url()
+    return (url, run.run_id, run.latest_version, _queries.human_grade_stamp(run.run_id, url))
+
+
+def prewarm_audits(run: _queries.RunSummary | None) -> None:
+    """Start building the picked run's audit report in the background (no-op when already built)."""
+    if run is None:
+        return
+    key = audit_key(run)
+    if key is not None:
+        audit_jobs().submit(key)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
@@ -248,6 +312,11 @@ def unique_headers(headers: list[str]) -> list[str]:
         seen[h] = seen.get(h, 0) + 1
         out.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
     return out
+
+
+def md(text: str) -> str:
+    """Text for ``st.markdown`` with dollar signs escaped (so "$12 to $15" is not read as LaTeX)."""
+    return (text or "").replace("$", "\\$")
 
 
 def png(b64: str) -> bytes:

@@ -15,7 +15,7 @@ if str(ROOT) not in sys.path:  # `streamlit run console/app.py` puts only consol
 
 import streamlit as st  # noqa: E402
 
-from console._ui import sidebar_run_picker, sidebar_sign_in  # noqa: E402
+from console._ui import prewarm_audits, sidebar_run_picker, sidebar_sign_in  # noqa: E402
 
 st.set_page_config(page_title="Grader console", page_icon="⚖️", layout="wide")
 
@@ -30,5 +30,5 @@ PAGES = [
 
 page = st.navigation(PAGES)
 sidebar_sign_in()
-sidebar_run_picker()
+prewarm_audits(sidebar_run_picker())
 page.run()

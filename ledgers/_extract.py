@@ -201,14 +201,17 @@ def extract_claims(
     text: str,
     decided_at: datetime,
     default_symbol: str | None,
-    universe: Mapping[str, object] | Iterable[object] | None = None,
+    universe: UniverseIndex | Mapping[str, object] | Iterable[object] | None = None,
     *,
     benchmark: str | None = None,
     available_fields: Collection[str] | None = None,
     id_prefix: str = "claim-",
 ) -> list[Claim]:
     """Claims found in a rationale, each with its pre-parsed assertion and character span."""
-    index = UniverseIndex(universe, benchmark) if universe is not None else None
+    if isinstance(universe, UniverseIndex):
+        index: UniverseIndex | None = universe
+    else:
+        index = UniverseIndex(universe, benchmark) if universe is not None else None
     bench = benchmark or (index.benchmark if index else None)
     claims: list[Claim] = []
 
@@ -226,7 +229,7 @@ def extract_claims(
         for sent_offset, sentence in split_sentences(segment):
             offset = seg_offset + sent_offset
             mentions = index.mentions(sentence) if index else []
-            parsed = parse_text(sentence, subject, (), mentions, bench)
+            parsed = parse_text(sentence, subject, (), mentions, bench, strong_symbol=seg_symbol is not None)
             has_forecast = False
             for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
                 if a.rule == "forecast":

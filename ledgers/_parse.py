@@ -38,7 +38,7 @@ _SUFFIX_HORIZON = re.compile(
 )
 _SUFFIX_WORD_HORIZON = re.compile(
     r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing|this)\s+)?"
-    r"(?:one[\s-])?(?P<w>weekly|monthly|yearly|annual|week|month|year)\b(?!\s*-?\s*to\s*-?\s*date)",
+    r"(?:one[\s-])?(?P<w>weekly|monthly|yearly|annual|week|month|year)\b(?![\s-]*(?:to|over|on)[\s-])",
     re.I,
 )
 _MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -57,6 +57,7 @@ _CONTEXT = (
     r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?"
     rf"|{_MONTH_WORDS}"
 )
+_CONTEXT_JUST_BEFORE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*[+\-\u2212]?\s*$", re.I)
 _CONTEXT_SUFFIX = re.compile(rf"^[\s,]*(?:[\w/&'-]+\s+){{0,2}}?(?:{_CONTEXT})\b", re.I)
 _PORTFOLIO_SUFFIX = re.compile(
     r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets|allocation)|caps?\b|allocation|allocated|weights?"
@@ -326,9 +327,11 @@ def _match_horizon(m: re.Match[str]) -> str:
 
 
 def _is_rate_tenor(m: re.Match[str]) -> bool:
-    """'10y', '30Y', '2-year': a Treasury tenor, not a return horizon."""
+    """'10y', '30Y', '2-year' (a Treasury tenor) or '49-month high' (a record): not a return horizon."""
     groups = m.groupdict()
     n, u = groups.get("n") or groups.get("hn"), groups.get("u") or groups.get("hu")
+    if re.match(r"[\s-]*(?:highs?|lows?|records?|peaks?|troughs?)\b", m.string[m.end():], re.I):
+        return True
     return bool(n and u and u.lower().startswith("y") and _hz_num(n) >= 2)
 
 
@@ -342,6 +345,23 @@ FIELD_HORIZONS: dict[str, str] = {v: k for k, v in HORIZON_FIELDS.items()}
 def _hz_num(token: str) -> int:
     token = token.lower()
     return _WORD_NUM[token] if token in _WORD_NUM else int(token)
+
+
+_CONNECTORS = frozenset(
+    "at of is was were are near around about roughly approximately approx nearly almost to by from stood stands "
+    "sits sitting came in reading level value currently now trading trades traded up down rose fell gained lost "
+    "a an the with its their has have had hit reached climbed dropped jumped slipped over under above below than "
+    "more less at_least performer performance return returns gain gains move moves momentum change rally trend "
+    "leader leading led showing shows shown show posted posting delivered recent recently latest current just "
+    "only strong strongest weak weakest best worst top high low ~ stands_at still remains remained sitting "
+    "printed print ratio score".split()
+)
+
+
+def _only_connectors(text: str) -> bool:
+    """True when the words between a field phrase and its number are glue words ("RSI has climbed to 72")."""
+    words = [w.lower() for w in _CONNECTOR_WORDS.findall(text)]
+    return len(words) <= 5 and all(w in _CONNECTORS for w in words)
 
 
 def _words_between(text: str) -> int:
@@ -375,13 +395,23 @@ def _overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in spans)
 
 
-def _subject(mentions: Sequence[Mention], pos: int, floor: int, default: str | None) -> str | None:
-    best = None
+def _subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
+    """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
+    else the closest earlier mention in the sentence, else the default."""
+    start = clause_start(text, pos)
+    earlier = None
+    same = None
     for m in mentions:
-        if m.reference or m.end > pos or m.start < floor:
+        if m.reference or m.end > pos:
             continue
-        best = m.symbol
-    return best if best is not None else default
+        earlier = m.symbol
+        if m.start >= start:
+            same = m.symbol
+    if same is not None:
+        return same
+    if strong and default is not None:
+        return default
+    return earlier if earlier is not None else default
 
 
 # ------------------------------------------------------------------------------------------ numbers
@@ -475,7 +505,7 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
             best_end = fm.end()
             best = _Binding("exact_numeric", field=_ALIAS_FIELD[name], start=floor + fm.start(), end=start)
     for hm in _HORIZON_RE.finditer(before):
-        if hm.end() > best_end:
+        if hm.end() >= best_end:
             best_end = hm.end()
             if _is_rate_tenor(hm):
                 best = _Binding("briefing", start=floor + hm.start(), end=start)
@@ -492,7 +522,7 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
         if _words_between(before[ctx_end:]) <= 5:
             return _Binding("briefing", start=floor + ctx_start, end=start)
         return None
-    if best is None or _words_between(before[best_end:]) > 5:
+    if best is None or not _only_connectors(before[best_end:]):
         return None
     return best
 
@@ -528,8 +558,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             suffix is None and re.match(r"^(?:st|nd|rd|th)\b|^[A-Za-z]", rest)
         ):
             continue  # "7d", "30-day", "52-week", "Q1", "10Y", "3rd"
-        if suffix == "m" and re.match(r"^\s?m\s*(?:return|momentum|performance)", rest):
-            continue
+        if suffix == "m" and not m.group("cur") and "." not in m.group("num") and re.match(r"^m\b", rest):
+            continue  # "6m", "12m": months
         stated = number_from_match(m)
         is_plain = not (suffix or m.group("cur") or "." in m.group("num"))
         start = m.start()
@@ -549,6 +579,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if binding is not None and binding.rule == "return" and rel_prefix:
             binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
             binding.start = floor + rel_prefix.start()
+        if binding is not None and binding.rule in ("return", "relative_return") and _CONTEXT_JUST_BEFORE.search(before):
+            binding = _Binding("briefing", start=start, end=binding.end)  # "oil +8% weekly", "Kospi -3% 7d"
         if binding is None:
             if _TICKER_AFTER.match(text[m.end():m.end() + 16]) and not _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40]):
                 floor = m.end()
@@ -703,6 +735,8 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
             mods = m.group("mods") or ""
             hz = re.search(r"(\d+|one|six)[\s-]?(d|day|days|w|week|m|month|months|y|year)\b", mods, re.I)
             label = horizon_key(_hz_num(hz.group(1)), hz.group(2)) if hz else None
+            if label is None and re.search(r"recent|near-term|short-term", mods, re.I):
+                label = "short"
             if "relative" in mods.lower():
                 add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)
                 continue
@@ -772,15 +806,19 @@ def parse_text(
     cited_fields: Sequence[str] = (),
     mentions: Sequence[Mention] = (),
     benchmark: str | None = None,
+    strong_symbol: bool = True,
 ) -> Parsed:
-    """Every assertion in ``text``: numbers bound to fields, qualitative phrases, forecasts."""
+    """Every assertion in ``text``: numbers bound to fields, qualitative phrases, forecasts.
+
+    ``symbol`` is the subject when no mention says otherwise; with ``strong_symbol`` (a segment header or a
+    judge's claim symbol) it wins over mentions in other clauses of the sentence."""
     parsed = Parsed()
     taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
     for hit in find_numbers(text, cited_fields):
-        subject = _subject(mentions, hit.start, 0, symbol)
+        subject = _subject(mentions, hit.start, text, symbol, strong_symbol)
         parsed.add(_number_assertion(hit, subject, benchmark, text), hit.span)
     taken.extend(parsed.spans)
-    for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, 0, symbol), benchmark):
+    for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, text, symbol, strong_symbol), benchmark):
         parsed.add(assertion, span)
     for m in forecast_markers(text):
         if m.group(0).lower() == "may" and _DATE_AFTER.match(text[m.start():]) and m.group(0)[0] == "M":

@@ -104,8 +104,12 @@ def _missing(ctx: Ctx, symbol: str | None, what: str) -> RuleResult:
 
 
 def _matches(actual: float, stated: float, tol: float, approx: bool, cfg: VerifierConfig) -> bool:
+    """Rounded or truncated to the stated precision, or within the relative tolerance."""
     rel = cfg.approx_relative_tolerance if approx else cfg.relative_tolerance
-    return abs(actual - stated) <= max(tol, rel * abs(actual)) + 1e-12
+    if abs(actual - stated) <= max(tol, rel * abs(actual)) + 1e-12:
+        return True
+    same_sign = stated == 0 or (stated > 0) == (actual > 0)
+    return same_sign and abs(stated) - 1e-12 <= abs(actual) < abs(stated) + 2 * tol - 1e-12
 
 
 def _tol_text(a: Assertion, unit: str, cfg: VerifierConfig) -> str:
@@ -343,12 +347,32 @@ def _momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | No
 
 
 def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
+    """Named horizon: its sign. Otherwise every available momentum field (plus the short ones for
+    "recent"/"short-term"/"near-term") must agree; when they disagree it is not verifiable."""
     sym = a.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "momentum")
-    value, ev, what = _momentum_value(ctx, sym, _horizon_of(a))
-    return _signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
-                   "negative momentum")
+    horizon = _horizon_of(a)
+    if horizon:
+        value, ev, what = _momentum_value(ctx, sym, horizon)
+        return _signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
+                       "negative momentum")
+    cfg = ctx.config
+    fields = list(cfg.momentum_fields) + (list(cfg.short_momentum_fields) if a.label == "short" else [])
+    seen = [(f, ctx.data.obs(sym, f, ctx.as_of)) for f in dict.fromkeys(fields)]
+    seen = [(f, o) for f, o in seen if _num(o) is not None]
+    if not seen:
+        return _missing(ctx, sym, "/".join(fields))
+    ev = [o for _, o in seen]
+    claim = "positive momentum" if a.polarity > 0 else "negative momentum"
+    head = f"{sym} " + ", ".join(f"{f} = {_fmt(_num(o) or 0.0, 'fraction')}" for f, o in seen) + f"; claimed {claim}"
+    signs = {1 if (_num(o) or 0.0) > 0 else -1 for _, o in seen if abs(_num(o) or 0.0) > cfg.momentum_dead_band}
+    if not signs:
+        return RuleResult(NV, f"{head}: within the {cfg.momentum_dead_band:.2%} dead band", ev)  # type: ignore[arg-type]
+    if len(signs) > 1:
+        return RuleResult(NV, f"{head}: horizons disagree", ev)  # type: ignore[arg-type]
+    ok = signs.pop() == (1 if a.polarity > 0 else -1)
+    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
 
 
 def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:

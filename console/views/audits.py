@@ -1,22 +1,50 @@
-"""Audits: the judge-agreement report's charts and tables, built live from the database."""
+"""Audits: the judge-agreement report's charts and tables, built live from the database.
+
+The report (every audit, with resampling) is built in a background thread; this page renders the newest
+finished report at once and refreshes itself when a newer one (e.g. with a new human grade) is ready.
+"""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from console import _queries, _ui
+from console import _ui
 
 st.title("Audits")
 run = _ui.current_run()
-url = _ui.db_url()
 if run.latest_version is None:
+    _ui.run_banner(run)
     st.info("This run has no scored version yet, so there is nothing to audit.")
     st.stop()
 
-stamp = _queries.human_grade_stamp(run.run_id, url)
-with st.spinner("Running the audits…"):
-    doc = _ui.audit_document(url, run.run_id, run.latest_version, stamp)
+key = _ui.audit_key(run)
+jobs = _ui.audit_jobs()
+job = jobs.submit(key)
+if job.cancelled():  # a newer human grade arrived while this page was loading
+    st.rerun()
+if job.done() and job.exception() is not None:
+    _ui.run_banner(run)
+    st.error(f"The audits failed on this run: {job.exception()}")
+    st.stop()
+doc = job.result() if job.done() else jobs.latest_finished(key[0], key[1], key[2])
+
+
+@st.fragment(run_every="2s")
+def _wait_for_report() -> None:
+    if job.done():
+        st.rerun()
+    st.caption("⏳ Building the audit report in the background (every audit, with resampling)…")
+
+
+if doc is None:
+    _ui.run_banner(run)
+    st.info("Building the audit report for this run; the page shows it as soon as it is ready.")
+    _wait_for_report()
+    st.stop()
+if not job.done():
+    st.info("New human grades are being added to the report; showing the previous version meanwhile.")
+    _wait_for_report()
 
 from audits._render import Caveats, ChartBlock, Definitions, Paragraph, Table  # noqa: E402
 
@@ -26,18 +54,17 @@ else:
     _ui.run_banner(run)
 if doc.notice:
     st.warning(doc.notice)
-st.caption(f"{doc.title} · live from the database · {stamp[0]} human grade value(s) included · "
-           "fewer resamples than the published report (see Method)")
+st.caption(f"{doc.title} · live from the database · {key[3][0]} human grade row(s) · fewer resamples than the "
+           "published report (see the method section)")
 with st.expander("Run identity and hashes"):
     st.table(pd.DataFrame(doc.identity, columns=["", "value"]))
 
-names = [section.title for section in doc.sections]
-tabs = st.tabs(names)
+tabs = st.tabs([section.title for section in doc.sections])
 for tab, section in zip(tabs, doc.sections, strict=True):
     with tab:
         for block in section.blocks:
             if isinstance(block, Paragraph):
-                st.markdown(f"**{block.text}**" if block.strong else block.text)
+                st.markdown(f"**{_ui.md(block.text)}**" if block.strong else _ui.md(block.text))
             elif isinstance(block, Table):
                 if block.caption:
                     st.caption(block.caption)
@@ -50,6 +77,6 @@ for tab, section in zip(tabs, doc.sections, strict=True):
                     st.image(_ui.png(block.chart.png_base64), caption=f"{block.chart.title} — {block.chart.alt}")
             elif isinstance(block, Caveats):
                 if block.items:
-                    st.caption("\n".join(f"- {c}" for c in block.items))
+                    st.caption(_ui.md("\n".join(f"- {c}" for c in block.items)))
             elif isinstance(block, Definitions):
-                st.markdown("\n".join(f"- **{term}**: {text}" for term, text in block.items))
+                st.markdown(_ui.md("\n".join(f"- **{term}**: {text}" for term, text in block.items)))

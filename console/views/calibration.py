@@ -118,7 +118,7 @@ def _reveal() -> None:
         cols[2].metric("Total Score / band", "—" if not score or score["total"] is None
                        else f"{score['total']:.1f} / {score['band']}")
         for g in judges:
-            st.caption(f"**{g.judge_id}**: {g.summary}")
+            st.caption(f"**{g.judge_id}**: {_ui.md(g.summary)}")
     st.caption(f"You have graded this item {len(mine)} time(s); the latest grade counts in the calibration audit. "
                f"Composite: {last.sub_scores.get('composite_note', '')}.")
     if st.button("Grade this item again (adds a new grade)", key=f"regrade_btn_{item_id}"):

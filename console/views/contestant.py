@@ -55,11 +55,11 @@ else:
         col.dataframe(subs, width="stretch")
     for g in grades:
         with st.container(border=True):
-            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{g.verdict}*")
-            st.markdown(g.summary)
+            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.md(g.verdict)}*")
+            st.markdown(_ui.md(g.summary))
             notes = {k: v for k, v in g.notes.items() if v}
             if notes:
-                st.caption(" · ".join(f"{k}: {v}" for k, v in notes.items()))
+                st.caption(_ui.md(" · ".join(f"{k}: {v}" for k, v in notes.items())))
 
 # ------------------------------------------------------------------ NAV
 st.subheader("NAV against the benchmark")

@@ -71,12 +71,12 @@ for e in result.entries:
         if e.lookahead:
             head += " · :red[lookahead]"
         st.markdown(head)
-        st.markdown(f"> {e.claim}")
+        st.markdown(f"> {_ui.md(e.claim)}")
         left, right = st.columns(2)
         left.markdown(f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
-                      + (f" — {e.judge_note}" if e.judge_note else ""))
+                      + (f" — {_ui.md(e.judge_note)}" if e.judge_note else ""))
         right.markdown(f"Verifier: {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
-                       f"{e.verifier_reason or 'no reason given'}")
+                       f"{_ui.md(e.verifier_reason) or 'no reason given'}")
         if e.evidence:
             ev = pd.DataFrame(e.evidence)
             keep = [c for c in ("symbol", "field", "value", "observed_at", "source") if c in ev.columns]
@@ -87,7 +87,7 @@ for e in result.entries:
             st.caption("Flags: " + ", ".join(e.flags))
         for a in e.annotations:
             st.caption(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
-                       + (f" — {a.note}" if a.note else ""))
+                       + (f" — {_ui.md(a.note)}" if a.note else ""))
         if who:
             with st.form(f"ann_form_{e.id}", border=False):
                 f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")

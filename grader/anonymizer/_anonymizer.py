@@ -259,7 +259,7 @@ class _Detector:
         cands: list[tuple[int, int, str]] = []
         for s, e, kind in raw:
             inside = any(a <= s and e <= b for a, b in allowed)
-            ss, se = self._self_reference(text, s, e, allow_listed=inside)
+            ss, se = self._self_reference(text, s, e, kind, allow_listed=inside)
             if (ss, se) != (s, e):
                 cands.append((ss, se, "self_reference"))
                 cands.append((s, e, kind))
@@ -286,7 +286,7 @@ class _Detector:
         return groups
 
     @staticmethod
-    def _self_reference(text: str, s: int, e: int, allow_listed: bool) -> tuple[int, int]:
+    def _self_reference(text: str, s: int, e: int, kind: str, allow_listed: bool) -> tuple[int, int]:
         """Widen a mention to the self-identifying phrase around it, if there is one."""
         lo = max(0, s - P.SELF_LOOKBEHIND)
         start, end = s, e
@@ -295,9 +295,14 @@ class _Detector:
         has_role = role_end > e
         has_comma = role is not None and not has_role
         if not allow_listed:
+            names_a_model = kind != "provider" or has_role
             m = P.SELF_PREFIXES["declare"].search(text, lo, s)
-            if m:
+            if m and names_a_model:
                 start, end = min(start, m.start()), max(end, role_end)
+            m = P.SELF_PREFIXES["declare_weak"].search(text, lo, s)
+            clause = P.CLAUSE_END.match(text, role_end) if m and names_a_model else None
+            if m and clause:
+                start, end = min(start, m.start()), max(end, clause.end())
             suffix = P.SELF_SUFFIX.match(text, e)
             if suffix and P.SENTENCE_START.search(text, lo, s):
                 end = max(end, suffix.end())
@@ -374,7 +379,7 @@ class Anonymizer:
                 value = getattr(c, fld)
                 tokens = P.split_tokens(value)
                 if _ALIAS_LIKE.fullmatch(P.normalise(value)) or (
-                    tokens and all(t in _RESERVED_TOKENS or len(t) == 1 for t in tokens)
+                    tokens and all(t in _RESERVED_TOKENS or (len(t) == 1 and t.isalpha()) for t in tokens)
                 ):
                     raise ValueError(
                         f"contestant {c.id!r}: {fld} {value!r} collides with the anonymizer's aliases or "

@@ -173,11 +173,15 @@ _MADE = (
 )
 _BY_TAIL = r"\s+by\s+(?:the\s+(?:team|folks|people|researchers|engineers)\s+(?:at|of)\s+)?$"
 SELF_PREFIXES = {
-    # "I'm Claude", "This is GPT-5", "my name is Grok": a self-reference in its own right
+    # "I'm Claude", "my name is Grok", "I am an OpenAI model" (a provider needs a role noun after it)
     "declare": re.compile(
-        r"(?<![\w'’])(?:i\s+am|i['’]m|im|i\s+was|this\s+is|it['’]s|my\s+name\s+is|call\s+me|here\s+is"
+        r"(?<![\w'’])(?:i\s+am|i['’]m|im|i\s+was|my\s+name\s+is|call\s+me"
         r"|you['’]re\s+(?:talking|chatting)\s+(?:to|with))\s+(?:an?\s+|the\s+)?$",
         re.IGNORECASE,
+    ),
+    # "This is GPT-5 speaking", "It's Claude." (the mention must end the clause, see CLAUSE_END)
+    "declare_weak": re.compile(
+        r"(?<![\w'’])(?:this\s+is|it['’]s|it\s+is|here\s+is)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE
     ),
     # "as an OpenAI model" (needs a role noun after the mention)
     "as": re.compile(r"(?<![\w'’])(?:as|being)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE),
@@ -209,6 +213,9 @@ SELF_ROLE_SUFFIX = re.compile(rf"{_ROLE}{END}|(?=\s*,)", re.IGNORECASE)
 SELF_SUFFIX = re.compile(
     r"(?:['’]s)?\s*,?\s+(?:here|speaking|reporting|checking\s+in)(?=\s*(?:[:,.!;\-—–\n)]|$))",
     re.IGNORECASE,
+)
+CLAUSE_END = re.compile(
+    r"(?:\s*,?\s+(?:speaking|here|reporting)(?![\w'’]))?(?=\s*(?:[,.!?:;\n—–)\]]|\s-\s|$))", re.IGNORECASE
 )
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(\[—–])\s*$")
 SELF_LOOKBEHIND = 160

@@ -159,6 +159,12 @@ class ProviderJudge(Protocol):
         """Send one prompt asking for JSON that follows `schema`; never raises for provider failures."""
         ...
 
+    def request_params(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+    ) -> dict[str, Any]:
+        """The provider request body `call` would send (JSON-able, no key): for dry runs and hashing."""
+        ...
+
     async def aclose(self) -> None:
         """Close the SDK clients this judge opened."""
         ...
@@ -189,12 +195,12 @@ def is_local_endpoint(endpoint: str) -> bool:
 
 
 def resolve_api_key(spec: JudgeSpec, *, local: bool) -> str:
-    """The key from os.environ[spec.key_env]; a placeholder for loopback endpoints without one."""
+    """The key from os.environ[spec.key_env]; a placeholder for loopback endpoints (or when no variable is named)."""
     name = spec.key_env
     value = os.environ.get(name, "") if name else ""
     if value:
         return value
-    if local or spec.provider == "openai-compatible":
+    if local or name is None:
         return LOCAL_PLACEHOLDER_KEY
     raise MissingApiKey(
         f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)"

@@ -89,18 +89,29 @@ class XaiJudge:
     def __repr__(self) -> str:
         return f"XaiJudge(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, endpoint={self.spec.endpoint!r})"
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
-        """One GetCompletion. gRPC's json_schema format has no name: `schema_name` is not sent."""
-        client = self._clients.get()
-        chat = client.chat.create(
-            model=self.spec.model,
-            messages=[system_message(system), user_message(user)],
-            max_tokens=self.spec.max_output_tokens,
-            temperature=self.spec.temperature,
-            response_format=chat_pb2.ResponseFormat(
+    def _chat_settings(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "model": self.spec.model,
+            "messages": [system_message(system), user_message(user)],
+            "max_tokens": self.spec.max_output_tokens,
+            "temperature": self.spec.temperature,
+            "response_format": chat_pb2.ResponseFormat(
                 format_type=chat_pb2.FormatType.FORMAT_TYPE_JSON_SCHEMA, schema=json.dumps(schema)
             ),
-        )
+        }
+
+    def request_params(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+    ) -> dict[str, Any]:
+        """The GetCompletionsRequest as JSON. gRPC's json_schema format has no name: `schema_name` is unused."""
+        settings = self._chat_settings(system, user, schema)
+        request = chat_pb2.GetCompletionsRequest(n=1, **{k: v for k, v in settings.items() if v is not None})
+        return json_format.MessageToDict(request, preserving_proto_field_name=True)
+
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
+        """One GetCompletion (what `chat.sample()` sends), with the schema as a json_schema response format."""
+        client = self._clients.get()
+        chat = client.chat.create(**self._chat_settings(system, user, schema))
         secret = self._secret
         watch = Stopwatch()
         try:

@@ -161,10 +161,12 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                     p = replace(p, system=p.system + repeat_marker(r))
                 tasks.append(Task(spec, c.id, crow[c.id].id, p, r, cache_key(spec, p, schema, r)))
 
+    with session_scope(db_url) as s:
+        for t in tasks:
+            store_prompt(s, t.prompt)
     if dry:
         with session_scope(db_url) as s:
             for t in tasks:
-                store_prompt(s, t.prompt)
                 s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
                                    model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
                                    cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",

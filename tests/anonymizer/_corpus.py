@@ -29,7 +29,10 @@ CONTESTANTS = [
         model="llama-4-maverick",
     ),
     Contestant(
-        id="mistral-large-2", display_name="Mistral Large 2", provider_family="mistral", model="mistral-large-2"
+        id="mistral-large-2",
+        display_name="Mistral Large 2",
+        provider_family="mistral",
+        model="mistral-large-2",
     ),
 ]
 

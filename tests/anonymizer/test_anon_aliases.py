@@ -43,13 +43,16 @@ def test_alias_order_does_not_depend_on_the_file_order():
     random.Random(3).shuffle(shuffled)
     assert shuffled != CONTESTANTS
     assert (
-        Anonymizer.for_contestants(shuffled, "s").mapping == Anonymizer.for_contestants(CONTESTANTS, "s").mapping
+        Anonymizer.for_contestants(shuffled, "s").mapping
+        == Anonymizer.for_contestants(CONTESTANTS, "s").mapping
     )
 
 
 def test_alias_order_is_not_the_file_order_for_some_seed():
     """Across seeds the first alias goes to different contestants (the order carries no information)."""
-    firsts = {Anonymizer.for_contestants(CONTESTANTS, f"seed-{i}").assignments[0].contestant_id for i in range(40)}
+    firsts = {
+        Anonymizer.for_contestants(CONTESTANTS, f"seed-{i}").assignments[0].contestant_id for i in range(40)
+    }
     assert len(firsts) >= 4
 
 
@@ -90,7 +93,12 @@ def test_duplicate_ids_are_rejected():
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("id", "contestant-b"), ("display_name", "Contestant C"), ("display_name", "Model"), ("model", "provider")],
+    [
+        ("id", "contestant-b"),
+        ("display_name", "Contestant C"),
+        ("display_name", "Model"),
+        ("model", "provider"),
+    ],
 )
 def test_names_that_collide_with_aliases_or_placeholders_are_rejected(field, value):
     base = {"id": "x1-trader", "display_name": "Trader", "provider_family": "acme", "model": "acme-1"}

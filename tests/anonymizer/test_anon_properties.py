@@ -12,7 +12,18 @@ from grader.season import Contestant
 from tests.anonymizer._corpus import LEAK_CORPUS, NEGATIVE_CORPUS
 
 RESERVED = {"model", "provider", "self", "reference", "contestant", "undisclosed"}
-FAMILIES = ["openai", "anthropic", "xai", "google", "deepseek", "meta", "mistral", "microsoft", "Acme Labs", "zeta"]
+FAMILIES = [
+    "openai",
+    "anthropic",
+    "xai",
+    "google",
+    "deepseek",
+    "meta",
+    "mistral",
+    "microsoft",
+    "Acme Labs",
+    "zeta",
+]
 FILLER = [
     "bought", "sold", "AAPL", "XOM", "momentum", "the", "RSI14", "42%", "metadata", "Meta-analysis", "peRatio",
     "on", "$120.50", "Q3", "co3", "operator", "rotation", "2022-01-03", "—", "(", ")", "'s", "\n", "I'm", "as an",
@@ -85,7 +96,9 @@ def _flexible(value: str) -> re.Pattern[str]:
 
 def _mask_neutral(text: str) -> str:
     """Hide aliases and placeholders (4 non-word characters: no name can span across the mask)."""
-    return re.sub(r"Contestant [A-Z]{1,3}|contestant-[a-z]{1,3}|\[(?:model|provider|self-reference)\]", "§§§§", text)
+    return re.sub(
+        r"Contestant [A-Z]{1,3}|contestant-[a-z]{1,3}|\[(?:model|provider|self-reference)\]", "§§§§", text
+    )
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -93,7 +93,9 @@ def test_season_contestants_become_their_alias(anon, mention, model):
     assert [r.kind for r in result.replacements] == ["contestant"]
 
 
-@pytest.mark.parametrize("mention", ["GPT-4.1", "gpt-5", "GPT-5.5 Pro", "Gemini 3.1", "Claude Opus", "o3", "Grok 4"])
+@pytest.mark.parametrize(
+    "mention", ["GPT-4.1", "gpt-5", "GPT-5.5 Pro", "Gemini 3.1", "Claude Opus", "o3", "Grok 4"]
+)
 def test_other_models_become_a_placeholder(anon, mention):
     result = anon.scrub(f"Compare {mention} now.")
     assert result.text == f"Compare {MODEL_PLACEHOLDER} now."
@@ -117,9 +119,17 @@ def test_replacement_records_point_into_the_input(anon):
     rebuilt.append(text[pos:])
     assert "".join(rebuilt) == result.text
     assert [r.kind for r in result.replacements] == ["self_reference", "model", "contestant", "model"]
-    assert [r.original for r in result.replacements] == ["I'm Claude", "OpenAI's GPT-4.1", "Grok 4.3", "Sonnet"]
+    assert [r.original for r in result.replacements] == [
+        "I'm Claude",
+        "OpenAI's GPT-4.1",
+        "Grok 4.3",
+        "Sonnet",
+    ]
     assert result.replacements[0].replacement == SELF_REFERENCE_PLACEHOLDER
-    assert result.text == f"Note: [self-reference]. [model] and {anon.alias_of('xai-grok-4-3')} disagree; [model] too."
+    assert (
+        result.text
+        == f"Note: [self-reference]. [model] and {anon.alias_of('xai-grok-4-3')} disagree; [model] too."
+    )
     assert anon.scrub("OpenAI's view").replacements[0].replacement == PROVIDER_PLACEHOLDER
 
 
@@ -129,9 +139,14 @@ def test_shared_model_goes_to_the_author_else_placeholder():
         Contestant(id="omega-desk", display_name="Omega Desk", provider_family="openai", model="gpt-5"),
     ]
     a = Anonymizer.for_contestants(twins, "s")
-    assert a.scrub("gpt-5 thinks so", contestant_id="omega-desk").text == f"{a.alias_of('omega-desk')} thinks so"
+    assert (
+        a.scrub("gpt-5 thinks so", contestant_id="omega-desk").text == f"{a.alias_of('omega-desk')} thinks so"
+    )
     assert a.scrub("gpt-5 thinks so").text == "[model] thinks so"
-    assert a.scrub("Alpha Desk and Omega Desk").text == f"{a.alias_of('alpha-desk')} and {a.alias_of('omega-desk')}"
+    assert (
+        a.scrub("Alpha Desk and Omega Desk").text
+        == f"{a.alias_of('alpha-desk')} and {a.alias_of('omega-desk')}"
+    )
 
 
 def test_unknown_and_conditional_families_are_scrubbed_only_when_in_the_season():
@@ -231,4 +246,20 @@ def test_gate_never_hides_a_detection(anon):
     ],
 )
 def test_here_is_a_self_reference_only_when_it_opens_a_sentence(anon, sentence, expected):
+    assert anon.scrub(sentence).text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("This is GPT-5.5 speaking: trim risk.", "[self-reference]: trim risk."),
+        ("Hello, it's Claude.", "Hello, [self-reference]."),
+        ("This is Google's best quarter.", "This is [provider]'s best quarter."),
+        ("It's GPT-4.1's weakness.", "It's [model]'s weakness."),
+        ("I am an OpenAI model.", "[self-reference]."),
+        ("I'm OpenAI's biggest fan.", "I'm [provider]'s biggest fan."),
+        ("It's Anthropic, not me.", "It's [provider], not me."),
+    ],
+)
+def test_weak_declaratives_need_the_mention_to_end_the_clause(anon, sentence, expected):
     assert anon.scrub(sentence).text == expected

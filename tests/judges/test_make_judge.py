@@ -96,6 +96,18 @@ def test_a_missing_key_is_named_not_guessed(
         make_judge(spec(provider), allow_real_api_calls=True)
 
 
+def test_a_remote_openai_compatible_server_with_a_named_but_unset_key_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("TOGETHER_API_KEY", raising=False)
+    remote = spec("openai-compatible", base_url="https://api.together.xyz/v1", api_key_env="TOGETHER_API_KEY")
+    with pytest.raises(MissingApiKey, match="TOGETHER_API_KEY"):
+        make_judge(remote, allow_real_api_calls=True)
+    assert make_judge(
+        spec("openai-compatible", base_url="https://api.together.xyz/v1"), allow_real_api_calls=True
+    )
+
+
 def test_the_reference_judge_is_not_a_provider_client() -> None:
     with pytest.raises(ValueError, match="reference"):
         make_judge(spec("reference"), allow_real_api_calls=False)

@@ -164,6 +164,14 @@ def test_request_carries_the_strict_schema(harness: Harness) -> None:
     assert received.schema is not None and received.schema["required"] == ["score", "rationale"]
 
 
+def test_request_params_are_exactly_what_was_sent(harness: Harness) -> None:
+    harness.call_once(FakeReply.ok())
+    (received,) = harness.fake.requests
+    params = harness.judge().request_params(SYSTEM, USER, SCHEMA, "Grade")
+    assert dict(received.body) == params
+    assert SECRET not in json.dumps(params)
+
+
 def test_malformed_json_is_a_format_failure_with_the_raw_reply_kept(harness: Harness) -> None:
     garbage = 'Sure! {"score": 61,, "rationale": }'
     outcome = harness.call_once(FakeReply.malformed(garbage))

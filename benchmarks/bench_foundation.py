@@ -1,0 +1,34 @@
+"""Benchmark: load, validate and replay a generated 50-contestant × 250-day season (bar: under 5 s)."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from grader.demo import build_synthetic_season
+from grader.replay import replay_season
+from grader.season import load_bundle
+
+
+def main() -> None:
+    out = Path(tempfile.mkdtemp()) / "synthetic"
+    t0 = time.perf_counter()
+    built = build_synthetic_season(out, n_contestants=50, n_days=250, seed=0)
+    t1 = time.perf_counter()
+    bundle = load_bundle(out)
+    t2 = time.perf_counter()
+    _ = bundle.store
+    t3 = time.perf_counter()
+    replays = replay_season(bundle)
+    t4 = time.perf_counter()
+    print(f"season: {built.n_contestants} contestants × {built.n_days} days, {built.n_decisions} decisions, "
+          f"{built.n_trades} trades (generated in {t1 - t0:.2f} s)")
+    print(f"  load + validate {t2 - t1:.2f} s; point-in-time store {t3 - t2:.2f} s; replay {t4 - t3:.2f} s "
+          f"({len(replays)} contestants)")
+    total = t4 - t1
+    print(f"  total {total:.2f} s ({'within' if total < 5 else 'OVER'} the 5 s bar)")
+
+
+if __name__ == "__main__":
+    main()
