@@ -99,10 +99,17 @@ class AgreementResult(BaseModel):
     caveats: list[str]
 
 
+#: The krippendorff package works on a units x values x values array; beyond this many cells (hundreds of
+#: contestants with continuous scores) the identical closed form is used instead of gigabytes of memory.
+_PACKAGE_WORK_LIMIT = 20_000_000
+
+
 def krippendorff_interval_alpha(matrix: np.ndarray) -> float | None:
     """Krippendorff's alpha (interval) of a coders x units array with NaN for missing ratings.
 
-    Identical coders give 1.0; None when undefined (fewer than two coders on any unit, or no variance)."""
+    Computed by the ``krippendorff`` package; for very large inputs by the equivalent closed form (see
+    :func:`interval_alpha_closed_form`). Identical coders give 1.0; None when undefined (fewer than two
+    coders on any unit, or no variance)."""
     data = np.asarray(matrix, dtype=float)
     if data.ndim != 2 or data.shape[0] < 2:
         return None
@@ -113,6 +120,8 @@ def krippendorff_interval_alpha(matrix: np.ndarray) -> float | None:
     values = values[np.isfinite(values)]
     if np.unique(values).size < 2:
         return None
+    if data.shape[1] * np.unique(values).size ** 2 > _PACKAGE_WORK_LIMIT:
+        return interval_alpha_closed_form(data)
     with np.errstate(all="ignore"):
         return finite(krippendorff.alpha(reliability_data=data, level_of_measurement="interval"))
 

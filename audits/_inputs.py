@@ -62,8 +62,11 @@ LOOKAHEAD_COLUMNS: tuple[str, ...] = ("judge_id", "contestant_id", "passed")
 CLAIM_STATUSES: tuple[str, ...] = ("supported", "not_verifiable", "contradicted")
 
 
-class AuditInputError(ValueError):
-    """A table handed to the audits is malformed; the message names table, row and column."""
+class AuditInputError(Exception):
+    """A table handed to the audits is malformed; the message names table, row and column.
+
+    Not a ValueError on purpose: pydantic would wrap a ValueError raised while validating
+    :class:`AuditInputs` into a ValidationError; this one reaches the caller as it is."""
 
     def __init__(self, table: str, problem: str, *, row: int | None = None, column: str | None = None):
         where = table

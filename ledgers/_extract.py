@@ -87,7 +87,10 @@ class UniverseIndex:
                 else:
                     loose.setdefault(_norm(alias), symbol)
                 short = _GENERIC_HEAD.sub("", _GENERIC_TAIL.sub("", alias)).strip()
-                for variant in {short, _GENERIC_TAIL.sub("", alias).strip()}:
+                variants = {short, _GENERIC_TAIL.sub("", alias).strip()}
+                if re.fullmatch(r"[A-Z][a-z]+s", short):
+                    variants.add(short[:-1])  # "Semiconductor" for "Semiconductors"
+                for variant in variants:
                     if variant and variant != alias and _norm(variant) not in _BLOCKED and len(variant) > 2:
                         exact.setdefault(variant, symbol)
                         exact.setdefault(variant.upper().replace(" ", "_").replace("-", "_"), symbol)

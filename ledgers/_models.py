@@ -166,4 +166,5 @@ class VerifierConfig(_Model):
     upside_dead_band: float = 0.01
     price_scale_ratio: float = 5.0
     lookahead_window_days: int = 10
+    lookahead_min_precision: float = 0.005  # half a last digit relative to the stated value
     benchmark: str | None = None

@@ -38,7 +38,7 @@ _SUFFIX_HORIZON = re.compile(
 )
 _SUFFIX_WORD_HORIZON = re.compile(
     r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing|this)\s+)?"
-    r"(?:one[\s-])?(?P<w>weekly|monthly|yearly|annual|week|month|year)\b(?![\s-]*(?:to|over|on)[\s-])",
+    r"(?:one[\s-])?(?P<w>weekly|monthly|yearly|annual|week|month|year|day|session)\b(?![\s-]*(?:to|over|on)[\s-])",
     re.I,
 )
 _MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -142,6 +142,8 @@ _SUFFIX_DISTANCE = re.compile(
     r"|(?P<tgt>(?:(?:analyst|consensus|analysts'|price)\s+)+target(?:\s+price)?))",
     re.I,
 )
+_SUFFIX_WITHIN = re.compile(r"^\s*of\s+(?:(?:its|the|a|their)\s+)?52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)", re.I)
+_SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd>forward\s+|fwd\s+)?(?:earnings|eps)\b", re.I)
 _SUFFIX_UPSIDE = re.compile(
     r"^\s*(?:of\s+)?(?:(?:potential|implied|further|analyst|remaining)\s+)?(?P<d>upside|downside)\b"
     r"(?P<tgt>[^.;]{0,40}?\btarget)?",
@@ -168,7 +170,7 @@ _PREFIX_DISTANCE = re.compile(
 _Q_SMA = re.compile(
     r"\b(?P<neg>not\s+|no\s+longer\s+)?(?:(?:trading|trades|traded|sits?|sitting|is|are|remains?|stays?|"
     r"closed|holding|holds|broke|broken|moved|back|reclaimed|crossed|price)\s+)?(?P<dir>above|below|under|beneath)\s+"
-    r"(?:both\s+)?(?:its\s+|the\s+|their\s+)?(?P<terms>(?:(?:50|200)(?:[\s-]?(?:day|d))?(?:\s*(?:and|&|/|,)\s*"
+    r"(?:both\s+)?(?:its\s+|the\s+|their\s+)?(?P<terms>(?:(?:50|200)-?(?:[\s-]?(?:day|d))?(?:\s*(?:and|&|/|,)\s*"
     r"(?:the\s+|its\s+)?)?)+)[\s-]?" + _MA_WORDS + r"\b"
     r"|\b(?P<neg2>not\s+)?(?P<dir2>above|below|under)\s+(?:its\s+|the\s+)?(?:(?P<n2>50|200)[\s-]?dma|sma[\s-]?(?P<n3>50|200))\b",
     re.I,
@@ -323,7 +325,7 @@ def _match_horizon(m: re.Match[str]) -> str:
         return horizon_key(_hz_num(groups[n_key]), groups["u" if n_key == "n" else "hu"])
     word = (groups.get("w") or groups.get("hw") or "").lower()
     return {"week": "7D", "weekly": "7D", "month": "30D", "monthly": "30D", "year": "1Y", "yearly": "1Y",
-            "annual": "1Y"}.get(word, "7D")
+            "annual": "1Y", "day": "1T", "session": "1T"}.get(word, "7D")
 
 
 def _is_rate_tenor(m: re.Match[str]) -> bool:
@@ -430,8 +432,12 @@ class _Binding:
     op: str = "eq"
 
 
-def _bind_suffix(text: str, end: int) -> _Binding | None:
+def _bind_suffix(text: str, end: int, start: int = 0) -> _Binding | None:
     after = text[end : end + 80]
+    m = _SUFFIX_WITHIN.match(after)
+    if m and re.search(r"\bwithin\s*$", text[max(0, start - 12):start], re.I):
+        f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
+        return _Binding("near_52w_extreme", field=f, start=start, end=end + m.end())
     m = _SUFFIX_RELATIVE.match(after)
     if m:
         b = _Binding("relative_return", relative=True, start=end, end=end + m.end())
@@ -563,6 +569,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         stated = number_from_match(m)
         is_plain = not (suffix or m.group("cur") or "." in m.group("num"))
         start = m.start()
+        if (m.group("sign") and start > 0 and text[start - 1].isdigit()) or (
+            start >= 2 and text[start - 1] in "-\u2013" and text[start - 2].isdigit()
+        ):
+            continue  # the end of a range ("July 9-16", "3-5%")
         before = text[max(0, start - 40):start]
         if is_plain and (_DATE_BEFORE.search(before) or _DATE_AFTER.match(text[m.end():])):
             continue
@@ -574,11 +584,18 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
             floor = m.end()
             continue
-        binding = _bind_suffix(text, m.end())
+        binding = _bind_suffix(text, m.end(), start)
+        if suffix == "x":  # a multiple: "28x earnings", "25x forward earnings"
+            mult = _SUFFIX_MULTIPLE.match(text[m.end():m.end() + 40])
+            if mult:
+                binding = _Binding("exact_numeric", field="forwardPE" if mult.group("fwd") else "peRatio",
+                                   start=start, end=m.end() + mult.end())
         rel_prefix = _PREFIX_RELATIVE.search(text[floor:start]) if binding is not None else None
         if binding is not None and binding.rule == "return" and rel_prefix:
             binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
             binding.start = floor + rel_prefix.start()
+        if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
+            binding = None  # a multiple is not a price
         if binding is not None and binding.rule in ("return", "relative_return") and _CONTEXT_JUST_BEFORE.search(before):
             binding = _Binding("briefing", start=start, end=binding.end)  # "oil +8% weekly", "Kospi -3% 7d"
         if binding is None:
@@ -599,7 +616,11 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                 continue
             binding = _Binding("briefing", start=start, end=m.end())
         if binding.rule == "relative_return" and binding.horizon is None:
-            binding.horizon = last_horizon
+            prior = list(_HORIZON_RE.finditer(text, max(0, start - 60), start))
+            if prior and not _is_rate_tenor(prior[-1]):
+                binding.horizon = _match_horizon(prior[-1])  # "strongest 30d relative return (+14% vs SPX)"
+            else:
+                binding.horizon = last_horizon
         if binding.horizon is not None:
             last_horizon = binding.horizon
         elif binding.field in FIELD_HORIZONS:
@@ -636,7 +657,7 @@ def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None,
         field_name = HORIZON_FIELDS.get(horizon or "", None)
     spec_unit = FIELD_SPECS[field_name].unit if field_name else "fraction"
     if raw_rule in ("return", "relative_return", "distance_52w_high", "distance_52w_low", "distance_sma",
-                    "analyst_upside"):
+                    "analyst_upside", "near_52w_extreme"):
         spec_unit = "fraction"
     value, tol = hit.stated.in_unit(spec_unit)
     if raw_rule == "return":
@@ -652,7 +673,7 @@ def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None,
     return Assertion(
         rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
         op=hit.op, window=None, benchmark=benchmark if raw_rule == "relative_return" else None,
-        label=horizon, raw=hit.stated.raw,
+        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw,
     )
 
 

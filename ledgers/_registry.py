@@ -38,7 +38,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     # price / momentum
     _f("close", "price", "price_momentum", "the day's (adjusted) close",
        "price", "closing price", "last price", "share price", "stock price", "last close", "adj close",
-       "adjusted close", "close price"),
+       "adjusted close", "close price", "closed", "closed at", "trading at", "trades at", "last traded at"),
     _f("return1d", "fraction", "price_momentum", "1-trading-day return",
        "1d return", "1-day return", "one-day return", "daily return", "1d", "1-day"),
     _f("return5d", "fraction", "price_momentum", "5-trading-day return",
@@ -83,9 +83,11 @@ FIELDS: tuple[FieldSpec, ...] = (
     # valuation / fundamentals
     _f("peRatio", "ratio", "valuation", "trailing price / earnings",
        "p/e", "pe", "pe ratio", "p/e ratio", "price/earnings", "price-to-earnings", "price to earnings",
-       "trailing p/e", "trailing pe", "earnings multiple", "ttm p/e"),
+       "trailing p/e", "trailing pe", "earnings multiple", "ttm p/e", "times earnings", "x earnings",
+       "times trailing earnings"),
     _f("forwardPE", "ratio", "valuation", "price / forward earnings",
-       "forward p/e", "forward pe", "fwd p/e", "fwd pe", "forward price-to-earnings", "forward multiple"),
+       "forward p/e", "forward pe", "fwd p/e", "fwd pe", "forward price-to-earnings", "forward multiple",
+       "times forward earnings", "x forward earnings"),
     _f("pegRatio", "ratio", "valuation", "P/E over earnings growth", "peg", "peg ratio"),
     _f("priceToBookRatio", "ratio", "valuation", "price / book value",
        "p/b", "pb", "price-to-book", "price to book", "price/book", "p/b ratio"),

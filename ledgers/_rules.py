@@ -34,7 +34,9 @@ Thresholds (all in ``VerifierConfig``; defaults shown):
 - forecasts and opinions are never verifiable; a briefing figure (no point-in-time field) is not
   verifiable; a missing field or symbol is not verifiable.
 - lookahead: a numeric claim that does not match the value known at ``decided_at`` but matches, at the
-  stated precision, a value observed within 10 calendar days after it is flagged ``lookahead``.
+  stated precision, a value observed within 10 calendar days after it is flagged ``lookahead``; only
+  claims stated precisely enough to be distinctive (half a last digit <= 0.5% of the value: "31.6",
+  "$139.87", "-6.08%", not "63" or "+8%") are checked, so a coincidence is not called lookahead.
 """
 
 from __future__ import annotations
@@ -161,6 +163,8 @@ def _lookahead(ctx: Ctx, symbol: str, a: Assertion, fld: str | None) -> tuple[Ob
     window = ctx.config.lookahead_window_days
     if a.stated is None or a.op != "eq":
         return None, []
+    if a.tolerance > ctx.config.lookahead_min_precision * abs(a.stated):
+        return None, []  # too coarse ("RSI 63", "+8%") to tell a later value from a coincidence
     later = ctx.data.later(symbol, fld, ctx.as_of, window) if fld and fld in FIELD_SPECS else []
     for o in later:
         v = _num(o)
@@ -404,7 +408,8 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
         state, holds = f"oversold (rsi14 <= {cfg.oversold_rsi:g})", v <= cfg.oversold_rsi
     negated = a.label == "not"
     ok = holds != negated
-    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({_when(o)}); claimed {'not ' if negated else ''}{state}",  # type: ignore[arg-type]
+    claim = f"not {state.split(' ')[0]} ({state.split(' ', 1)[1][1:-1]} is {state.split(' ')[0]})" if negated else state
+    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({_when(o)}); claimed {claim}",  # type: ignore[arg-type]
                       [o])  # type: ignore[list-item]
 
 

@@ -32,6 +32,8 @@ from grader.season._models import AllocationItem, Contestant, Decision, SeasonIn
 
 _RESERVED_TOKENS = {"model", "provider", "self", "reference", "contestant", UNDISCLOSED}
 _ALIAS_LIKE = re.compile(r"contestant[a-z]{1,3}")
+_GAP = re.compile(r"[\W_]{0,3}")
+"""Separators allowed between the words of a contestant name."""
 _PLACEHOLDER = re.compile(
     "|".join(re.escape(p) for p in (MODEL_PLACEHOLDER, PROVIDER_PLACEHOLDER, SELF_REFERENCE_PLACEHOLDER))
 )
@@ -162,58 +164,109 @@ class _Detector:
                 key = P.model_key(value)
                 if key[0] or key[1]:
                     self.by_key.setdefault(key, set()).add(c.id)
+        heads = {
+            P.split_tokens(v)[0] for c in self.contestants for v in _identity_values(c) if P.split_tokens(v)
+        }
+        self.literal_head_re = re.compile(
+            rf"{P.START}(?:{'|'.join(re.escape(h) for h in sorted(heads, key=len, reverse=True))})"
+            if heads
+            else r"(?!)",
+            re.IGNORECASE,
+        )
+        longest = max((len(v) for c in self.contestants for v in _identity_values(c)), default=0)
+        self._back = 64 + 2 * longest  # a mention may start before its trigger word ("Google's Gemini")
+        self._ahead = 160 + 2 * longest
+        self._allow_reach = max((len(a) for a in allowlist), default=0)
         self.always_scan = "" in triggers
         triggers.discard("")
         self.ascii_triggers = frozenset(t.encode() for t in triggers if t.isascii())
         self.unicode_triggers = frozenset(t for t in triggers if not t.isascii())
 
-    def may_contain_identity(self, text: str) -> bool:
-        """The cheap gate: False only when no identity pattern can match ``text``."""
+    def scan_windows(self, text: str) -> list[tuple[int, int]]:
+        """Where identities can be: merged windows around trigger words (empty: the text is clean).
+
+        A cheap test first (ASCII letter runs of the text against the trigger words), then the
+        positions of the triggers found; the full patterns run only inside these windows."""
+        n = len(text)
         if self.always_scan:
-            return True
+            return [(0, n)]
         runs = P.ascii_letter_runs(text)
-        if not self.ascii_triggers.isdisjoint(runs):
-            return True
+        hits = self.ascii_triggers.intersection(runs)
+        paired = [rx for word, rx in P.PAIRED_GATES.items() if word in runs]
         if self.unicode_triggers and not text.isascii():
             if not self.unicode_triggers.isdisjoint(P.LETTER_RUN.findall(text.lower())):
-                return True
-        low: bytes | None = None
-        for word, (partners, checks) in P.PAIRED_GATES.items():
-            if word not in runs:
-                continue
-            if not partners.isdisjoint(runs):
-                return True
-            if checks:
-                low = low if low is not None else text.encode("utf-8", "surrogatepass").lower()
-                if any(c.search(low) for c in checks):
-                    return True
-        return False
+                return [(0, n)]
+        if not hits and not paired:
+            return []
+        low = text.lower()
+        if len(low) != n:  # lower-casing changed offsets (rare Unicode): scan everything
+            return [(0, n)]
+        positions: list[int] = []
+        for word in hits:
+            w = word.decode()
+            i = low.find(w)
+            while i != -1:
+                positions.append(i)
+                i = low.find(w, i + 1)
+        for rx in paired:
+            positions.extend(m.start() for m in rx.finditer(low))
+        if not positions:
+            return []
+        windows: list[tuple[int, int]] = []
+        for p in sorted(positions):
+            lo, hi = max(0, p - self._back), min(n, p + self._ahead)
+            if windows and lo <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], max(windows[-1][1], hi))
+            else:
+                windows.append((lo, hi))
+        return windows
 
-    def literal_spans(self, text: str) -> list[tuple[int, int]]:
+    def may_contain_identity(self, text: str) -> bool:
+        """The cheap gate: False only when no identity pattern can match ``text``."""
+        return bool(self.scan_windows(text))
+
+    @staticmethod
+    def _search(rx: re.Pattern[str], text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Matches of ``rx`` inside the windows; a match cut by a window's end is re-matched uncut."""
+        n = len(text)
+        out: list[tuple[int, int]] = []
+        for lo, hi in windows:
+            pos = lo
+            while pos < hi:
+                m = rx.search(text, pos, hi)
+                if m is None:
+                    break
+                s, e = m.span()
+                if e == hi and hi < n:
+                    whole = rx.match(text, s)
+                    e = whole.end() if whole else e
+                out.append((s, e))
+                pos = max(e, s + 1)
+        return out
+
+    def literal_spans(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
         """Spans naming a contestant (id, display name, model) in any case and with any separators of
         up to three characters: ``gpt-5.5`` ~ ``GPT 5.5`` ~ ``gpt55`` ~ ``Gpt_5_5``."""
         if not self.literal_joints:
             return []
-        words = [(m.start(), m.end(), m.group().lower()) for m in P.WORD.finditer(text)]
         spans: list[tuple[int, int]] = []
         prefixes, joints = self.literal_prefixes, self.literal_joints
-        for i, (start, _, first) in enumerate(words):
-            if first not in prefixes:
-                continue
-            acc, cuts, best = first, [], None
-            j = i
-            while True:
-                if acc in joints and joints[acc].issuperset(cuts):
-                    best = words[j][1]
-                j += 1
-                if j == len(words) or words[j][0] - words[j - 1][1] > 3:
-                    break
-                cuts.append(len(acc))
-                acc += words[j][2]
+        word_at, gap_at = P.WORD.match, _GAP.match
+        heads = self._search(self.literal_head_re, text, windows if windows is not None else [(0, len(text))])
+        for head_start, _ in heads:
+            word = word_at(text, head_start)
+            acc, cuts, best = "", [], None
+            while word is not None:
+                if acc:
+                    cuts.append(len(acc))
+                acc += word.group().lower()
                 if acc not in prefixes:
                     break
+                if acc in joints and joints[acc].issuperset(cuts):
+                    best = word.end()
+                word = word_at(text, gap_at(text, word.end()).end())
             if best is not None:
-                spans.append((start, best))
+                spans.append((head_start, best))
         return spans
 
     # -- attribution ---------------------------------------------------------------------------
@@ -244,18 +297,26 @@ class _Detector:
     ) -> list[_Group]:
         """Maximal identity spans (overlapping detections merged), in text order. ``use_gate=False``
         skips the cheap pre-check (tests compare both ways)."""
-        if use_gate and not self.may_contain_identity(text):
+        windows = self.scan_windows(text) if use_gate else [(0, len(text))]
+        if not windows:
             return []
         raw: list[tuple[int, int, str]] = []
-        for m in self.model_re.finditer(text):
-            raw.append((m.start(), m.end(), "model"))
-        for m in self.provider_re.finditer(text):
-            raw.append((m.start(), m.end(), "provider"))
-        for s, e in self.literal_spans(text):
-            raw.append((s, e, "contestant"))
+        raw += [(s, e, "model") for s, e in self._search(self.model_re, text, windows)]
+        raw += [(s, e, "provider") for s, e in self._search(self.provider_re, text, windows)]
+        raw += [(s, e, "contestant") for s, e in self.literal_spans(text, windows)]
         if not raw:
             return []
-        allowed = [m.span() for m in self.allow_re.finditer(text)] if self.allow_re else []
+        allowed: list[tuple[int, int]] = []
+        if self.allow_re is not None:
+            reach = self._allow_reach
+            around = sorted((max(0, s - reach), e + reach) for s, e, _ in raw)
+            merged: list[tuple[int, int]] = []
+            for lo, hi in around:
+                if merged and lo <= merged[-1][1]:
+                    merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+                else:
+                    merged.append((lo, min(hi, len(text))))
+            allowed = self._search(self.allow_re, text, merged)
         cands: list[tuple[int, int, str]] = []
         for s, e, kind in raw:
             inside = any(a <= s and e <= b for a, b in allowed)
@@ -288,7 +349,10 @@ class _Detector:
     @staticmethod
     def _self_reference(text: str, s: int, e: int, kind: str, allow_listed: bool) -> tuple[int, int]:
         """Widen a mention to the self-identifying phrase around it, if there is one."""
-        lo = max(0, s - P.SELF_LOOKBEHIND)
+
+        def prefix(name: str) -> re.Match[str] | None:
+            return P.SELF_PREFIXES[name].search(text, max(0, s - P.SELF_WINDOWS[name]), s)
+
         start, end = s, e
         role = P.SELF_ROLE_SUFFIX.match(text, e)
         role_end = role.end() if role else e
@@ -296,24 +360,27 @@ class _Detector:
         has_comma = role is not None and not has_role
         if not allow_listed:
             names_a_model = kind != "provider" or has_role
-            m = P.SELF_PREFIXES["declare"].search(text, lo, s)
-            if m and names_a_model:
+            m = prefix("declare") if names_a_model else None
+            if m:
                 start, end = min(start, m.start()), max(end, role_end)
-            m = P.SELF_PREFIXES["declare_weak"].search(text, lo, s)
-            clause = P.CLAUSE_END.match(text, role_end) if m and names_a_model else None
+            m = prefix("declare_weak") if names_a_model else None
+            clause = P.CLAUSE_END.match(text, role_end) if m else None
             if m and clause:
                 start, end = min(start, m.start()), max(end, clause.end())
             suffix = P.SELF_SUFFIX.match(text, e)
-            if suffix and P.SENTENCE_START.search(text, lo, s):
+            if suffix and P.SENTENCE_START.search(text, max(0, s - 8), s):
                 end = max(end, suffix.end())
-            m = P.SELF_PREFIXES["as_lead"].search(text, lo, s)
-            if m and (has_role or has_comma):
+            m = prefix("as_lead") if has_role or has_comma else None
+            if m:
                 start, end = min(start, m.start()), max(end, role_end)
-        m = P.SELF_PREFIXES["as"].search(text, lo, s)
-        if m and has_role:
+        m = prefix("as") if has_role else None
+        if m:
             start, end = min(start, m.start()), max(end, role_end)
-        for name in ("by", "mine"):
-            m = P.SELF_PREFIXES[name].search(text, lo, s)
+        m = prefix("mine")
+        if m:
+            start = min(start, m.start())
+        if text[max(0, s - 24) : s].rstrip().lower().endswith(P.BY_ENDINGS):
+            m = prefix("by")
             if m:
                 start = min(start, m.start())
         return start, end

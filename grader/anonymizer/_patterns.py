@@ -218,8 +218,10 @@ CLAUSE_END = re.compile(
     r"(?:\s*,?\s+(?:speaking|here|reporting)(?![\w'’]))?(?=\s*(?:[,.!?:;\n—–)\]]|\s-\s|$))", re.IGNORECASE
 )
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(\[—–])\s*$")
-SELF_LOOKBEHIND = 160
-"""Characters before a mention that the prefix patterns may cover."""
+SELF_WINDOWS = {"declare": 48, "declare_weak": 32, "as": 24, "as_lead": 48, "mine": 48, "by": 160}
+"""Characters before a mention that each prefix pattern may cover."""
+BY_ENDINGS = ("by", "from", "at", "of")
+"""A "by" prefix ends with one of these words (a cheap test before the pattern runs)."""
 
 
 def split_tokens(value: str) -> list[str]:
@@ -313,16 +315,12 @@ CONDITIONAL_TRIGGERS: dict[str, frozenset[str]] = {
     "apple": frozenset({"apple"}),
     "facebook": frozenset({"facebook"}),
 }
-# Letter runs too common to trigger alone ("AI capex", "deep pullback"). Such a run triggers only next
-# to one of its partner runs ("x ai", "open ai", "deep seek") or when its narrow check matches the
-# lower-cased UTF-8 bytes ("ai21", "01.ai", "o3", "4o").
-PAIRED_GATES: dict[bytes, tuple[frozenset[bytes], tuple[re.Pattern[bytes], ...]]] = {
-    b"ai": (
-        frozenset({b"x", b"open", b"inflection", b"moonshot"}),
-        (re.compile(rb"ai21"), re.compile(rb"01[\s.\-]ai")),
-    ),
-    b"o": (frozenset(), (re.compile(rb"o[1-9]"), re.compile(rb"4o"))),
-    b"deep": (frozenset({b"seek", b"mind"}), ()),
+# Letter runs too common to trigger alone ("AI capex", "deep pullback", "o"): when one is present, the
+# narrow pattern that every identity using it must match is searched in the lower-cased text instead.
+PAIRED_GATES: dict[bytes, re.Pattern[str]] = {
+    b"ai": re.compile(r"(?:open|x|01|inflection|moonshot)[\s.\-]*ai|ai21"),
+    b"o": re.compile(r"o[1345]|4o"),
+    b"deep": re.compile(r"deep[\s\-]?(?:seek|mind)"),
 }
 ASCII_LETTER_TABLE = bytes(c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 else 32 for c in range(256))
 """bytes.translate table: ASCII letters to lower case, everything else to a space (splits letter runs)."""

@@ -15,6 +15,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, ClassVar, Self
@@ -206,7 +207,7 @@ class FakeServer(ABC):
         if event is not None and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(event.set)
 
-    def wait_blocking(self, reply: FakeReply, still_wanted: Any = None) -> bool:
+    def wait_blocking(self, reply: FakeReply, still_wanted: Callable[[], bool] | None = None) -> bool:
         """Thread-pool twin of `wait_async`; `still_wanted()` lets a hang end when the client left."""
         delay = self.delay_for(reply)
         if delay is not None:

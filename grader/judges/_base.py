@@ -76,9 +76,10 @@ class JudgeSpec(BaseModel):
     `base_url` is for HTTP providers (openai, anthropic, openai-compatible; required for the last);
     `host` is the xAI gRPC "host:port". `api_key_env` names the environment variable holding the key
     (never the key itself); left empty it defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY / XAI_API_KEY.
+    Validation errors never echo input values, so a key pasted by mistake is not printed back.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
 
     judge_id: str = Field(min_length=1)
     provider: Provider

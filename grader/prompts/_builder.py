@@ -91,7 +91,6 @@ class PromptBuilder:
         self.outcome = outcome or {}
         self.pending = pending
         self.store = bundle.store
-        self._naive_cache: dict[datetime, int] = {}
         self._briefings: dict[str, str | None] = {}
 
     def round_briefing(self, round_id: str | None) -> str | None:
@@ -123,8 +122,8 @@ class PromptBuilder:
         return sorted(syms)
 
     def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
-                         last_sent: dict[tuple[str, str], str], facts: list[str],
-                         seen_context: set[str]) -> DecisionSection:
+                         last_sent: dict[tuple[str, str], str] | None, facts: list[str],
+                         seen_context: set[str] | None) -> DecisionSection:
         when = decision.decided_at
         lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
         if decision.round_id:
@@ -147,10 +146,11 @@ class PromptBuilder:
         context = shown.context or self.round_briefing(decision.round_id)
         if context:
             digest = hashlib.sha256(context.encode()).hexdigest()[:12]
-            if digest in seen_context:
+            if seen_context is not None and digest in seen_context:
                 lines.append(f"What the model was shown: same briefing as before (ref {digest}).")
             else:
-                seen_context.add(digest)
+                if seen_context is not None:
+                    seen_context.add(digest)
                 lines.append(f"What the model was shown (briefing ref {digest}):\n{context}")
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
@@ -164,9 +164,10 @@ class PromptBuilder:
                 obs = per[fname]
                 shown_v = format_value(fname, obs.value)
                 key = (sym, fname)
-                if last_sent.get(key) == shown_v:
-                    continue
-                last_sent[key] = shown_v
+                if last_sent is not None:
+                    if last_sent.get(key) == shown_v:
+                        continue
+                    last_sent[key] = shown_v
                 parts.append(f"{fname}={shown_v}")
                 used.append(obs)
             if parts:
@@ -175,19 +176,6 @@ class PromptBuilder:
         lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted):")
         lines.extend(snap_lines or ["  (no changed values)"])
         return DecisionSection(decision.key, when, "\n".join(lines), used)
-
-    def naive_size(self, decisions: list[Decision]) -> int:
-        """Tokens of an uncompacted dump: every field of every universe symbol at every decision."""
-        symbols = sorted(self.bundle.info.symbols())
-        total = 0
-        for d in decisions:
-            if d.decided_at not in self._naive_cache:
-                snap = self.store.snapshot(symbols, d.decided_at)
-                self._naive_cache[d.decided_at] = sum(len(f"{f}={format_value(f, o.value)}, ") + 4
-                                                      for per in snap.values() for f, o in per.items())
-            total += self._naive_cache[d.decided_at]
-            total += len(d.rationale) + len(d.context or "") + 80
-        return math.ceil(total / 4)
 
     def process_facts_at(self, contestant_id: str, decision: Decision) -> list[str]:
         replay = self.replays.get(contestant_id)
@@ -255,18 +243,29 @@ class PromptBuilder:
 
     # -- whole prompt -------------------------------------------------------------------------------
     def build(self, contestant_id: str) -> JudgePrompt:
+        """The compact prompt, with the token count of a naive dump for comparison."""
+        prompt = self._render(contestant_id, compact=True)
+        naive = self._render(contestant_id, compact=False)
+        prompt.naive_token_estimate = naive.token_estimate
+        return prompt
+
+    def _render(self, contestant_id: str, compact: bool) -> JudgePrompt:
+        """``compact=False`` is the naive dump: every field of every universe symbol at every decision,
+        repeated values and briefings included (used only to report what compaction saves)."""
         decisions = self.bundle.decisions_of(contestant_id)
         alias = self.anonymizer.alias_of(contestant_id)
         sections: list[DecisionSection] = []
-        last_sent: dict[tuple[str, str], str] = {}
-        seen_context: set[str] = set()
+        last_sent: dict[tuple[str, str], str] | None = {} if compact else None
+        seen_context: set[str] | None = set() if compact else None
+        universe = sorted(self.bundle.info.symbols())
         recent: list[set[str]] = []
         held: set[str] = set()
         scrubbed = 0
         for d in decisions:
             shown, record = self.anonymizer.anonymize_decision(d)
             scrubbed += record.count
-            symbols = self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:])
+            symbols = (self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:]) if compact
+                       else universe)
             facts = self.process_facts_at(contestant_id, d)
             sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context))
             traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
@@ -287,7 +286,7 @@ class PromptBuilder:
             parts.append(facts)
         parts.append(self.outcome_section(contestant_id))
         user = "\n\n".join(parts)
-        leaks = self.anonymizer.find_leaks(user)
+        leaks = self.anonymizer.find_leaks(user) if compact else []
         return JudgePrompt(
             contestant_id=contestant_id,
             alias=alias,
@@ -295,7 +294,7 @@ class PromptBuilder:
             user=user,
             sections=sections,
             token_estimate=estimate_tokens(self.instructions) + estimate_tokens(user),
-            naive_token_estimate=estimate_tokens(self.instructions) + self.naive_size(decisions),
+            naive_token_estimate=0,
             scrubbed=scrubbed,
             leaks=leaks,
         )

@@ -74,7 +74,7 @@ def panel_scores(
             if bias and c["contestant_family"] == judge_family:
                 base += bias.get(judge_id, 0.0)
             for repeat in range(repeats):
-                jitter = rng.normal(0, repeat_sd) if repeat else 0.0
+                jitter = rng.normal(0, repeat_sd) if repeats > 1 else 0.0
                 axes = {
                     axis: float(np.clip(base + jitter + rng.normal(0, 1.0), 0, 100))
                     for axis in ("reasoning", "evidence", "process", "outcome", "data_reliability")

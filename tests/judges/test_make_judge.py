@@ -132,6 +132,16 @@ def test_bad_specs_are_rejected_with_the_field_named(fields: dict[str, object], 
         JudgeSpec.model_validate(base | fields)
 
 
+@pytest.mark.parametrize("field", ["api_key_env", "api_key"])
+def test_a_key_pasted_into_a_spec_is_not_echoed_by_the_error(field: str) -> None:
+    with pytest.raises(ValidationError) as rejected:
+        JudgeSpec.model_validate(
+            {"judge_id": "j", "provider": "openai", "model": "m", "family": "f", field: SECRET}
+        )
+    assert field in str(rejected.value)
+    assert SECRET not in str(rejected.value) and SECRET not in repr(rejected.value)
+
+
 def test_pricing_is_per_million_tokens() -> None:
     assert Pricing(input_per_mtok=1.25, output_per_mtok=10).cost_usd(200_000, 10_000) == pytest.approx(0.35)
     assert Pricing(input_per_mtok=3, output_per_mtok=15).cost_usd(None, None) == 0.0

@@ -10,9 +10,9 @@ import asyncio
 import json
 import logging
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,39 +47,47 @@ class Grade(BaseModel):
 
 
 SCHEMA = Grade.model_json_schema()
+T = TypeVar("T")
 
 
 @dataclass
 class Harness:
+    """One provider's fake plus judges built on it, all run on one event loop shared by the module."""
+
     provider: str
     fake: FakeServer
+    runner: asyncio.Runner
+    judges: dict[tuple[str, float], ProviderJudge]
 
     def judge(self, *, timeout_s: float = 5.0) -> ProviderJudge:
-        endpoint = (
-            {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
-        )
-        spec = JudgeSpec(
-            judge_id=f"{self.provider}-under-test",
-            provider=self.provider,  # type: ignore[arg-type]
-            model=MODELS[self.provider],
-            family=self.provider,
-            api_key_env=KEY_ENV,
-            timeout_s=timeout_s,
-            max_output_tokens=300,
-            **endpoint,
-        )
-        return make_judge(spec, allow_real_api_calls=False)
+        key = (self.provider, timeout_s)
+        if key not in self.judges:
+            endpoint = (
+                {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
+            )
+            spec = JudgeSpec(
+                judge_id=f"{self.provider}-under-test",
+                provider=self.provider,  # type: ignore[arg-type]
+                model=MODELS[self.provider],
+                family=self.provider,
+                api_key_env=KEY_ENV,
+                timeout_s=timeout_s,
+                max_output_tokens=300,
+                **endpoint,
+            )
+            self.judges[key] = make_judge(spec, allow_real_api_calls=False)
+        return self.judges[key]
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self.runner.run(coroutine)
 
     def call(self, *, timeout_s: float = 5.0, times: int = 1) -> list[CallOutcome]:
         judge = self.judge(timeout_s=timeout_s)
 
         async def run() -> list[CallOutcome]:
-            try:
-                return [await judge.call(SYSTEM, USER, SCHEMA, "Grade") for _ in range(times)]
-            finally:
-                await judge.aclose()
+            return [await judge.call(SYSTEM, USER, SCHEMA, "Grade") for _ in range(times)]
 
-        return asyncio.run(run())
+        return self.run(run())
 
     def call_once(self, script: Callable[..., FakeReply] | FakeReply, **options: Any) -> CallOutcome:
         self.fake.reset(script=script if callable(script) else (lambda request: script))
@@ -98,15 +106,33 @@ def fakes() -> Iterator[dict[str, FakeServer]]:
         }
 
 
+@pytest.fixture(scope="module")
+def loop_and_judges() -> Iterator[tuple[asyncio.Runner, dict[tuple[str, float], ProviderJudge]]]:
+    """One event loop for the module, so each judge's SDK client is built once and reused."""
+    judges: dict[tuple[str, float], ProviderJudge] = {}
+    with asyncio.Runner() as runner:
+        yield runner, judges
+
+        async def close_all() -> None:
+            for judge in judges.values():
+                await judge.aclose()
+
+        runner.run(close_all())
+
+
 @pytest.fixture(params=PROVIDERS)
 def harness(
-    request: pytest.FixtureRequest, fakes: dict[str, FakeServer], monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest,
+    fakes: dict[str, FakeServer],
+    loop_and_judges: tuple[asyncio.Runner, dict[tuple[str, float], ProviderJudge]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Harness:
     monkeypatch.setenv(KEY_ENV, SECRET)
     fake = fakes[request.param]
     fake.reset(script=valid_grades)
     fake.require_api_key = None
-    return Harness(request.param, fake)
+    runner, judges = loop_and_judges
+    return Harness(request.param, fake, runner, judges)
 
 
 def assert_no_secret(outcome: CallOutcome) -> None:
@@ -270,13 +296,12 @@ def test_an_unreachable_server_is_a_transport_failure(harness: Harness) -> None:
         probe.bind(("127.0.0.1", 0))
         closed_port = probe.getsockname()[1]
     endpoint = f"127.0.0.1:{closed_port}"
-    dead = Harness(harness.provider, harness.fake)
-    judge_spec = dead.judge().spec
+    live_spec = harness.judge().spec
     if harness.provider == "xai":
-        spec = judge_spec.model_copy(update={"host": endpoint})
+        spec = live_spec.model_copy(update={"host": endpoint})
     else:
         path = "" if harness.provider == "anthropic" else "/v1"
-        spec = judge_spec.model_copy(update={"base_url": f"http://{endpoint}{path}"})
+        spec = live_spec.model_copy(update={"base_url": f"http://{endpoint}{path}"})
     judge = make_judge(spec, allow_real_api_calls=False)
 
     async def run() -> CallOutcome:
@@ -285,25 +310,20 @@ def test_an_unreachable_server_is_a_transport_failure(harness: Harness) -> None:
         finally:
             await judge.aclose()
 
-    outcome = asyncio.run(run())
+    outcome = harness.run(run())
     assert outcome.error_kind == "transport" and outcome.retryable
     assert outcome.raw_reply == ""
 
 
 def test_concurrent_calls_share_one_client(harness: Harness) -> None:
     harness.fake.latency_s = 0.15
+    judge = harness.judge()
+
+    async def run() -> list[CallOutcome]:
+        return await asyncio.gather(*(judge.call(SYSTEM, f"{USER} #{i}", SCHEMA, "Grade") for i in range(8)))
+
     try:
-        judge = harness.judge()
-
-        async def run() -> list[CallOutcome]:
-            try:
-                return await asyncio.gather(
-                    *(judge.call(SYSTEM, f"{USER} #{i}", SCHEMA, "Grade") for i in range(8))
-                )
-            finally:
-                await judge.aclose()
-
-        outcomes = asyncio.run(run())
+        outcomes = harness.run(run())
     finally:
         harness.fake.latency_s = 0.0
     assert all(o.ok for o in outcomes)
