@@ -48,10 +48,10 @@ class AxisAgreement(BaseModel):
     axis: str
     n_items: int
     n_judges: int
-    alpha: float | None
-    alpha_ci_low: float | None
-    alpha_ci_high: float | None
-    alpha_label: str
+    krippendorff_alpha: float | None
+    krippendorff_alpha_ci_low: float | None
+    krippendorff_alpha_ci_high: float | None
+    krippendorff_alpha_label: str
     icc2_1: float | None
     icc2_1_ci_low: float | None
     icc2_1_ci_high: float | None
@@ -275,10 +275,10 @@ def agreement(
                 axis=axis,
                 n_items=int(matrix.shape[0]),
                 n_judges=int(matrix.notna().any(axis=0).sum()),
-                alpha=alpha,
-                alpha_ci_low=alpha_low,
-                alpha_ci_high=alpha_high,
-                alpha_label=alpha_label(alpha),
+                krippendorff_alpha=alpha,
+                krippendorff_alpha_ci_low=alpha_low,
+                krippendorff_alpha_ci_high=alpha_high,
+                krippendorff_alpha_label=alpha_label(alpha),
                 icc2_1=icc.icc2_1 if icc else None,
                 icc2_1_ci_low=icc.icc2_1_ci_low if icc else None,
                 icc2_1_ci_high=icc.icc2_1_ci_high if icc else None,

@@ -172,8 +172,8 @@ def _summary(report: AuditReport) -> Section:
     composite = next((a for a in report.agreement.axes if a.axis == "composite"), None)
     if composite is not None:
         lines.append(
-            f"Inter-judge agreement on the composite: Krippendorff's alpha {fmt_stat(composite.alpha)} "
-            f"({composite.alpha_label}), ICC(2,k) {fmt_stat(composite.icc2_k)} ({composite.icc2_k_label})."
+            f"Inter-judge agreement on the composite: Krippendorff's alpha {fmt_stat(composite.krippendorff_alpha)} "
+            f"({composite.krippendorff_alpha_label}), ICC(2,k) {fmt_stat(composite.icc2_k)} ({composite.icc2_k_label})."
         )
     if report.agreement.kendall_w is not None and report.agreement.kendall_w.w is not None:
         kw = report.agreement.kendall_w
@@ -297,8 +297,8 @@ def _agreement(report: AuditReport) -> Section:
             ["Axis", "Items", "Judges", "Krippendorff's alpha", "95% CI", "Reading", "ICC(2,1)", "95% CI", "Reading",
              "ICC(2,k)", "95% CI", "Reading"],
             [
-                [a.axis, str(a.n_items), str(a.n_judges), fmt_stat(a.alpha),
-                 fmt_interval(a.alpha_ci_low, a.alpha_ci_high), a.alpha_label, fmt_stat(a.icc2_1),
+                [a.axis, str(a.n_items), str(a.n_judges), fmt_stat(a.krippendorff_alpha),
+                 fmt_interval(a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high), a.krippendorff_alpha_label, fmt_stat(a.icc2_1),
                  fmt_interval(a.icc2_1_ci_low, a.icc2_1_ci_high), a.icc2_1_label, fmt_stat(a.icc2_k),
                  fmt_interval(a.icc2_k_ci_low, a.icc2_k_ci_high), a.icc2_k_label]
                 for a in result.axes

@@ -143,6 +143,11 @@ _SUFFIX_DISTANCE = re.compile(
     re.I,
 )
 _SUFFIX_WITHIN = re.compile(r"^\s*of\s+(?:(?:its|the|a|their)\s+)?52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)", re.I)
+_RELATIVE_BEFORE = re.compile(
+    r"\b(?:relative|active|excess|benchmark-relative)\s+(?:momentum|performance|outperformance|return|returns|"
+    r"strength|gains?)\s*[(:]?\s*(?:of\s+|at\s+)?$",
+    re.I,
+)
 _SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd>forward\s+|fwd\s+)?(?:earnings|eps)\b", re.I)
 _SUFFIX_UPSIDE = re.compile(
     r"^\s*(?:of\s+)?(?:(?:potential|implied|further|analyst|remaining)\s+)?(?P<d>upside|downside)\b"
@@ -594,6 +599,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if binding is not None and binding.rule == "return" and rel_prefix:
             binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
             binding.start = floor + rel_prefix.start()
+        if binding is not None and binding.rule == "return" and _RELATIVE_BEFORE.search(text[max(floor, start - 40):start]):
+            binding.rule, binding.relative = "relative_return", True  # "relative momentum (+6.6% 30d)"
         if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
             binding = None  # a multiple is not a price
         if binding is not None and binding.rule in ("return", "relative_return") and _CONTEXT_JUST_BEFORE.search(before):

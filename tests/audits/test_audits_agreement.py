@@ -36,9 +36,9 @@ def test_identical_judges_give_alpha_one_and_icc_one() -> None:
     column = np.linspace(20, 90, 10)
     result = agreement(_frame(np.column_stack([column, column, column])), n_boot=200)
     composite = _axis(result, "composite")
-    assert composite.alpha == pytest.approx(1.0)
-    assert composite.alpha_label == "reliable"
-    assert composite.alpha_ci_low == pytest.approx(1.0) and composite.alpha_ci_high == pytest.approx(1.0)
+    assert composite.krippendorff_alpha == pytest.approx(1.0)
+    assert composite.krippendorff_alpha_label == "reliable"
+    assert composite.krippendorff_alpha_ci_low == pytest.approx(1.0) and composite.krippendorff_alpha_ci_high == pytest.approx(1.0)
     assert composite.icc2_1 == pytest.approx(1.0)
     assert composite.icc2_k == pytest.approx(1.0)
     assert composite.icc2_1_label == "excellent"
@@ -51,9 +51,9 @@ def test_independent_uniform_noise_gives_alpha_near_zero() -> None:
     noise = rng.uniform(0, 100, size=(400, 3))
     result = agreement(_frame(noise), n_boot=200)
     composite = _axis(result, "composite")
-    assert abs(composite.alpha) < 0.15
-    assert composite.alpha_label == "unreliable"
-    assert composite.alpha_ci_low < 0 < composite.alpha_ci_high
+    assert abs(composite.krippendorff_alpha) < 0.15
+    assert composite.krippendorff_alpha_label == "unreliable"
+    assert composite.krippendorff_alpha_ci_low < 0 < composite.krippendorff_alpha_ci_high
     assert abs(composite.icc2_1) < 0.15
     assert composite.icc2_1_label == "poor"
 
@@ -154,13 +154,13 @@ def test_contestant_spread_is_low_median_high_of_the_judges() -> None:
 
 def test_degenerate_panels_do_not_crash() -> None:
     single = agreement(panel_scores(judges=(JUDGES[0],)), n_boot=50)
-    assert all(a.alpha is None and a.icc2_1 is None for a in single.axes)
+    assert all(a.krippendorff_alpha is None and a.icc2_1 is None for a in single.axes)
     assert single.kendall_w is None and single.bland_altman == []
     assert any("Only one judge" in c for c in single.caveats)
 
     constant = agreement(_frame(np.full((6, 3), 50.0)), n_boot=50)
     composite = _axis(constant, "composite")
-    assert composite.alpha is None and composite.alpha_label == "undefined"
+    assert composite.krippendorff_alpha is None and composite.krippendorff_alpha_label == "undefined"
     assert constant.kendall_w.w is None  # every judge ties every contestant
 
     empty = agreement(panel_scores().iloc[0:0])
@@ -180,5 +180,5 @@ def test_bootstrap_interval_is_reproducible_with_the_seed() -> None:
     scores = panel_scores(noise_sd=8.0)
     a = _axis(agreement(scores, n_boot=300, seed=3), "composite")
     b = _axis(agreement(scores, n_boot=300, seed=3), "composite")
-    assert (a.alpha_ci_low, a.alpha_ci_high) == (b.alpha_ci_low, b.alpha_ci_high)
-    assert a.alpha_ci_low < a.alpha < a.alpha_ci_high
+    assert (a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high) == (b.krippendorff_alpha_ci_low, b.krippendorff_alpha_ci_high)
+    assert a.krippendorff_alpha_ci_low < a.krippendorff_alpha < a.krippendorff_alpha_ci_high

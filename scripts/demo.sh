@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The main job, offline: validate, import and grade the bundled seasons with the reference baseline,
+# grade the demo with the mock panel (scripted judges over local fakes, labelled MOCK), re-score under a
+# weights-only rubric variant (no judge calls), verify the manifests, and write the agreement reports.
+set -euo pipefail
+G=".venv/bin/grader"
+OUT="out/reports"
+mkdir -p "$OUT"
+
+echo "== Demo season (synthetic decisions on real 2022 closes)"
+$G validate seasons/demo-2022q1
+$G import seasons/demo-2022q1
+$G grade seasons/demo-2022q1 --rubric v0.4 --panel reference --run-id demo-reference --quiet
+$G verify --run demo-reference
+$G report --run demo-reference --out "$OUT/demo-reference"
+
+echo "== Mock panel (scripted judges behind local fake OpenAI/Anthropic/xAI servers; never official)"
+$G grade seasons/demo-2022q1 --rubric v0.4 --panel mock --run-id demo-mock --quiet
+$G report --run demo-mock --out "$OUT/demo-mock"
+
+echo "== Re-score under a weights-only rubric variant (no judge calls)"
+$G rubric diff v0.4 rubric/examples/v0.4-evidence-heavy.yaml --run demo-mock
+$G rescore --run demo-mock --rubric rubric/examples/v0.4-evidence-heavy.yaml
+
+echo "== Real LLM decisions: CapitalBench weekly rounds, June 2026 (CC BY 4.0, Ishtiaq Rahman)"
+$G validate seasons/cb-2026-06-1w
+$G grade seasons/cb-2026-06-1w --rubric v0.4 --panel reference --run-id cb-2026-06-1w-reference --quiet
+$G verify --run cb-2026-06-1w-reference
+$G report --run cb-2026-06-1w-reference --out "$OUT/cb-2026-06-1w-reference"
+
+echo
+echo "Reports written under $OUT/ (open report.html in a browser). Database: ${GRADER_DATABASE_URL:-sqlite:///grader.db}"

@@ -1,0 +1,183 @@
+"""Claim extraction from free-text rationales, on real CapitalBench phrasing (CC BY 4.0, Ishtiaq Rahman)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from ledgers import Claim, UniverseIndex, Verifier, VerifierConfig, extract_claims, split_sentences, verify
+from tests.ledgers.capitalbench import CB_FIELDS, ROUNDS, round_store, round_universe
+
+DECIDED = datetime(2026, 5, 28, 20, 35, tzinfo=UTC)
+CB = VerifierConfig(benchmark="SPY")
+
+
+def _sub(round_id: str, model: str) -> dict:
+    return json.loads(next((ROUNDS / round_id).glob(f"runs/*/submissions/parsed/{model}.json")).read_text())
+
+
+def _holding(sub: dict, option_id: str) -> str:
+    return next(f"[{h['option_id']}] {h['rationale']}" for h in sub["portfolio"] if h["option_id"] == option_id)
+
+
+@pytest.fixture(scope="module")
+def round_0528():
+    rd = ROUNDS / "CB-2026-05-28-1W"
+    store, decided = round_store(rd)
+    return store, decided, UniverseIndex(round_universe(rd))
+
+
+def _by_field(claims: list[Claim]) -> dict[tuple[str | None, str | None], Claim]:
+    return {(c.symbol, c.assertions[0].field): c for c in claims}
+
+
+def test_split_sentences_keeps_decimals_and_abbreviations():
+    text = "U.S. yields rose to 4.57% vs. 4.4% last week. Semis led; gold lagged! Next: RSI 72."
+    parts = [s for _, s in split_sentences(text)]
+    assert parts == ["U.S. yields rose to 4.57% vs. 4.4% last week.", "Semis led;", "gold lagged!", "Next: RSI 72."]
+
+
+def test_option_rationale_with_horizon_suffixes(round_0528):
+    store, decided, universe = round_0528
+    sub = _sub("CB-2026-05-28-1W", "anthropic-claude-opus-4-8")
+    text = _holding(sub, "SEMICONDUCTORS")  # "Strongest near-term momentum (+5.6% 7d, +22% 30d), robust chip ..."
+    assert "+5.6% 7d, +22% 30d" in text
+    claims = extract_claims(text, decided, None, universe, available_fields=CB_FIELDS)
+    found = _by_field(claims)
+    seven, thirty = found[("SMH", "return7d")], found[("SMH", "return30d")]
+    assert seven.assertions[0].stated == pytest.approx(0.056) and thirty.assertions[0].stated == pytest.approx(0.22)
+    verifier = Verifier(store, CB)
+    assert verifier.verify(seven).status == "supported"  # SMH 7d +5.63%
+    assert verifier.verify(thirty).status == "supported"  # SMH 30d +22.11%
+    chip = next(c for c in claims if "79%" in c.text)
+    assert chip.briefing_only and verifier.verify(chip).reason.endswith("(briefing/context figure)")
+    forecast = [c for c in claims if c.assertions[0].rule == "forecast"]
+    assert [c.text for c in forecast] == ["leadership likely persists into June 4"]
+    assert verifier.verify(forecast[0]).status == "not_verifiable"
+    momentum = next(c for c in claims if c.assertions[0].rule == "momentum")
+    assert momentum.symbol == "SMH" and verifier.verify(momentum).status == "supported"
+    for c in claims:  # spans point into the rationale
+        assert c.span is not None and text[c.span[0]:c.span[1]].strip(" ,;()") != ""
+
+
+def test_option_name_instead_of_ticker(round_0528):
+    store, decided, universe = round_0528
+    claims = extract_claims("Semiconductors +22% 30d; Taiwan +8.3% 7d while South Korea led.", decided, None, universe)
+    found = _by_field(claims)
+    assert ("SMH", "return30d") in found and ("EWT", "return7d") in found
+    assert Verifier(store, CB).verify(found[("EWT", "return7d")]).status == "supported"  # EWT 7d +8.33%
+
+
+def test_weekly_and_monthly_words(round_0528):
+    store, decided, universe = round_0528
+    sub = _sub("CB-2026-05-28-1W", "anthropic-claude-opus-4-7")
+    text = _holding(sub, "TECHNOLOGY")  # "Tech sector +4.63% weekly, +18% monthly; ..."
+    claims = extract_claims(text, decided, None, universe, available_fields=CB_FIELDS)
+    found = _by_field(claims)
+    verifier = Verifier(store, CB)
+    assert verifier.verify(found[("XLK", "return7d")]).status == "supported"  # XLK 7d +4.63%
+    assert verifier.verify(found[("XLK", "return30d")]).status == "supported"  # XLK 30d +18.38%
+
+
+def test_momentum_at_value_in_a_summary():
+    rd = ROUNDS / "CB-2026-05-10-1M"
+    sub = _sub("CB-2026-05-10-1M", "xai-grok-4-3")
+    text = sub["rationale_summary"]
+    assert "30-day momentum at 29.68%" in text
+    store, decided = round_store(rd)
+    claims = extract_claims(text, decided, None, round_universe(rd), available_fields=CB_FIELDS)
+    momentum = next(c for c in claims if c.assertions[0].field == "return30d")
+    assert momentum.symbol == "SMH"  # "Semiconductors show ..." (no segment header)
+    v = verify(momentum, store, CB)
+    assert v.status == "supported" and v.evidence[0].field == "return30d"
+    estimate = next(c for c in claims if "27.7%" in c.text)  # "earnings growth estimates of 27.7%"
+    assert estimate.assertions[0].rule in ("forecast", "briefing")
+
+
+def test_relative_to_benchmark_and_carried_horizon():
+    rd = ROUNDS / "CB-2026-07-01-1W"
+    text = _holding(_sub("CB-2026-07-01-1W", "anthropic-claude-opus-4-7"), "HEALTHCARE")
+    assert "(+8.4% 30d, +9.8% vs SPY)" in text
+    store, decided = round_store(rd)
+    claims = extract_claims(text, decided, None, round_universe(rd), available_fields=CB_FIELDS)
+    rel = next(c for c in claims if c.assertions[0].rule == "relative_return")
+    assert rel.symbol == "XLV" and rel.assertions[0].label == "30D" and rel.assertions[0].benchmark == "SPY"
+    v = verify(rel, store, CB)
+    assert v.status == "supported", v.reason  # XLV 30d +8.39% minus SPY -1.43%
+    assert {(e.symbol, e.field) for e in v.evidence} == {("XLV", "return30d"), ("SPY", "return30d")}
+
+
+def test_relative_momentum_wording_and_a_real_contradiction():
+    rd = ROUNDS / "CB-2026-06-24-1W"
+    sub = _sub("CB-2026-06-24-1W", "anthropic-claude-opus-4-8")
+    store, decided = round_store(rd)
+    universe = round_universe(rd)
+    industrials = _holding(sub, "INDUSTRIALS")  # "strong relative momentum (+6.6% 30d)"
+    rel = next(c for c in extract_claims(industrials, decided, None, universe, available_fields=CB_FIELDS)
+               if "6.6%" in c.text)
+    assert rel.assertions[0].rule == "relative_return"
+    assert verify(rel, store, CB).status == "supported"  # XLI 30d +5.17% minus SPY's
+    pmi = next(c for c in extract_claims(industrials, decided, None, universe, available_fields=CB_FIELDS)
+               if "55.7" in c.text)
+    assert pmi.briefing_only
+
+
+def test_briefing_only_figures():
+    sub = _sub("CB-2026-06-01-1W", "anthropic-claude-opus-4-8")
+    risk = next(r for r in sub["key_risks"] if "forward P/E" in r)  # "Stretched S&P 500 forward P/E (25.9) ..."
+    universe = round_universe(ROUNDS / "CB-2026-06-01-1W")
+    claims = extract_claims(risk, DECIDED, None, universe, available_fields=CB_FIELDS)
+    pe = next(c for c in claims if "25.9" in c.text)
+    assert pe.briefing_only and pe.cited_fields == ["forwardPE"] and pe.symbol == "SPY"
+    chips = extract_claims(_holding(_sub("CB-2026-05-27-1W", "anthropic-claude-opus-4-7"), "SEMICONDUCTORS"),
+                           DECIDED, None, universe, available_fields=CB_FIELDS)
+    qoq = next(c for c in chips if "25%" in c.text)
+    assert qoq.briefing_only and qoq.text == "Q1 chip sales +25% QoQ"
+    numeric = [c for c in chips if c.assertions[0].stated is not None]
+    assert {c.assertions[0].field for c in numeric} == {"return7d", "return30d"}  # +6.64% 7d, +18.94% 30d
+
+
+def test_dates_allocations_and_index_names_are_not_claims():
+    text = ("60% SP500 plus three holdings; equal 25% weights under a 50% cap. Window June 4 to June 11, 2026; "
+            "the S&P 500 and Russell 2000 rallied.")
+    claims = extract_claims(text, DECIDED, None, {"SPY": ["S&P 500", "SP500"]})
+    assert [c for c in claims if c.assertions[0].stated is not None or c.briefing_only] == []
+
+
+def test_rate_tenors_and_records_are_briefing():
+    claims = extract_claims("Rising long-term yields (30Y at 5.01%) and a PMI output index at a 59-month high 55.7.",
+                            DECIDED, "SPY", {"SPY": "S&P 500"})
+    numeric = [c for c in claims if c.assertions[0].rule != "forecast"]
+    assert numeric and all(c.briefing_only for c in numeric)
+
+
+def test_qualitative_claims_and_segment_symbols():
+    text = ("[LOW_VOL] SPLV +7.3% 30d, low 14.9% vol, and near 52w high; defensive tilt fits quiet week.\n"
+            "[SEMICONDUCTORS] Trading above its 200-day average with strong profitability.")
+    universe = {"SPLV": ["US Low Volatility Equities", "LOW_VOL"], "SMH": ["Semiconductors", "SEMICONDUCTORS"]}
+    claims = extract_claims(text, DECIDED, None, universe)
+    rules = {(c.symbol, c.assertions[0].rule, c.assertions[0].field) for c in claims}
+    assert ("SPLV", "exact_numeric", "return30d") in rules
+    assert ("SPLV", "exact_numeric", "volatility20d") in rules
+    assert ("SPLV", "near_52w_extreme", "week52High") in rules
+    assert ("SMH", "sma_position", "sma200") in rules
+    assert ("SMH", "profitability", "profitMargin") in rules
+    assert [c.id for c in claims] == [f"claim-{i}" for i in range(1, len(claims) + 1)]
+
+
+def test_stock_season_rationale(store):
+    """A rationale in the stock demo's style, verified against the fixture store."""
+    decided = datetime.fromisoformat("2021-06-15T10:00:00-04:00")
+    text = ("Buying Apple: RSI at 60.4 and the stock is trading above its 200-day average, up 2.4% over 20 days. "
+            "Exxon looks overbought and we expect a pullback. JPM has negative momentum.")
+    universe = {"AAPL": "Apple Inc.", "XOM": "Exxon Mobil", "JPM": "JPMorgan Chase"}
+    claims = extract_claims(text, decided, None, universe)
+    verifier = Verifier(store, VerifierConfig(benchmark="SP500"))
+    got = {(c.symbol, c.assertions[0].rule): verifier.verify(c).status for c in claims}
+    assert got[("AAPL", "exact_numeric")] == "supported"
+    assert got[("AAPL", "sma_position")] == "supported"
+    assert got[("XOM", "rsi_state")] == "contradicted"  # rsi14 60.35 on 2021-06-14
+    assert got[("XOM", "forecast")] == "not_verifiable"
+    assert got[("JPM", "momentum")] == "supported"
