@@ -195,7 +195,9 @@ def kendall_w(matrix: pd.DataFrame) -> KendallW | None:
         ties += float((tied.astype(float) ** 3 - tied).sum())
     denominator = m**2 * (n**3 - n) - m * ties
     if denominator <= 0:
-        return KendallW(n_items=n, n_judges=m, w=None, chi2=None, df=n - 1, p_value=None, tie_groups=tie_groups)
+        return KendallW(
+            n_items=n, n_judges=m, w=None, chi2=None, df=n - 1, p_value=None, tie_groups=tie_groups
+        )
     w = 12 * s / denominator
     chi2 = m * (n - 1) * w
     return KendallW(
@@ -266,7 +268,9 @@ def agreement(
         alpha = krippendorff_interval_alpha(data)
         alpha_low, alpha_high = _bootstrap_alpha(data, n_boot, rng) if alpha is not None else (None, None)
         if alpha is None and n_judges >= 2:
-            caveats.append(f"{axis}: Krippendorff's alpha is undefined (no variance, or no unit graded twice).")
+            caveats.append(
+                f"{axis}: Krippendorff's alpha is undefined (no variance, or no unit graded twice)."
+            )
         icc, reason = icc_two_way(matrix)
         if reason and n_judges >= 2:
             caveats.append(f"{axis}: {reason}.")
@@ -293,7 +297,9 @@ def agreement(
     pairs: list[BlandAltmanPair] = []
     for judge_a, judge_b in itertools.combinations(composite.columns, 2):
         result = bland_altman(composite[judge_a].to_numpy(), composite[judge_b].to_numpy())
-        pairs.append(BlandAltmanPair(axis="composite", judge_a=judge_a, judge_b=judge_b, **result.model_dump()))
+        pairs.append(
+            BlandAltmanPair(axis="composite", judge_a=judge_a, judge_b=judge_b, **result.model_dump())
+        )
 
     concordance = kendall_w(composite)
     if concordance is not None and concordance.n_items < 3:

@@ -108,7 +108,10 @@ def _compare(
 
 
 def calibration(
-    scores: pd.DataFrame, human_grades: pd.DataFrame | None, *, bands: Sequence[Band] = DEFAULT_BANDS,
+    scores: pd.DataFrame,
+    human_grades: pd.DataFrame | None,
+    *,
+    bands: Sequence[Band] = DEFAULT_BANDS,
     axes: Sequence[str] | None = None,
 ) -> CalibrationResult:
     """Judges (and the panel median) vs human grades; human-human baseline; see the module doc."""
@@ -123,7 +126,9 @@ def calibration(
             judges=[],
             human_baseline=[],
             points=[],
-            caveats=["No human grades yet: the judges' absolute scale is not yet anchored to human judgement."],
+            caveats=[
+                "No human grades yet: the judges' absolute scale is not yet anchored to human judgement."
+            ],
         )
     caveats: list[str] = []
     unknown_axes = sorted(set(grades["axis"]) - set(SCORE_AXES))
@@ -156,7 +161,11 @@ def calibration(
                 if item in series.index and np.isfinite(series[item]):
                     points.append(
                         CalibrationPoint(
-                            item_id=item, axis=axis, rater=rater, score=float(series[item]), human=float(human[item])
+                            item_id=item,
+                            axis=axis,
+                            rater=rater,
+                            score=float(series[item]),
+                            human=float(human[item]),
                         )
                     )
         per_annotator = on_axis.pivot(index="item_id", columns="annotator", values="score")

@@ -52,9 +52,17 @@ def spread_chart(spreads: Sequence[ContestantSpread], bands: Sequence[Band]) -> 
     figure = Figure(figsize=(width, 4.2))
     axes = figure.add_subplot()
     x = list(range(len(ordered)))
-    axes.vlines(x, [s.low for s in ordered], [s.high for s in ordered], color="#1f77b4", linewidth=4, alpha=0.45)
-    axes.scatter(x + x, [s.low for s in ordered] + [s.high for s in ordered], color="#1f77b4", marker="_", s=90,
-                 label="lowest / highest judge")
+    axes.vlines(
+        x, [s.low for s in ordered], [s.high for s in ordered], color="#1f77b4", linewidth=4, alpha=0.45
+    )
+    axes.scatter(
+        x + x,
+        [s.low for s in ordered] + [s.high for s in ordered],
+        color="#1f77b4",
+        marker="_",
+        s=90,
+        label="lowest / highest judge",
+    )
     axes.scatter(x, [s.median for s in ordered], color="#1f2d3d", zorder=3, s=22, label="panel median")
     _band_lines(axes, bands)
     axes.set_xticks(x, [s.contestant_label for s in ordered], rotation=45, ha="right", fontsize=8)
@@ -83,11 +91,25 @@ def consensus_chart(points: Sequence[ConsensusPoint], bands: Sequence[Band]) -> 
         mine = [p for p in points if p.judge_id == judge]
         others = [p for p in mine if not p.own_family]
         own = [p for p in mine if p.own_family]
-        axes.scatter([p.consensus for p in others], [p.score for p in others], color=color, s=24, alpha=0.8,
-                     label=judge)
+        axes.scatter(
+            [p.consensus for p in others],
+            [p.score for p in others],
+            color=color,
+            s=24,
+            alpha=0.8,
+            label=judge,
+        )
         if own:
-            axes.scatter([p.consensus for p in own], [p.score for p in own], color=color, marker="*", s=140,
-                         edgecolors="black", linewidths=0.6, label=f"{judge} (own family)")
+            axes.scatter(
+                [p.consensus for p in own],
+                [p.score for p in own],
+                color=color,
+                marker="*",
+                s=140,
+                edgecolors="black",
+                linewidths=0.6,
+                label=f"{judge} (own family)",
+            )
     axes.plot([0, 100], [0, 100], color="#555555", linewidth=0.8)
     _band_lines(axes, bands)
     axes.set_xlim(0, 100)
@@ -116,8 +138,11 @@ def calibration_chart(points: Sequence[CalibrationPoint], axis: str = "composite
     raters = sorted({p.rater for p in chosen}, key=lambda r: (r == PANEL_MEDIAN, r))
     for i, rater in enumerate(raters):
         mine = [p for p in chosen if p.rater == rater]
-        style = {"marker": "D", "color": "black", "s": 36} if rater == PANEL_MEDIAN else {
-            "color": _PALETTE[i % len(_PALETTE)], "s": 24, "alpha": 0.8}
+        style = (
+            {"marker": "D", "color": "black", "s": 36}
+            if rater == PANEL_MEDIAN
+            else {"color": _PALETTE[i % len(_PALETTE)], "s": 24, "alpha": 0.8}
+        )
         axes.scatter([p.human for p in mine], [p.score for p in mine], label=rater, **style)
     axes.plot([0, 100], [0, 100], color="#555555", linewidth=0.8)
     axes.set_xlim(0, 100)

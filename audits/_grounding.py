@@ -61,7 +61,9 @@ def grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None
     checks = normalize_lookahead_checks(lookahead_checks)
     caveats: list[str] = []
     if claims.empty:
-        caveats.append("No claim ledgers in this run: citation validity and verifier agreement are not measured.")
+        caveats.append(
+            "No claim ledgers in this run: citation validity and verifier agreement are not measured."
+        )
     if checks.empty:
         caveats.append("No lookahead checks recorded in this run.")
     judge_ids = sorted(set(claims["judge_id"]) | set(checks["judge_id"]))
@@ -73,7 +75,9 @@ def grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None
         statuses_j = own["judge_status"].tolist()
         statuses_v = own["verifier_status"].tolist()
         agreement = (
-            float(sum(a == b for a, b in zip(statuses_j, statuses_v, strict=True)) / len(own)) if len(own) else None
+            float(sum(a == b for a, b in zip(statuses_j, statuses_v, strict=True)) / len(own))
+            if len(own)
+            else None
         )
         kappa = cohen_kappa(statuses_j, statuses_v, CLAIM_STATUSES) if len(own) else None
         missed_rows = own[(own["verifier_status"] == "contradicted") & (own["judge_status"] == "supported")]

@@ -87,7 +87,11 @@ def rank_confidence(
     caveats: list[str] = []
     if totals.empty:
         return RankConfidenceResult(
-            n_boot=n_boot, seed=seed, level=level, bands=ordered_bands, contestants=[],
+            n_boot=n_boot,
+            seed=seed,
+            level=level,
+            bands=ordered_bands,
+            contestants=[],
             caveats=["No contestant totals in this run: no ranks to bootstrap."],
         )
     rng = np.random.default_rng(seed)
@@ -130,7 +134,9 @@ def rank_confidence(
     for i, row in totals.iterrows():
         column = replicates[:, i]
         low, high = (float(v) for v in np.percentile(column, [tail, 100 - tail]))
-        rank_low, rank_high = (int(round(v)) for v in np.percentile(replicate_ranks[:, i], [tail, 100 - tail]))
+        rank_low, rank_high = (
+            int(round(v)) for v in np.percentile(replicate_ranks[:, i], [tail, 100 - tail])
+        )
         replicate_bands = band_names[np.clip(np.searchsorted(lows, column, side="right") - 1, 0, None)]
         p_band = {b.name: float(np.mean(replicate_bands == b.name)) for b in ordered_bands}
         borderline = any(low < edge <= high for edge in edges)

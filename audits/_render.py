@@ -180,12 +180,16 @@ def _summary(report: AuditReport) -> Section:
         lines.append(f"Rank concordance: Kendall's W {fmt_stat(kw.w)} (p {fmt_p(kw.p_value)}).")
     flagged = [j.judge_id for j in report.self_preference.judges if j.flagged]
     lines.append(
-        f"Self-preference flagged for: {', '.join(flagged)}." if flagged else "No judge is flagged for self-preference."
+        f"Self-preference flagged for: {', '.join(flagged)}."
+        if flagged
+        else "No judge is flagged for self-preference."
     )
     borderline = [c.contestant_label for c in report.rank_confidence.contestants if c.borderline]
     if report.rank_confidence.contestants:
         lines.append(
-            f"Borderline band: {', '.join(borderline)}." if borderline else "No contestant's interval crosses a band edge."
+            f"Borderline band: {', '.join(borderline)}."
+            if borderline
+            else "No contestant's interval crosses a band edge."
         )
     if not report.calibration.has_human_grades:
         lines.append("No human grades yet.")
@@ -199,7 +203,8 @@ def _leaderboard(report: AuditReport) -> Section:
     columns = [c for c in report.totals_columns if c in TOTALS_DISPLAY]
     headers = ["Rank"] + [TOTALS_DISPLAY[c][0] for c in columns]
     rows = [
-        [str(ranks.get(str(row["contestant_id"]), DASH))] + [TOTALS_DISPLAY[c][1](row.get(c)) for c in columns]
+        [str(ranks.get(str(row["contestant_id"]), DASH))]
+        + [TOTALS_DISPLAY[c][1](row.get(c)) for c in columns]
         for row in report.totals
     ]
     blocks: list[Block] = [
@@ -250,11 +255,23 @@ def _rank_confidence(report: AuditReport) -> Section:
 def _self_preference(report: AuditReport) -> Section:
     result = report.self_preference
     table = Table(
-        ["Judge", "Family", "Own-family contestants", "Own family vs consensus", "Others vs consensus",
-         "Self-preference gap"],
         [
-            [j.judge_id, j.judge_family, str(j.n_own), fmt_signed(j.own_vs_consensus),
-             fmt_signed(j.others_vs_consensus), fmt_signed(j.gap)]
+            "Judge",
+            "Family",
+            "Own-family contestants",
+            "Own family vs consensus",
+            "Others vs consensus",
+            "Self-preference gap",
+        ],
+        [
+            [
+                j.judge_id,
+                j.judge_family,
+                str(j.n_own),
+                fmt_signed(j.own_vs_consensus),
+                fmt_signed(j.others_vs_consensus),
+                fmt_signed(j.gap),
+            ]
             for j in result.judges
         ],
         caption="Seed 002's table: mean (judge - panel median) over own-family and other contestants.",
@@ -262,12 +279,22 @@ def _self_preference(report: AuditReport) -> Section:
     test = Table(
         ["Judge", "LOO own", "LOO others", "LOO gap", "p (one-sided)", "p (Holm)", "Test", "Flag", "Reading"],
         [
-            [j.judge_id, fmt_signed(j.loo_own), fmt_signed(j.loo_others), fmt_signed(j.loo_gap), fmt_p(j.p_value),
-             fmt_p(j.p_value_holm), j.permutation_method or DASH, "FLAGGED" if j.flagged else DASH, j.note]
+            [
+                j.judge_id,
+                fmt_signed(j.loo_own),
+                fmt_signed(j.loo_others),
+                fmt_signed(j.loo_gap),
+                fmt_p(j.p_value),
+                fmt_p(j.p_value_holm),
+                j.permutation_method or DASH,
+                "FLAGGED" if j.flagged else DASH,
+                j.note,
+            ]
             for j in result.judges
         ],
         caption=(
-            "Leave-one-out index (judge minus the mean of the other judges) and a permutation test over "
+            "Leave-one-out index (judge minus the mean of the other judges; judges of the contestant's own "
+            "family are left out of that reference) and a permutation test over "
             f"contestants ({result.n_permutations} permutations or all label assignments, seed {result.seed}; "
             f"flag at Holm-adjusted p < {result.significance_level:g} with a positive gap)."
         ),
@@ -287,20 +314,48 @@ def _agreement(report: AuditReport) -> Section:
         Table(
             ["Contestant", "Low", "Median", "High", "Spread", "Judges"],
             [
-                [c.contestant_label, fmt_score(c.low), fmt_score(c.median), fmt_score(c.high), fmt_score(c.spread),
-                 str(c.n_judges)]
+                [
+                    c.contestant_label,
+                    fmt_score(c.low),
+                    fmt_score(c.median),
+                    fmt_score(c.high),
+                    fmt_score(c.spread),
+                    str(c.n_judges),
+                ]
                 for c in sorted(result.contestants, key=lambda c: -c.median)
             ],
             caption="Each row is a contestant being graded: the lowest, median and highest judge composite.",
         ),
         Table(
-            ["Axis", "Items", "Judges", "Krippendorff's alpha", "95% CI", "Reading", "ICC(2,1)", "95% CI", "Reading",
-             "ICC(2,k)", "95% CI", "Reading"],
             [
-                [a.axis, str(a.n_items), str(a.n_judges), fmt_stat(a.krippendorff_alpha),
-                 fmt_interval(a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high), a.krippendorff_alpha_label, fmt_stat(a.icc2_1),
-                 fmt_interval(a.icc2_1_ci_low, a.icc2_1_ci_high), a.icc2_1_label, fmt_stat(a.icc2_k),
-                 fmt_interval(a.icc2_k_ci_low, a.icc2_k_ci_high), a.icc2_k_label]
+                "Axis",
+                "Items",
+                "Judges",
+                "Krippendorff's alpha",
+                "95% CI",
+                "Reading",
+                "ICC(2,1)",
+                "95% CI",
+                "Reading",
+                "ICC(2,k)",
+                "95% CI",
+                "Reading",
+            ],
+            [
+                [
+                    a.axis,
+                    str(a.n_items),
+                    str(a.n_judges),
+                    fmt_stat(a.krippendorff_alpha),
+                    fmt_interval(a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high),
+                    a.krippendorff_alpha_label,
+                    fmt_stat(a.icc2_1),
+                    fmt_interval(a.icc2_1_ci_low, a.icc2_1_ci_high),
+                    a.icc2_1_label,
+                    fmt_stat(a.icc2_k),
+                    fmt_interval(a.icc2_k_ci_low, a.icc2_k_ci_high),
+                    a.icc2_k_label,
+                ]
                 for a in result.axes
             ],
             caption=(
@@ -323,8 +378,14 @@ def _agreement(report: AuditReport) -> Section:
         Table(
             ["Judge A", "Judge B", "n", "Mean difference (A - B)", "SD", "95% limits of agreement"],
             [
-                [p.judge_a, p.judge_b, str(p.n), fmt_signed(p.mean_difference), fmt_score(p.sd_difference),
-                 fmt_interval(p.loa_low, p.loa_high, fmt_signed)]
+                [
+                    p.judge_a,
+                    p.judge_b,
+                    str(p.n),
+                    fmt_signed(p.mean_difference),
+                    fmt_score(p.sd_difference),
+                    fmt_interval(p.loa_low, p.loa_high, fmt_signed),
+                ]
                 for p in result.bland_altman
             ],
             caption="Pairwise Bland-Altman on the composite.",
@@ -338,12 +399,20 @@ def _self_consistency(report: AuditReport) -> Section:
     result = report.self_consistency
     if not result.has_stability_runs:
         return Section(
-            "self-consistency", "Self-consistency", [Paragraph("No stability runs.", strong=True), Caveats(result.caveats)]
+            "self-consistency",
+            "Self-consistency",
+            [Paragraph("No stability runs.", strong=True), Caveats(result.caveats)],
         )
     raters = [*result.judges, *([result.panel] if result.panel else [])]
     axis_names = sorted({a for r in raters for a in r.axis_within_sd})
     rows = [
-        [r.rater, str(r.n_records), str(r.max_repeats), fmt_stat(r.within_sd), fmt_score(r.min_signal_difference)]
+        [
+            r.rater,
+            str(r.n_records),
+            str(r.max_repeats),
+            fmt_stat(r.within_sd),
+            fmt_score(r.min_signal_difference),
+        ]
         + [fmt_stat(r.axis_within_sd.get(a)) for a in axis_names]
         for r in raters
     ]
@@ -368,15 +437,34 @@ def _self_consistency(report: AuditReport) -> Section:
 
 def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
     return [
-        [r.rater, r.reference, r.axis, str(r.n_items), fmt_stat(r.icc2_1),
-         fmt_interval(r.icc2_1_ci_low, r.icc2_1_ci_high), r.icc2_1_label, fmt_signed(r.mean_bias),
-         fmt_interval(r.loa_low, r.loa_high, fmt_signed), fmt_stat(r.weighted_kappa)]
+        [
+            r.rater,
+            r.reference,
+            r.axis,
+            str(r.n_items),
+            fmt_stat(r.icc2_1),
+            fmt_interval(r.icc2_1_ci_low, r.icc2_1_ci_high),
+            r.icc2_1_label,
+            fmt_signed(r.mean_bias),
+            fmt_interval(r.loa_low, r.loa_high, fmt_signed),
+            fmt_stat(r.weighted_kappa),
+        ]
         for r in rows
     ]
 
 
-_REFERENCE_HEADERS = ["Rater", "Against", "Axis", "Items", "ICC(2,1)", "95% CI", "Reading", "Mean bias",
-                      "95% limits of agreement", "Weighted kappa (bands)"]
+_REFERENCE_HEADERS = [
+    "Rater",
+    "Against",
+    "Axis",
+    "Items",
+    "ICC(2,1)",
+    "95% CI",
+    "Reading",
+    "Mean bias",
+    "95% limits of agreement",
+    "Weighted kappa (bands)",
+]
 
 
 def _calibration(report: AuditReport) -> Section:
@@ -396,9 +484,16 @@ def _calibration(report: AuditReport) -> Section:
                 "the annotators' latest grades; bias = judge - human; kappa is quadratic-weighted over the bands."
             ),
             ChartBlock(calibration_chart(result.points), "No human grades yet."),
-            Table(_REFERENCE_HEADERS, _reference_rows(result.judges), caption="Judges and the panel median vs humans."),
-            Table(_REFERENCE_HEADERS, _reference_rows(result.human_baseline),
-                  caption="Human-human baseline (items graded by both annotators)."),
+            Table(
+                _REFERENCE_HEADERS,
+                _reference_rows(result.judges),
+                caption="Judges and the panel median vs humans.",
+            ),
+            Table(
+                _REFERENCE_HEADERS,
+                _reference_rows(result.human_baseline),
+                caption="Human-human baseline (items graded by both annotators).",
+            ),
             Caveats(result.caveats),
         ],
     )
@@ -408,12 +503,29 @@ def _grounding(report: AuditReport) -> Section:
     result = report.grounding
     blocks: list[Block] = [
         Table(
-            ["Judge", "Claims", "Citing claims", "Valid citations", "Agreement with verifier", "Cohen's kappa",
-             "Missed contradictions", "Lookahead checks failed", "Claims with lookahead flag"],
             [
-                [j.judge_id, str(j.n_claims), str(j.n_citing_claims), fmt_share(j.valid_citation_share),
-                 fmt_share(j.status_agreement), fmt_stat(j.status_kappa), str(j.n_missed_contradictions),
-                 f"{j.n_lookahead_failures} of {j.n_lookahead_checks}", str(j.n_lookahead_flagged_claims)]
+                "Judge",
+                "Claims",
+                "Citing claims",
+                "Valid citations",
+                "Agreement with verifier",
+                "Cohen's kappa",
+                "Missed contradictions",
+                "Lookahead checks failed",
+                "Claims with lookahead flag",
+            ],
+            [
+                [
+                    j.judge_id,
+                    str(j.n_claims),
+                    str(j.n_citing_claims),
+                    fmt_share(j.valid_citation_share),
+                    fmt_share(j.status_agreement),
+                    fmt_stat(j.status_kappa),
+                    str(j.n_missed_contradictions),
+                    f"{j.n_lookahead_failures} of {j.n_lookahead_checks}",
+                    str(j.n_lookahead_flagged_claims),
+                ]
                 for j in result.judges
             ],
             caption="Valid citations: claims whose every cited field exists in the point-in-time snapshot. "
@@ -424,8 +536,10 @@ def _grounding(report: AuditReport) -> Section:
         blocks.append(
             Table(
                 ["Judge", "Contestant", "Claim", "Cited fields"],
-                [[m.judge_id, m.contestant_id, m.claim or DASH, ", ".join(m.cited_fields) or DASH]
-                 for m in result.missed_contradictions],
+                [
+                    [m.judge_id, m.contestant_id, m.claim or DASH, ", ".join(m.cited_fields) or DASH]
+                    for m in result.missed_contradictions
+                ],
                 caption="Contradicted claims the judge missed.",
             )
         )
@@ -441,7 +555,9 @@ def _claims(report: AuditReport) -> Section | None:
         Paragraph(
             "Numeric claims found in the contestants' own rationales, checked against the point-in-time data."
         ),
-        Table(["Figure", "Value"], [[str(k).replace("_", " "), fmt_value(v)] for k, v in claims.summary.items()]),
+        Table(
+            ["Figure", "Value"], [[str(k).replace("_", " "), fmt_value(v)] for k, v in claims.summary.items()]
+        ),
     ]
     if claims.examples:
         keys: list[str] = []
@@ -467,16 +583,31 @@ def _method(report: AuditReport) -> Section:
                 [
                     ("Bands", bands + "; a score belongs to the highest band whose lower bound it reaches."),
                     ("Consensus", "The panel median of the judges' composites for a contestant."),
-                    ("Leave-one-out index", "A judge's composite minus the mean of the other judges' composites."),
-                    ("Permutation test", "Family labels shuffled over contestants; one-sided p-value of the LOO gap; "
-                     "exact enumeration when the number of label assignments allows, else seeded Monte Carlo."),
+                    (
+                        "Leave-one-out index",
+                        "A judge's composite minus the mean of the other judges' composites.",
+                    ),
+                    (
+                        "Permutation test",
+                        "Family labels shuffled over contestants; one-sided p-value of the LOO gap; "
+                        "exact enumeration when the number of label assignments allows, else seeded Monte Carlo.",
+                    ),
                     ("Krippendorff's alpha", "Interval metric; judges are coders, contestants are units."),
-                    ("ICC(2,1) / ICC(2,k)", "Two-way random effects, absolute agreement, single judge / panel mean "
-                     "(Shrout & Fleiss 1979), computed by pingouin."),
-                    ("Kendall's W", "Concordance of the judges' rankings with tie correction; chi-square test."),
+                    (
+                        "ICC(2,1) / ICC(2,k)",
+                        "Two-way random effects, absolute agreement, single judge / panel mean "
+                        "(Shrout & Fleiss 1979), computed by pingouin.",
+                    ),
+                    (
+                        "Kendall's W",
+                        "Concordance of the judges' rankings with tie correction; chi-square test.",
+                    ),
                     ("Bland-Altman", "Mean difference of two raters and 95% limits (mean +/- 1.96 SD)."),
                     ("Rank confidence", "Bootstrap over decisions of the per-decision quality scores."),
-                    ("Smallest signal difference", "1.96 x sqrt(2) x pooled within-record SD from stability runs."),
+                    (
+                        "Smallest signal difference",
+                        "1.96 x sqrt(2) x pooled within-record SD from stability runs.",
+                    ),
                 ]
             )
         ],
@@ -558,11 +689,15 @@ def _html_table(table: Table) -> str:
     parts = ["<table>"]
     if table.caption:
         parts.append(f"<caption>{_e(table.caption)}</caption>")
-    parts.append("<thead><tr>" + "".join(f"<th scope=\"col\">{_e(h)}</th>" for h in table.headers) + "</tr></thead>")
+    parts.append(
+        "<thead><tr>" + "".join(f'<th scope="col">{_e(h)}</th>' for h in table.headers) + "</tr></thead>"
+    )
     if table.rows:
-        body = "".join("<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in table.rows)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in table.rows
+        )
     else:
-        body = f"<tr><td colspan=\"{len(table.headers)}\">No rows.</td></tr>"
+        body = f'<tr><td colspan="{len(table.headers)}">No rows.</td></tr>'
     parts.append(f"<tbody>{body}</tbody></table>")
     return "".join(parts)
 
@@ -575,16 +710,16 @@ def _html_block(block: Block) -> str:
         return _html_table(block)
     if isinstance(block, ChartBlock):
         if block.chart is None:
-            return f"<div class=\"placeholder\" role=\"note\">{_e(block.placeholder)}</div>"
+            return f'<div class="placeholder" role="note">{_e(block.placeholder)}</div>'
         chart = block.chart
         return (
-            f"<figure id=\"chart-{_e(chart.key)}\"><img alt=\"{_e(chart.alt)}\" "
-            f"src=\"data:image/png;base64,{chart.png_base64}\"><figcaption>{_e(chart.title)}</figcaption></figure>"
+            f'<figure id="chart-{_e(chart.key)}"><img alt="{_e(chart.alt)}" '
+            f'src="data:image/png;base64,{chart.png_base64}"><figcaption>{_e(chart.title)}</figcaption></figure>'
         )
     if isinstance(block, Caveats):
         if not block.items:
             return ""
-        return "<ul class=\"caveats\">" + "".join(f"<li>{_e(c)}</li>" for c in block.items) + "</ul>"
+        return '<ul class="caveats">' + "".join(f"<li>{_e(c)}</li>" for c in block.items) + "</ul>"
     items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in block.items)
     return f"<dl>{items}</dl>"
 
@@ -593,16 +728,17 @@ def render_html(report: AuditReport) -> str:
     """One self-contained HTML page (inline CSS, base64 PNG charts, no external reference)."""
     doc = report_document(report)
     identity_rows = "".join(
-        f"<tr><th scope=\"row\">{_e(k)}</th><td>{f'<code>{_e(v)}</code>' if k in _HASH_ROWS else _e(v)}</td></tr>"
+        f'<tr><th scope="row">{_e(k)}</th><td>{f"<code>{_e(v)}</code>" if k in _HASH_ROWS else _e(v)}</td></tr>'
         for k, v in doc.identity
     )
-    nav = "".join(f"<a href=\"#{_e(s.anchor)}\">{_e(s.title)}</a>" for s in doc.sections)
+    nav = "".join(f'<a href="#{_e(s.anchor)}">{_e(s.title)}</a>' for s in doc.sections)
     banner = (
-        f"<div class=\"banner {_e(doc.run_type)}\" role=\"alert\">{_e(doc.banner)}</div>" if doc.banner else ""
+        f'<div class="banner {_e(doc.run_type)}" role="alert">{_e(doc.banner)}</div>' if doc.banner else ""
     )
-    notice = f"<div class=\"notice\" role=\"note\"><strong>{_e(doc.notice)}</strong></div>" if doc.notice else ""
+    notice = f'<div class="notice" role="note"><strong>{_e(doc.notice)}</strong></div>' if doc.notice else ""
     sections = "".join(
-        f"<section id=\"{_e(s.anchor)}\"><h2>{_e(s.title)}</h2>" + "".join(_html_block(b) for b in s.blocks)
+        f'<section id="{_e(s.anchor)}"><h2>{_e(s.title)}</h2>'
+        + "".join(_html_block(b) for b in s.blocks)
         + "</section>"
         for s in doc.sections
     )
@@ -613,11 +749,11 @@ def render_html(report: AuditReport) -> str:
         f"<code>{_e(meta.manifest_hash)}</code>"
     )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(doc.title)}</title><style>{_CSS}</style></head><body><main>"
         f"<h1>{_e(doc.title)}</h1>{banner}{notice}"
-        f"<table class=\"identity\"><tbody>{identity_rows}</tbody></table><nav>{nav}</nav>{sections}"
+        f'<table class="identity"><tbody>{identity_rows}</tbody></table><nav>{nav}</nav>{sections}'
         f"<footer>{_e(doc.banner) + ' · ' if doc.banner else ''}{footer}</footer></main></body></html>\n"
     )
 
@@ -666,7 +802,9 @@ def render_markdown(report: AuditReport) -> str:
         parts.append(f"> **{_md(doc.banner)}**")
     if doc.notice:
         parts.append(f"> **{_md(doc.notice)}**")
-    parts.append(_md_table(Table(["", ""], [[k, f"`{v}`" if k in _HASH_ROWS else v] for k, v in doc.identity])))
+    parts.append(
+        _md_table(Table(["", ""], [[k, f"`{v}`" if k in _HASH_ROWS else v] for k, v in doc.identity]))
+    )
     for section in doc.sections:
         parts.append(f"## {_md(section.title)}")
         parts.extend(text for text in (_md_block(b) for b in section.blocks) if text)

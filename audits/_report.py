@@ -114,7 +114,10 @@ def _clean(value: Any) -> Any:
 
 
 def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
-    return [{c: _clean(v) for c, v in zip(columns, row, strict=True)} for row in frame[columns].itertuples(index=False)]
+    return [
+        {c: _clean(v) for c, v in zip(columns, row, strict=True)}
+        for row in frame[columns].itertuples(index=False)
+    ]
 
 
 def build_report(
@@ -143,13 +146,17 @@ def build_report(
 
     caveats: list[str] = []
     if meta.run_type in RUN_TYPE_LABELS and meta.run_type in {"mock", "baseline"}:
-        caveats.append(f"{RUN_TYPE_LABELS[meta.run_type]}: no figure in this report describes a real LLM judge.")
+        caveats.append(
+            f"{RUN_TYPE_LABELS[meta.run_type]}: no figure in this report describes a real LLM judge."
+        )
     if pending:
         caveats.append(PENDING_NOTICE)
 
     claims = None
     if inputs.claims_summary is not None or inputs.examples:
-        claims = ClaimsInRationales(summary=dict(inputs.claims_summary or {}), examples=list(inputs.examples or []))
+        claims = ClaimsInRationales(
+            summary=dict(inputs.claims_summary or {}), examples=list(inputs.examples or [])
+        )
 
     return AuditReport(
         meta=meta,
@@ -174,7 +181,9 @@ def build_report(
         agreement=agreement(scores, axes=axes, n_boot=n_boot_alpha, seed=seed),
         self_consistency=self_consistency(scores, axes=axes),
         calibration=calibration(scores, inputs.human_grades, bands=inputs.bands, axes=axes),
-        rank_confidence=rank_confidence(inputs.totals, inputs.decision_scores, inputs.bands, n_boot_rank, seed),
+        rank_confidence=rank_confidence(
+            inputs.totals, inputs.decision_scores, inputs.bands, n_boot_rank, seed
+        ),
         grounding=grounding(inputs.ledger, inputs.lookahead_checks),
         claims=claims,
         caveats=caveats,

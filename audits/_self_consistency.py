@@ -92,9 +92,7 @@ def self_consistency(scores: pd.DataFrame, *, axes: Sequence[str] | None = None)
         _rater(judge, frame, ["contestant_id"], wanted)
         for judge, frame in scores.groupby("judge_id", sort=True)
     ]
-    per_repeat_median = (
-        scores.groupby(["contestant_id", "repeat"])[wanted].median().reset_index()
-    )
+    per_repeat_median = scores.groupby(["contestant_id", "repeat"])[wanted].median().reset_index()
     panel = _rater("panel median", per_repeat_median, ["contestant_id"], wanted)
     caveats: list[str] = []
     few = [j.rater for j in judges if 0 < j.n_records < 5]

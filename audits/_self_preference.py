@@ -156,7 +156,9 @@ def self_preference(
     consensus = matrix.median(axis=1, skipna=True)
     own_family_of = pd.Series({c: families[c] for c in matrix.index})
     if matrix.shape[1] < 2:
-        caveats.append("Only one judge: there is no panel to compare it with, so self-preference is not measured.")
+        caveats.append(
+            "Only one judge: there is no panel to compare it with, so self-preference is not measured."
+        )
 
     rows: list[dict[str, object]] = []
     points: list[ConsensusPoint] = []
@@ -232,7 +234,9 @@ def self_preference(
         p_holm = holm.get(i)
         loo_gap = row["loo_gap"]
         flagged = p_holm is not None and p_holm < significance_level and loo_gap is not None and loo_gap > 0  # type: ignore[operator]
-        note, judge_caveats = _plain_words(row, p_holm, flagged, significance_level, labels, matrix, own_family_of)
+        note, judge_caveats = _plain_words(
+            row, p_holm, flagged, significance_level, labels, matrix, own_family_of
+        )
         caveats.extend(judge_caveats)
         judges.append(JudgeSelfPreference(**row, p_value_holm=p_holm, flagged=flagged, note=note))  # type: ignore[arg-type]
 
@@ -283,7 +287,9 @@ def _plain_words(
             f"one-sided p = {p_value:.3g}, Holm-adjusted {p_holm:.3g}: flagged as self-preference."
         )
     else:
-        note = f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
+        note = (
+            f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
+        )
     if n_own == 1:
         own_ids = [c for c in matrix.index if own_family_of[c] == family and pd.notna(matrix.at[c, judge])]
         name = labels[own_ids[0]] if own_ids else "one contestant"

@@ -47,18 +47,28 @@ def write_report(report: AuditReport, out_dir: str | Path) -> dict[str, Path]:
     paths["json"] = out / "report.json"
     paths["json"].write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
 
-    paths["scores"] = _csv(pd.DataFrame.from_records(report.scores, columns=report.score_columns),
-                           out / "scores.csv", report.score_columns)
-    paths["totals"] = _csv(pd.DataFrame.from_records(report.totals, columns=report.totals_columns),
-                           out / "totals.csv", report.totals_columns)
+    paths["scores"] = _csv(
+        pd.DataFrame.from_records(report.scores, columns=report.score_columns),
+        out / "scores.csv",
+        report.score_columns,
+    )
+    paths["totals"] = _csv(
+        pd.DataFrame.from_records(report.totals, columns=report.totals_columns),
+        out / "totals.csv",
+        report.totals_columns,
+    )
     paths["agreement"] = _csv(_frame(report.agreement.axes), out / "agreement.csv", ["axis"])
     paths["agreement_contestants"] = _csv(
         _frame(report.agreement.contestants), out / "agreement_contestants.csv", ["contestant_id"]
     )
     paths["bland_altman"] = _csv(_frame(report.agreement.bland_altman), out / "bland_altman.csv", ["judge_a"])
-    paths["self_preference"] = _csv(_frame(report.self_preference.judges), out / "self_preference.csv", ["judge_id"])
+    paths["self_preference"] = _csv(
+        _frame(report.self_preference.judges), out / "self_preference.csv", ["judge_id"]
+    )
     paths["rank_confidence"] = _csv(
-        _frame(report.rank_confidence.contestants, {"p_band": "p_"}), out / "rank_confidence.csv", ["contestant_id"]
+        _frame(report.rank_confidence.contestants, {"p_band": "p_"}),
+        out / "rank_confidence.csv",
+        ["contestant_id"],
     )
     consistency = [*report.self_consistency.judges]
     if report.self_consistency.panel is not None:
@@ -67,7 +77,9 @@ def write_report(report: AuditReport, out_dir: str | Path) -> dict[str, Path]:
         _frame(consistency, {"axis_within_sd": "within_sd_"}), out / "self_consistency.csv", ["rater"]
     )
     paths["calibration"] = _csv(
-        _frame([*report.calibration.judges, *report.calibration.human_baseline]), out / "calibration.csv", ["rater"]
+        _frame([*report.calibration.judges, *report.calibration.human_baseline]),
+        out / "calibration.csv",
+        ["rater"],
     )
     paths["grounding"] = _csv(_frame(report.grounding.judges), out / "grounding.csv", ["judge_id"])
     return paths

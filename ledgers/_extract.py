@@ -23,11 +23,16 @@ from ledgers._models import Assertion, Claim
 from ledgers._parse import (
     HORIZON_FIELDS,
     Mention,
+    _subject,
     clause_start,
     parse_text,
 )
 
-_GENERIC_TAIL = re.compile(r"\s+(?:Equities|Equity|Sector|Stocks?|ETF|Fund|Index|Shares)$", re.I)
+_GENERIC_TAIL = re.compile(
+    r",?\s+(?:Equities|Equity|Sector|Stocks?|ETF|Fund|Index|Shares|Inc\.?|Incorporated|Corp\.?|Corporation|Co\.?|"
+    r"Company|Ltd\.?|Limited|plc|PLC|Holdings|Group|N\.V\.|S\.A\.|AG|SE)$",
+    re.I,
+)
 _GENERIC_HEAD = re.compile(r"^(?:US|U\.S\.)\s+", re.I)
 _BLOCKED = {"momentum", "value", "growth", "dividend", "cash", "quality", "size", "yield", "income", "credit",
             "low volatility", "min volatility"}
@@ -248,6 +253,7 @@ def extract_claims(
                 add(a, span, sentence, offset)
             if not has_forecast and parsed.forecast_spans:
                 start = clause_start(sentence, parsed.forecast_spans[0][0])
-                fc = Assertion(rule="forecast", symbol=subject, raw=_tidy(sentence[parsed.forecast_spans[0][0]:]))
+                who = _subject(mentions, parsed.forecast_spans[0][0], sentence, subject, seg_symbol is not None)
+                fc = Assertion(rule="forecast", symbol=who, raw=_tidy(sentence[parsed.forecast_spans[0][0]:]))
                 add(fc, (start, len(sentence.rstrip(" ."))), sentence, offset)
     return claims

@@ -23,7 +23,7 @@ from ledgers._verify import DEFAULT_CONFIG, Verifier
 
 
 class ClaimsFileError(ValueError):
-    """A claims file that cannot be verified; ``errors`` lists every problem as "file:line: field: msg"."""
+    """A claims file that cannot be verified; ``errors`` lists every problem as "FILE, line N, field 'F': msg"."""
 
     def __init__(self, errors: list[str]):
         self.errors = errors
@@ -61,20 +61,20 @@ def read_claims(path: Path) -> list[Claim]:
         try:
             raw = json.loads(line)
         except json.JSONDecodeError as exc:
-            errors.append(f"{path}:{number}: not valid JSON ({exc.msg} at column {exc.colno})")
+            errors.append(f"{path}, line {number}: not valid JSON ({exc.msg} at column {exc.colno})")
             continue
         if not isinstance(raw, dict):
-            errors.append(f"{path}:{number}: expected a JSON object, got {type(raw).__name__}")
+            errors.append(f"{path}, line {number}: expected a JSON object, got {type(raw).__name__}")
             continue
         try:
             item = ClaimLine.model_validate(raw)
         except ValidationError as exc:
             for err in exc.errors():
                 where = ".".join(str(p) for p in err["loc"]) or "(line)"
-                errors.append(f"{path}:{number}: field '{where}': {err['msg']}")
+                errors.append(f"{path}, line {number}, field '{where}': {err['msg']}")
             continue
         if item.id in first_line:
-            errors.append(f"{path}:{number}: field 'id': duplicate id {item.id!r} (first on line {first_line[item.id]})")
+            errors.append(f"{path}, line {number}, field 'id': duplicate id {item.id!r} (first on line {first_line[item.id]})")
             continue
         first_line[item.id] = number
         claims.append(Claim(id=item.id, text=item.text, decided_at=item.decided_at, symbol=item.symbol,

@@ -54,7 +54,7 @@ _CONTEXT = (
     r"|spending|deficit|tariffs?|GM|gross\s+margin|estimates?|spreads?|alpha|score|up[\s-]days?|up[\s-]day"
     r"|breadth|drawdowns?|correlation|hikes?|cuts?|dollar|bitcoin|wages?|quarter|QoQ|YoY|MoM|y/y|q/q|m/m"
     r"|year[\s-]over[\s-]year|quarter[\s-]over[\s-]quarter|month[\s-]over[\s-]month|YTD|year[\s-]to[\s-]date"
-    r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?"
+    r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?|Q[1-4]"
     rf"|{_MONTH_WORDS}"
 )
 _CONTEXT_JUST_BEFORE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*[+\-\u2212]?\s*$", re.I)
@@ -528,7 +528,8 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
                 best.rule = "relative_return"
     ctx_start, ctx_end = -1, -1
     for cm in _CONTEXT_RE.finditer(before):
-        ctx_start, ctx_end = cm.start(), cm.end()
+        adjacent = ctx_end >= 0 and not before[ctx_end:cm.start()].strip()
+        ctx_start, ctx_end = (ctx_start if adjacent else cm.start()), cm.end()  # "Q1 chip sales" as one phrase
     if ctx_end > best_end:
         if _words_between(before[ctx_end:]) <= 5:
             return _Binding("briefing", start=floor + ctx_start, end=start)
@@ -622,6 +623,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             if is_plain:
                 continue
             binding = _Binding("briefing", start=start, end=m.end())
+        if binding.rule == "briefing":
+            ctx = _CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            if ctx:
+                binding.end = max(binding.end, m.end() + ctx.end())  # "+25% QoQ"
         if binding.rule == "relative_return" and binding.horizon is None:
             prior = list(_HORIZON_RE.finditer(text, max(0, start - 60), start))
             if prior and not _is_rate_tenor(prior[-1]):

@@ -85,6 +85,10 @@ class ReferenceJudge:
         self.outcomes = outcomes or {}
         self.pending = pending
         self.names = {u.symbol: u.name for u in bundle.info.universe}
+        # names and tickers a rationale may use instead of the bundle symbol (e.g. "Semiconductors", "SMH")
+        self.universe = {u.symbol: [a for a in (u.name, u.ticker) if a] for u in bundle.info.universe}
+        store = bundle.store
+        self.available_fields = sorted({f for s in store.symbols for f in store.fields(s)})
         self._evidence: dict[str, list[DecisionEvidence]] = {}
 
     def evidence(self, contestant_id: str) -> list[DecisionEvidence]:
@@ -100,8 +104,9 @@ class ReferenceJudge:
                     text += " " + " ".join(f"{a.symbol}: {a.rationale}" for a in d.allocation if a.rationale)
                 default = (d.trades[0].symbol if d.trades else
                            (d.allocation[0].symbol if d.allocation else None))
-                claims = extract_claims(text, d.decided_at, default, self.names,
-                                        benchmark=self.bundle.info.benchmark)
+                claims = extract_claims(text, d.decided_at, default, self.universe,
+                                        benchmark=self.bundle.info.benchmark,
+                                        available_fields=self.available_fields)
                 de = DecisionEvidence(d)
                 out.append(de)
                 for c in claims:

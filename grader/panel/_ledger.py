@@ -49,7 +49,7 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
             "verifier_status": ver.status,
             "verifier_reason": ver.reason,
             "evidence": [ev if isinstance(ev, dict) else ev.model_dump(mode="json") for ev in ver.evidence],
-            "flags": list(cc.flags),
+            "flags": list(cc.flags) + (["briefing_only"] if getattr(ver, "briefing_only", False) else []),
             "disagrees": not cc.agrees,
             "lookahead": bool(ver.lookahead) or "lookahead" in cc.flags,
         })

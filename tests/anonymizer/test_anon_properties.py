@@ -78,7 +78,9 @@ def _variants(value: str) -> list[str]:
 
 @st.composite
 def texts(draw, contestants: list[Contestant]) -> str:
-    pool = list(FILLER) + [s for s, _ in LEAK_CORPUS[:30]] + NEGATIVE_CORPUS[:10]
+    # long neutral stretches put mentions in separate scan windows
+    long_filler = [" ".join(NEGATIVE_CORPUS[i : i + 8]) for i in (0, 8, 16)]
+    pool = list(FILLER) + [s for s, _ in LEAK_CORPUS[:30]] + NEGATIVE_CORPUS[:10] + long_filler
     for c in contestants:
         for v in (c.id, c.display_name, c.model):
             pool += _variants(v)

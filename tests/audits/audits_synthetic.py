@@ -45,8 +45,13 @@ def contestants(n_per_family: int = 3, families: tuple[str, ...] = FAMILIES) -> 
     rows = []
     for family in families:
         for i in range(n_per_family):
-            rows.append({"contestant_id": f"{family}-{i}", "contestant_label": f"{family.title()} model {i}",
-                         "contestant_family": family})
+            rows.append(
+                {
+                    "contestant_id": f"{family}-{i}",
+                    "contestant_label": f"{family.title()} model {i}",
+                    "contestant_family": family,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -79,9 +84,22 @@ def panel_scores(
                     axis: float(np.clip(base + jitter + rng.normal(0, 1.0), 0, 100))
                     for axis in ("reasoning", "evidence", "process", "outcome", "data_reliability")
                 }
-                composite = 0.4 * axes["reasoning"] + 0.35 * axes["evidence"] + 0.15 * axes["process"] + 0.1 * axes["outcome"]
-                rows.append({**c.to_dict(), "judge_id": judge_id, "judge_family": judge_family, "repeat": repeat,
-                             "composite": composite, **axes})
+                composite = (
+                    0.4 * axes["reasoning"]
+                    + 0.35 * axes["evidence"]
+                    + 0.15 * axes["process"]
+                    + 0.1 * axes["outcome"]
+                )
+                rows.append(
+                    {
+                        **c.to_dict(),
+                        "judge_id": judge_id,
+                        "judge_family": judge_family,
+                        "repeat": repeat,
+                        "composite": composite,
+                        **axes,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -91,20 +109,29 @@ def totals_from(scores: pd.DataFrame, *, with_outcome: bool = True) -> pd.DataFr
     grouped = grouped.rename(columns={"composite": "reasoning_median"})
     grouped["efficiency"] = np.nan
     grouped["total"] = grouped["reasoning_median"]
-    grouped["band"] = pd.cut(grouped["total"], [-1, 44.999999, 66.999999, 101], labels=["Weak", "Mixed", "Strong"]).astype(str)
+    grouped["band"] = pd.cut(
+        grouped["total"], [-1, 44.999999, 66.999999, 101], labels=["Weak", "Mixed", "Strong"]
+    ).astype(str)
     if with_outcome:
         for column, value in OUTCOME_VALUES.items():
             grouped[column] = value
     return grouped
 
 
-def decision_scores_from(totals: pd.DataFrame, *, n_decisions: int = 20, sd: float = 10.0, seed: int = 3) -> pd.DataFrame:
+def decision_scores_from(
+    totals: pd.DataFrame, *, n_decisions: int = 20, sd: float = 10.0, seed: int = 3
+) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     rows = []
     for _, t in totals.iterrows():
         for k in range(n_decisions):
-            rows.append({"contestant_id": t["contestant_id"], "decision_key": f"d{k:03d}",
-                         "score": float(np.clip(t["total"] + rng.normal(0, sd), 0, 100))})
+            rows.append(
+                {
+                    "contestant_id": t["contestant_id"],
+                    "decision_key": f"d{k:03d}",
+                    "score": float(np.clip(t["total"] + rng.normal(0, sd), 0, 100)),
+                }
+            )
     return pd.DataFrame(rows)
 
 

@@ -22,9 +22,18 @@ def _frame(matrix: np.ndarray, *, axes_equal: bool = True) -> pd.DataFrame:
     rows = []
     for i, j in itertools.product(range(matrix.shape[0]), range(matrix.shape[1])):
         value = float(matrix[i, j])
-        rows.append({"contestant_id": f"c{i:02d}", "contestant_label": f"Model {i}", "contestant_family": "google",
-                     "judge_id": f"j{j}", "judge_family": f"f{j}", "repeat": 0, "composite": value,
-                     **{a: value for a in AXES}})
+        rows.append(
+            {
+                "contestant_id": f"c{i:02d}",
+                "contestant_label": f"Model {i}",
+                "contestant_family": "google",
+                "judge_id": f"j{j}",
+                "judge_family": f"f{j}",
+                "repeat": 0,
+                "composite": value,
+                **{a: value for a in AXES},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -38,7 +47,9 @@ def test_identical_judges_give_alpha_one_and_icc_one() -> None:
     composite = _axis(result, "composite")
     assert composite.krippendorff_alpha == pytest.approx(1.0)
     assert composite.krippendorff_alpha_label == "reliable"
-    assert composite.krippendorff_alpha_ci_low == pytest.approx(1.0) and composite.krippendorff_alpha_ci_high == pytest.approx(1.0)
+    assert composite.krippendorff_alpha_ci_low == pytest.approx(
+        1.0
+    ) and composite.krippendorff_alpha_ci_high == pytest.approx(1.0)
     assert composite.icc2_1 == pytest.approx(1.0)
     assert composite.icc2_k == pytest.approx(1.0)
     assert composite.icc2_1_label == "excellent"
@@ -78,7 +89,9 @@ def test_alpha_hand_computed_small_case() -> None:
 
 def test_icc_matches_shrout_fleiss_1979_table() -> None:
     """Shrout & Fleiss (1979), 6 targets x 4 judges: ICC(2,1) = .29, ICC(2,k) = .62."""
-    data = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], float)
+    data = np.array(
+        [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], float
+    )
     estimate, reason = icc_two_way(pd.DataFrame(data))
     assert reason is None
     assert estimate.icc2_1 == pytest.approx(0.29, abs=0.005)
@@ -114,7 +127,8 @@ def test_kendall_w_hand_computed() -> None:
 
 def test_kendall_w_tie_correction_matches_pingouin_friedman() -> None:
     scores = pd.DataFrame(
-        {"j1": [60, 60, 70, 80, 55, 55], "j2": [62, 58, 71, 71, 50, 49], "j3": [40, 45, 45, 45, 39, 60]}, dtype=float
+        {"j1": [60, 60, 70, 80, 55, 55], "j2": [62, 58, 71, 71, 50, 49], "j3": [40, 45, 45, 45, 39, 60]},
+        dtype=float,
     )
     result = kendall_w(scores)
     # j1 ties: two pairs -> T = 6 + 6 ; j2: one pair -> 6 ; j3: one triple -> 24 ; sum T = 42
@@ -123,7 +137,9 @@ def test_kendall_w_tie_correction_matches_pingouin_friedman() -> None:
     s = ((ranks.sum(axis=1) - ranks.sum(axis=1).mean()) ** 2).sum()
     assert result.w == pytest.approx(12 * s / (m**2 * (n**3 - n) - m * 42))
     assert result.tie_groups == 4
-    long = scores.reset_index(names="contestant").melt(id_vars="contestant", var_name="judge", value_name="score")
+    long = scores.reset_index(names="contestant").melt(
+        id_vars="contestant", var_name="judge", value_name="score"
+    )
     friedman = pg.friedman(data=long, dv="score", within="contestant", subject="judge")
     assert result.w == pytest.approx(float(friedman["W"].iloc[0]))
     assert result.p_value == pytest.approx(float(friedman["p_unc"].iloc[0]))
@@ -169,7 +185,9 @@ def test_degenerate_panels_do_not_crash() -> None:
 
 def test_pending_outcome_axis_can_be_left_out_and_missing_outcome_is_skipped() -> None:
     scores = panel_scores()
-    assert "outcome" not in {a.axis for a in agreement(scores, axes=["composite", "reasoning"], n_boot=20).axes}
+    assert "outcome" not in {
+        a.axis for a in agreement(scores, axes=["composite", "reasoning"], n_boot=20).axes
+    }
     scores["outcome"] = None
     assert "outcome" not in {a.axis for a in agreement(scores, n_boot=20).axes}
     with pytest.raises(ValueError, match="unknown axis"):
@@ -180,5 +198,8 @@ def test_bootstrap_interval_is_reproducible_with_the_seed() -> None:
     scores = panel_scores(noise_sd=8.0)
     a = _axis(agreement(scores, n_boot=300, seed=3), "composite")
     b = _axis(agreement(scores, n_boot=300, seed=3), "composite")
-    assert (a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high) == (b.krippendorff_alpha_ci_low, b.krippendorff_alpha_ci_high)
+    assert (a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high) == (
+        b.krippendorff_alpha_ci_low,
+        b.krippendorff_alpha_ci_high,
+    )
     assert a.krippendorff_alpha_ci_low < a.krippendorff_alpha < a.krippendorff_alpha_ci_high

@@ -8,24 +8,37 @@ import pytest
 from audits import grounding
 
 
-def _claim(judge: str, judge_status: str, verifier_status: str, *, cited: list[str], exists: bool,
-           flag: bool = False) -> dict[str, object]:
-    return {"judge_id": judge, "contestant_id": "c1", "claim": f"{judge} says {judge_status}", "cited_fields": cited,
-            "cited_field_exists": exists, "judge_status": judge_status, "verifier_status": verifier_status,
-            "lookahead_flag": flag}
+def _claim(
+    judge: str, judge_status: str, verifier_status: str, *, cited: list[str], exists: bool, flag: bool = False
+) -> dict[str, object]:
+    return {
+        "judge_id": judge,
+        "contestant_id": "c1",
+        "claim": f"{judge} says {judge_status}",
+        "cited_fields": cited,
+        "cited_field_exists": exists,
+        "judge_status": judge_status,
+        "verifier_status": verifier_status,
+        "lookahead_flag": flag,
+    }
 
 
 def test_grounding_counts_per_judge() -> None:
-    ledger = pd.DataFrame([
-        _claim("j1", "supported", "supported", cited=["peRatio"], exists=True),
-        _claim("j1", "supported", "contradicted", cited=["rsi14"], exists=True),
-        _claim("j1", "not_verifiable", "not_verifiable", cited=[], exists=False),
-        _claim("j1", "contradicted", "contradicted", cited=["beta", "madeUpField"], exists=False, flag=True),
-        _claim("j2", "supported", "supported", cited=["close"], exists=True),
-        _claim("j2", "supported", "supported", cited=["sma50"], exists=True),
-    ])
-    checks = pd.DataFrame({"judge_id": ["j1", "j1", "j2"], "contestant_id": ["c1", "c2", "c1"],
-                           "passed": [True, False, True]})
+    ledger = pd.DataFrame(
+        [
+            _claim("j1", "supported", "supported", cited=["peRatio"], exists=True),
+            _claim("j1", "supported", "contradicted", cited=["rsi14"], exists=True),
+            _claim("j1", "not_verifiable", "not_verifiable", cited=[], exists=False),
+            _claim(
+                "j1", "contradicted", "contradicted", cited=["beta", "madeUpField"], exists=False, flag=True
+            ),
+            _claim("j2", "supported", "supported", cited=["close"], exists=True),
+            _claim("j2", "supported", "supported", cited=["sma50"], exists=True),
+        ]
+    )
+    checks = pd.DataFrame(
+        {"judge_id": ["j1", "j1", "j2"], "contestant_id": ["c1", "c2", "c1"], "passed": [True, False, True]}
+    )
     result = grounding(ledger, checks)
     j1, j2 = result.judges
     assert j1.n_claims == 4 and j1.n_citing_claims == 3 and j1.n_uncited_claims == 1

@@ -14,7 +14,9 @@ def test_bad_score_names_table_row_and_column() -> None:
     scores = panel_scores()
     scores["evidence"] = scores["evidence"].astype(object)
     scores.loc[4, "evidence"] = "lots"
-    with pytest.raises(AuditInputError, match=r"scores, row 5, column 'evidence': 'lots' is not a finite number"):
+    with pytest.raises(
+        AuditInputError, match=r"scores, row 5, column 'evidence': 'lots' is not a finite number"
+    ):
         normalize_scores(scores)
 
 
@@ -38,9 +40,20 @@ def test_outcome_may_be_missing_and_bad_ledger_status_is_named() -> None:
     scores = panel_scores()
     scores["outcome"] = None
     assert normalize_scores(scores)["outcome"].isna().all()
-    ledger = pd.DataFrame([{"judge_id": "j", "contestant_id": "c", "claim": "x", "cited_fields": ["close"],
-                            "cited_field_exists": True, "judge_status": "probably", "verifier_status": "supported",
-                            "lookahead_flag": False}])
+    ledger = pd.DataFrame(
+        [
+            {
+                "judge_id": "j",
+                "contestant_id": "c",
+                "claim": "x",
+                "cited_fields": ["close"],
+                "cited_field_exists": True,
+                "judge_status": "probably",
+                "verifier_status": "supported",
+                "lookahead_flag": False,
+            }
+        ]
+    )
     with pytest.raises(AuditInputError, match=r"ledger, row 1, column 'judge_status'"):
         normalize_ledger(ledger)
 
@@ -54,7 +67,17 @@ def test_audit_inputs_validate_on_construction() -> None:
     assert len(inputs().scores) == 36
 
 
-@pytest.mark.parametrize(("score", "band"), [(67, "Strong"), (66.9, "Mixed"), (45, "Mixed"), (44.99, "Weak"),
-                                             (0, "Weak"), (100, "Strong"), (None, None)])
+@pytest.mark.parametrize(
+    ("score", "band"),
+    [
+        (67, "Strong"),
+        (66.9, "Mixed"),
+        (45, "Mixed"),
+        (44.99, "Weak"),
+        (0, "Weak"),
+        (100, "Strong"),
+        (None, None),
+    ],
+)
 def test_band_of_uses_lower_bounds(score: float | None, band: str | None) -> None:
     assert band_of(score) == band

@@ -9,13 +9,25 @@ from audits import Band, rank_confidence
 
 
 def _totals(values: dict[str, float]) -> pd.DataFrame:
-    return pd.DataFrame({"contestant_id": list(values), "contestant_label": [k.upper() for k in values],
-                         "total": list(values.values()), "reasoning_median": list(values.values()), "band": None})
+    return pd.DataFrame(
+        {
+            "contestant_id": list(values),
+            "contestant_label": [k.upper() for k in values],
+            "total": list(values.values()),
+            "reasoning_median": list(values.values()),
+            "band": None,
+        }
+    )
 
 
 def _decisions(per_contestant: dict[str, list[float]]) -> pd.DataFrame:
-    return pd.DataFrame([{"contestant_id": c, "decision_key": f"d{i}", "score": s}
-                         for c, scores in per_contestant.items() for i, s in enumerate(scores)])
+    return pd.DataFrame(
+        [
+            {"contestant_id": c, "decision_key": f"d{i}", "score": s}
+            for c, scores in per_contestant.items()
+            for i, s in enumerate(scores)
+        ]
+    )
 
 
 def test_constant_decision_scores_give_zero_width_intervals_and_certain_bands() -> None:
@@ -47,7 +59,9 @@ def test_contestant_near_a_band_edge_is_borderline_with_split_band_probability()
 def test_close_contestants_share_a_rank_interval() -> None:
     totals = _totals({"x": 60.0, "y": 59.0, "z": 20.0})
     noisy = [40.0, 80.0] * 15
-    result = rank_confidence(totals, _decisions({"x": noisy, "y": noisy, "z": [20.0] * 30}), n_boot=1000, seed=2)
+    result = rank_confidence(
+        totals, _decisions({"x": noisy, "y": noisy, "z": [20.0] * 30}), n_boot=1000, seed=2
+    )
     by_id = {c.contestant_id: c for c in result.contestants}
     assert (by_id["x"].rank_low, by_id["x"].rank_high) == (1, 2)
     assert (by_id["y"].rank_low, by_id["y"].rank_high) == (1, 2)

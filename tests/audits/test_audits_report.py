@@ -9,15 +9,25 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from audits_synthetic import OUTCOME_VALUES, inputs, panel_scores
+from audits_synthetic import OUTCOME_VALUES, inputs, meta, panel_scores
 
-from audits import OUTCOME_COLUMNS, build_report, render_html, write_report
+from audits import OUTCOME_COLUMNS, AuditInputs, build_report, render_html, write_report
 
 FAST = {"n_boot_rank": 200, "n_boot_alpha": 100, "n_permutations": 2000}
 
 # How the planted outcome figures would appear if they leaked: raw, percent and rounded forms.
-OUTCOME_STRINGS = ["0.137913", "13.79%", "-0.052771", "-5.28%", "0.190684", "19.07%", "41.9337", "1.73519",
-                   "-0.083117", "-8.31%"]
+OUTCOME_STRINGS = [
+    "0.137913",
+    "13.79%",
+    "-0.052771",
+    "-5.28%",
+    "0.190684",
+    "19.07%",
+    "41.9337",
+    "1.73519",
+    "-0.083117",
+    "-8.31%",
+]
 
 
 def _human_grades(scores: pd.DataFrame) -> pd.DataFrame:
@@ -25,9 +35,15 @@ def _human_grades(scores: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for annotator, shift in (("alice", 2.0), ("bob", -3.0)):
         for _, r in main.iterrows():
-            rows.append({"item_id": r["contestant_id"], "annotator": annotator, "axis": "composite",
-                         "score": min(100.0, max(0.0, r["composite"] + shift)),
-                         "created_at": datetime(2024, 4, 1, tzinfo=UTC)})
+            rows.append(
+                {
+                    "item_id": r["contestant_id"],
+                    "annotator": annotator,
+                    "axis": "composite",
+                    "score": min(100.0, max(0.0, r["composite"] + shift)),
+                    "created_at": datetime(2024, 4, 1, tzinfo=UTC),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -50,8 +66,16 @@ def pending(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def test_write_report_writes_every_format(resolved: dict[str, str]) -> None:
-    assert {"html", "markdown", "json", "scores", "totals", "agreement", "self_preference",
-            "rank_confidence"} <= set(resolved)
+    assert {
+        "html",
+        "markdown",
+        "json",
+        "scores",
+        "totals",
+        "agreement",
+        "self_preference",
+        "rank_confidence",
+    } <= set(resolved)
     data = json.loads(resolved["json"])
     assert data["meta"]["run_id"] == "run-0042"
     assert [j["judge_id"] for j in data["self_preference"]["judges"] if j["flagged"]] == ["judge-xai"]
@@ -108,8 +132,10 @@ def test_pending_season_withholds_every_outcome_figure(pending: dict[str, str]) 
 
 @pytest.mark.parametrize(
     ("run_type", "label"),
-    [("mock", "MOCK PANEL — scripted judges, not real LLM grades"),
-     ("baseline", "REFERENCE BASELINE — deterministic non-LLM judge")],
+    [
+        ("mock", "MOCK PANEL — scripted judges, not real LLM grades"),
+        ("baseline", "REFERENCE BASELINE — deterministic non-LLM judge"),
+    ],
 )
 def test_mock_and_baseline_runs_carry_a_prominent_label(run_type: str, label: str) -> None:
     report = build_report(inputs(run_type=run_type), **FAST)
@@ -157,9 +183,6 @@ def test_no_human_grades_and_no_stability_runs_are_said_plainly() -> None:
 def test_dry_run_without_grades_still_renders(tmp_path: Path) -> None:
     scores = panel_scores().iloc[0:0]
     totals = pd.DataFrame(columns=["contestant_id", "contestant_label", "total", "reasoning_median", "band"])
-    from audits import AuditInputs
-    from audits_synthetic import meta
-
     report = build_report(AuditInputs(meta=meta("dry-run"), scores=scores, totals=totals), **FAST)
     paths = write_report(report, tmp_path)
     page = paths["html"].read_text()

@@ -14,9 +14,16 @@ AXES = ("reasoning", "evidence", "process", "outcome", "data_reliability")
 
 
 def _row(contestant: str, judge: str, repeat: int, value: float) -> dict[str, object]:
-    return {"contestant_id": contestant, "contestant_label": contestant, "contestant_family": "google",
-            "judge_id": judge, "judge_family": "openai", "repeat": repeat, "composite": value,
-            **{a: value for a in AXES}}
+    return {
+        "contestant_id": contestant,
+        "contestant_label": contestant,
+        "contestant_family": "google",
+        "judge_id": judge,
+        "judge_family": "openai",
+        "repeat": repeat,
+        "composite": value,
+        **{a: value for a in AXES},
+    }
 
 
 def test_no_stability_runs_is_said_plainly() -> None:

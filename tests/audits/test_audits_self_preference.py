@@ -53,15 +53,33 @@ def _three_contestant_panel() -> pd.DataFrame:
         "claude": {"j-openai": 76, "j-anthropic": 59, "j-xai": 83},
         "grok": {"j-openai": 63, "j-anthropic": 59, "j-xai": 82},
     }
-    family = {"gpt": "openai", "claude": "anthropic", "grok": "xai", "j-openai": "openai",
-              "j-anthropic": "anthropic", "j-xai": "xai"}
+    family = {
+        "gpt": "openai",
+        "claude": "anthropic",
+        "grok": "xai",
+        "j-openai": "openai",
+        "j-anthropic": "anthropic",
+        "j-xai": "xai",
+    }
     rows = []
     for contestant, by_judge in grid.items():
         for judge, score in by_judge.items():
-            rows.append({"contestant_id": contestant, "contestant_label": contestant.upper(),
-                         "contestant_family": family[contestant], "judge_id": judge, "judge_family": family[judge],
-                         "repeat": 0, "composite": score, "reasoning": score, "evidence": score, "process": score,
-                         "outcome": None, "data_reliability": 80})
+            rows.append(
+                {
+                    "contestant_id": contestant,
+                    "contestant_label": contestant.upper(),
+                    "contestant_family": family[contestant],
+                    "judge_id": judge,
+                    "judge_family": family[judge],
+                    "repeat": 0,
+                    "composite": score,
+                    "reasoning": score,
+                    "evidence": score,
+                    "process": score,
+                    "outcome": None,
+                    "data_reliability": 80,
+                }
+            )
     return pd.DataFrame(rows)
 
 

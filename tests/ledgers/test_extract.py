@@ -171,8 +171,8 @@ def test_stock_season_rationale(store):
     """A rationale in the stock demo's style, verified against the fixture store."""
     decided = datetime.fromisoformat("2021-06-15T10:00:00-04:00")
     text = ("Buying Apple: RSI at 60.4 and the stock is trading above its 200-day average, up 2.4% over 20 days. "
-            "Exxon looks overbought and we expect a pullback. JPM has negative momentum.")
-    universe = {"AAPL": "Apple Inc.", "XOM": "Exxon Mobil", "JPM": "JPMorgan Chase"}
+            "Exxon Mobil looks overbought and we expect a pullback. JPM has negative momentum.")
+    universe = {"AAPL": "Apple Inc.", "XOM": "Exxon Mobil Corporation", "JPM": "JPMorgan Chase & Co."}
     claims = extract_claims(text, decided, None, universe)
     verifier = Verifier(store, VerifierConfig(benchmark="SP500"))
     got = {(c.symbol, c.assertions[0].rule): verifier.verify(c).status for c in claims}

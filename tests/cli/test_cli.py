@@ -1,0 +1,87 @@
+"""The command line a user types: exit codes and what it prints."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from grader.cli import app
+from tests.panel.conftest import four_family_bundle
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setenv("COLUMNS", "200")
+    return tmp_path
+
+
+def test_validate_ok_and_bad(env, tiny_bundle):
+    ok = runner.invoke(app, ["validate", str(tiny_bundle)])
+    assert ok.exit_code == 0 and "is valid" in ok.output
+    (tiny_bundle / "decisions.jsonl").write_text('{"contestant_id": "m1", "decided_at": "2022-01-03T10:00:00"}\n')
+    bad = runner.invoke(app, ["validate", str(tiny_bundle)])
+    assert bad.exit_code == 1
+    assert "decisions.jsonl:1: decided_at" in bad.output and "offset" in bad.output
+
+
+def test_import_twice(env, tiny_bundle):
+    first = runner.invoke(app, ["import", str(tiny_bundle)])
+    second = runner.invoke(app, ["import", str(tiny_bundle)])
+    assert first.exit_code == 0 and "imported" in first.output
+    assert second.exit_code == 0 and "already imported" in second.output
+
+
+def test_grade_leaderboard_rescore_verify(env):
+    season = four_family_bundle(env / "season")
+    graded = runner.invoke(app, ["grade", str(season), "--panel", "mock", "--run-id", "m", "--quiet"])
+    assert graded.exit_code == 0, graded.output
+    assert "MOCK PANEL" in graded.output and "judges low/median/high" in graded.output
+    board = runner.invoke(app, ["leaderboard", "--run", "m"])
+    assert board.exit_code == 0 and "Model One" in board.output
+    again = runner.invoke(app, ["rescore", "--run", "m", "--rubric", "rubric/examples/v0.4-evidence-heavy.yaml"])
+    assert again.exit_code == 0 and "judge calls: 0" in again.output and "scored version 2" in again.output
+    regrade = runner.invoke(app, ["rescore", "--run", "m", "--rubric", "v0.3"])
+    assert regrade.exit_code == 2 and "re-grade" in regrade.output
+    assert runner.invoke(app, ["verify", "--run", "m"]).exit_code == 0
+    (season / "contestants.yaml").write_text((season / "contestants.yaml").read_text() + "\n")
+    changed = runner.invoke(app, ["verify", "--run", "m"])
+    assert changed.exit_code == 1 and "contestants.yaml" in changed.output
+    diff = runner.invoke(app, ["rubric", "diff", "v0.4", "rubric/examples/v0.4-evidence-heavy.yaml", "--run", "m"])
+    assert diff.exit_code == 0 and "composite.reasoning" in diff.output and "Model One" in diff.output
+
+
+def test_dry_run_says_so(env, monkeypatch):
+    for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "XAI_API_KEY"):
+        monkeypatch.delenv(k, raising=False)
+    season = four_family_bundle(env / "season")
+    out = runner.invoke(app, ["grade", str(season), "--panel", "frontier", "--run-id", "d", "--quiet"])
+    assert out.exit_code == 0 and "dry run" in out.output.lower()
+
+
+def test_grading_an_invalid_bundle_writes_nothing(env, tiny_bundle):
+    (tiny_bundle / "market" / "prices.csv").write_text("")
+    out = runner.invoke(app, ["grade", str(tiny_bundle), "--run-id", "x", "--quiet"])
+    assert out.exit_code == 1 and "market/prices.csv: file is empty" in out.output
+    assert not (env / "cli.db").exists() or runner.invoke(app, ["leaderboard", "--run", "x"]).exit_code != 0
+
+
+def test_claims_verify(env, tiny_bundle):
+    claims = env / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in [
+        {"id": "a", "decided_at": "2022-01-05T15:00:00-05:00", "symbol": "AAA", "text": "AAA closed at 103.00",
+         "fields": ["close"]},
+        {"id": "b", "decided_at": "2022-01-05T15:00:00-05:00", "symbol": "AAA", "text": "AAA closed at 150.00",
+         "fields": ["close"]},
+    ]) + "\n")
+    out_path = env / "out.jsonl"
+    out = runner.invoke(app, ["claims", "verify", "--season", str(tiny_bundle), "--claims", str(claims),
+                              "--out", str(out_path)])
+    assert out.exit_code == 0, out.output
+    results = {r["id"]: r for r in map(json.loads, out_path.read_text().splitlines())}
+    assert results["a"]["status"] == "supported" and results["b"]["status"] == "contradicted"
+    assert results["b"]["evidence"][0]["field"] == "close"
