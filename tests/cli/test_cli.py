@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader.cli import app
-from tests.panel.conftest import four_family_bundle
+from tests.panel.conftest import two_family_bundle
 
 runner = CliRunner()
 
@@ -37,7 +37,7 @@ def test_import_twice(env, tiny_bundle):
 
 
 def test_grade_leaderboard_rescore_verify(env):
-    season = four_family_bundle(env / "season")
+    season = two_family_bundle(env / "season")
     graded = runner.invoke(app, ["grade", str(season), "--panel", "mock", "--run-id", "m", "--quiet"])
     assert graded.exit_code == 0, graded.output
     assert "MOCK PANEL" in graded.output and "judges low/median/high" in graded.output
@@ -58,7 +58,7 @@ def test_grade_leaderboard_rescore_verify(env):
 def test_dry_run_says_so(env, monkeypatch):
     for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "XAI_API_KEY"):
         monkeypatch.delenv(k, raising=False)
-    season = four_family_bundle(env / "season")
+    season = two_family_bundle(env / "season")
     out = runner.invoke(app, ["grade", str(season), "--panel", "frontier", "--run-id", "d", "--quiet"])
     assert out.exit_code == 0 and "dry run" in out.output.lower()
 

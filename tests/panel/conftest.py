@@ -1,4 +1,4 @@
-"""Fixtures for grading runs: a small bundle with four families and a per-test database."""
+"""Fixtures for grading runs: a small bundle with two provider families and a per-test database."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 import yaml
 
 from tests.conftest import write_bundle
-
 
 DECISIONS = [
     {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00",
@@ -26,7 +25,7 @@ DECISIONS = [
 ]
 
 
-def four_family_bundle(root: Path) -> Path:
+def two_family_bundle(root: Path) -> Path:
     path = write_bundle(root, decisions=DECISIONS)
     contestants = [
         {"id": "m1", "display_name": "Model One", "provider_family": "openai", "model": "gpt-4.1"},
@@ -38,7 +37,7 @@ def four_family_bundle(root: Path) -> Path:
 
 @pytest.fixture
 def season(tmp_path) -> Path:
-    return four_family_bundle(tmp_path / "season")
+    return two_family_bundle(tmp_path / "season")
 
 
 @pytest.fixture
