@@ -378,9 +378,9 @@ class AuditInputs(BaseModel):
     scores: pd.DataFrame
     totals: pd.DataFrame
     decision_scores: pd.DataFrame = Field(default_factory=lambda: _empty(DECISION_SCORES_COLUMNS))
-    human_grades: pd.DataFrame = Field(default_factory=lambda: _empty(HUMAN_GRADES_COLUMNS))
-    ledger: pd.DataFrame = Field(default_factory=lambda: _empty(LEDGER_COLUMNS))
-    lookahead_checks: pd.DataFrame = Field(default_factory=lambda: _empty(LOOKAHEAD_COLUMNS))
+    human_grades: pd.DataFrame | None = Field(default_factory=lambda: _empty(HUMAN_GRADES_COLUMNS))
+    ledger: pd.DataFrame | None = Field(default_factory=lambda: _empty(LEDGER_COLUMNS))
+    lookahead_checks: pd.DataFrame | None = Field(default_factory=lambda: _empty(LOOKAHEAD_COLUMNS))
     claims_summary: dict[str, Any] | None = None
     examples: list[dict[str, Any]] | None = None
     bands: tuple[Band, ...] = DEFAULT_BANDS

@@ -567,7 +567,7 @@ def _claims(report: AuditReport) -> Section | None:
             Table(
                 [k.replace("_", " ").capitalize() for k in keys],
                 [[fmt_value(example.get(k)) for k in keys] for example in claims.examples],
-                caption="Real contradicted claims and the reason.",
+                caption="Examples from real rationales, with the reason the data contradicts them.",
             )
         )
     return Section("claims", "Claims in real rationales", blocks)

@@ -24,9 +24,14 @@ def _frame(rows: list[BaseModel], flatten: dict[str, str] | None = None) -> pd.D
     return pd.DataFrame.from_records(records)
 
 
-def _csv(frame: pd.DataFrame, path: Path, columns: list[str] | None = None) -> Path:
-    if frame.empty and columns:
+def _csv(frame: pd.DataFrame, path: Path, columns: list[str], report: AuditReport) -> Path:
+    """Write one table; every row carries run_id and run_type so a mock or baseline table exported on its
+    own is still labelled for what it is."""
+    if frame.empty:
         frame = pd.DataFrame(columns=columns)
+    frame = frame.copy()
+    frame.insert(0, "run_type", report.meta.run_type)
+    frame.insert(0, "run_id", report.meta.run_id)
     frame.to_csv(path, index=False, lineterminator="\n")
     return path
 
@@ -51,35 +56,41 @@ def write_report(report: AuditReport, out_dir: str | Path) -> dict[str, Path]:
         pd.DataFrame.from_records(report.scores, columns=report.score_columns),
         out / "scores.csv",
         report.score_columns,
+        report,
     )
     paths["totals"] = _csv(
         pd.DataFrame.from_records(report.totals, columns=report.totals_columns),
         out / "totals.csv",
         report.totals_columns,
+        report,
     )
-    paths["agreement"] = _csv(_frame(report.agreement.axes), out / "agreement.csv", ["axis"])
+    paths["agreement"] = _csv(_frame(report.agreement.axes), out / "agreement.csv", ["axis"], report)
     paths["agreement_contestants"] = _csv(
-        _frame(report.agreement.contestants), out / "agreement_contestants.csv", ["contestant_id"]
+        _frame(report.agreement.contestants), out / "agreement_contestants.csv", ["contestant_id"], report
     )
-    paths["bland_altman"] = _csv(_frame(report.agreement.bland_altman), out / "bland_altman.csv", ["judge_a"])
+    paths["bland_altman"] = _csv(
+        _frame(report.agreement.bland_altman), out / "bland_altman.csv", ["judge_a"], report
+    )
     paths["self_preference"] = _csv(
-        _frame(report.self_preference.judges), out / "self_preference.csv", ["judge_id"]
+        _frame(report.self_preference.judges), out / "self_preference.csv", ["judge_id"], report
     )
     paths["rank_confidence"] = _csv(
         _frame(report.rank_confidence.contestants, {"p_band": "p_"}),
         out / "rank_confidence.csv",
         ["contestant_id"],
+        report,
     )
     consistency = [*report.self_consistency.judges]
     if report.self_consistency.panel is not None:
         consistency.append(report.self_consistency.panel)
     paths["self_consistency"] = _csv(
-        _frame(consistency, {"axis_within_sd": "within_sd_"}), out / "self_consistency.csv", ["rater"]
+        _frame(consistency, {"axis_within_sd": "within_sd_"}), out / "self_consistency.csv", ["rater"], report
     )
     paths["calibration"] = _csv(
         _frame([*report.calibration.judges, *report.calibration.human_baseline]),
         out / "calibration.csv",
         ["rater"],
+        report,
     )
-    paths["grounding"] = _csv(_frame(report.grounding.judges), out / "grounding.csv", ["judge_id"])
+    paths["grounding"] = _csv(_frame(report.grounding.judges), out / "grounding.csv", ["judge_id"], report)
     return paths

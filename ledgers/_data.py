@@ -144,12 +144,12 @@ class StoreData:
         if got is None:
             got = []
             for s in sorted(self.symbols_with(field)):
-                snap = self.snapshot(s, as_of)
-                sec = snap.get("sector")
-                val = snap.get(field)
-                if sec is not None and val is not None and str(sec.value) == sector:
-                    if isinstance(val.value, float | int) and val.value > 0:
-                        got.append(float(val.value))
+                sec = self.store.value(s, "sector", as_of)
+                if sec is None or str(sec.value) != sector:
+                    continue
+                val = self.store.value(s, field, as_of)
+                if val is not None and isinstance(val.value, float | int) and val.value > 0:
+                    got.append(float(val.value))
             self._sector_pe[key] = got
         return got
 

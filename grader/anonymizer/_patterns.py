@@ -91,7 +91,9 @@ _PROVIDERS_ALWAYS = [
     r"x[\s.\-]?ai(?:[\s\-]+(?:corp|holdings))?",
     r"google(?:[\s\-]+(?:deep[\s\-]?mind|ai|brain|research|llc))?",
     r"deep[\s\-]?mind",
-    r"(?-i:Meta|META)(?-i:(?!-[a-z]))(?:[\s\-]+(?:ai|platforms?|superintelligence[\s\-]+labs))?",
+    # "Meta-analysis", "Meta-data" etc. are ordinary words (a fixed list: "Meta-owned" is the company)
+    r"(?-i:Meta|META)(?!-(?:analy|data|learn|review|regress|model|heurist|level|cognit|ethic|physic|stud))"
+    r"(?:[\s\-]+(?:ai|platforms?|superintelligence[\s\-]+labs))?",
     r"meta[\s\-]+ai",
     r"facebook[\s\-]+ai(?:[\s\-]+research)?",
     r"deep[\s\-]?seek(?:[\s\-]+ai)?",

@@ -124,7 +124,7 @@ class CallRunner:
             for i in range(0, len(keys), 500):
                 chunk = keys[i : i + 500]
                 rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.cache_key.in_(chunk),
-                                                            JudgeCallRow.status == "ok")
+                                                            JudgeCallRow.status.in_(("ok", "received")))
                                  .order_by(JudgeCallRow.id)).all()
                 for row in rows:
                     s.expunge(row)
@@ -148,9 +148,33 @@ class CallRunner:
             s.flush()
             return row.id
 
+    def _update(self, call_id: int, **values) -> None:
+        with session_scope(self.db_url) as s:
+            row = s.get(JudgeCallRow, call_id)
+            for k, v in values.items():
+                setattr(row, k, v)
+
+    async def _settle(self, call_id: int, parsed: dict | None, raw: str) -> tuple[dict | None, str | None, str | None]:
+        """Parse a stored reply and record the verdict on that attempt: ok, or invalid (kept, never scored)."""
+        try:
+            grade, problems = self.parse(parsed, raw)
+        except Exception as exc:  # noqa: BLE001 - a parser bug must not lose the call
+            grade, problems = None, [f"parser error: {exc!r}"]
+        if grade is not None:
+            await self._in_db(self._update, call_id, status="ok", parsed=grade)
+            return grade, None, None
+        message = "; ".join(problems)[:2000] or "reply does not fit the grade schema"
+        await self._in_db(self._update, call_id, status="invalid", error_kind="schema", error_message=message)
+        return None, "schema", message
+
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
         done = self._completed.get(task.key)
+        if done is not None and done.status == "received":  # interrupted between storing and parsing
+            grade, _, _ = await self._settle(done.id, done.parsed, done.raw_reply or "")
+            if grade is not None:
+                return TaskResult(task, "ok", done.id, grade, done.attempt)
+            done = None
         if done is not None:
             call_id = await self._in_db(
                 self._record, task, attempt=done.attempt, status="reused", reused_from_call_id=done.id,
@@ -173,20 +197,20 @@ class CallRunner:
             self.stats.cost_usd += cost or 0.0
             self.stats.input_tokens += outcome.input_tokens or 0
             self.stats.output_tokens += outcome.output_tokens or 0
-            grade, problems = (None, [])
-            if outcome.ok:
-                grade, problems = self.parse(outcome.parsed, outcome.raw_reply)
-            status = "ok" if grade is not None else ("invalid" if outcome.ok or outcome.error_kind in
-                                                     ("format", "schema") else "error")
-            kind = outcome.error_kind or ("schema" if status == "invalid" else None)
-            message = outcome.error_message or ("; ".join(problems)[:2000] if problems else None)
+            # the raw reply is committed first, exactly as received; parsing comes after
             previous = await self._in_db(
-                self._record, task, attempt=attempt, replaces_call_id=previous, status=status, error_kind=kind,
-                error_message=message, http_status=outcome.http_status, raw_reply=outcome.raw_reply,
-                raw_reply_sha256=sha256_text(outcome.raw_reply), parsed=grade if grade is not None else
-                outcome.parsed, input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
+                self._record, task, attempt=attempt, replaces_call_id=previous,
+                status="received" if outcome.ok else (
+                    "invalid" if outcome.error_kind in ("format", "schema") else "error"),
+                error_kind=outcome.error_kind,
+                error_message=outcome.error_message, http_status=outcome.http_status,
+                raw_reply=outcome.raw_reply, raw_reply_sha256=sha256_text(outcome.raw_reply),
+                parsed=outcome.parsed, input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
                 cost_usd=cost, latency_s=outcome.latency_s,
             )
+            grade, kind, message = None, outcome.error_kind, outcome.error_message
+            if outcome.ok:
+                grade, kind, message = await self._settle(previous, outcome.parsed, outcome.raw_reply)
             if grade is not None:
                 return TaskResult(task, "ok", previous, grade, attempt)
             self.stats.attempts_failed += 1
