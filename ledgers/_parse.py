@@ -107,29 +107,36 @@ _CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")
 _BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
 
 
-@dataclass(frozen=True, slots=True)
-class _Alias:
-    pattern: re.Pattern[str]
+def _trie_regex(phrases: Iterable[str]) -> str:
+    """One regex for many phrases, factored word by word (fast alternation; longest phrase first)."""
+    trie: dict = {}
+    for phrase in phrases:
+        node = trie
+        for token in re.split(r"[\s\-_]+", phrase.strip().lower()):
+            if token:
+                node = node.setdefault(token, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alternatives = []
+        for token in sorted((t for t in node if t), key=lambda t: (-len(t), t)):
+            child = node[token]
+            rest = emit(child) if any(k for k in child) else ""
+            if rest:
+                rest = rf"(?:[\s\-_]*{rest})" + ("?" if "" in child else "")
+            alternatives.append(re.escape(token) + rest)
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return emit(trie)
 
 
-def _phrase_regex(phrase: str) -> str:
-    parts = re.split(r"[\s\-_]+", phrase.strip())
-    body = r"[\s\-_]*".join(re.escape(p) for p in parts if p)
-    return body
-
-
-_NUMERIC_ALIASES = [(a, f) for a, f in alias_phrases() if FIELD_SPECS[f].unit != "text"]
-_ALIAS_FIELD: dict[str, str] = {}
-_alias_parts = []
-for _i, (_alias, _field) in enumerate(_NUMERIC_ALIASES):
-    _ALIAS_FIELD[f"a{_i}"] = _field
-    _alias_parts.append(f"(?P<a{_i}>{_phrase_regex(_alias)})")
-_FIELD_PHRASE_RE = re.compile(r"(?<![\w/])(?:" + "|".join(_alias_parts) + r")(?![\w/])", re.I)
+_NUMERIC_ALIAS_RE = _trie_regex(a for a, f in alias_phrases() if FIELD_SPECS[f].unit != "text")
+_FIELD_PHRASE_RE = re.compile(r"(?<![\w/])" + _NUMERIC_ALIAS_RE + r"(?![\w/])", re.I)
 _CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
 
 _SUFFIX_FIELD = re.compile(
-    r"^\s*(?:(?:in|of|on)\s+)?(?:(?:the|its|a)\s+)?(?:(?:trailing|ttm|annual|current|latest)\s+)?(?:"
-    + "|".join(_alias_parts)
+    r"^\s*(?:(?:in|of|on)\s+)?(?:(?:the|its|a)\s+)?(?:(?:trailing|ttm|annual|current|latest)\s+)?(?P<alias>"
+    + _NUMERIC_ALIAS_RE
     + r")(?![\w/])",
     re.I,
 )
@@ -489,8 +496,7 @@ def _bind_suffix(text: str, end: int, start: int = 0) -> _Binding | None:
                         sign=1 if m.group("d").lower() == "upside" else -1)
     m = _SUFFIX_FIELD.match(after)
     if m:
-        name = next(k for k, v in m.groupdict().items() if v is not None)
-        b = _Binding("exact_numeric", field=_ALIAS_FIELD[name], start=end, end=end + m.end())
+        b = _Binding("exact_numeric", field=resolve_field(m.group("alias")), start=end, end=end + m.end())
         return b
     return None
 
@@ -512,9 +518,8 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
     best_end = -1
     for fm in _FIELD_PHRASE_RE.finditer(before):
         if fm.end() >= best_end:
-            name = next(k for k, v in fm.groupdict().items() if v is not None)
             best_end = fm.end()
-            best = _Binding("exact_numeric", field=_ALIAS_FIELD[name], start=floor + fm.start(), end=start)
+            best = _Binding("exact_numeric", field=resolve_field(fm.group(0)), start=floor + fm.start(), end=start)
     for hm in _HORIZON_RE.finditer(before):
         if hm.end() >= best_end:
             best_end = hm.end()
