@@ -2,9 +2,9 @@
 
 Store: real adjusted closes of 20 US stocks and the S&P 500 (2020-2022, ../shared/data/market, skfolio
 datasets, BSD-3-Clause) plus ILLUSTRATIVE fundamentals/analyst rows. Claims: 2,000 decisions (symbol,
-decided_at) x 25 claims written the way judges and rationales write them (numbers near the true value, some
-off, qualitative, comparative, forecasts, briefing figures), parsed from text inside the timed section, with
-cold caches. Prints the figures; run ``python benchmarks/bench_ledgers.py``.
+decided_at) x 25 claims written the way judges write them (numbers read from the decision's snapshot, one in ten
+wrong by a few percent; qualitative, comparative, forecast and briefing claims), parsed from text inside the
+timed section, with cold caches. Prints the figures; run ``python benchmarks/bench_ledgers.py``.
 """
 
 from __future__ import annotations
@@ -55,40 +55,45 @@ def build_store(rng: random.Random) -> tuple[PointInTimeStore, list[str], list]:
 
 
 def make_claims(store: PointInTimeStore, symbols: list[str], days: list, rng: random.Random) -> list[Claim]:
+    """Judge-style claims: values read from the decision's snapshot (as judges cite them), one in ten of
+    them wrong by a few percent, plus qualitative, comparative, forecast and briefing claims."""
     claims: list[Claim] = []
     for k in range(N_DECISIONS):
         symbol = rng.choice(symbols)
         day = rng.choice(days[260:])
         decided = close_time(day) + timedelta(hours=rng.choice([-5, 1, 2]))
-        snap = store.snapshot([symbol], decided)[symbol]
+        snap = store.snapshot([symbol, "SP500"], decided)
+        mine, bench = snap[symbol], snap["SP500"]
 
-        def near(field: str, scale: float = 1.0) -> float:
-            value = float(snap[field].value) if field in snap else rng.uniform(0.1, 1)
-            return value * scale * (1 + rng.choice([0, 0, 0, 0.001, 0.05, -0.08]))
+        def near(field: str, scale: float = 1.0, source: dict = mine) -> float:
+            value = float(source[field].value) if field in source else rng.uniform(0.1, 1)
+            return value * scale * (1 + (rng.choice([-0.08, 0.06]) if rng.random() < 0.1 else 0.0))
 
+        rel = (near("return20d") - near("return20d", source=bench)) * 100
+        upside = (near("analystTargetPrice") / near("close") - 1) * 100 if "analystTargetPrice" in mine else 12.0
         templates = [
             f"RSI at {near('rsi14'):.1f}",
             f"up {near('return20d', 100):.1f}% over 20 days",
             f"{near('return5d', 100):+.2f}% 5d",
-            f"{rng.uniform(1, 6):+.1f}% 7d",
-            "trading above its 200-day average",
-            "below its 50-day moving average",
-            f"{abs(near('return20d', 100)):.0f}% below its 52-week high",
+            f"{near('return1d', 100):+.2f}% on the day",
+            rng.choice(["trading above its 200-day average", "trading below its 200-day average"]),
+            rng.choice(["above its 50-day moving average", "below its 50-day moving average"]),
+            f"{abs(near('close') / near('week52High') - 1) * 100:.1f}% below its 52-week high",
             rng.choice(["strong momentum", "negative momentum", "strong recent momentum"]),
             f"P/E of {near('peRatio'):.1f}",
             "strong profitability and growth with analyst upside",
             rng.choice(["cheap valuation", "expensive", "undervalued"]),
-            f"outperformed the S&P 500 by {rng.uniform(0, 4):.1f}% over 20 days",
+            f"outperformed the S&P 500 by {rel:.1f}% over 20 days",
             rng.choice(["overbought", "oversold", "not overbought"]),
             "will rally after earnings",
             f"Q1 chip sales +{rng.randint(5, 40)}% QoQ",
             rng.choice(["consensus buy", "analysts rate it a hold"]),
-            f"{rng.uniform(2, 30):.0f}% upside to the analyst target",
+            f"{upside:.0f}% upside to the analyst target",
             rng.choice(["low beta", "high beta"]),
             f"volatility of {near('volatility20d', 100):.1f}%",
             f"price ${near('close'):.2f}",
-            "bullish MACD",
-            "golden cross",
+            rng.choice(["bullish MACD", "bearish MACD"]),
+            rng.choice(["golden cross", "death cross"]),
             f"RSI above {rng.choice([30, 50, 70])}",
             rng.choice(["at its 52-week high", "near its 52-week low"]),
             "management executes well",

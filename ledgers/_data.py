@@ -9,7 +9,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import pandas as pd
 
-from grader.pit import MARKET_TZ, Observation, PointInTimeStore, close_time
+from grader.pit import DERIVED_PRICE_FIELDS, MARKET_TZ, Observation, PointInTimeStore, close_time, derive_fields
 
 
 class _Closes:
@@ -32,8 +32,11 @@ class _Closes:
 class StoreData:
     """Look-ups against one ``PointInTimeStore``, cached for batch verification."""
 
-    def __init__(self, store: PointInTimeStore):
+    def __init__(self, store: PointInTimeStore, benchmark: str | None = None):
         self.store = store
+        self.benchmark = benchmark
+        self._derived: dict[str, pd.DataFrame | None] = {}
+        self._later: dict[tuple[str, str, float, int], list[Observation]] = {}
         self.known = set(store.symbols)
         self._snaps: dict[tuple[str, float], dict[str, Observation]] = {}
         self._closes: dict[str, _Closes | None] = {}
@@ -109,13 +112,44 @@ class StoreData:
                 out.append((float(closes.values[i] / closes.values[base] - 1.0), [closes.obs(base), closes.obs(i)]))
         return out
 
+    def derived(self, symbol: str) -> pd.DataFrame | None:
+        """Price-derived fields of a symbol over all its closes (``grader.pit.derive_fields``, the store's own
+        definitions), for looking at values observed after a decision."""
+        if symbol not in self._derived:
+            closes = self.closes(symbol)
+            frame = None
+            if closes is not None:
+                series = self.store.closes(symbol)
+                bench = self.store.closes(self.benchmark) if self.benchmark and self.benchmark != symbol else None
+                frame = derive_fields(series, bench if bench is not None and len(bench) else None)
+            self._derived[symbol] = frame
+        return self._derived[symbol]
+
     def later(self, symbol: str, field: str, as_of: datetime, window_days: int) -> list[Observation]:
         """Observations of (symbol, field) made after ``as_of`` and within ``window_days`` (oldest first).
 
-        Uses ``store.history(symbol, field, start, end)`` when the store offers it; otherwise probes the
-        store at the end of each calendar day of the window (the last value of each day).
+        Price-derived fields come from ``derived``; other fields from ``store.history(symbol, field, start,
+        end)`` when the store offers it, else from probing the store at the end of each calendar day.
         """
         end = as_of + timedelta(days=window_days)
+        key = (symbol, field, as_of.timestamp(), window_days)
+        if key in self._later:
+            return self._later[key]
+        out = self._later_uncached(symbol, field, as_of, end)
+        self._later[key] = out
+        return out
+
+    def _later_uncached(self, symbol: str, field: str, as_of: datetime, end: datetime) -> list[Observation]:
+        if field in DERIVED_PRICE_FIELDS:
+            frame = self.derived(symbol)
+            closes = self.closes(symbol)
+            if frame is None or closes is None or field not in frame.columns:
+                return []
+            i = closes.index_at(as_of.timestamp()) + 1
+            j = closes.index_at(end.timestamp()) + 1
+            column = frame[field].to_numpy(float)
+            return [Observation(symbol, field, float(column[k]), close_time(closes.days[k].astype(object)), "prices")
+                    for k in range(i, j) if not np.isnan(column[k])]
         history = getattr(self.store, "history", None)
         if callable(history):
             return [o for o in history(symbol, field, as_of, end) if o.observed_at > as_of]
@@ -154,13 +188,14 @@ class StoreData:
         return got
 
 
-_SHARED: WeakKeyDictionary[PointInTimeStore, StoreData] = WeakKeyDictionary()
+_SHARED: WeakKeyDictionary[PointInTimeStore, dict[str | None, StoreData]] = WeakKeyDictionary()
 
 
-def store_data(store: PointInTimeStore) -> StoreData:
-    """The shared cache of one store (kept while the store lives)."""
-    data = _SHARED.get(store)
+def store_data(store: PointInTimeStore, benchmark: str | None = None) -> StoreData:
+    """The shared cache of one store (kept while the store lives), per benchmark symbol."""
+    per = _SHARED.setdefault(store, {})
+    data = per.get(benchmark)
     if data is None:
-        data = StoreData(store)
-        _SHARED[store] = data
+        data = StoreData(store, benchmark)
+        per[benchmark] = data
     return data

@@ -20,7 +20,7 @@ from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
 
 # --------------------------------------------------------------------------------------------- patterns
 
-_NUM_RE = re.compile(r"(?<![\w.&/])" + NUMBER_PATTERN)
+_NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 _WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "twelve": 12, "twenty": 20,
              "thirty": 30}
 _HZ_UNIT = (r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y)")
@@ -131,6 +131,52 @@ def _trie_regex(phrases: Iterable[str]) -> str:
 
 
 _NUMERIC_ALIAS_RE = _trie_regex(a for a, f in alias_phrases() if FIELD_SPECS[f].unit != "text")
+_TOKEN_RE = re.compile(r"[a-z0-9$][a-z0-9/&']*(?:\(\d+\))?")
+_PHRASES: dict[tuple[str, ...], str] = {}
+for _alias, _field in alias_phrases():
+    if FIELD_SPECS[_field].unit != "text":
+        _PHRASES.setdefault(tuple(t for t in re.split(r"[\s\-_]+", _alias.lower()) if t), _field)
+_MAX_PHRASE = max(len(k) for k in _PHRASES)
+_SUFFIX_FILLERS = frozenset("in of on the its a trailing ttm annual current latest".split())
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN_RE.finditer(text.lower()))
+
+
+def last_field_phrase(text: str) -> tuple[int, int, str] | None:
+    """The field phrase ending last in ``text`` (longest on ties): (start, end, field)."""
+    toks = _tokens(text)
+    best: tuple[int, int, str] | None = None
+    words = [t.group(0) for t in toks]
+    for i in range(len(toks)):
+        for n in range(min(_MAX_PHRASE, len(toks) - i), 0, -1):
+            field = _PHRASES.get(tuple(words[i:i + n]))
+            if field is not None:
+                end = toks[i + n - 1].end()
+                if best is None or end > best[1]:
+                    best = (toks[i].start(), end, field)
+                break
+    return best
+
+
+def leading_field_phrase(text: str) -> tuple[int, str] | None:
+    """A field phrase right at the start of ``text`` (after "of the", "trailing", ...): (end, field)."""
+    toks = _tokens(text[:60])
+    if not toks or text[:toks[0].start()].strip():
+        return None
+    words = [t.group(0) for t in toks]
+    i = 0
+    while i < len(words) and words[i] in _SUFFIX_FILLERS and i < 3:
+        i += 1
+    for n in range(min(_MAX_PHRASE, len(words) - i), 0, -1):
+        field = _PHRASES.get(tuple(words[i:i + n]))
+        if field is not None:
+            gap = text[toks[i - 1].end() if i else 0:toks[i].start()] if i else ""
+            if i and gap.strip():
+                return None
+            return toks[i + n - 1].end(), field
+    return None
 _FIELD_PHRASE_RE = re.compile(r"(?<![\w/])" + _NUMERIC_ALIAS_RE + r"(?![\w/])", re.I)
 _CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
 
@@ -494,10 +540,9 @@ def _bind_suffix(text: str, end: int, start: int = 0) -> _Binding | None:
     if m:
         return _Binding("analyst_upside", field="analystTargetPrice", start=end, end=end + m.end(),
                         sign=1 if m.group("d").lower() == "upside" else -1)
-    m = _SUFFIX_FIELD.match(after)
-    if m:
-        b = _Binding("exact_numeric", field=resolve_field(m.group("alias")), start=end, end=end + m.end())
-        return b
+    lead = leading_field_phrase(after)
+    if lead:
+        return _Binding("exact_numeric", field=lead[1], start=end, end=end + lead[0])
     return None
 
 
@@ -516,10 +561,10 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
         return _Binding("exact_numeric", field=f, start=floor + m.start(), end=start)
     best: _Binding | None = None
     best_end = -1
-    for fm in _FIELD_PHRASE_RE.finditer(before):
-        if fm.end() >= best_end:
-            best_end = fm.end()
-            best = _Binding("exact_numeric", field=resolve_field(fm.group(0)), start=floor + fm.start(), end=start)
+    phrase = last_field_phrase(before)
+    if phrase is not None:
+        best_end = phrase[1]
+        best = _Binding("exact_numeric", field=phrase[2], start=floor + phrase[0], end=start)
     for hm in _HORIZON_RE.finditer(before):
         if hm.end() >= best_end:
             best_end = hm.end()
@@ -565,6 +610,8 @@ class NumberHit:
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
     """Every claim-worthy number in ``text`` with the field (or briefing context) it belongs to."""
     hits: list[NumberHit] = []
+    if not _HAS_DIGIT.search(text):
+        return hits
     floor = 0
     last_horizon: str | None = None
     for m in _NUM_RE.finditer(text):
@@ -701,6 +748,14 @@ def _sign(word: str, negatives: Iterable[str]) -> int:
     return -1 if word.lower() in negatives else 1
 
 
+_HAS_DIGIT = re.compile(r"\d")
+_Q_KEYS = re.compile(
+    r"50|200|cross|macd|overbought|oversold|52|relative|perform|momentum|trend|price action|return|profit|margin|"
+    r"roe|losing|growth|valu|cheap|expensive|bargain|pricey|premium|dividend|beta|vol|upside|downside|target|"
+    r"consensus|analyst|rated|sector|industry"
+)
+
+
 def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: str | None) -> list[
     tuple[Assertion, tuple[int, int]]
 ]:
@@ -713,7 +768,12 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         out.append((Assertion(symbol=symbol_at(m.start()), raw=m.group(0).strip(), **kw), span))
         taken.append(span)
 
-    for m in _Q_SMA.finditer(text):
+    present = set(_Q_KEYS.findall(text.lower()))
+
+    def scan(pattern: re.Pattern[str], *needles: str) -> Iterable[re.Match[str]]:
+        return pattern.finditer(text) if present.intersection(needles) else ()
+
+    for m in scan(_Q_SMA, "50", "200"):
         d = (m.group("dir") or m.group("dir2")).lower()
         pol = 1 if d == "above" else -1
         if m.group("neg") or m.group("neg2"):
@@ -726,7 +786,7 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
                 taken.pop()  # let the second window through
         if len(windows) > 1:
             taken.append((m.start(), m.end()))
-    for m in _Q_CROSS.finditer(text):
+    for m in scan(_Q_CROSS, "cross", "200"):
         if m.group("golden"):
             pol = 1
         elif m.group("death"):
@@ -734,19 +794,19 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         else:
             pol = 1 if m.group("dir").lower() == "above" else -1
         add(m, rule="ma_cross", field="sma50", polarity=pol)
-    for m in _Q_MACD.finditer(text):
+    for m in scan(_Q_MACD, "macd"):
         word = (m.group("adj") or m.group("adj2") or m.group("dir") or "").lower()
         add(m, rule="macd_signal", field="macd", polarity=-1 if word in ("bearish", "negative", "below", "under") else 1)
-    for m in _Q_RSI.finditer(text):
+    for m in scan(_Q_RSI, "overbought", "oversold"):
         pol = 1 if m.group("state").lower() == "overbought" else -1
         add(m, rule="rsi_state", field="rsi14", polarity=pol, label="not" if m.group("neg") else None)
-    for m in _Q_52W.finditer(text):
+    for m in scan(_Q_52W, "52"):
         hl = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
         deg = m.group("deg").lower()
         near = deg.startswith(("near", "close", "approach", "just", "within"))
         add(m, rule="near_52w_extreme", field=hl, label="near" if near else "at",
             polarity=-1 if m.group("neg") else 1)
-    for m in _Q_RELSTRENGTH.finditer(text):
+    for m in scan(_Q_RELSTRENGTH, "relative", "perform"):
         if m.group("verb"):
             pol = -1 if m.group("verb").lower().startswith("under") else 1
         else:
@@ -757,7 +817,7 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         hz = re.search(r"(\d+)[\s-]?(d|day)", m.group(0), re.I)
         add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark,
             label=horizon_key(int(hz.group(1)), hz.group(2)) if hz else None)
-    for m in _Q_MOMENTUM.finditer(text):
+    for m in scan(_Q_MOMENTUM, "momentum", "trend", "price action", "perform", "return"):
         if m.group("trend"):
             pol = -1 if m.group("trend").lower().startswith("down") else 1
             label = None
@@ -779,13 +839,13 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
                 add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)
                 continue
         add(m, rule="momentum", polarity=pol, label=label)
-    for m in _Q_PROFIT.finditer(text):
+    for m in scan(_Q_PROFIT, "profit", "margin", "return", "roe", "losing"):
         if m.group("unprof"):
             pol = -1
         else:
             pol = _sign(m.group("adj"), ("weak", "low", "thin", "poor", "negative", "compressed", "shrinking"))
         add(m, rule="profitability", field="profitMargin", polarity=pol)
-    for m in _Q_GROWTH.finditer(text):
+    for m in scan(_Q_GROWTH, "growth"):
         pol = _sign(m.group("adj"), ("weak", "slow", "slowing", "negative", "declining", "sluggish", "poor"))
         what = (m.group("what") or "").lower()
         fld = "quarterlyRevenueGrowthYOY" if what in ("revenue", "sales", "top-line") else (
@@ -793,35 +853,35 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         joined = re.search(r"\b(?:profitability|margins?)\s+and\s+", m.group(0), re.I)
         span = (m.start() + joined.end(), m.end()) if joined else None
         add(m, span=span, rule="growth", field=fld, polarity=pol)
-    for m in _Q_VALUATION.finditer(text):
+    for m in scan(_Q_VALUATION, "valu", "cheap", "expensive", "bargain", "pricey", "premium"):
         pol = 1 if m.group("cheap") else -1
         if m.group("neg"):
             pol = -pol
         add(m, rule="valuation", field="peRatio", polarity=pol, label="cheap" if pol == 1 else "expensive")
-    for m in _Q_DIVIDEND.finditer(text):
+    for m in scan(_Q_DIVIDEND, "dividend"):
         adj = (m.group("adj") or "high").lower()
         add(m, rule="dividend_yield", field="dividendYield",
             polarity=-1 if adj in ("low", "meager", "below-average") else 1)
-    for m in _Q_BETA.finditer(text):
+    for m in scan(_Q_BETA, "beta"):
         add(m, rule="beta_level", field="beta",
             polarity=-1 if m.group("adj").lower() in ("low", "lower", "below-market") else 1)
-    for m in _Q_VOL.finditer(text):
+    for m in scan(_Q_VOL, "vol"):
         add(m, rule="volatility_level", field="volatility20d",
             polarity=-1 if m.group("adj").lower() in ("low", "lower", "subdued", "muted", "modest") else 1)
         if out and out[-1][0].rule == "volatility_level" and m.group("adj").lower() == "moderate":
             out.pop()
             taken.pop()
-    for m in _Q_UPSIDE.finditer(text):
+    for m in scan(_Q_UPSIDE, "upside", "downside", "target"):
         d = (m.group("d1") or m.group("d2") or m.group("d3") or m.group("d4") or "").lower()
         if m.group("dir"):
             pol = 1 if m.group("dir").lower() in ("below", "under") else -1
         else:
             pol = -1 if d == "downside" else 1
         add(m, rule="upside_direction", field="analystTargetPrice", polarity=pol)
-    for m in _Q_CONSENSUS.finditer(text):
+    for m in scan(_Q_CONSENSUS, "consensus", "analyst", "rated"):
         label = next(g for g in (m.group(f"l{i}") for i in range(1, 6)) if g)
         add(m, rule="consensus", field="analystRatingBuy", label=_consensus_label(label))
-    for m in _Q_CATEGORY.finditer(text):
+    for m in scan(_Q_CATEGORY, "sector", "industry"):
         value = m.group("v1") or m.group("v2") or m.group("v3")
         kind = (m.group("k1") or m.group("k2") or m.group("k3")).lower()
         value = re.sub(r"^(?:the|a|an)\s+", "", value.strip(), flags=re.I)

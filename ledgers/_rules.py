@@ -74,9 +74,17 @@ class Ctx:
     as_of: datetime
 
 
+_WHEN: dict[datetime, str] = {}
+
+
 def _when(o: Observation) -> str:
     t = o.observed_at
-    return f"{t:%Y-%m-%d}" if (t.hour, t.minute) == (16, 0) else f"{t:%Y-%m-%d %H:%M%z}"
+    text = _WHEN.get(t)
+    if text is None:
+        text = t.strftime("%Y-%m-%d") if (t.hour, t.minute) == (16, 0) else t.strftime("%Y-%m-%d %H:%M%z")
+        if len(_WHEN) < 100_000:
+            _WHEN[t] = text
+    return text
 
 
 def _fmt(value: float | str, unit: str = "ratio") -> str:

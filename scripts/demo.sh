@@ -17,6 +17,14 @@ $G report --run demo-reference --out "$OUT/demo-reference"
 echo "== Mock panel (scripted judges behind local fake OpenAI/Anthropic/xAI servers; never official)"
 $G grade seasons/demo-2022q1 --rubric v0.4 --panel mock --run-id demo-mock --quiet
 $G report --run demo-mock --out "$OUT/demo-mock"
+$G leaderboard --run demo-mock
+
+echo "== Self-preference audit on a 12-contestant synthetic season (mock panel; +10 planted for the OpenAI-family judge)"
+.venv/bin/python -m grader.demo synthetic --out out/seasons/synthetic-12x15 --contestants 12 --days 15 --seed 1
+$G grade out/seasons/synthetic-12x15 --rubric v0.4 --panel mock --run-id synthetic-12x15-mock --quiet
+$G report --run synthetic-12x15-mock --out "$OUT/synthetic-12x15-mock"
+grep -A 6 "^| Judge | Family" "$OUT/synthetic-12x15-mock/report.md" || true
+grep -m1 "flagged as self-preference" "$OUT/synthetic-12x15-mock/report.md" || true
 
 echo "== Re-score under a weights-only rubric variant (no judge calls)"
 $G rubric diff v0.4 rubric/examples/v0.4-evidence-heavy.yaml --run demo-mock

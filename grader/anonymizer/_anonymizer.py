@@ -275,7 +275,7 @@ class _Detector:
         key = P.model_key(mention)
         exact = self.by_key.get(key)
         if exact:
-            return self._pick(exact, contestant_id)
+            return self.pick(exact, contestant_id)
         words, digits = key
         if not digits:
             return None
@@ -283,10 +283,10 @@ class _Detector:
         for (c_words, c_digits), cids in self.by_key.items():
             if c_digits == digits and words <= c_words and (c_words - words) <= _FAMILY_HEADS:
                 fits |= cids
-        return self._pick(fits, contestant_id) if fits else None
+        return self.pick(fits, contestant_id) if fits else None
 
     @staticmethod
-    def _pick(cids: set[str], contestant_id: str | None) -> str | None:
+    def pick(cids: set[str], contestant_id: str | None) -> str | None:
         if len(cids) == 1:
             return next(iter(cids))
         return contestant_id if contestant_id in cids else None
@@ -544,7 +544,7 @@ class Anonymizer:
         target: str | None = None
         if kind == "contestant":
             cids = self._detector.by_norm.get(P.normalise(mention), set())
-            target = self._detector._pick(cids, contestant_id)
+            target = self._detector.pick(cids, contestant_id)
         if target is None:
             target = self._detector.attribute(mention, contestant_id)
         if target is None:

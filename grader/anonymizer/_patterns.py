@@ -28,7 +28,7 @@ _WORDS = (
 # Variant words that are ordinary English: only after a hyphen, underscore, dot or colon (gpt-5-high).
 _HYPHEN_WORDS = (
     r"(?:high|low|medium|chat|latest|fast|base|beta|reasoning|experimental|it|hf|tiny|large|small|code"
-    r"|math|online|search|audio|realtime|image|nemo|saba)"
+    r"|math|online|search|audio|realtime|image|nemo|saba|oss)"
 )
 _TAIL_ITEM = rf"(?:{_SEP}(?:{_VER}|{_WORDS})|[\-_.:]{_HYPHEN_WORDS})"
 TAIL = rf"(?:{_TAIL_ITEM})*"
@@ -78,6 +78,7 @@ _MODEL_HEADS = [
     rf"ernie[\s\-]?(?:bot|\d){TAIL}",
     rf"copilot{TAIL}",
     r"bing[\s\-]+(?:chat|ai|copilot)",
+    rf"(?:text|code)[\s\-]davinci{TAIL}",
     r"(?-i:Le\s+Chat)",
 ]
 
@@ -302,7 +303,7 @@ def first_letter_run(value: str) -> frozenset[str]:
 TRIGGER_WORDS = frozenset(
     """gpt gpts chatgpt claude opus sonnet haiku grok supergrok gemini gemma bard palm lamda llama codellama
     deepseek qwen qwq mistral mixtral codestral magistral ministral pixtral devstral command kimi glm phi
-    nemotron jamba dbrx olmo ernie erniebot copilot bing chat openai anthropic xai google deepmind meta
+    nemotron jamba dbrx olmo ernie erniebot copilot bing chat davinci openai anthropic xai google deepmind meta
     facebook cohere zhipu""".split()
 )
 """Letter runs (lower case) whose presence sends a text through the full patterns."""

@@ -130,6 +130,9 @@ LEAK_CORPUS: list[tuple[str, list[str]]] = [
     ("This decision was made by Claude Opus 4.8 (Anthropic).", ["Claude", "Anthropic"]),
     ("I've been trained by OpenAI to be careful.", ["OpenAI"]),
     ("DeepSeek's R1 model and Llama's 405B.", ["DeepSeek", "Llama"]),
+    ("Meta-owned Instagram and a Meta-backed lab.", ["Meta"]),
+    ("text-davinci-003 and gpt-oss-120b are older or open.", ["davinci", "gpt", "oss"]),
+    ("Claude-3-Opus, claude3, CLAUDE_3_OPUS and Grok-3-mini-beta.", ["Claude", "claude3", "Grok"]),
 ]
 
 # Ordinary finance text (and near-misses) that must come out byte for byte unchanged.
@@ -167,6 +170,7 @@ NEGATIVE_CORPUS = [
     "Co-pilot error was blamed for the airline's delay.",
     "Ernie Els won the tournament.",
     "Metamaterials are a niche.",
+    "Meta-analysis of factor returns shows momentum decays.",
     "The bard of Avon never traded options.",
     "Gross margin 40%, RSI14 61, SMA50 above SMA200.",
 ]

@@ -11,7 +11,9 @@ from grader.anonymizer import Anonymizer
 from grader.season import Contestant
 from tests.anonymizer._corpus import LEAK_CORPUS, NEGATIVE_CORPUS
 
-RESERVED = {"model", "provider", "self", "reference", "contestant", "undisclosed"}
+# placeholder words (rejected by the anonymizer) and values that name nobody (never patterns)
+RESERVED = {"model", "provider", "self", "reference", "contestant", "undisclosed", "unknown", "other", "none"}
+RESERVED |= {"null", "various"}
 FAMILIES = [
     "openai",
     "anthropic",
