@@ -36,15 +36,15 @@ class StoreData:
         self.store = store
         self.benchmark = benchmark
         self._derived: dict[str, pd.DataFrame | None] = {}
-        self._later: dict[tuple[str, str, float, int], list[Observation]] = {}
+        self._later: dict[tuple[str, str, datetime, int], list[Observation]] = {}
         self.known = set(store.symbols)
-        self._snaps: dict[tuple[str, float], dict[str, Observation]] = {}
+        self._snaps: dict[tuple[str, datetime], dict[str, Observation]] = {}  # aware datetimes hash by instant
         self._closes: dict[str, _Closes | None] = {}
-        self._sector_pe: dict[tuple[str, str, float], list[float]] = {}
+        self._sector_pe: dict[tuple[str, str, datetime], list[float]] = {}
         self._field_symbols: dict[str, set[str]] = {}
 
     def snapshot(self, symbol: str, as_of: datetime) -> dict[str, Observation]:
-        key = (symbol, as_of.timestamp())
+        key = (symbol, as_of)
         snap = self._snaps.get(key)
         if snap is None:
             snap = self.store.snapshot((symbol,), as_of).get(symbol, {})
@@ -132,7 +132,7 @@ class StoreData:
         end)`` when the store offers it, else from probing the store at the end of each calendar day.
         """
         end = as_of + timedelta(days=window_days)
-        key = (symbol, field, as_of.timestamp(), window_days)
+        key = (symbol, field, as_of, window_days)
         if key in self._later:
             return self._later[key]
         out = self._later_uncached(symbol, field, as_of, end)
@@ -173,7 +173,7 @@ class StoreData:
 
     def sector_values(self, sector: str, field: str, as_of: datetime) -> list[float]:
         """``field`` of every symbol whose sector is ``sector`` at ``as_of`` (positive values only)."""
-        key = (sector, field, as_of.timestamp())
+        key = (sector, field, as_of)
         got = self._sector_pe.get(key)
         if got is None:
             got = []

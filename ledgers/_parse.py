@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS, alias_phrases, resolve_field
@@ -346,10 +347,12 @@ class Parsed:
     assertions: list[Assertion] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
     forecast_spans: list[tuple[int, int]] = field(default_factory=list)
+    numbers: list[NumberHit | None] = field(default_factory=list)  # the number each assertion states
 
-    def add(self, assertion: Assertion, span: tuple[int, int]) -> None:
+    def add(self, assertion: Assertion, span: tuple[int, int], hit: NumberHit | None = None) -> None:
         self.assertions.append(assertion)
         self.spans.append(span)
+        self.numbers.append(hit)
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -605,6 +608,8 @@ class NumberHit:
     span: tuple[int, int]
     forecast: bool
     forecast_start: int = -1
+    ordinal: int = -1  # index among all number tokens of the text
+    negated: bool = False  # the stated value was made negative by a word ("fell 5%", "8% below")
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -612,9 +617,11 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
     hits: list[NumberHit] = []
     if not _HAS_DIGIT.search(text):
         return hits
+    ordinal = -1
     floor = 0
     last_horizon: str | None = None
     for m in _NUM_RE.finditer(text):
+        ordinal += 1
         num_end = m.end("num")
         suffix = m.group("suffix")
         rest = text[num_end:]
@@ -689,11 +696,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             last_horizon = binding.horizon
         elif binding.field in FIELD_HORIZONS:
             last_horizon = FIELD_HORIZONS[binding.field]
-        if binding.sign == -1 and not stated.explicit_sign:
-            stated = stated.negated()
-        elif not stated.explicit_sign and _NEG_PREFIX.search(before) and binding.rule in (
-            "return", "exact_numeric", "relative_return", "derived_return"
-        ):
+        negated = not stated.explicit_sign and (binding.sign == -1 or (
+            _NEG_PREFIX.search(before) is not None
+            and binding.rule in ("return", "exact_numeric", "relative_return", "derived_return")))
+        if negated:
             stated = stated.negated()
         approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
         op_m = _OP_PREFIX.search(before)
@@ -703,7 +709,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         span = (min(start, binding.start), max(m.end(), binding.end))
         fc = forecast_marker_before(text, start)
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
-                              binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1))
+                              binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
+                              ordinal, negated))
         floor = max(m.end(), binding.end)
     return hits
 
@@ -914,7 +921,7 @@ def parse_text(
     taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
     for hit in find_numbers(text, cited_fields):
         subject = _subject(mentions, hit.start, text, symbol, strong_symbol)
-        parsed.add(_number_assertion(hit, subject, benchmark, text), hit.span)
+        parsed.add(_number_assertion(hit, subject, benchmark, text), hit.span, hit)
     taken.extend(parsed.spans)
     for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, text, symbol, strong_symbol), benchmark):
         parsed.add(assertion, span)
@@ -935,3 +942,66 @@ def parse_assertions(
         s, e = parsed.forecast_spans[0]
         out.append(Assertion(rule="forecast", symbol=symbol, raw=text[s:e]))
     return out
+
+
+# ------------------------------------------------------------------------------------------ template cache
+# Judges write the same sentence shapes with different numbers ("RSI at 61.3", "RSI at 58.9"). A number
+# with a decimal point, a sign-independent suffix (%, $, x, K/M/B) or a currency sign never changes how a
+# text is bound (only plain integers can be dates, years or index names), so those numbers are replaced by a
+# placeholder, the template is parsed once, and the real numbers are put back into its assertions.
+
+
+def _placeholder(m: re.Match[str]) -> str:
+    suffix = (m.group("suffix") or "").lower()
+    if suffix[:1].isalpha() and suffix not in ("x", "pp", "bps", "percent") or not (
+        suffix or m.group("cur") or "." in m.group("num")
+    ):
+        return m.group(0)  # plain integers and letter multipliers ("6m", "57k") stay as written
+    head = m.group(0)[: m.start("num") - m.start()]
+    tail = m.group(0)[m.end("num") - m.start():]
+    return f"{head}{'1.5' if '.' in m.group('num') else '7'}{tail}"
+
+
+@lru_cache(maxsize=50_000)
+def _skeleton(template: str, symbol: str | None, cited: tuple[str, ...], benchmark: str | None):
+    parsed = parse_text(template, symbol, cited, (), benchmark)
+    out: list[tuple[Assertion, NumberHit | None]] = list(zip(parsed.assertions, parsed.numbers, strict=True))
+    if parsed.forecast_spans and not any(a.rule == "forecast" for a in parsed.assertions):
+        s, e = parsed.forecast_spans[0]
+        out.append((Assertion(rule="forecast", symbol=symbol, raw=template[s:e]), None))
+    return tuple(out)
+
+
+def parse_assertions_cached(
+    text: str, symbol: str | None, cited_fields: tuple[str, ...] = (), benchmark: str | None = None
+) -> list[Assertion]:
+    """``parse_assertions`` through the template cache (same result, much faster on repeated shapes)."""
+    numbers = None
+    out: list[Assertion] = []
+    template = _NUM_RE.sub(_placeholder, text)
+    for assertion, hit in _skeleton(template, symbol, cited_fields, benchmark):
+        if hit is None:
+            out.append(assertion)
+            continue
+        if numbers is None:
+            numbers = list(_NUM_RE.finditer(text))
+        if assertion.stated is None:  # briefing or forecast: only the words shown change
+            if assertion.rule == "forecast" and hit.forecast_start >= 0:
+                shift = sum(len(n.group(0)) - len(t.group(0)) for n, t in
+                            zip(numbers, _NUM_RE.finditer(template), strict=False) if t.end() <= hit.forecast_start)
+                raw = text[hit.forecast_start + shift:numbers[hit.ordinal].end()]
+            else:
+                raw = number_from_match(numbers[hit.ordinal]).raw
+            out.append(assertion.model_copy(update={"raw": raw}))
+            continue
+        stated = number_from_match(numbers[hit.ordinal])
+        if hit.negated and not stated.explicit_sign:
+            stated = stated.negated()
+        unit = "fraction" if assertion.field is None or assertion.rule in _FRACTION_RULES else FIELD_SPECS[assertion.field].unit
+        value, tol = stated.in_unit(unit)
+        out.append(assertion.model_copy(update={"stated": value, "tolerance": tol, "raw": stated.raw}))
+    return out
+
+
+_FRACTION_RULES = frozenset({"relative_return", "distance_52w_high", "distance_52w_low", "distance_sma",
+                             "analyst_upside", "near_52w_extreme", "derived_return"})

@@ -14,7 +14,7 @@ from functools import lru_cache
 from grader.pit import Observation, PointInTimeStore
 from ledgers._data import StoreData, store_data
 from ledgers._models import Assertion, Claim, Evidence, Status, Verification, VerifierConfig
-from ledgers._parse import parse_assertions
+from ledgers._parse import parse_assertions_cached
 from ledgers._rules import NV, RULES, Ctx, RuleResult
 
 DEFAULT_CONFIG = VerifierConfig()
@@ -22,7 +22,7 @@ DEFAULT_CONFIG = VerifierConfig()
 
 @lru_cache(maxsize=200_000)
 def _parsed(text: str, symbol: str | None, cited: tuple[str, ...], benchmark: str | None) -> tuple[Assertion, ...]:
-    return tuple(parse_assertions(text, symbol, cited, benchmark))
+    return tuple(parse_assertions_cached(text, symbol, cited, benchmark))
 
 
 def claim_assertions(claim: Claim, config: VerifierConfig = DEFAULT_CONFIG) -> Sequence[Assertion]:

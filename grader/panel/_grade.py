@@ -12,7 +12,7 @@ import hashlib
 import json
 import math
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,8 @@ def effective_run_type(panel: PanelConfig, requested: str, allow_real: bool) -> 
 
 
 def panel_rubric_for_ids(rubric, judge_ids: list[str], families: dict[str, str]):
-    """Like :func:`panel_rubric`, from stored judge ids (for re-scoring)."""
+    """The rubric with its panel slots replaced by the run's actual judges (a run's own panel defines how
+    many judges a complete grade has; the rubric's aggregation and minimum still apply)."""
     from rubric import JudgeSlot
 
     slots = [JudgeSlot(id=j, provider_family=families.get(j, "unknown")) for j in judge_ids]
@@ -76,7 +77,7 @@ def panel_rubric_for_ids(rubric, judge_ids: list[str], families: dict[str, str])
     return rubric.model_copy(update={"panel": new_panel})
 
 
-def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool, dict[str, list[tuple[str, float]]]]:
+def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
     """(replays, outcome dict per contestant, pending?) for either bundle format."""
     from grader.replay import replay_season
 
@@ -84,9 +85,9 @@ def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool, dict[str, list
         from grader.replay import rounds_outcomes
 
         outcomes, pending = rounds_outcomes(bundle)
-        return {}, outcomes, pending, {}
+        return {}, outcomes, pending
     replays = replay_season(bundle)
-    return replays, {cid: r.outcome.as_dict() for cid, r in replays.items()}, False, {}
+    return replays, {cid: r.outcome.as_dict() for cid, r in replays.items()}, False
 
 
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
@@ -111,7 +112,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     if repeats > 1 and kind not in ("stability", "mock", "baseline", "dry-run"):
         raise RunError("--repeats > 1 is for stability runs (--run-type stability)")
     dry = kind == "dry-run"
-    replays, outcomes, pending, _ = season_outcomes(bundle)
+    replays, outcomes, pending = season_outcomes(bundle)
     seed = f"{bundle.content_hash}:{rubric.judge_facing_hash}"
     anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=seed)
     builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
@@ -156,8 +157,6 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                     continue
                 p = prompts[c.id]
                 if panel.kind == "mock" and r:
-                    from dataclasses import replace
-
                     p = replace(p, system=p.system + repeat_marker(r))
                 tasks.append(Task(spec, c.id, crow[c.id].id, p, r, cache_key(spec, p, schema, r)))
 
@@ -209,9 +208,6 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                         table.add(prompts[c.id].system + repeat_marker(r), prompts[c.id].user,
                                   family_of[c.id], g)
                 specs = start_mock_servers(panel, table, stack)
-                import os
-
-                os.environ.setdefault("GRADER_MOCK_KEY", "mock-local-key")
             judges = {spec.judge_id: make_judge(spec, allow_real_api_calls=allow_real_api_calls) for spec in specs}
 
         async def go() -> CallRunner:

@@ -88,8 +88,7 @@ def start_mock_servers(panel: PanelConfig, grades: MockGrades, stack: ExitStack)
         server = stack.enter_context(
             fake_server(judge.provider, script=mock_script(judge, panel, grades), latency_s=panel.mock.latency_s)
         )
-        if judge.provider == "xai":
-            specs.append(judge.model_copy(update={"host": server.host_port, "api_key_env": "GRADER_MOCK_KEY"}))
-        else:
-            specs.append(judge.model_copy(update={"base_url": server.base_url, "api_key_env": "GRADER_MOCK_KEY"}))
+        endpoint = {"host": server.host_port} if judge.provider == "xai" else {"base_url": server.base_url}
+        # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
+        specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))
     return specs

@@ -60,3 +60,21 @@ def test_format_value_reads_like_a_person():
     assert format_value(2.15e12, "price") == "2.15T"
     assert format_value(85_000_000, "count") == "85.00M"
     assert format_value("Energy", "text") == "Energy"
+
+
+def test_template_cache_parses_exactly_like_the_parser():
+    """parse_assertions_cached (number placeholders, one parse per sentence shape) == parse_assertions."""
+    from ledgers._parse import parse_assertions, parse_assertions_cached
+    from tests.ledgers.capitalbench import ROUNDS, submissions
+    from tests.ledgers.test_labelled_claims import load_labelled
+
+    texts = [(i["text"], i.get("symbol")) for i in load_labelled()]
+    for rd in ("CB-2026-05-27-1W", "CB-2026-06-12-1W", "CB-2026-07-01-1W", "CB-2026-07-30-1W"):
+        texts += [(line, "SPY") for _, text in submissions(ROUNDS / rd) for line in text.splitlines()]
+    texts += [("RSI at 61.3 and RSI at 58.9", "AAPL"), ("fell 6.1% then rose $2.50 (+1.9%)", "AAPL"),
+              ("+64.8% 6m, +11.4% 30d; 57k payrolls", "SPY"), ("I expect +2.5%, i.e. 3.1 points", "SPY")]
+    assert len(texts) > 150
+    for text, symbol in texts:
+        slow = [a.model_dump() for a in parse_assertions(text, symbol, (), "SPY")]
+        fast = [a.model_dump() for a in parse_assertions_cached(text, symbol, (), "SPY")]
+        assert fast == slow, text

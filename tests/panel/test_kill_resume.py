@@ -23,13 +23,14 @@ def _cmd(season, panel, run_id):
 def _ok_calls(url) -> int:
     try:
         with session_scope(url) as s:
-            return s.scalar(select(func.count()).select_from(JudgeCallRow).where(JudgeCallRow.status == "ok")) or 0
+            return s.scalar(select(func.count()).select_from(JudgeCallRow).where(
+                JudgeCallRow.status.in_(("ok", "received")))) or 0
     except Exception:
         return 0
 
 
 def test_sigkill_then_resume(season, tmp_path):
-    panel_path = write_panel(tmp_path / "slow.yaml", latency_s=0.6)
+    panel_path = write_panel(tmp_path / "slow.yaml", latency_s=1.5)
     text = panel_path.read_text().replace("concurrency: {openai: 8, anthropic: 8, xai: 8}",
                                           "concurrency: {openai: 1, anthropic: 1, xai: 1}")
     panel_path.write_text(text)
