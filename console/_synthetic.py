@@ -103,7 +103,6 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
                 s.add(PromptRow(sha256=sha, system=system, user=user, token_estimate=len(user) // 4))
                 s.flush()
             quality = float(rng.uniform(35, 85))
-            traded = [d for d in decisions if d.trades]
             for judge_id, family in judges:
                 bias = 6.0 if family == c.provider_family else 0.0
                 reasoning = {k: int(np.clip(round(quality + bias + rng.normal(0, 8)), 0, 100))
@@ -113,7 +112,7 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
                 claims, ledger = [], []
                 picks = rng.choice(len(decisions), size=min(claims_per_grade, len(decisions)), replace=False) \
                     if decisions else []
-                for pos, k in enumerate(sorted(int(p) for p in picks)):
+                for k in sorted(int(p) for p in picks):
                     d = decisions[k]
                     symbol = d.trades[0].symbol if d.trades else universe[int(rng.integers(len(universe)))]
                     day = d.decided_at.date()

@@ -8,10 +8,14 @@ database and are never cached.
 from __future__ import annotations
 
 import base64
-import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -21,6 +25,7 @@ from console import _nav, _queries
 from console._auth import AnnotatorDirectory, AuthError, SignedIn
 from grader.storage import database_url
 
+REPO = Path(__file__).resolve().parents[1]
 ANNOTATOR_KEY = "annotator"
 RUN_KEY = "run_id"
 CONTESTANT_KEY = "selected_contestant"
@@ -98,11 +103,25 @@ def blind_record(url: str, run_id: str, contestant_row_id: int) -> _queries.Blin
 AuditKey = tuple[str, str, int, tuple[int, int]]  # (db url, run id, scored version, human-grade stamp)
 
 
-class AuditJobs:
-    """Audit reports built in one background process, so the Audits page answers at once.
+def build_audit_document(run_id: str, url: str, timeout: float = 1800):  # noqa: ANN201
+    """Build the run's report document in a worker process and load it (errors name the worker's reason)."""
+    with tempfile.TemporaryDirectory(prefix="grader-audit-") as tmp:
+        out = Path(tmp) / "document.pickle"
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH"))
+                                                          if p)}
+        done = subprocess.run([sys.executable, "-m", "console._audit_worker", run_id, url, str(out)],
+                              capture_output=True, text=True, timeout=timeout, env=env, cwd=str(REPO))
+        if done.returncode != 0:
+            lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
+            raise RuntimeError(lines[-1] if lines else f"audit worker exited with {done.returncode}")
+        return pickle.loads(out.read_bytes())  # noqa: S301 - our own worker's output, in our own temp dir
 
-    A separate process (spawned, not forked: the server is threaded) keeps the CPU-bound resampling off
-    the interpreter that serves the pages.
+
+class AuditJobs:
+    """Audit reports built one at a time in a background worker process, so the Audits page answers at once.
+
+    A separate process (``console._audit_worker``) keeps the CPU-bound resampling off the interpreter that
+    serves the pages; a thread only waits for it.
 
     A job is keyed by run, scored version and the human-grade stamp: a new calibration grade starts a
     rebuild, and the page shows the last finished report of the run (saying it is updating) meanwhile.
@@ -110,7 +129,7 @@ class AuditJobs:
     """
 
     def __init__(self, keep: int = 16):
-        self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="console-audits")
         self._jobs: dict[AuditKey, Future] = {}
         self._lock = threading.Lock()
         self._keep = keep
@@ -123,11 +142,7 @@ class AuditJobs:
             for other, fut in list(self._jobs.items()):
                 if other[:2] == key[:2] and other != key and fut.cancel():
                     del self._jobs[other]
-            try:
-                job = self._pool.submit(_queries.audit_document, key[1], key[0])
-            except BrokenProcessPool:  # a crashed worker: start a fresh pool
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-                job = self._pool.submit(_queries.audit_document, key[1], key[0])
+            job = self._pool.submit(build_audit_document, key[1], key[0])
             self._jobs[key] = job
             while len(self._jobs) > self._keep:
                 oldest = next(iter(self._jobs))

@@ -9,7 +9,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import pandas as pd
 
-from grader.pit import DERIVED_PRICE_FIELDS, MARKET_TZ, Observation, PointInTimeStore, close_time, derive_fields
+from grader.pit import MARKET_TZ, Observation, PointInTimeStore, close_time
 
 
 class _Closes:
@@ -35,7 +35,6 @@ class StoreData:
     def __init__(self, store: PointInTimeStore, benchmark: str | None = None):
         self.store = store
         self.benchmark = benchmark
-        self._derived: dict[str, pd.DataFrame | None] = {}
         self._later: dict[tuple[str, str, datetime, int], list[Observation]] = {}
         self.known = set(store.symbols)
         self._snaps: dict[tuple[str, datetime], dict[str, Observation]] = {}  # aware datetimes hash by instant
@@ -112,56 +111,41 @@ class StoreData:
                 out.append((float(closes.values[i] / closes.values[base] - 1.0), [closes.obs(base), closes.obs(i)]))
         return out
 
-    def derived(self, symbol: str) -> pd.DataFrame | None:
-        """Price-derived fields of a symbol over all its closes (``grader.pit.derive_fields``, the store's own
-        definitions), for looking at values observed after a decision."""
-        if symbol not in self._derived:
-            closes = self.closes(symbol)
-            frame = None
-            if closes is not None:
-                series = self.store.closes(symbol)
-                bench = self.store.closes(self.benchmark) if self.benchmark and self.benchmark != symbol else None
-                frame = derive_fields(series, bench if bench is not None and len(bench) else None)
-            self._derived[symbol] = frame
-        return self._derived[symbol]
-
     def later(self, symbol: str, field: str, as_of: datetime, window_days: int) -> list[Observation]:
         """Observations of (symbol, field) made after ``as_of`` and within ``window_days`` (oldest first).
 
-        Price-derived fields come from ``derived``; other fields from ``store.history(symbol, field, start,
-        end)`` when the store offers it, else from probing the store at the end of each calendar day.
+        Uses ``store.history(symbol, field, start, end)`` when the store offers it; otherwise probes the store
+        at each of the symbol's later closes in the window (at each calendar day's end for a symbol without
+        closes): the value known at each probe.
         """
-        end = as_of + timedelta(days=window_days)
         key = (symbol, field, as_of, window_days)
-        if key in self._later:
-            return self._later[key]
-        out = self._later_uncached(symbol, field, as_of, end)
-        self._later[key] = out
-        return out
+        got = self._later.get(key)
+        if got is None:
+            got = self._later_uncached(symbol, field, as_of, as_of + timedelta(days=window_days))
+            self._later[key] = got
+        return got
 
     def _later_uncached(self, symbol: str, field: str, as_of: datetime, end: datetime) -> list[Observation]:
-        if field in DERIVED_PRICE_FIELDS:
-            frame = self.derived(symbol)
-            closes = self.closes(symbol)
-            if frame is None or closes is None or field not in frame.columns:
-                return []
-            i = closes.index_at(as_of.timestamp()) + 1
-            j = closes.index_at(end.timestamp()) + 1
-            column = frame[field].to_numpy(float)
-            return [Observation(symbol, field, float(column[k]), close_time(closes.days[k].astype(object)), "prices")
-                    for k in range(i, j) if not np.isnan(column[k])]
         history = getattr(self.store, "history", None)
         if callable(history):
             return [o for o in history(symbol, field, as_of, end) if o.observed_at > as_of]
-        seen: dict[float, Observation] = {}
-        day = as_of.astimezone(MARKET_TZ).date()
-        last = end.astimezone(MARKET_TZ).date()
-        while day <= last:
-            probe = min(datetime.combine(day, time(23, 59, 59), tzinfo=MARKET_TZ), end)
+        closes = self.closes(symbol)
+        if closes is not None:
+            i = closes.index_at(as_of.timestamp()) + 1
+            j = closes.index_at(end.timestamp()) + 1
+            probes = [close_time(closes.days[k].astype(object)) for k in range(i, j)] + [end]
+        else:
+            day = as_of.astimezone(MARKET_TZ).date()
+            last = end.astimezone(MARKET_TZ).date()
+            probes = []
+            while day <= last:
+                probes.append(min(datetime.combine(day, time(23, 59, 59), tzinfo=MARKET_TZ), end))
+                day += timedelta(days=1)
+        seen: dict[datetime, Observation] = {}
+        for probe in probes:
             o = self.store.value(symbol, field, probe)
             if o is not None and o.observed_at > as_of:
-                seen.setdefault(o.observed_at.timestamp(), o)
-            day += timedelta(days=1)
+                seen.setdefault(o.observed_at, o)
         return [seen[k] for k in sorted(seen)]
 
     def symbols_with(self, field: str) -> set[str]:

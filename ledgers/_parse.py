@@ -951,15 +951,15 @@ def parse_assertions(
 # placeholder, the template is parsed once, and the real numbers are put back into its assertions.
 
 
+_TEMPLATE_RE = re.compile(
+    r"(?<![\w.])\d[\d,]*\.\d+"  # decimals
+    r"|(?<![\w.])\d[\d,]*(?=\s?(?:%|x\b|pp\b|bps\b|percent\b))"  # integers with a % / x / bps suffix
+    r"|(?<=\$)\d[\d,]*|(?<=\$ )\d[\d,]*"  # currency amounts
+)
+
+
 def _placeholder(m: re.Match[str]) -> str:
-    suffix = (m.group("suffix") or "").lower()
-    if suffix[:1].isalpha() and suffix not in ("x", "pp", "bps", "percent") or not (
-        suffix or m.group("cur") or "." in m.group("num")
-    ):
-        return m.group(0)  # plain integers and letter multipliers ("6m", "57k") stay as written
-    head = m.group(0)[: m.start("num") - m.start()]
-    tail = m.group(0)[m.end("num") - m.start():]
-    return f"{head}{'1.5' if '.' in m.group('num') else '7'}{tail}"
+    return "1.5" if "." in m.group(0) else "7"  # plain integers ("6m", "2026", "S&P 500") stay as written
 
 
 @lru_cache(maxsize=50_000)
@@ -978,7 +978,7 @@ def parse_assertions_cached(
     """``parse_assertions`` through the template cache (same result, much faster on repeated shapes)."""
     numbers = None
     out: list[Assertion] = []
-    template = _NUM_RE.sub(_placeholder, text)
+    template = _TEMPLATE_RE.sub(_placeholder, text)
     for assertion, hit in _skeleton(template, symbol, cited_fields, benchmark):
         if hit is None:
             out.append(assertion)
@@ -992,15 +992,26 @@ def parse_assertions_cached(
                 raw = text[hit.forecast_start + shift:numbers[hit.ordinal].end()]
             else:
                 raw = number_from_match(numbers[hit.ordinal]).raw
-            out.append(assertion.model_copy(update={"raw": raw}))
+            out.append(_replace(assertion, raw=raw))
             continue
         stated = number_from_match(numbers[hit.ordinal])
         if hit.negated and not stated.explicit_sign:
             stated = stated.negated()
         unit = "fraction" if assertion.field is None or assertion.rule in _FRACTION_RULES else FIELD_SPECS[assertion.field].unit
         value, tol = stated.in_unit(unit)
-        out.append(assertion.model_copy(update={"stated": value, "tolerance": tol, "raw": stated.raw}))
+        out.append(_replace(assertion, stated=value, tolerance=tol, raw=stated.raw))
     return out
+
+
+def _replace(assertion: Assertion, **changes: object) -> Assertion:
+    """A copy of a (valid) assertion with a few fields changed, without re-validation."""
+    values = {**assertion.__dict__, **changes}
+    copy = Assertion.__new__(Assertion)
+    object.__setattr__(copy, "__dict__", values)
+    object.__setattr__(copy, "__pydantic_fields_set__", set(values))
+    object.__setattr__(copy, "__pydantic_extra__", None)
+    object.__setattr__(copy, "__pydantic_private__", None)
+    return copy
 
 
 _FRACTION_RULES = frozenset({"relative_return", "distance_52w_high", "distance_52w_low", "distance_sma",

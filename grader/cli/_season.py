@@ -39,13 +39,20 @@ def anonymize(
     seed: str | None = typer.Option(None, "--seed", help="Alias seed (default: the bundle's content hash)"),
 ) -> None:
     """Write the judge's view of a season: same layout, contestants reduced to aliases, identities scrubbed."""
-    from grader.anonymizer import write_anonymized_bundle
+    from grader.anonymizer import AnonymizationLeakError, write_anonymized_bundle
+    from grader.cli._common import fail
 
     bundle = load_or_exit(season_dir)
-    result = write_anonymized_bundle(season_dir, out, seed or bundle.content_hash)
-    console.print(f"[green]✓[/] judge's view written to {out}")
-    if result is not None:
-        console.print(str(result))
+    try:
+        result = write_anonymized_bundle(season_dir, out, seed or bundle.content_hash)
+    except (AnonymizationLeakError, FileExistsError) as exc:
+        fail(str(exc))
+        return
+    console.print(f"[green]✓[/] judge's view written to {result.out_dir}: {result.contestants} contestants as "
+                  f"aliases, {result.decisions} decisions, {result.replacements} identity mentions scrubbed")
+    console.print(f"grader-side only (never show to a judge): {result.mapping_path}, {result.scrub_log_path}")
+    for mention in result.season_yaml_mentions:
+        console.print(f"[yellow]note[/]: season.yaml (copied as is) mentions {mention!r}")
 
 
 def import_capitalbench(

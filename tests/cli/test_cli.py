@@ -85,3 +85,14 @@ def test_claims_verify(env, tiny_bundle):
     results = {r["id"]: r for r in map(json.loads, out_path.read_text().splitlines())}
     assert results["a"]["status"] == "supported" and results["b"]["status"] == "contradicted"
     assert results["b"]["evidence"][0]["field"] == "close"
+
+
+def test_anonymize_writes_the_judges_view(env, tiny_bundle):
+    out = env / "view"
+    first = runner.invoke(app, ["anonymize", str(tiny_bundle), "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    text = (out / "contestants.yaml").read_text() + (out / "decisions.jsonl").read_text()
+    assert "Model One" not in text and "gpt-4.1" not in text and "Contestant" in text
+    assert (env / "view.mapping.json").exists() and not (out / "view.mapping.json").exists()
+    again = runner.invoke(app, ["anonymize", str(tiny_bundle), "--out", str(out)])
+    assert again.exit_code == 1 and "exists" in again.output

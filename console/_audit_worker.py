@@ -1,0 +1,27 @@
+"""``python -m console._audit_worker RUN_ID DB_URL OUT``: build a run's audit report document into a pickle.
+
+The console runs the audits (CPU-bound resampling) in this separate process so the server keeps
+answering pages; a plain subprocess avoids multiprocessing re-importing the Streamlit script.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print("usage: python -m console._audit_worker RUN_ID DB_URL OUT", file=sys.stderr)
+        return 2
+    run_id, db_url, out = argv
+    from console._queries import audit_document
+
+    document = audit_document(run_id, db_url)
+    Path(out).write_bytes(pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
