@@ -16,7 +16,7 @@ figure: ``briefing_only=True`` and never verifiable.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
 
 from ledgers._models import Assertion, Claim
@@ -76,7 +76,7 @@ class UniverseIndex:
 
     def __init__(self, universe: Mapping[str, object] | Iterable[object], benchmark: str | None = None):
         if not isinstance(universe, Mapping):  # e.g. a list of UniverseEntry
-            universe = {getattr(u, "symbol"): u for u in universe}
+            universe = {u.symbol: u for u in universe}
         self.benchmark = benchmark
         exact: dict[str, str] = {}  # case-sensitive (tickers, Title/UPPER short names)
         loose: dict[str, str] = {}  # case-insensitive (full names, option ids)

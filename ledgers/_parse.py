@@ -951,10 +951,11 @@ def parse_assertions(
 # placeholder, the template is parsed once, and the real numbers are put back into its assertions.
 
 
+_INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 _TEMPLATE_RE = re.compile(
-    r"(?<![\w.])\d[\d,]*\.\d+"  # decimals
-    r"|(?<![\w.])\d[\d,]*(?=\s?(?:%|x\b|pp\b|bps\b|percent\b))"  # integers with a % / x / bps suffix
-    r"|(?<=\$)\d[\d,]*|(?<=\$ )\d[\d,]*"  # currency amounts
+    rf"(?<![\w.]){_INT}\.\d+"  # decimals
+    rf"|(?<![\w.]){_INT}(?=\s?(?:%|x\b|pp\b|bps\b|percent\b))"  # integers with a % / x / bps suffix
+    rf"|(?<=\$){_INT}|(?<=\$ ){_INT}"  # currency amounts
 )
 
 

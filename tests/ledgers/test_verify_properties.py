@@ -72,7 +72,8 @@ def test_template_cache_parses_exactly_like_the_parser():
     for rd in ("CB-2026-05-27-1W", "CB-2026-06-12-1W", "CB-2026-07-01-1W", "CB-2026-07-30-1W"):
         texts += [(line, "SPY") for _, text in submissions(ROUNDS / rd) for line in text.splitlines()]
     texts += [("RSI at 61.3 and RSI at 58.9", "AAPL"), ("fell 6.1% then rose $2.50 (+1.9%)", "AAPL"),
-              ("+64.8% 6m, +11.4% 30d; 57k payrolls", "SPY"), ("I expect +2.5%, i.e. 3.1 points", "SPY")]
+              ("+64.8% 6m, +11.4% 30d; 57k payrolls", "SPY"), ("I expect +2.5%, i.e. 3.1 points", "SPY"),
+              ("WTI $90, EIA forecasts draws of 2.6mb/d; market cap 2,150B and a $1,234.50 close", "SPY")]
     assert len(texts) > 150
     for text, symbol in texts:
         slow = [a.model_dump() for a in parse_assertions(text, symbol, (), "SPY")]

@@ -226,3 +226,28 @@ def test_capitalbench_season_grades_offline(sqlite_url):
     assert report.calls_sent == 6 and not report.gaps
     meta, rows = leaderboard_rows("cb", db_url=sqlite_url)
     assert len(rows) == 6 and all(r["return"] is not None for r in rows)
+
+
+def test_every_provider_recovers_from_every_failure_mode(season, sqlite_url, tmp_path):
+    """429 storms, 5xx, malformed and truncated JSON, slow replies past the timeout — per provider, through
+    the real SDKs — are retried (linked attempts) and end in valid grades; nothing is scored twice."""
+    panel = write_panel(tmp_path / "storm.yaml", failures={
+        "mock-openai": ["rate-limited:0.01", "truncated", "server-error:500"],
+        "mock-anthropic": ["server-error:503", "malformed", "rate-limited:0.01"],
+        "mock-xai": ["slow:6", "rate-limited:0.01", "server-error:503"],
+    })
+    data = yaml.safe_load(panel.read_text())
+    for judge in data["judges"]:  # only the xai judge is meant to time out (the slow reply)
+        judge["timeout_s"] = 2.0 if judge["provider"] == "xai" else 30.0
+    data["retry"]["max_attempts"] = 4
+    panel.write_text(yaml.safe_dump(data, sort_keys=False))
+    report = _grade(season, sqlite_url, panel_name=str(panel))
+    assert not report.gaps, report.gaps
+    with session_scope(sqlite_url) as s:
+        kinds = {}
+        for c in s.scalars(select(JudgeCallRow).order_by(JudgeCallRow.id)):
+            kinds.setdefault(c.judge_id, []).append(c.error_kind)
+        assert s.scalar(select(func.count()).select_from(GradeRow)) == 6
+    assert kinds["mock-openai"].count("rate_limited") == 2 and kinds["mock-openai"].count("format") == 2
+    assert kinds["mock-anthropic"].count("server") == 2 and kinds["mock-anthropic"].count("format") == 2
+    assert kinds["mock-xai"].count("timeout") == 2 and kinds["mock-xai"].count("server") == 2
