@@ -20,24 +20,16 @@ from typing import Any, Literal
 import yaml
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
+from grader.season import BundleIssue
+
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same result, faster
 
 Track = Literal["1W", "1M"]
 TRACKS: tuple[str, ...] = ("1W", "1M")
 
 
-@dataclass(frozen=True)
-class CapitalBenchIssue:
-    """One problem in the source data: file (relative to the rounds directory), row, field, message."""
-
-    file: str
-    line: int | None
-    field: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line is not None else "")
-        return f"{where}: {self.field + ': ' if self.field else ''}{self.message}"
+CapitalBenchIssue = BundleIssue
+"""One problem in the source data: file (relative to the rounds directory), row, field, message."""
 
 
 class CapitalBenchError(ValueError):
