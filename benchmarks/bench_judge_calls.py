@@ -72,7 +72,7 @@ def main() -> None:
         proc.wait(timeout=10)
     ideal = math.ceil(CALLS / CONCURRENCY) * LATENCY
     print(f"judge calls: {CALLS} at {LATENCY:.1f} s fake latency, concurrency {CONCURRENCY}")
-    print(f"  wall {wall:.2f} s; ideal bound {ideal:.2f} s; overhead {100 * (wall / ideal - 1):+.1f}% "
+    print(f"  wall {wall:.2f} s; ideal bound ceil({CALLS}/{CONCURRENCY}) × {LATENCY:.0f} s = {ideal:.2f} s; overhead {100 * (wall / ideal - 1):+.1f}% "
           f"({'within' if wall <= ideal * 1.10 else 'OUTSIDE'} the 10% bar)")
 
 

@@ -34,9 +34,9 @@ def grade(
     from grader.panel import PanelError, RunError, grade_season
     from rubric import RubricError
 
-    load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
+    bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
     try:
-        report = grade_season(season_dir, rubric_name=rubric, panel_name=panel, run_id=run_id,
+        report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
                               run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
                               progress=not quiet, console=console)
     except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:

@@ -92,7 +92,8 @@ def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
 
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
                  repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
-                 progress: bool = True, console=None) -> GradeReport:
+                 progress: bool = True, console=None, bundle=None) -> GradeReport:
+    """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from grader.anonymizer import Anonymizer
@@ -103,7 +104,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     from grader.season import load_bundle
     from rubric import grade_json_schema, load_rubric
 
-    bundle = load_bundle(season_dir)  # BundleError: nothing written
+    bundle = bundle or load_bundle(season_dir)  # BundleError: nothing written
     rubric = load_rubric(rubric_name)
     panel = load_panel(panel_name)
     kind = effective_run_type(panel, run_type, allow_real_api_calls)
