@@ -20,9 +20,7 @@ import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -266,11 +264,3 @@ def store_grade(session: Session, *, run_id: str, spec: JudgeSpec, contestant: C
                                    contestant_id=contestant.id, position=pos, **entry))
     session.flush()
     return row
-
-
-def now_iso() -> str:
-    return datetime.now().astimezone().isoformat(timespec="seconds")
-
-
-def read_text(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
