@@ -1,0 +1,87 @@
+"""Retry policy of the call runner, through the real OpenAI SDK against the fake: Retry-After is honoured,
+exponential backoff otherwise, no retry for a refusal, and SDK-level retries stay off."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+
+import pytest
+
+from grader.fakes import FakeOpenAI, FakeReply, sequence
+from grader.judges import JudgeSpec, make_judge
+from grader.panel import PanelConfig, RetryPolicy
+from grader.panel._runner import CallRunner, Task
+from grader.prompts import JudgePrompt
+from grader.storage import ContestantRow, PromptRow, RunRow, SeasonRow, session_scope
+
+SCHEMA = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"],
+          "additionalProperties": False}
+
+
+def _setup(db: str, spec: JudgeSpec) -> Task:
+    with session_scope(db) as s:
+        season = SeasonRow(season_key="t", content_hash="1" * 64, name="t", start=date(2022, 1, 3),
+                           end=date(2022, 1, 3), benchmark="SP500", source_path="", info={}, file_hashes={})
+        s.add(season)
+        s.flush()
+        c = ContestantRow(season_id=season.id, contestant_key="c", display_name="c", provider_family="x", model="m")
+        s.add(c)
+        s.flush()
+        s.add(RunRow(id="t", season_id=season.id, run_type="mock", rubric_id="r", rubric_hash="r",
+                     judge_facing_hash="r", panel_name="p", panel_hash="p"))
+        p = JudgePrompt("c", "A", "system", "grade this", [], 5, 5, 0)
+        s.add(PromptRow(sha256=p.sha256, system=p.system, user=p.user, token_estimate=5))
+        return Task(spec, "c", c.id, p, 0, "k" * 64)
+
+
+def _run(tmp_path, replies, policy=RetryPolicy(max_attempts=4, base_delay_s=0.5, max_delay_s=30)):
+    slept: list[float] = []
+
+    async def record_sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    with FakeOpenAI(script=sequence(*replies, then=FakeReply.ok({"score": 7}))) as fake:
+        spec = JudgeSpec(judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url,
+                         timeout_s=30)
+        db = f"sqlite:///{tmp_path / 'policy.db'}"
+        task = _setup(db, spec)
+        panel = PanelConfig(name="p", kind="mock", judges=[spec], retry=policy)
+
+        async def go():
+            judge = make_judge(spec, allow_real_api_calls=False)
+            runner = CallRunner(db, "t", panel, {"j": judge}, SCHEMA,
+                                lambda parsed, raw: (parsed, []) if parsed else (None, ["no json"]),
+                                sleep=record_sleep)
+            results = []
+            await runner.run_all([task], results.append)
+            await judge.aclose()
+            return results[0], runner
+
+        result, runner = asyncio.run(go())
+        return result, runner, slept, len(fake.requests)
+
+
+def test_retry_after_is_honoured(tmp_path):
+    result, runner, slept, sent = _run(tmp_path, [FakeReply.rate_limited(2.5), FakeReply.rate_limited(7)])
+    assert result.status == "ok" and result.parsed == {"score": 7}
+    assert slept == [2.5, 7.0] and sent == 3  # one request per attempt: the SDK does not retry by itself
+
+
+def test_exponential_backoff_without_retry_after(tmp_path):
+    result, _, slept, sent = _run(tmp_path, [FakeReply.server_error(500), FakeReply.malformed(),
+                                             FakeReply.server_error(503)])
+    assert result.status == "ok" and slept == [0.5, 1.0, 2.0] and sent == 4
+
+
+def test_attempts_are_capped_and_refusals_not_retried(tmp_path):
+    result, runner, slept, sent = _run(tmp_path, [FakeReply.server_error(500)] * 5,
+                                       policy=RetryPolicy(max_attempts=2, base_delay_s=0.1, max_delay_s=1))
+    assert result.status == "failed" and sent == 2 and slept == [0.1]
+    assert runner.stats.gaps and "server" in runner.stats.gaps[0]
+
+
+@pytest.mark.parametrize("reply", [FakeReply.refused()])
+def test_refusal_is_final(tmp_path, reply):
+    result, _, slept, sent = _run(tmp_path, [reply])
+    assert result.status == "failed" and sent == 1 and slept == []
