@@ -28,6 +28,13 @@ BAR_SECONDS = 1.5
 RUN_ID = "bench-console"
 
 
+def page_text(at) -> str:  # noqa: ANN001
+    parts: list[str] = []
+    for kind in ("title", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        parts.extend(str(e.value) for e in getattr(at, kind))
+    return "\n".join(parts)
+
+
 def prepare(workdir: Path, contestants: int, days: int, claims: int) -> tuple[str, str]:
     """(database URL, annotator token) of the benchmark database, built when missing."""
     from console import AnnotatorDirectory, build_synthetic_run
@@ -88,41 +95,57 @@ def main() -> int:
         n_ledger = s.query(LedgerEntryRow).count()
     print(f"database {url}: {args.contestants} contestants x {args.days} days x 3 judges, {n_ledger} ledger rows")
 
+    # a running server has imported its modules once; time that apart from the pages
+    start = time.perf_counter()
+    import altair  # noqa: F401
+    import pandas  # noqa: F401
+
+    import console._ui  # noqa: F401
+    import grader.panel.leaderboard  # noqa: F401
+    warmup = time.perf_counter() - start
+
     at = AppTest.from_file(str(ROOT / "console" / "app.py"), default_timeout=300)
     results: list[tuple[str, float, float]] = []
 
-    def page(name: str, path: str | None, setup=None) -> None:  # noqa: ANN001
+    def page(name: str, path: str | None, setup=None, expect: str | None = None) -> None:  # noqa: ANN001
         if path:
             at.switch_page(path)
         if setup:
             setup()
         first = timed(at)
         repeat = statistics.median(timed(at) for _ in range(args.repeats))
+        if expect and expect not in page_text(at):
+            raise RuntimeError(f"{name}: expected {expect!r} on the page")
         results.append((name, first, repeat))
 
-    page("Leaderboard", None)
-    page("Contestant (judges, NAV, 250-decision timeline)", "views/contestant.py")
-    page("Ledger review (page 1 of all claims)", "views/ledger.py")
+    page("Leaderboard", None, expect="MOCK PANEL")
+    page(f"Contestant (judges, NAV, {args.days}-day timeline)", "views/contestant.py", expect="Decision timeline")
+    page("Ledger review (page 1 of all claims)", "views/ledger.py", expect="claims match")
 
     def deep() -> None:
         at.selectbox(key="ledger_judge").set_value(at.selectbox(key="ledger_judge").options[2])
         at.radio(key="ledger_disagree").set_value("disagreements")
     page("Ledger review (judge + disagreement filter)", None, deep)
     last_page = ledger_page(RUN_ID, None, 1, 20, url).pages
-    page(f"Ledger review (page {last_page} of all claims)", None, lambda: (
-        at.selectbox(key="ledger_judge").set_value("(any)"), at.radio(key="ledger_disagree").set_value("any"),
-        at.number_input(key="ledger_page").set_value(last_page)))
+    at.selectbox(key="ledger_judge").set_value("(any)")
+    at.radio(key="ledger_disagree").set_value("any")
+    timed(at)
+    page(f"Ledger review (page {last_page} of all claims)", None,
+         lambda: at.number_input(key="ledger_page").set_value(last_page), expect=f"page {last_page} of {last_page}")
 
     at.text_input(key="sign_in_name").input("bench")
     at.text_input(key="sign_in_token").input(token)
     at.button(key="sign_in_button").click()
     timed(at)
-    page("Calibration (blind record of 250 decisions)", "views/calibration.py")
-    form_button = next(b for b in at.button if "reveal" in str(b.label))
-    submit = timed(at, form_button.click().run)
+    page(f"Calibration (blind record of {args.days} days)", "views/calibration.py", expect="Your grade")
+    submit = timed(at, at.form_submit_button[0].click().run)
+    if "Revealed: the judges' grades" not in page_text(at):
+        raise RuntimeError("calibration: the grade was not recorded and revealed")
     results.append(("Calibration: submit a grade + reveal", submit, float("nan")))
-    page("Audits (page answer)", "views/audits.py")
-    page("Runs (two rubric versions on one run)", "views/runs.py")
+    page("Audits (page answer)", "views/audits.py", expect="Audits")
+    page("Runs (two runs side by side)", "views/runs.py", expect="Runs")
+    page("Runs (two rubric versions on one run)", None,
+         lambda: at.radio(key="cmp_mode").set_value("Two rubric versions on one run"), expect="A = ")
 
     # the audit report itself is built in a background process: time it until the page shows it
     at.switch_page("views/audits.py")
@@ -147,7 +170,8 @@ def main() -> int:
             over.append(name)
         rep = "      —" if repeat != repeat else f"{repeat:7.3f} s"
         print(f"{name:<{width}}  {first:7.3f} s   {rep}{flag}")
-    print(f"\naudit report background build (every audit, console resampling): {build:.1f} s "
+    print(f"\nserver start (imports, once per process): {warmup:.2f} s")
+    print(f"audit report background build (every audit, console resampling): {build:.1f} s "
           "(the page answers meanwhile and refreshes itself)")
     print(f"bar: {BAR_SECONDS} s per page; {len(results) - len(over)}/{len(results)} within; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")

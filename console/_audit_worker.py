@@ -1,7 +1,9 @@
-"""``python -m console._audit_worker RUN_ID DB_URL OUT``: build a run's audit report document into a pickle.
+"""``python -m console._audit_worker RUN_ID OUT``: build a run's audit report document into a pickle.
 
 The console runs the audits (CPU-bound resampling) in this separate process so the server keeps
-answering pages; a plain subprocess avoids multiprocessing re-importing the Streamlit script.
+answering pages; a plain subprocess avoids multiprocessing re-importing the Streamlit script. The
+database is ``GRADER_DATABASE_URL`` (passed in the environment, never on the command line, so a
+password in the URL does not show in the process list).
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("usage: python -m console._audit_worker RUN_ID DB_URL OUT", file=sys.stderr)
+    if len(argv) != 2:
+        print("usage: python -m console._audit_worker RUN_ID OUT", file=sys.stderr)
         return 2
-    run_id, db_url, out = argv
+    run_id, out = argv
     from console._queries import audit_document
 
-    document = audit_document(run_id, db_url)
+    document = audit_document(run_id, None)
     Path(out).write_bytes(pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
     return 0
 

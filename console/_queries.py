@@ -33,10 +33,11 @@ from grader.storage import (
 
 CLAIM_STATUSES: tuple[str, ...] = ("supported", "not_verifiable", "contradicted")
 
-#: Run types whose grades are not real LLM grades get a prominent label (shared with the report).
-FALLBACK_RUN_LABELS: dict[str, str] = {
+#: Prominent labels of runs whose grades are not real LLM grades (the same words as the published report's
+#: ``audits.RUN_TYPE_LABELS``; kept here so the pages need not import the statistics stack).
+RUN_LABELS: dict[str, str] = {
     "mock": "MOCK PANEL — scripted judges, not real LLM grades",
-    "baseline": "REFERENCE BASELINE — deterministic non-LLM judge, not an LLM grade",
+    "baseline": "REFERENCE BASELINE — deterministic non-LLM judge",
     "dry-run": "DRY RUN — no provider was called; no grades were produced",
     "stability": "STABILITY RUN — the same inputs graded repeatedly to measure self-consistency",
 }
@@ -44,11 +45,7 @@ FALLBACK_RUN_LABELS: dict[str, str] = {
 
 def run_label(run_type: str) -> str | None:
     """The prominent label of a run type (None for an official run)."""
-    try:
-        from audits import RUN_TYPE_LABELS
-    except ImportError:  # pragma: no cover - the audits package is part of this repository
-        RUN_TYPE_LABELS = FALLBACK_RUN_LABELS
-    return RUN_TYPE_LABELS.get(run_type) or FALLBACK_RUN_LABELS.get(run_type)
+    return RUN_LABELS.get(run_type)
 
 
 class RunSummary(BaseModel):
@@ -95,10 +92,6 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
             )
             for run, key, name in rows
         ]
-
-
-def _nan_to_none(value: Any) -> Any:
-    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 LEADERBOARD_COLUMNS: tuple[str, ...] = (
@@ -506,20 +499,62 @@ def compare_runs(run_a: str, run_b: str, db_url: str | None = None) -> pd.DataFr
     return merged[cols].sort_values(["rank B", "rank A"], na_position="last").reset_index(drop=True)
 
 
+SCORED_PARTS: tuple[str, ...] = ("reasoning", "evidence", "outcome", "data_reliability")
+
+
+def _scoring_inputs(run_id: str, db_url: str | None):
+    """What ``score_run`` needs of a stored run, reading only the scored parts of each grade's JSON (the
+    claim ledgers, the bulk of a grade, are left in the database)."""
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id!r} in this database")
+        people = {c.id: c for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
+        grades: dict[str, dict[str, dict | None]] = {c.contestant_key: {} for c in people.values()}
+        families: dict[str, str] = {}
+        parts = [GradeRow.grade[p] for p in SCORED_PARTS]
+        for cid, judge, family, *values in s.execute(
+                select(GradeRow.contestant_id, GradeRow.judge_id, GradeRow.judge_family, *parts)
+                .where(GradeRow.run_id == run_id, GradeRow.repeat == 0)):
+            grades[people[cid].contestant_key][judge] = dict(zip(SCORED_PARTS, values, strict=True))
+            families[judge] = family
+        judges = sorted(families)
+        for per in grades.values():  # a judge without a grade is a visible gap, never invented
+            for j in judges:
+                per.setdefault(j, None)
+        timings: dict[str, list[float]] = {c.contestant_key: [] for c in people.values()}
+        for cid, secs in s.execute(select(DecisionRow.contestant_id, DecisionRow.decision_seconds)
+                                   .where(DecisionRow.season_id == run.season_id)):
+            if secs is not None:
+                timings[people[cid].contestant_key].append(secs)
+        version = s.scalar(select(func.max(ScoreVersionRow.id)).where(ScoreVersionRow.run_id == run_id))
+        available = dict.fromkeys(grades, False)
+        if version is not None:
+            for cid, outcome in s.execute(select(ContestantScoreRow.contestant_id, ContestantScoreRow.outcome)
+                                          .where(ContestantScoreRow.version_id == version)):
+                o = outcome or {}
+                available[people[cid].contestant_key] = bool(o.get("available")) and not o.get("pending")
+        names = {c.contestant_key: c.display_name for c in people.values()}
+    return grades, families, judges, timings, available, names
+
+
 def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None) -> pd.DataFrame:
-    """Every contestant of a run scored under rubric A and rubric B (no judge call, nothing stored)."""
-    from grader.panel.compare import scores_under
+    """Every contestant of a run scored under rubric A and rubric B from its stored grades (no judge call,
+    nothing stored), as ``grader rubric diff --run`` does."""
+    from grader.panel._grade import panel_rubric_for_ids
+    from grader.scoring import score_run
     from rubric import load_rubric
 
     ra, rb = load_rubric(rubric_a), load_rubric(rubric_b)
-    rows = scores_under(run_id, [ra, rb], db_url)
+    grades, families, judges, timings, available, names = _scoring_inputs(run_id, db_url)
+    scored = [{sc.contestant_id: sc for sc in score_run(grades, panel_rubric_for_ids(r, judges, families), timings,
+                                                         available)} for r in (ra, rb)]
     frame = pd.DataFrame([
-        {"contestant": r["label"], "total A": r["a"].total, "total B": r["b"].total,
-         "Δ total": None if r["a"].total is None or r["b"].total is None else r["b"].total - r["a"].total,
-         "rank A": r["a"].rank, "rank B": r["b"].rank, "rank moved": r["a"].rank != r["b"].rank,
-         "band A": r["a"].band, "band B": r["b"].band, "band changed": r["a"].band != r["b"].band,
-         "contestant_id": r["contestant"]}
-        for r in rows
+        {"contestant": names[c], "total A": a.total, "total B": b.total,
+         "Δ total": None if a.total is None or b.total is None else b.total - a.total,
+         "rank A": a.rank, "rank B": b.rank, "rank moved": a.rank != b.rank,
+         "band A": a.band, "band B": b.band, "band changed": a.band != b.band, "contestant_id": c}
+        for c in grades for a, b in [(scored[0][c], scored[1][c])]
     ])
     frame.attrs["rubrics"] = {"A": ra.id, "B": rb.id}
     if frame.empty:
@@ -550,8 +585,3 @@ def audit_document(run_id: str, db_url: str | None = None):  # noqa: ANN201
     from audits._render import report_document
 
     return report_document(audit_report(run_id, db_url))
-
-
-def frame_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """DataFrame rows as JSON-safe dicts (NaN -> None)."""
-    return [{k: _nan_to_none(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]

@@ -107,10 +107,10 @@ def build_audit_document(run_id: str, url: str, timeout: float = 1800):  # noqa:
     """Build the run's report document in a worker process and load it (errors name the worker's reason)."""
     with tempfile.TemporaryDirectory(prefix="grader-audit-") as tmp:
         out = Path(tmp) / "document.pickle"
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH"))
-                                                          if p)}
-        done = subprocess.run([sys.executable, "-m", "console._audit_worker", run_id, url, str(out)],
-                              capture_output=True, text=True, timeout=timeout, env=env, cwd=str(REPO))
+        env = {**os.environ, "GRADER_DATABASE_URL": url,
+               "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
+        done = subprocess.run([sys.executable, "-m", "console._audit_worker", run_id, str(out)],
+                              capture_output=True, text=True, timeout=timeout, env=env)
         if done.returncode != 0:
             lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
             raise RuntimeError(lines[-1] if lines else f"audit worker exited with {done.returncode}")
@@ -137,7 +137,7 @@ class AuditJobs:
     def submit(self, key: AuditKey) -> Future:
         with self._lock:
             job = self._jobs.get(key)
-            if job is not None and (not job.done() or (not job.cancelled() and job.exception() is None)):
+            if job is not None and not job.cancelled():  # running, built, or failed (see forget_failures)
                 return job
             for other, fut in list(self._jobs.items()):
                 if other[:2] == key[:2] and other != key and fut.cancel():
@@ -148,6 +148,13 @@ class AuditJobs:
                 oldest = next(iter(self._jobs))
                 self._jobs.pop(oldest)
             return job
+
+    def forget_failures(self) -> None:
+        """Drop failed jobs so the next view retries them (the sidebar's "Refresh data")."""
+        with self._lock:
+            for key, fut in list(self._jobs.items()):
+                if fut.done() and (fut.cancelled() or fut.exception() is not None):
+                    del self._jobs[key]
 
     def latest_finished(self, url: str, run_id: str, version: int):  # noqa: ANN201
         """The newest successfully built document of this run and version, if any."""
@@ -186,6 +193,18 @@ def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | Non
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
 def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None) -> pd.DataFrame:
     return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url)
+
+
+@st.cache_data(ttl=3600, show_spinner=False)
+def sub_score_labels(rubric_id: str) -> dict[str, str]:
+    """Sub-component id -> label of a rubric (ids shown as they are when the rubric is unknown)."""
+    from rubric import load_rubric
+
+    try:
+        rubric = load_rubric(rubric_id)
+    except Exception:  # noqa: BLE001 - a run graded under a rubric file that moved: show ids
+        return {}
+    return {s.id: s.label for axis in (rubric.axes.reasoning, rubric.axes.evidence) for s in axis.sub_components}
 
 
 @st.cache_data(ttl=3600, show_spinner=False)
@@ -284,6 +303,7 @@ def sidebar_run_picker() -> _queries.RunSummary | None:
     st.sidebar.selectbox("Run", ids, key=RUN_KEY, format_func=lambda r: by_id[r].label)
     if st.sidebar.button("Refresh data", key="refresh"):
         st.cache_data.clear()
+        audit_jobs().forget_failures()
         st.rerun()
     return by_id[st.session_state[RUN_KEY]]
 

@@ -102,7 +102,7 @@ def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # typ
               "outcome": grade.outcome if grade.outcome is not None else 0.0}
     total = sum(weights.values())
     composite = sum(w * values[k] for k, w in weights.items()) / total
-    return round(composite, 2), source
+    return float(composite), source
 
 
 def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]

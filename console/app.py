@@ -17,15 +17,15 @@ import streamlit as st  # noqa: E402
 
 from console._ui import prewarm_audits, sidebar_run_picker, sidebar_sign_in  # noqa: E402
 
-st.set_page_config(page_title="Grader console", page_icon="⚖️", layout="wide")
+st.set_page_config(page_title="Grader console", page_icon=":material/balance:", layout="wide")
 
 PAGES = [
-    st.Page("views/leaderboard.py", title="Leaderboard", icon="🏆", default=True),
-    st.Page("views/contestant.py", title="Contestant", icon="📈"),
-    st.Page("views/ledger.py", title="Ledger review", icon="🧾"),
-    st.Page("views/calibration.py", title="Calibration", icon="🎯"),
-    st.Page("views/audits.py", title="Audits", icon="🔎"),
-    st.Page("views/runs.py", title="Runs", icon="🔀"),
+    st.Page("views/leaderboard.py", title="Leaderboard", icon=":material/leaderboard:", default=True),
+    st.Page("views/contestant.py", title="Contestant", icon=":material/person:"),
+    st.Page("views/ledger.py", title="Ledger review", icon=":material/fact_check:"),
+    st.Page("views/calibration.py", title="Calibration", icon=":material/balance:"),
+    st.Page("views/audits.py", title="Audits", icon=":material/analytics:"),
+    st.Page("views/runs.py", title="Runs", icon=":material/compare_arrows:"),
 ]
 
 page = st.navigation(PAGES)

@@ -11,22 +11,24 @@ import pandas as pd
 
 from grader.pit import MARKET_TZ, Observation, PointInTimeStore, close_time
 
+_FAR_FUTURE = datetime(9000, 1, 1, tzinfo=MARKET_TZ)
+
 
 class _Closes:
-    __slots__ = ("days", "times", "values", "symbol")
+    __slots__ = ("days", "times", "values", "symbol", "when")
 
     def __init__(self, symbol: str, closes: pd.Series):
         self.symbol = symbol
         self.days = np.array([np.datetime64(d, "D") for d in closes.index], dtype="datetime64[D]")
-        self.times = np.array([close_time(d).timestamp() for d in closes.index], dtype=float)
+        self.when = [close_time(d) for d in closes.index]
+        self.times = np.array([t.timestamp() for t in self.when], dtype=float)
         self.values = closes.to_numpy(float)
 
     def index_at(self, ts: float) -> int:
         return int(np.searchsorted(self.times, ts, side="right")) - 1
 
     def obs(self, i: int) -> Observation:
-        day = self.days[i].astype(object)
-        return Observation(self.symbol, "close", float(self.values[i]), close_time(day), "prices")
+        return Observation(self.symbol, "close", float(self.values[i]), self.when[i], "prices")
 
 
 class StoreData:
@@ -41,6 +43,7 @@ class StoreData:
         self._closes: dict[str, _Closes | None] = {}
         self._sector_pe: dict[tuple[str, str, datetime], list[float]] = {}
         self._field_symbols: dict[str, set[str]] = {}
+        self._final_sector: dict[str, Observation | None] = {}
 
     def snapshot(self, symbol: str, as_of: datetime) -> dict[str, Observation]:
         key = (symbol, as_of)
@@ -133,7 +136,7 @@ class StoreData:
         if closes is not None:
             i = closes.index_at(as_of.timestamp()) + 1
             j = closes.index_at(end.timestamp()) + 1
-            probes = [close_time(closes.days[k].astype(object)) for k in range(i, j)] + [end]
+            probes = closes.when[i:j] + [end]
         else:
             day = as_of.astimezone(MARKET_TZ).date()
             last = end.astimezone(MARKET_TZ).date()
@@ -147,6 +150,16 @@ class StoreData:
             if o is not None and o.observed_at > as_of:
                 seen.setdefault(o.observed_at, o)
         return [seen[k] for k in sorted(seen)]
+
+    def sector_of(self, symbol: str, as_of: datetime) -> str | None:
+        """The sector label known at ``as_of``; the latest label is reused when it was already known then."""
+        if symbol not in self._final_sector:
+            self._final_sector[symbol] = self.store.value(symbol, "sector", _FAR_FUTURE)
+        final = self._final_sector[symbol]
+        if final is not None and final.observed_at <= as_of:
+            return str(final.value)
+        o = self.store.value(symbol, "sector", as_of)
+        return None if o is None else str(o.value)
 
     def symbols_with(self, field: str) -> set[str]:
         got = self._field_symbols.get(field)
@@ -162,8 +175,7 @@ class StoreData:
         if got is None:
             got = []
             for s in sorted(self.symbols_with(field)):
-                sec = self.store.value(s, "sector", as_of)
-                if sec is None or str(sec.value) != sector:
+                if self.sector_of(s, as_of) != sector:
                     continue
                 val = self.store.value(s, field, as_of)
                 if val is not None and isinstance(val.value, float | int) and val.value > 0:

@@ -1,7 +1,7 @@
 """Claim extraction from free-text rationales (for the offline reference judge).
 
-The rationale is cut into segments (a line starting with ``[OPTION]``, ``SYMBOL:`` or ``Name (SYM):``
-sets the segment's symbol), then sentences (and ``;`` parts). In each, numbers are bound to fields
+The rationale is cut into segments (a line, or a sentence, starting with ``[OPTION]``, ``SYMBOL:`` or
+``Name (SYM):`` sets the symbol of what follows), then sentences (and ``;`` parts). In each, numbers are bound to fields
 ("+5.6% 7d", "RSI at 72", "30-day momentum at 29.68%"), qualitative phrases to rules ("above its
 200-day average", "strong profitability"), and forecast/opinion clauses are kept as ``forecast`` claims.
 A claim's symbol is the closest universe mention before it in the sentence (by ticker, name, or the
@@ -46,9 +46,12 @@ _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
 _HEADER_BRACKET = re.compile(r"^\s*(?:[-*\u2022]\s*)?\[(?P<name>[^\]\n]{1,60})\]\s*:?\s*")
 _HEADER_COLON = re.compile(
-    r"^\s*(?:[-*\u2022]\s*)?(?P<name>[A-Za-z0-9&_ .'/-]{2,60}?)\s*(?:\((?P<paren>[^)\n]{1,60})\))?\s*:\s+"
+    # "SMH: ...", "- SEMICONDUCTORS (Semiconductors), 30%: ..." (a holding line with its weight)
+    r"^\s*(?:[-*\u2022]\s*)?(?P<name>[A-Za-z0-9&_ .'/-]{2,60}?)\s*(?:\((?P<paren>[^)\n]{1,60})\))?"
+    r"(?:,\s*\d{1,3}(?:\.\d+)?\s*%)?\s*:\s+"
 )
-_NUMERIC_RULES = ("exact_numeric", "threshold", "derived_return", "relative_return", "distance_52w_high",
+_NUMERIC_RULES = ("exact_numeric", "threshold", "derived_return", "relative_return", "return_or_relative",
+                  "distance_52w_high",
                   "distance_52w_low", "distance_sma", "analyst_upside")
 
 
@@ -88,13 +91,10 @@ class UniverseIndex:
                     continue
                 if re.fullmatch(r"[A-Z0-9_&]+", alias) or _norm(alias) in _BLOCKED:
                     exact.setdefault(alias, symbol)  # option ids and generic words: case-sensitive
-                    exact.setdefault(alias.title(), symbol) if _norm(alias) not in _BLOCKED else None
                 else:
                     loose.setdefault(_norm(alias), symbol)
                 short = _GENERIC_HEAD.sub("", _GENERIC_TAIL.sub("", alias)).strip()
                 variants = {short, _GENERIC_TAIL.sub("", alias).strip()}
-                if re.fullmatch(r"[A-Z][a-z]+s", short):
-                    variants.add(short[:-1])  # "Semiconductor" for "Semiconductors"
                 for variant in variants:
                     if variant and variant != alias and _norm(variant) not in _BLOCKED and len(variant) > 2:
                         exact.setdefault(variant, symbol)
@@ -168,6 +168,21 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
     return out
 
 
+def _sentence_header(sentence: str, index: UniverseIndex | None) -> tuple[int, str] | None:
+    """(length, symbol) of a "[OPTION]" or "SYMBOL:" header opening a sentence."""
+    if index is None:
+        return None
+    for header in (_HEADER_BRACKET, _HEADER_COLON):
+        m = header.match(sentence)
+        if m:
+            symbol = index.resolve(m.group("name"))
+            if symbol is None and m.groupdict().get("paren"):
+                symbol = index.resolve(m.group("paren").split(",")[0])
+            if symbol is not None:
+                return m.end(), symbol
+    return None
+
+
 def split_sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) pairs; splits after . ! ? ; but not after abbreviations or decimals."""
     out = []
@@ -184,13 +199,26 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_RANGE_BEFORE = re.compile(r"\d(?:\.\d+)?\s*%?\s*(?:to|\u2013|-)\s*$")
+_RANGE_AFTER = re.compile(r"^\s*(?:to|\u2013)\s*[-+\u2212]?\d")
+
+
+def _in_range(body: str, span: tuple[int, int]) -> bool:
+    """Whether the number at ``span`` is one end of a stated range ("3% to 9%", "5-10%")."""
+    before = body[max(0, span[0] - 14):span[0]]
+    return bool(_RANGE_BEFORE.search(before) or _RANGE_AFTER.match(body[span[1]:span[1] + 10]))
+
+
 def _tidy(text: str) -> str:
-    text = text.strip(" ,;:-\n\t")
+    """Trim punctuation around a fragment; a leading sign of a number stays ("-0.08% 7d")."""
+    text = re.sub(r"^[\s,;:]+|[\s,;:-]+$", "", text)
+    text = re.sub(r"^-+(?!\d|\.\d)", "", text)
     if text.count("(") > text.count(")"):
         text = text.replace("(", "", text.count("(") - text.count(")"))
     if text.count(")") > text.count("("):
         text = text[::-1].replace(")", "", text.count(")") - text.count("("))[::-1]
-    return re.sub(r"\s+", " ", text).strip(" ,;:-")
+    text = re.sub(r"\s+", " ", text).strip(" ,;:")
+    return re.sub(r"^-+(?!\d|\.\d)|-+$", "", text)
 
 
 def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
@@ -224,6 +252,8 @@ def extract_claims(
     claims: list[Claim] = []
 
     def add(a: Assertion, span: tuple[int, int], body: str, offset: int, briefing: bool = False) -> None:
+        if _in_range(body, span):  # "-3% to -9% 1w": a range is no single value to check
+            return
         fragment = _tidy(body[span[0]:span[1]])
         cited = [a.field] if a.field else []
         claims.append(Claim(
@@ -234,10 +264,16 @@ def extract_claims(
 
     for seg_offset, segment, seg_symbol in _segments(text, index):
         subject = seg_symbol or default_symbol
+        strong = seg_symbol is not None
         for sent_offset, sentence in split_sentences(segment):
+            header = _sentence_header(sentence, index)
+            if header is not None:  # "... . SMH: Strongest momentum ..." (holdings joined on one line)
+                subject, strong = header[1], True
+                sent_offset += header[0]
+                sentence = sentence[header[0]:]
             offset = seg_offset + sent_offset
             mentions = index.mentions(sentence) if index else []
-            parsed = parse_text(sentence, subject, (), mentions, bench, strong_symbol=seg_symbol is not None)
+            parsed = parse_text(sentence, subject, (), mentions, bench, strong_symbol=strong)
             has_forecast = False
             for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
                 if a.rule == "forecast":

@@ -17,6 +17,7 @@ RuleName = Literal[
     "threshold",  # a field above/below a stated number ("RSI above 70", "P/E under 20")
     "derived_return",  # return over N days computed from closes ("up 12% over 10 days")
     "relative_return",  # return minus the benchmark's over the same horizon ("+9.8% vs SPY")
+    "return_or_relative",  # "relative strength (+2.4% 7d)": the plain or the relative return
     "distance_52w_high",  # close / week52High - 1 ("8% below its 52-week high")
     "distance_52w_low",  # close / week52Low - 1 ("30% above its 52-week low")
     "distance_sma",  # close / smaN - 1 ("3% above its 200-day average")

@@ -34,7 +34,7 @@ _HORIZON_AFTER_NUM = re.compile(
 _SUFFIX_HORIZON = re.compile(
     r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing)\s+)?"
     + HORIZON.replace("(?P<hn>", "(?P<n>").replace("(?P<hu>", "(?P<u>")
-    + r"(?P<rel>\s+(?:active|relative|excess|benchmark[\s-]relative))?",
+    + r"(?P<rel>\s+(?:active|relative|excess|benchmark[\s-]relative|alpha|outperformance))?",
     re.I,
 )
 _SUFFIX_WORD_HORIZON = re.compile(
@@ -108,30 +108,6 @@ _CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")
 _BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
 
 
-def _trie_regex(phrases: Iterable[str]) -> str:
-    """One regex for many phrases, factored word by word (fast alternation; longest phrase first)."""
-    trie: dict = {}
-    for phrase in phrases:
-        node = trie
-        for token in re.split(r"[\s\-_]+", phrase.strip().lower()):
-            if token:
-                node = node.setdefault(token, {})
-        node[""] = {}
-
-    def emit(node: dict) -> str:
-        alternatives = []
-        for token in sorted((t for t in node if t), key=lambda t: (-len(t), t)):
-            child = node[token]
-            rest = emit(child) if any(k for k in child) else ""
-            if rest:
-                rest = rf"(?:[\s\-_]*{rest})" + ("?" if "" in child else "")
-            alternatives.append(re.escape(token) + rest)
-        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
-
-    return emit(trie)
-
-
-_NUMERIC_ALIAS_RE = _trie_regex(a for a, f in alias_phrases() if FIELD_SPECS[f].unit != "text")
 _TOKEN_RE = re.compile(r"[a-z0-9$][a-z0-9/&']*(?:\(\d+\))?")
 _PHRASES: dict[tuple[str, ...], str] = {}
 for _alias, _field in alias_phrases():
@@ -178,15 +154,8 @@ def leading_field_phrase(text: str) -> tuple[int, str] | None:
                 return None
             return toks[i + n - 1].end(), field
     return None
-_FIELD_PHRASE_RE = re.compile(r"(?<![\w/])" + _NUMERIC_ALIAS_RE + r"(?![\w/])", re.I)
 _CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
 
-_SUFFIX_FIELD = re.compile(
-    r"^\s*(?:(?:in|of|on)\s+)?(?:(?:the|its|a)\s+)?(?:(?:trailing|ttm|annual|current|latest)\s+)?(?P<alias>"
-    + _NUMERIC_ALIAS_RE
-    + r")(?![\w/])",
-    re.I,
-)
 _MA_WORDS = r"(?:simple\s+)?(?:moving[\s-]averages?|mas?|smas?|averages?|dmas?|lines?)"
 _SUFFIX_DISTANCE = re.compile(
     r"^\s*(?P<dir>below|under|beneath|off|from|shy\s+of|short\s+of|above|over|over\s+and\s+above)\s+"
@@ -197,6 +166,11 @@ _SUFFIX_DISTANCE = re.compile(
     re.I,
 )
 _SUFFIX_WITHIN = re.compile(r"^\s*of\s+(?:(?:its|the|a|their)\s+)?52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)", re.I)
+_NOT_A_RETURN = re.compile(
+    r"^\s*(?:realized\s+|realised\s+|annualized\s+|price\s+)?(?:vol|volatility|drawdown|max\s+drawdown|up[\s-]days?|"
+    r"beta|correlation|sharpe|range|average\s+volume|avg\s+volume)\b",
+    re.I,
+)
 _RELATIVE_BEFORE = re.compile(
     r"\b(?:relative|active|excess|benchmark-relative)\s+(?:momentum|performance|outperformance|return|returns|"
     r"strength|gains?)\s*[(:]?\s*(?:of\s+|at\s+)?$",
@@ -458,6 +432,20 @@ def _overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in spans)
 
 
+def _closed_aside(text: str, at: int, pos: int) -> bool:
+    """True when ``at`` is inside a parenthesis that closes before ``pos`` ("(... dragging SPY/QQQ) toward
+    areas showing positive momentum": SPY and QQQ are not what the claim is about)."""
+    depth = 0
+    for ch in text[at:pos]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return True
+            depth -= 1
+    return False
+
+
 def _subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
     """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
     else the closest earlier mention in the sentence, else the default."""
@@ -465,7 +453,7 @@ def _subject(mentions: Sequence[Mention], pos: int, text: str, default: str | No
     earlier = None
     same = None
     for m in mentions:
-        if m.reference or m.end > pos:
+        if m.reference or m.end > pos or _closed_aside(text, m.end, pos):
             continue
         earlier = m.symbol
         if m.start >= start:
@@ -511,16 +499,25 @@ def _bind_suffix(text: str, end: int, start: int = 0) -> _Binding | None:
     if m and _is_rate_tenor(m):
         return _Binding("briefing", start=end, end=end + m.end())
     if m:
-        b = _Binding("return", horizon=_match_horizon(m), start=end, end=end + m.end())
         rest = after[m.end():]
+        stat = _NOT_A_RETURN.match(rest)
+        if stat:  # "66% 30d vol", "20-day volatility of", "-8% 30d max drawdown"
+            key = _match_horizon(m)
+            fld = "volatility20d" if key == "20T" and stat.group(0).strip().lower().startswith("vol") else None
+            return _Binding("exact_numeric" if fld else "briefing", field=fld, start=end, end=end + m.end() + stat.end())
+        b = _Binding("return", horizon=_match_horizon(m), start=end, end=end + m.end())
         r = re.match(r"^\s*(?:return|gain|move|momentum|performance|change|rally|advance|rise)?s?\s*", rest, re.I)
         tail = rest[r.end():] if r else rest
         rel = _SUFFIX_RELATIVE.match(tail)
-        if m.groupdict().get("rel") or rel or re.match(r"^\s*(?:active|relative|excess)\b", rest, re.I):
-            b.relative = True
-            b.rule = "relative_return"
+        word = (m.groupdict().get("rel") or "").strip().lower()
+        if word == "outperformance" or rel or re.match(r"^\s*outperformance\b", rest, re.I):
+            # "10.46% 30-day outperformance", "+2.8% 30d vs SPY": real rationales mean either reading
+            b.rule = "return_or_relative"
             if rel:
                 b.end += (r.end() if r else 0) + rel.end()
+        elif word or re.match(r"^\s*(?:active|relative|excess|alpha)\b", rest, re.I):
+            b.relative = True
+            b.rule = "relative_return"
         elif _NEG_SUFFIX.match(tail):
             b.sign = -1
         return b
@@ -576,7 +573,7 @@ def _bind_prefix(text: str, start: int, floor: int) -> _Binding | None:
                 continue
             best = _Binding("return", horizon=_match_horizon(hm), start=floor + hm.start(), end=start)
             tail = before[hm.end():]
-            if re.match(r"^\s*(?:active|relative|excess|benchmark-relative)\b", tail, re.I):
+            if re.match(r"^\s*(?:active|relative|excess|benchmark-relative|alpha)\b", tail, re.I):
                 best.relative = True
                 best.rule = "relative_return"
     ctx_start, ctx_end = -1, -1
@@ -660,7 +657,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
             binding.start = floor + rel_prefix.start()
         if binding is not None and binding.rule == "return" and _RELATIVE_BEFORE.search(text[max(floor, start - 40):start]):
-            binding.rule, binding.relative = "relative_return", True  # "relative momentum (+6.6% 30d)"
+            binding.rule = "return_or_relative"  # "relative momentum (+6.6% 30d)": either reading may be meant
         if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
             binding = None  # a multiple is not a price
         if binding is not None and binding.rule in ("return", "relative_return") and _CONTEXT_JUST_BEFORE.search(before):
@@ -724,11 +721,11 @@ def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None,
         return Assertion(rule="briefing", symbol=symbol, raw=hit.stated.raw)
     field_name = hit.field
     horizon = hit.horizon
-    if raw_rule == "return" or raw_rule == "relative_return":
+    if raw_rule in ("return", "relative_return", "return_or_relative"):
         field_name = HORIZON_FIELDS.get(horizon or "", None)
     spec_unit = FIELD_SPECS[field_name].unit if field_name else "fraction"
-    if raw_rule in ("return", "relative_return", "distance_52w_high", "distance_52w_low", "distance_sma",
-                    "analyst_upside", "near_52w_extreme"):
+    if raw_rule in ("return", "relative_return", "return_or_relative", "distance_52w_high", "distance_52w_low",
+                    "distance_sma", "analyst_upside", "near_52w_extreme"):
         spec_unit = "fraction"
     value, tol = hit.stated.in_unit(spec_unit)
     if raw_rule == "return":
@@ -743,7 +740,7 @@ def _number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None,
         rule = raw_rule
     return Assertion(
         rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
-        op=hit.op, window=None, benchmark=benchmark if raw_rule == "relative_return" else None,
+        op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
         label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw,
     )
 
@@ -756,6 +753,12 @@ def _sign(word: str, negatives: Iterable[str]) -> int:
 
 
 _HAS_DIGIT = re.compile(r"\d")
+_MARKET_WIDE_RULES = frozenset({"momentum", "relative_momentum", "volatility_level"})
+_MACRO_SUBJECT = re.compile(
+    r"\b(?:WTI|Brent|crude|oil|CPI|PPI|PCE|inflation|yields?|rates|dollar|VIX|Treasur(?:y|ies)|GDP|payrolls|"
+    r"Kospi|Nikkei|Dow|Nasdaq|Russell|bitcoin|gold\s+prices?)\b",
+    re.I,
+)
 _Q_KEYS = re.compile(
     r"50|200|cross|macd|overbought|oversold|52|relative|perform|momentum|trend|price action|return|profit|margin|"
     r"roe|losing|growth|valu|cheap|expensive|bargain|pricey|premium|dividend|beta|vol|upside|downside|target|"
@@ -772,6 +775,8 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         span = span or (m.start(), m.end())
         if _overlaps(span, taken) or forecast_marker_before(text, m.start()):
             return
+        if kw.get("rule") in _MARKET_WIDE_RULES and _MACRO_SUBJECT.search(text, clause_start(text, m.start()), m.start()):
+            return  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
         out.append((Assertion(symbol=symbol_at(m.start()), raw=m.group(0).strip(), **kw), span))
         taken.append(span)
 
@@ -964,7 +969,8 @@ def _placeholder(m: re.Match[str]) -> str:
 
 
 @lru_cache(maxsize=50_000)
-def _skeleton(template: str, symbol: str | None, cited: tuple[str, ...], benchmark: str | None):
+def _skeleton(template: str, cited: tuple[str, ...], benchmark: str | None):
+    symbol = None  # without mentions every assertion is about the claim's symbol: filled in afterwards
     parsed = parse_text(template, symbol, cited, (), benchmark)
     out: list[tuple[Assertion, NumberHit | None]] = list(zip(parsed.assertions, parsed.numbers, strict=True))
     if parsed.forecast_spans and not any(a.rule == "forecast" for a in parsed.assertions):
@@ -980,7 +986,9 @@ def parse_assertions_cached(
     numbers = None
     out: list[Assertion] = []
     template = _TEMPLATE_RE.sub(_placeholder, text)
-    for assertion, hit in _skeleton(template, symbol, cited_fields, benchmark):
+    for assertion, hit in _skeleton(template, cited_fields, benchmark):
+        if assertion.symbol is None and symbol is not None:
+            assertion = _replace(assertion, symbol=symbol)  # the skeleton is parsed without a symbol
         if hit is None:
             out.append(assertion)
             continue
@@ -1015,5 +1023,5 @@ def _replace(assertion: Assertion, **changes: object) -> Assertion:
     return copy
 
 
-_FRACTION_RULES = frozenset({"relative_return", "distance_52w_high", "distance_52w_low", "distance_sma",
+_FRACTION_RULES = frozenset({"relative_return", "return_or_relative", "distance_52w_high", "distance_52w_low", "distance_sma",
                              "analyst_upside", "near_52w_extreme", "derived_return"})

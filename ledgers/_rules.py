@@ -2,30 +2,34 @@
 
 Thresholds (all in ``VerifierConfig``; defaults shown):
 
-- exact numeric: the value matches at the stated precision (half a unit of the last written digit, so
-  "8.7%" matches 0.0874) or within 2% relative; 5% relative for "about", "~", "roughly", "around",
-  "nearly", "approximately". A price stated more than 5x away from the symbol's close (an index level
-  quoted for its ETF) is not verifiable.
+- exact numeric: the value matches at the stated precision, rounded or truncated ("8.7%" matches 0.0874
+  and 0.0879; "23%" matches 0.2354), or within 2% relative; 5% relative for "about", "~", "roughly",
+  "around", "nearly", "approximately". A price stated more than 5x away from the symbol's close (an index
+  level quoted for its ETF) is not verifiable.
 - threshold ("RSI above 70", "P/E under 20"): compared with the stated number; within 0.5% of it
   (relative) it is not verifiable.
 - derived numeric: return over N trading days ("T") from closes, or from the close on or before N calendar
   days ("D", CapitalBench's 7d/30d), N months ("M") or years ("Y") earlier, when the field is not stored;
   distance to the 52-week high/low = close / week52High (Low) - 1; distance to a moving average =
   close / smaN - 1; upside to the analyst target = analystTargetPrice / close - 1; relative return =
-  the symbol's return minus the benchmark's over the same horizon.
+  the symbol's return minus the benchmark's over the same horizon ("vs SPY", "alpha", "active"); for
+  "relative strength (+2.4% 7d)" / "outperformance" either the plain or the relative return may match.
 - comparative: close above/below sma50/sma200, sma50 vs sma200 (golden/death cross): within 0.5% of the
   average it is not verifiable; macd vs macdSignal: within 0.05% of the close not verifiable.
-- directional: momentum = sign of the named horizon's return, else the first available of return20d,
-  return30d; |return| <= 0.5% is not verifiable. Relative strength = the same on return minus benchmark
-  return. Overbought = rsi14 >= 70, oversold = rsi14 <= 30. At the 52-week high/low = within 1% of it,
-  near = within 5%; between the band and 1.5x the band not verifiable.
+- directional: momentum = sign of the named horizon's return ("positive 7d momentum"); without a
+  horizon, the first available of return20d, return30d (return5d, return7d first for "recent",
+  "near-term", "short-term") decides, unless another available one of them points the other way (not
+  verifiable: "horizons disagree"); |return| <= 0.5% is not verifiable.
+  Relative strength / outperformance = the same on return minus the benchmark's return. Overbought =
+  rsi14 >= 70, oversold = rsi14 <= 30. At the 52-week high/low = within 1% of it, near = within 5%,
+  "within X%" = within X%; between the band and 1.5x the band not verifiable.
 - qualitative fundamentals: strong profitability = profitMargin >= 0.15 or returnOnEquityTTM >= 0.15
   (contradicted when every available one is below); weak = profitMargin < 0.05 (contradicted at >= 0.15).
   Cheap = peRatio below the sector median (when at least 3 symbols of the sector have a positive P/E),
   else below 15; expensive = above the sector median, else above 30; within 2% of the reference not
   verifiable; a non-positive P/E is not verifiable. Strong growth = quarterly earnings (or revenue) growth
-  >= 10%; weak growth <= 0%. High dividend yield >= 3%; low < 1%. Low beta < 0.8, high beta > 1.2. Low
-  volatility (volatility20d) < 15%, high > 35%.
+  >= 10%; weak growth <= 0%. High dividend yield >= 3%; low < 1%. Low beta < 0.8, high beta >= 1.2. Low
+  volatility (volatility20d) < 15%, high >= 35%. Within 2% (relative) of these thresholds: not verifiable.
 - analyst: upside direction = target vs close, |upside| <= 1% not verifiable; consensus = mean of the
   rating counts scored strong buy 5 .. strong sell 1: >= 4.5 strong buy, >= 3.5 buy, <= 1.5 strong
   sell, <= 2.5 sell, else hold. A "buy" claim is supported by buy or strong buy.
@@ -69,9 +73,21 @@ class RuleResult:
 
 @dataclass(slots=True)
 class Ctx:
+    """What a rule needs: the store look-ups, the thresholds, the decision time (and the claim's own
+    snapshot, fetched once per claim)."""
+
     data: StoreData
     config: VerifierConfig
     as_of: datetime
+    symbol: str | None = None
+    snap: dict[str, Observation] | None = None
+
+    def get(self, symbol: str, field: str) -> Observation | None:
+        if symbol == self.symbol:
+            if self.snap is None:
+                self.snap = self.data.snapshot(symbol, self.as_of)
+            return self.snap.get(field)
+        return self.data.snapshot(symbol, self.as_of).get(field)
 
 
 _WHEN: dict[datetime, str] = {}
@@ -81,7 +97,9 @@ def _when(o: Observation) -> str:
     t = o.observed_at
     text = _WHEN.get(t)
     if text is None:
-        text = t.strftime("%Y-%m-%d") if (t.hour, t.minute) == (16, 0) else t.strftime("%Y-%m-%d %H:%M%z")
+        text = f"{t.year:04d}-{t.month:02d}-{t.day:02d}"
+        if (t.hour, t.minute) != (16, 0):
+            text += f" {t.hour:02d}:{t.minute:02d}{t.strftime('%z')}"
         if len(_WHEN) < 100_000:
             _WHEN[t] = text
     return text
@@ -135,11 +153,11 @@ def _value(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Obse
     """The value a numeric assertion is about, its evidence, and what it is (for the reason)."""
     horizon = _horizon_of(a)
     if a.field and a.field not in FIELD_HORIZONS:
-        o = ctx.data.obs(symbol, a.field, ctx.as_of)
+        o = ctx.get(symbol, a.field)
         return _num(o), [o] if o else [], a.field
     fld = a.field or (HORIZON_FIELDS.get(horizon) if horizon else None)
     if fld:
-        o = ctx.data.obs(symbol, fld, ctx.as_of)
+        o = ctx.get(symbol, fld)
         if o is not None:
             return _num(o), [o], fld
     if horizon:
@@ -155,7 +173,7 @@ def _horizon_words(h: str) -> str:
 
 
 def _ratio(ctx: Ctx, symbol: str, num: str, den: str) -> tuple[float | None, list[Observation]]:
-    a, b = ctx.data.obs(symbol, num, ctx.as_of), ctx.data.obs(symbol, den, ctx.as_of)
+    a, b = ctx.get(symbol, num), ctx.get(symbol, den)
     va, vb = _num(a), _num(b)
     ev = [o for o in (a, b) if o is not None]
     if va is None or vb is None or vb == 0:
@@ -208,7 +226,7 @@ def _unit(fld: str | None) -> str:
 
 
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, a.field or "value")
     value, ev, what = _value(ctx, sym, a)
@@ -230,7 +248,7 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, a.field or "value")
     value, ev, what = _value(ctx, sym, a)
@@ -260,7 +278,7 @@ def rule_derived_return(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     bench = a.benchmark or ctx.config.benchmark
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "return")
@@ -275,8 +293,24 @@ def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
     return _compare_fraction(ctx, a, v1 - v2, ev1 + ev2, f"{what} minus {bench}'s", sym)
 
 
+def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
+    """"relative strength (+2.4% 7d)": the plain return or the return over the benchmark's may be meant;
+    supported when either matches, contradicted when neither does."""
+    plain = rule_exact_numeric(ctx, a)
+    if plain.status == SUP:
+        return plain
+    relative = rule_relative_return(ctx, a)
+    if relative.status == SUP:
+        return relative
+    status = CON if CON in (plain.status, relative.status) else NV
+    if status == CON and NV in (plain.status, relative.status):
+        status = NV  # one reading could not be checked
+    return RuleResult(status, f"{plain.reason}; read as relative: {relative.reason}",
+                      plain.evidence + relative.evidence, plain.lookahead)
+
+
 def _distance(ctx: Ctx, a: Assertion, num: str, den: str, what: str) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, den)
     value, ev = _ratio(ctx, sym, num, den)
@@ -306,9 +340,9 @@ def rule_analyst_upside(ctx: Ctx, a: Assertion) -> RuleResult:
 
 def _signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], band: float, what: str,
             up: str, down: str) -> RuleResult:
-    sym = a.symbol or "?"
+    sym = a.symbol or ctx.symbol or "?"
     if value is None:
-        return _missing(ctx, a.symbol, what)
+        return _missing(ctx, a.symbol or ctx.symbol, what)
     claim = up if a.polarity > 0 else down
     head = f"{sym} {what} = {_fmt(value, 'fraction')}; claimed {claim}"
     if abs(value) <= band:
@@ -318,7 +352,7 @@ def _signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], 
 
 
 def rule_sma_position(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym, fld = a.symbol, a.field or "sma50"
+    sym, fld = a.symbol or ctx.symbol, a.field or "sma50"
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, fld)
     value, ev = _ratio(ctx, sym, "close", fld)
@@ -326,7 +360,7 @@ def rule_sma_position(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "sma50")
     value, ev = _ratio(ctx, sym, "sma50", "sma200")
@@ -335,10 +369,10 @@ def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "macd")
-    m, s, c = (ctx.data.obs(sym, f, ctx.as_of) for f in ("macd", "macdSignal", "close"))
+    m, s, c = (ctx.get(sym, f) for f in ("macd", "macdSignal", "close"))
     ev = [o for o in (m, s, c) if o is not None]
     vm, vs, vc = _num(m), _num(s), _num(c)
     if vm is None or vs is None or not vc:
@@ -352,16 +386,16 @@ def _momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | No
         probe = Assertion(rule="momentum", field=HORIZON_FIELDS.get(horizon), label=horizon)
         return _value(ctx, sym, probe)
     for fld in ctx.config.momentum_fields:
-        o = ctx.data.obs(sym, fld, ctx.as_of)
+        o = ctx.get(sym, fld)
         if _num(o) is not None:
             return _num(o), [o], fld  # type: ignore[list-item]
     return None, [], "/".join(ctx.config.momentum_fields)
 
 
 def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
-    """Named horizon: its sign. Otherwise every available momentum field (plus the short ones for
-    "recent"/"short-term"/"near-term") must agree; when they disagree it is not verifiable."""
-    sym = a.symbol
+    """Named horizon: its sign. Otherwise the first available momentum field (the short ones first for
+    "recent"/"near-term"/"short-term") decides, unless another available horizon points the other way."""
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "momentum")
     horizon = _horizon_of(a)
@@ -370,25 +404,28 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
         return _signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
                        "negative momentum")
     cfg = ctx.config
-    fields = list(cfg.momentum_fields) + (list(cfg.short_momentum_fields) if a.label == "short" else [])
-    seen = [(f, ctx.data.obs(sym, f, ctx.as_of)) for f in dict.fromkeys(fields)]
+    order = (list(cfg.short_momentum_fields) + list(cfg.momentum_fields) if a.label == "short"
+             else list(cfg.momentum_fields) + list(cfg.short_momentum_fields))
+    seen = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
     seen = [(f, o) for f, o in seen if _num(o) is not None]
-    if not seen:
-        return _missing(ctx, sym, "/".join(fields))
+    primaries = set(order) if a.label == "short" else set(cfg.momentum_fields)
+    if not seen or seen[0][0] not in primaries:  # no 20d/30d return: a 5d one alone is not "momentum"
+        return _missing(ctx, sym, "/".join(cfg.momentum_fields))
     ev = [o for _, o in seen]
     claim = "positive momentum" if a.polarity > 0 else "negative momentum"
     head = f"{sym} " + ", ".join(f"{f} = {_fmt(_num(o) or 0.0, 'fraction')}" for f, o in seen) + f"; claimed {claim}"
-    signs = {1 if (_num(o) or 0.0) > 0 else -1 for _, o in seen if abs(_num(o) or 0.0) > cfg.momentum_dead_band}
-    if not signs:
-        return RuleResult(NV, f"{head}: within the {cfg.momentum_dead_band:.2%} dead band", ev)  # type: ignore[arg-type]
-    if len(signs) > 1:
+    primary = _num(seen[0][1]) or 0.0
+    if abs(primary) <= cfg.momentum_dead_band:
+        return RuleResult(NV, f"{head}: {seen[0][0]} within the {cfg.momentum_dead_band:.2%} dead band", ev)  # type: ignore[arg-type]
+    sign = 1 if primary > 0 else -1
+    if any((_num(o) or 0.0) * sign < -cfg.momentum_dead_band for _, o in seen[1:]):
         return RuleResult(NV, f"{head}: horizons disagree", ev)  # type: ignore[arg-type]
-    ok = signs.pop() == (1 if a.polarity > 0 else -1)
+    ok = sign == (1 if a.polarity > 0 else -1)
     return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
 
 
 def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym, bench = a.symbol, a.benchmark or ctx.config.benchmark
+    sym, bench = a.symbol or ctx.symbol, a.benchmark or ctx.config.benchmark
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "relative strength")
     if bench is None:
@@ -402,10 +439,10 @@ def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "rsi14")
-    o = ctx.data.obs(sym, "rsi14", ctx.as_of)
+    o = ctx.get(sym, "rsi14")
     v = _num(o)
     if v is None:
         return _missing(ctx, sym, "rsi14")
@@ -422,7 +459,7 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_near_52w_extreme(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym, fld = a.symbol, a.field or "week52High"
+    sym, fld = a.symbol or ctx.symbol, a.field or "week52High"
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, fld)
     value, ev = _ratio(ctx, sym, "close", fld)
@@ -444,10 +481,10 @@ def rule_near_52w_extreme(ctx: Ctx, a: Assertion) -> RuleResult:
 
 def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str) -> RuleResult:
     """polarity +1: value >= high supports, value < low contradicts ... with a relative dead band."""
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, fld)
-    o = ctx.data.obs(sym, fld, ctx.as_of)
+    o = ctx.get(sym, fld)
     v = _num(o)
     if v is None:
         return _missing(ctx, sym, fld)
@@ -468,12 +505,12 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
 
 
 def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "profitMargin")
     cfg = ctx.config
-    pm_o = ctx.data.obs(sym, "profitMargin", ctx.as_of)
-    roe_o = ctx.data.obs(sym, "returnOnEquityTTM", ctx.as_of)
+    pm_o = ctx.get(sym, "profitMargin")
+    roe_o = ctx.get(sym, "returnOnEquityTTM")
     pm, roe = _num(pm_o), _num(roe_o)
     ev = [o for o in (pm_o, roe_o) if o is not None]
     if pm is None and roe is None:
@@ -498,12 +535,12 @@ def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "growth")
     cfg = ctx.config
     fields = [a.field] if a.field else ["quarterlyEarningsGrowthYOY", "quarterlyRevenueGrowthYOY"]
-    obs = [o for o in (ctx.data.obs(sym, f, ctx.as_of) for f in fields) if _num(o) is not None]
+    obs = [o for o in (ctx.get(sym, f) for f in fields) if _num(o) is not None]
     if not obs:
         return _missing(ctx, sym, "/".join(fields))
     values = [float(o.value) for o in obs]  # type: ignore[arg-type]
@@ -520,18 +557,18 @@ def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "peRatio")
     cfg = ctx.config
-    o = ctx.data.obs(sym, "peRatio", ctx.as_of)
+    o = ctx.get(sym, "peRatio")
     pe = _num(o)
     if pe is None:
         return _missing(ctx, sym, "peRatio")
     ev = [o]
     if pe <= 0:
         return RuleResult(NV, f"{sym} peRatio = {pe:.2f}: not meaningful (non-positive earnings)", ev)  # type: ignore[arg-type]
-    sector_o = ctx.data.obs(sym, "sector", ctx.as_of)
+    sector_o = ctx.get(sym, "sector")
     ref, ref_text = (cfg.cheap_pe if a.polarity > 0 else cfg.expensive_pe), ""
     if sector_o is not None:
         peers = ctx.data.sector_values(str(sector_o.value), "peRatio", ctx.as_of)
@@ -565,7 +602,7 @@ def rule_volatility_level(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_upside_direction(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "analystTargetPrice")
     value, ev = _ratio(ctx, sym, "analystTargetPrice", "close")
@@ -591,10 +628,10 @@ def consensus_label(score: float, cfg: VerifierConfig) -> str:
 
 
 def rule_consensus(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym = a.symbol
+    sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, "analyst ratings")
-    obs = [(ctx.data.obs(sym, f, ctx.as_of), w) for f, w in _RATINGS]
+    obs = [(ctx.get(sym, f), w) for f, w in _RATINGS]
     ev = [o for o, _ in obs if o is not None]
     counts = [(_num(o) or 0.0, w) for o, w in obs]
     total = sum(c for c, _ in counts)
@@ -622,10 +659,10 @@ def _norm_label(text: str) -> str:
 
 
 def rule_categorical(ctx: Ctx, a: Assertion) -> RuleResult:
-    sym, fld = a.symbol, a.field or "sector"
+    sym, fld = a.symbol or ctx.symbol, a.field or "sector"
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, fld)
-    o = ctx.data.obs(sym, fld, ctx.as_of)
+    o = ctx.get(sym, fld)
     if o is None:
         return _missing(ctx, sym, fld)
     actual, stated = _norm_label(str(o.value)), _norm_label(a.label or "")
@@ -653,6 +690,7 @@ RULES = {
     "threshold": rule_threshold,
     "derived_return": rule_derived_return,
     "relative_return": rule_relative_return,
+    "return_or_relative": rule_return_or_relative,
     "distance_52w_high": rule_distance_52w_high,
     "distance_52w_low": rule_distance_52w_low,
     "distance_sma": rule_distance_sma,

@@ -8,7 +8,6 @@ forecast with a false premise is contradicted and a forecast with a true one is 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from functools import lru_cache
 
 from grader.pit import Observation, PointInTimeStore
@@ -21,15 +20,16 @@ DEFAULT_CONFIG = VerifierConfig()
 
 
 @lru_cache(maxsize=200_000)
-def _parsed(text: str, symbol: str | None, cited: tuple[str, ...], benchmark: str | None) -> tuple[Assertion, ...]:
-    return tuple(parse_assertions_cached(text, symbol, cited, benchmark))
+def _parsed(text: str, cited: tuple[str, ...], benchmark: str | None) -> tuple[Assertion, ...]:
+    """Assertions of a judge's claim text, without a symbol: rules take the claim's symbol."""
+    return tuple(parse_assertions_cached(text, None, cited, benchmark))
 
 
 def claim_assertions(claim: Claim, config: VerifierConfig = DEFAULT_CONFIG) -> Sequence[Assertion]:
     """The claim's assertions: the pre-parsed ones, else those parsed from its text."""
     if claim.assertions is not None:
         return claim.assertions
-    found = _parsed(claim.text, claim.symbol, tuple(claim.cited_fields), config.benchmark)
+    found = _parsed(claim.text, tuple(claim.cited_fields) if claim.cited_fields else (), config.benchmark)
     if claim.briefing_only and not found:
         return (Assertion(rule="briefing", symbol=claim.symbol, raw=claim.text),)
     return found
@@ -46,16 +46,36 @@ def _construct(cls, values: dict):
     return model
 
 
-def _evidence(obs: Iterable[Observation]) -> list[Evidence]:
-    seen: set[tuple[str, str, datetime]] = set()
+_EVIDENCE: dict[int, tuple[Observation, Evidence]] = {}
+
+
+class _NoSeen(set):
+    def add(self, item: object) -> None:  # a single observation needs no dedup bookkeeping
+        return None
+
+
+_NO_SEEN = _NoSeen()
+
+
+def _evidence(obs: list[Observation]) -> list[Evidence]:
+    """Evidence rows of the observations used (deduplicated); one Evidence per cached Observation."""
     out = []
+    seen: set[int] = set()
+    if len(obs) == 1:  # the common case: no duplicates possible
+        seen = _NO_SEEN
     for o in obs:
-        key = (o.symbol, o.field, o.observed_at)
+        key = id(o)
         if key in seen:
             continue
         seen.add(key)
-        out.append(_construct(Evidence, {"symbol": o.symbol, "field": o.field, "value": o.value,
-                                         "observed_at": o.observed_at, "source": o.source}))
+        hit = _EVIDENCE.get(key)
+        if hit is None or hit[0] is not o:  # the pair keeps ``o`` alive, so its id cannot be reused
+            if len(_EVIDENCE) > 500_000:
+                _EVIDENCE.clear()
+            hit = (o, _construct(Evidence, {"symbol": o.symbol, "field": o.field, "value": o.value,
+                                            "observed_at": o.observed_at, "source": o.source}))
+            _EVIDENCE[key] = hit
+        out.append(hit[1])
     return out
 
 
@@ -92,20 +112,21 @@ class Verifier:
 
     def verify(self, claim: Claim) -> Verification:
         assertions = claim_assertions(claim, self.config)
-        ctx = Ctx(self.data, self.config, claim.decided_at)
+        ctx = Ctx(self.data, self.config, claim.decided_at, claim.symbol)
         if not assertions:
             res = RULES["unrecognised"](ctx, Assertion(rule="unrecognised"))
             return self._build(claim, res.status, res.reason, _cited_evidence(self.data, claim, self.config),
                                "unrecognised", False, False)
         results: list[RuleResult] = []
-        for a in assertions:
-            if a.symbol is None and claim.symbol is not None and a.rule not in ("forecast", "briefing"):
-                a = a.model_copy(update={"symbol": claim.symbol})
+        for a in assertions:  # an assertion without a symbol is about the claim's symbol (ctx.symbol)
             results.append(RULES[a.rule](ctx, a))
-        status = combine([r.status for r in results])
-        reason = "; ".join(r.reason for r in results)
-        evidence = [o for r in results for o in r.evidence]
-        rule = "+".join(dict.fromkeys(a.rule for a in assertions))
+        if len(results) == 1:
+            status, reason, evidence = results[0].status, results[0].reason, results[0].evidence
+        else:
+            status = combine([r.status for r in results])
+            reason = "; ".join(r.reason for r in results)
+            evidence = [o for r in results for o in r.evidence]
+        rule = assertions[0].rule if len(assertions) == 1 else "+".join(dict.fromkeys(a.rule for a in assertions))
         briefing = claim.briefing_only or (bool(results) and all(r.briefing for r in results))
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)
 

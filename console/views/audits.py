@@ -74,7 +74,8 @@ for tab, section in zip(tabs, doc.sections, strict=True):
                 if block.chart is None:
                     st.info(block.placeholder)
                 else:
-                    st.image(_ui.png(block.chart.png_base64), caption=f"{block.chart.title} — {block.chart.alt}")
+                    st.image(_ui.png(block.chart.png_base64), width=760,
+                             caption=f"{block.chart.title} — {block.chart.alt}")
             elif isinstance(block, Caveats):
                 if block.items:
                     st.caption(_ui.md("\n".join(f"- {c}" for c in block.items)))

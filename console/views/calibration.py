@@ -102,9 +102,10 @@ def _reveal() -> None:
     judges = _ui.judge_grades(url, run.run_id, item_id)
     rows = [{"grader": f"you ({who.name})", "composite": last.composite, "reasoning": last.reasoning,
              "evidence": last.evidence, "outcome": last.outcome, "data reliability": last.data_reliability,
-             "verdict": last.comment or "—"}]
+             "verdict / comment": last.comment or "—"}]
     rows += [{"grader": g.judge_id, "composite": g.composite, "reasoning": g.reasoning, "evidence": g.evidence,
-              "outcome": g.outcome, "data reliability": g.data_reliability, "verdict": g.verdict} for g in judges]
+              "outcome": g.outcome, "data reliability": g.data_reliability, "verdict / comment": g.verdict}
+             for g in judges]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
                      "composite", "reasoning", "evidence", "outcome", "data reliability")})

@@ -48,8 +48,10 @@ else:
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
                      "composite", "reasoning", "evidence", "process", "outcome", "data reliability")})
     left, right = st.columns(2)
+    labels = _ui.sub_score_labels(run.rubric_id)
     for col, axis in ((left, "reasoning"), (right, "evidence")):
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
+        subs.index = [labels.get(i, i) for i in subs.index]
         subs.index.name = f"{axis} sub-score"
         col.markdown(f"**{axis.capitalize()} sub-scores**")
         col.dataframe(subs, width="stretch")

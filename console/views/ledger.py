@@ -9,7 +9,8 @@ import streamlit as st
 from console import _queries, _ui
 from console._writes import record_ledger_annotation
 
-STATUS_ICON = {"supported": "✅", "not_verifiable": "❔", "contradicted": "❌"}
+STATUS_ICON = {"supported": ":green[:material/check_circle:]", "not_verifiable": ":gray[:material/help:]",
+               "contradicted": ":red[:material/cancel:]"}
 
 st.title("Ledger review")
 run = _ui.current_run()
@@ -21,18 +22,26 @@ judges = _ui.ledger_judges(url, run.run_id)
 people = _ui.contestants(url, run.run_id)
 names = {c.row_id: c.display_name for c in people}
 
+
+
+def _first_page() -> None:
+    st.session_state["ledger_page"] = 1  # new filters start at the first page
+
+
 with st.container(border=True):
     c1, c2, c3, c4 = st.columns(4)
-    judge = c1.selectbox("Judge", ["(any)", *judges], key="ledger_judge")
-    verifier = c2.multiselect("Verifier status", list(_queries.CLAIM_STATUSES), key="ledger_verifier")
-    judge_status = c3.multiselect("Judge status", list(_queries.CLAIM_STATUSES), key="ledger_judge_status")
+    judge = c1.selectbox("Judge", ["(any)", *judges], key="ledger_judge", on_change=_first_page)
+    verifier = c2.multiselect("Verifier status", list(_queries.CLAIM_STATUSES), key="ledger_verifier",
+                              on_change=_first_page)
+    judge_status = c3.multiselect("Judge status", list(_queries.CLAIM_STATUSES), key="ledger_judge_status",
+                                  on_change=_first_page)
     agreement = c4.radio("Judge vs verifier", ["any", "disagreements", "agreements"], key="ledger_disagree",
-                         horizontal=True)
+                         horizontal=True, on_change=_first_page)
     c5, c6, c7 = st.columns([2, 1, 1])
-    who_row = c5.selectbox("Contestant", [None, *names], key="ledger_contestant",
+    who_row = c5.selectbox("Contestant", [None, *names], key="ledger_contestant", on_change=_first_page,
                            format_func=lambda r: "(any)" if r is None else names[r])
-    lookahead = c6.checkbox("Lookahead only", key="ledger_lookahead")
-    page_size = c7.selectbox("Per page", [10, 20, 50], index=1, key="ledger_page_size")
+    lookahead = c6.checkbox("Lookahead only", key="ledger_lookahead", on_change=_first_page)
+    page_size = c7.selectbox("Per page", [10, 20, 50], index=1, key="ledger_page_size", on_change=_first_page)
 
 filters = _queries.LedgerFilters(
     judge_id=None if judge == "(any)" else judge,

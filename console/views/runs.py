@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import streamlit as st
-from scipy.stats import spearmanr
 
 from console import _queries, _ui
 
@@ -27,7 +26,7 @@ def _summary(frame, a: str, b: str) -> None:  # noqa: ANN001
     both = frame.dropna(subset=[a, b])
     cols = st.columns(3)
     if len(both) >= 3 and both[a].nunique() > 1 and both[b].nunique() > 1:
-        rho = spearmanr(both[a], both[b]).statistic
+        rho = both[a].rank().corr(both[b].rank())  # Spearman: Pearson on (average) ranks
         cols[0].metric("Spearman ρ of totals", f"{rho:.3f}")
     else:
         cols[0].metric("Spearman ρ of totals", "—")
@@ -35,8 +34,8 @@ def _summary(frame, a: str, b: str) -> None:  # noqa: ANN001
     cols[2].metric("Band changes", int(frame["band changed"].sum()))
 
 
-two_runs, two_rubrics = st.tabs(["Two runs", "Two rubric versions on one run"])
-with two_runs:
+mode = st.radio("Compare", ["Two runs", "Two rubric versions on one run"], horizontal=True, key="cmp_mode")
+if mode == "Two runs":
     c1, c2 = st.columns(2)
     run_a = c1.selectbox("Run A", ids, index=0, key="cmp_run_a", format_func=lambda r: by_id[r].label)
     run_b = c2.selectbox("Run B", ids, index=min(1, len(ids) - 1), key="cmp_run_b",
@@ -53,7 +52,7 @@ with two_runs:
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
                      "total A", "total B", "Δ total", "reasoning_median A", "reasoning_median B")})
 
-with two_rubrics:
+else:
     names = _ui.rubric_names()
     current = _ui.current_run()
     c0, c1, c2 = st.columns(3)

@@ -86,22 +86,27 @@ class ReferenceJudge:
         self.pending = pending
         self.names = {u.symbol: u.name for u in bundle.info.universe}
         # names and tickers a rationale may use instead of the bundle symbol (e.g. "Semiconductors", "SMH")
-        self.universe = {u.symbol: [a for a in (u.name, u.ticker) if a] for u in bundle.info.universe}
+        from ledgers import UniverseIndex
+
+        self.universe = UniverseIndex({u.symbol: [a for a in (u.name, u.ticker) if a] for u in bundle.info.universe},
+                                      bundle.info.benchmark)
         store = bundle.store
         self.available_fields = sorted({f for s in store.symbols for f in store.fields(s)})
         self._evidence: dict[str, list[DecisionEvidence]] = {}
 
     def evidence(self, contestant_id: str) -> list[DecisionEvidence]:
         if contestant_id not in self._evidence:
-            from ledgers import extract_claims, verify_many
+            from ledgers import VerifierConfig, extract_claims, verify_many
 
             out: list[DecisionEvidence] = []
             claims_all = []
             owners = []
             for d in self.bundle.decisions_of(contestant_id):
                 text = d.rationale
-                if d.allocation:
-                    text += " " + " ".join(f"{a.symbol}: {a.rationale}" for a in d.allocation if a.rationale)
+                extra = [f"{a.symbol}: {a.rationale}" for a in d.allocation or []
+                         if a.rationale and a.rationale not in text]  # not already quoted in the rationale
+                if extra:  # one holding per line: "SYMBOL: its rationale"
+                    text += "\n" + "\n".join(extra)
                 default = (d.trades[0].symbol if d.trades else
                            (d.allocation[0].symbol if d.allocation else None))
                 claims = extract_claims(text, d.decided_at, default, self.universe,
@@ -112,9 +117,14 @@ class ReferenceJudge:
                 for c in claims:
                     claims_all.append(c)
                     owners.append(de)
-            for de, claim, ver in zip(owners, claims_all, verify_many(claims_all, self.bundle.store),
-                                      strict=True):
-                de.verifications.append((claim, ver))
+            config = VerifierConfig(benchmark=self.bundle.info.benchmark)
+            by_round: dict[str | None, list[int]] = {}
+            for k, de in enumerate(owners):
+                by_round.setdefault(de.decision.round_id, []).append(k)
+            for round_id, idx in by_round.items():  # each decision is checked against what it could see
+                store = self.bundle.store_for(round_id)
+                for k, ver in zip(idx, verify_many([claims_all[k] for k in idx], store, config), strict=True):
+                    owners[k].verifications.append((claims_all[k], ver))
             self._evidence[contestant_id] = out
         return self._evidence[contestant_id]
 

@@ -8,47 +8,51 @@ from grader.pit import MARKET_TZ
 from grader.season import SeasonBundle
 
 
-def _decided_at(bundle: SeasonBundle, contestant_id: str, day: date | None, symbol: str | None = None) -> datetime:
-    """The contestant's decision time on ``day`` (the end of that day when it made none).
+def _decision_times(bundle: SeasonBundle, contestant_id: str, day: date | None,
+                    symbol: str | None) -> list[tuple[datetime, str | None]]:
+    """(time, round) of each decision that could have made a claim dated ``day``: the contestant's decisions
+    that day (those touching ``symbol`` when any do), else the end of that day; without a date, its last."""
+    if day is None:
+        decisions = bundle.decisions_of(contestant_id)
+        return [(decisions[-1].decided_at, decisions[-1].round_id) if decisions else
+                (datetime.combine(bundle.info.end, time(23, 59), tzinfo=MARKET_TZ), None)]
+    same_day = [d for d in bundle.decisions_of(contestant_id) if d.decided_at.astimezone(MARKET_TZ).date() == day]
+    if symbol is not None:
+        touching = [d for d in same_day if symbol in {t.symbol for t in d.trades}
+                    | {a.symbol for a in d.allocation or []} or symbol in d.rationale]
+        same_day = touching or same_day
+    return sorted({(d.decided_at, d.round_id) for d in same_day}, key=lambda t: t[0]) or [
+        (datetime.combine(day, time(23, 59), tzinfo=MARKET_TZ), None)]
 
-    A ledger entry carries only a date. When the contestant decided more than once that day (overlapping
-    rounds), prefer decisions that touch ``symbol`` and take the latest of them: the lookahead flag is then
-    raised only for values that no decision of that day could have seen.
-    """
-    if day is not None:
-        same_day = [d for d in bundle.decisions_of(contestant_id)
-                    if d.decided_at.astimezone(MARKET_TZ).date() == day]
-        if symbol is not None:
-            touching = [d for d in same_day if symbol in {t.symbol for t in d.trades}
-                        | {a.symbol for a in d.allocation or []} or symbol in d.rationale]
-            same_day = touching or same_day
-        if same_day:
-            return max(d.decided_at for d in same_day)
-        return datetime.combine(day, time(23, 59), tzinfo=MARKET_TZ)
-    decisions = bundle.decisions_of(contestant_id)
-    return decisions[-1].decided_at if decisions else datetime.combine(bundle.info.end, time(23, 59),
-                                                                           tzinfo=MARKET_TZ)
+
+_RANK = {"supported": 0, "not_verifiable": 1, "contradicted": 2}
 
 
 def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id: str) -> list[dict]:
     """Verifier status, evidence and cross-check flags for each of a judge's ledger entries."""
-    from ledgers import Claim, cross_check, verify
+    from ledgers import Claim, VerifierConfig, cross_check, verify
 
     rows = []
-    store = bundle.store
+    config = VerifierConfig(benchmark=bundle.info.benchmark)
     for i, e in enumerate(entries):
         try:
             day = date.fromisoformat(str(e.get("decision_date"))[:10])
         except ValueError:
             day = None
         symbol = e.get("symbol") or None
-        when = _decided_at(bundle, contestant_id, day, symbol)
         cited = [str(f) for f in e.get("cited_fields") or []]
-        claim = Claim(id=str(i), text=str(e.get("claim", "")), decided_at=when, symbol=symbol,
-                      cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")))
-        ver = verify(claim, store)
-        snapshot = store.snapshot([symbol], when) if symbol else {}
-        cc = cross_check(claim, ver, None, snapshot)
+        # A ledger entry carries a date, not a time. With several decisions that day (overlapping rounds) the
+        # claim is checked at each: supported if any decision could see supporting data, contradicted only
+        # when every one contradicts it.
+        checks = []
+        for when, round_id in _decision_times(bundle, contestant_id, day, symbol):
+            claim = Claim(id=str(i), text=str(e.get("claim", "")), decided_at=when, symbol=symbol,
+                          cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")))
+            checks.append((claim, verify(claim, bundle.store_for(round_id), config), round_id))
+        claim, ver, round_id = min(checks, key=lambda c: (_RANK.get(c[1].status, 1), -c[0].decided_at.timestamp()))
+        when = claim.decided_at
+        snapshot = bundle.store_for(round_id).snapshot([symbol], when) if symbol else {}
+        cc = cross_check(claim, ver, None, snapshot, config)
         rows.append({
             "claim": claim.text,
             "decision_date": day,

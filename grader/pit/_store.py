@@ -62,7 +62,9 @@ class _PriceTable:
         self.symbol = symbol
         self.when = [close_time(d) for d in derived.index]
         self.times = np.array([t.timestamp() for t in self.when])
-        self.columns = {f: derived[f].to_numpy(float) for f in derived.columns}
+        columns = {f: derived[f].to_numpy(float) for f in derived.columns}
+        # a field never computable for this symbol (e.g. sma200 with 30 closes) is not one of its fields
+        self.columns = {f: col for f, col in columns.items() if not np.isnan(col).all()}
         self._rows: dict[int, dict[str, Observation]] = {}
 
     def row(self, i: int) -> dict[str, Observation]:
@@ -130,6 +132,19 @@ class PointInTimeStore:
                         [Observation(symbol, field, value, epoch, "season.yaml")]
                     )
 
+    def scoped(self, keep) -> PointInTimeStore:
+        """A view with the same prices whose ``fields.csv`` values are only those whose ``source`` passes
+        ``keep`` — e.g. the data one round's models were shown, when rounds overlap."""
+        view = object.__new__(PointInTimeStore)
+        view._prices, view._closes = self._prices, self._closes
+        view._series = {}
+        for symbol, per_field in self._series.items():
+            for field, series in per_field.items():
+                obs = [o for o in series.obs if keep(o.source)]
+                if obs:
+                    view._series.setdefault(symbol, {})[field] = _Series(obs)
+        return view
+
     @property
     def symbols(self) -> list[str]:
         return sorted(set(self._series) | set(self._prices))
@@ -174,6 +189,20 @@ class PointInTimeStore:
             if snap:
                 out[symbol] = snap
         return out
+
+    def history(self, symbol: str, field: str, start: datetime, end: datetime) -> list[Observation]:
+        """Observations of (symbol, field) made in ``(start, end]``, oldest first (for lookahead checks)."""
+        lo, hi = _ts(start), _ts(end)
+        series = self._series.get(symbol, {}).get(field)
+        if series is not None:
+            i, j = bisect_right(series.times, lo), bisect_right(series.times, hi)
+            return series.obs[i:j]
+        table = self._prices.get(symbol)
+        if table is None or field not in table.columns:
+            return []
+        i = int(np.searchsorted(table.times, lo, side="right"))
+        j = int(np.searchsorted(table.times, hi, side="right"))
+        return [o for o in (table.get(field, k) for k in range(i, j)) if o is not None]
 
     def observations(self) -> Iterable[Observation]:
         """Every stored observation (for audits and property tests)."""

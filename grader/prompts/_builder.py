@@ -139,10 +139,9 @@ class PromptBuilder:
         if decision.confidence is not None:
             lines.append(f"Stated confidence: {decision.confidence:.2f}")
         lines.append(f"Rationale: {shown.rationale}")
-        if shown.allocation:
-            for a in shown.allocation:
-                if a.rationale:
-                    lines.append(f"  - {a.symbol}: {a.rationale}")
+        for a in shown.allocation or []:
+            if a.rationale and a.rationale not in shown.rationale:  # not already quoted in the rationale
+                lines.append(f"  - {a.symbol}: {a.rationale}")
         context = shown.context or self.round_briefing(decision.round_id)
         if context:
             digest = hashlib.sha256(context.encode()).hexdigest()[:12]
@@ -154,7 +153,7 @@ class PromptBuilder:
                 lines.append(f"What the model was shown (briefing ref {digest}):\n{context}")
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
-        snap = self.store.snapshot(symbols, when)
+        snap = self.bundle.store_for(decision.round_id).snapshot(symbols, when)
         used: list[Observation] = []
         snap_lines = []
         for sym in symbols:

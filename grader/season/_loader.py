@@ -71,6 +71,19 @@ class SeasonBundle:
         }
         return PointInTimeStore(self.prices, self.field_rows, self.info.benchmark, sectors)
 
+    def store_for(self, round_id: str | None) -> PointInTimeStore:
+        """The point-in-time data a decision could use. In a rounds season (overlapping, independent rounds)
+        that is the round's own fields (``source`` naming the round) plus prices and static fields: a model
+        is held to what its round showed it, not to a newer value another round published."""
+        if round_id is None or self.info.format != "rounds":
+            return self.store
+        cache = self.__dict__.setdefault("_round_stores", {})
+        if round_id not in cache:
+            suffix = f":{round_id}"
+            cache[round_id] = self.store.scoped(
+                lambda src: src in ("prices", "season.yaml") or src == round_id or src.endswith(suffix))
+        return cache[round_id]
+
     @cached_property
     def contestant_by_id(self) -> dict[str, Contestant]:
         return {c.id: c for c in self.contestants}

@@ -41,6 +41,10 @@ def test_leaderboard_matches_the_stored_scores(any_db_env):
 
 
 def test_run_labels_are_prominent_for_non_llm_runs():
+    from audits import RUN_TYPE_LABELS
+
+    for run_type, label in RUN_TYPE_LABELS.items():  # the console says what the published report says
+        assert run_label(run_type) == label
     assert "MOCK PANEL" in run_label("mock")
     assert "REFERENCE BASELINE" in run_label("baseline")
     assert "DRY RUN" in run_label("dry-run")
@@ -145,3 +149,12 @@ def test_compare_two_runs_and_two_rubrics(any_db_env):
         assert row["total A"] == pytest.approx(stored[row["contestant_id"]])
     other = compare_rubrics(any_db_env.run_id, "v0.3", "v0.4", url)
     assert other.attrs["rubrics"]["A"] != other.attrs["rubrics"]["B"]
+    # the same figures as the CLI's `grader rubric diff --run` (which reads whole grades)
+    from grader.panel.compare import scores_under
+    from rubric import load_rubric
+
+    reference = {r["contestant"]: (r["a"].total, r["b"].total, r["a"].rank, r["b"].rank, r["a"].band, r["b"].band)
+                 for r in scores_under(any_db_env.run_id, [load_rubric("v0.3"), load_rubric("v0.4")], url)}
+    mine = {row["contestant_id"]: (row["total A"], row["total B"], row["rank A"], row["rank B"], row["band A"],
+                                   row["band B"]) for _, row in other.iterrows()}
+    assert mine == reference

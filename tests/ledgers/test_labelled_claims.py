@@ -47,7 +47,7 @@ def precision_recall(pairs: list[tuple[str, str]]) -> dict[str, tuple[float | No
 def test_labelled_set_covers_every_rule_and_status():
     items = load_labelled()
     rules = {i["rule"] for i in items if "rule" in i}
-    assert {"exact_numeric", "threshold", "derived_return", "relative_return", "distance_52w_high",
+    assert {"exact_numeric", "threshold", "derived_return", "relative_return", "return_or_relative", "distance_52w_high",
             "distance_52w_low", "distance_sma", "analyst_upside", "sma_position", "ma_cross", "macd_signal",
             "momentum", "relative_momentum", "rsi_state", "near_52w_extreme", "profitability", "valuation",
             "growth", "dividend_yield", "beta_level", "volatility_level", "upside_direction", "consensus",

@@ -1,0 +1,106 @@
+"""The full round trip: sign in, grade blind, see the reveal, find the grade in the calibration audit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy import select
+
+from grader.reporting import collect_audit_inputs
+from grader.storage import HumanGradeRow, session_scope
+from tests.console._helpers import app_test, page_text, sign_in
+
+JUDGES = ("judge-openai", "judge-anthropic", "judge-xai")
+
+
+def _grade_current_item(at, reasoning: int, evidence: int, comment: str) -> int:
+    item = at.selectbox(key="calib_item").value
+    prefix = f"cg_{item}_"
+    at.slider(key=f"{prefix}reasoning").set_value(reasoning)
+    at.slider(key=f"{prefix}evidence").set_value(evidence)
+    at.slider(key=f"{prefix}data_reliability").set_value(70)
+    at.slider(key=f"{prefix}outcome").set_value(40)
+    at.number_input(key=f"{prefix}evidence_claim_support").set_value(90)
+    at.text_area(key=f"{prefix}comment").input(comment)
+    at.form_submit_button[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return item
+
+
+def test_sign_in_grade_reveal_and_calibration_audit(console_env):
+    at = app_test().run()
+    sign_in(at, "alice", console_env.tokens["alice"])
+    assert "Signed in as **alice**" in page_text(at)
+    assert console_env.tokens["alice"] not in page_text(at)
+    assert at.session_state["sign_in_token"] == ""  # the token is not kept in the session
+    at.switch_page("views/calibration.py").run()
+    assert not at.exception
+
+    # blind: the record is shown, no judge id, verdict or score is on the page before submitting
+    before = page_text(at)
+    assert "Decision record of" in before
+    assert not any(j in before for j in JUDGES)
+    assert "Revealed" not in before and "Synthetic / Not a judge grade" not in before
+    item = _grade_current_item(at, 64, 58, "Clear theses, thin evidence.")
+
+    after = page_text(at)
+    assert "Grade recorded" in after and "Revealed: the judges' grades" in after
+    reveal = at.dataframe[-1].value
+    assert list(reveal["grader"]) == ["you (alice)", "judge-anthropic", "judge-openai", "judge-xai"]
+    assert reveal["reasoning"].iloc[0] == 64 and reveal["evidence"].iloc[0] == 58
+
+    with session_scope(console_env.db_url) as s:
+        rows = s.scalars(select(HumanGradeRow)).all()
+        assert len(rows) == 1
+        row = rows[0]
+        assert (row.annotator, row.run_id, row.contestant_id) == ("alice", console_env.run_id, item)
+        assert row.rubric_id == "grounded_financial_reasoning_judge_v0.4"
+        assert (row.reasoning, row.evidence, row.outcome, row.data_reliability) == (64, 58, 40, 70)
+        assert row.sub_scores["evidence"] == {"claim_support": 90}
+        assert row.comment == "Clear theses, thin evidence."
+        assert row.created_at is not None
+        # composite under the rubric weights: process stands in as the reasoning score
+        assert row.composite == pytest.approx((40 * 64 + 35 * 58 + 15 * 64 + 10 * 40) / 100)
+
+    inputs = collect_audit_inputs(console_env.run_id, console_env.db_url)
+    humans = inputs.human_grades
+    mine = humans[humans["annotator"] == "alice"]
+    assert set(mine["axis"]) == {"reasoning", "evidence", "outcome", "data_reliability", "composite"}
+    assert float(mine.loc[mine["axis"] == "reasoning", "score"].iloc[0]) == 64
+
+    # the live Audits page now includes the grade: the calibration section has data
+    at.switch_page("views/audits.py").run()
+    start = time.monotonic()
+    while not at.tabs or "1 human grade row(s)" not in page_text(at):
+        assert time.monotonic() - start < 240
+        time.sleep(0.5)
+        at.run()
+    calibration_tab = next(t for t in at.tabs if "Calibration" in t.label)
+    tab_text = "\n".join(str(e.value) for e in calibration_tab.get("markdown"))
+    assert "1 item(s) graded by 1 annotator(s)" in tab_text
+    assert calibration_tab.get("image")  # the calibration chart now has a point
+
+
+def test_second_annotator_queue_and_append_only_regrades(console_env):
+    alice = sign_in(app_test().run(), "alice", console_env.tokens["alice"])
+    alice.switch_page("views/calibration.py").run()
+    first_item = _grade_current_item(alice, 70, 70, "first")
+
+    bob = sign_in(app_test().run(), "bob", console_env.tokens["bob"])
+    bob.switch_page("views/calibration.py").run()
+    assert next(m for m in bob.metric if m.label == "Waiting for a second annotator").value == "1"
+    assert bob.selectbox(key="calib_item").value == first_item  # bob's queue starts with alice's item
+    _grade_current_item(bob, 40, 45, "second opinion")
+
+    # alice grades the same item again: a new row, the first one stays
+    alice.button(key=f"regrade_btn_{first_item}").click().run()
+    assert alice.form_submit_button  # the form is back
+    _grade_current_item(alice, 75, 72, "revised")
+    with session_scope(console_env.db_url) as s:
+        rows = s.scalars(select(HumanGradeRow).order_by(HumanGradeRow.id)).all()
+        assert [(r.annotator, r.contestant_id, r.reasoning) for r in rows] == [
+            ("alice", first_item, 70), ("bob", first_item, 40), ("alice", first_item, 75)]
+    humans = collect_audit_inputs(console_env.run_id, console_env.db_url).human_grades
+    latest = humans[(humans["annotator"] == "alice") & (humans["axis"] == "reasoning")]
+    assert list(latest["score"]) == [75]  # the audit reads the latest grade per annotator
