@@ -19,9 +19,13 @@ from audits._calibration import AgreementWithReference, CalibrationPoint, Calibr
 from audits._charts import Chart
 from audits._grounding import GroundingResult, JudgeGrounding, MissedContradiction, grounding
 from audits._inputs import (
+    DECISION_SCORES_COLUMNS,
     DEFAULT_BANDS,
+    LEDGER_COLUMNS,
+    LOOKAHEAD_COLUMNS,
     OUTCOME_COLUMNS,
     SCORE_AXES,
+    SCORES_COLUMNS,
     AuditInputError,
     AuditInputs,
     Band,
@@ -41,6 +45,10 @@ from audits._write import write_report
 __all__ = [
     "DEFAULT_BANDS",
     "OUTCOME_COLUMNS",
+    "DECISION_SCORES_COLUMNS",
+    "LEDGER_COLUMNS",
+    "LOOKAHEAD_COLUMNS",
+    "SCORES_COLUMNS",
     "RUN_TYPE_LABELS",
     "SCORE_AXES",
     "AgreementResult",

@@ -73,7 +73,7 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
 
     bundle = load_bundle(Path(season_dir))
     rubric = load_rubric(rubric_name)
-    outcomes, pending = season_outcomes(bundle)[1:3]  # (replays, outcomes, pending, ...)
+    _, outcomes, pending = season_outcomes(bundle)
     rng = np.random.default_rng(seed)
     closes = {(r.symbol, r.date): float(r.close) for r in bundle.prices.itertuples(index=False)}
     days_of: dict[str, list] = {}

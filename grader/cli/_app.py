@@ -30,6 +30,10 @@ rubric_app.command("diff")(_tools.rubric_diff)
 rubric_app.command("list")(_tools.rubric_list)
 app.add_typer(rubric_app, name="rubric")
 
+from console.cli import app as annotators_app  # noqa: E402 - registered after the core verbs
+
+app.add_typer(annotators_app, name="annotators", help="Console annotators: add (prints a token once), list, remove.")
+
 claims_app = typer.Typer(help="Claim ledgers: verify claims against point-in-time fields.", no_args_is_help=True)
 claims_app.command("verify")(_tools.claims_verify)
 app.add_typer(claims_app, name="claims")

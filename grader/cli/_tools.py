@@ -53,7 +53,7 @@ def console_cmd(port: int = typer.Option(8501, "--port", help="Port on 127.0.0.1
     app_path = Path(__file__).resolve().parents[2] / "console" / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app_path), "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true" if headless else "false",
-           "--browser.gatherUsageStats", "false"]
+           "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
     console.print(f"console on http://127.0.0.1:{port}")
     raise typer.Exit(subprocess.call(cmd))
 

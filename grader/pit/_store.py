@@ -98,7 +98,10 @@ class PointInTimeStore:
         field_rows: Iterable[FieldRow] = (),
         benchmark: str | None = None,
         sectors: dict[str, dict[str, str]] | None = None,
+        derive: bool = True,
     ):
+        """``derive=False`` keeps only the closes: for sparse price files (e.g. round entry/exit closes), where
+        returns and averages over consecutive rows would not be what their names say."""
         self._series: dict[str, dict[str, _Series]] = {}
         self._prices: dict[str, _PriceTable] = {}
         self._closes: dict[str, pd.Series] = {}
@@ -115,7 +118,8 @@ class PointInTimeStore:
             vols = frame["volume"] if "volume" in frame.columns else None
             if vols is not None:
                 vols = pd.Series(vols.to_numpy(float), index=closes.index)
-            derived = derive_fields(closes, None if symbol == benchmark else bench_closes, vols)
+            derived = (derive_fields(closes, None if symbol == benchmark else bench_closes, vols) if derive
+                       else pd.DataFrame({"close": closes}))
             self._prices[symbol] = _PriceTable(symbol, derived)
         grouped: dict[tuple[str, str], list[Observation]] = {}
         for row in field_rows:
@@ -132,11 +136,12 @@ class PointInTimeStore:
                         [Observation(symbol, field, value, epoch, "season.yaml")]
                     )
 
-    def scoped(self, keep) -> PointInTimeStore:
-        """A view with the same prices whose ``fields.csv`` values are only those whose ``source`` passes
-        ``keep`` — e.g. the data one round's models were shown, when rounds overlap."""
+    def scoped(self, keep, prices: bool = True) -> PointInTimeStore:
+        """A view whose ``fields.csv`` values are only those whose ``source`` passes ``keep`` — e.g. the data
+        one round's models were shown, when rounds overlap — with the price series or (``prices=False``)
+        without them."""
         view = object.__new__(PointInTimeStore)
-        view._prices, view._closes = self._prices, self._closes
+        view._prices, view._closes = (self._prices, self._closes) if prices else ({}, {})
         view._series = {}
         for symbol, per_field in self._series.items():
             for field, series in per_field.items():

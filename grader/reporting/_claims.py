@@ -37,6 +37,8 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
             "lookahead_flags": sum(bool(r.lookahead) for r in rows),
             "source": "reference judge ledger: claims extracted from the contestants' rationales, "
                       "re-checked by the deterministic verifier",
+            "caveat": "extraction is automatic: read each example's fragment against the rationale before "
+                      "citing it; annotators can correct any entry in the console's ledger review",
         }
         picked = []
         seen_contestants: set[int] = set()

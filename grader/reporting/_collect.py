@@ -25,7 +25,15 @@ HUMAN_AXES = ("reasoning", "evidence", "outcome", "data_reliability", "composite
 
 def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | None = None):
     """The :class:`audits.AuditInputs` of a run (latest scored version unless ``version`` is given)."""
-    from audits import AuditInputs, Band, RunMeta
+    from audits import (
+        DECISION_SCORES_COLUMNS,
+        LEDGER_COLUMNS,
+        LOOKAHEAD_COLUMNS,
+        SCORES_COLUMNS,
+        AuditInputs,
+        Band,
+        RunMeta,
+    )
     from ledgers import resolve_field
 
     meta_lb, rows = leaderboard_rows(run_id, version, db_url)
@@ -42,11 +50,11 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
              "composite": g.composite, "reasoning": g.reasoning, "evidence": g.evidence, "process": g.process,
              "outcome": g.outcome, "data_reliability": g.data_reliability}
             for g in grades
-        ])
+        ], columns=SCORES_COLUMNS)
         lookahead = pd.DataFrame([
             {"judge_id": g.judge_id, "contestant_id": contestants[g.contestant_id].contestant_key,
              "passed": g.lookahead_passed} for g in grades if g.repeat == 0
-        ])
+        ], columns=LOOKAHEAD_COLUMNS)
         ledger_rows = s.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id)).all()
         ledger = pd.DataFrame([
             {"judge_id": e.judge_id, "contestant_id": contestants[e.contestant_id].contestant_key,
@@ -57,7 +65,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
              else "not_verifiable",
              "verifier_status": e.verifier_status, "lookahead_flag": bool(e.lookahead)}
             for e in ledger_rows
-        ])
+        ], columns=LEDGER_COLUMNS)
         # per-decision quality for the bootstrap: the verifier's view of the claims made at each decision
         per_decision: dict[tuple[str, str], list[str]] = defaultdict(list)
         for e in ledger_rows:
@@ -109,6 +117,6 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
         kwargs["human_grades"] = pd.DataFrame(humans)
     if bands_cfg is not None:
         kwargs["bands"] = bands_cfg
-    return AuditInputs(meta=meta, scores=scores, totals=totals, decision_scores=pd.DataFrame(decision_rows),
+    return AuditInputs(meta=meta, scores=scores, totals=totals, decision_scores=pd.DataFrame(decision_rows, columns=DECISION_SCORES_COLUMNS),
                        ledger=ledger,
                        lookahead_checks=lookahead, **kwargs)

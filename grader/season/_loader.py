@@ -69,19 +69,22 @@ class SeasonBundle:
             u.symbol: {k: v for k, v in (("sector", u.sector), ("industry", u.industry)) if v}
             for u in self.info.universe
         }
-        return PointInTimeStore(self.prices, self.field_rows, self.info.benchmark, sectors)
+        # rounds seasons carry only entry/exit closes: nothing is derived from such sparse series
+        return PointInTimeStore(self.prices, self.field_rows, self.info.benchmark, sectors,
+                                derive=self.info.format != "rounds")
 
     def store_for(self, round_id: str | None) -> PointInTimeStore:
         """The point-in-time data a decision could use. In a rounds season (overlapping, independent rounds)
-        that is the round's own fields (``source`` naming the round) plus prices and static fields: a model
-        is held to what its round showed it, not to a newer value another round published."""
+        that is the round's own fields (``source`` naming the round) and the static fields: a model is held
+        to what its round showed it, not to a newer value another round published, nor to returns computed
+        from the sparse entry/exit closes of the price file."""
         if round_id is None or self.info.format != "rounds":
             return self.store
         cache = self.__dict__.setdefault("_round_stores", {})
         if round_id not in cache:
             suffix = f":{round_id}"
             cache[round_id] = self.store.scoped(
-                lambda src: src in ("prices", "season.yaml") or src == round_id or src.endswith(suffix))
+                lambda src: src == "season.yaml" or src == round_id or src.endswith(suffix), prices=False)
         return cache[round_id]
 
     @cached_property
