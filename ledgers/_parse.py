@@ -99,7 +99,8 @@ _FORECAST_RE = re.compile(
     r"\b(?:will|won't|expect(?:s|ed|ing|ation|ations)?|should|could|would|might|likely|unlikely"
     r"|forecast(?:s|ed|ing)?|anticipat\w*|project(?:s|ed|ion|ions)?|poised|set\s+to|going\s+to"
     r"|estimate[sd]?|predict\w*|believe|think|outlook|implying|implies|potential(?:ly)?|can|suggests?"
-    r"|hope|bet|plausible|probably|possibly|may)\b",
+    r"|hope|bet|plausible|probably|possibly|may"
+    r"|seek(?:s|ing)?|aim(?:s|ing)?|targeting|intend(?:s|ed)?|to\s+capture|positioned\s+to)\b",
     re.I,
 )
 _CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")

@@ -88,8 +88,12 @@ class ReferenceJudge:
         # names and tickers a rationale may use instead of the bundle symbol (e.g. "Semiconductors", "SMH")
         from ledgers import UniverseIndex
 
-        self.universe = UniverseIndex({u.symbol: [a for a in (u.name, u.ticker) if a] for u in bundle.info.universe},
-                                      bundle.info.benchmark)
+        def aliases(u) -> list[str]:
+            names = [a for a in (u.name, u.ticker) if a]
+            # "Semiconductor" for "Semiconductors": rationales use both
+            return names + [n[:-1] for n in names if n.endswith("s") and len(n) > 4 and " " not in n]
+
+        self.universe = UniverseIndex({u.symbol: aliases(u) for u in bundle.info.universe}, bundle.info.benchmark)
         store = bundle.store
         self.available_fields = sorted({f for s in store.symbols for f in store.fields(s)})
         self._evidence: dict[str, list[DecisionEvidence]] = {}
@@ -127,6 +131,10 @@ class ReferenceJudge:
                     owners[k].verifications.append((claims_all[k], ver))
             self._evidence[contestant_id] = out
         return self._evidence[contestant_id]
+
+    def checked_claims(self, contestant_id: str) -> list[tuple]:
+        """(claim, verification) pairs in the order of the grade's claim ledger."""
+        return [(c, v) for de in self.evidence(contestant_id) for c, v in de.verifications]
 
     def decision_scores(self, contestant_id: str) -> list[tuple[str, float]]:
         return [(de.decision.key, de.score) for de in self.evidence(contestant_id)]

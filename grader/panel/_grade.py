@@ -191,7 +191,8 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     def on_result(res: TaskResult) -> None:
         if res.parsed is None:
             return
-        _store_result(db_url, run_id, res, rubric, outcomes, pending, bundle, crow)
+        checked = reference.checked_claims(res.task.contestant_key) if res.task.spec.provider == "reference" else None
+        _store_result(db_url, run_id, res, rubric, outcomes, pending, bundle, checked)
 
     with ExitStack() as stack:
         judges: dict[str, Any] = {}
@@ -257,14 +258,17 @@ class _ReferenceCaller:
                            output_tokens=math.ceil(len(raw) / 4), latency_s=0.0)
 
 
-def _store_result(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundle, crow) -> None:
+def _store_result(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundle, checked=None) -> None:
+    """Store a valid grade with its ledger. ``checked``: the reference judge's own (claim, verification)
+    pairs, in ledger order — it extracted them from the full rationale, so they are not re-parsed from the
+    shorter ledger text."""
     from grader.panel._ledger import verify_judge_ledger
     from grader.scoring import judge_composite
 
     t = res.task
     outcome_ok = (not pending) and bool(outcomes.get(t.contestant_key, {}).get("available", True))
     comp = judge_composite(res.parsed, rubric, outcome_ok)
-    ledger_rows = verify_judge_ledger(res.parsed.get("claim_ledger", []), bundle, t.contestant_key)
+    ledger_rows = verify_judge_ledger(res.parsed.get("claim_ledger", []), bundle, t.contestant_key, checked)
     with session_scope(db_url) as s:
         exists = s.scalar(select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.judge_id == t.spec.judge_id,
                                                  GradeRow.contestant_id == t.contestant_row_id,

@@ -28,7 +28,8 @@ def _decision_times(bundle: SeasonBundle, contestant_id: str, day: date | None,
 _RANK = {"supported": 0, "not_verifiable": 1, "contradicted": 2}
 
 
-def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id: str) -> list[dict]:
+def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id: str,
+                        checked: list[tuple] | None = None) -> list[dict]:
     """Verifier status, evidence and cross-check flags for each of a judge's ledger entries."""
     from ledgers import Claim, VerifierConfig, cross_check, verify
 
@@ -45,7 +46,13 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
         # claim is checked at each: supported if any decision could see supporting data, contradicted only
         # when every one contradicts it.
         checks = []
-        for when, round_id in _decision_times(bundle, contestant_id, day, symbol):
+        if checked is not None and i < len(checked):  # the reference judge's own verification, exact time
+            claim, ver = checked[i]
+            claim = claim.model_copy(update={"judge_status": e.get("status"), "judge_note": str(e.get("note", ""))})
+            round_id = next((d.round_id for d in bundle.decisions_of(contestant_id)
+                             if d.decided_at == claim.decided_at), None)
+            checks.append((claim, ver, round_id))
+        for when, round_id in ([] if checks else _decision_times(bundle, contestant_id, day, symbol)):
             claim = Claim(id=str(i), text=str(e.get("claim", "")), decided_at=when, symbol=symbol,
                           cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")))
             checks.append((claim, verify(claim, bundle.store_for(round_id), config), round_id))

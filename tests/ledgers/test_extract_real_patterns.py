@@ -34,3 +34,9 @@ def test_a_range_is_not_a_checkable_value():
 def test_a_negative_number_keeps_its_sign():
     claims = _claims("- SOFTWARE (Software), 20%: Value held up best (-0.08% 7d).", "SOFTWARE")
     assert ("-0.08% 7d", "SOFTWARE") in claims
+
+
+def test_an_aim_is_not_a_claim_of_past_performance():
+    claims = extract_claims("This allocation seeks relative outperformance through semis strength.", WHEN,
+                            "SEMICONDUCTORS", INDEX, benchmark="SP500")
+    assert claims and all(c.assertions[0].rule == "forecast" for c in claims)
