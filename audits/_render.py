@@ -567,7 +567,8 @@ def _claims(report: AuditReport) -> Section | None:
             Table(
                 [k.replace("_", " ").capitalize() for k in keys],
                 [[fmt_value(example.get(k)) for k in keys] for example in claims.examples],
-                caption="Examples from real rationales, with the reason the data contradicts them.",
+                caption="Examples from real rationales: each claim, the verifier's status and reason, and the "
+                "point-in-time values it was checked against (contradicted claims first).",
             )
         )
     return Section("claims", "Claims in real rationales", blocks)

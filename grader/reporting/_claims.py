@@ -40,18 +40,26 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
             "caveat": "extraction is automatic: read each example's fragment against the rationale before "
                       "citing it; annotators can correct any entry in the console's ledger review",
         }
-        picked = []
-        seen_contestants: set[int] = set()
-        contradicted = [r for r in rows if r.verifier_status == "contradicted"]
-        for r in contradicted:  # spread the examples over contestants first
-            if r.contestant_id not in seen_contestants:
-                picked.append(r)
-                seen_contestants.add(r.contestant_id)
-        picked += [r for r in contradicted if r not in picked]
+        picked: list[LedgerEntryRow] = []
+        for status, want in (("contradicted", examples), ("supported", examples // 2), ("briefing", 2)):
+            if status == "briefing":
+                pool = briefing
+            else:
+                pool = [r for r in rows if r.verifier_status == status and r.evidence]
+            seen_contestants: set[int] = set()
+            chosen = []
+            for r in pool:  # spread the examples over contestants first
+                if r.contestant_id not in seen_contestants:
+                    chosen.append(r)
+                    seen_contestants.add(r.contestant_id)
+            chosen += [r for r in pool if r not in chosen]
+            picked += chosen[: max(0, want if status != "contradicted" else examples)]
         shown = [
             {"contestant": names.get(r.contestant_id, "?"), "decision_date": str(r.decision_date),
-             "symbol": r.symbol, "claim": r.claim, "reason": r.verifier_reason,
-             "evidence": r.evidence}
-            for r in picked[:examples]
+             "symbol": r.symbol, "claim": r.claim, "status": r.verifier_status, "reason": r.verifier_reason,
+             "checked_against": "; ".join(f"{e['symbol']}.{e['field']} = {e['value']:.4g} (observed "
+                                          f"{str(e['observed_at'])[:10]})" for e in (r.evidence or [])
+                                          if isinstance(e.get("value"), int | float)) or "—"}
+            for r in picked
         ]
         return summary, shown
