@@ -115,8 +115,11 @@ def _num(o: Observation | None) -> float | None:
     return float(o.value)
 
 
+_HORIZON_LABEL = re.compile(r"\d+[TDMY]")
+
+
 def _horizon_of(a: Assertion) -> str | None:
-    if a.label and re.fullmatch(r"\d+[TDMY]", a.label):
+    if a.label and _HORIZON_LABEL.fullmatch(a.label):
         return a.label
     if a.field in FIELD_HORIZONS:
         return FIELD_HORIZONS[a.field]

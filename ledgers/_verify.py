@@ -7,6 +7,7 @@ forecast with a false premise is contradicted and a forecast with a true one is 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -131,7 +132,15 @@ class Verifier:
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)
 
     def verify_many(self, claims: Iterable[Claim]) -> list[Verification]:
-        return [self.verify(c) for c in claims]
+        # a batch allocates many small, long-lived objects (results, evidence): the cyclic collector would
+        # rescan them over and over without finding garbage, so it is paused for the batch
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return [self.verify(c) for c in claims]
+        finally:
+            if enabled:
+                gc.enable()
 
     @staticmethod
     def _build(claim: Claim, status: Status, reason: str, evidence: list[Observation], rule: str,
