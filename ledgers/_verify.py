@@ -103,6 +103,9 @@ def combine(statuses: Sequence[Status]) -> Status:
     return NV
 
 
+_UNRECOGNISED = Assertion(rule="unrecognised")
+
+
 class Verifier:
     """Verifies claims against one store; snapshots are cached per (symbol, decided_at)."""
 
@@ -115,7 +118,7 @@ class Verifier:
         assertions = claim_assertions(claim, self.config)
         ctx = Ctx(self.data, self.config, claim.decided_at, claim.symbol)
         if not assertions:
-            res = RULES["unrecognised"](ctx, Assertion(rule="unrecognised"))
+            res = RULES["unrecognised"](ctx, _UNRECOGNISED)
             return self._build(claim, res.status, res.reason, _cited_evidence(self.data, claim, self.config),
                                "unrecognised", False, False)
         results: list[RuleResult] = []
