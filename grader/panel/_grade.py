@@ -21,6 +21,7 @@ from sqlalchemy import select
 
 from grader.panel._config import PanelConfig
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
+from grader.panel._scores import store_score_version
 from grader.storage import (
     ContestantRow,
     GradeRow,
@@ -235,8 +236,8 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     st = runner.stats
     report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused
     report.attempts_failed, report.gaps, report.cost_usd = st.attempts_failed, st.gaps, st.cost_usd
-    report.score_version = score_and_store(db_url, run_id, rubric, bundle, outcomes, pending, panel,
-                                           judge_calls=st.calls_sent)
+    report.score_version = store_score_version(db_url, run_id, rubric, outcomes, pending,
+                                               [j.judge_id for j in panel.judges], judge_calls=st.calls_sent)
     _finish(db_url, run_id, bundle, rubric, panel, status="complete")
     return report
 
@@ -278,15 +279,6 @@ def _store_result(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bu
         contestant = s.get(ContestantRow, t.contestant_row_id)
         store_grade(s, run_id=run_id, spec=t.spec, contestant=contestant, repeat=t.repeat, call_id=res.call_id,
                     grade=res.parsed, composite=comp, ledger_rows=ledger_rows)
-
-
-def score_and_store(db_url, run_id, rubric, bundle, outcomes, pending, panel: PanelConfig | None,
-                    judge_calls: int, note: str = "") -> int:
-    """Score the run's stored grades under ``rubric`` and store a new scored version."""
-    from grader.panel._scores import store_score_version
-
-    return store_score_version(db_url, run_id, rubric, outcomes, pending,
-                               [j.judge_id for j in panel.judges] if panel else None, judge_calls, note)
 
 
 def _finish(db_url, run_id, bundle, rubric, panel, status: str) -> None:
