@@ -19,9 +19,9 @@ $G grade seasons/demo-2022q1 --rubric v0.4 --panel mock --run-id demo-mock --qui
 $G report --run demo-mock --out "$OUT/demo-mock"
 $G leaderboard --run demo-mock
 
-echo "== Self-preference audit on a 12-contestant synthetic season (mock panel; +10 planted for the OpenAI-family judge)"
+echo "== Self-preference and self-consistency audits on a 12-contestant synthetic season (mock panel, 3 repeats; +10 planted for the OpenAI-family judge)"
 .venv/bin/python -m grader.demo synthetic --out out/seasons/synthetic-12x15 --contestants 12 --days 15 --seed 1
-$G grade out/seasons/synthetic-12x15 --rubric v0.4 --panel mock --run-id synthetic-12x15-mock --quiet
+$G grade out/seasons/synthetic-12x15 --rubric v0.4 --panel mock --run-id synthetic-12x15-mock --repeats 3 --quiet
 $G report --run synthetic-12x15-mock --out "$OUT/synthetic-12x15-mock"
 grep -A 6 "^| Judge | Family" "$OUT/synthetic-12x15-mock/report.md" || true
 grep -m1 "flagged as self-preference" "$OUT/synthetic-12x15-mock/report.md" || true
