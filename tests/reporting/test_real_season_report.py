@@ -1,0 +1,26 @@
+"""The real CapitalBench season graded offline: the report names real models, real claims and the attribution."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from audits import build_report, write_report
+from grader.panel import grade_season
+from grader.reporting import collect_audit_inputs, real_claims_section
+
+SEASON = Path(__file__).resolve().parents[2] / "seasons" / "cb-2026-06-1w"
+
+
+def test_real_season_report(tmp_path):
+    db = f"sqlite:///{tmp_path / 'cb.db'}"
+    grade_season(SEASON, rubric_name="v0.4", panel_name="reference", run_id="cb", db_url=db, progress=False)
+    summary, examples = real_claims_section("cb", db)
+    assert summary["numeric_checked_against_fields"] > 100
+    assert summary["supported"] > 100 and summary["briefing_only"] > 0
+    assert any(e["status"] == "supported" and e["checked_against"] != "—" for e in examples)
+    inputs = collect_audit_inputs("cb", db).model_copy(update={"claims_summary": summary, "examples": examples})
+    html = write_report(build_report(inputs), tmp_path / "report")["html"].read_text()
+    for text in ("CapitalBench", "Ishtiaq Rahman", "CC BY 4.0", "GPT-5.5", "Claude Opus 4.8", "Gemini 3.1 Pro",
+                 "Grok 4.3", "Claims in real rationales", "REFERENCE BASELINE"):
+        assert text in html, text
+    assert examples[0]["claim"] in html
