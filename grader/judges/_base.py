@@ -401,3 +401,22 @@ def http_failure(
 def no_reply_failure(kind: ErrorKind, message: str, *, latency_s: float, secret: str) -> CallOutcome:
     """The outcome when nothing came back (timeout, connection failure)."""
     return CallOutcome(False, "", error_kind=kind, error_message=redact(message, secret), latency_s=latency_s)
+
+
+class SdkJudge(Generic[ClientT]):
+    """What every provider judge shares: its spec, the key (kept only to redact it from error text), one SDK
+    client per event loop, a repr without the key, and closing the client."""
+
+    def __init__(self, spec: JudgeSpec, *, api_key: str, factory: Any) -> None:
+        self.spec = spec
+        self._secret = api_key
+        self._clients: PerLoopClient[ClientT] = PerLoopClient(factory)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, "
+                f"endpoint={self.spec.endpoint!r})")
+
+    async def aclose(self) -> None:
+        client = self._clients.pop_current()
+        if client is not None:
+            await client.close()

@@ -15,7 +15,7 @@ from anthropic import AsyncAnthropic, transform_schema
 from ._base import (
     CallOutcome,
     JudgeSpec,
-    PerLoopClient,
+    SdkJudge,
     Stopwatch,
     backstop_timeout,
     http_failure,
@@ -29,23 +29,16 @@ __all__ = ["AnthropicJudge"]
 _TRUNCATING_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
 
 
-class AnthropicJudge:
+class AnthropicJudge(SdkJudge[AsyncAnthropic]):
     """A judge on the Anthropic Messages API (json_schema output_config, SDK retries off)."""
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
-        self.spec = spec
-        self._secret = api_key
-        self._clients: PerLoopClient[AsyncAnthropic] = PerLoopClient(
-            lambda: AsyncAnthropic(
-                api_key=api_key, base_url=spec.endpoint, timeout=spec.timeout_s, max_retries=0
-            )
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"AnthropicJudge(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, "
-            f"endpoint={self.spec.endpoint!r})"
-        )
+        super().__init__(spec, api_key=api_key, factory=lambda: AsyncAnthropic(
+            api_key=api_key,
+            base_url=spec.endpoint,
+            timeout=spec.timeout_s,
+            max_retries=0,
+        ))
 
     def request_params(
         self, system: str, user: str, schema: dict[str, Any], schema_name: str
@@ -117,7 +110,3 @@ class AnthropicJudge:
         truncated = message.stop_reason in _TRUNCATING_STOPS
         return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
 
-    async def aclose(self) -> None:
-        client = self._clients.pop_current()
-        if client is not None:
-            await client.close()

@@ -15,7 +15,7 @@ from openai import AsyncOpenAI
 from ._base import (
     CallOutcome,
     JudgeSpec,
-    PerLoopClient,
+    SdkJudge,
     Stopwatch,
     backstop_timeout,
     http_failure,
@@ -55,20 +55,16 @@ async def send_with_openai_sdk(
     return raw, watch
 
 
-class OpenAIJudge:
+class OpenAIJudge(SdkJudge[AsyncOpenAI]):
     """A judge on the OpenAI Responses API (strict json_schema structured output, SDK retries off)."""
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
-        self.spec = spec
-        self._secret = api_key
-        self._clients: PerLoopClient[AsyncOpenAI] = PerLoopClient(
-            lambda: AsyncOpenAI(
-                api_key=api_key, base_url=spec.endpoint, timeout=spec.timeout_s, max_retries=0
-            )
-        )
-
-    def __repr__(self) -> str:
-        return f"OpenAIJudge(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, endpoint={self.spec.endpoint!r})"
+        super().__init__(spec, api_key=api_key, factory=lambda: AsyncOpenAI(
+            api_key=api_key,
+            base_url=spec.endpoint,
+            timeout=spec.timeout_s,
+            max_retries=0,
+        ))
 
     def request_params(
         self, system: str, user: str, schema: dict[str, Any], schema_name: str
@@ -136,7 +132,3 @@ class OpenAIJudge:
             fields["stop_reason"] = f"incomplete:{incomplete}"
         return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
 
-    async def aclose(self) -> None:
-        client = self._clients.pop_current()
-        if client is not None:
-            await client.close()

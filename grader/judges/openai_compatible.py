@@ -10,29 +10,22 @@ from typing import Any
 
 from openai import AsyncOpenAI
 
-from ._base import CallOutcome, JudgeSpec, PerLoopClient, outcome_from_text, redact
+from ._base import CallOutcome, JudgeSpec, SdkJudge, outcome_from_text, redact
 from .openai import send_with_openai_sdk
 
 __all__ = ["OpenAICompatibleJudge"]
 
 
-class OpenAICompatibleJudge:
+class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI]):
     """A judge on any Chat Completions server (json_schema response_format, SDK retries off)."""
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
-        self.spec = spec
-        self._secret = api_key
-        self._clients: PerLoopClient[AsyncOpenAI] = PerLoopClient(
-            lambda: AsyncOpenAI(
-                api_key=api_key, base_url=spec.endpoint, timeout=spec.timeout_s, max_retries=0
-            )
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"OpenAICompatibleJudge(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, "
-            f"endpoint={self.spec.endpoint!r})"
-        )
+        super().__init__(spec, api_key=api_key, factory=lambda: AsyncOpenAI(
+            api_key=api_key,
+            base_url=spec.endpoint,
+            timeout=spec.timeout_s,
+            max_retries=0,
+        ))
 
     def request_params(
         self, system: str, user: str, schema: dict[str, Any], schema_name: str
@@ -88,7 +81,3 @@ class OpenAICompatibleJudge:
         truncated = choice.finish_reason == "length"
         return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
 
-    async def aclose(self) -> None:
-        client = self._clients.pop_current()
-        if client is not None:
-            await client.close()

@@ -22,7 +22,7 @@ from ._base import (
     CallOutcome,
     ErrorKind,
     JudgeSpec,
-    PerLoopClient,
+    SdkJudge,
     Stopwatch,
     backstop_timeout,
     no_reply_failure,
@@ -70,24 +70,17 @@ def no_retry_channel_options() -> list[tuple[str, Any]]:
     return [("grpc.enable_retries", 0), ("grpc.service_config", json.dumps(service_config))]
 
 
-class XaiJudge:
+class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
     """A judge on xAI's gRPC Chat API (json_schema response format, no SDK retries, explicit deadline)."""
 
     def __init__(self, spec: JudgeSpec, *, api_key: str, insecure: bool = False) -> None:
-        self.spec = spec
-        self._secret = api_key
-        self._clients: PerLoopClient[xai_sdk.AsyncClient] = PerLoopClient(
-            lambda: xai_sdk.AsyncClient(
-                api_key=api_key,
-                api_host=spec.endpoint,
-                timeout=spec.timeout_s,
-                use_insecure_channel=insecure,
-                channel_options=no_retry_channel_options(),
-            )
-        )
-
-    def __repr__(self) -> str:
-        return f"XaiJudge(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, endpoint={self.spec.endpoint!r})"
+        super().__init__(spec, api_key=api_key, factory=lambda: xai_sdk.AsyncClient(
+            api_key=api_key,
+            api_host=spec.endpoint,
+            timeout=spec.timeout_s,
+            use_insecure_channel=insecure,
+            channel_options=no_retry_channel_options(),
+        ))
 
     def _chat_settings(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -176,7 +169,3 @@ class XaiJudge:
             latency_s=latency_s,
         )
 
-    async def aclose(self) -> None:
-        client = self._clients.pop_current()
-        if client is not None:
-            await client.close()
