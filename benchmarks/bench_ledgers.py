@@ -1,6 +1,6 @@
 """Ledger verification throughput: 50,000 judge-style claims verified in one batch (bar: under 2 s).
 
-Store: real adjusted closes of 20 US stocks and the S&P 500 (2020-2022, ../shared/data/market, skfolio
+Store: real adjusted closes of 20 US stocks and the S&P 500 (2020-2022, data/market, skfolio
 datasets, BSD-3-Clause) plus ILLUSTRATIVE fundamentals/analyst rows. Claims: 2,000 decisions (symbol,
 decided_at) x 25 claims written the way judges write them (numbers read from the decision's snapshot, one in ten
 wrong by a few percent; qualitative, comparative, forecast and briefing claims), parsed from text inside the
@@ -27,7 +27,7 @@ from ledgers import Claim, VerifierConfig, verify_many  # noqa: E402
 from ledgers._parse import _skeleton  # noqa: E402
 from ledgers._verify import _parsed  # noqa: E402
 
-MARKET = REPO.parent / "shared" / "data" / "market"
+MARKET = REPO / "data" / "market"
 N_DECISIONS = 2_000
 PER_DECISION = 25
 

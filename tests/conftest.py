@@ -11,7 +11,11 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+DATA = REPO / "data"
+"""Source data shipped with the repository (data/README.md): market closes and a slice of CapitalBench rounds."""
+MARKET = DATA / "market"
+CB_ROUNDS = Path(os.environ.get("GRADER_TEST_CB_ROUNDS") or DATA / "capitalbench" / "rounds")
+"""CapitalBench rounds the tests read: the shipped slice, or a full copy named by ``GRADER_TEST_CB_ROUNDS``."""
 PG_ADMIN_URL = os.environ.get("GRADER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 

@@ -28,7 +28,7 @@ def build(
     market: Path | None = typer.Option(
         None,
         "--market",
-        help="Closes: a bundle market/ folder or the shared extract (default: committed copy).",
+        help="Closes: a bundle market/ folder or the wide-form source extract, e.g. data/market (default: committed copy).",
     ),
 ) -> None:
     """Rebuild the demo season demo-2022q1 (byte for byte reproducible)."""

@@ -22,7 +22,7 @@ from grader.demo._universe import (
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO_DIR = REPO_ROOT / "seasons" / "demo-2022q1"
-SHARED_MARKET_DIR = REPO_ROOT.parent / "shared" / "data" / "market"
+SOURCE_MARKET_DIR = REPO_ROOT / "data" / "market"
 DEMO_SEED = 2022
 RISK_FREE_RATE = 0.003
 """About the average 3-month US Treasury bill yield over Q1 2022 (~0.3%); a documented assumption."""
@@ -59,9 +59,9 @@ _SYNTHETIC_NOTE = (
 
 
 def default_market_dir() -> Path:
-    """The committed copy (``seasons/demo-2022q1/market``) when present, else the shared extract."""
+    """The committed copy (``seasons/demo-2022q1/market``) when present, else the source extract (``data/market``)."""
     committed = DEMO_DIR / "market"
-    return committed if (committed / "prices.csv").is_file() else SHARED_MARKET_DIR
+    return committed if (committed / "prices.csv").is_file() else SOURCE_MARKET_DIR
 
 
 def build_demo_season(out_dir: Path = DEMO_DIR, market_dir: Path | None = None) -> BuiltSeason:

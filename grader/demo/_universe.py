@@ -20,7 +20,7 @@ SKFOLIO_ATTRIBUTION = (
     "`skfolio/datasets/data/{sp500_dataset,factors_dataset,sp500_index}.csv.gz`, cut to dates from "
     "2020-01-01 on. The package describes the set as for testing and examples."
 )
-"""The attribution line of ``../shared/data/market/README.md``; kept wherever the closes are copied."""
+"""The attribution line of ``data/market/README.md``; kept wherever the closes are copied."""
 
 DEMO_BENCHMARK = "SP500"
 HISTORY_START = date(2021, 1, 4)
@@ -191,7 +191,7 @@ def read_market_closes(market_dir: Path, symbols: list[str], start: date, end: d
         frame = pd.concat(parts, ignore_index=True).rename(columns={"Date": "date"})
     else:
         raise MarketDataError(
-            f"{market_dir}: expected prices.csv (date,symbol,close) or the shared extract "
+            f"{market_dir}: expected prices.csv (date,symbol,close) or the wide-form source extract "
             f"({', '.join(_WIDE_FILES)})"
         )
     frame["date"] = pd.to_datetime(frame["date"]).dt.date

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
+import os
 import re
+import threading
 from contextlib import ExitStack
 
 import numpy as np
@@ -21,6 +24,33 @@ from grader.panel._config import PanelConfig
 from grader.prompts import prompt_hash
 
 _REPEAT = re.compile(r"\[Stability repeat (\d+)\]")
+
+STALL_AFTER_ENV = "GRADER_MOCK_STALL_AFTER"
+"""Fault injection for crash tests: with ``N`` set, the mock fakes of this process answer their first ``N``
+requests (all judges together) and hold every later one until the process ends, so a test can kill a run at
+a known point ("exactly N calls completed") instead of racing a sleep. Read from the environment, never from
+the panel file, so it changes no call's content address."""
+
+
+def _stalling(script, counter: itertools.count, lock: threading.Lock, limit: int | None):
+    if limit is None:
+        return script
+
+    def held(request: FakeRequest) -> FakeReply:
+        with lock:
+            served = next(counter)
+        return FakeReply.hang() if served >= limit else script(request)
+
+    return held
+
+
+def _stall_limit() -> int | None:
+    raw = os.environ.get(STALL_AFTER_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ValueError(f"{STALL_AFTER_ENV} must be a whole number of requests, got {raw!r}")
+    return int(raw)
 
 
 def repeat_marker(repeat: int) -> str:
@@ -84,10 +114,10 @@ def start_mock_servers(panel: PanelConfig, grades: MockGrades, stack: ExitStack)
     """Start one fake per judge; return the judge specs pointed at them (loopback: no key, no flag)."""
     assert panel.mock is not None
     specs = []
+    counter, lock, limit = itertools.count(), threading.Lock(), _stall_limit()
     for judge in panel.judges:
-        server = stack.enter_context(
-            fake_server(judge.provider, script=mock_script(judge, panel, grades), latency_s=panel.mock.latency_s)
-        )
+        script = _stalling(mock_script(judge, panel, grades), counter, lock, limit)
+        server = stack.enter_context(fake_server(judge.provider, script=script, latency_s=panel.mock.latency_s))
         endpoint = {"host": server.host_port} if judge.provider == "xai" else {"base_url": server.base_url}
         # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
         specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))

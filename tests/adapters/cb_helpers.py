@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import CB_ROUNDS
+
 REPO = Path(__file__).resolve().parents[2]
-ROUNDS = REPO.parent / "shared" / "data" / "capitalbench" / "rounds"
+ROUNDS = CB_ROUNDS
 
 
 def rounds_dir() -> Path:

@@ -10,9 +10,7 @@ import pytest
 
 from grader.anonymizer import Anonymizer
 from grader.season import Contestant
-from tests.conftest import SHARED
-
-ROUNDS = SHARED / "data" / "capitalbench" / "rounds"
+from tests.conftest import CB_ROUNDS as ROUNDS
 
 
 def _texts_and_contestants() -> tuple[list[str], list[Contestant]]:

@@ -13,9 +13,9 @@ import yaml
 from grader.demo import DEMO_DIR, DEMO_ENTRANTS, STRATEGIES, build_demo_season
 from grader.pit import MARKET_TZ
 from grader.season import SeasonBundle, load_bundle
+from tests.conftest import MARKET
 from tests.demo.demo_checks import decisions_with_claims, previous_close, replay_books, true_value
 
-SHARED_MARKET = DEMO_DIR.parents[2] / "shared" / "data" / "market"
 ATTRIBUTION = "extracted unchanged from the data files that ship inside the PyPI package `skfolio` 1.12.2 (BSD-3-Clause)"
 
 
@@ -36,10 +36,9 @@ def test_rebuild_gives_the_committed_bytes(tmp_path: Path) -> None:
         assert rebuilt[name] == committed[name], f"{name} differs from the committed file"
 
 
-@pytest.mark.skipif(not SHARED_MARKET.is_dir(), reason="the shared market extract is not on this machine")
-def test_rebuild_from_the_shared_extract_gives_the_committed_bytes(tmp_path: Path) -> None:
-    """The committed prices.csv is an unchanged copy of the shared closes."""
-    build_demo_season(tmp_path / "demo", market_dir=SHARED_MARKET)
+def test_rebuild_from_the_source_extract_gives_the_committed_bytes(tmp_path: Path) -> None:
+    """The committed prices.csv is an unchanged copy of the source closes (data/market)."""
+    build_demo_season(tmp_path / "demo", market_dir=MARKET)
     committed, rebuilt = _files(DEMO_DIR), _files(tmp_path / "demo")
     assert rebuilt == committed
 

@@ -1,4 +1,4 @@
-"""Helpers to read CapitalBench rounds (../shared/data/capitalbench, CC BY 4.0) into ledger inputs.
+"""Helpers to read CapitalBench rounds (data/capitalbench in this repository, CC BY 4.0) into ledger inputs.
 
 Used by the extraction tests; the season adapter (grader.adapters) is the production path.
 """
@@ -14,8 +14,9 @@ import pandas as pd
 import yaml
 
 from grader.pit import FieldRow, PointInTimeStore, close_time
+from tests.conftest import CB_ROUNDS
 
-ROUNDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "capitalbench" / "rounds"
+ROUNDS = CB_ROUNDS
 RETURN_COLUMNS = {"return_7d": "return7d", "return_30d": "return30d", "return_6m": "return6m", "return_1y": "return1y"}
 CB_FIELDS = frozenset({"close", *RETURN_COLUMNS.values()})
 

@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.pit import FieldRow, PointInTimeStore, close_time, wilder_rsi
-from tests.conftest import SHARED
+from tests.conftest import MARKET
 
-MARKET = SHARED / "data" / "market"
 
 
 @pytest.fixture(scope="module")
