@@ -14,7 +14,6 @@ from grader.pit import FieldRow, PointInTimeStore, close_time, wilder_rsi
 from tests.conftest import MARKET
 
 
-
 @pytest.fixture(scope="module")
 def real_store() -> PointInTimeStore:
     stocks = pd.read_csv(MARKET / "stocks_adj_close.csv")[["Date", "AAPL", "XOM"]]
