@@ -1,7 +1,7 @@
 """Field registry: every point-in-time field a claim may cite, with its unit, category and aliases.
 
-Names follow PRODUCT.md ("Point-in-time data") plus the CapitalBench trailing returns (``return7d``,
-``return30d``, ``return6m``, ``return1y``). Aliases are what rationales and judges actually write
+Names follow PRODUCT.md ("Point-in-time data") plus every column of the tables CapitalBench rounds show their
+models (trailing returns, the decision-context and quality-evidence appendices). Aliases are what rationales and judges actually write
 ("P/E", "RSI", "50DMA", "7-day"); they are matched after lower-casing and dropping spaces, hyphens,
 underscores and parentheses, so "50-day moving average", "50 Day Moving Average" and "50dma" are one key.
 """
@@ -32,6 +32,89 @@ class FieldSpec:
 
 def _f(name: str, unit: Unit, category: Category, description: str, *aliases: str) -> FieldSpec:
     return FieldSpec(name, unit, category, aliases, description)
+
+
+_HORIZON_WORDS = {
+    "7d": ("7d", "7-day", "seven-day", "1-week", "one-week", "1w", "weekly"),
+    "30d": ("30d", "30-day", "thirty-day", "1-month", "one-month", "1m", "monthly"),
+    "6m": ("6m", "6-month", "six-month"),
+    "1y": ("1y", "1-year", "one-year", "12-month", "1yr"),
+}
+
+
+def _session_words(n: int) -> tuple[str, ...]:
+    return (f"{n}s", f"{n}-session", f"{n} session", f"{n}-trading-day", f"{n}d", f"{n}-day")
+
+
+def _horizon_words(h: str) -> tuple[str, ...]:
+    return _HORIZON_WORDS.get(h) or _session_words(int(h[:-1]))
+
+
+def _capitalbench_fields() -> list[FieldSpec]:
+    """Fields of the tables CapitalBench rounds show their models, one per (measure, horizon) that the public
+    rounds use; the adapter maps each column to one of these (``grader.adapters``)."""
+    out: list[FieldSpec] = [
+        _f("return3d", "fraction", "price_momentum", "3-trading-day (3-session) return",
+           *[f"{w} return" for w in _session_words(3)], "3-session", "3s"),
+    ]
+    for h, what in (("7d", "7 calendar days"), ("30d", "30 calendar days"), ("6m", "6 months"),
+                    ("1y", "1 year"), ("5d", "5 sessions"), ("21d", "21 sessions")):
+        words = _horizon_words(h)
+        out.append(_f(
+            f"activeReturn{h}", "fraction", "price_momentum",
+            f"return minus the benchmark's (SPY) return over {what}",
+            *[f"{w} {k}" for w in words for k in ("active return", "relative return", "excess return",
+                                                  "return vs spy", "return vs sp500", "return vs s&p 500",
+                                                  "alpha", "outperformance")]))
+        if h in ("7d", "30d", "6m", "1y"):
+            out.append(_f(f"rank{h}", "count", "price_momentum",
+                          f"rank of the {what} return in the round's universe (1 = highest)",
+                          *[f"{w} rank" for w in words]))
+    for n in (16, 105):
+        out.append(_f(f"priorActiveReturn{n}d", "fraction", "price_momentum",
+                      f"active return vs SPY over the {n} sessions before the latest window",
+                      *[f"prior {w} active return" for w in _session_words(n)], f"prior {n}s active return"))
+    for h, what in (("30d", "30 calendar days"), ("21d", "21 sessions"), ("63d", "63 sessions")):
+        words = _horizon_words(h)
+        out.append(_f(f"volatility{h}", "fraction", "price_momentum",
+                      f"annualised volatility of daily returns over {what}",
+                      *[f"{w} {k}" for w in words for k in ("volatility", "vol", "realized volatility")]))
+        out.append(_f(f"maxDrawdown{h}", "fraction", "price_momentum",
+                      f"maximum drawdown over {what} (a negative fraction)",
+                      *[f"{w} {k}" for w in words for k in ("max drawdown", "maximum drawdown", "drawdown")]))
+    out.append(_f("upDayShare30d", "fraction", "price_momentum", "share of up days over 30 calendar days",
+                  "up-day share", "up day share", "30d up-day share", "share of up days", "up days"))
+    out.append(_f("distance52wHigh", "fraction", "price_momentum",
+                  "close / 52-week high - 1 (zero or negative)",
+                  "distance from 52-week high", "distance from the 52-week high", "distance to 52-week high",
+                  "distance from 52w high", "below 52-week high", "off the 52-week high", "off its 52-week high"))
+    out.append(_f("distance52wLow", "fraction", "price_momentum", "close / 52-week low - 1 (zero or positive)",
+                  "distance from 52-week low", "distance from the 52-week low", "above 52-week low",
+                  "distance from 52w low"))
+    for h, what in (("1y", "1 year of daily returns"), ("63d", "63 sessions"), ("252d", "252 sessions")):
+        words = _horizon_words(h) if h == "1y" else _session_words(int(h[:-1]))
+        out.append(_f(f"correlation{h}", "ratio", "price_momentum", f"correlation with SPY over {what}",
+                      *[f"{w} {k}" for w in words for k in ("correlation", "corr", "correlation to spy",
+                                                            "correlation with spy")]))
+        out.append(_f(f"beta{h}", "ratio", "price_momentum", f"beta to SPY over {what}",
+                      *[f"{w} beta" for w in words]))
+    for a, b in ((5, 60), (20, 120)):
+        out.append(_f(f"volumeZscore{a}v{b}", "ratio", "volume",
+                      f"z-score of the {a}-session average volume against the preceding {b}-session baseline",
+                      f"volume z-score {a}v{b}", f"{a}v{b} volume z-score", f"volume zscore {a}v{b}"))
+    for name, what, *aliases in (
+        ("qualityEvidenceScore", "CapitalBench quality evidence score (0..1)",
+         "quality evidence score", "quality score", "quality-evidence score", "evidence score"),
+        ("priorActiveRank", "percentile rank (0..1) of the prior-window active return", "prior active rank"),
+        ("recentPullbackRank", "percentile rank (0..1) of the recent active pullback (reversal)",
+         "recent pullback rank", "pullback rank", "recent active reversal rank", "reversal rank"),
+        ("lowVolatilityRank", "percentile rank (0..1) of low volatility", "low volatility rank",
+         "low-volatility rank"),
+        ("shallowDrawdownRank", "percentile rank (0..1) of a shallow drawdown", "shallow drawdown rank",
+         "shallow-drawdown rank"),
+    ):
+        out.append(_f(name, "ratio", "price_momentum", what, *aliases))
+    return out
 
 
 FIELDS: tuple[FieldSpec, ...] = (
@@ -75,6 +158,9 @@ FIELDS: tuple[FieldSpec, ...] = (
        "volatility", "vol", "20-day volatility", "realized volatility", "realised volatility",
        "annualized volatility", "annualised volatility", "historical volatility"),
     _f("beta", "ratio", "price_momentum", "60-day beta to the benchmark", "beta", "market beta"),
+    # tables of CapitalBench rounds (trailing returns, decision context, quality evidence; docs/ledgers.md).
+    # "Nd" is N trading days (sessions, the tables' "Ns"), except the calendar horizons 7d/30d/6m/1y.
+    *_capitalbench_fields(),
     # volume
     _f("volume", "count", "volume", "the day's volume", "volume", "daily volume", "trading volume"),
     _f("avgVolume20d", "count", "volume", "mean volume of the last 20 days",

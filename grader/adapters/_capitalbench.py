@@ -465,29 +465,27 @@ def _build(
         if missing:
             notes.append(f"{r.id}: no entry price for {', '.join(missing)} (not scored in that round)")
 
+    # every table value of every round, sourced "capitalbench:<round>": a round's decisions are checked
+    # against what that round showed (SeasonBundle.store_for), so two rounds publishing the same field on the
+    # same day each keep their own row
     field_rows: list[list[str]] = []
-    seen_fields: dict[tuple[str, str, date], float] = {}
     for r in rounds:
+        seen_fields: set[tuple[str, str, date]] = set()
         for t in r.trailing:
             values = ({"close": t.close} if t.close is not None else {}) | t.returns
             for fname, v in values.items():
                 key = (t.option_id, fname, t.as_of_price_date)
-                if key in seen_fields:
-                    if abs(seen_fields[key] - v) > 1e-9 * max(1.0, abs(v)):
-                        notes.append(
-                            f"{r.id}: {t.option_id}.{fname} as of {t.as_of_price_date} is {v!r}, an earlier "
-                            f"round gave {seen_fields[key]!r}; the earlier value is kept"
-                        )
+                if key in seen_fields:  # two tables of one round give one field (e.g. distance52wHigh)
                     continue
-                seen_fields[key] = v
+                seen_fields.add(key)
                 field_rows.append(
                     [t.option_id, fname, _num(v), t.as_of_price_date.isoformat(), f"capitalbench:{r.id}"]
                 )
+        for table, columns in sorted(r.unused_columns.items()):
+            notes.append(f"{r.id}: {table} columns not read as fields (no registry field): {', '.join(columns)}")
     no_fields = [r.id for r in rounds if not r.trailing]
     if no_fields:
-        notes.append(
-            f"no market_data/universe_trailing_returns.csv (no point-in-time fields) in: {', '.join(no_fields)}"
-        )
+        notes.append(f"no market-data table (no point-in-time fields) in: {', '.join(no_fields)}")
     for r in rounds:
         notes.extend(r.warnings)
 

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
+from grader.adapters._capitalbench_tables import TABLE_FILES, TableRow, read_json_table, read_trailing_table
 from grader.season import BundleIssue
 
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same result, faster
@@ -119,14 +120,6 @@ class PricePoint:
 
 
 @dataclass
-class TrailingRow:
-    option_id: str
-    as_of_price_date: date
-    close: float | None
-    returns: dict[str, float]  # bundle field name -> value (fractions)
-
-
-@dataclass
 class SourceRound:
     """One validated round with its official run."""
 
@@ -140,8 +133,9 @@ class SourceRound:
     entry: dict[str, PricePoint]
     exit: dict[str, PricePoint] | None  # None while the round is pending
     weekly: list[tuple[str, PricePoint]] = field(default_factory=list)  # (option_id, point)
-    trailing: list[TrailingRow] = field(default_factory=list)
+    trailing: list[TableRow] = field(default_factory=list)  # rows of every table the round showed
     warnings: list[str] = field(default_factory=list)
+    unused_columns: dict[str, list[str]] = field(default_factory=dict)  # table -> columns not used
 
     @property
     def track(self) -> str:
@@ -168,12 +162,6 @@ class RoundListing:
 
 
 BENCHMARK_OPTION = "SP500"
-_TRAILING_FIELDS = {
-    "return_7d": "return7d",
-    "return_30d": "return30d",
-    "return_6m": "return6m",
-    "return_1y": "return1y",
-}
 
 
 def _rel(rounds_dir: Path, path: Path) -> str:
@@ -316,36 +304,6 @@ def _read_weekly(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> list[
             value = _finite(raw, rel, line, "price", issues, positive=True)
             if value is not None:
                 out.append(((row.get("option_id") or "").strip(), PricePoint(d, value)))
-    return out
-
-
-def _read_trailing(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> list[TrailingRow]:
-    out: list[TrailingRow] = []
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        need = ("option_id", "as_of_price_date", "as_of_adj_close", *_TRAILING_FIELDS)
-        missing = [c for c in need if c not in (reader.fieldnames or [])]
-        if missing:
-            issues.append(CapitalBenchIssue(rel, 1, ",".join(missing), "missing column(s) in header"))
-            return out
-        for line, row in enumerate(reader, start=2):
-            try:
-                as_of = date.fromisoformat((row.get("as_of_price_date") or "").strip())
-            except ValueError:
-                issues.append(CapitalBenchIssue(rel, line, "as_of_price_date", "not a date"))
-                continue
-            raw_close = (row.get("as_of_adj_close") or "").strip()
-            close = (
-                _finite(raw_close, rel, line, "as_of_adj_close", issues, positive=True) if raw_close else None
-            )
-            rets: dict[str, float] = {}
-            for col, name in _TRAILING_FIELDS.items():
-                raw = (row.get(col) or "").strip()
-                if raw:
-                    v = _finite(raw, rel, line, col, issues, positive=False)
-                    if v is not None:
-                        rets[name] = v
-            out.append(TrailingRow(row["option_id"].strip(), as_of, close, rets))
     return out
 
 
@@ -526,7 +484,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
     entry: dict[str, PricePoint] = {}
     exit_: dict[str, PricePoint] | None = None
     weekly: list[tuple[str, PricePoint]] = []
-    trailing: list[TrailingRow] = []
+    trailing: list[TableRow] = []
     if manifest is not None:
         p = rd / "prices" / "entry_prices.csv"
         if not p.is_file():
@@ -539,16 +497,24 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
     p = rd / "prices" / "weekly_prices.csv"
     if p.is_file():
         weekly = _read_weekly(p, _rel(rounds_dir, p), issues)
-    p = rd / "market_data" / "universe_trailing_returns.csv"
-    if p.is_file():
-        trailing = _read_trailing(p, _rel(rounds_dir, p), issues)
-        for row in trailing:
+    unused: dict[str, list[str]] = {}
+    for table, fname in TABLE_FILES.items():
+        p = rd / "market_data" / fname
+        if not p.is_file():
+            continue
+        rel = _rel(rounds_dir, p)
+        if table == "trailing_returns":
+            read = read_trailing_table(p)
+        else:
+            read = read_json_table(p, table, manifest.decision_date if manifest is not None else None)
+        for line, column, message in read.problems:
+            issues.append(CapitalBenchIssue(rel, line, column, message))
+        for row in read.rows:
             if by_id and row.option_id not in by_id:
-                issues.append(
-                    CapitalBenchIssue(
-                        _rel(rounds_dir, p), None, "option_id", f"unknown option {row.option_id!r}"
-                    )
-                )
+                issues.append(CapitalBenchIssue(rel, None, "option_id", f"unknown option {row.option_id!r}"))
+        trailing.extend(read.rows)
+        if read.unused:
+            unused[table] = sorted(read.unused)
 
     run = _official_run(rd, rounds_dir, issues)
     submissions: list[tuple[str, Submission]] = []
@@ -598,6 +564,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         weekly=weekly,
         trailing=trailing,
         warnings=warnings,
+        unused_columns=unused,
     )
 
 

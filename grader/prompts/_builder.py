@@ -25,13 +25,11 @@ from datetime import datetime
 
 from grader.pit import MARKET_TZ, Observation
 from grader.season import Decision, SeasonBundle
+from ledgers import FIELDS
 
 RECENT_TRADES_WINDOW = 5  # decisions: a symbol traded in the last N decisions stays in the snapshot
-PERCENT_FIELDS = {
-    "return1d", "return5d", "return20d", "return7d", "return30d", "return6m", "return1y", "volatility20d",
-    "profitMargin", "operatingMarginTTM", "returnOnEquityTTM", "returnOnAssetsTTM",
-    "quarterlyEarningsGrowthYOY", "quarterlyRevenueGrowthYOY", "dividendYield",
-}
+PERCENT_FIELDS = frozenset(spec.name for spec in FIELDS if spec.unit == "fraction")
+"""Fields shown as percentages (the registry's fractions: returns, volatility, drawdown, margins, ...)."""
 
 
 def estimate_tokens(text: str) -> int:

@@ -316,7 +316,7 @@ def load_bundle(path: str | Path) -> SeasonBundle:
     field_rows: list[FieldRow] = []
     f_text = _read_text(root, "market/fields.csv", col, required=False)
     if f_text is not None:
-        seen_f: set[tuple[str, str, datetime]] = set()
+        seen_f: set[tuple[str, str, datetime, str]] = set()
         cols = ("symbol", "field", "value", "observed_at", "source")
         for lineno, row in _csv_rows("market/fields.csv", f_text, cols, col):
             sym = row["symbol"]
@@ -344,7 +344,8 @@ def load_bundle(path: str | Path) -> SeasonBundle:
                 if v is None:
                     continue
                 value = v
-            key = (sym, row["field"], obs)
+            # rounds seasons keep each round's own rows (source "capitalbench:<round>"): one per source
+            key = (sym, row["field"], obs, row["source"] if info is not None and info.format == "rounds" else "")
             if key in seen_f:
                 col.add("market/fields.csv", lineno, "observed_at", f"duplicate row for {sym}.{row['field']} at {obs}")
                 continue

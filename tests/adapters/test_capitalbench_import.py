@@ -215,8 +215,12 @@ def test_fields_are_known_before_the_decision_that_cites_them(tmp_path: Path) ->
     info = yaml.safe_load((tmp_path / "b" / "season.yaml").read_text())
     deadline = {r["id"]: r["decided_at"] for r in info["rounds"]}
     rows = _csv(tmp_path / "b" / "market" / "fields.csv")
-    assert {r["field"] for r in rows} == {"close", "return7d", "return30d", "return6m", "return1y"}
     from datetime import datetime
+
+    from ledgers import FIELD_SPECS
+
+    assert {"close", "return7d", "return30d", "return6m", "return1y"} <= {r["field"] for r in rows}
+    assert all(r["field"] in FIELD_SPECS for r in rows)
 
     for r in rows:
         rid = r["source"].removeprefix("capitalbench:")
@@ -234,6 +238,50 @@ def test_fields_are_known_before_the_decision_that_cites_them(tmp_path: Path) ->
     semis = src_rows[("SEMICONDUCTORS", "2026-06-01")]
     assert ours[("SEMICONDUCTORS", "return30d")] == float(semis["return_30d"])
     assert ours[("SEMICONDUCTORS", "close")] == float(semis["as_of_adj_close"])
+
+
+def test_every_column_of_every_table_a_round_showed_becomes_a_field(tmp_path: Path) -> None:
+    """Trailing returns with their later columns, the decision-context and the quality-evidence appendices."""
+    src = rounds_dir()
+    summary = import_capitalbench_with_summary(src, "1M", date(2026, 7, 1), date(2026, 7, 31), tmp_path / "b")
+    rows = _csv(tmp_path / "b" / "market" / "fields.csv")
+    ours = {(r["source"].removeprefix("capitalbench:"), r["symbol"], r["field"]): float(r["value"]) for r in rows}
+    # a trailing-returns round with the later columns (relative return, volatility, drawdown, beta, ...)
+    trailing = {x["option_id"]: x for x in _csv(src / "CB-2026-07-08-1M/market_data/universe_trailing_returns.csv")}
+    hc = trailing["HEALTHCARE"]
+    for column, name in (("return_vs_sp500_30d", "activeReturn30d"), ("volatility_30d", "volatility30d"),
+                         ("max_drawdown_30d", "maxDrawdown30d"), ("beta_to_sp500_1y", "beta1y"),
+                         ("distance_from_52w_high", "distance52wHigh"), ("rank_30d", "rank30d")):
+        assert ours[("CB-2026-07-08-1M", "HEALTHCARE", name)] == float(hc[column]), column
+    # the decision-context appendix (monthly profile: 5-session return, 21-session active return, ...)
+    doc = json.loads((src / "CB-2026-07-21-1M/market_data/universe_decision_context.json").read_text())
+    energy = next(r for r in doc["rows"] if r["option_id"] == "ENERGY")
+    for column, name in (("return_5s", "return5d"), ("active_return_21s", "activeReturn21d"),
+                         ("prior_105s_active_return", "priorActiveReturn105d"), ("volatility_63s", "volatility63d"),
+                         ("max_drawdown_63s", "maxDrawdown63d"), ("volume_zscore_20v120", "volumeZscore20v120"),
+                         ("corr_spy_252s", "correlation252d"), ("beta_spy_252s", "beta252d"),
+                         ("distance_52w_high", "distance52wHigh")):
+        assert ours[("CB-2026-07-21-1M", "ENERGY", name)] == float(energy[column]), column
+    # the quality-evidence appendix
+    doc = json.loads((src / "CB-2026-07-21-1M/market_data/universe_quality_evidence.json").read_text())
+    q = next(r for r in doc["rows"] if r["option_id"] == "ENERGY")
+    assert ours[("CB-2026-07-21-1M", "ENERGY", "qualityEvidenceScore")] == q["quality_evidence_score"]
+    assert ours[("CB-2026-07-21-1M", "ENERGY", "recentPullbackRank")] == q["recent_active_reversal_rank"]
+    # nothing is dropped silently: a column no registry field holds is named in the import notes
+    assert not any("columns not read" in n for n in summary.notes), summary.notes
+
+
+def test_a_column_without_a_registry_field_is_reported_not_dropped(tmp_path: Path) -> None:
+    src = rounds_dir()
+    copy = tmp_path / "rounds"
+    shutil.copytree(src / "CB-2026-07-08-1M", copy / "CB-2026-07-08-1M")
+    table = copy / "CB-2026-07-08-1M/market_data/universe_trailing_returns.csv"
+    lines = table.read_text().splitlines()
+    lines = [lines[0] + ",sharpe_30d"] + [line + ",1.5" for line in lines[1:]]
+    table.write_text("\n".join(lines) + "\n")
+    summary = import_capitalbench_with_summary(copy, "1M", None, None, tmp_path / "b")
+    assert any("CB-2026-07-08-1M: trailing_returns columns not read" in n and "sharpe_30d" in n
+               for n in summary.notes), summary.notes
 
 
 def test_round_prices_keep_each_rounds_own_adjusted_closes(tmp_path: Path) -> None:
