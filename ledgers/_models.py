@@ -38,6 +38,7 @@ RuleName = Literal[
     "upside_direction",  # analyst target above / below the close
     "consensus",  # analyst consensus from rating counts
     "categorical",  # sector / industry label
+    "ranking",  # superlatives and ranks against the cross-section ("strongest 30d performer", "top three")
     "forecast",  # forecasts and opinions: never verifiable
     "briefing",  # a number that is not a point-in-time field (briefing / context figure)
     "unrecognised",  # no checkable assertion found
@@ -67,6 +68,10 @@ class Assertion(_Model):
     benchmark: str | None = None
     label: str | None = None  # categorical value or consensus label
     raw: str = ""  # the words the assertion came from
+    horizons: list[str] = Field(default_factory=list)  # ranking: horizon keys written ('7D', '30D', 'short')
+    alternatives: list[str] = Field(default_factory=list)
+    """Other subjects the sentence names for this assertion (free text only): when ``symbol``'s value does not
+    match, the claim may be about one of these; a mismatch is then ambiguous, never a contradiction."""
 
 
 class CitedValue(_Model):
@@ -166,6 +171,7 @@ class VerifierConfig(_Model):
     consensus_sell: float = 2.5
     upside_dead_band: float = 0.01
     price_scale_ratio: float = 5.0
+    ranking_min_peers: int = 5  # fewer symbols with the field: a superlative is not concluded
     lookahead_window_days: int = 10
     lookahead_min_precision: float = 0.005  # half a last digit relative to the stated value
     benchmark: str | None = None

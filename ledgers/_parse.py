@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ledgers._models import Assertion
+from ledgers._ranking import find_rankings
 from ledgers._registry import FIELD_SPECS, alias_phrases, resolve_field
 from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
 
@@ -374,7 +375,7 @@ def _is_rate_tenor(m: re.Match[str]) -> bool:
 
 
 HORIZON_FIELDS: dict[str, str] = {
-    "1T": "return1d", "5T": "return5d", "20T": "return20d", "7D": "return7d", "30D": "return30d",
+    "1T": "return1d", "3T": "return3d", "5T": "return5d", "20T": "return20d", "7D": "return7d", "30D": "return30d",
     "6M": "return6m", "1Y": "return1y",
 }
 FIELD_HORIZONS: dict[str, str] = {v: k for k, v in HORIZON_FIELDS.items()}
@@ -450,20 +451,42 @@ def _closed_aside(text: str, at: int, pos: int) -> bool:
 def _subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
     """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
     else the closest earlier mention in the sentence, else the default."""
+    return subjects(mentions, pos, text, default, strong)[0]
+
+
+def subjects(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool,
+             end: int | None = None) -> tuple[str | None, list[str]]:
+    """(subject, alternatives) of a claim at ``pos`` (ending at ``end``): the subject as ``_subject`` picks
+    it; the alternatives are the other symbols the sentence offers as its subject: other mentions earlier in
+    the clause, a mention right after the claim in its clause ("+12% in biotech"), the segment's symbol."""
     start = clause_start(text, pos)
     earlier = None
     same = None
+    in_clause: list[str] = []
     for m in mentions:
         if m.reference or m.end > pos or _closed_aside(text, m.end, pos):
             continue
         earlier = m.symbol
         if m.start >= start:
             same = m.symbol
+            in_clause.append(m.symbol)
     if same is not None:
-        return same
-    if strong and default is not None:
-        return default
-    return earlier if earlier is not None else default
+        primary = same
+    elif strong and default is not None:
+        primary = default
+    else:
+        primary = earlier if earlier is not None else default
+    others: list[str] = list(reversed(in_clause))
+    if end is not None:
+        stop = _CLAUSE_BREAK.search(text, end)
+        limit = stop.start() if stop else len(text)
+        others += [m.symbol for m in mentions if not m.reference and end <= m.start < limit]
+    if earlier is not None:
+        others.append(earlier)
+    if default is not None:
+        others.append(default)
+    alternatives = [s for s in dict.fromkeys(others) if s != primary]
+    return primary, alternatives
 
 
 # ------------------------------------------------------------------------------------------ numbers
@@ -926,8 +949,16 @@ def parse_text(
     parsed = Parsed()
     taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
     for hit in find_numbers(text, cited_fields):
-        subject = _subject(mentions, hit.start, text, symbol, strong_symbol)
-        parsed.add(_number_assertion(hit, subject, benchmark, text), hit.span, hit)
+        subject, alternatives = subjects(mentions, hit.start, text, symbol, strong_symbol, hit.end)
+        assertion = _number_assertion(hit, subject, benchmark, text)
+        if alternatives:
+            assertion = _replace(assertion, alternatives=alternatives)
+        parsed.add(assertion, hit.span, hit)
+    ranked: list[tuple[int, int]] = []  # a ranking may share words with a number ("strongest 7d return at 5%")
+    for assertion, span in find_rankings(text, ranked, lambda pos: subjects(mentions, pos, text, symbol,
+                                                                            strong_symbol)):
+        parsed.add(assertion, span)
+        ranked.append(span)
     taken.extend(parsed.spans)
     for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, text, symbol, strong_symbol), benchmark):
         parsed.add(assertion, span)

@@ -63,9 +63,9 @@ def _capitalbench_fields() -> list[FieldSpec]:
         out.append(_f(
             f"activeReturn{h}", "fraction", "price_momentum",
             f"return minus the benchmark's (SPY) return over {what}",
-            *[f"{w} {k}" for w in words for k in ("active return", "relative return", "excess return",
-                                                  "return vs spy", "return vs sp500", "return vs s&p 500",
-                                                  "alpha", "outperformance")]))
+            # not "alpha" / "outperformance": models use them for the plain return too ("return_or_relative")
+            *[f"{w} {k}" for w in words for k in ("active return", "return vs spy", "return vs sp500",
+                                                  "return vs s&p 500")]))
         if h in ("7d", "30d", "6m", "1y"):
             out.append(_f(f"rank{h}", "count", "price_momentum",
                           f"rank of the {what} return in the round's universe (1 = highest)",
@@ -130,12 +130,15 @@ FIELDS: tuple[FieldSpec, ...] = (
        "20d return", "20-day return", "twenty-day return", "20d", "20-day"),
     _f("return7d", "fraction", "price_momentum", "return since the close 7 calendar days earlier (CapitalBench)",
        "7d return", "7-day return", "seven-day return", "7d", "7-day", "1-week return", "one-week return",
+       "7-day trailing return", "trailing 7-day return", "7d trailing return", "trailing 7d return",
        "weekly return", "1w return", "1w", "week return"),
     _f("return30d", "fraction", "price_momentum", "return since the close 30 calendar days earlier (CapitalBench)",
        "30d return", "30-day return", "thirty-day return", "30d", "30-day", "1-month return",
+       "30-day trailing return", "trailing 30-day return", "30d trailing return", "trailing 30d return",
        "one-month return", "monthly return", "1m return", "30-day momentum", "30d momentum"),
     _f("return6m", "fraction", "price_momentum", "return since the close 6 months earlier (CapitalBench)",
-       "6m return", "6-month return", "six-month return", "6m", "6-month", "6mo"),
+       "6m return", "6-month return", "six-month return", "6m", "6-month", "6mo", "6-month trailing return",
+       "trailing 6-month return"),
     _f("return1y", "fraction", "price_momentum", "return since the close 1 year earlier (CapitalBench)",
        "1y return", "1-year return", "one-year return", "12-month return", "1y", "1-year", "12m",
        "trailing 12-month return", "1yr"),

@@ -228,6 +228,9 @@ def _unit(fld: str | None) -> str:
 # ------------------------------------------------------------------------------------------- numeric
 
 
+_NON_POSITIVE = frozenset({"maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
+
+
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
@@ -237,6 +240,8 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     if value is None:
         return _with_lookahead(ctx, sym, a, a.field, _missing(ctx, sym, what))
     stated = a.stated if a.stated is not None else 0.0
+    if a.field in _NON_POSITIVE and stated > 0:
+        stated = -stated  # "a maximum drawdown of 8.12%", "12% off its 52-week high": a magnitude
     if unit == "price" and a.field in ("close", "sma50", "sma200", "week52High", "week52Low", "analystTargetPrice"):
         ratio = abs(stated) / abs(value) if value else float("inf")
         scale = ctx.config.price_scale_ratio
@@ -688,7 +693,94 @@ def rule_unrecognised(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, "no checkable assertion about a registry field")
 
 
+# ------------------------------------------------------------------------------------------- ranking
+
+_SHORT_RETURNS = ("return3d", "return5d", "return7d", "return30d")
+_FAMILIES = {  # a non-return measure: every registry field of that measure, one per horizon
+    "beta": ("beta", "beta1y", "beta63d", "beta252d"),
+    "volatility": ("volatility20d", "volatility21d", "volatility30d", "volatility63d"),
+    "maxDrawdown": ("maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d"),
+    "qualityEvidenceScore": ("qualityEvidenceScore",),
+    "activeReturn": ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d", "activeReturn6m",
+                     "activeReturn1y"),
+    "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
+}
+_SHORT_ACTIVE = ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d")
+
+
+def _horizon_suffix(key: str) -> str:
+    """'21T' -> '21d', '30D' -> '30d', '6M' -> '6m', '1Y' -> '1y' (registry field suffixes)."""
+    return key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
+_ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "return6m", "return1y")
+
+
+def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
+    """(fields to rank on, every one must hold); horizons written in the claim must all hold."""
+    if a.field in _FAMILIES:
+        family = _FAMILIES[a.field]
+        written = [h for h in a.horizons if h != "short"]
+        if written:
+            wanted = {_horizon_suffix(h) for h in written}
+            return [f for f in family if any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in wanted)], True
+        pool = _SHORT_ACTIVE if "short" in a.horizons and a.field == "activeReturn" else family
+        return [f for f in pool if ctx.get(sym, f) is not None], False
+    written = [h for h in a.horizons if h != "short"]
+    if written:
+        return [HORIZON_FIELDS.get(h, "") for h in written], True
+    pool = _SHORT_RETURNS if "short" in a.horizons else _ALL_RETURNS
+    return [f for f in pool if ctx.get(sym, f) is not None], False
+
+
+def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "ranking")
+    if a.label == "group":
+        return RuleResult(NV, f"{a.raw!r}: a ranking within a group the claim does not name exactly")
+    fields, every = _ranking_fields(ctx, sym, a)
+    if not fields or any(not f or ctx.get(sym, f) is None for f in fields):
+        return _missing(ctx, sym, "the ranked field")
+    sector = ctx.data.sector_of(sym, ctx.as_of) if a.label == "sector" else None
+    if a.label == "sector" and sector is None:
+        return RuleResult(NV, f"{a.raw!r}: the sector of {sym} is not known")
+    top_n = a.window or 1
+    lowest = a.polarity < 0
+    holds: list[bool] = []
+    parts: list[str] = []
+    evidence: list[Observation] = []
+    for f in fields:
+        peers: dict[str, float] = {}
+        for s in sorted(ctx.data.symbols_with(f)):
+            label = ctx.data.sector_of(s, ctx.as_of)
+            if label == "cash" or (sector is not None and label != sector):
+                continue
+            v = _num(ctx.get(s, f))
+            if v is not None:
+                peers[s] = v
+        if len(peers) < ctx.config.ranking_min_peers or sym not in peers:
+            return RuleResult(NV, f"{a.raw!r}: fewer than {ctx.config.ranking_min_peers} symbols with {f} to rank")
+        flip = lowest != f.startswith("maxDrawdown")  # the largest drawdown is the most negative
+        order = sorted(peers, key=lambda s: (peers[s] if flip else -peers[s], s))
+        rank = order.index(sym) + 1
+        holds.append(rank <= top_n)
+        leader = order[0]
+        evidence.append(ctx.get(sym, f))
+        if leader != sym:
+            evidence.append(ctx.get(leader, f))
+        parts.append(f"{f}: {sym} ranks {rank} of {len(order)} ({_fmt(peers[sym], _unit(f))}; first "
+                     f"{leader} {_fmt(peers[leader], _unit(f))})")
+    scope = f"among {sector} peers" if sector else "in the universe"
+    reason = f"{a.raw!r} {scope}: " + "; ".join(parts)
+    ev = [o for o in evidence if o is not None]
+    if all(holds) or (not every and any(holds)):
+        return RuleResult(SUP, reason, ev)
+    if not any(holds):
+        return RuleResult(CON, reason, ev)
+    return RuleResult(NV, reason + " (holds on some horizons, not all)", ev)
+
+
 RULES = {
+    "ranking": rule_ranking,
     "exact_numeric": rule_exact_numeric,
     "threshold": rule_threshold,
     "derived_return": rule_derived_return,

@@ -106,6 +106,20 @@ def combine(statuses: Sequence[Status]) -> Status:
 _UNRECOGNISED = Assertion(rule="unrecognised")
 
 
+def _other_subjects(ctx: Ctx, a: Assertion, first: RuleResult) -> RuleResult:
+    """A mismatch for the assertion's subject when the sentence names other possible subjects: supported
+    when the value is one of theirs, else not verifiable (whose number it is cannot be told), never
+    contradicted: a false accusation is the worst error a grader can make."""
+    for other in a.alternatives:
+        res = RULES[a.rule](ctx, a.model_copy(update={"symbol": other, "alternatives": []}))
+        if res.status == "supported":
+            res.reason = f"about {other}, which the sentence also names: {res.reason}"
+            return res
+    names = ", ".join([str(a.symbol or ctx.symbol), *a.alternatives])
+    return RuleResult(NV, f"ambiguous subject (the sentence names {names}); the value matches none of them: "
+                          f"{first.reason}", first.evidence, first.lookahead)
+
+
 class Verifier:
     """Verifies claims against one store; snapshots are cached per (symbol, decided_at)."""
 
@@ -123,7 +137,10 @@ class Verifier:
                                "unrecognised", False, False)
         results: list[RuleResult] = []
         for a in assertions:  # an assertion without a symbol is about the claim's symbol (ctx.symbol)
-            results.append(RULES[a.rule](ctx, a))
+            res = RULES[a.rule](ctx, a)
+            if res.status == "contradicted" and a.alternatives:
+                res = _other_subjects(ctx, a, res)
+            results.append(res)
         if len(results) == 1:
             status, reason, evidence = results[0].status, results[0].reason, results[0].evidence
         else:

@@ -58,6 +58,18 @@ def _clip(x: float) -> int:
     return int(round(max(0.0, min(100.0, x))))
 
 
+def universe_index(bundle: SeasonBundle):
+    """The names and tickers a rationale may use for each bundle symbol ("Semiconductors", "SMH")."""
+    from ledgers import UniverseIndex
+
+    def aliases(u) -> list[str]:
+        names = [a for a in (u.name, u.ticker) if a]
+        # "Semiconductor" for "Semiconductors": rationales use both
+        return names + [n[:-1] for n in names if n.endswith("s") and len(n) > 4 and " " not in n]
+
+    return UniverseIndex({u.symbol: aliases(u) for u in bundle.info.universe}, bundle.info.benchmark)
+
+
 @dataclass
 class DecisionEvidence:
     decision: Decision
@@ -85,15 +97,7 @@ class ReferenceJudge:
         self.outcomes = outcomes or {}
         self.pending = pending
         self.names = {u.symbol: u.name for u in bundle.info.universe}
-        # names and tickers a rationale may use instead of the bundle symbol (e.g. "Semiconductors", "SMH")
-        from ledgers import UniverseIndex
-
-        def aliases(u) -> list[str]:
-            names = [a for a in (u.name, u.ticker) if a]
-            # "Semiconductor" for "Semiconductors": rationales use both
-            return names + [n[:-1] for n in names if n.endswith("s") and len(n) > 4 and " " not in n]
-
-        self.universe = UniverseIndex({u.symbol: aliases(u) for u in bundle.info.universe}, bundle.info.benchmark)
+        self.universe = universe_index(bundle)
         store = bundle.store
         self.available_fields = sorted({f for s in store.symbols for f in store.fields(s)})
         self._evidence: dict[str, list[DecisionEvidence]] = {}

@@ -2,5 +2,7 @@
 
 from grader.reporting._claims import real_claims_section
 from grader.reporting._collect import collect_audit_inputs
+from grader.reporting._labelled_claims import Evaluation, LabelledClaim, LabelsError, evaluate, read_labels
 
-__all__ = ["collect_audit_inputs", "real_claims_section"]
+__all__ = ["Evaluation", "LabelledClaim", "LabelsError", "collect_audit_inputs", "evaluate", "read_labels",
+           "real_claims_section"]

@@ -56,8 +56,11 @@ def test_option_rationale_with_horizon_suffixes(round_0528):
     forecast = [c for c in claims if c.assertions[0].rule == "forecast"]
     assert [c.text for c in forecast] == ["leadership likely persists into June 4"]
     assert verifier.verify(forecast[0]).status == "not_verifiable"
-    momentum = next(c for c in claims if c.assertions[0].rule == "momentum")
-    assert momentum.symbol == "SMH" and verifier.verify(momentum).status == "supported"
+    # "Strongest near-term momentum" is a ranking, and a false one: South Korea (EWY) led on 7d and 30d
+    ranking = next(c for c in claims if c.assertions[0].rule == "ranking")
+    checked = verifier.verify(ranking)
+    assert ranking.symbol == "SMH" and checked.status == "contradicted"
+    assert "first EWY" in checked.reason
     for c in claims:  # spans point into the rationale
         assert c.span is not None and text[c.span[0]:c.span[1]].strip(" ,;()") != ""
 

@@ -1,0 +1,50 @@
+"""The verifier on hand-labelled claims from real CapitalBench rationales: confusion matrix, precision and
+recall per status, accuracy, and the share of numeric table-decided claims it checks.
+
+Labels: tests/ledgers/fixtures/real_claims/*.jsonl (format in that folder's README). Rounds: data/capitalbench
+(CC BY 4.0, Ishtiaq Rahman), or the folder named by GRADER_TEST_CB_ROUNDS. Run
+``python benchmarks/bench_real_claims.py [--mistakes]``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from grader.reporting import evaluate, read_labels  # noqa: E402
+
+LABELS = sorted((REPO / "tests" / "ledgers" / "fixtures" / "real_claims").glob("*.jsonl"))
+ROUNDS = Path(os.environ.get("GRADER_TEST_CB_ROUNDS") or REPO / "data" / "capitalbench" / "rounds")
+
+
+def main() -> None:
+    labels = read_labels(LABELS)
+    start = time.perf_counter()
+    result = evaluate(labels, ROUNDS)
+    elapsed = time.perf_counter() - start
+    rounds = {lab.round for lab in labels}
+    families = Counter(lab.model.split("-")[0] for lab in labels)
+    print(f"hand-labelled real claims: {len(labels)} from {len(rounds)} rounds "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(families.items()))}); evaluated in {elapsed:.1f} s")
+    print(result.table())
+    by_kind = Counter((o.label.kind, o.correct) for o in result.outcomes)
+    kinds = sorted({k for k, _ in by_kind})
+    print("by kind (right/total): " + ", ".join(
+        f"{k} {by_kind[(k, True)]}/{by_kind[(k, True)] + by_kind[(k, False)]}" for k in kinds))
+    if "--mistakes" in sys.argv:
+        for o in result.mistakes():
+            lab = o.label
+            print(f"\n{lab.id} gold {lab.status}, verifier {o.predicted} ({lab.kind}; {lab.subject} {lab.column})")
+            print(f"  {lab.sentence}\n  quote: {lab.quote}\n  label: {lab.reason}")
+            for v in o.verifications:
+                print(f"  verifier: {v.status} [{v.rule}] {v.reason}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""Measure the claim verifier against hand-labelled claims from real CapitalBench rationales.
+
+Each label (``tests/ledgers/fixtures/real_claims/*.jsonl``; format in that folder's README) names a round, a
+model, the verbatim sentence, the words that carry the claim (``quote``), what decides it (option, table
+column, value) and the gold status. The rounds are imported with the production adapter (so the point-in-time
+fields are exactly what the grader uses), each sentence is read by the production extractor with the holding
+under discussion as its default subject, the claims whose span covers the quote are verified against the
+round's own store, and the verdict is compared with the gold status.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ledgers import STATUSES, Status, Verification, VerifierConfig, extract_claims, verify_many
+
+Kind = Literal["number", "direction", "ranking", "comparison", "forecast", "probability", "plan", "briefing",
+               "opinion"]
+TABLE_DECIDED_KINDS = ("number", "direction", "ranking", "comparison")
+
+
+class LabelledClaim(BaseModel):
+    """One hand-labelled claim of a real rationale."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    round: str
+    model: str
+    source: str
+    holding: str | None
+    sentence: str
+    quote: str
+    kind: Kind
+    subject: str | None
+    table: Literal["trailing_returns", "decision_context", "quality_evidence"] | None
+    column: str | None
+    table_value: float | None
+    stated: float | None
+    status: Status
+    reason: str
+
+    @property
+    def track(self) -> str:
+        return self.round.rsplit("-", 1)[-1]
+
+
+class LabelsError(ValueError):
+    """A labels file that cannot be used (file, line and field named)."""
+
+
+def read_labels(paths: Iterable[Path]) -> list[LabelledClaim]:
+    out: list[LabelledClaim] = []
+    seen: dict[str, str] = {}
+    for path in sorted(paths):
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                label = LabelledClaim.model_validate(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise LabelsError(f"{path}, line {lineno}: invalid JSON ({err.msg})") from None
+            except ValidationError as err:
+                e = err.errors()[0]
+                raise LabelsError(f"{path}, line {lineno}, field '{'.'.join(map(str, e['loc']))}': {e['msg']}") from None
+            if label.quote not in label.sentence:
+                raise LabelsError(f"{path}, line {lineno}, field 'quote': not a substring of the sentence")
+            if label.id in seen:
+                raise LabelsError(f"{path}, line {lineno}, field 'id': duplicate of {seen[label.id]}")
+            seen[label.id] = f"{path.name}:{lineno}"
+            out.append(label)
+    return out
+
+
+@dataclass
+class Outcome:
+    label: LabelledClaim
+    predicted: Status
+    verifications: list[Verification]
+
+    @property
+    def correct(self) -> bool:
+        return self.predicted == self.label.status
+
+
+@dataclass
+class Evaluation:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def confusion(self) -> dict[Status, Counter[Status]]:
+        table: dict[Status, Counter[Status]] = {s: Counter() for s in STATUSES}
+        for o in self.outcomes:
+            table[o.label.status][o.predicted] += 1
+        return table
+
+    def precision(self, status: Status) -> float | None:
+        predicted = [o for o in self.outcomes if o.predicted == status]
+        return sum(o.correct for o in predicted) / len(predicted) if predicted else None
+
+    def recall(self, status: Status) -> float | None:
+        gold = [o for o in self.outcomes if o.label.status == status]
+        return sum(o.correct for o in gold) / len(gold) if gold else None
+
+    @property
+    def accuracy(self) -> float:
+        return sum(o.correct for o in self.outcomes) / len(self.outcomes) if self.outcomes else 0.0
+
+    def checked_share(self) -> float | None:
+        """Of the numeric claims the tables decide (gold supported or contradicted), the share the verifier
+        checked (supported or contradicted, right or wrong)."""
+        decided = [o for o in self.outcomes if o.label.kind == "number" and o.label.status != "not_verifiable"]
+        if not decided:
+            return None
+        return sum(o.predicted != "not_verifiable" for o in decided) / len(decided)
+
+    def mistakes(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.correct]
+
+    def table(self) -> str:
+        """The confusion matrix and the per-status figures, as text."""
+        rows = ["gold \\ verifier     supported  not_verifiable  contradicted   recall  precision"]
+        conf = self.confusion()
+        for s in STATUSES:
+            c = conf[s]
+            r, p = self.recall(s), self.precision(s)
+            rows.append(f"{s:<18}{c['supported']:>11}{c['not_verifiable']:>16}{c['contradicted']:>14}"
+                        f"{_pct(r):>9}{_pct(p):>11}")
+        checked = self.checked_share()
+        rows.append(f"claims {len(self.outcomes)}; accuracy {_pct(self.accuracy)}; numeric table-decided "
+                    f"claims checked {_pct(checked)}")
+        return "\n".join(rows)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def predicted_status(verifications: Sequence[Verification]) -> Status:
+    statuses = {v.status for v in verifications}
+    if "contradicted" in statuses:
+        return "contradicted"
+    if "supported" in statuses:
+        return "supported"
+    return "not_verifiable"
+
+
+def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: VerifierConfig | None = None
+             ) -> Evaluation:
+    """Verify every labelled claim as the grader would read it; see the module docstring."""
+    from grader.adapters import import_capitalbench
+    from grader.judges.reference import universe_index
+    from grader.season import load_bundle
+
+    result = Evaluation()
+    by_round: dict[str, list[LabelledClaim]] = {}
+    for label in labels:
+        by_round.setdefault(label.round, []).append(label)
+    with tempfile.TemporaryDirectory(prefix="labelled-claims-") as tmp:
+        for round_id, group in sorted(by_round.items()):
+            # one season per round: rounds are independent and may share a deadline and a model
+            out = Path(tmp) / round_id
+            import_capitalbench(rounds_dir, group[0].track, None, None, out, round_ids=[round_id])
+            bundle = load_bundle(out)
+            index = universe_index(bundle)
+            bench = bundle.info.benchmark
+            cfg = config or VerifierConfig(benchmark=bench)
+            decided = {r.id: r.decided_at for r in bundle.info.rounds or []}[round_id]
+            store = bundle.store_for(round_id)
+            available = sorted({f for s in store.symbols for f in store.fields(s)})
+            for label in group:
+                claims = extract_claims(label.sentence, decided, label.holding, index,
+                                        benchmark=bench, available_fields=available)
+                start = label.sentence.index(label.quote)
+                quote_span = (start, start + len(label.quote))
+                hits = [c for c in claims if c.span is not None and _overlaps(c.span, quote_span)]
+                verifications = verify_many(hits, store, cfg) if hits else []
+                result.outcomes.append(Outcome(label, predicted_status(verifications), verifications))
+    result.outcomes.sort(key=lambda o: o.label.id)
+    return result

@@ -1,0 +1,135 @@
+"""Superlatives and rankings ("the strongest 30-day performer", "highest beta among sectors", "top three by
+6-month return", "leading 7-day and 30-day momentum"), checked against the cross-section the round showed.
+
+One parse (``find_rankings``) and one rule (``rule_ranking``):
+
+- the measure is a return ("momentum", "performer", "return", "gain", "rally", "performance") or a named
+  field (beta, volatility, drawdown, quality score); its horizons are those written in the phrase, else
+  the short ones after "near-term / recent / short-term", else every horizon the store has for the measure;
+- the peers are every symbol with that field at the decision (cash excluded), or the subject's sector peers
+  when the phrase says "sector(s)";
+- "strongest / best / top / leading / highest / largest" rank by the highest value, "weakest / worst /
+  lowest / smallest" by the lowest; "top N" / "N highest" allow rank <= N.
+
+Verdict: supported when the subject ranks within N on every written horizon (on at least one when none is
+written); contradicted when it does so on none; mixed is not verifiable. With fewer than
+``ranking_min_peers`` peers nothing is concluded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ledgers._models import Assertion
+
+_WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|shallowest"
+_LOW = r"weakest|worst|lowest|smallest|poorest|deepest"
+_HZ = (r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
+       r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)")
+_MEASURE = (r"(?P<measure>prior\s+active\s+(?:trend|returns?)|active\s+returns?|momentum|performers?|performance|"
+            r"returns?|gains?|rall(?:y|ies)|runs?|move|beta|volatility|vol|drawdowns?|"
+            r"quality(?:[\s-]evidence)?\s+score)")
+RANKING_RE = re.compile(
+    rf"\b(?:(?:(?P<top>top)[\s-](?P<n>\d|two|three|four|five|ten)\b|(?P<n2>two|three|four|five|ten|\d)\s+)"
+    rf"(?P<dir2>{_HIGH}|{_LOW})?|(?P<dir>{_HIGH}|{_LOW}))"
+    rf"(?P<mid>(?:[\s,-]+(?:and\s+|or\s+)?(?:{_HZ}|the|in|of|price|absolute|relative|sector|secular|"
+    rf"directly|supported|overall|trailing|universe|by)){{0,9}}?)"
+    rf"[\s-]+{_MEASURE}\b"
+    rf"(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
+    re.I,
+)
+# the measure first: "momentum is the strongest in the universe"
+RANKING_AFTER_RE = re.compile(
+    rf"\b(?P<mid>(?:(?:{_HZ}|price|breakout|relative|absolute)[\s,-]+){{0,4}}){_MEASURE}\s+(?:is|was|are|were|remains?)"
+    rf"\s+(?:the\s+)?(?P<dir>{_HIGH}|{_LOW})\b(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
+    re.I,
+)
+_NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|thematic|narrative)\b", re.I)
+_SCOPE_SECTOR = re.compile(r"\bsectors?\b", re.I)
+_SCOPE_OTHER = re.compile(r"\bamong\s+(?!sectors?\b|all\b|the\s+(?:universe|options)\b)\w+|\bwithin\s+\w+|"
+                          r"\bin\s+(?:its|the)\s+(?:group|cluster|space|complex|theme)\b|\bof\s+the\s+(?:group|"
+                          r"cluster)\b|\bamong\s+(?:defensives?|tech|ai)\b", re.I)
+_HZ_RE = re.compile(r"(?P<n>\d+|one|seven|thirty|six)[\s-]?(?P<u>day|d|session|s|month|m|mo|year|y|yr|week|w)s?\b",
+                    re.I)
+_SHORT = re.compile(r"near[\s-]term|short[\s-]term|recent", re.I)
+_NUMS = {"one": 1, "seven": 7, "thirty": 30, "six": 6}
+
+
+def _horizons(words: str) -> list[str]:
+    """Horizon keys written in the phrase ('7D', '30D', '6M', '1Y', '5T' for sessions / trading days)."""
+    from ledgers._parse import horizon_key
+
+    out = []
+    for m in _HZ_RE.finditer(words):
+        n = int(m["n"]) if m["n"].isdigit() else _NUMS[m["n"].lower()]
+        unit = m["u"].lower()
+        unit = {"s": "session", "d": "day", "w": "week", "m": "month", "mo": "month", "y": "year",
+                "yr": "year"}.get(unit, unit)
+        out.append(horizon_key(n, unit))
+    if re.search(r"\bweekly\b", words, re.I):
+        out.append("7D")
+    if re.search(r"\bmonthly\b", words, re.I):
+        out.append("30D")
+    return list(dict.fromkeys(out))
+
+
+def find_rankings(text: str, taken: list[tuple[int, int]],
+                  subject_at: Callable[[int], tuple[str | None, list[str]]]) -> list[tuple[Assertion, tuple[int, int]]]:
+    """Ranking assertions in one sentence (spans overlapping ``taken`` are skipped); ``subject_at(pos)`` gives
+    the subject and the other subjects the sentence offers."""
+    from ledgers._parse import forecast_marker_before
+
+    out = []
+    matches = sorted([*RANKING_RE.finditer(text), *RANKING_AFTER_RE.finditer(text)], key=lambda m: m.start())
+    for m in matches:
+        span = (m.start(), m.end("measure") if m.re is RANKING_RE else m.end("dir"))
+        if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
+            continue
+        if _NOT_PRICE.search(text[m.start():m.end("measure")]):
+            continue  # "strongest secular momentum", "best fundamental performance": not a price ranking
+        direction = (m["dir"] or m.groupdict().get("dir2") or "top").lower()
+        low = re.fullmatch(_LOW, direction, re.I) is not None
+        groups = m.groupdict()
+        n = groups.get("n") or groups.get("n2")
+        at_most = 1 if n is None else (_WORD_N.get(n.lower()) or int(n))
+        if n is not None and not (groups.get("top") or groups.get("dir2")):
+            continue  # "three strong performers" is not a ranking
+        phrase = text[m.start():m.end()]
+        words = m["mid"] or ""
+        scope = "universe"
+        if _SCOPE_SECTOR.search(words) or _SCOPE_SECTOR.search(m["tail"] or ""):
+            scope = "sector"
+        elif _SCOPE_OTHER.search(m["tail"] or "") or _SCOPE_OTHER.search(words):
+            scope = "group"  # a group we cannot name exactly: not concluded
+        measure = m["measure"].lower()
+        horizons = _horizons(words + " " + measure)
+        if direction == "leading" and not horizons:
+            continue  # "leading trailing returns": which ranking is meant cannot be told
+        if _SHORT.search(words) and not horizons:
+            horizons = ["short"]
+        subject, alternatives = subject_at(m.start())
+        out.append((Assertion(
+            rule="ranking", symbol=subject, alternatives=alternatives, polarity=-1 if low else 1, op="lt" if low else "gt",
+            window=at_most, label=scope, field=_measure_field(measure), raw=phrase[: span[1] - span[0]].strip(),
+            horizons=horizons,
+        ), span))
+    return out
+
+
+def _measure_field(measure: str) -> str | None:
+    """A named field for a non-return measure (None: a return)."""
+    if measure.startswith("beta"):
+        return "beta"
+    if measure.startswith(("volatility", "vol")):
+        return "volatility"
+    if measure.startswith("drawdown"):
+        return "maxDrawdown"
+    if measure.startswith("quality"):
+        return "qualityEvidenceScore"
+    if measure.startswith("prior"):
+        return "priorActiveReturn"
+    if measure.startswith("active"):
+        return "activeReturn"
+    return None
