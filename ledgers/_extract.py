@@ -199,6 +199,11 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_DIRECTION_BEFORE = re.compile(
+    r"(?:\b(?:is|was|are|were|has|have|had)\s+)?\b(?:down|up|higher|lower|fell|rose|gained|lost|declined|dropped|"
+    r"climbed|rallied|slipped|jumped|sank|surged|advanced|retreated)\s+(?:by\s+|about\s+|roughly\s+|some\s+)?$",
+    re.I,
+)
 _RANGE_BEFORE = re.compile(r"\d(?:\.\d+)?\s*%?\s*(?:to|\u2013|-)\s*$")
 _RANGE_AFTER = re.compile(r"^\s*(?:to|\u2013)\s*[-+\u2212]?\d")
 
@@ -254,6 +259,9 @@ def extract_claims(
     def add(a: Assertion, span: tuple[int, int], body: str, offset: int, briefing: bool = False) -> None:
         if _in_range(body, span):  # "-3% to -9% 1w": a range is no single value to check
             return
+        lead = _DIRECTION_BEFORE.search(body[max(0, span[0] - 30):span[0]])
+        if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"
+            span = (span[0] - (len(body[max(0, span[0] - 30):span[0]]) - lead.start()), span[1])
         fragment = _tidy(body[span[0]:span[1]])
         cited = [a.field] if a.field else []
         claims.append(Claim(
@@ -265,6 +273,7 @@ def extract_claims(
     for seg_offset, segment, seg_symbol in _segments(text, index):
         subject = seg_symbol or default_symbol
         strong = seg_symbol is not None
+        carried: str | None = None  # the topic of the previous sentence ("Buying AAPL: ...; a close of $176")
         for sent_offset, sentence in split_sentences(segment):
             header = _sentence_header(sentence, index)
             if header is not None:  # "... . SMH: Strongest momentum ..." (holdings joined on one line)
@@ -273,7 +282,21 @@ def extract_claims(
                 sentence = sentence[header[0]:]
             offset = seg_offset + sent_offset
             mentions = index.mentions(sentence) if index else []
-            parsed = parse_text(sentence, subject, (), mentions, bench, strong_symbol=strong)
+            own = [m for m in mentions if not m.reference]
+            topic = subject
+            if not own and not strong and carried is not None:
+                topic = carried  # the previous sentence's subject carries over; the default stays an alternative
+            parsed = parse_text(sentence, topic, (), mentions, bench, strong_symbol=strong)
+            if topic != subject and subject is not None:
+                parsed.assertions = [
+                    a if a.symbol != topic or subject in a.alternatives
+                    else a.model_copy(update={"alternatives": [*a.alternatives, subject]})
+                    for a in parsed.assertions
+                ]
+            if not strong:  # one named subject carries over; a list of names ("QQQ/IGV/SMH") does not
+                named = {m.symbol for m in own}
+                topical = len(named) == 1 and own[0].start < 20  # the sentence opens with it ("Buying AAPL: ...")
+                carried = own[0].symbol if topical else (None if named else carried)
             has_forecast = False
             for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
                 if a.rule == "forecast":

@@ -149,6 +149,7 @@ class VerifierConfig(_Model):
     momentum_dead_band: float = 0.005
     overbought_rsi: float = 70.0
     oversold_rsi: float = 30.0
+    rsi_state_band: float = 10.0  # "oversold" at RSI 30..40, "overbought" at 60..70: not verifiable
     strong_profit_margin: float = 0.15
     strong_return_on_equity: float = 0.15
     weak_profit_margin: float = 0.05

@@ -93,6 +93,8 @@ _NEG_SUFFIX = re.compile(
     re.I,
 )
 _TICKER_AFTER = re.compile(r"^\s+(?:in\s+|into\s+)?[A-Z][A-Z0-9_]{1,14}\b(?!\s*(?:at|of|is|was|=)\b)")
+_PARAMETER_BEFORE = re.compile(r"\b(?:RSI|SMA|EMA|MA|MACD|ATR|ADX|CCI|ROC|BB|Bollinger|Stoch\w*|Williams\s*%R)\s*"
+                               r"\((?:\s*\d+\s*,)*\s*$", re.I)
 _INDEX_NAME_BEFORE = re.compile(r"(?:S&P|SP|Russell|Nasdaq|NASDAQ|FTSE|Stoxx|STOXX|Nikkei|MSCI\s+\w+)[\s-]?$")
 _CONNECTOR_WORDS = re.compile(r"[A-Za-z][\w'/&.-]*")
 
@@ -210,6 +212,7 @@ _Q_SMA = re.compile(
     r"|\b(?P<neg2>not\s+)?(?P<dir2>above|below|under)\s+(?:its\s+|the\s+)?(?:(?P<n2>50|200)[\s-]?dma|sma[\s-]?(?P<n3>50|200))\b",
     re.I,
 )
+_PLURAL_SUBJECT = re.compile(r"\b(?:names|stocks|those|these|holdings|candidates|ones|companies)\s+$", re.I)
 _Q_CROSS = re.compile(
     r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + _MA_WORDS
     + r"\s+)?(?:is\s+|sits\s+|trading\s+|crossed\s+)?(?P<dir>above|below|under)\s+(?:the\s+|its\s+)?200[\s-]?(?:day|d)",
@@ -388,7 +391,7 @@ def _hz_num(token: str) -> int:
 
 _CONNECTORS = frozenset(
     "at of is was were are near around about roughly approximately approx nearly almost to by from stood stands "
-    "sits sitting came in reading level value currently now trading trades traded up down rose fell gained lost "
+    "sits sitting came in reading reads read prints printing level value currently now trading trades traded up down rose fell gained lost "
     "a an the with its their has have had hit reached climbed dropped jumped slipped over under above below than "
     "more less at_least performer performance return returns gain gains move moves momentum change rally trend "
     "leader leading led showing shows shown show posted posting delivered recent recently latest current just "
@@ -666,6 +669,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             continue
         if is_plain and _INDEX_NAME_BEFORE.search(before):
             continue  # "S&P 500", "Russell 2000", "Nasdaq 100"
+        if is_plain and _PARAMETER_BEFORE.search(before) and re.match(r"^\s*[,)]", text[m.end():]):
+            continue  # an indicator's parameter, not its value: "RSI(14)", "MACD(12, 26, 9)", "SMA(50)"
         # trailing "+" ("$90+") and portfolio words
         if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
             floor = m.end()
@@ -810,6 +815,8 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         return pattern.finditer(text) if present.intersection(needles) else ()
 
     for m in scan(_Q_SMA, "50", "200"):
+        if re.search(r"\btheir\b", m.group(0), re.I) or _PLURAL_SUBJECT.search(text[max(0, m.start() - 30):m.start()]):
+            continue  # "names trading above their 50-day average": a screen, not a claim about one symbol
         d = (m.group("dir") or m.group("dir2")).lower()
         pol = 1 if d == "above" else -1
         if m.group("neg") or m.group("neg2"):

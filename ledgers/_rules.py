@@ -462,6 +462,12 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
     negated = a.label == "not"
     ok = holds != negated
     claim = f"not {state.split(' ')[0]} ({state.split(' ', 1)[1][1:-1]} is {state.split(' ')[0]})" if negated else state
+    # conventions differ (some desks use 80/20, some 60/40): a reading within rsi_state_band of the threshold
+    # on the wrong side is not verifiable, not a contradiction
+    threshold = cfg.overbought_rsi if a.polarity > 0 else cfg.oversold_rsi
+    if not ok and abs(v - threshold) <= cfg.rsi_state_band:
+        return RuleResult(NV, f"{sym} rsi14 = {v:.1f} ({_when(o)}); claimed {claim}: within "
+                              f"{cfg.rsi_state_band:g} points of the usual threshold, conventions differ", [o])  # type: ignore[list-item]
     return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({_when(o)}); claimed {claim}",  # type: ignore[arg-type]
                       [o])  # type: ignore[list-item]
 

@@ -182,7 +182,7 @@ def test_stock_season_rationale(store):
     got = {(c.symbol, c.assertions[0].rule): verifier.verify(c).status for c in claims}
     assert got[("AAPL", "exact_numeric")] == "supported"
     assert got[("AAPL", "sma_position")] == "supported"
-    assert got[("XOM", "rsi_state")] == "contradicted"  # rsi14 60.35 on 2021-06-14
+    assert got[("XOM", "rsi_state")] == "not_verifiable"  # rsi14 60.35 on 2021-06-14: within 10 of 70
     assert got[("XOM", "forecast")] == "not_verifiable"
     assert got[("JPM", "momentum")] == "supported"
 
@@ -219,3 +219,28 @@ def test_holdings_joined_on_one_line(round_0528):
             ("QQQ", "return7d"), ("EWT", "return7d")} <= set(found)
     verifier = Verifier(store, CB)
     assert all(verifier.verify(found[k]).status == "supported" for k in found if k[1] == "return7d")
+
+
+@pytest.mark.parametrize(("text", "field", "value"), [
+    ("RSI(14) at 69.4", "rsi14", 69.4),
+    ("RSI(14) of 72.1 signals overbought", "rsi14", 72.1),
+    ("the 14-day RSI reads 31.2", "rsi14", 31.2),
+    ("MACD(12, 26, 9) at 1.25", "macd", 1.25),
+])
+def test_an_indicator_parameter_is_not_its_value(text, field, value):
+    from ledgers import parse_assertions
+
+    numeric = [a for a in parse_assertions(text, "AAA") if a.stated is not None]
+    assert [(a.field, a.stated) for a in numeric] == [(field, value)]
+
+
+@pytest.mark.parametrize(("text", "fragment", "stated"), [
+    ("AAA is down 8.4% over 20 days.", "is down 8.4% over 20 days", -0.084),
+    ("AAA rose 3.1% over 5 days.", "rose 3.1% over 5 days", 0.031),
+    ("AAA fell 2% this week.", "fell 2% this week", -0.02),
+])
+def test_direction_words_stay_with_the_extracted_claim(text, fragment, stated):
+    from datetime import datetime
+
+    claims = extract_claims(text, datetime(2022, 1, 5, 21, tzinfo=UTC), "AAA", {"AAA": "Alpha Corp"})
+    assert [(c.text, c.assertions[0].stated) for c in claims][:1] == [(fragment, pytest.approx(stated))]

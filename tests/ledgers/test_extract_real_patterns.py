@@ -28,7 +28,7 @@ def test_a_range_is_not_a_checkable_value():
     claims = _claims("Avoid tech given a recent drawdown (-3% to -9% 1w in QQQ/IGV/SMH); staples up 4% 7d.",
                      "CONSUMER_STAPLES")
     assert all("9%" not in t and "3%" not in t for t, _ in claims)
-    assert ("4% 7d", "CONSUMER_STAPLES") in claims
+    assert ("up 4% 7d", "CONSUMER_STAPLES") in claims  # the direction word stays with the number
 
 
 def test_a_negative_number_keeps_its_sign():
