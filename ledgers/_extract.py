@@ -27,6 +27,7 @@ from ledgers._parse import (
     clause_start,
     parse_text,
 )
+from ledgers._registry import window_family
 
 _GENERIC_TAIL = re.compile(
     r",?\s+(?:Equities|Equity|Sector|Stocks?|ETF|Fund|Index|Shares|Inc\.?|Incorporated|Corp\.?|Corporation|Co\.?|"
@@ -230,6 +231,9 @@ def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
     if available is None or a.rule not in _NUMERIC_RULES:
         return False
     if a.field is not None:
+        family = window_family(a.field)
+        if family and not set(family).isdisjoint(available):
+            return False  # the same measure over another window ("beta 0.73" where the round shows beta1y)
         needed = {a.field}
         if a.rule in ("distance_52w_high", "distance_52w_low", "distance_sma", "analyst_upside"):
             needed.add("close")

@@ -212,6 +212,11 @@ _Q_SMA = re.compile(
     r"|\b(?P<neg2>not\s+)?(?P<dir2>above|below|under)\s+(?:its\s+|the\s+)?(?:(?P<n2>50|200)[\s-]?dma|sma[\s-]?(?P<n3>50|200))\b",
     re.I,
 )
+_NOT_A_RETURN_BEFORE = re.compile(
+    r"\b(?:share|breadth|participation|probability|chance|odds|weight(?:ing)?|allocation|yield|rate|ratio|"
+    r"percent(?:age)?\s+of|z[\s-]?score|zscore|score|hit\s+rate|win\s+rate|up[\s-]days?)\s*(?:of|at|was|is|were|"
+    r"near|around|about|:)?\s*[~\u2248]?\s*\(?\s*$", re.I)
+"""A horizon after the number does not make it a return when the words before it name another measure."""
 _PLURAL_SUBJECT = re.compile(r"\b(?:names|stocks|those|these|holdings|candidates|ones|companies)\s+$", re.I)
 _Q_CROSS = re.compile(
     r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + _MA_WORDS
@@ -689,6 +694,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             binding.rule = "return_or_relative"  # "relative momentum (+6.6% 30d)": either reading may be meant
         if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
             binding = None  # a multiple is not a price
+        if binding is not None and binding.rule == "return" and _NOT_A_RETURN_BEFORE.search(before):
+            binding = _Binding("briefing", start=start, end=binding.end)  # "asset share 68% over 5 days"
         if binding is not None and binding.rule in ("return", "relative_return") and _CONTEXT_JUST_BEFORE.search(before):
             binding = _Binding("briefing", start=start, end=binding.end)  # "oil +8% weekly", "Kospi -3% 7d"
         if binding is None:

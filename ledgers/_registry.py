@@ -50,6 +50,28 @@ def _horizon_words(h: str) -> tuple[str, ...]:
     return _HORIZON_WORDS.get(h) or _session_words(int(h[:-1]))
 
 
+def _column_names(name: str) -> tuple[str, ...]:
+    """CapitalBench column names of a field ("activeReturn21d" -> "active_return_21s", "return_21s")."""
+    m = re.fullmatch(r"([a-zA-Z]+?)(\d+)([dmy])", name)
+    if not m:
+        return ()
+    base, n, unit = m.groups()
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower()
+    short = {"volatility": "vol", "max_drawdown": "max_dd", "correlation": "corr"}.get(snake)
+    out = [f"{snake}_{n}{unit}"]
+    if unit == "d":
+        out.append(f"{snake}_{n}s")
+        if short:
+            out.append(f"{short}_{n}s")
+        if snake == "correlation":
+            out.append(f"corr_spy_{n}s")
+        if snake == "beta":
+            out.append(f"beta_spy_{n}s")
+    if snake == "active_return" and unit != "d" or snake == "active_return" and n in ("7", "30"):
+        out.append(f"return_vs_sp500_{n}{unit}")
+    return tuple(out)
+
+
 def _capitalbench_fields() -> list[FieldSpec]:
     """Fields of the tables CapitalBench rounds show their models, one per (measure, horizon) that the public
     rounds use; the adapter maps each column to one of these (``grader.adapters``)."""
@@ -114,7 +136,9 @@ def _capitalbench_fields() -> list[FieldSpec]:
          "shallow-drawdown rank"),
     ):
         out.append(_f(name, "ratio", "price_momentum", what, *aliases))
-    return out
+    # the raw column names models quote ("active_return_21s +5.30%", "vol_63s 30.26%")
+    return [FieldSpec(f.name, f.unit, f.category, (*f.aliases, *_column_names(f.name)), f.description)
+            for f in out]
 
 
 FIELDS: tuple[FieldSpec, ...] = (
@@ -125,7 +149,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     _f("return1d", "fraction", "price_momentum", "1-trading-day return",
        "1d return", "1-day return", "one-day return", "daily return", "1d", "1-day"),
     _f("return5d", "fraction", "price_momentum", "5-trading-day return",
-       "5d return", "5-day return", "five-day return", "5d", "5-day", "5-session return"),
+       "5d return", "5-day return", "five-day return", "5d", "5-day", "5-session return", "return_5s", "5s return"),
     _f("return20d", "fraction", "price_momentum", "20-trading-day return",
        "20d return", "20-day return", "twenty-day return", "20d", "20-day"),
     _f("return7d", "fraction", "price_momentum", "return since the close 7 calendar days earlier (CapitalBench)",
@@ -239,6 +263,26 @@ def field_spec(name: str) -> FieldSpec | None:
     """Registry entry of a canonical name or an alias."""
     canonical = resolve_field(name)
     return FIELD_SPECS.get(canonical) if canonical else None
+
+
+# Generic words ("beta", "volatility", "max drawdown", "correlation") resolve to one canonical field; a store
+# may hold the same measure over another window (CapitalBench: beta1y, beta63d, volatility21d, ...). These are
+# the measures whose window a claim often leaves unsaid; returns are not among them (7d and 30d differ too much).
+WINDOW_FAMILIES: dict[str, tuple[str, ...]] = {
+    "beta": ("beta", "beta1y", "beta63d", "beta252d"),
+    "volatility20d": ("volatility20d", "volatility21d", "volatility30d", "volatility63d"),
+    "maxDrawdown30d": ("maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d"),
+    "correlation1y": ("correlation1y", "correlation63d", "correlation252d"),
+}
+"""canonical field of a generic word -> every field of that measure (any window)."""
+
+
+def window_family(name: str) -> tuple[str, ...]:
+    """The fields of the same measure over other windows (empty when the field has no family)."""
+    for generic, members in WINDOW_FAMILIES.items():
+        if name == generic or name in members:
+            return members
+    return ()
 
 
 def alias_phrases() -> list[tuple[str, str]]:

@@ -54,7 +54,7 @@ from grader.pit import Observation
 from ledgers._data import StoreData
 from ledgers._models import Assertion, Status, VerifierConfig
 from ledgers._parse import FIELD_HORIZONS, HORIZON_FIELDS
-from ledgers._registry import FIELD_SPECS
+from ledgers._registry import FIELD_SPECS, window_family
 from ledgers._units import format_value
 
 NV: Status = "not_verifiable"
@@ -228,18 +228,43 @@ def _unit(fld: str | None) -> str:
 # ------------------------------------------------------------------------------------------- numeric
 
 
+_SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation1y"), "qualityEvidenceScore",
+                          "priorActiveRank", "recentPullbackRank", "lowVolatilityRank", "shallowDrawdownRank"})
 _NON_POSITIVE = frozenset({"maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
+
+
+def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
+    """A generic measure ("beta 0.73", "volatility 21%") the store holds only over other windows: one window
+    decides; several: supported when one matches, else not verifiable (which window was meant is unsaid)."""
+    members = [f for f in window_family(a.field or "") if f != a.field and ctx.get(sym, f) is not None]
+    if not members:
+        return None
+    results = [rule_exact_numeric(ctx, a.model_copy(update={"field": f})) for f in members]
+    if len(results) == 1:
+        return results[0]
+    hit = next((r for r in results if r.status == SUP), None)
+    if hit is not None:
+        return hit
+    return RuleResult(NV, f"window not stated; {sym} {', '.join(members)} all differ from {a.raw}: "
+                          + "; ".join(r.reason for r in results), [o for r in results for o in r.evidence])
 
 
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, a.field or "value")
+    if a.field and ctx.get(sym, a.field) is None and window_family(a.field):
+        other = _other_windows(ctx, sym, a)
+        if other is not None:
+            return other
     value, ev, what = _value(ctx, sym, a)
     unit = _unit(a.field) if a.field else "fraction"
     if value is None:
         return _with_lookahead(ctx, sym, a, a.field, _missing(ctx, sym, what))
     stated = a.stated if a.stated is not None else 0.0
+    if a.field in _SMALL_SCALE and a.tolerance >= 0.5 and stated != 0:
+        # "beta near 1": a whole number for a measure that lives within a few units is no "±0.5" claim
+        a = a.model_copy(update={"tolerance": 0.0, "approx": True})
     if a.field in _NON_POSITIVE and stated > 0:
         stated = -stated  # "a maximum drawdown of 8.12%", "12% off its 52-week high": a magnitude
     if unit == "price" and a.field in ("close", "sma50", "sma200", "week52High", "week52Low", "analystTargetPrice"):

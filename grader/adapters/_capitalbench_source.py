@@ -512,6 +512,16 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         for row in read.rows:
             if by_id and row.option_id not in by_id:
                 issues.append(CapitalBenchIssue(rel, None, "option_id", f"unknown option {row.option_id!r}"))
+        if read.by_ticker and read.as_of is not None:  # market_state figures of options the rows lack
+            by_ticker = {o.symbol.upper(): o.id for o in options if o.symbol}
+            have = {(r.option_id, f) for r in read.rows for f in r.returns}
+            for ticker, values in sorted(read.by_ticker.items()):
+                oid = by_ticker.get(ticker)
+                extra = {f: v for f, v in values.items() if oid and (oid, f) not in have}
+                if extra:
+                    read.rows.append(TableRow(oid, read.as_of, None, extra, table))  # type: ignore[arg-type]
+                elif oid is None:
+                    read.unused.add(f"market_state.{ticker.lower()}_* (no option with ticker {ticker})")
         trailing.extend(read.rows)
         if read.unused:
             unused[table] = sorted(read.unused)

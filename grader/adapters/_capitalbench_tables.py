@@ -57,6 +57,10 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tup
     )
 )
 
+_STATE_KEY = re.compile(r"(?P<ticker>[a-z]{2,5})_(?P<what>return|minus_spy)_(?P<n>\d+)s")
+_STATE_MARKET_WIDE = re.compile(r"(?:positive_asset_share|active_return_dispersion)_\d+s")
+"""Market-wide figures of the decision context (share of options up, dispersion): no option holds them."""
+
 TABLE_FILES = {
     "trailing_returns": "universe_trailing_returns.csv",
     "decision_context": "universe_decision_context.json",
@@ -88,6 +92,8 @@ class TableRow:
 @dataclass
 class TableRead:
     rows: list[TableRow] = field(default_factory=list)
+    by_ticker: dict[str, dict[str, float]] = field(default_factory=dict)  # market_state figures per ETF ticker
+    as_of: date | None = None
     unused: set[str] = field(default_factory=set)  # columns no rule maps (reported by the import)
     problems: list[tuple[int | None, str | None, str]] = field(default_factory=list)  # (line, column, message)
 
@@ -165,6 +171,18 @@ def read_json_table(path: Path, table: str, default_as_of: date | None) -> Table
     except ValueError:
         read.problems.append((None, "as_of_date_requested", "not a date"))
         return read
+    read.as_of = table_as_of
+    state = doc.get("market_state")
+    if isinstance(state, dict):  # "uso_return_5s", "rsp_minus_spy_21s": figures the table shows per ETF
+        for key, raw in state.items():
+            m = _STATE_KEY.fullmatch(str(key))
+            v = _number(raw)
+            if m is None or not isinstance(v, float):
+                if not _STATE_MARKET_WIDE.fullmatch(str(key)):
+                    read.unused.add(f"market_state.{key}")
+                continue
+            name = f"return{m['n']}d" if m["what"] == "return" else f"activeReturn{m['n']}d"
+            read.by_ticker.setdefault(m["ticker"].upper(), {})[name] = v
     for i, row in enumerate(doc["rows"]):
         if not isinstance(row, dict) or not str(row.get("option_id") or "").strip():
             read.problems.append((None, f"rows[{i}].option_id", "missing"))

@@ -62,10 +62,20 @@ def universe_index(bundle: SeasonBundle):
     """The names and tickers a rationale may use for each bundle symbol ("Semiconductors", "SMH")."""
     from ledgers import UniverseIndex
 
+    # a commodity is named by its last word ("oil" for "Crude Oil") when no other option ends with it
+    last_words: dict[str, list[str]] = {}
+    for u in bundle.info.universe:
+        if u.name and " " in u.name.strip() and u.asset_class == "commodity":
+            last_words.setdefault(u.name.split()[-1], []).append(u.symbol)
+
     def aliases(u) -> list[str]:
         names = [a for a in (u.name, u.ticker) if a]
         # "Semiconductor" for "Semiconductors": rationales use both
-        return names + [n[:-1] for n in names if n.endswith("s") and len(n) > 4 and " " not in n]
+        names += [n[:-1] for n in names if n.endswith("s") and len(n) > 4 and " " not in n]
+        last = u.name.split()[-1] if u.name else ""
+        if last_words.get(last) == [u.symbol] and not last.endswith("s"):
+            names += [last, last.lower()]
+        return names
 
     return UniverseIndex({u.symbol: aliases(u) for u in bundle.info.universe}, bundle.info.benchmark)
 
