@@ -24,6 +24,7 @@ from ledgers._models import (
 from ledgers._parse import parse_assertions
 from ledgers._registry import FIELD_SPECS, FIELDS, KNOWN_FIELDS, FieldSpec, field_spec, resolve_field
 from ledgers._rules import consensus_label
+from ledgers._structured import structured_assertions
 from ledgers._units import StatedNumber, format_value, normalise, parse_number
 from ledgers._verify import Verifier, claim_assertions, combine, verify, verify_many
 
@@ -64,6 +65,7 @@ __all__ = [
     "read_claims",
     "resolve_field",
     "split_sentences",
+    "structured_assertions",
     "verify",
     "verify_claims_jsonl",
     "verify_many",

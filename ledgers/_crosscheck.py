@@ -12,6 +12,7 @@ Flags:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from grader.pit import Snapshot
@@ -21,6 +22,7 @@ from ledgers._registry import FIELD_SPECS, KNOWN_FIELDS, resolve_field
 from ledgers._units import format_value
 
 _DEFAULT = VerifierConfig()
+_VERSUS_BEFORE = re.compile(r"\b(?:vs\.?|versus|minus|relative\s+to)\s+\w+\s*(?:=|:|of|at)?\s*[+\-\u2212]?$", re.I)
 
 
 def _snapshot_fields(snapshot: Snapshot, symbol: str | None) -> set[str]:
@@ -49,7 +51,12 @@ def _quotes(claim: Claim) -> list[tuple[str, float | str, float, str | None, obj
     if not out and claim.judge_note:
         for hit in find_numbers(claim.judge_note):
             if hit.binding_rule == "exact_numeric" and hit.field and hit.op == "eq" and not hit.forecast:
-                value, tol = hit.stated.in_unit(FIELD_SPECS[hit.field].unit)
+                unit = FIELD_SPECS[hit.field].unit
+                if (hit.stated.percent or hit.stated.bps) and unit != "fraction":
+                    continue  # "close vs sma50 = +8.21%": a distance between two fields, not a quote of one
+                if _VERSUS_BEFORE.search(claim.judge_note[max(0, hit.start - 40):hit.start]):
+                    continue
+                value, tol = hit.stated.in_unit(unit)
                 out.append((hit.field, value, tol, claim.symbol, None))
     return out
 
@@ -65,25 +72,31 @@ def cross_check(
     known = KNOWN_FIELDS if known_fields is None else set(known_fields)
     flags: list[Flag] = []
     details: list[str] = []
+    reasons: dict[str, list[str]] = {}
+
+    def flag(name: Flag, why: str) -> None:
+        flags.append(name)
+        details.append(why)
+        reasons.setdefault(name, []).append(why)
+
     valid = 0
     shown = _snapshot_fields(snapshot, claim.symbol) if snapshot is not None else None
     for name in claim.cited_fields:
         canonical = resolve_field(name)
         if canonical is None or canonical not in known:
-            flags.append("unknown_field")
-            details.append(f"cited field {name!r} does not exist")
+            flag("unknown_field", f"cited field {name!r} does not exist")
         elif shown is not None and canonical not in shown:
-            flags.append("field_not_in_snapshot")
-            details.append(f"cited field {canonical} was not in the snapshot for {claim.symbol}")
+            flag("field_not_in_snapshot", f"cited field {canonical} was not in the snapshot for {claim.symbol}")
         else:
             valid += 1
     lookahead = verification.lookahead
+    lookahead_why: list[str] = []
     if lookahead:
-        details.append("the verifier found a value known only after the decision")
+        lookahead_why.append(f"the verifier found a value known only after the decision: {verification.reason}")
     for fld, value, tol, symbol, observed_at in _quotes(claim):
         if observed_at is not None and observed_at > claim.decided_at:  # type: ignore[operator]
             lookahead = True
-            details.append(f"quoted {fld} observed at {observed_at} after the decision")
+            lookahead_why.append(f"quoted {fld} observed at {observed_at} after the decision")
         if snapshot is None or symbol is None:
             continue
         obs = snapshot.get(symbol, {}).get(fld)
@@ -91,15 +104,15 @@ def cross_check(
             continue
         actual = float(obs.value)
         if abs(actual - float(value)) > max(tol, config.relative_tolerance * abs(actual)) + 1e-12:
-            flags.append("misquoted_value")
             unit = FIELD_SPECS[fld].unit if fld in FIELD_SPECS else "ratio"
-            details.append(f"quoted {fld} = {format_value(float(value), unit)} but the snapshot has "
-                           f"{format_value(actual, unit)}")
+            flag("misquoted_value", f"quoted {symbol} {fld} = {format_value(float(value), unit)} but the snapshot "
+                                    f"has {format_value(actual, unit)} ({obs.observed_at:%Y-%m-%d})")
     if claim.judge_status is not None and claim.judge_status != verification.status:
-        flags.append("status_disagreement")
-        details.append(f"judge said {claim.judge_status}, verifier says {verification.status}")
+        flag("status_disagreement", f"judge said {claim.judge_status}, verifier says {verification.status}: "
+                                    f"{verification.reason}")
     if lookahead:
-        flags.append("lookahead")
+        for why in lookahead_why:
+            flag("lookahead", why)
     return CrossCheck(
         claim_id=claim.id,
         flags=list(dict.fromkeys(flags)),
@@ -109,4 +122,5 @@ def cross_check(
         cited=len(claim.cited_fields),
         valid_citations=valid,
         details=details,
+        reasons={k: "; ".join(v) for k, v in reasons.items()},
     )

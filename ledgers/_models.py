@@ -38,6 +38,7 @@ RuleName = Literal[
     "upside_direction",  # analyst target above / below the close
     "consensus",  # analyst consensus from rating counts
     "categorical",  # sector / industry label
+    "compare",  # the same field of two symbols (structured assertions: above / below relative_to)
     "ranking",  # superlatives and ranks against the cross-section ("strongest 30d performer", "top three")
     "forecast",  # forecasts and opinions: never verifiable
     "briefing",  # a number that is not a point-in-time field (briefing / context figure)
@@ -96,6 +97,7 @@ class Claim(_Model):
     cited_values: list[CitedValue] = Field(default_factory=list)
     briefing_only: bool = False  # a numeric claim with no point-in-time field (set by extraction)
     assertions: list[Assertion] | None = None  # pre-parsed (extraction); None -> parsed from ``text``
+    structured: bool = False  # ``assertions`` are the judge's own structured assertions (grade-v2)
     span: tuple[int, int] | None = None  # character offsets in the rationale it was extracted from
 
 
@@ -119,6 +121,8 @@ class Verification(_Model):
     rule: str
     lookahead: bool = False
     briefing_only: bool = False
+    path: Literal["structured", "text"] = "text"
+    """structured: the judge's own structured assertions were checked; text: the claim's words were parsed."""
 
 
 class CrossCheck(_Model):
@@ -132,6 +136,7 @@ class CrossCheck(_Model):
     cited: int = 0  # fields the judge cited
     valid_citations: int = 0  # cited fields that exist and are in the snapshot
     details: list[str] = Field(default_factory=list)
+    reasons: dict[str, str] = Field(default_factory=dict)  # flag -> why (which value, which comparison)
 
 
 class VerifierConfig(_Model):

@@ -721,7 +721,30 @@ def rule_briefing(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_unrecognised(ctx: Ctx, a: Assertion) -> RuleResult:
+    if a.raw:  # a structured assertion that could not be used says why
+        return RuleResult(NV, f"not checkable: {a.raw}")
     return RuleResult(NV, "no checkable assertion about a registry field")
+
+
+def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
+    """The same field of two symbols ("XLV's 30-day return is above SPY's"), with a relative dead band."""
+    sym, other = a.symbol or ctx.symbol, a.benchmark
+    fld = a.field or ""
+    for s in (sym, other):
+        if s is None or s not in ctx.data.known:
+            return _missing(ctx, s, fld)
+    o1, o2 = ctx.get(sym, fld), ctx.get(other, fld)  # type: ignore[arg-type]
+    v1, v2 = _num(o1), _num(o2)
+    if v1 is None or v2 is None:
+        return _missing(ctx, sym if v1 is None else other, fld)
+    unit = _unit(fld)
+    word = "above" if a.op == "gt" else "below"
+    head = f"{sym} {fld} = {_fmt(v1, unit)} vs {other} {_fmt(v2, unit)} ({_when(o1)}); claimed {word}"  # type: ignore[arg-type]
+    ev = [o1, o2]
+    if abs(v1 - v2) <= ctx.config.threshold_dead_band * max(abs(v1), abs(v2), 1e-9):
+        return RuleResult(NV, f"{head}: within the {ctx.config.threshold_dead_band:.1%} dead band", ev)  # type: ignore[arg-type]
+    ok = v1 > v2 if a.op == "gt" else v1 < v2
+    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------------------------- ranking
@@ -747,6 +770,8 @@ _ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "r
 
 def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
     """(fields to rank on, every one must hold); horizons written in the claim must all hold."""
+    if a.field and a.field not in _FAMILIES and a.field in FIELD_SPECS:
+        return [a.field], True  # a structured assertion names the one field it ranks by
     if a.field in _FAMILIES:
         family = _FAMILIES[a.field]
         written = [h for h in a.horizons if h != "short"]
@@ -812,6 +837,7 @@ def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
 
 RULES = {
     "ranking": rule_ranking,
+    "compare": rule_compare,
     "exact_numeric": rule_exact_numeric,
     "threshold": rule_threshold,
     "derived_return": rule_derived_return,

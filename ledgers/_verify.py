@@ -167,7 +167,7 @@ class Verifier:
                lookahead: bool, briefing: bool) -> Verification:
         return _construct(Verification, {
             "claim_id": claim.id, "status": status, "reason": reason, "evidence": _evidence(evidence), "rule": rule,
-            "lookahead": lookahead, "briefing_only": briefing,
+            "lookahead": lookahead, "briefing_only": briefing, "path": "structured" if claim.structured else "text",
         })
 
 

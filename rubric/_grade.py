@@ -1,7 +1,7 @@
 """The judge's structured grade, generated from a rubric.
 
-The grade shape (output schema ``grade-v1``) is fixed; only the sub-score properties come from the
-rubric (one integer 0..100 property per sub-component id). Every generated model is compatible with
+The grade shape is fixed per output schema (``grade-v1``; ``grade-v2`` adds structured assertions to every
+claim-ledger entry); only the sub-score properties come from the rubric (one integer 0..100 property per sub-component id). Every generated model is compatible with
 OpenAI strict ``json_schema`` output: every property required, ``additionalProperties: false``, no
 mapping with arbitrary keys, nullable values written as ``anyOf [..., null]``. Property order is the
 order a judge should think in: claim ledger first, then the scores that follow from it, then the
@@ -42,6 +42,37 @@ class ClaimLedgerEntry(_GradePart):
         "it; not_verifiable: no field known at the time bears on it."
     )
     note: str = Field(description="The values compared, e.g. 'peRatio 31.2 on 2022-01-14 vs claim under 20x'.")
+
+
+class ClaimAssertion(_GradePart):
+    """One checkable statement of a claim (output schema grade-v2), checked exactly by the verifier."""
+
+    subject: str = Field(description="Symbol the statement is about (the benchmark symbol for the market); a "
+                         "number that belongs to another symbol named in the sentence is that symbol's.")
+    field: str = Field(description="Exact snapshot field name, e.g. return30d, rsi14, beta1y.")
+    kind: Literal["value", "above", "below", "rank"] = Field(
+        description="value: the field equals value; above/below: the field is above/below value, or above/"
+        "below the same field of relative_to; rank: the subject ranks within the top `rank` by the field.")
+    value: float | None = Field(description="Stated number in the field's unit (fractions for percentages: "
+                                "'down 8.4%' is -0.084); null for a comparison with relative_to or a rank.")
+    relative_to: str | None = Field(description="The other symbol of a comparison, else null.")
+    rank: int | None = Field(description="For kind rank: the claimed position at most (1 = first), else null.")
+    order: Literal["highest", "lowest"] | None = Field(description="For kind rank: which end ranks first.")
+    group: str | None = Field(description="For kind rank: 'universe', 'sector' (the subject's sector peers), "
+                              "or null.")
+    horizon: str | None = Field(description="The horizon as the contestant wrote it ('30d', '21 sessions'), "
+                                "or null.")
+
+
+class ClaimLedgerEntryV2(ClaimLedgerEntry):
+    """A claim-ledger entry with its structured assertions (output schema grade-v2, rubric v0.5)."""
+
+    assertions: list[ClaimAssertion] = Field(
+        description="What the claim asserts in checkable form; empty for a claim with nothing checkable.")
+
+
+LEDGER_ENTRY_MODELS: dict[str, type[ClaimLedgerEntry]] = {"grade-v1": ClaimLedgerEntry,
+                                                          "grade-v2": ClaimLedgerEntryV2}
 
 
 class OutcomeGrade(_GradePart):
@@ -119,7 +150,7 @@ def grade_model_for(rubric: Rubric) -> type[JudgeGrade]:
         __doc__=f"A judge's grade of one contestant's decision record (output schema {version}).",
         schema_version=(Literal[version], Field(description=f'Always "{version}".')),  # type: ignore[valid-type]
         claim_ledger=(
-            list[ClaimLedgerEntry],
+            list[LEDGER_ENTRY_MODELS[version]],  # type: ignore[valid-type]
             Field(description="The contestant's factual claims, each checked against its decision's snapshot."),
         ),
         reasoning=(_axis_models(rubric, "reasoning"), ...),

@@ -21,7 +21,8 @@ WEIGHTED_AXES: tuple[str, str] = ("reasoning", "evidence")
 DIRECT_AXES: tuple[str, str] = ("outcome", "data_reliability")
 COMPOSITE_COMPONENTS: tuple[str, ...] = ("reasoning", "evidence", "process", "outcome")
 
-SUPPORTED_OUTPUT_SCHEMAS: frozenset[str] = frozenset({"grade-v1"})
+SUPPORTED_OUTPUT_SCHEMAS: frozenset[str] = frozenset({"grade-v1", "grade-v2"})
+"""grade-v1: seeds 002/003; grade-v2: grade-v1 plus structured assertions in every claim-ledger entry (v0.5)."""
 """Versions of the judge-grade shape this code can generate (see ``rubric._grade``)."""
 
 _SNAKE_ID = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")

@@ -221,6 +221,9 @@ class ReferenceJudge:
         alpha = outcome.get("alpha")
         outcome_score = None if self.pending or alpha is None else _clip(50 + 500 * alpha)
         reliability = self._reliability(decisions)
+        from ledgers._structured import to_structured
+
+        structured = self.rubric.output_schema_version != "grade-v1"  # grade-v2: structured assertions
         ledger = [
             {
                 "claim": c.text,
@@ -229,6 +232,8 @@ class ReferenceJudge:
                 "cited_fields": list(c.cited_fields or []),
                 "status": v.status,
                 "note": v.reason,
+                **({"assertions": [s for s in (to_structured(a) for a in c.assertions or []) if s is not None]}
+                   if structured else {}),
             }
             for c, v in pairs
         ]

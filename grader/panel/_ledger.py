@@ -31,7 +31,7 @@ _RANK = {"supported": 0, "not_verifiable": 1, "contradicted": 2}
 def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id: str,
                         checked: list[tuple] | None = None) -> list[dict]:
     """Verifier status, evidence and cross-check flags for each of a judge's ledger entries."""
-    from ledgers import Claim, VerifierConfig, cross_check, verify
+    from ledgers import Claim, VerifierConfig, cross_check, structured_assertions, verify
 
     rows = []
     config = VerifierConfig(benchmark=bundle.info.benchmark)
@@ -52,9 +52,14 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
             round_id = next((d.round_id for d in bundle.decisions_of(contestant_id)
                              if d.decided_at == claim.decided_at), None)
             checks.append((claim, ver, round_id))
+        # grade-v2 (rubric v0.5): the judge's own structured assertions are checked exactly; the claim's words
+        # are parsed only when it gave none
+        given = [a for a in e.get("assertions") or [] if isinstance(a, dict)]
+        parsed = structured_assertions(given, symbol) if given else None
         for when, round_id in ([] if checks else _decision_times(bundle, contestant_id, day, symbol)):
             claim = Claim(id=str(i), text=str(e.get("claim", "")), decided_at=when, symbol=symbol,
-                          cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")))
+                          cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")),
+                          assertions=parsed, structured=parsed is not None)
             checks.append((claim, verify(claim, bundle.store_for(round_id), config), round_id))
         claim, ver, round_id = min(checks, key=lambda c: (_RANK.get(c[1].status, 1), -c[0].decided_at.timestamp()))
         when = claim.decided_at
@@ -71,7 +76,10 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
             "verifier_reason": ver.reason,
             "evidence": [ev if isinstance(ev, dict) else ev.model_dump(mode="json") for ev in ver.evidence],
             "flags": list(cc.flags) + (["briefing_only"] if getattr(ver, "briefing_only", False) else []),
+            "flag_reasons": {**cc.reasons, **({"briefing_only": ver.reason} if getattr(ver, "briefing_only", False)
+                                               else {})},
             "disagrees": not cc.agrees,
             "lookahead": bool(ver.lookahead) or "lookahead" in cc.flags,
+            "check_path": ver.path,
         })
     return rows

@@ -194,6 +194,10 @@ class LedgerEntryRow(Base):
     flags: Mapped[list[Any]] = mapped_column(JSON)
     disagrees: Mapped[bool] = mapped_column(Boolean, default=False)
     lookahead: Mapped[bool] = mapped_column(Boolean, default=False)
+    check_path: Mapped[str] = mapped_column(String(12), default="text", server_default="text")
+    """structured: the judge's own structured assertions were checked (grade-v2); text: its words were parsed."""
+    flag_reasons: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """flag -> the reason a reader can check (which value, which comparison)."""
 
 
 class ScoreVersionRow(Base):

@@ -35,10 +35,11 @@ def test_load_by_path_str_and_pathlike(tmp_path: Path) -> None:
     assert by_str.source_path == str(path)
 
 
-def test_available_rubrics_lists_both_bundled_versions() -> None:
+def test_available_rubrics_lists_the_bundled_versions() -> None:
     assert available_rubrics() == [
         "grounded_financial_reasoning_judge_v0.3",
         "grounded_financial_reasoning_judge_v0.4",
+        "grounded_financial_reasoning_judge_v0.5",
     ]
 
 

@@ -22,7 +22,10 @@ def test_migrations_create_every_table(db_url):
                  "human_grades", "ledger_annotations", "score_versions", "contestant_scores", "prompts"):
         assert name in tables
     with get_engine(db_url).connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
+    # 0002: which verifier path checked each ledger entry, and the reason of every flag
+    columns = {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("ledger_entries")}
+    assert {"check_path", "flag_reasons"} <= columns
 
 
 def test_import_is_idempotent_by_content_hash(db_url, tiny_bundle):

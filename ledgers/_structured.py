@@ -1,0 +1,93 @@
+"""Structured assertions of a judge's ledger entry (output schema grade-v2) as verifier assertions.
+
+A judge that states ``{subject, field, kind, value, relative_to, rank, order, group, horizon}`` is checked
+exactly on what it states: no sentence is re-read. One rule per kind:
+
+- ``value``: the field equals the value (``exact_numeric``; precision from the digits the judge wrote, or 2%);
+- ``above`` / ``below`` with a value: ``threshold``; with ``relative_to``: ``compare`` (the same field of both);
+- ``rank``: ``ranking`` on that one field, among the universe or the subject's sector peers.
+
+A field outside the registry, or a kind without what it needs, becomes an ``unrecognised`` assertion whose
+reason says what was missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from ledgers._models import Assertion
+from ledgers._registry import resolve_field
+
+
+def _precision(value: float) -> float:
+    """Half a unit of the last digit the judge wrote (0.068 -> 0.0005; 72 -> 0.5)."""
+    exponent = Decimal(repr(float(value))).normalize().as_tuple().exponent
+    return 0.5 * 10.0 ** min(0, int(exponent))  # type: ignore[arg-type]
+
+
+def _get(item: Any, key: str) -> Any:
+    return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
+
+
+def structured_assertions(items: Iterable[Any], default_symbol: str | None = None) -> list[Assertion]:
+    """Verifier assertions for a ledger entry's structured assertions (dicts or ``ClaimAssertion`` models)."""
+    out: list[Assertion] = []
+    for item in items:
+        subject = str(_get(item, "subject") or default_symbol or "") or None
+        raw_field = str(_get(item, "field") or "")
+        field = resolve_field(raw_field) if raw_field else None
+        kind = _get(item, "kind")
+        value = _get(item, "value")
+        words = f"{subject} {raw_field} {kind} {value if value is not None else _get(item, 'relative_to')}"
+        if field is None:
+            out.append(Assertion(rule="unrecognised", symbol=subject,
+                                 raw=f"unknown field {raw_field!r} in a structured assertion"))
+            continue
+        if kind == "value" and isinstance(value, int | float) and not isinstance(value, bool):
+            out.append(Assertion(rule="exact_numeric", symbol=subject, field=field, stated=float(value),
+                                 tolerance=_precision(value), raw=words))
+        elif kind in ("above", "below") and _get(item, "relative_to"):
+            out.append(Assertion(rule="compare", symbol=subject, field=field, benchmark=str(_get(item, "relative_to")),
+                                 op="gt" if kind == "above" else "lt", raw=words))
+        elif kind in ("above", "below") and isinstance(value, int | float) and not isinstance(value, bool):
+            out.append(Assertion(rule="threshold", symbol=subject, field=field, stated=float(value),
+                                 op="gt" if kind == "above" else "lt", raw=words))
+        elif kind == "rank":
+            group = str(_get(item, "group") or "universe").lower()
+            scope = "sector" if group.startswith("sector") else "universe" if group in ("universe", "all") else "group"
+            rank = _get(item, "rank")
+            out.append(Assertion(rule="ranking", symbol=subject, field=field, label=scope,
+                                 window=int(rank) if isinstance(rank, int) and rank > 0 else 1,
+                                 polarity=-1 if _get(item, "order") == "lowest" else 1,
+                                 raw=f"{subject} rank {rank or 1} by {field} ({_get(item, 'order') or 'highest'} "
+                                     f"first, {group})"))
+        else:
+            out.append(Assertion(rule="unrecognised", symbol=subject,
+                                 raw=f"structured assertion of kind {kind!r} without the value it needs"))
+    return out
+
+
+def to_structured(assertion: Assertion) -> dict[str, Any] | None:
+    """The structured form of a parsed assertion (for a grade-v2 ledger written by the reference judge), or
+    None when the assertion is not a single-field statement (a qualitative phrase, a forecast, a briefing)."""
+    from ledgers._parse import HORIZON_FIELDS
+
+    a = assertion
+    field = a.field or (HORIZON_FIELDS.get(a.label or "") if a.rule == "derived_return" else None)
+    if a.symbol is None or field is None or a.stated is None and a.rule != "ranking":
+        return None
+    base = {"subject": a.symbol, "field": field, "value": None, "relative_to": None, "rank": None,
+            "order": None, "group": None, "horizon": a.label if a.label and a.label[:-1].isdigit() else None}
+    if a.rule in ("exact_numeric", "derived_return") and a.op == "eq":
+        return {**base, "kind": "value", "value": a.stated}
+    if a.rule == "threshold":
+        return {**base, "kind": "above" if a.op == "gt" else "below", "value": a.stated}
+    if a.rule == "ranking" and a.horizons == [] and a.field and not a.field[0].isupper():
+        from ledgers._registry import FIELD_SPECS
+
+        if a.field in FIELD_SPECS:
+            return {**base, "kind": "rank", "rank": a.window or 1, "order": "lowest" if a.polarity < 0 else "highest",
+                    "group": a.label if a.label in ("universe", "sector") else None, "horizon": None}
+    return None
