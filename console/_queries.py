@@ -286,6 +286,8 @@ class LedgerEntryView(BaseModel):
     verifier_reason: str
     evidence: list[dict[str, Any]]
     flags: list[str]
+    flag_reasons: dict[str, str] = {}
+    check_path: str = "text"
     disagrees: bool
     lookahead: bool
     annotations: list[LedgerAnnotationView]
@@ -356,6 +358,8 @@ def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1
                 verifier_reason=e.verifier_reason or "",
                 evidence=[dict(x) for x in e.evidence or [] if isinstance(x, dict)],
                 flags=[str(x) for x in e.flags or []], disagrees=bool(e.disagrees), lookahead=bool(e.lookahead),
+                flag_reasons={str(k): str(v) for k, v in (e.flag_reasons or {}).items()},
+                check_path=e.check_path or "text",
                 annotations=notes[e.id],
             )
             for e, name in rows

@@ -13,6 +13,7 @@ reason says what was missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -21,8 +22,22 @@ from ledgers._models import Assertion
 from ledgers._registry import resolve_field
 
 
-def _precision(value: float) -> float:
-    """Half a unit of the last digit the judge wrote (0.068 -> 0.0005; 72 -> 0.5)."""
+def _precision(value: float, field: str, text: str) -> float:
+    """Half a unit of the last digit written: of the same number in the claim's words when it is there ("P/E of
+    27.0" -> 0.05, "up 18%" -> 0.005), else of the JSON number (which loses trailing zeros: 27.0 -> 0.5)."""
+    from ledgers._registry import FIELD_SPECS
+    from ledgers._units import NUMBER_PATTERN, number_from_match
+
+    unit = FIELD_SPECS[field].unit if field in FIELD_SPECS else "ratio"
+    for m in re.finditer(NUMBER_PATTERN, text):
+        try:
+            stated = number_from_match(m)
+        except (ValueError, IndexError):
+            continue
+        for sign in (1, -1):  # "down 8.4%" is written without its sign
+            got, tol = stated.in_unit(unit)  # type: ignore[arg-type]
+            if abs(sign * got - value) <= 1e-9 * max(1.0, abs(value)):
+                return tol
     exponent = Decimal(repr(float(value))).normalize().as_tuple().exponent
     return 0.5 * 10.0 ** min(0, int(exponent))  # type: ignore[arg-type]
 
@@ -31,8 +46,9 @@ def _get(item: Any, key: str) -> Any:
     return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
 
 
-def structured_assertions(items: Iterable[Any], default_symbol: str | None = None) -> list[Assertion]:
-    """Verifier assertions for a ledger entry's structured assertions (dicts or ``ClaimAssertion`` models)."""
+def structured_assertions(items: Iterable[Any], default_symbol: str | None = None, text: str = "") -> list[Assertion]:
+    """Verifier assertions for a ledger entry's structured assertions (dicts or ``ClaimAssertion`` models);
+    ``text`` (the claim's words) tells how precisely each value was written."""
     out: list[Assertion] = []
     for item in items:
         subject = str(_get(item, "subject") or default_symbol or "") or None
@@ -40,14 +56,15 @@ def structured_assertions(items: Iterable[Any], default_symbol: str | None = Non
         field = resolve_field(raw_field) if raw_field else None
         kind = _get(item, "kind")
         value = _get(item, "value")
-        words = f"{subject} {raw_field} {kind} {value if value is not None else _get(item, 'relative_to')}"
+        words = f"{value:g}" if isinstance(value, int | float) and not isinstance(value, bool) else (
+            f"{kind} {_get(item, 'relative_to') or ''}".strip())
         if field is None:
             out.append(Assertion(rule="unrecognised", symbol=subject,
                                  raw=f"unknown field {raw_field!r} in a structured assertion"))
             continue
         if kind == "value" and isinstance(value, int | float) and not isinstance(value, bool):
             out.append(Assertion(rule="exact_numeric", symbol=subject, field=field, stated=float(value),
-                                 tolerance=_precision(value), raw=words))
+                                 tolerance=_precision(float(value), field, text), raw=words))
         elif kind in ("above", "below") and _get(item, "relative_to"):
             out.append(Assertion(rule="compare", symbol=subject, field=field, benchmark=str(_get(item, "relative_to")),
                                  op="gt" if kind == "above" else "lt", raw=words))

@@ -103,10 +103,40 @@ class _Normaliser:
             obj["score"] = self.score(obj["score"], f"{axis_name}.score", nullable=nullable)
         return obj
 
+    _ASSERTION_KEYS = ["subject", "field", "kind", "value", "relative_to", "rank", "order", "group", "horizon"]
+    _KIND_ALIASES = {"equals": "value", "eq": "value", "is": "value", "value": "value", "above": "above",
+                     "gt": "above", "greater": "above", "greater_than": "above", "over": "above", "below": "below",
+                     "lt": "below", "less": "below", "less_than": "below", "under": "below", "rank": "rank",
+                     "ranking": "rank"}
+
+    def assertion(self, raw: Any, where: str) -> Any:
+        """A structured assertion (grade-v2): unknown keys dropped, a missing optional key set to null, kind
+        synonyms mapped ("equals" -> "value"); anything still wrong is left for validation to reject."""
+        if not isinstance(raw, dict):
+            return raw
+        obj = self.keys(raw, self._ASSERTION_KEYS, where, drop_unknown=True,
+                        aliases={"symbol": "subject", "ticker": "subject", "stated": "value", "vs": "relative_to"})
+        for key in ("value", "relative_to", "rank", "order", "group", "horizon"):
+            if key not in obj:
+                self.note(f"{where}.{key}", "missing -> null")
+                obj[key] = None
+        kind = obj.get("kind")
+        if isinstance(kind, str) and kind not in ("value", "above", "below", "rank"):
+            target = self._KIND_ALIASES.get(_slug(kind))
+            if target is not None:
+                self.note(f"{where}.kind", f"{kind!r} -> {target!r}")
+                obj["kind"] = target
+        return obj
+
     def claim(self, raw: Any, where: str) -> Any:
         if not isinstance(raw, dict):
             return raw
         known = ["claim", "decision_date", "symbol", "cited_fields", "status", "note"]
+        if self.rubric.output_schema_version != "grade-v1":
+            known.append("assertions")
+            if isinstance(raw.get("assertions"), list):
+                raw = {**raw, "assertions": [self.assertion(a, f"{where}.assertions[{i}]")
+                                             for i, a in enumerate(raw["assertions"])]}
         obj = self.keys(raw, known, where, drop_unknown=True,
                         aliases={"date": "decision_date", "fields": "cited_fields", "ticker": "symbol"})
         status = obj.get("status")

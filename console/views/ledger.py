@@ -84,7 +84,9 @@ for e in result.entries:
         left, right = st.columns(2)
         left.markdown(f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
                       + (f" — {_ui.md(e.judge_note)}" if e.judge_note else ""))
-        right.markdown(f"Verifier: {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
+        how = ("checked the judge's structured assertions" if e.check_path == "structured"
+               else "read the claim's words")
+        right.markdown(f"Verifier ({how}): {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
                        f"{_ui.md(e.verifier_reason) or 'no reason given'}")
         if e.evidence:
             ev = pd.DataFrame(e.evidence)
@@ -92,8 +94,8 @@ for e in result.entries:
             st.table(ev[keep])
         else:
             st.caption(f"No point-in-time value was found for the cited fields: {', '.join(e.cited_fields) or '—'}")
-        if e.flags:
-            st.caption("Flags: " + ", ".join(e.flags))
+        for flag in e.flags:
+            st.caption(f"⚑ {flag}: {_ui.md(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
         for a in e.annotations:
             st.caption(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
                        + (f" — {_ui.md(a.note)}" if a.note else ""))

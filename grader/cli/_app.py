@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from grader.cli import _runs, _season, _tools
+from grader.cli import _ledger, _runs, _season, _tools
 
 app = typer.Typer(
     name="grader",
@@ -23,6 +23,7 @@ app.command("leaderboard")(_runs.leaderboard)
 app.command("rescore")(_runs.rescore)
 app.command("audit")(_tools.audit)
 app.command("report")(_tools.report)
+app.command("ledger")(_ledger.ledger)
 app.command("console")(_tools.console_cmd)
 
 rubric_app = typer.Typer(help="Rubric versions: list, show, diff.", no_args_is_help=True)

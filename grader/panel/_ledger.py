@@ -55,7 +55,7 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
         # grade-v2 (rubric v0.5): the judge's own structured assertions are checked exactly; the claim's words
         # are parsed only when it gave none
         given = [a for a in e.get("assertions") or [] if isinstance(a, dict)]
-        parsed = structured_assertions(given, symbol) if given else None
+        parsed = structured_assertions(given, symbol, str(e.get("claim", ""))) if given else None
         for when, round_id in ([] if checks else _decision_times(bundle, contestant_id, day, symbol)):
             claim = Claim(id=str(i), text=str(e.get("claim", "")), decided_at=when, symbol=symbol,
                           cited_fields=cited, judge_status=e.get("status"), judge_note=str(e.get("note", "")),

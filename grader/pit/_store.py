@@ -141,6 +141,9 @@ class PointInTimeStore:
         one round's models were shown, when rounds overlap — with the price series or (``prices=False``)
         without them."""
         view = object.__new__(PointInTimeStore)
+        # later observations (the lookahead check) come from the whole store: a value another round published
+        # after this decision is exactly what a claim must not have known
+        view._history_from = getattr(self, "_history_from", None) or self
         view._prices, view._closes = (self._prices, self._closes) if prices else ({}, {})
         view._series = {}
         for symbol, per_field in self._series.items():
@@ -196,7 +199,11 @@ class PointInTimeStore:
         return out
 
     def history(self, symbol: str, field: str, start: datetime, end: datetime) -> list[Observation]:
-        """Observations of (symbol, field) made in ``(start, end]``, oldest first (for lookahead checks)."""
+        """Observations of (symbol, field) made in ``(start, end]``, oldest first (for lookahead checks); a scoped
+        view answers from the whole store it was cut from."""
+        parent = getattr(self, "_history_from", None)
+        if parent is not None:
+            return parent.history(symbol, field, start, end)
         lo, hi = _ts(start), _ts(end)
         series = self._series.get(symbol, {}).get(field)
         if series is not None:

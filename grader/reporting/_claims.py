@@ -59,7 +59,9 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
              "symbol": r.symbol, "claim": r.claim, "status": r.verifier_status, "reason": r.verifier_reason,
              "checked_against": "; ".join(f"{e['symbol']}.{e['field']} = {e['value']:.4g} (observed "
                                           f"{str(e['observed_at'])[:10]})" for e in (r.evidence or [])
-                                          if isinstance(e.get("value"), int | float)) or "—"}
+                                          if isinstance(e.get("value"), int | float)) or "—",
+             "flags": "; ".join(f"{f}: {(r.flag_reasons or {}).get(f, 'no reason recorded')}"
+                                for f in r.flags or [] if f != "briefing_only") or "—"}
             for r in picked
         ]
         return summary, shown

@@ -20,7 +20,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ledgers import STATUSES, Status, Verification, VerifierConfig, extract_claims, verify_many
+from ledgers import (
+    STATUSES,
+    Claim,
+    Status,
+    Verification,
+    VerifierConfig,
+    extract_claims,
+    structured_assertions,
+    verify_many,
+)
 
 Kind = Literal["number", "direction", "ranking", "comparison", "forecast", "probability", "plan", "briefing",
                "opinion"]
@@ -94,6 +103,12 @@ class Outcome:
 @dataclass
 class Evaluation:
     outcomes: list[Outcome] = field(default_factory=list)
+    structured: list[Outcome] = field(default_factory=list)
+    """The numeric labels checked through the structured path (rubric v0.5): the assertion a judge would give
+    ({subject, field of the column, value}) built from the label, verified against the same store."""
+
+    def structured_agreement(self) -> float | None:
+        return sum(o.correct for o in self.structured) / len(self.structured) if self.structured else None
 
     def confusion(self) -> dict[Status, Counter[Status]]:
         table: dict[Status, Counter[Status]] = {s: Counter() for s in STATUSES}
@@ -136,6 +151,9 @@ class Evaluation:
         checked = self.checked_share()
         rows.append(f"claims {len(self.outcomes)}; accuracy {_pct(self.accuracy)}; numeric table-decided "
                     f"claims checked {_pct(checked)}")
+        if self.structured:
+            rows.append(f"structured path (v0.5 assertions built from the labels' option, column and value): "
+                        f"{len(self.structured)} numeric claims, agreement {_pct(self.structured_agreement())}")
         return "\n".join(rows)
 
 
@@ -160,6 +178,7 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
              ) -> Evaluation:
     """Verify every labelled claim as the grader would read it; see the module docstring."""
     from grader.adapters import import_capitalbench
+    from grader.adapters._capitalbench_tables import column_field
     from grader.judges.reference import universe_index
     from grader.season import load_bundle
 
@@ -187,5 +206,13 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
                 hits = [c for c in claims if c.span is not None and _overlaps(c.span, quote_span)]
                 verifications = verify_many(hits, store, cfg) if hits else []
                 result.outcomes.append(Outcome(label, predicted_status(verifications), verifications))
+                fld = column_field(label.column or "")
+                if label.kind == "number" and label.subject and fld and label.stated is not None:
+                    claim = Claim(id=label.id, text=label.quote, decided_at=decided, symbol=label.subject,
+                                  structured=True, assertions=structured_assertions(
+                                      [{"subject": label.subject, "field": fld, "kind": "value",
+                                        "value": label.stated}], label.subject, label.quote))
+                    ver = verify_many([claim], store, cfg)
+                    result.structured.append(Outcome(label, predicted_status(ver), ver))
     result.outcomes.sort(key=lambda o: o.label.id)
     return result

@@ -96,3 +96,31 @@ def test_anonymize_writes_the_judges_view(env, tiny_bundle):
     assert (env / "view.mapping.json").exists() and not (out / "view.mapping.json").exists()
     again = runner.invoke(app, ["anonymize", str(tiny_bundle), "--out", str(out)])
     assert again.exit_code == 1 and "exists" in again.output
+
+
+def test_ledger_lists_verdicts_paths_and_flag_reasons(env):
+    """`grader ledger`: a v0.5 mock run's ledgers, checked on the judges' structured assertions, with every
+    flag's reason; filters by judge and status; table, CSV and JSON."""
+    season = two_family_bundle(env / "season")
+    graded = runner.invoke(app, ["grade", str(season), "--rubric", "v0.5", "--panel", "mock", "--run-id", "l5",
+                                 "--quiet"])
+    assert graded.exit_code == 0, graded.output
+    out = runner.invoke(app, ["ledger", "--run", "l5", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)
+    assert rows and {r["path"] for r in rows} <= {"structured", "text"}
+    assert any(r["path"] == "structured" for r in rows if r["judge"].startswith("mock-"))
+    flagged = [f for r in rows for f in r["flags"]]
+    assert flagged and all(f["reason"] for f in flagged), flagged
+    # "closed at 60.00" for BBB (49.x in the data): contradicted, and the mock judge's status agrees
+    bbb = [r for r in rows if r["symbol"] == "BBB" and r["verifier_status"] == "contradicted"]
+    assert bbb and "BBB close" in bbb[0]["reason"]
+    only = json.loads(runner.invoke(app, ["ledger", "--run", "l5", "--format", "json", "--judge", "mock-xai",
+                                          "--status", "contradicted"]).output)
+    assert only and all(r["judge"] == "mock-xai" and r["verifier_status"] == "contradicted" for r in only)
+    csv_out = runner.invoke(app, ["ledger", "--run", "l5", "--format", "csv"]).output
+    assert csv_out.splitlines()[0] == "judge,contestant,decision_date,symbol,claim,judge_status,verifier_status,path,reason,flags"
+    table = runner.invoke(app, ["ledger", "--run", "l5", "--contestant", "m2"])
+    assert table.exit_code == 0 and "claim ledger of run l5" in table.output
+    assert runner.invoke(app, ["ledger", "--run", "nope"]).exit_code == 1
+    assert runner.invoke(app, ["ledger", "--run", "l5", "--status", "maybe"]).exit_code == 1

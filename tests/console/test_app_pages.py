@@ -64,7 +64,7 @@ def test_ledger_review_filters_and_annotation_requires_sign_in(console_env):
     assert "Sign in (sidebar) to record" in text and not at.form_submit_button  # no anonymous write path
     total = int(text.split("**")[1])
     assert total > 0
-    assert "Verifier:" in text and "market/prices.csv" in str([t.value for t in at.table])
+    assert "Verifier (read the claim's words):" in text and "market/prices.csv" in str([t.value for t in at.table])
     at.radio(key="ledger_disagree").set_value("disagreements").run()
     disagreements = int(page_text(at).split("**")[1])
     at.radio(key="ledger_disagree").set_value("agreements").run()

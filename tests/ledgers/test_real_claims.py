@@ -31,11 +31,11 @@ def evaluation() -> Evaluation:
 
 def test_the_set_covers_both_tracks_every_family_and_real_contradictions(evaluation: Evaluation) -> None:
     labels = [o.label for o in evaluation.outcomes]
-    assert len(labels) >= 300
+    assert len(labels) >= 500
     assert {lab.track for lab in labels} == {"1W", "1M"}
     assert {lab.model.split("-")[0] for lab in labels} == {"openai", "anthropic", "google", "xai"}
     statuses = Counter(lab.status for lab in labels)
-    assert statuses["contradicted"] >= 20 and statuses["supported"] >= 250 and statuses["not_verifiable"] >= 90
+    assert statuses["contradicted"] >= 30 and statuses["supported"] >= 350 and statuses["not_verifiable"] >= 130
 
 
 def test_no_false_accusation_and_supported_means_supported(evaluation: Evaluation) -> None:
@@ -48,6 +48,16 @@ def test_recall_accuracy_and_coverage_floors(evaluation: Evaluation) -> None:
     assert evaluation.recall("not_verifiable") >= 0.95, evaluation.table()
     assert evaluation.accuracy >= 0.72, evaluation.table()
     assert evaluation.checked_share() >= 0.70, evaluation.table()  # numeric claims the tables decide
+
+
+def test_the_structured_path_checks_exactly_what_a_judge_states(evaluation: Evaluation) -> None:
+    """Rubric v0.5: the assertion a judge would give ({subject, field of the column, value}), built from each
+    numeric label, is checked against the same store: the tables reached the store and the field mapping holds."""
+    assert len(evaluation.structured) >= 250
+    assert evaluation.structured_agreement() >= 0.97
+    assert not [o.label.id for o in evaluation.structured
+                if o.predicted == "contradicted" and o.label.status != "contradicted"]
+    assert all(v.path == "structured" for o in evaluation.structured for v in o.verifications)
 
 
 def test_every_contradiction_names_the_values_that_decide_it(evaluation: Evaluation) -> None:
