@@ -310,8 +310,10 @@ def extract_claims(
                     continue
                 if _unavailable(a, available_fields):
                     b = Assertion(rule="briefing", symbol=a.symbol, raw=a.raw)
+                    before = len(claims)
                     add(b, span, sentence, offset, briefing=True)
-                    claims[-1].cited_fields = [a.field] if a.field else []
+                    if len(claims) > before:  # (a range adds nothing)
+                        claims[-1].cited_fields = [a.field] if a.field else []
                     continue
                 add(a, span, sentence, offset)
             if not has_forecast and parsed.forecast_spans:

@@ -41,6 +41,8 @@ RuleName = Literal[
     "compare",  # the same field of two symbols (structured assertions: above / below relative_to)
     "ranking",  # superlatives and ranks against the cross-section ("strongest 30d performer", "top three")
     "forecast",  # forecasts and opinions: never verifiable
+    "probability",  # the model's own probability or confidence ("60% chance"): never verifiable
+    "plan",  # thresholds, exits, stops, caps and weights ("exit if XLE falls 5%"): never verifiable
     "briefing",  # a number that is not a point-in-time field (briefing / context figure)
     "unrecognised",  # no checkable assertion found
 ]

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ledgers._intent import number_intent
 from ledgers._models import Assertion
 from ledgers._ranking import find_rankings
 from ledgers._registry import FIELD_SPECS, alias_phrases, resolve_field
@@ -965,6 +966,9 @@ def parse_text(
     for hit in find_numbers(text, cited_fields):
         subject, alternatives = subjects(mentions, hit.start, text, symbol, strong_symbol, hit.end)
         assertion = _number_assertion(hit, subject, benchmark, text)
+        intent = number_intent(text, hit.start, hit.end, clause_start(text, hit.start), assertion.field)
+        if intent is not None and assertion.rule not in ("forecast",):
+            assertion = Assertion(rule=intent, symbol=subject, raw=text[hit.start:hit.end].strip())
         if alternatives:
             assertion = _replace(assertion, alternatives=alternatives)
         parsed.add(assertion, hit.span, hit)

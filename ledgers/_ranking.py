@@ -35,7 +35,7 @@ RANKING_RE = re.compile(
     rf"\b(?:(?:(?P<top>top)[\s-](?P<n>\d|two|three|four|five|ten)\b|(?P<n2>two|three|four|five|ten|\d)\s+)"
     rf"(?P<dir2>{_HIGH}|{_LOW})?|(?P<dir>{_HIGH}|{_LOW}))"
     rf"(?P<mid>(?:[\s,-]+(?:and\s+|or\s+)?(?:{_HZ}|the|in|of|price|absolute|relative|sector|secular|"
-    rf"directly|supported|overall|trailing|universe|by)){{0,9}}?)"
+    rf"directly|supported|overall|trailing|universe|by|equity|equities|stock|bond|country|factor|defensive|cyclical|style|thematic|theme)){{0,9}}?)"
     rf"[\s-]+{_MEASURE}\b"
     rf"(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
@@ -47,6 +47,8 @@ RANKING_AFTER_RE = re.compile(
     re.I,
 )
 _NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|thematic|narrative)\b", re.I)
+_GROUP_WORD = re.compile(r"\b(?:equity|equities|stock|bond|country|factor|defensive|cyclical|style|thematic|theme)\b",
+                         re.I)
 _SCOPE_SECTOR = re.compile(r"\bsectors?\b", re.I)
 _SCOPE_OTHER = re.compile(r"\bamong\s+(?!sectors?\b|all\b|the\s+(?:universe|options)\b)\w+|\bwithin\s+\w+|"
                           r"\bin\s+(?:its|the)\s+(?:group|cluster|space|complex|theme)\b|\bof\s+the\s+(?:group|"
@@ -101,7 +103,7 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         scope = "universe"
         if _SCOPE_SECTOR.search(words) or _SCOPE_SECTOR.search(m["tail"] or ""):
             scope = "sector"
-        elif _SCOPE_OTHER.search(m["tail"] or "") or _SCOPE_OTHER.search(words):
+        elif _SCOPE_OTHER.search(m["tail"] or "") or _SCOPE_OTHER.search(words) or _GROUP_WORD.search(words):
             scope = "group"  # a group we cannot name exactly: not concluded
         measure = m["measure"].lower()
         horizons = _horizons(words + " " + measure)

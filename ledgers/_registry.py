@@ -104,6 +104,18 @@ def _capitalbench_fields() -> list[FieldSpec]:
         out.append(_f(f"maxDrawdown{h}", "fraction", "price_momentum",
                       f"maximum drawdown over {what} (a negative fraction)",
                       *[f"{w} {k}" for w in words for k in ("max drawdown", "maximum drawdown", "drawdown")]))
+    # a measure named without its window ("-11.7% active", "drawdown -16.8%", "corr -0.27"): never stored;
+    # the verifier checks the windows the store has (WINDOW_FAMILIES)
+    out += [
+        _f("activeReturn", "fraction", "price_momentum", "active return vs SPY, window not stated",
+           "active return", "active", "relative return", "excess return vs spy"),
+        _f("maxDrawdown", "fraction", "price_momentum", "maximum drawdown, window not stated",
+           "max drawdown", "maximum drawdown", "drawdown", "max dd"),
+        _f("correlation", "ratio", "price_momentum", "correlation with SPY, window not stated",
+           "correlation", "corr", "correlation to spy", "correlation with spy", "corr to spy"),
+        _f("volumeZscore", "ratio", "volume", "volume z-score, windows not stated",
+           "volume z-score", "volume z", "volume zscore", "volume z score"),
+    ]
     out.append(_f("upDayShare30d", "fraction", "price_momentum", "share of up days over 30 calendar days",
                   "up-day share", "up day share", "30d up-day share", "share of up days", "up days"))
     out.append(_f("distance52wHigh", "fraction", "price_momentum",
@@ -271,8 +283,11 @@ def field_spec(name: str) -> FieldSpec | None:
 WINDOW_FAMILIES: dict[str, tuple[str, ...]] = {
     "beta": ("beta", "beta1y", "beta63d", "beta252d"),
     "volatility20d": ("volatility20d", "volatility21d", "volatility30d", "volatility63d"),
-    "maxDrawdown30d": ("maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d"),
-    "correlation1y": ("correlation1y", "correlation63d", "correlation252d"),
+    "maxDrawdown": ("maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d"),
+    "correlation": ("correlation1y", "correlation63d", "correlation252d"),
+    "activeReturn": ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d", "activeReturn6m",
+                     "activeReturn1y"),
+    "volumeZscore": ("volumeZscore5v60", "volumeZscore20v120"),
 }
 """canonical field of a generic word -> every field of that measure (any window)."""
 

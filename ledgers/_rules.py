@@ -228,9 +228,9 @@ def _unit(fld: str | None) -> str:
 # ------------------------------------------------------------------------------------------- numeric
 
 
-_SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation1y"), "qualityEvidenceScore",
+_SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation"), "correlation", "qualityEvidenceScore",
                           "priorActiveRank", "recentPullbackRank", "lowVolatilityRank", "shallowDrawdownRank"})
-_NON_POSITIVE = frozenset({"maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
+_NON_POSITIVE = frozenset({"maxDrawdown", "maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
 
 
 def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
@@ -716,6 +716,14 @@ def rule_forecast(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, f"forecast or opinion ('{a.raw}'): not checkable against point-in-time data")
 
 
+def rule_probability(ctx: Ctx, a: Assertion) -> RuleResult:
+    return RuleResult(NV, f"the model's own probability or confidence ({a.raw}): not a fact about the data")
+
+
+def rule_plan(ctx: Ctx, a: Assertion) -> RuleResult:
+    return RuleResult(NV, f"a plan, threshold, cap or weight ({a.raw}): a condition or an intention, not a fact")
+
+
 def rule_briefing(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, f"{a.raw}: not a point-in-time field (briefing/context figure)", briefing=True)
 
@@ -864,6 +872,8 @@ RULES = {
     "consensus": rule_consensus,
     "categorical": rule_categorical,
     "forecast": rule_forecast,
+    "probability": rule_probability,
+    "plan": rule_plan,
     "briefing": rule_briefing,
     "unrecognised": rule_unrecognised,
 }

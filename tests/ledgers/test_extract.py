@@ -244,3 +244,36 @@ def test_direction_words_stay_with_the_extracted_claim(text, fragment, stated):
 
     claims = extract_claims(text, datetime(2022, 1, 5, 21, tzinfo=UTC), "AAA", {"AAA": "Alpha Corp"})
     assert [(c.text, c.assertions[0].stated) for c in claims][:1] == [(fragment, pytest.approx(stated))]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("I assign a 60% probability that energy beats SPY.", "probability"),
+    ("Confidence: 62%.", None),  # no claim at all
+    ("Exit if XLE falls 5% below entry.", "plan"),
+    ("Stop loss at -4%.", "plan"),
+    ("Position capped at 25% of the book.", None),  # a cap written as a weight: no claim at all
+    ("Invalidation: XLE underperforms SPY by 2% over two sessions.", "plan"),
+    ("Base case +1.2% for the week, low -2%, high +3%.", "forecast"),
+    ("Expected return +1.45% over the week.", "forecast"),
+])
+def test_probabilities_plans_and_forecasts_are_their_own_kinds_never_facts(text, kind):
+    from datetime import datetime
+
+    universe = {"ENERGY": ["Energy Sector", "XLE"], "SP500": ["S&P 500", "SPY"]}
+    claims = extract_claims(text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY", universe,
+                            benchmark="SP500")
+    rules = {c.assertions[0].rule for c in claims}
+    assert not rules & {"exact_numeric", "threshold", "relative_return", "return_or_relative", "derived_return"}
+    assert not any(c.briefing_only for c in claims), "not a briefing figure either"
+    if kind is not None:
+        assert kind in rules, (text, rules)
+
+
+@pytest.mark.parametrize("text", ["XLE rose 5.3% over 7 days.", "Energy (+5.28% 7d) leads.", "low 14.9% vol",
+                                  "market cap of $2.15T", "analyst target price $160"])
+def test_facts_near_marker_words_stay_facts(text):
+    from datetime import datetime
+
+    claims = extract_claims(text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY",
+                            {"ENERGY": ["Energy Sector", "XLE"]}, benchmark="SP500")
+    assert claims and claims[0].assertions[0].rule == "exact_numeric", [(c.text, c.assertions[0].rule) for c in claims]
