@@ -218,6 +218,9 @@ _NOT_A_RETURN_BEFORE = re.compile(
     r"percent(?:age)?\s+of|z[\s-]?score|zscore|score|hit\s+rate|win\s+rate|up[\s-]days?)\s*(?:of|at|was|is|were|"
     r"near|around|about|:)?\s*[~\u2248]?\s*\(?\s*$", re.I)
 """A horizon after the number does not make it a return when the words before it name another measure."""
+_GENERIC_STATE_BEFORE = re.compile(
+    r"(?:\b(?:an|any|no|for|seeking|looking\s+for|screen(?:s|ing)?\s+for|requires?|filters?\s*\(?)\s+$|\(\s*$)",
+    re.I)
 _PLURAL_SUBJECT = re.compile(r"\b(?:names|stocks|those|these|holdings|candidates|ones|companies)\s+$", re.I)
 _Q_CROSS = re.compile(
     r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + _MA_WORDS
@@ -849,6 +852,8 @@ def _qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: 
         word = (m.group("adj") or m.group("adj2") or m.group("dir") or "").lower()
         add(m, rule="macd_signal", field="macd", polarity=-1 if word in ("bearish", "negative", "below", "under") else 1)
     for m in scan(_Q_RSI, "overbought", "oversold"):
+        if _GENERIC_STATE_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
+            continue  # "filters (an oversold RSI ...)", "looking for oversold names": a criterion, not a claim
         pol = 1 if m.group("state").lower() == "overbought" else -1
         add(m, rule="rsi_state", field="rsi14", polarity=pol, label="not" if m.group("neg") else None)
     for m in scan(_Q_52W, "52"):
