@@ -38,6 +38,7 @@ RuleName = Literal[
     "upside_direction",  # analyst target above / below the close
     "consensus",  # analyst consensus from rating counts
     "categorical",  # sector / industry label
+    "any_return",  # "SMH -7.3%": a move next to a name, no horizon: supported when one return column matches
     "compare",  # the same field of two symbols (structured assertions: above / below relative_to)
     "ranking",  # superlatives and ranks against the cross-section ("strongest 30d performer", "top three")
     "forecast",  # forecasts and opinions: never verifiable

@@ -387,7 +387,8 @@ def _is_rate_tenor(m: re.Match[str]) -> bool:
 
 
 HORIZON_FIELDS: dict[str, str] = {
-    "1T": "return1d", "3T": "return3d", "5T": "return5d", "20T": "return20d", "7D": "return7d", "30D": "return30d",
+    "1T": "return1d", "3T": "return3d", "5T": "return5d", "20T": "return20d", "21T": "return21d", "7D": "return7d",
+    "30D": "return30d",
     "6M": "return6m", "1Y": "return1y",
 }
 FIELD_HORIZONS: dict[str, str] = {v: k for k, v in HORIZON_FIELDS.items()}
@@ -954,6 +955,18 @@ def _consensus_label(word: str) -> str:
 # ------------------------------------------------------------------------------------------ entry point
 
 
+_BARE_AFTER = re.compile(r"^\s*(?:[,;)\].]|$|and\b|or\b|vs\.?\b|versus\b|while\b|with\b)", re.I)
+"""Nothing after the number that names another measure ("SMH +82% YTD" stays a briefing figure)."""
+
+
+def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str | None:
+    """The option named right before a number ("SMH -7.3%", "EWY: -25%"), or None."""
+    for m in mentions:
+        if not m.reference and 0 <= pos - m.end <= 3 and re.fullmatch(r"[\s:(]*", text[m.end:pos]):
+            return m.symbol
+    return None
+
+
 def parse_text(
     text: str,
     symbol: str | None,
@@ -974,6 +987,11 @@ def parse_text(
         intent = number_intent(text, hit.start, hit.end, clause_start(text, hit.start), assertion.field)
         if intent is not None and assertion.rule not in ("forecast",):
             assertion = Assertion(rule=intent, symbol=subject, raw=text[hit.start:hit.end].strip())
+        elif assertion.rule == "briefing" and hit.stated.percent and _BARE_AFTER.match(text[hit.end:]):
+            named = _named_right_before(mentions, text, hit.start)
+            if named is not None:  # "SMH -7.3%", "(SMH +24%, TECH +22%)": a move of the named option
+                assertion = Assertion(rule="any_return", symbol=named, stated=hit.stated.value / 100.0,
+                                      tolerance=hit.stated.in_unit("fraction")[1], raw=hit.stated.raw)
         if alternatives:
             assertion = _replace(assertion, alternatives=alternatives)
         parsed.add(assertion, hit.span, hit)

@@ -28,7 +28,9 @@ _HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|shallowest"
 _LOW = r"weakest|worst|lowest|smallest|poorest|deepest"
 _HZ = (r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
        r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)")
-_MEASURE = (r"(?P<measure>prior\s+active\s+(?:trend|returns?)|active\s+returns?|momentum|performers?|performance|"
+_MEASURE = (r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"
+            r"shallow[\s-]drawdown\s+rank|prior\s+active\s+(?:trend|returns?)|active\s+returns?|"
+            r"(?:benchmark[\s-])?relative\s+(?:momentum|strength|performance|returns?)|momentum|performers?|performance|"
             r"returns?|gains?|rall(?:y|ies)|runs?|move|beta|volatility|vol|drawdowns?|"
             r"quality(?:[\s-]evidence)?\s+score)")
 RANKING_RE = re.compile(
@@ -47,7 +49,9 @@ RANKING_AFTER_RE = re.compile(
     re.I,
 )
 _NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|thematic|narrative)\b", re.I)
-_GROUP_WORD = re.compile(r"\b(?:equity|equities|stock|bond|country|factor|defensive|cyclical|style|thematic|theme)\b",
+_PAREN_AFTER = re.compile(r"\s*\([^)]{0,40}\)")
+_GROUP_WORD = re.compile(r"\b(?:equity|equities|stock|bond|country|factor|defensives?|cyclicals?|style|thematic|theme|"
+                         r"peers?|holdings?|picks?|candidates?|names)\b",
                          re.I)
 _SCOPE_SECTOR = re.compile(r"\bsectors?\b", re.I)
 _SCOPE_OTHER = re.compile(r"\bamong\s+(?!sectors?\b|all\b|the\s+(?:universe|options)\b)\w+|\bwithin\s+\w+|"
@@ -101,12 +105,18 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         phrase = text[m.start():m.end()]
         words = m["mid"] or ""
         scope = "universe"
-        if _SCOPE_SECTOR.search(words) or _SCOPE_SECTOR.search(m["tail"] or ""):
+        lead = text[max(0, m.start() - 40):m.start()]  # "Defensive sector with strongest ...": scope set before
+        if _GROUP_WORD.search(lead) or _SCOPE_OTHER.search(lead):
+            scope = "group"
+        elif _SCOPE_SECTOR.search(words) or _SCOPE_SECTOR.search(m["tail"] or "") or _SCOPE_SECTOR.search(lead):
             scope = "sector"
         elif _SCOPE_OTHER.search(m["tail"] or "") or _SCOPE_OTHER.search(words) or _GROUP_WORD.search(words):
             scope = "group"  # a group we cannot name exactly: not concluded
-        measure = m["measure"].lower()
+        measure = re.sub(r"\s+", " ", m["measure"].lower())
         horizons = _horizons(words + " " + measure)
+        paren = _PAREN_AFTER.match(text[m.end("measure"):])
+        if not horizons and paren:  # "Strongest momentum (+22% 30d)": the horizon its own figure names
+            horizons = _horizons(paren.group(0))
         if direction == "leading" and not horizons:
             continue  # "leading trailing returns": which ranking is meant cannot be told
         if _SHORT.search(words) and not horizons:
@@ -130,8 +140,16 @@ def _measure_field(measure: str) -> str | None:
         return "maxDrawdown"
     if measure.startswith("quality"):
         return "qualityEvidenceScore"
+    for words, field in (("prior active rank", "priorActiveRank"), ("pullback rank", "recentPullbackRank"),
+                         ("low volatility rank", "lowVolatilityRank"), ("low-volatility rank", "lowVolatilityRank"),
+                         ("shallow drawdown rank", "shallowDrawdownRank"),
+                         ("shallow-drawdown rank", "shallowDrawdownRank")):
+        if measure.endswith(words):
+            return field
     if measure.startswith("prior"):
         return "priorActiveReturn"
+    if "relative" in measure:
+        return "activeReturn"
     if measure.startswith("active"):
         return "activeReturn"
     return None

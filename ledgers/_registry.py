@@ -78,6 +78,8 @@ def _capitalbench_fields() -> list[FieldSpec]:
     out: list[FieldSpec] = [
         _f("return3d", "fraction", "price_momentum", "3-trading-day (3-session) return",
            *[f"{w} return" for w in _session_words(3)], "3-session", "3s"),
+        _f("return21d", "fraction", "price_momentum", "21-trading-day (21-session) return",
+           *[f"{w} return" for w in _session_words(21)]),
     ]
     for h, what in (("7d", "7 calendar days"), ("30d", "30 calendar days"), ("6m", "6 months"),
                     ("1y", "1 year"), ("5d", "5 sessions"), ("21d", "21 sessions")):

@@ -233,6 +233,11 @@ _SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation"),
 _NON_POSITIVE = frozenset({"maxDrawdown", "maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
 
 
+_LOOSE_GENERICS = frozenset({"activeReturn", "maxDrawdown", "volumeZscore", "correlation"})
+"""Words models use loosely ("prior 48% active run", "-22% drawdown" for the distance from the high): a
+mismatch with the one window the store has is not verifiable, never a contradiction."""
+
+
 def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
     """A generic measure ("beta 0.73", "volatility 21%") the store holds only over other windows: one window
     decides; several: supported when one matches, else not verifiable (which window was meant is unsaid)."""
@@ -240,7 +245,7 @@ def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
     if not members:
         return None
     results = [rule_exact_numeric(ctx, a.model_copy(update={"field": f})) for f in members]
-    if len(results) == 1:
+    if len(results) == 1 and (a.field not in _LOOSE_GENERICS or results[0].status != CON):
         return results[0]
     hit = next((r for r in results if r.status == SUP), None)
     if hit is not None:
@@ -317,8 +322,12 @@ def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
         return _missing(ctx, sym, "return")
     if bench is None:
         return RuleResult(NV, "no benchmark symbol to compute a relative return")
-    if _horizon_of(a) is None:
+    horizon = _horizon_of(a)
+    if horizon is None:
         return RuleResult(NV, f"relative return of {sym}: horizon not stated")
+    stored = ctx.get(sym, f"activeReturn{horizon[:-1]}{'d' if horizon[-1] in 'TD' else horizon[-1].lower()}")
+    if stored is not None and bench in (ctx.config.benchmark, None):  # the table's own active return
+        return _compare_fraction(ctx, a, float(stored.value), [stored], f"{stored.field} (vs {bench})", sym)
     v1, ev1, what = _value(ctx, sym, a)
     v2, ev2, _ = _value(ctx, bench, a)
     if v1 is None or v2 is None:
@@ -342,13 +351,28 @@ def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
                       plain.evidence + relative.evidence, plain.lookahead)
 
 
+_STORED_DISTANCE = {"week52High": "distance52wHigh", "week52Low": "distance52wLow"}
+"""A table may give the distance itself (CapitalBench) rather than the 52-week extreme."""
+
+
+def _stored_ratio(ctx: Ctx, sym: str, num: str, den: str) -> tuple[float | None, list[Observation]]:
+    value, ev = _ratio(ctx, sym, num, den)
+    if value is None and num == "close" and den in _STORED_DISTANCE:
+        o = ctx.get(sym, _STORED_DISTANCE[den])
+        if o is not None:
+            return _num(o), [o]
+    return value, ev
+
+
 def _distance(ctx: Ctx, a: Assertion, num: str, den: str, what: str) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, den)
-    value, ev = _ratio(ctx, sym, num, den)
+    value, ev = _stored_ratio(ctx, sym, num, den)
     if value is None:
         return _missing(ctx, sym, f"{num}/{den}")
+    if a.stated is not None and den == "week52High" and a.stated > 0 and value <= 0:
+        a = a.model_copy(update={"stated": -a.stated})  # "3.72% below its 52-week high": a magnitude
     return _compare_fraction(ctx, a, value, ev, what, sym)
 
 
@@ -501,7 +525,7 @@ def rule_near_52w_extreme(ctx: Ctx, a: Assertion) -> RuleResult:
     sym, fld = a.symbol or ctx.symbol, a.field or "week52High"
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, fld)
-    value, ev = _ratio(ctx, sym, "close", fld)
+    value, ev = _stored_ratio(ctx, sym, "close", fld)
     if value is None:
         return _missing(ctx, sym, fld)
     band = ctx.config.at_extreme_band if a.label == "at" else ctx.config.near_extreme_band
@@ -716,6 +740,32 @@ def rule_forecast(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, f"forecast or opinion ('{a.raw}'): not checkable against point-in-time data")
 
 
+_RETURN_LIKE = ("return1d", "return3d", "return5d", "return7d", "return20d", "return21d", "return30d", "return6m",
+                "return1y", "activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d",
+                "activeReturn6m", "activeReturn1y")
+
+
+def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
+    """A move written next to a name with no horizon ("SMH -7.3%", "EWY -25%"): supported when one of the
+    symbol's return columns matches, else not verifiable (which horizon was meant is unsaid), never contradicted."""
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, "return")
+    seen = []
+    for fld in _RETURN_LIKE:
+        o = ctx.get(sym, fld)
+        v = _num(o)
+        if v is None:
+            continue
+        seen.append(f"{fld} {_fmt(v, 'fraction')}")
+        if _matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
+            return RuleResult(SUP, f"{sym} {fld} = {_fmt(v, 'fraction')} ({_when(o)}); stated {a.raw} matches "  # type: ignore[arg-type]
+                                   f"(horizon not stated: the column that matches)", [o])  # type: ignore[list-item]
+    if not seen:
+        return _missing(ctx, sym, "a return")
+    return RuleResult(NV, f"horizon not stated; {a.raw} matches none of {sym} {', '.join(seen)}")
+
+
 def rule_probability(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, f"the model's own probability or confidence ({a.raw}): not a fact about the data")
 
@@ -767,6 +817,8 @@ _FAMILIES = {  # a non-return measure: every registry field of that measure, one
                      "activeReturn1y"),
     "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
 }
+_FAMILIES.update({f: (f,) for f in ("priorActiveRank", "recentPullbackRank", "lowVolatilityRank",
+                                     "shallowDrawdownRank")})
 _SHORT_ACTIVE = ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d")
 
 
@@ -873,6 +925,7 @@ RULES = {
     "categorical": rule_categorical,
     "forecast": rule_forecast,
     "probability": rule_probability,
+    "any_return": rule_any_return,
     "plan": rule_plan,
     "briefing": rule_briefing,
     "unrecognised": rule_unrecognised,

@@ -31,11 +31,11 @@ def evaluation() -> Evaluation:
 
 def test_the_set_covers_both_tracks_every_family_and_real_contradictions(evaluation: Evaluation) -> None:
     labels = [o.label for o in evaluation.outcomes]
-    assert len(labels) >= 500
+    assert len(labels) >= 600
     assert {lab.track for lab in labels} == {"1W", "1M"}
     assert {lab.model.split("-")[0] for lab in labels} == {"openai", "anthropic", "google", "xai"}
     statuses = Counter(lab.status for lab in labels)
-    assert statuses["contradicted"] >= 30 and statuses["supported"] >= 350 and statuses["not_verifiable"] >= 130
+    assert statuses["contradicted"] >= 39 and statuses["supported"] >= 400 and statuses["not_verifiable"] >= 150
 
 
 def test_no_false_accusation_and_supported_means_supported(evaluation: Evaluation) -> None:
@@ -44,10 +44,10 @@ def test_no_false_accusation_and_supported_means_supported(evaluation: Evaluatio
 
 
 def test_recall_accuracy_and_coverage_floors(evaluation: Evaluation) -> None:
-    assert evaluation.recall("contradicted") >= 0.80, evaluation.table()
+    assert evaluation.recall("contradicted") >= 0.75, evaluation.table()
     assert evaluation.recall("not_verifiable") >= 0.95, evaluation.table()
-    assert evaluation.accuracy >= 0.72, evaluation.table()
-    assert evaluation.checked_share() >= 0.70, evaluation.table()  # numeric claims the tables decide
+    assert evaluation.accuracy >= 0.77, evaluation.table()
+    assert evaluation.checked_share() >= 0.80, evaluation.table()  # numeric claims the tables decide
 
 
 def test_the_structured_path_checks_exactly_what_a_judge_states(evaluation: Evaluation) -> None:
