@@ -49,6 +49,11 @@ RANKING_AFTER_RE = re.compile(
     re.I,
 )
 _NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|thematic|narrative)\b", re.I)
+_SET_AFTER = re.compile(r"^[^.;:()]{0,70}?\b(?:exposures|holdings|names|assets|themes|ETFs|trades|positions|areas|"
+                        r"sleeves|leaders|funds|picks|candidates)\b", re.I)
+_PAIR_BEFORE = re.compile(r"\b[A-Za-z]{3,}\s*/\s*[A-Za-z]{3,}\b[^.;,]{0,25}$")
+"""A subject written as a pair ("healthcare/biotech showing strongest momentum") is two options, not one."""
+"""A superlative whose noun is plural is about a set of options, not one subject."""
 _PAREN_AFTER = re.compile(r"\s*\([^)]{0,40}\)")
 _GROUP_WORD = re.compile(r"\b(?:equity|equities|stock|bond|country|factor|defensives?|cyclicals?|style|thematic|theme|"
                          r"peers?|holdings?|picks?|candidates?|names)\b",
@@ -106,8 +111,10 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         words = m["mid"] or ""
         scope = "universe"
         lead = text[max(0, m.start() - 40):m.start()]  # "Defensive sector with strongest ...": scope set before
-        if _GROUP_WORD.search(lead) or _SCOPE_OTHER.search(lead):
-            scope = "group"
+        after = text[m.end("measure") if m.re is RANKING_RE else m.end("dir"):][:90]
+        if _GROUP_WORD.search(lead) or _SCOPE_OTHER.search(lead) or _SET_AFTER.match(after) \
+                or _PAIR_BEFORE.search(lead):
+            scope = "group"  # "... concentrates in the highest-momentum AI, software and chip exposures": a set
         elif _SCOPE_SECTOR.search(words) or _SCOPE_SECTOR.search(m["tail"] or "") or _SCOPE_SECTOR.search(lead):
             scope = "sector"
         elif _SCOPE_OTHER.search(m["tail"] or "") or _SCOPE_OTHER.search(words) or _GROUP_WORD.search(words):

@@ -35,6 +35,8 @@ $G validate seasons/cb-2026-06-1w
 $G grade seasons/cb-2026-06-1w --rubric v0.4 --panel reference --run-id cb-2026-06-1w-reference --quiet
 $G verify --run cb-2026-06-1w-reference
 $G report --run cb-2026-06-1w-reference --out "$OUT/cb-2026-06-1w-reference"
+echo "== Claims the verifier contradicted in those real rationales (each with the values that decide it)"
+$G ledger --run cb-2026-06-1w-reference --status contradicted --limit 5
 
 echo
 echo "Reports written under $OUT/ (open report.html in a browser). Database: ${GRADER_DATABASE_URL:-sqlite:///grader.db}"
