@@ -959,6 +959,19 @@ _BARE_AFTER = re.compile(r"^\s*(?:[,;)\].]|$|and\b|or\b|vs\.?\b|versus\b|while\b
 """Nothing after the number that names another measure ("SMH +82% YTD" stays a briefing figure)."""
 
 
+_COMPARABLE = {"beta_level": "beta", "volatility_level": "volatility20d"}
+_THAN = re.compile(r"^\s*than\s+(?:the\s+|its\s+|a\s+)?", re.I)
+
+
+def _compared_with(mentions: Sequence[Mention], text: str, end: int) -> str | None:
+    """The option right after "than" that follows ``end`` ("lower volatility than SPY"), or None."""
+    m = _THAN.match(text[end:end + 30])
+    if m is None:
+        return None
+    at = end + m.end()
+    return next((mm.symbol for mm in mentions if mm.start == at), None)
+
+
 def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str | None:
     """The option named right before a number ("SMH -7.3%", "EWY: -25%"), or None."""
     for m in mentions:
@@ -1002,6 +1015,16 @@ def parse_text(
         ranked.append(span)
     taken.extend(parsed.spans)
     for assertion, span in _qualitative(text, taken, lambda pos: _subject(mentions, pos, text, symbol, strong_symbol), benchmark):
+        other = _compared_with(mentions, text, span[1]) if assertion.rule in _COMPARABLE else None
+        if assertion.rule in _COMPARABLE and other is None and _THAN.match(text[span[1]:span[1] + 30]):
+            # "lower volatility than broad small caps": a comparison with no option named is no absolute level
+            assertion = Assertion(rule="compare", symbol=assertion.symbol, field=_COMPARABLE[assertion.rule],
+                                  benchmark=None, op="gt" if assertion.polarity > 0 else "lt",
+                                  raw=text[span[0]:min(len(text), span[1] + 40)].split(".")[0].strip())
+        elif other is not None and other != assertion.symbol:  # "lower beta than the S&P 500": the two compared
+            assertion = Assertion(rule="compare", symbol=assertion.symbol, field=_COMPARABLE[assertion.rule],
+                                  benchmark=other, op="gt" if assertion.polarity > 0 else "lt",
+                                  raw=text[span[0]:span[1]].strip())
         parsed.add(assertion, span)
     for m in forecast_markers(text):
         if m.group(0).lower() == "may" and _DATE_AFTER.match(text[m.start():]) and m.group(0)[0] == "M":

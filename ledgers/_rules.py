@@ -550,7 +550,16 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
     o = ctx.get(sym, fld)
     v = _num(o)
     if v is None:
-        return _missing(ctx, sym, fld)
+        members = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None]
+        if not members:
+            return _missing(ctx, sym, fld)
+        # "low beta" where the round shows beta1y / beta63d: every window shown must agree
+        results = [_level(ctx, a, f, low, high, what) for f in members]
+        if len({r.status for r in results}) == 1:
+            first = results[0]
+            return RuleResult(first.status, "; ".join(r.reason for r in results), [e for r in results for e in r.evidence])
+        return RuleResult(NV, "windows disagree: " + "; ".join(r.reason for r in results),
+                          [e for r in results for e in r.evidence])
     unit = FIELD_SPECS[fld].unit
     band = ctx.config.valuation_dead_band
     head = f"{sym} {fld} = {_fmt(v, unit)} ({_when(o)})"  # type: ignore[arg-type]
@@ -788,11 +797,23 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
     """The same field of two symbols ("XLV's 30-day return is above SPY's"), with a relative dead band."""
     sym, other = a.symbol or ctx.symbol, a.benchmark
     fld = a.field or ""
+    if other is None:
+        return RuleResult(NV, f"{a.raw!r}: compared with something that is not one option of the season")
     for s in (sym, other):
         if s is None or s not in ctx.data.known:
             return _missing(ctx, s, fld)
     o1, o2 = ctx.get(sym, fld), ctx.get(other, fld)  # type: ignore[arg-type]
     v1, v2 = _num(o1), _num(o2)
+    if (v1 is None or v2 is None) and window_family(fld):
+        # "lower volatility than SPY" where the round shows volatility21d: every window both have must agree
+        both = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None  # type: ignore[arg-type]
+                and ctx.get(other, f) is not None]  # type: ignore[arg-type]
+        results = [rule_compare(ctx, a.model_copy(update={"field": f})) for f in both]
+        if results and len({r.status for r in results}) == 1:
+            return RuleResult(results[0].status, "; ".join(r.reason for r in results),
+                              [e for r in results for e in r.evidence])
+        if results:
+            return RuleResult(NV, "windows disagree: " + "; ".join(r.reason for r in results))
     if v1 is None or v2 is None:
         return _missing(ctx, sym if v1 is None else other, fld)
     unit = _unit(fld)

@@ -119,3 +119,36 @@ def test_judge_ledger_rows_store_the_path_and_every_flags_reason(tiny):
     assert "verifier says contradicted" in structured["flag_reasons"]["status_disagreement"]
     assert text["verifier_status"] == "supported"
     assert text["flag_reasons"]["unknown_field"] == "cited field 'sharpeRatio' does not exist"
+
+
+def _round_store():
+    """A rounds-like store: beta and volatility only over the windows a CapitalBench table shows."""
+    from datetime import date
+
+    import pandas as pd
+
+    from grader.pit import FieldRow, PointInTimeStore, close_time
+
+    when = close_time(date(2026, 6, 29))
+    values = {"HEALTHCARE": (0.40, 0.14), "SP500": (1.0, 0.16), "SMALL_CAP": (1.2, 0.23), "MID_CAP": (1.05, 0.17)}
+    rows = [FieldRow(s, f, v, when, "capitalbench:R") for s, (b, vol) in values.items()
+            for f, v in (("beta1y", b), ("volatility30d", vol))]
+    prices = pd.DataFrame([{"date": date(2026, 6, 29), "symbol": s, "close": 100.0} for s in values])
+    return PointInTimeStore(prices, rows, benchmark="SP500")
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("HEALTHCARE: defensive with lower beta than the S&P 500.", "supported"),  # 0.40 vs 1.00 (beta1y)
+    ("HEALTHCARE: higher beta than the S&P 500.", "contradicted"),
+    ("MID_CAP: lower vol than SMALL_CAP.", "supported"),  # 17% vs 23% (volatility30d)
+    ("MID_CAP: lower vol than broad small caps.", "not_verifiable"),  # not one option: never a level claim
+    ("HEALTHCARE: low beta defensive.", "supported"),  # beta1y 0.40 < 0.8
+])
+def test_comparisons_and_levels_use_the_windows_the_round_shows(text, status):
+    from ledgers import extract_claims
+
+    universe = {"HEALTHCARE": ["Healthcare Sector", "XLV"], "SP500": ["S&P 500", "SPY"],
+                "SMALL_CAP": ["US Small-Cap Stocks", "IWM"], "MID_CAP": ["US Mid-Cap Stocks", "IJH"]}
+    claims = extract_claims(text, datetime(2026, 6, 30, 10, tzinfo=MARKET_TZ), None, universe, benchmark="SP500")
+    got = [verify(c, _round_store(), VerifierConfig(benchmark="SP500")) for c in claims]
+    assert [v.status for v in got] == [status], [(c.text, v.rule, v.reason) for c, v in zip(claims, got, strict=True)]
