@@ -6,7 +6,7 @@ no provider SDK.
 """
 
 from ledgers._crosscheck import cross_check
-from ledgers._extract import UniverseIndex, extract_claims, split_sentences
+from ledgers._extract import TEMPLATE_MARK, UniverseIndex, extract_claims, split_sentences
 from ledgers._grounding import GroundingRow, cohen_kappa, grounding_by_judge, grounding_summary
 from ledgers._jsonl import ClaimLine, ClaimsFileError, read_claims, verify_claims_jsonl
 from ledgers._models import (
@@ -33,6 +33,7 @@ __all__ = [
     "FIELD_SPECS",
     "KNOWN_FIELDS",
     "STATUSES",
+    "TEMPLATE_MARK",
     "Assertion",
     "CitedValue",
     "Claim",

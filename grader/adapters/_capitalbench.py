@@ -34,6 +34,7 @@ from grader.adapters._capitalbench_source import (
     SourceRound,
     Submission,
     Track,
+    _resolution,
     list_rounds,
     read_round,
     round_track,
@@ -54,6 +55,27 @@ _TRACK_WORD = {"1W": "weekly", "1M": "monthly"}
 _ACRONYMS = {"gpt": "GPT", "ai": "AI", "llm": "LLM"}
 
 
+@dataclass(frozen=True)
+class RoundStatus:
+    """One imported round's resolution: resolved, pending or never resolved, and why."""
+
+    round_id: str
+    decision_date: date
+    status: str
+    why: str
+    decisions: int
+
+
+def _status_why(r: SourceRound) -> str:
+    if r.status == "resolved":
+        return f"exit prices of {r.manifest.exit_date}; outcomes scored"
+    if r.status == "never resolved":
+        return f"scoring job cancelled upstream: {r.resolution_note}; graded with the outcome weight redistributed"
+    job = (f"scoring job scheduled ({r.resolution_note.removeprefix('scoring job ')})" if r.resolution == "scheduled"
+           else "no exit prices published yet")
+    return f"{job}; outcome withheld, weight redistributed; import again when it resolves"
+
+
 @dataclass
 class ImportSummary:
     """What an import wrote (for the CLI to print)."""
@@ -66,16 +88,29 @@ class ImportSummary:
     decisions: int
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (round id, reason)
     notes: list[str] = field(default_factory=list)
+    statuses: list[RoundStatus] = field(default_factory=list)
 
     def lines(self) -> list[str]:
+        counts = {k: sum(s.status == k for s in self.statuses) for k in ("resolved", "pending", "never resolved")}
         out = [
             f"wrote {self.path} (season {self.season_id}): {len(self.round_ids)} rounds "
-            f"({len(self.round_ids) - len(self.pending_round_ids)} resolved, {len(self.pending_round_ids)} pending), "
-            f"{len(self.contestant_ids)} contestants, {self.decisions} decisions",
+            f"({counts['resolved']} resolved, {counts['pending']} pending, {counts['never resolved']} never "
+            f"resolved), {len(self.contestant_ids)} contestants, {self.decisions} decisions",
         ]
+        out += self.status_table()
         out += [f"skipped {rid}: {why}" for rid, why in self.skipped]
         out += [f"note: {n}" for n in self.notes]
         return out
+
+    def status_table(self) -> list[str]:
+        """One line per imported round: status and why (CapitalBench's resolution job)."""
+        if not self.statuses:
+            return []
+        width = max(len(s.round_id) for s in self.statuses)
+        rows = [f"  {'round':<{width}}  decided     status          decisions  why"]
+        for s in self.statuses:
+            rows.append(f"  {s.round_id:<{width}}  {s.decision_date}  {s.status:<14}  {s.decisions:>9}  {s.why}")
+        return rows
 
 
 def display_name_for(model_id: str, provider: str | None = None) -> str:
@@ -110,9 +145,84 @@ def _pct(x: float) -> str:
     return f"{x:g}%"
 
 
+from ledgers import TEMPLATE_MARK  # noqa: E402  (platform text: shown, never graded or mined for claims)
+
+
+def _pct_or_none(x: float | None) -> str | None:
+    return None if x is None else f"{x:+g}%"
+
+
+def _candidates_v2(sub: Submission, option_names: dict[str, str]) -> str | None:
+    """portfolio-v2.2 ``candidate_ledger``: every option the model assessed, in its own words."""
+    if not sub.candidate_ledger:
+        return None
+    lines = ["Candidates assessed:"]
+    for c in sub.candidate_ledger:
+        name = option_names.get(c.option_id)
+        head = f"- {c.option_id} ({name})" if name else f"- {c.option_id}"
+        bits = [f"{c.decision}" if c.decision else ""]
+        if c.forecast_base_pct is not None:
+            bits.append(f"forecast base case {c.forecast_base_pct:+g}%, low case {c.forecast_low_pct:+g}%, "
+                        f"high case {c.forecast_high_pct:+g}%" if c.forecast_low_pct is not None and
+                        c.forecast_high_pct is not None else f"forecast base case {c.forecast_base_pct:+g}%")
+        line = head + ": " + "; ".join(b for b in bits if b) + "."
+        if c.evidence:
+            line += " Evidence: " + " ".join(e.strip().rstrip(".") + "." for e in c.evidence if e.strip())
+        for label, text in (("Continuation", c.continuation_case), ("Reversal", c.reversal_case),
+                            ("Catalyst", c.time_window_catalyst), ("Invalidation", c.invalidation_condition)):
+            if text and text.strip():
+                line += f" {label}: {text.strip().rstrip('.')}."
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _assessments_v3(v3, option_names: dict[str, str]) -> list[str]:
+    """portfolio-v3.0: the market rationale and every candidate assessment (the model's words and numbers)."""
+    parts = []
+    if v3.market_rationale and v3.market_rationale.strip():
+        parts.append(v3.market_rationale.strip())
+    state = [f"{k.replace('_', ' ')}: {v}" for k, v in (("dominant_pattern", v3.dominant_pattern),
+                                                         ("dispersion_state", v3.dispersion_state),
+                                                         ("prefer_spy", v3.prefer_spy)) if v is not None]
+    if v3.top3_option_ids:
+        state.append("top three: " + ", ".join(v3.top3_option_ids))
+    if state:
+        parts.append("Model's view: " + "; ".join(str(x) for x in state) + ".")
+    if v3.candidate_assessments:
+        lines = ["Candidate assessments:"]
+        for a in sorted(v3.candidate_assessments, key=lambda a: (a.rank is None, a.rank or 0, a.option_id)):
+            name = option_names.get(a.option_id)
+            head = f"- {a.option_id} ({name})" if name else f"- {a.option_id}"
+            line = head + (f", rank {a.rank}" if a.rank is not None else "") + ":"
+            if a.mechanism:
+                line += f" {a.mechanism.strip().rstrip('.')}."
+            if a.evidence:
+                line += " Evidence: " + " ".join(e.strip().rstrip(".") + "." for e in a.evidence if e.strip())
+            if a.recent_return_interpretation:
+                line += f" Recent returns: {a.recent_return_interpretation.strip().rstrip('.')}."
+            probs = [f"probability of beating SPY {a.p_beat_spy_pct:g}%" if a.p_beat_spy_pct is not None else "",
+                     f"probability of a top-three finish {a.p_top3_pct:g}%" if a.p_top3_pct is not None else ""]
+            probs = [p for p in probs if p]
+            if probs:
+                line += " Model's " + ", ".join(probs) + "."
+            if a.excess_return_p50_pct is not None:
+                line += (f" Forecast excess return vs SPY: base case {a.excess_return_p50_pct:+g}%"
+                         + (f", low case {a.excess_return_p10_pct:+g}%" if a.excess_return_p10_pct is not None else "")
+                         + (f", high case {a.excess_return_p90_pct:+g}%" if a.excess_return_p90_pct is not None else "")
+                         + ".")
+            lines.append(line)
+        parts.append("\n".join(lines))
+    return parts
+
+
 def compose_rationale(sub: Submission, option_names: dict[str, str]) -> str:
-    """The decision rationale: summary, portfolio rationale, per-holding rationales, key risks (in that order)."""
+    """The decision rationale: summary, portfolio rationale, per-holding rationales, the candidates the model
+    assessed (v2.2 candidate ledger; v3.0 market rationale and candidate assessments), its own forecast, key
+    risks. Portfolio-v3.0 per-holding texts are the platform's template: kept, marked, never graded."""
+    v3 = sub.portfolio_v3
     parts = [sub.rationale_summary.strip()]
+    if v3 is not None and v3.market_rationale and v3.market_rationale.strip() == sub.rationale_summary.strip():
+        parts = []  # rationale_summary repeats the market rationale, which comes below
     if sub.portfolio_rationale and sub.portfolio_rationale.strip():
         parts.append(sub.portfolio_rationale.strip())
     if sub.portfolio:
@@ -120,7 +230,10 @@ def compose_rationale(sub: Submission, option_names: dict[str, str]) -> str:
         for h in sub.portfolio:
             name = option_names.get(h.option_id)
             label = f"{h.option_id} ({name})" if name else h.option_id
-            line = f"- {label}, {_pct(h.allocation_pct)}: {h.rationale.strip()}"
+            text = h.rationale.strip()
+            if v3 is not None:  # "V3 selected model rank 1: ...": generated upstream, not the model's words
+                text = f"{TEMPLATE_MARK} {text}"
+            line = f"- {label}, {_pct(h.allocation_pct)}: {text}"
             extra = []
             if h.expected_return_pct is not None:
                 extra.append(f"expected return {h.expected_return_pct:+g}%")
@@ -135,6 +248,11 @@ def compose_rationale(sub: Submission, option_names: dict[str, str]) -> str:
     elif sub.selected_option_id:
         name = option_names.get(sub.selected_option_id)
         parts.append(f"Selected: {sub.selected_option_id}" + (f" ({name})" if name else "") + ", 100%.")
+    ledger = _candidates_v2(sub, option_names)
+    if ledger:
+        parts.append(ledger)
+    if v3 is not None:
+        parts.extend(_assessments_v3(v3, option_names))
     if sub.portfolio_expected_return_pct is not None and sub.benchmark_expected_return_pct is not None:
         alpha = sub.expected_alpha_vs_sp500_pct
         parts.append(
@@ -142,8 +260,9 @@ def compose_rationale(sub: Submission, option_names: dict[str, str]) -> str:
             f"{sub.benchmark_expected_return_pct:+g}%"
             + (f", expected alpha {alpha:+g} pp." if alpha is not None else ".")
         )
-    parts.append("Key risks:\n" + "\n".join(f"- {r.strip()}" for r in sub.key_risks))
-    return "\n\n".join(parts)
+    if sub.key_risks:
+        parts.append("Key risks:\n" + "\n".join(f"- {r.strip()}" for r in sub.key_risks))
+    return "\n\n".join(p for p in parts if p)
 
 
 def _allocation(sub: Submission, option_names: dict[str, str]) -> list[AllocationItem]:
@@ -254,7 +373,9 @@ def _select(
     dirs: list[Path] = []
     for r in chosen:
         if not r.has_runs and (r.dir / "manifest.yaml").is_file():
-            skipped.append((r.id, "never run: no runs/ directory, so no decisions exist"))
+            status, why = _resolution(r.dir)
+            upstream = f" (scoring job {status}: {why})" if status == "cancelled" else ""
+            skipped.append((r.id, f"never run: no runs/ directory, so no decisions exist{upstream}"))
             continue
         dirs.append(r.dir)
     if not dirs:
@@ -296,43 +417,46 @@ def _build(
             [CapitalBenchIssue(str(rounds_dir), None, "date_from", f"{date_from} is after {date_to}")]
         )
     dirs, skipped = _select(rounds_dir, track, date_from, date_to, round_ids)
-    issues: list[CapitalBenchIssue] = []
+    refused: list[tuple[str, list[CapitalBenchIssue]]] = []  # one bad round never refuses the rest
     rounds: list[SourceRound] = []
     for d in dirs:
-        r = read_round(d, rounds_dir, issues)
-        if r is not None:
+        own: list[CapitalBenchIssue] = []
+        r = read_round(d, rounds_dir, own)
+        if r is None or own:
+            refused.append((d.name, own))
+        else:
             rounds.append(r)
     rounds.sort(key=lambda r: (r.manifest.decision_deadline, r.id))
-    # a decision is identified by (contestant, decided_at): two rounds sharing a deadline cannot share a model
+    # a decision is identified by (contestant, decided_at): two rounds sharing a deadline cannot share a model,
+    # and a model keeps one provider: the later round that breaks either is left out, with the reason
     seen: dict[tuple[str, object], str] = {}
+    providers: dict[str, str] = {}
+    kept: list[SourceRound] = []
     for r in rounds:
+        clash: list[CapitalBenchIssue] = []
         for rel, sub in r.submissions:
             key = (sub.model_id, r.manifest.decision_deadline)
             if key in seen:
-                issues.append(
-                    CapitalBenchIssue(
-                        rel,
-                        None,
-                        "model_id",
-                        (
-                            f"{sub.model_id} also decided in {seen[key]} at the same deadline "
-                            f"{r.manifest.decision_deadline.isoformat()}; import these rounds separately"
-                        ),
-                    )
-                )
-            seen[key] = r.id
-    providers: dict[str, str] = {}
-    for r in rounds:
-        for rel, sub in r.submissions:
-            prev = providers.setdefault(sub.model_id, sub.provider)
-            if prev != sub.provider:
-                issues.append(
-                    CapitalBenchIssue(
-                        rel, None, "provider", f"{sub.provider!r} differs from {prev!r} elsewhere"
-                    )
-                )
-    if issues:
-        raise CapitalBenchError(issues)
+                clash.append(CapitalBenchIssue(
+                    rel, None, "model_id", f"{sub.model_id} also decided in {seen[key]} at the same deadline "
+                    f"{r.manifest.decision_deadline.isoformat()}; import this round alone with --round"))
+            if providers.get(sub.model_id, sub.provider) != sub.provider:
+                clash.append(CapitalBenchIssue(
+                    rel, None, "provider", f"{sub.provider!r} differs from {providers[sub.model_id]!r} elsewhere"))
+        if clash:
+            refused.append((r.id, clash))
+            continue
+        for _, sub in r.submissions:
+            seen[(sub.model_id, r.manifest.decision_deadline)] = r.id
+            providers.setdefault(sub.model_id, sub.provider)
+        kept.append(r)
+    rounds = kept
+    if not rounds:
+        raise CapitalBenchError([i for _, own in refused for i in own] or [
+            CapitalBenchIssue(str(rounds_dir), None, None, "no round could be imported")])
+    for rid, own in refused:
+        first = "; ".join(str(i) for i in own[:2]) or "unreadable"
+        skipped.append((rid, f"refused ({len(own)} problem(s)): {first}" + (" ..." if len(own) > 2 else "")))
 
     notes: list[str] = []
     tz = ZoneInfo(MARKET_TZ_NAME)
@@ -513,6 +637,8 @@ def _build(
             ["symbol", "field", "value", "observed_at", "source"], field_rows
         )
     pending = [r.id for r in rounds if r.exit is None]
+    statuses = [RoundStatus(r.id, r.manifest.decision_date, r.status, _status_why(r), len(r.submissions))
+                for r in rounds]
     summary = ImportSummary(
         path=out,
         season_id=sid,
@@ -522,6 +648,7 @@ def _build(
         decisions=len(decisions),
         skipped=skipped,
         notes=notes,
+        statuses=statuses,
     )
     files["ATTRIBUTION.md"] = _attribution_md(rounds)
     files["README.md"] = _readme_md(info, rounds, summary, command)

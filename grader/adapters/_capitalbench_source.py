@@ -87,6 +87,47 @@ class Holding(_Loose):
     invalidation_condition: str | None = None
 
 
+class CandidateEntry(_Loose):
+    """One option a portfolio-v2.2 model assessed (``candidate_ledger``), held or rejected: the model's words."""
+
+    option_id: str = Field(min_length=1)
+    decision: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+    continuation_case: str | None = None
+    reversal_case: str | None = None
+    time_window_catalyst: str | None = None
+    invalidation_condition: str | None = None
+    forecast_low_pct: float | None = None
+    forecast_base_pct: float | None = None
+    forecast_high_pct: float | None = None
+
+
+class Assessment(_Loose):
+    """One candidate a portfolio-v3.0 model assessed (``metadata.portfolio_v3.candidate_assessments``)."""
+
+    option_id: str = Field(min_length=1)
+    rank: int | None = None
+    mechanism: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+    recent_return_interpretation: str | None = None
+    p_beat_spy_pct: float | None = None
+    p_top3_pct: float | None = None
+    excess_return_p10_pct: float | None = None
+    excess_return_p50_pct: float | None = None
+    excess_return_p90_pct: float | None = None
+
+
+class PortfolioV3(_Loose):
+    """The model-written part of a portfolio-v3.0 submission; the allocation is computed from it upstream."""
+
+    market_rationale: str | None = None
+    dominant_pattern: str | None = None
+    dispersion_state: str | None = None
+    prefer_spy: bool | None = None
+    top3_option_ids: list[str] = Field(default_factory=list)
+    candidate_assessments: list[Assessment] = Field(default_factory=list)
+
+
 class Usage(_Loose):
     latency_seconds: float = Field(ge=0)
 
@@ -106,6 +147,14 @@ class Submission(_Loose):
     portfolio_expected_return_pct: float | None = None
     benchmark_expected_return_pct: float | None = None
     expected_alpha_vs_sp500_pct: float | None = None
+    candidate_ledger: list[CandidateEntry] | None = None
+    metadata: dict[str, Any] | None = None
+
+    @property
+    def portfolio_v3(self) -> PortfolioV3 | None:
+        """The portfolio-v3.0 model work (``metadata.portfolio_v3``), or None for earlier formats."""
+        raw = (self.metadata or {}).get("portfolio_v3")
+        return PortfolioV3.model_validate(raw) if isinstance(raw, dict) else None
 
 
 # --- what a validated round looks like ---
@@ -136,6 +185,15 @@ class SourceRound:
     trailing: list[TableRow] = field(default_factory=list)  # rows of every table the round showed
     warnings: list[str] = field(default_factory=list)
     unused_columns: dict[str, list[str]] = field(default_factory=dict)  # table -> columns not used
+    resolution: str | None = None  # automation/resolution_job.yaml status: scheduled | succeeded | cancelled
+    resolution_note: str = ""  # its last_error (why a job was cancelled), or its due date
+
+    @property
+    def status(self) -> str:
+        """resolved (exit prices published), pending (scoring still to come) or never resolved (cancelled)."""
+        if self.exit is not None:
+            return "resolved"
+        return "never resolved" if self.resolution == "cancelled" else "pending"
 
     @property
     def track(self) -> str:
@@ -485,10 +543,15 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
     exit_: dict[str, PricePoint] | None = None
     weekly: list[tuple[str, PricePoint]] = []
     trailing: list[TableRow] = []
+    resolution, resolution_note = _resolution(rd)
     if manifest is not None:
         p = rd / "prices" / "entry_prices.csv"
         if not p.is_file():
-            issues.append(CapitalBenchIssue(_rel(rounds_dir, p), None, None, "file is missing"))
+            if resolution in ("scheduled", "cancelled") and not (rd / "prices" / "exit_prices.csv").is_file():
+                warnings.append(f"{rid}: no entry prices yet (scoring job {resolution}): decisions graded, "
+                                "outcome withheld")
+            else:
+                issues.append(CapitalBenchIssue(_rel(rounds_dir, p), None, None, "file is missing"))
         else:
             entry = _read_price_file(p, _rel(rounds_dir, p), manifest.entry_date, issues, warnings)
         p = rd / "prices" / "exit_prices.csv"
@@ -547,7 +610,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
     held |= {s.selected_option_id for _, s in submissions if s.portfolio is None and s.selected_option_id}
     cash = {o.id for o in options if o.is_cash}
     for label, prices, fname in (("entry", entry, "entry_prices.csv"), ("exit", exit_, "exit_prices.csv")):
-        if prices is None or manifest is None:
+        if prices is None or manifest is None or (label == "entry" and not prices and exit_ is None):
             continue
         need = sorted((held | {BENCHMARK_OPTION}) - cash - set(prices))
         if need:
@@ -575,7 +638,28 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         trailing=trailing,
         warnings=warnings,
         unused_columns=unused,
+        resolution=resolution,
+        resolution_note=resolution_note,
     )
+
+
+def _resolution(rd: Path) -> tuple[str | None, str]:
+    """CapitalBench's scoring job for the round (``automation/resolution_job.yaml``): status and why."""
+    p = rd / "automation" / "resolution_job.yaml"
+    if not p.is_file():
+        return None, ""
+    try:
+        job = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return None, "unreadable resolution_job.yaml"
+    if not isinstance(job, dict):
+        return None, ""
+    status = str(job.get("status") or "") or None
+    if status == "cancelled":
+        return status, str(job.get("last_error") or "cancelled upstream")
+    if status == "scheduled":
+        return status, f"scoring job due {job.get('due_at_utc') or '?'}"
+    return status, str(job.get("last_error") or "")
 
 
 def deadline(r: SourceRound) -> datetime:

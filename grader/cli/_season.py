@@ -61,9 +61,15 @@ def import_capitalbench(
     date_from: str | None = typer.Option(None, "--from", help="First decision date (YYYY-MM-DD)"),
     date_to: str | None = typer.Option(None, "--to", help="Last decision date (YYYY-MM-DD)"),
     out: Path = typer.Option(..., "--out", help="Season bundle directory to write"),
+    round_ids: list[str] | None = typer.Option(None, "--round", help="Import only this round (repeatable)"),
+    season_id: str | None = typer.Option(None, "--season-id", help="Season id of the bundle (default: derived)"),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing bundle at --out"),
 ) -> None:
-    """Turn CapitalBench rounds (CC BY 4.0, Ishtiaq Rahman) into a season bundle (format: rounds)."""
+    """Turn CapitalBench rounds (CC BY 4.0, Ishtiaq Rahman) into a season bundle (format: rounds).
+
+    Prints one line per round: resolved, pending (scoring job scheduled: graded with the outcome weight
+    redistributed; import again when it resolves) or never resolved (cancelled upstream), and every round
+    left out with its reason; one bad round never refuses the rest."""
     import sys
     from datetime import date
 
@@ -74,7 +80,8 @@ def import_capitalbench(
         summary = import_capitalbench_with_summary(
             rounds_dir, track, date.fromisoformat(date_from) if date_from else None,
             date.fromisoformat(date_to) if date_to else None, out, overwrite=overwrite,
-            command="grader " + " ".join(sys.argv[1:]))
+            round_ids=round_ids or None, season_id=season_id,
+            command="grader " + " ".join(a for a in sys.argv[1:] if a != "--overwrite"))
     except CapitalBenchError as exc:
         err_console.print(f"[bold red]refused:[/] {exc}")
         raise typer.Exit(2) from None

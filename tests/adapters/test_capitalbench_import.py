@@ -421,17 +421,24 @@ def test_existing_output_is_kept_unless_overwrite(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b"]  # no temporary directories left behind
 
 
-def test_rounds_sharing_a_deadline_and_a_model_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(CapitalBenchError, match="same deadline"):
-        import_capitalbench(
-            rounds_dir(),
-            "1W",
-            None,
-            None,
-            tmp_path / "b",
-            round_ids=["CB-2026-07-13-1W", "CB-2026-07-13-V2-1W"],
-        )
-    assert not (tmp_path / "b").exists()
+def test_a_round_sharing_a_deadline_and_a_model_with_another_is_left_out_with_the_reason(tmp_path: Path) -> None:
+    summary = import_capitalbench_with_summary(
+        rounds_dir(), "1W", None, None, tmp_path / "b", round_ids=["CB-2026-07-13-1W", "CB-2026-07-13-V2-1W"])
+    assert summary.round_ids == ["CB-2026-07-13-1W"]
+    (rid, why), = summary.skipped
+    assert rid == "CB-2026-07-13-V2-1W" and "same deadline" in why and "--round" in why
+
+
+def test_one_bad_round_never_refuses_the_rest(tmp_path: Path) -> None:
+    src, rd = _copy_round(tmp_path, "CB-2026-06-02-1W")
+    shutil.copytree(rounds_dir() / "CB-2026-06-05-1W", src / "CB-2026-06-05-1W")
+    _bad_weights(rd)
+    summary = import_capitalbench_with_summary(src, "1W", None, None, tmp_path / "b")
+    assert summary.round_ids == ["CB-2026-06-05-1W"]
+    (rid, why), = summary.skipped
+    assert rid == "CB-2026-06-02-1W" and "xai-grok-4-3.json" in why and "allocations sum to 105" in why
+    assert any(line.startswith("skipped CB-2026-06-02-1W: refused") for line in summary.lines())
+    assert load_bundle(tmp_path / "b").info.rounds[0].id == "CB-2026-06-05-1W"
 
 
 # --- CLI entry and the committed season --------------------------------------------------------------
@@ -453,7 +460,8 @@ def test_module_cli_writes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFix
     )
     assert (
         code == 0
-        and "1 rounds (1 resolved, 0 pending), 4 contestants, 4 decisions" in capsys.readouterr().out
+        and "1 rounds (1 resolved, 0 pending, 0 never resolved), 4 contestants, 4 decisions"
+        in capsys.readouterr().out
     )
     code = adapters_main(
         [
