@@ -119,9 +119,29 @@ def _print_leaderboard(run_id: str, version: int | None = None) -> None:
 def rescore(
     run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     rubric: str = typer.Option(..., "--rubric", help="Rubric version or file to re-score under"),
+    season: Path | None = typer.Option(None, "--season", help="The season bundle as it is now (e.g. re-imported "
+                                       "after a pending round resolved): say who needs a re-grade first"),
 ) -> None:
-    """Re-score a stored run under another rubric without judge calls (when the judge-facing hash matches)."""
-    from grader.panel.rescore import RescoreNeedsRegrade, rescore_run
+    """Re-score a stored run under another rubric without judge calls (when the judge-facing hash matches).
+
+    With --season, first compare the prompts the run's judges saw with the bundle as it is now: contestants
+    whose prompt changed (a pending round resolved and added an outcome section) need a re-grade; the others
+    keep their grades."""
+    from grader.panel.rescore import RescoreNeedsRegrade, regrade_plan, rescore_run
+
+    if season is not None:
+        try:
+            plan = regrade_plan(run_id, season)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+            return
+        for line in plan.lines():
+            console.print(line, markup=False)
+        if plan.changed:
+            err_console.print(f"[yellow]re-grade needed[/] for {len(plan.changed)} contestant(s): run `grader grade "
+                              f"{season} --rubric {rubric} --panel PANEL --run-id NEW_ID` (unchanged prompts reuse "
+                              "their stored replies: no call is paid twice)")
+            raise typer.Exit(2)
 
     try:
         result = rescore_run(run_id, rubric)

@@ -91,17 +91,33 @@ def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
     return replays, {cid: r.outcome.as_dict() for cid, r in replays.items()}, False
 
 
+def anonymizer_seed(bundle, rubric) -> str:
+    """Aliases depend on the season and its contestants and on what judges see, not on every byte of the
+    bundle: a re-import that only adds a resolved round's outcomes keeps every alias, so only the prompts whose
+    content changed need a new (paid) call."""
+    return f"{bundle.info.id}:{','.join(sorted(c.id for c in bundle.contestants))}:{rubric.judge_facing_hash}"
+
+
+def judge_prompts(bundle, rubric):
+    """(replays, outcomes, pending, prompt per contestant) exactly as a grading run builds them."""
+    from grader.anonymizer import Anonymizer
+    from grader.prompts import PromptBuilder
+
+    replays, outcomes, pending = season_outcomes(bundle)
+    anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
+    builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
+    return replays, outcomes, pending, {c.id: builder.build(c.id) for c in bundle.contestants}
+
+
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
                  repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
                  progress: bool = True, console=None, bundle=None) -> GradeReport:
     """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from grader.anonymizer import Anonymizer
     from grader.judges.reference import ReferenceJudge
     from grader.panel._config import load_panel
     from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
-    from grader.prompts import PromptBuilder
     from grader.season import load_bundle
     from rubric import grade_json_schema, load_rubric
 
@@ -114,11 +130,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     if repeats > 1 and kind not in ("stability", "mock", "baseline", "dry-run"):
         raise RunError("--repeats > 1 is for stability runs (--run-type stability)")
     dry = kind == "dry-run"
-    replays, outcomes, pending = season_outcomes(bundle)
-    seed = f"{bundle.content_hash}:{rubric.judge_facing_hash}"
-    anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=seed)
-    builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
-    prompts = {c.id: builder.build(c.id) for c in bundle.contestants}
+    replays, outcomes, pending, prompts = judge_prompts(bundle, rubric)
     leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
     if leaks:
         raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])

@@ -49,3 +49,67 @@ def rescore_run(run_id: str, rubric_name: str, db_url: str | None = None) -> Res
     version = store_score_version(db_url, run_id, rubric, outcomes, pending, judge_ids, judge_calls=0,
                                   note=f"re-scored under {rubric.id}")
     return RescoreResult(run_id, rubric.id, version, time.perf_counter() - start)
+
+
+@dataclass
+class RegradePlan:
+    """Which contestants of a stored run see a different prompt in a season bundle (e.g. a pending round that
+    has since resolved adds an outcome section): those need a judge call, the rest keep their grades."""
+
+    run_id: str
+    changed: dict[str, str]  # contestant -> why its prompt changed
+    unchanged: list[str]
+
+    def lines(self) -> list[str]:
+        out = [f"{len(self.changed)} contestant(s) need a re-grade (their judges would see a different prompt), "
+               f"{len(self.unchanged)} do not (their stored grades stand; a new grading run reuses them, 0 calls)"]
+        out += [f"  re-grade {cid}: {why}" for cid, why in sorted(self.changed.items())]
+        if self.unchanged:
+            out.append("  unchanged: " + ", ".join(sorted(self.unchanged)))
+        return out
+
+
+_OUTCOME_HEAD = "# OUTCOME"
+
+
+def _outcome_part(user: str) -> str:
+    i = user.find(_OUTCOME_HEAD)
+    return user[i:] if i >= 0 else ""
+
+
+def regrade_plan(run_id: str, season_dir, db_url: str | None = None) -> RegradePlan:
+    """Compare the prompts a run's judges saw with those the bundle at ``season_dir`` gives now."""
+    from grader.panel._grade import judge_prompts
+    from grader.season import load_bundle
+    from grader.storage import ContestantRow, JudgeCallRow, PromptRow, RunRow
+    from rubric import load_rubric
+
+    bundle = load_bundle(season_dir)
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id!r}")
+        rubric = load_rubric(run.rubric_id)
+        keys = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).where(
+            ContestantRow.season_id == run.season_id))}
+        seen: dict[str, set[str]] = {}
+        for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id, JudgeCallRow.repeat == 0)):
+            seen.setdefault(keys[call.contestant_id], set()).add(call.prompt_sha256)
+        old_user = {cid: s.get(PromptRow, next(iter(shas))).user for cid, shas in seen.items()
+                    if shas and s.get(PromptRow, next(iter(shas))) is not None}
+    *_, prompts = judge_prompts(bundle, rubric)
+    changed: dict[str, str] = {}
+    unchanged: list[str] = []
+    for cid, prompt in prompts.items():
+        if cid not in seen:
+            changed[cid] = "not graded in this run"
+        elif prompt.sha256 in seen[cid]:
+            unchanged.append(cid)
+        elif _outcome_part(old_user.get(cid, "")) != _outcome_part(prompt.user):
+            before = "pending" if "pending" in _outcome_part(old_user.get(cid, "")) else "shown"
+            changed[cid] = (f"its outcome section changed (was {before}; a round it decided in has resolved)"
+                            if before == "pending" else "its outcome section changed")
+        else:
+            changed[cid] = "its decision record or point-in-time data changed"
+    return RegradePlan(run_id, changed, unchanged)
+

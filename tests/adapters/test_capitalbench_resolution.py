@@ -132,3 +132,25 @@ def test_v3_submissions_carry_the_models_own_reasoning_and_mark_the_template():
     claims = extract_claims(text, datetime(2026, 7, 23, 9, 30, tzinfo=UTC), None, {"ENERGY": "Energy Sector"})
     assert claims and not [c for c in claims if "slot weight" in c.text or "V3 selected" in c.text]
     assert {c.assertions[0].rule for c in claims if "58%" in c.text} <= {"probability"}
+
+
+def test_rescore_says_who_needs_a_regrade_when_a_pending_round_resolves(published: Path, tmp_path: Path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("GRADER_DATABASE_URL", f"sqlite:///{tmp_path / 'g.db'}")
+    monkeypatch.setenv("COLUMNS", "200")
+    runner = CliRunner()
+    bundle_dir = tmp_path / "b"
+    import_capitalbench_with_summary(published, "1W", None, None, bundle_dir, round_ids=[PENDING])
+    assert runner.invoke(app, ["grade", str(bundle_dir), "--panel", "mock", "--run-id", "p", "--quiet"]).exit_code == 0
+    # nothing changed yet: the plan says so and the re-score goes ahead
+    same = runner.invoke(app, ["rescore", "--run", "p", "--rubric", "v0.4", "--season", str(bundle_dir)])
+    assert same.exit_code == 0 and "0 contestant(s) need a re-grade" in same.output and "judge calls: 0" in same.output
+    # the round resolves upstream; importing again adds its outcomes
+    shutil.copy(tmp_path / "exit_later.csv", published / PENDING / "prices" / "exit_prices.csv")
+    _job(published / PENDING, "succeeded")
+    import_capitalbench_with_summary(published, "1W", None, None, bundle_dir, round_ids=[PENDING], overwrite=True)
+    plan = runner.invoke(app, ["rescore", "--run", "p", "--rubric", "v0.4", "--season", str(bundle_dir)])
+    assert plan.exit_code == 2, plan.output
+    assert "5 contestant(s) need a re-grade" in plan.output
+    assert "its outcome section changed (was pending; a round it decided in has resolved)" in plan.output
+    assert "re-grade needed" in plan.output
