@@ -547,6 +547,26 @@ def _grounding(report: AuditReport) -> Section:
     return Section("grounding", "Grounding and lookahead", blocks)
 
 
+def _rounds(report: AuditReport) -> Section | None:
+    if report.rounds is None or not report.rounds.rows:
+        return None
+
+    def pct(v: Any) -> str:
+        return DASH if v is None else f"{100 * float(v):+.2f}%"
+
+    rows = [[r["round"], r["contestant"], r["status"], r["allocation"], pct(r.get("return")),
+             pct(r.get("S&P 500")), pct(r.get("alpha")), pct(r.get("regret")),
+             DASH if r.get("oracle score") is None else f"{float(r['oracle score']):.1f}", r.get("note") or ""]
+            for r in report.rounds.rows]
+    return Section("rounds", "Outcome per round", [
+        Paragraph("A rounds season: each round is an independent experiment (never compounded). Return and the "
+                  "S&P 500 over the round's close-to-close window; oracle score = 100 x return / the best option's "
+                  "return. Pending rounds withhold their outcome until they resolve."),
+        Table(["Round", "Contestant", "Status", "Allocation", "Return", "S&P 500", "Alpha", "Regret",
+               "Oracle score", "Note"], rows),
+    ])
+
+
 def _claims(report: AuditReport) -> Section | None:
     claims = report.claims
     if claims is None:
@@ -627,9 +647,9 @@ def report_document(report: AuditReport) -> Document:
         _calibration(report),
         _grounding(report),
     ]
-    claims = _claims(report)
-    if claims is not None:
-        sections.append(claims)
+    for extra in (_rounds(report), _claims(report)):
+        if extra is not None:
+            sections.append(extra)
     sections.append(_method(report))
     for caveat in report.caveats:
         if caveat != PENDING_NOTICE:

@@ -67,6 +67,12 @@ class ClaimsInRationales(BaseModel):
     examples: list[dict[str, Any]]
 
 
+class RoundOutcomes(BaseModel):
+    """Rounds seasons: each round's outcome per contestant (rounds are independent, never compounded)."""
+
+    rows: list[dict[str, Any]]
+
+
 class ReportSettings(BaseModel):
     """Random seeds and resampling sizes, so a report can be reproduced exactly."""
 
@@ -97,6 +103,7 @@ class AuditReport(BaseModel):
     rank_confidence: RankConfidenceResult
     grounding: GroundingResult
     claims: ClaimsInRationales | None
+    rounds: RoundOutcomes | None = None
     caveats: list[str]
 
 
@@ -158,7 +165,10 @@ def build_report(
             summary=dict(inputs.claims_summary or {}), examples=list(inputs.examples or [])
         )
 
+    rounds = RoundOutcomes(rows=list(inputs.round_outcomes)) if inputs.round_outcomes else None
+
     return AuditReport(
+        rounds=rounds,
         meta=meta,
         run_label=RUN_TYPE_LABELS.get(meta.run_type),
         outcome_withheld=pending,

@@ -15,6 +15,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
+from grader.reporting import round_outcomes  # noqa: F401  (re-exported for the console pages)
 from grader.storage import ContestantRow, DecisionRow, SeasonRow, session_scope
 
 PRICES = "market/prices.csv"
@@ -85,3 +86,4 @@ def contestant_nav(contestant_row_id: int, db_url: str | None = None,
     frame = pd.DataFrame({"date": pd.to_datetime(list(replay.nav.index)), "NAV": replay.nav.to_numpy(float),
                           f"benchmark ({info.benchmark})": replay.benchmark_nav.to_numpy(float)})
     return NavResult(available=True, frame=frame, outcome=replay.outcome.as_dict(), benchmark=info.benchmark)
+

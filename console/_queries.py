@@ -215,6 +215,13 @@ def contestant_score(run_id: str, contestant_row_id: int, db_url: str | None = N
         }
 
 
+def _allocation_text(allocation: list[Any] | None) -> str:
+    """Target weights of an allocation decision ("SEMICONDUCTORS 30%, ENERGY 25%")."""
+    items = [a for a in allocation or [] if isinstance(a, dict)]
+    return "allocation: " + ", ".join(f"{a.get('symbol', '?')} {float(a.get('weight') or 0) * 100:.0f}%"
+                                      for a in sorted(items, key=lambda a: -float(a.get("weight") or 0)))
+
+
 def _trades_text(trades: list[Any] | None) -> str:
     parts = []
     for t in trades or []:
@@ -239,7 +246,7 @@ def decision_timeline(contestant_row_id: int, db_url: str | None = None) -> pd.D
     return pd.DataFrame(
         [
             {"decided_at": r.decided_at, "trades": len(r.trades or []), "what": _trades_text(r.trades)
-             or ("allocation" if r.allocation else "hold"), "rationale": r.rationale,
+             or (_allocation_text(r.allocation) if r.allocation else "hold"), "rationale": r.rationale,
              "decision_seconds": r.decision_seconds, "confidence": r.confidence, "line": r.line}
             for r in rows
         ],

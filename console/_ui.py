@@ -90,6 +90,14 @@ def contestant_nav(url: str, contestant_row_id: int) -> _nav.NavResult:
     return _nav.contestant_nav(contestant_row_id, url, prices=prices)
 
 
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
+def round_outcomes(url: str, contestant_row_id: int) -> pd.DataFrame:
+    try:
+        return _nav.round_outcomes(contestant_row_id, url)
+    except (OSError, ValueError, KeyError) as exc:
+        return pd.DataFrame({"note": [f"per-round outcomes unavailable: {exc}"]})
+
+
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
 def ledger_judges(url: str, run_id: str) -> list[str]:
     return _queries.ledger_judges(run_id, url)

@@ -67,7 +67,18 @@ else:
 st.subheader("NAV against the benchmark")
 nav = _ui.contestant_nav(url, contestant.row_id)
 timeline = _ui.decision_timeline(url, contestant.row_id)
-if not nav.available:
+if not nav.available and "rounds season" in (nav.reason or ""):
+    st.subheader("Outcome per round (independent rounds, never compounded)")
+    rounds = _ui.round_outcomes(url, contestant.row_id)
+    pct = st.column_config.NumberColumn(format="percent")
+    st.dataframe(rounds, hide_index=True, width="stretch",
+                 column_config={"return": pct, "S&P 500": pct, "alpha": pct, "regret": pct,
+                                "oracle score": st.column_config.NumberColumn(format="%.1f"),
+                                "allocation": st.column_config.TextColumn("Allocation", width="large")})
+    st.caption("Return and S&P 500 over each round's close-to-close window; oracle score = 100 x return / the "
+               "best option's return (unavailable when that is <= 0 and the return is negative). Pending rounds "
+               "withhold their outcome until they resolve.")
+elif not nav.available:
     st.info(f"NAV unavailable: {nav.reason}")
 else:
     long = nav.frame.melt("date", var_name="series", value_name="value")

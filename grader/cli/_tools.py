@@ -29,7 +29,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
            out: Path = typer.Option(..., "--out", help="Output directory")) -> None:
     """Write the judge-agreement report (HTML, Markdown, JSON, CSV) of a run."""
     from audits import build_report, write_report
-    from grader.reporting import collect_audit_inputs, real_claims_section
+    from grader.reporting import collect_audit_inputs, real_claims_section, round_outcome_rows
 
     try:
         inputs = collect_audit_inputs(run_id)
@@ -39,6 +39,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     summary, examples = real_claims_section(run_id)
     if summary is not None:
         inputs = inputs.model_copy(update={"claims_summary": summary, "examples": examples})
+    rounds = round_outcome_rows(run_id)
+    if rounds:
+        inputs = inputs.model_copy(update={"round_outcomes": rounds})
     paths = write_report(build_report(inputs), out)
     for name, path in sorted(paths.items()):
         console.print(f"[green]✓[/] {name}: {path}")

@@ -65,3 +65,4 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
             for r in picked
         ]
         return summary, shown
+

@@ -172,3 +172,20 @@ def test_no_human_grade_is_written_without_sign_in(console_env):
     with session_scope(console_env.db_url) as s:
         assert s.scalars(select(HumanGradeRow)).all() == []
         assert s.scalars(select(LedgerAnnotationRow)).all() == []
+
+
+def test_a_rounds_season_contestant_page_shows_outcome_per_round_not_nav_unavailable(tmp_path, monkeypatch):
+    from grader.panel import grade_season
+    from tests.console._helpers import REPO as ROOT
+
+    url = f"sqlite:///{tmp_path / 'rounds.db'}"
+    grade_season(ROOT / "seasons" / "cb-2026-06-1w", rubric_name="v0.4", panel_name="reference", run_id="cb",
+                 db_url=url, progress=False)
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    at = app_test().run()
+    at.switch_page("views/contestant.py").run()
+    assert not at.exception, at.exception
+    text = page_text(at)
+    assert "NAV unavailable" not in text and "Outcome per round" in text
+    rounds = next(d.value for d in at.dataframe if "allocation" in getattr(d.value, "columns", []))
+    assert len(rounds) >= 1 and rounds["return"].notna().all() and rounds["allocation"].str.contains("%").all()

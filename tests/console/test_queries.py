@@ -158,3 +158,27 @@ def test_compare_two_runs_and_two_rubrics(any_db_env):
     mine = {row["contestant_id"]: (row["total A"], row["total B"], row["rank A"], row["rank B"], row["band A"],
                                    row["band B"]) for _, row in other.iterrows()}
     assert mine == reference
+
+
+def test_a_rounds_season_shows_each_rounds_outcome_and_allocation(tmp_path):
+    """A rounds season has no daily NAV: the contestant page shows the outcome of every round (return, S&P 500,
+    alpha, regret, oracle score) and the allocation weights, pending rounds with the reason."""
+    from console._nav import round_outcomes
+    from console._queries import decision_timeline
+    from grader.panel import grade_season
+    from grader.storage import ContestantRow, session_scope
+    from tests.conftest import REPO
+
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    season = REPO / "seasons" / "cb-2026-06-1w"
+    grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="r", db_url=url, progress=False)
+    with session_scope(url) as s:
+        row = s.query(ContestantRow).filter(ContestantRow.contestant_key == "openai-gpt-5-5").one()
+    frame = round_outcomes(row.id, url)
+    assert len(frame) >= 15 and set(frame["status"]) == {"resolved"}
+    first = frame.iloc[0]
+    assert first["return"] is not None and first["S&P 500"] is not None
+    assert abs(first["alpha"] - (first["return"] - first["S&P 500"])) < 1e-12
+    assert "%" in first["allocation"]
+    timeline = decision_timeline(row.id, url)
+    assert timeline["what"].str.startswith("allocation: ").all()

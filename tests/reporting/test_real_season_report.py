@@ -6,7 +6,7 @@ from pathlib import Path
 
 from audits import build_report, write_report
 from grader.panel import grade_season
-from grader.reporting import collect_audit_inputs, real_claims_section
+from grader.reporting import collect_audit_inputs, real_claims_section, round_outcome_rows
 
 SEASON = Path(__file__).resolve().parents[2] / "seasons" / "cb-2026-06-1w"
 
@@ -18,9 +18,13 @@ def test_real_season_report(tmp_path):
     assert summary["numeric_checked_against_fields"] > 100
     assert summary["supported"] > 100 and summary["briefing_only"] > 0
     assert any(e["status"] == "supported" and e["checked_against"] != "—" for e in examples)
-    inputs = collect_audit_inputs("cb", db).model_copy(update={"claims_summary": summary, "examples": examples})
+    rounds = round_outcome_rows("cb", db)
+    assert rounds and {r["status"] for r in rounds} == {"resolved"} and all("%" in r["allocation"] for r in rounds)
+    inputs = collect_audit_inputs("cb", db).model_copy(update={"claims_summary": summary, "examples": examples,
+                                                               "round_outcomes": rounds})
     html = write_report(build_report(inputs), tmp_path / "report")["html"].read_text()
     for text in ("CapitalBench", "Ishtiaq Rahman", "CC BY 4.0", "GPT-5.5", "Claude Opus 4.8", "Gemini 3.1 Pro",
-                 "Grok 4.3", "Claims in real rationales", "REFERENCE BASELINE"):
+                 "Grok 4.3", "Claims in real rationales", "REFERENCE BASELINE", "Outcome per round",
+                 "CB-2026-06-24-1W"):
         assert text in html, text
     assert examples[0]["claim"] in html
