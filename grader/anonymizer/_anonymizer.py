@@ -23,6 +23,7 @@ from grader.anonymizer._models import (
     SELF_REFERENCE_PLACEHOLDER,
     UNDISCLOSED,
     AliasAssignment,
+    Kept,
     Replacement,
     ReplacementKind,
     ScrubRecord,
@@ -379,17 +380,64 @@ class _Detector:
         m = prefix("mine")
         if m:
             start = min(start, m.start())
+        if kind != "provider" or not allow_listed:
+            m = prefix("apposition")  # "I, Claude, ...", "our Gemini desk"
+            if m:
+                start = min(start, m.start())
+            made = P.SELF_MADE_ME_SUFFIX.match(text, e)  # "Google DeepMind trained me"
+            if made:
+                end = max(end, made.end())
+            # a bare family word ("Claude thinks", not "gpt-5 thinks", which names a contestant's model)
+            bare = kind == "model" and not any(ch.isdigit() for ch in text[s:e])
+            opinion = P.SELF_OPINION_SUFFIX.match(text, e) if bare else None
+            if opinion and P.SENTENCE_START.search(text, max(0, s - 8), s):  # "Claude thinks ..." opening a sentence
+                end = max(end, opinion.end())
         if text[max(0, s - 24) : s].rstrip().lower().endswith(P.BY_ENDINGS):
             m = prefix("by")
             if m:
                 start = min(start, m.start())
         return start, end
 
+    def identity_kind(self, text: str, g: _Group, contestant_id: str | None) -> tuple[str, str | None]:
+        """(kind, contestant) of a detected group: ``self_reference``; ``contestant`` (a season contestant's
+        id, name or model); or ``provider`` / ``model`` (a company or another model: market context)."""
+        if any(k == "self_reference" for _, _, k in g.members):
+            return "self_reference", None
+        s, e, kind = max(g.members, key=lambda m: (m[1] - m[0], _KIND_RANK[m[2]]))
+        if kind == "provider":
+            return "provider", None
+        mention = text[s:e]
+        target: str | None = None
+        if kind == "contestant":
+            target = self.pick(self.by_norm.get(P.normalise(mention), set()), contestant_id)
+        if target is None:
+            target = self.attribute(mention, contestant_id)
+        return ("model", None) if target is None else ("contestant", target)
+
     def leaks(self, text: str, protected: Sequence[tuple[int, int]] = ()) -> list[str]:
+        """Identity strings left in ``text``: self-references, contestants' ids, names and models, other model
+        names (a company named as market context is no identity)."""
         seen: dict[str, None] = {}
+        last_identity_end = -10
+        shielded = list(protected)
         for g in self.groups(text, protected):
-            seen.setdefault(text[g.start : g.end], None)
+            identity = self.identity_kind(text, g, None)[0] != "provider"
+            ends = [b for a, b in shielded if b <= g.start] + [last_identity_end]
+            if identity or _next_to(text, max(ends), g.start):
+                seen.setdefault(text[g.start : g.end], None)
+                last_identity_end = g.end
         return list(seen)
+
+
+def _next_to(text: str, identity_end: int, start: int) -> bool:
+    """A provider written right after an identity: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI"."""
+    return 0 <= start - identity_end <= 3 and text[identity_end:start].strip() in ("(", ",", "/", "-", "—", "")
+
+
+_KEPT_REASON = {
+    "provider": "a company named in market context, not the author (only self-references are scrubbed)",
+    "model": "another model or product named in market context, not a contestant of this season",
+}
 
 
 @lru_cache(maxsize=64)
@@ -516,9 +564,21 @@ class Anonymizer:
             return ScrubResult(text=text, replacements=[])
         out: list[str] = []
         replacements: list[Replacement] = []
+        kept: list[Kept] = []
         pos = 0
+        last_identity_end = -10
         for g in groups:
             kind, replacement = self._replacement(text, g, contestant_id)
+            if kind == "provider" and _next_to(text, last_identity_end, g.start):
+                pass  # "made by Claude Opus 4.8 (Anthropic)": the author's provider, named with it
+            elif kind == "provider":
+                # identity, not markets: a company named as market context stays verbatim ("Meta -8%",
+                # "Google Cloud +82%", "a lease with Anthropic", "xAI buying GPUs"); only a self-reference
+                # ("as an OpenAI model", "trained by Google", "we at Anthropic") is scrubbed
+                kept.append(Kept(original=text[g.start:g.end], kind=kind, start=g.start, end=g.end,
+                                 reason=_KEPT_REASON[kind]))
+                continue
+            last_identity_end = g.end
             out.append(text[pos : g.start])
             out.append(replacement)
             replacements.append(
@@ -532,27 +592,30 @@ class Anonymizer:
             )
             pos = g.end
         out.append(text[pos:])
-        return ScrubResult(text="".join(out), replacements=replacements)
+        return ScrubResult(text="".join(out), replacements=replacements, kept=kept)
 
     def _replacement(self, text: str, g: _Group, contestant_id: str | None) -> tuple[ReplacementKind, str]:
-        if any(k == "self_reference" for _, _, k in g.members):
+        kind, target = self._detector.identity_kind(text, g, contestant_id)
+        if kind == "self_reference":
             return "self_reference", SELF_REFERENCE_PLACEHOLDER
-        s, e, kind = max(g.members, key=lambda m: (m[1] - m[0], _KIND_RANK[m[2]]))
         if kind == "provider":
             return "provider", PROVIDER_PLACEHOLDER
-        mention = text[s:e]
-        target: str | None = None
-        if kind == "contestant":
-            cids = self._detector.by_norm.get(P.normalise(mention), set())
-            target = self._detector.pick(cids, contestant_id)
-        if target is None:
-            target = self._detector.attribute(mention, contestant_id)
         if target is None:
             return "model", MODEL_PLACEHOLDER
         return "contestant", self.alias_of(target)
 
+    def mentions(self, text: str) -> list[str]:
+        """Every identity-like name in ``text``, companies included (for reports on shared files such as
+        ``season.yaml``, whose attribution names the contestants' makers)."""
+        seen: dict[str, None] = {}
+        for g in self._detector.groups(text, self._protected(text)):
+            seen.setdefault(text[g.start : g.end], None)
+        return list(seen)
+
     def find_leaks(self, text: str) -> list[str]:
-        """:func:`find_leaks` for this season, ignoring this anonymizer's own aliases."""
+        """Identities left in ``text`` (the author's or a contestant's; this anonymizer's aliases ignored):
+        a contestant's id, name or model, or a self-identifying phrase. Company and model names in market
+        context are not identities (they stay verbatim by design)."""
         return self._detector.leaks(text, self._protected(text))
 
     # -- records -------------------------------------------------------------------------------
@@ -562,6 +625,7 @@ class Anonymizer:
         cid = decision.contestant_id
         alias_id = self.alias_id_of(cid)
         fields: dict[str, list[Replacement]] = {}
+        kept: dict[str, list[Kept]] = {}
 
         def clean(name: str, value: str | None) -> str | None:
             if value is None:
@@ -569,6 +633,8 @@ class Anonymizer:
             result = self.scrub(value, cid)
             if result.replacements:
                 fields[name] = result.replacements
+            if result.kept:
+                kept[name] = result.kept
             return result.text
 
         update: dict[str, object] = {
@@ -585,7 +651,8 @@ class Anonymizer:
                 )
                 for i, a in enumerate(decision.allocation)
             ]
-        record = ScrubRecord(decision_key=decision.key, contestant_id=cid, alias_id=alias_id, fields=fields)
+        record = ScrubRecord(decision_key=decision.key, contestant_id=cid, alias_id=alias_id, fields=fields,
+                             kept=kept)
         return decision.model_copy(update=update), record
 
     def anonymize_contestant(self, contestant: Contestant) -> Contestant:

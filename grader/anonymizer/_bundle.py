@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -49,8 +50,12 @@ class AnonymizedBundle(BaseModel):
     decisions: int
     replacements: int
     season_yaml_mentions: list[str]
-    """Identity-looking strings in the copied season.yaml (e.g. market news in a round briefing); kept
-    verbatim because season.yaml is shared context, listed so a human can check them."""
+    """Identity-looking strings in season.yaml (e.g. market news in a round briefing); its name and attribution
+    are dropped from the judge's view, the rest is shared context, listed so a human can check it."""
+    by_kind: dict[str, int] = {}
+    """Scrubs per kind (self_reference, contestant, model)."""
+    kept: dict[str, int] = {}
+    """Names kept verbatim as market context, with their counts (every one is in the scrub log with its reason)."""
 
 
 def mapping_path_for(out_dir: Path) -> Path:
@@ -59,6 +64,20 @@ def mapping_path_for(out_dir: Path) -> Path:
 
 def scrub_log_path_for(out_dir: Path) -> Path:
     return out_dir.parent / f"{out_dir.name}.scrub-log.jsonl"
+
+
+_IDENTIFYING_SEASON_KEYS = ("attribution", "source", "source_url", "license", "description")
+
+
+def _judge_season_yaml(path: Path) -> str:
+    """season.yaml as a judge may see it: no season name, attribution or source URL (they name the competition
+    whose public results identify each contestant); the market, dates, rules and briefings stay."""
+    info = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if isinstance(info, dict):
+        info["name"] = "Anonymized season"
+        for key in _IDENTIFYING_SEASON_KEYS:
+            info.pop(key, None)
+    return yaml.safe_dump(info, sort_keys=False, allow_unicode=True, width=110)
 
 
 def write_anonymized_bundle(
@@ -109,7 +128,8 @@ def write_anonymized_bundle(
         for fld, text in texts.items():
             for leak in anonymizer.find_leaks(text or ""):
                 leaks.append(("decisions.jsonl", out_line, fld, leak))
-        payload = anon.model_dump(mode="json", exclude={"line"}, exclude_none=True)
+        # no decision timings: efficiency is computed outside the judge, and latency differs by family
+        payload = anon.model_dump(mode="json", exclude={"line", "decision_seconds"}, exclude_none=True)
         lines.append(json.dumps(payload, ensure_ascii=False, sort_keys=False))
     anon_contestants = [c.model_dump() for c in anonymizer.anonymized_contestants()]
     contestants_text = yaml.safe_dump(anon_contestants, sort_keys=False, allow_unicode=True)
@@ -117,7 +137,7 @@ def write_anonymized_bundle(
         leaks.append(("contestants.yaml", i + 1, "", leak))
     if leaks:
         raise AnonymizationLeakError(leaks)
-    season_yaml_mentions = anonymizer.find_leaks((season_dir / "season.yaml").read_text(encoding="utf-8"))
+    season_yaml_mentions = anonymizer.mentions((season_dir / "season.yaml").read_text(encoding="utf-8"))
 
     by_id = bundle.contestant_by_id
     mapping = {
@@ -149,7 +169,7 @@ def write_anonymized_bundle(
         if tmp_dir.exists():
             shutil.rmtree(tmp_dir)
         tmp_dir.mkdir()
-        shutil.copy2(season_dir / "season.yaml", tmp_dir / "season.yaml")
+        (tmp_dir / "season.yaml").write_text(_judge_season_yaml(season_dir / "season.yaml"), encoding="utf-8")
         (tmp_dir / "contestants.yaml").write_text(contestants_text, encoding="utf-8")
         (tmp_dir / "decisions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
         shutil.copytree(season_dir / "market", tmp_dir / "market")
@@ -177,4 +197,6 @@ def write_anonymized_bundle(
         decisions=len(lines),
         replacements=sum(r.count for r in records),
         season_yaml_mentions=season_yaml_mentions,
+        by_kind=dict(Counter(x.kind for r in records for reps in r.fields.values() for x in reps)),
+        kept=dict(Counter(k.original for r in records for ks in r.kept.values() for k in ks).most_common()),
     )

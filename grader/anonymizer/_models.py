@@ -34,11 +34,23 @@ class Replacement(_Frozen):
     end: int
 
 
+class Kept(_Frozen):
+    """A name the scrubber found and deliberately left verbatim, with the reason (for the scrub report)."""
+
+    original: str
+    kind: ReplacementKind
+    start: int
+    end: int
+    reason: str
+
+
 class ScrubResult(_Frozen):
-    """Scrubbed text and every replacement made, in text order (offsets refer to the input text)."""
+    """Scrubbed text and every replacement made, in text order (offsets refer to the input text), plus the
+    names found and kept verbatim because they are market context, not the author's identity."""
 
     text: str
     replacements: list[Replacement]
+    kept: list[Kept] = []
 
     @property
     def changed(self) -> bool:
@@ -53,6 +65,8 @@ class ScrubRecord(_Frozen):
     contestant_id: str
     alias_id: str
     fields: dict[str, list[Replacement]]
+    kept: dict[str, list[Kept]] = {}
+    """Names found and deliberately kept verbatim (companies in market context), per field, with the reason."""
 
     @property
     def count(self) -> int:

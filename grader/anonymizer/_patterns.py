@@ -200,8 +200,17 @@ SELF_PREFIXES = {
         rf"(?:(?:\w+ly|proudly|originally|initially)\s+)?{_MADE}"
         rf"|(?:pre[\-\s]?)?(?:trained|fine[\-\s]?tuned)){_BY_TAIL}"
         rf"|(?<![\w'’]){_SPEAKER}\s+(?:an?\s+|the\s+)?(?:(?:large|ai)\s+)?(?:language\s+)?"
-        rf"{_AGENT_NOUN}\s+(?:from|by)\s+$",
+        rf"{_AGENT_NOUN}\s+(?:from|by)\s+$"
+        rf"|(?<![\w'’])(?:i\s+am|i['’]m)\s+[^.;\n]{{0,40}},\s+(?:an?\s+)?(?:(?:large|ai)\s+)?(?:language\s+)?"
+        rf"{_AGENT_NOUN}\s+(?:built|made|trained|created|developed)\s+(?:by|at)\s+$",
         re.IGNORECASE,
+    ),
+    # "I, Claude, ...", "Me (Gemini): ...", "our Gemini desk", "my GPT view", "Model: claude-sonnet-4-6"
+    "apposition": re.compile(
+        r"(?<![\w'’])(?:i|me|we)\s*[,(]\s*$|(?<![\w'’])(?:our|my)\s+(?:own\s+)?$"
+        r"|(?:^|(?<=[\n.;]))\s*(?:model|engine|llm|author|generated\s+by|signed)\s*:\s*$|(?:^|(?<=\n))\s*[—–-]\s*$"
+        r"|(?<![\w'’])(?:greetings|regards|cheers|thanks)\s+from\s+$",
+        re.IGNORECASE
     ),
     # "my creators at Anthropic", "we at OpenAI"
     "mine": re.compile(
@@ -211,6 +220,18 @@ SELF_PREFIXES = {
         re.IGNORECASE,
     ),
 }
+# "Claude thinks ...", "Gemini recommends ...": a model name as the subject of an opinion or a decision is the
+# author speaking of itself (a product in market news does not "recommend" or "favour" holdings)
+SELF_OPINION_SUFFIX = re.compile(
+    r"(?:['’]s\s+(?:view|take|call|pick|picks|thesis|recommendation|allocation)\b|\s+(?:thinks|believes|recommends|"
+    r"favou?rs|prefers|expects|sees|likes|picks|chooses|allocates|overweights|underweights|is\s+(?:bullish|bearish|"
+    r"overweight|underweight|positioned|buying|selling)|would\s+(?:buy|sell|hold)|will\s+(?:buy|sell|hold)))\b",
+    re.IGNORECASE,
+)
+# "Google DeepMind trained me", "Anthropic built me": the provider of the author
+SELF_MADE_ME_SUFFIX = re.compile(
+    r"\s+(?:trained|built|made|created|developed|fine[\s-]?tuned)\s+(?:me|us)\b", re.IGNORECASE
+)
 SELF_ROLE_SUFFIX = re.compile(rf"{_ROLE}{END}|(?=\s*,)", re.IGNORECASE)
 # "Grok here: ...", "Claude speaking." (the mention must open a sentence, see SENTENCE_START)
 SELF_SUFFIX = re.compile(
@@ -221,7 +242,8 @@ CLAUSE_END = re.compile(
     r"(?:\s*,?\s+(?:speaking|here|reporting)(?![\w'’]))?(?=\s*(?:[,.!?:;\n—–)\]]|\s-\s|$))", re.IGNORECASE
 )
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(\[—–])\s*$")
-SELF_WINDOWS = {"declare": 48, "declare_weak": 32, "as": 24, "as_lead": 48, "mine": 48, "by": 160}
+SELF_WINDOWS = {"declare": 48, "declare_weak": 32, "as": 24, "as_lead": 48, "mine": 48, "by": 160,
+                "apposition": 24}
 """Characters before a mention that each prefix pattern may cover."""
 BY_ENDINGS = ("by", "from", "at", "of")
 """A "by" prefix ends with one of these words (a cheap test before the pattern runs)."""

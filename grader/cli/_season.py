@@ -50,9 +50,14 @@ def anonymize(
         return
     console.print(f"[green]✓[/] judge's view written to {result.out_dir}: {result.contestants} contestants as "
                   f"aliases, {result.decisions} decisions, {result.replacements} identity mentions scrubbed")
+    if result.by_kind:
+        console.print("scrubbed by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(result.by_kind.items())))
+    if result.kept:
+        console.print("kept verbatim as market context (companies, not the author; each in the scrub log with "
+                      "its reason): " + ", ".join(f"{name} {n}" for name, n in result.kept.items()))
     console.print(f"grader-side only (never show to a judge): {result.mapping_path}, {result.scrub_log_path}")
     for mention in result.season_yaml_mentions:
-        console.print(f"[yellow]note[/]: season.yaml (copied as is) mentions {mention!r}")
+        console.print(f"[yellow]note[/]: season.yaml (name and attribution dropped; briefings kept) mentions {mention!r}")
 
 
 def import_capitalbench(

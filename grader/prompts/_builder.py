@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -27,6 +28,8 @@ from grader.pit import MARKET_TZ, Observation
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
+_PUBLIC_ROUND_ID = re.compile(r"\bCB-\d{4}-\d{2}-\d{2}(?:-[A-Z0-9]+)*\b")
+"""A CapitalBench-style public round id (with the allocation, it finds a model in the published results)."""
 RECENT_TRADES_WINDOW = 5  # decisions: a symbol traded in the last N decisions stays in the snapshot
 PERCENT_FIELDS = frozenset(spec.name for spec in FIELDS if spec.unit == "fraction")
 """Fields shown as percentages (the registry's fractions: returns, volatility, drawdown, margins, ...)."""
@@ -90,6 +93,23 @@ class PromptBuilder:
         self.pending = pending
         self.store = bundle.store
         self._briefings: dict[str, str | None] = {}
+        # public round ids (with the allocation, enough to find a model in the round's published results)
+        # become neutral labels with their dates in everything a judge sees
+        rounds = sorted(bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id))
+        self.round_labels = {r.id: f"Round {i} (decided {r.decided_at.astimezone(MARKET_TZ):%Y-%m-%d})"
+                             for i, r in enumerate(rounds, start=1)}
+        self._round_re = (re.compile("|".join(re.escape(rid) for rid in sorted(self.round_labels, key=len,
+                                                                              reverse=True)))
+                          if self.round_labels else None)
+
+    def neutral(self, text: str) -> str:
+        """``text`` with every public round id replaced by its neutral label (a round of another track named
+        in a briefing: "a parallel round")."""
+        if not text:
+            return text
+        if self._round_re is not None:
+            text = self._round_re.sub(lambda m: self.round_labels[m.group(0)], text)
+        return _PUBLIC_ROUND_ID.sub("a parallel round", text)
 
     def round_briefing(self, round_id: str | None) -> str | None:
         """A round's briefing (what every model was shown), scrubbed once per round."""
@@ -97,7 +117,7 @@ class PromptBuilder:
             return None
         if round_id not in self._briefings:
             raw = next((r.briefing for r in self.bundle.info.rounds or [] if r.id == round_id), None)
-            self._briefings[round_id] = self.anonymizer.scrub(raw).text if raw else None
+            self._briefings[round_id] = self.neutral(self.anonymizer.scrub(raw).text) if raw else None
         return self._briefings[round_id]
 
     # -- sections ---------------------------------------------------------------------------------
@@ -125,7 +145,7 @@ class PromptBuilder:
         when = decision.decided_at
         lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
         if decision.round_id:
-            lines.append(f"Round: {decision.round_id}")
+            lines.append(self.round_labels.get(decision.round_id, "Round (unlabelled)"))
         if decision.trades:
             lines.append("Trades: " + "; ".join(
                 f"{t.side} {t.quantity:g} {t.symbol} @ {t.price:.2f}" for t in decision.trades))
@@ -282,7 +302,7 @@ class PromptBuilder:
         if facts:
             parts.append(facts)
         parts.append(self.outcome_section(contestant_id))
-        user = "\n\n".join(parts)
+        user = self.neutral("\n\n".join(parts))
         leaks = self.anonymizer.find_leaks(user) if compact else []
         return JudgePrompt(
             contestant_id=contestant_id,

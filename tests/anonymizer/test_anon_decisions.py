@@ -75,7 +75,7 @@ def test_allocation_rationales_are_scrubbed_too(anon):
     )
     out, record = anon.anonymize_decision(d)
     assert out.allocation is not None
-    assert out.allocation[0].rationale == f"{anon.alias_of('xai-grok-4-3')} would agree; [provider] capex."
+    assert out.allocation[0].rationale == f"{anon.alias_of('xai-grok-4-3')} would agree; OpenAI capex."
     assert out.allocation[1].rationale is None
     assert [a.weight for a in out.allocation] == [0.6, 0.4]
     assert list(record.fields) == ["allocation[0].rationale"]

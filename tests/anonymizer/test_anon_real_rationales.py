@@ -41,29 +41,40 @@ def _texts_and_contestants() -> tuple[list[str], list[Contestant]]:
     return texts, contestants
 
 
-@pytest.mark.skipif(not ROUNDS.is_dir(), reason="shared CapitalBench data not present")
+@pytest.mark.skipif(not ROUNDS.is_dir(), reason="CapitalBench rounds not present")
 def test_real_rationales_come_out_clean_and_otherwise_unchanged():
+    """Real CapitalBench rationales name companies as market context (Meta -8%, Google Cloud +82%, an Anthropic
+    data-center deal) and never identify their author: nothing is scrubbed, every company is kept verbatim and
+    listed in the report with the reason."""
     texts, contestants = _texts_and_contestants()
     assert len(texts) > 1000 and len(contestants) >= 4
     anon = Anonymizer.for_contestants(contestants, "capitalbench")
-    changed = 0
+    kept: set[str] = set()
     for text in texts:
         result = anon.scrub(text)
         assert anon.find_leaks(result.text) == []
+        assert [r for r in result.replacements if r.kind not in ("self_reference", "contestant")] == []
         if not result.replacements:
             assert result.text == text
-            continue
-        changed += 1
-        # only the replaced spans differ; the rest of the text is kept
-        assert all(
-            r.kind in ("provider", "model", "contestant", "self_reference") for r in result.replacements
-        )
-        assert len(result.text) - len(text) == sum(
-            len(r.replacement) - (r.end - r.start) for r in result.replacements
-        )
-    # market news naming model makers as companies ("Meta forecast ...") is scrubbed as [provider]
-    # without a universe allowlist; that is a small share of the records
-    assert 0 < changed < len(texts) * 0.05
+        kept |= {k.original for k in result.kept}
+    assert {"Meta", "Google", "Anthropic"} <= kept
+
+
+REAL_MARKET_SENTENCES = [  # verbatim from the rounds' rationales (CC BY 4.0)
+    "Mega-cap tech showed mixed results (Meta -8%, high capex guidance) while breadth, value, financials",
+    "Alphabet reported revenue growth of 24%, Google Cloud growth of 82%, and operating-margin expansion to 34%",
+    "Broadcom-Apple silicon deal, Anthropic data-center deal, TSMC strong guidance and June sales repor",
+    "FOMC July 29, GDP and PCE July 30, and Microsoft, Meta, Apple, and Amazon earnings",
+]
+
+
+@pytest.mark.parametrize("sentence", REAL_MARKET_SENTENCES)
+def test_real_sentences_naming_companies_survive_verbatim(sentence):
+    _, contestants = _texts_and_contestants()
+    anon = Anonymizer.for_contestants(contestants, "capitalbench")
+    assert any(sentence in t for t in _texts_and_contestants()[0])  # verbatim from the shipped rounds
+    result = anon.scrub(sentence)
+    assert result.text == sentence and result.replacements == [] and result.kept
 
 
 @pytest.mark.skipif(not ROUNDS.is_dir(), reason="shared CapitalBench data not present")

@@ -6,14 +6,19 @@ import pytest
 
 from grader.anonymizer import (
     MODEL_PLACEHOLDER,
-    PROVIDER_PLACEHOLDER,
     SELF_REFERENCE_PLACEHOLDER,
     Anonymizer,
     find_leaks,
     universe_allowlist,
 )
 from grader.season import Contestant, SeasonInfo, UniverseEntry
-from tests.anonymizer._corpus import CONTESTANTS, LEAK_CORPUS, NEGATIVE_CORPUS, word_present
+from tests.anonymizer._corpus import (
+    CONTESTANTS,
+    LEAK_CORPUS,
+    MARKET_CONTEXT_CORPUS,
+    NEGATIVE_CORPUS,
+    word_present,
+)
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +46,12 @@ def test_leak_corpus_comes_out_clean(anon, sentence, identities):
 
 def test_whole_corpus_as_one_text(anon):
     text = "\n".join(s for s, _ in LEAK_CORPUS)
-    out = anon.scrub(text).text
-    assert anon.find_leaks(out) == []
+    result = anon.scrub(text)
+    assert anon.find_leaks(result.text) == []
+    kept = [k.original for k in result.kept]  # companies named as market context in other sentences
     for _, identities in LEAK_CORPUS:
-        assert [w for w in identities if word_present(w, out)] == []
+        assert [w for w in identities if word_present(w, result.text)
+                and not any(word_present(w, k) for k in kept)] == []
 
 
 @pytest.mark.parametrize("sentence", NEGATIVE_CORPUS)
@@ -62,9 +69,9 @@ def test_negative_corpus_is_untouched(anon, sentence):
         ("As an OpenAI model, I prefer KO.", "[self-reference], I prefer KO."),
         ("Grok here: buying XOM.", "[self-reference]: buying XOM."),
         ("As a large language model trained by Google, I hold.", "[self-reference], I hold."),
-        ("Claude's and OpenAI's views differ.", "[model]'s and [provider]'s views differ."),
+        ("Claude's and OpenAI's views differ.", "[model]'s and OpenAI's views differ."),  # a company: kept
         ("Claude 3.7 Sonnet agrees.", "[model] agrees."),
-        ("A chip designed by Google.", "A chip designed by [provider]."),
+        ("A chip designed by Google.", "A chip designed by Google."),  # market context, not the author
     ],
 )
 def test_exact_replacements(anon, sentence, expected):
@@ -130,7 +137,8 @@ def test_replacement_records_point_into_the_input(anon):
         result.text
         == f"Note: [self-reference]. [model] and {anon.alias_of('xai-grok-4-3')} disagree; [model] too."
     )
-    assert anon.scrub("OpenAI's view").replacements[0].replacement == PROVIDER_PLACEHOLDER
+    kept = anon.scrub("OpenAI's view")  # a company: kept verbatim, and the report says so
+    assert kept.replacements == [] and kept.kept[0].kind == "provider" and kept.kept[0].original == "OpenAI"
 
 
 def test_shared_model_goes_to_the_author_else_placeholder():
@@ -158,7 +166,9 @@ def test_unknown_and_conditional_families_are_scrubbed_only_when_in_the_season()
         Contestant(id="acme-desk", display_name="Desk Q", provider_family="Acme Labs", model="acme-7b"),
     ]
     a = Anonymizer.for_contestants([*CONTESTANTS, *extra], "s")
-    assert a.scrub(text).text == "[provider] and Amazon results; [provider] filing."
+    result = a.scrub(text)  # a contestant's family named as a company in the news stays, and is reported
+    assert result.text == text and [k.original for k in result.kept] == ["Microsoft", "Acme Labs"]
+    assert a.scrub("As a Microsoft model, I like MSFT.").text == "[self-reference], I like MSFT."
 
 
 # -- universe allowlist -------------------------------------------------------------------------------
@@ -206,7 +216,7 @@ def test_identities_next_to_allowed_names_are_still_scrubbed():
         "Meta AI agree; Meta Llama 3 too. I'm Claude."
     ).text
     assert out == (
-        f"[self-reference], I like GOOGL. {a.alias_of('google-gemini-3-1-pro')} and [provider] agree; "
+        f"[self-reference], I like GOOGL. {a.alias_of('google-gemini-3-1-pro')} and Meta AI agree; "
         "[model] too. [self-reference]."
     )
 
@@ -214,9 +224,10 @@ def test_identities_next_to_allowed_names_are_still_scrubbed():
 def test_tickers_are_case_sensitive_allowlist_entries():
     a = Anonymizer.for_contestants(CONTESTANTS, "s", allowlist=["META"])
     assert a.scrub("Bought META.").text == "Bought META."
-    assert a.scrub("Meta released weights.").text == "[provider] released weights."
+    assert a.scrub("Meta released weights.").text == "Meta released weights."  # a company: kept
     b = Anonymizer.for_contestants(CONTESTANTS, "s")
-    assert b.scrub("Bought META.").text == "Bought [provider]."  # not a universe symbol: an identity
+    assert b.scrub("Bought META.").text == "Bought META."  # a ticker in market context, never the author
+    assert b.scrub("As a META model, I hold it.").text == "[self-reference], I hold it."
 
 
 def test_scrubbing_is_idempotent_on_the_corpus(anon):
@@ -254,12 +265,36 @@ def test_here_is_a_self_reference_only_when_it_opens_a_sentence(anon, sentence, 
     [
         ("This is GPT-5.5 speaking: trim risk.", "[self-reference]: trim risk."),
         ("Hello, it's Claude.", "Hello, [self-reference]."),
-        ("This is Google's best quarter.", "This is [provider]'s best quarter."),
+        ("This is Google's best quarter.", "This is Google's best quarter."),
         ("It's GPT-4.1's weakness.", "It's [model]'s weakness."),
         ("I am an OpenAI model.", "[self-reference]."),
-        ("I'm OpenAI's biggest fan.", "I'm [provider]'s biggest fan."),
-        ("It's Anthropic, not me.", "It's [provider], not me."),
+        ("I'm OpenAI's biggest fan.", "I'm OpenAI's biggest fan."),
+        ("It's Anthropic, not me.", "It's Anthropic, not me."),
     ],
 )
 def test_weak_declaratives_need_the_mention_to_end_the_clause(anon, sentence, expected):
     assert anon.scrub(sentence).text == expected
+
+
+@pytest.mark.parametrize("sentence", MARKET_CONTEXT_CORPUS)
+def test_companies_named_as_market_context_stay_verbatim_and_are_reported(anon, sentence):
+    """Identity, not markets: "Meta -8%", "Google Cloud +82%", "a lease with Anthropic" keep their subject; the
+    scrub report says what was kept and why, and the leak guard does not refuse them."""
+    result = anon.scrub(sentence)
+    assert result.text == sentence and result.replacements == []
+    assert result.kept and all("market context" in k.reason for k in result.kept)
+    assert anon.find_leaks(sentence) == []
+
+
+@pytest.mark.parametrize(("sentence", "gone"), [
+    ("I, Claude, think semis lead.", "Claude"),
+    ("Our Gemini desk is bullish on GOOGL.", "Gemini"),
+    ("Claude thinks energy leads.", "Claude"),
+    ("We at OpenAI favour XLE.", "OpenAI"),
+    ("Google DeepMind trained me, so read this with care.", "Google"),
+    ("This decision was made by Claude Opus 4.8 (Anthropic).", "Anthropic"),
+    ("Greetings from Claude! Buying XLV.", "Claude"),
+])
+def test_planted_self_references_are_scrubbed(anon, sentence, gone):
+    out = anon.scrub(sentence).text
+    assert not word_present(gone, out) and anon.find_leaks(out) == [], out
