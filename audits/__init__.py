@@ -18,6 +18,7 @@ from audits._agreement import (
 from audits._calibration import AgreementWithReference, CalibrationPoint, CalibrationResult, calibration
 from audits._charts import Chart
 from audits._grounding import GroundingResult, JudgeGrounding, MissedContradiction, grounding
+from audits._identity_probe import IdentityProbe, stylometric_probe
 from audits._inputs import (
     DECISION_SCORES_COLUMNS,
     DEFAULT_BANDS,
@@ -43,6 +44,8 @@ from audits._stats import IccEstimate, alpha_label, icc_label, icc_two_way
 from audits._write import write_report
 
 __all__ = [
+    "IdentityProbe",
+    "stylometric_probe",
     "DEFAULT_BANDS",
     "OUTCOME_COLUMNS",
     "DECISION_SCORES_COLUMNS",

@@ -383,6 +383,8 @@ class AuditInputs(BaseModel):
     lookahead_checks: pd.DataFrame | None = Field(default_factory=lambda: _empty(LOOKAHEAD_COLUMNS))
     claims_summary: dict[str, Any] | None = None
     examples: list[dict[str, Any]] | None = None
+    identity_probe: Any = None
+    """``audits.IdentityProbe`` of the season's anonymized rationales (filled elsewhere), or None."""
     round_outcomes: list[dict[str, Any]] | None = None
     """Rounds seasons: one row per (round, contestant) with status, allocation and outcome (filled elsewhere)."""
     bands: tuple[Band, ...] = DEFAULT_BANDS

@@ -300,11 +300,32 @@ def _self_preference(report: AuditReport) -> Section:
         ),
     )
     chart = consensus_chart(result.points, report.bands)
-    return Section(
-        "self-preference",
-        "Self-preference",
-        [table, test, ChartBlock(chart, "No grades to plot."), Caveats(result.caveats)],
-    )
+    blocks: list[Block] = [table, test, ChartBlock(chart, "No grades to plot."), Caveats(result.caveats)]
+    probe = report.identity_probe
+    if probe is not None:
+        blocks.append(Paragraph(
+            f"Anonymization and style: a classifier tells the authors' families apart from the anonymized text "
+            f"with {probe.accuracy:.0%} accuracy (chance: {probe.majority_rate:.0%}); see \"Can a judge tell who "
+            "wrote this?\". " + ("A judge could recognise its own family from style, so a self-preference gap "
+                                 "cannot be blamed on names alone, and the absence of a gap is not evidence of blinding."
+                                 if probe.p_value < 0.05 else "Style gave no measurable hint of the family."),
+            strong=probe.p_value < 0.05))
+    return Section("self-preference", "Self-preference", blocks)
+
+
+def _identity_probe(report: AuditReport) -> Section | None:
+    probe = report.identity_probe
+    if probe is None:
+        return None
+    labels = sorted(probe.families)
+    return Section("identity-probe", "Can a judge tell who wrote this?", [
+        Paragraph("An offline stylometric probe: TF-IDF of words and characters with logistic regression, trained "
+                  "to predict the author's provider family from each decision's anonymized rationale (exactly what "
+                  "the judges see), cross-validated with whole rounds held out."),
+        Paragraph(probe.summary(), strong=probe.p_value < 0.05),
+        Table(["True family \\ predicted", *labels, "Recall"],
+              [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels]),
+    ])
 
 
 def _agreement(report: AuditReport) -> Section:
@@ -647,7 +668,7 @@ def report_document(report: AuditReport) -> Document:
         _calibration(report),
         _grounding(report),
     ]
-    for extra in (_rounds(report), _claims(report)):
+    for extra in (_identity_probe(report), _rounds(report), _claims(report)):
         if extra is not None:
             sections.append(extra)
     sections.append(_method(report))

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from audits._agreement import AgreementResult, agreement
 from audits._calibration import CalibrationResult, calibration
 from audits._grounding import GroundingResult, grounding
+from audits._identity_probe import IdentityProbe
 from audits._inputs import (
     OUTCOME_COLUMNS,
     SCORE_AXES,
@@ -104,6 +105,7 @@ class AuditReport(BaseModel):
     grounding: GroundingResult
     claims: ClaimsInRationales | None
     rounds: RoundOutcomes | None = None
+    identity_probe: IdentityProbe | None = None
     caveats: list[str]
 
 
@@ -169,6 +171,7 @@ def build_report(
 
     return AuditReport(
         rounds=rounds,
+        identity_probe=inputs.identity_probe,
         meta=meta,
         run_label=RUN_TYPE_LABELS.get(meta.run_type),
         outcome_withheld=pending,

@@ -29,7 +29,12 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
            out: Path = typer.Option(..., "--out", help="Output directory")) -> None:
     """Write the judge-agreement report (HTML, Markdown, JSON, CSV) of a run."""
     from audits import build_report, write_report
-    from grader.reporting import collect_audit_inputs, real_claims_section, round_outcome_rows
+    from grader.reporting import (
+        collect_audit_inputs,
+        real_claims_section,
+        round_outcome_rows,
+        run_identity_probe,
+    )
 
     try:
         inputs = collect_audit_inputs(run_id)
@@ -42,6 +47,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     rounds = round_outcome_rows(run_id)
     if rounds:
         inputs = inputs.model_copy(update={"round_outcomes": rounds})
+    probe = run_identity_probe(run_id)
+    if probe is not None:
+        inputs = inputs.model_copy(update={"identity_probe": probe})
     paths = write_report(build_report(inputs), out)
     for name, path in sorted(paths.items()):
         console.print(f"[green]✓[/] {name}: {path}")
@@ -96,3 +104,16 @@ def claims_verify(
         fail(str(exc))
         return
     console.print(f"[green]✓[/] {out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+def probe(season_dir: Path = typer.Argument(..., help="Season bundle directory"),
+          rubric: str = typer.Option("v0.4", "--rubric", help="Rubric whose judge-facing text sets the aliases")) -> None:
+    """Can a judge tell who wrote a record? The offline stylometric probe of the anonymized rationales."""
+    from grader.reporting import season_identity_probe
+
+    result = season_identity_probe(season_dir, rubric)
+    if result is None:
+        fail("too little to test: the probe needs 2 provider families, 20 decisions and 3 rounds or days")
+        return
+    console.print(result.summary())
+    console.print("recall per family: " + ", ".join(f"{k} {v:.0%}" for k, v in sorted(result.recall.items())))
