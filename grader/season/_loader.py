@@ -132,21 +132,69 @@ def _read_text(root: Path, rel: str, col: _Collector, required: bool = True) -> 
         if required:
             col.add(rel, None, None, "file is missing")
         return None
-    text = p.read_text(encoding="utf-8")
+    if not p.resolve().is_relative_to(root.resolve()):
+        col.add(rel, None, None, "is a link out of the bundle (not read)")  # never read or echo its content
+        return None
+    data = p.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark is fine
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col.add(rel, line, None, f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the "
+                                 "file as UTF-8")
+        return None
     if not text.strip():
         col.add(rel, None, None, "file is empty")
         return None
     return text
 
 
+def _lines(text: str) -> list[str]:
+    """Lines split on "\\n" only (str.splitlines also splits inside JSON strings at U+2028, NEL, ...)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a mapping key given twice (PyYAML keeps the last one silently)."""
+
+    def construct_mapping(self, node, deep=False):  # noqa: ANN001
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (first on line {seen[key]})", key_node.start_mark)
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+
 def _yaml(rel: str, text: str | None, col: _Collector) -> Any:
     if text is None:
         return None
     try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        col.add(rel, mark.line + 1 if mark else None, None, f"not valid YAML (truncated?): {exc}")
+        problem = getattr(exc, "problem", "") or ""
+        if "given twice" in problem:  # which value counts would be ambiguous
+            col.add(rel, mark.line + 1 if mark else None, None, problem)
+        else:
+            col.add(rel, mark.line + 1 if mark else None, None, f"not valid YAML (truncated?): {exc}")
         return None
 
 
@@ -201,13 +249,17 @@ def _check_finite(obj: Any, file: str, line: int, prefix: str, col: _Collector) 
 
 
 def _csv_rows(rel: str, text: str, required_cols: tuple[str, ...], col: _Collector):
-    reader = csv.reader(text.splitlines())
+    reader = csv.reader(_lines(text))
     try:
         header = next(reader)
     except StopIteration:
         col.add(rel, 1, None, "no header row")
         return []
     header = [h.strip() for h in header]
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:  # the second column would silently win
+        col.add(rel, 1, ",".join(twice), "column given twice in the header")
+        return []
     missing = [c for c in required_cols if c not in header]
     if missing:
         col.add(rel, 1, ",".join(missing), "missing column(s) in header")
@@ -380,13 +432,16 @@ def _load_decisions(root, info, contestants, symbols, col) -> list[Decision]:
     round_ids = {r.id for r in (info.rounds or [])} if info else set()
     decisions: list[Decision] = []
     seen: dict[tuple[str, datetime], int] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
+    for lineno, line in enumerate(_lines(text), 1):
         if not line.strip():
             continue
         try:
-            raw = json.loads(line)
+            raw = json.loads(line, object_pairs_hook=_no_duplicate_keys)
         except json.JSONDecodeError as exc:
             col.add(rel, lineno, None, f"not valid JSON (truncated line?): {exc.msg}")
+            continue
+        except _DuplicateKey as exc:
+            col.add(rel, lineno, exc.key, "key given twice in one object (which one counts is ambiguous)")
             continue
         if not isinstance(raw, dict):
             col.add(rel, lineno, None, "expected a JSON object")
