@@ -613,7 +613,7 @@ def _build(
     for r in rounds:
         notes.extend(r.warnings)
 
-    season_doc = info.model_dump(mode="json", exclude_none=True)
+    season_doc = info.model_dump(mode="json", exclude_none=True, exclude=set() if info.allow_margin else {"allow_margin"})
     files: dict[str, str] = {
         "season.yaml": yaml.dump(season_doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110),
         "contestants.yaml": yaml.dump(

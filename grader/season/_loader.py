@@ -10,6 +10,7 @@ import csv
 import hashlib
 import json
 import math
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cached_property
@@ -405,6 +406,8 @@ def load_bundle(path: str | Path) -> SeasonBundle:
             field_rows.append(FieldRow(sym, row["field"], value, obs, row["source"] or "fields.csv"))
 
     decisions = _load_decisions(root, info, contestants, symbols, col)
+    if info is not None and info.format == "trading" and not prices.empty:
+        _check_against_prices(decisions, prices, info, "decisions.jsonl", col)
 
     if col.issues:
         raise BundleError(root, col.issues)
@@ -488,6 +491,50 @@ def _load_decisions(root, info, contestants, symbols, col) -> list[Decision]:
     _check_holdings(decisions, rel, col)
     decisions.sort(key=lambda d: (d.decided_at, d.contestant_id))
     return decisions
+
+
+PRICE_TOLERANCE = 0.25
+"""A trade's price may differ from the close of its decision day (or the last close before it) by at most this
+fraction: a fill at ten times (or a tenth of) the market is a data error that would change every return."""
+CASH_TOLERANCE = 0.01
+"""Cash may go below zero by at most this fraction of the starting cash (rounding), unless ``allow_margin``."""
+
+
+def _check_against_prices(decisions: list[Decision], prices: pd.DataFrame, info: SeasonInfo, rel: str,
+                          col: _Collector) -> None:
+    """Trades against the season's closes: every traded symbol has prices, a decision has price history before
+    it, a fill is near the market, and buys stay within the cash held (unless the season declares margin)."""
+    closes: dict[str, tuple[list, list[float]]] = {}
+    for sym, frame in prices.sort_values("date").groupby("symbol"):
+        closes[str(sym)] = (list(frame["date"]), [float(v) for v in frame["close"]])
+    first_day = min((dates[0] for dates, _ in closes.values()), default=None)
+    cash: dict[str, float] = {}
+    for d in sorted(decisions, key=lambda d: (d.decided_at, d.line)):
+        day = d.decided_at.astimezone(MARKET_TZ).date()
+        if first_day is not None and day < first_day:
+            col.add(rel, d.line, "decided_at", f"{day} is before any price history (first close {first_day})")
+            continue
+        balance = cash.setdefault(d.contestant_id, float(info.starting_cash))
+        for i, t in enumerate(d.trades):
+            series = closes.get(t.symbol)
+            if series is None:
+                col.add(rel, d.line, f"trades[{i}].symbol", f"{t.symbol} has no prices in market/prices.csv")
+                continue
+            dates, values = series
+            k = bisect_right(dates, day) - 1
+            if k < 0:
+                col.add(rel, d.line, f"trades[{i}].price", f"no close of {t.symbol} on or before {day}")
+                continue
+            ref = values[k]
+            if abs(t.price / ref - 1.0) > PRICE_TOLERANCE:
+                col.add(rel, d.line, f"trades[{i}].price",
+                        f"{t.price:g} is {t.price / ref:.2f}x the {t.symbol} close of {dates[k]} ({ref:g}); "
+                        f"a fill must lie within {PRICE_TOLERANCE:.0%} of the market")
+            balance += (-1 if t.side == "buy" else 1) * t.quantity * t.price
+        if balance < -CASH_TOLERANCE * info.starting_cash and not info.allow_margin:
+            col.add(rel, d.line, "trades", f"buys beyond the cash held: cash would be {balance:,.2f} "
+                                           f"{info.currency} (the season declares no margin)")
+        cash[d.contestant_id] = balance
 
 
 def _check_holdings(decisions: list[Decision], rel: str, col: _Collector) -> None:

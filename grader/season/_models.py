@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class _Strict(BaseModel):
@@ -23,15 +23,20 @@ class UniverseEntry(_Strict):
     ticker: str | None = None
 
 
+MAX_TEXT_CHARS = 50_000
+"""Longest rationale or context of one decision (about 12,500 tokens)."""
+
+
 class SeasonInfo(_Strict):
     id: str
     name: str
     start: date
     end: date
     benchmark: str
-    risk_free_rate: float = 0.0
-    starting_cash: float
+    risk_free_rate: float = Field(default=0.0, ge=-0.05, le=0.25)  # annual, a fraction: -5% .. 25% is plausible
+    starting_cash: float = Field(gt=0)
     currency: str = "USD"
+    allow_margin: bool = False  # buying beyond the cash held is refused unless the season declares margin
     universe: list[UniverseEntry]
     # Optional extension used by adapters (e.g. CapitalBench rounds): free-form provenance.
     attribution: str | None = None
@@ -66,6 +71,13 @@ class Trade(_Strict):
     quantity: float = Field(gt=0)
     price: float = Field(gt=0)
 
+    @field_validator("quantity", "price", mode="before")
+    @classmethod
+    def _no_bool(cls, v):
+        if isinstance(v, bool):  # JSON true would silently be 1.0
+            raise ValueError("expected a number, got a boolean")
+        return v
+
 
 class AllocationItem(_Strict):
     symbol: str
@@ -84,6 +96,26 @@ class Decision(_Strict):
     context: str | None = None
     round_id: str | None = None
     line: int = 0  # 1-based line in decisions.jsonl (for messages and ordering)
+
+    @field_validator("decision_seconds", "confidence", mode="before")
+    @classmethod
+    def _no_bool(cls, v):
+        if isinstance(v, bool):
+            raise ValueError("expected a number, got a boolean")
+        return v
+
+    @field_validator("rationale", "context")
+    @classmethod
+    def _size(cls, v):
+        if v is not None and len(v) > MAX_TEXT_CHARS:
+            raise ValueError(f"{len(v):,} characters; at most {MAX_TEXT_CHARS:,} (a judge prompt must stay bounded)")
+        return v
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        if self.trades and self.allocation is not None:
+            raise ValueError("a decision carries either trades or a target allocation, not both")
+        return self
 
     @property
     def key(self) -> str:
