@@ -607,6 +607,10 @@ def _build(
                 )
         for table, columns in sorted(r.unused_columns.items()):
             notes.append(f"{r.id}: {table} columns not read as fields (no registry field): {', '.join(columns)}")
+    with_prompt = [r.id for r in rounds if (r.dir / "prompt.md").is_file()]
+    if with_prompt:  # said, never dropped silently
+        notes.append(f"not carried: prompt.md of {len(with_prompt)} round(s) (the task instructions every model got; "
+                     "the briefing, the tables and every text the models wrote are carried)")
     no_fields = [r.id for r in rounds if not r.trailing]
     if no_fields:
         notes.append(f"no market-data table (no point-in-time fields) in: {', '.join(no_fields)}")
