@@ -40,6 +40,7 @@ RuleName = Literal[
     "categorical",  # sector / industry label
     "any_return",  # "SMH -7.3%": a move next to a name, no horizon: supported when one return column matches
     "compare",  # the same field of two symbols (structured assertions: above / below relative_to)
+    "sign",  # "negative beta", "positive active returns": the sign of the measure's windows
     "ranking",  # superlatives and ranks against the cross-section ("strongest 30d performer", "top three")
     "forecast",  # forecasts and opinions: never verifiable
     "probability",  # the model's own probability or confidence ("60% chance"): never verifiable

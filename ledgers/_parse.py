@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from ledgers._intent import number_intent
 from ledgers._models import Assertion
-from ledgers._ranking import find_rankings
+from ledgers._ranking import find_rankings, find_signs
 from ledgers._registry import FIELD_SPECS, alias_phrases, resolve_field
 from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
 
@@ -1011,6 +1011,10 @@ def parse_text(
     ranked: list[tuple[int, int]] = []  # a ranking may share words with a number ("strongest 7d return at 5%")
     for assertion, span in find_rankings(text, ranked, lambda pos: subjects(mentions, pos, text, symbol,
                                                                             strong_symbol)):
+        parsed.add(assertion, span)
+        ranked.append(span)
+    for assertion, span in find_signs(text, ranked, lambda pos: subjects(mentions, pos, text, symbol,
+                                                                         strong_symbol)):
         parsed.add(assertion, span)
         ranked.append(span)
     taken.extend(parsed.spans)

@@ -160,3 +160,30 @@ def _measure_field(measure: str) -> str | None:
     if measure.startswith("active"):
         return "activeReturn"
     return None
+
+
+# "negative beta", "positive 5- and 21-session active returns", "a negative correlation to SPY": the sign of a
+# measure the round shows (one small rule: ``rule_sign``)
+SIGN_RE = re.compile(
+    rf"\b(?P<sign>positive|negative)\s+(?P<mid>(?:(?:{_HZ}|and|recent|prior|market|spy|relative)[\s,-]+){{0,5}})"
+    r"(?P<measure>beta|correlation|corr|active\s+returns?|active\s+return)\b",
+    re.I,
+)
+
+
+def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tuple[Assertion, tuple[int, int]]]:
+    from ledgers._parse import forecast_marker_before
+
+    out = []
+    for m in SIGN_RE.finditer(text):
+        span = m.span()
+        if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
+            continue
+        measure = m["measure"].lower()
+        field = "beta" if measure.startswith("beta") else "correlation" if measure.startswith("corr") else "activeReturn"
+        subject, alternatives = subject_at(m.start())
+        out.append((Assertion(rule="sign", symbol=subject, alternatives=alternatives, field=field,
+                              polarity=1 if m["sign"].lower() == "positive" else -1,
+                              horizons=_horizons(m["mid"] or ""), raw=m.group(0)), span))
+    return out
+

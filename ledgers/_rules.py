@@ -916,7 +916,36 @@ def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, reason + " (holds on some horizons, not all)", ev)
 
 
+def rule_sign(ctx: Ctx, a: Assertion) -> RuleResult:
+    """"negative beta", "positive 21-session active return": the sign of every window the round shows (the
+    written ones when the claim names them); windows that disagree, or a value within ``momentum_dead_band`` of
+    zero, are not verifiable."""
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return _missing(ctx, sym, a.field or "value")
+    family = window_family(a.field or "") or (a.field,)
+    written = {_horizon_suffix(h) for h in a.horizons if h != "short"}
+    fields = [f for f in family if f and ctx.get(sym, f) is not None
+              and (not written or any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in written))]
+    if not fields:
+        return _missing(ctx, sym, a.field or "value")
+    evidence = [ctx.get(sym, f) for f in fields]
+    values = [_num(o) for o in evidence]
+    parts = "; ".join(f"{f} = {_fmt(v, _unit(f))}" for f, v in zip(fields, values, strict=True))  # type: ignore[arg-type]
+    head = f"{sym} {parts}; claimed {'positive' if a.polarity > 0 else 'negative'}"
+    ev = [o for o in evidence if o is not None]
+    band = ctx.config.momentum_dead_band if _unit(fields[0]) == "fraction" else 0.02
+    if any(v is None or abs(v) <= band for v in values):
+        return RuleResult(NV, head + ": a value at zero (dead band)", ev)
+    signs = {v > 0 for v in values}  # type: ignore[operator]
+    if len(signs) > 1:
+        return RuleResult(NV, head + ": the windows disagree", ev)
+    ok = signs == {a.polarity > 0}
+    return RuleResult(SUP if ok else CON, head, ev)
+
+
 RULES = {
+    "sign": rule_sign,
     "ranking": rule_ranking,
     "compare": rule_compare,
     "exact_numeric": rule_exact_numeric,

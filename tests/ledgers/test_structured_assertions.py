@@ -143,6 +143,8 @@ def _round_store():
     ("MID_CAP: lower vol than SMALL_CAP.", "supported"),  # 17% vs 23% (volatility30d)
     ("MID_CAP: lower vol than broad small caps.", "not_verifiable"),  # not one option: never a level claim
     ("HEALTHCARE: low beta defensive.", "supported"),  # beta1y 0.40 < 0.8
+    ("HEALTHCARE has positive beta.", "supported"),  # the sign of every window shown
+    ("HEALTHCARE has negative beta.", "contradicted"),
 ])
 def test_comparisons_and_levels_use_the_windows_the_round_shows(text, status):
     from ledgers import extract_claims
