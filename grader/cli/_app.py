@@ -30,6 +30,7 @@ app.command("console")(_tools.console_cmd)
 rubric_app = typer.Typer(help="Rubric versions: list, show, diff.", no_args_is_help=True)
 rubric_app.command("diff")(_tools.rubric_diff)
 rubric_app.command("list")(_tools.rubric_list)
+rubric_app.command("show")(_tools.rubric_show)
 app.add_typer(rubric_app, name="rubric")
 
 from console.cli import app as annotators_app  # noqa: E402 - registered after the core verbs

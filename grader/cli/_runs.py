@@ -143,8 +143,13 @@ def rescore(
                               "their stored replies: no call is paid twice)")
             raise typer.Exit(2)
 
+    from rubric import RubricError
+
     try:
         result = rescore_run(run_id, rubric)
+    except RubricError as exc:
+        fail(str(exc))
+        return
     except RescoreNeedsRegrade as exc:
         err_console.print(f"[yellow]re-grade needed[/]: {exc}")
         err_console.print(f"judges and contestants to re-grade: {', '.join(exc.judges)} × "

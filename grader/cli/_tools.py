@@ -85,8 +85,35 @@ def rubric_diff(a: str = typer.Argument(..., help="Rubric A (version or file)"),
                 run_id: str | None = typer.Option(None, "--run", help="Show each contestant under both")) -> None:
     """What changed between two rubrics; with --run, each contestant's score, rank and band under both."""
     from grader.panel.compare import print_rubric_diff
+    from rubric import RubricError
 
-    print_rubric_diff(a, b, run_id, console)
+    try:
+        print_rubric_diff(a, b, run_id, console)
+    except RubricError as exc:
+        fail(str(exc))
+
+
+def rubric_show(name: str = typer.Argument(..., help="Rubric version or file")) -> None:
+    """A rubric's identity, hashes, composite weights, bands, panel, blend and sub-components."""
+    from rubric import RubricError, load_rubric
+
+    try:
+        r = load_rubric(name)
+    except RubricError as exc:
+        fail(str(exc))
+        return
+    console.print(f"{r.id} (version {r.version}): {r.title}")
+    console.print(f"content hash {r.content_hash[:12]}, judge-facing hash {r.judge_facing_hash[:12]}, "
+                  f"output schema {r.output_schema_version}")
+    console.print("composite: " + ", ".join(f"{k} {v:g}%" for k, v in r.composite.model_dump().items()))
+    console.print(f"bands: strong >= {r.bands.strong:g}, mixed >= {r.bands.mixed:g}, else weak")
+    console.print(f"panel: {', '.join(j.provider_family for j in r.panel.judges)} "
+                  f"({r.panel.aggregation}; anonymized: {r.panel.anonymize})")
+    for axis in ("reasoning", "evidence"):
+        t = Table("sub-component", "weight", title=f"{axis} sub-components")
+        for sub in getattr(r.axes, axis).sub_components:
+            t.add_row(f"{sub.id} ({sub.label})", f"{sub.weight:g}")
+        console.print(t)
 
 
 def claims_verify(

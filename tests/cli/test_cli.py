@@ -124,3 +124,13 @@ def test_ledger_lists_verdicts_paths_and_flag_reasons(env):
     assert table.exit_code == 0 and "claim ledger of run l5" in table.output
     assert runner.invoke(app, ["ledger", "--run", "nope"]).exit_code == 1
     assert runner.invoke(app, ["ledger", "--run", "l5", "--status", "maybe"]).exit_code == 1
+
+
+def test_rubric_show_and_one_line_errors_for_bad_rubric_files(env, tmp_path):
+    shown = runner.invoke(app, ["rubric", "show", "v0.5"])
+    assert shown.exit_code == 0 and "grade-v2" in shown.output and "thesis_quality" in shown.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("bad: [\n")
+    for args in (["rubric", "diff", "v0.4", str(bad)], ["rubric", "show", str(bad)]):
+        out = runner.invoke(app, args)
+        assert out.exit_code == 1 and "bad.yaml:2: not valid YAML" in out.output and "Traceback" not in out.output
