@@ -142,7 +142,7 @@ def _measure_field(measure: str) -> str | None:
     if measure.startswith("beta"):
         return "beta"
     if measure.startswith(("volatility", "vol")):
-        return "volatility"
+        return "volatility20d"  # the registry's generic volatility: every window of it is ranked
     if measure.startswith("drawdown"):
         return "maxDrawdown"
     if measure.startswith("quality"):

@@ -54,7 +54,7 @@ from grader.pit import Observation
 from ledgers._data import StoreData
 from ledgers._models import Assertion, Status, VerifierConfig
 from ledgers._parse import FIELD_HORIZONS, HORIZON_FIELDS
-from ledgers._registry import FIELD_SPECS, window_family
+from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, window_family
 from ledgers._units import format_value
 
 NV: Status = "not_verifiable"
@@ -829,24 +829,25 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
 # ------------------------------------------------------------------------------------------- ranking
 
 _SHORT_RETURNS = ("return3d", "return5d", "return7d", "return30d")
-_FAMILIES = {  # a non-return measure: every registry field of that measure, one per horizon
-    "beta": ("beta", "beta1y", "beta63d", "beta252d"),
-    "volatility": ("volatility20d", "volatility21d", "volatility30d", "volatility63d"),
-    "maxDrawdown": ("maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d"),
-    "qualityEvidenceScore": ("qualityEvidenceScore",),
-    "activeReturn": ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d", "activeReturn6m",
-                     "activeReturn1y"),
+_ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "return6m", "return1y")
+_FAMILIES: dict[str, tuple[str, ...]] = {  # a non-return measure: its fields, one per window (the registry's)
+    **WINDOW_FAMILIES,
     "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
+    **{f: (f,) for f in ("qualityEvidenceScore", "priorActiveRank", "recentPullbackRank", "lowVolatilityRank",
+                         "shallowDrawdownRank")},
 }
-_FAMILIES.update({f: (f,) for f in ("priorActiveRank", "recentPullbackRank", "lowVolatilityRank",
-                                     "shallowDrawdownRank")})
 _SHORT_ACTIVE = ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d")
 
 
 def _horizon_suffix(key: str) -> str:
     """'21T' -> '21d', '30D' -> '30d', '6M' -> '6m', '1Y' -> '1y' (registry field suffixes)."""
     return key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
-_ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "return6m", "return1y")
+
+
+def _of_horizons(fields: tuple[str, ...], horizons: list[str]) -> list[str]:
+    """The fields whose window is one of the written horizon keys ('21T' keeps volatility21d, not 121d)."""
+    wanted = {_horizon_suffix(h) for h in horizons if h != "short"}
+    return [f for f in fields if any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in wanted)]
 
 
 def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
@@ -855,10 +856,8 @@ def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
         return [a.field], True  # a structured assertion names the one field it ranks by
     if a.field in _FAMILIES:
         family = _FAMILIES[a.field]
-        written = [h for h in a.horizons if h != "short"]
-        if written:
-            wanted = {_horizon_suffix(h) for h in written}
-            return [f for f in family if any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in wanted)], True
+        if [h for h in a.horizons if h != "short"]:
+            return _of_horizons(family, a.horizons), True
         pool = _SHORT_ACTIVE if "short" in a.horizons and a.field == "activeReturn" else family
         return [f for f in pool if ctx.get(sym, f) is not None], False
     written = [h for h in a.horizons if h != "short"]
@@ -923,10 +922,10 @@ def rule_sign(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return _missing(ctx, sym, a.field or "value")
-    family = window_family(a.field or "") or (a.field,)
-    written = {_horizon_suffix(h) for h in a.horizons if h != "short"}
-    fields = [f for f in family if f and ctx.get(sym, f) is not None
-              and (not written or any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in written))]
+    family = window_family(a.field or "") or (a.field or "",)
+    if [h for h in a.horizons if h != "short"]:
+        family = tuple(_of_horizons(family, a.horizons))
+    fields = [f for f in family if f and ctx.get(sym, f) is not None]
     if not fields:
         return _missing(ctx, sym, a.field or "value")
     evidence = [ctx.get(sym, f) for f in fields]
