@@ -271,9 +271,10 @@ def extract_claims(
     def add(a: Assertion, span: tuple[int, int], body: str, offset: int, briefing: bool = False) -> None:
         if _in_range(body, span):  # "-3% to -9% 1w": a range is no single value to check
             return
-        lead = _DIRECTION_BEFORE.search(body[max(0, span[0] - 30):span[0]])
+        window_start = max(0, span[0] - 30)
+        lead = _DIRECTION_BEFORE.search(body, window_start, span[0])
         if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"
-            span = (span[0] - (len(body[max(0, span[0] - 30):span[0]]) - lead.start()), span[1])
+            span = (lead.start(), span[1])
         fragment = _tidy(body[span[0]:span[1]])
         cited = [a.field] if a.field else []
         claims.append(Claim(

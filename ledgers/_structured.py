@@ -19,15 +19,13 @@ from decimal import Decimal
 from typing import Any
 
 from ledgers._models import Assertion
-from ledgers._registry import resolve_field
+from ledgers._registry import FIELD_SPECS, resolve_field
+from ledgers._units import NUMBER_PATTERN, number_from_match
 
 
 def _precision(value: float, field: str, text: str) -> float:
     """Half a unit of the last digit written: of the same number in the claim's words when it is there ("P/E of
     27.0" -> 0.05, "up 18%" -> 0.005), else of the JSON number (which loses trailing zeros: 27.0 -> 0.5)."""
-    from ledgers._registry import FIELD_SPECS
-    from ledgers._units import NUMBER_PATTERN, number_from_match
-
     unit = FIELD_SPECS[field].unit if field in FIELD_SPECS else "ratio"
     for m in re.finditer(NUMBER_PATTERN, text):
         try:
@@ -101,10 +99,7 @@ def to_structured(assertion: Assertion) -> dict[str, Any] | None:
         return {**base, "kind": "value", "value": a.stated}
     if a.rule == "threshold":
         return {**base, "kind": "above" if a.op == "gt" else "below", "value": a.stated}
-    if a.rule == "ranking" and a.horizons == [] and a.field and not a.field[0].isupper():
-        from ledgers._registry import FIELD_SPECS
-
-        if a.field in FIELD_SPECS:
-            return {**base, "kind": "rank", "rank": a.window or 1, "order": "lowest" if a.polarity < 0 else "highest",
-                    "group": a.label if a.label in ("universe", "sector") else None, "horizon": None}
+    if a.rule == "ranking" and not a.horizons and a.field in FIELD_SPECS:
+        return {**base, "kind": "rank", "rank": a.window or 1, "order": "lowest" if a.polarity < 0 else "highest",
+                "group": a.label if a.label in ("universe", "sector") else None, "horizon": None}
     return None
