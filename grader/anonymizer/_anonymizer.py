@@ -240,7 +240,10 @@ class _Detector:
                 s, e = m.span()
                 if e == hi and hi < n:
                     whole = rx.match(text, s)
-                    e = whole.end() if whole else e
+                    if whole is None:  # matched only because the window cut a word ("Sonnet|s"): no match
+                        pos = s + 1
+                        continue
+                    e = whole.end()
                 out.append((s, e))
                 pos = max(e, s + 1)
         return out

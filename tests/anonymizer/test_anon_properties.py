@@ -170,3 +170,18 @@ def test_with_a_universe_allowlist_scrubbing_stays_idempotent_and_clean(data):
         if kept in text and kept not in once:
             # only possible when the kept name was swallowed by a longer identity around it
             assert any(kept in r.original for r in anon.scrub(text).replacements)
+
+
+def test_a_window_cutting_a_word_does_not_invent_a_match():
+    """Found by the property test: the pre-check window ended inside "Sonnets", so "Sonnet" matched on the
+    second pass only; a match that exists only because the window cut the word is no match."""
+    from grader.anonymizer import Anonymizer
+    from grader.season import Contestant
+
+    a = Anonymizer.for_contestants(
+        [Contestant(id="aaaa-0000-0", display_name="Aaaa", provider_family="openai", model="aaa-0")], "")
+    u = ("bought Bingo: the breakout held. Sonnets and haikus aside, KO is defensive. The metaverse capex cycle is "
+         "long. Grokking the curve took time. Palm oil prices rose 3%. A deep pullback in deep value names. Traders "
+         "seek yield; keep in mind the duration risk. Claudette sold her shares. ")
+    once = a.scrub(u + "gpt-4.1, " + u[7:])
+    assert "Sonnets" in once.text and a.scrub(once.text).text == once.text
