@@ -24,8 +24,8 @@ sys.path.insert(0, str(REPO))
 
 from grader.pit import FieldRow, PointInTimeStore, close_time  # noqa: E402
 from ledgers import Claim, VerifierConfig, verify_many  # noqa: E402
-from ledgers._parse import _skeleton  # noqa: E402
 from ledgers._verify import _parsed  # noqa: E402
+from ledgers.reading import skeleton  # noqa: E402
 
 MARKET = REPO / "data" / "market"
 N_DECISIONS = 2_000
@@ -114,7 +114,7 @@ def main() -> None:
     claims = make_claims(store, symbols, days, rng)
     t2 = time.perf_counter()
     _parsed.cache_clear()
-    _skeleton.cache_clear()
+    skeleton.cache_clear()
     cpu = time.process_time()
     start = time.perf_counter()
     results = verify_many(claims, store, VerifierConfig(benchmark="SP500"))

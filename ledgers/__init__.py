@@ -1,7 +1,7 @@
 """Claim ledgers: claims, the field registry, the deterministic verifier, cross-checks and grounding.
 
 The verifier re-checks every claim against point-in-time fields (values observed at or before the
-decision); see ``ledgers._rules`` and docs/ledgers.md for every rule and threshold. This package imports
+decision); see ``ledgers.rules`` and docs/ledgers.md for every rule and threshold. This package imports
 no provider SDK.
 """
 
@@ -21,12 +21,12 @@ from ledgers._models import (
     Verification,
     VerifierConfig,
 )
-from ledgers._parse import parse_assertions
 from ledgers._registry import FIELD_SPECS, FIELDS, KNOWN_FIELDS, FieldSpec, field_spec, resolve_field
-from ledgers._rules import consensus_label
 from ledgers._structured import structured_assertions
 from ledgers._units import StatedNumber, format_value, normalise, parse_number
 from ledgers._verify import Verifier, claim_assertions, combine, verify, verify_many
+from ledgers.reading import parse_assertions
+from ledgers.rules import consensus_label
 
 __all__ = [
     "FIELDS",

@@ -17,9 +17,9 @@ from collections.abc import Collection
 
 from grader.pit import Snapshot
 from ledgers._models import Claim, CrossCheck, Flag, Verification, VerifierConfig
-from ledgers._parse import find_numbers
 from ledgers._registry import FIELD_SPECS, KNOWN_FIELDS, resolve_field
 from ledgers._units import format_value
+from ledgers.reading import find_numbers
 
 _DEFAULT = VerifierConfig()
 _VERSUS_BEFORE = re.compile(r"\b(?:vs\.?|versus|minus|relative\s+to)\s+\w+\s*(?:=|:|of|at)?\s*[+\-\u2212]?$", re.I)

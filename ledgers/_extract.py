@@ -20,14 +20,8 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
 
 from ledgers._models import Assertion, Claim
-from ledgers._parse import (
-    HORIZON_FIELDS,
-    Mention,
-    _subject,
-    clause_start,
-    parse_text,
-)
 from ledgers._registry import window_family
+from ledgers.reading import HORIZON_FIELDS, Mention, clause_start, main_subject, parse_text
 
 _GENERIC_TAIL = re.compile(
     r",?\s+(?:Equities|Equity|Sector|Stocks?|ETF|Fund|Index|Shares|Inc\.?|Incorporated|Corp\.?|Corporation|Co\.?|"
@@ -327,7 +321,7 @@ def extract_claims(
                 add(a, span, sentence, offset)
             if not has_forecast and parsed.forecast_spans:
                 start = clause_start(sentence, parsed.forecast_spans[0][0])
-                who = _subject(mentions, parsed.forecast_spans[0][0], sentence, subject, seg_symbol is not None)
+                who = main_subject(mentions, parsed.forecast_spans[0][0], sentence, subject, seg_symbol is not None)
                 fc = Assertion(rule="forecast", symbol=who, raw=_tidy(sentence[parsed.forecast_spans[0][0]:]))
                 add(fc, (start, len(sentence.rstrip(" ."))), sentence, offset)
     return claims

@@ -144,7 +144,7 @@ class CrossCheck(_Model):
 
 
 class VerifierConfig(_Model):
-    """Every threshold the rules use (documented in ``ledgers._rules`` and docs/ledgers.md)."""
+    """Every threshold the rules use (documented in ``ledgers.rules`` and docs/ledgers.md)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -87,7 +87,7 @@ def structured_assertions(items: Iterable[Any], default_symbol: str | None = Non
 def to_structured(assertion: Assertion) -> dict[str, Any] | None:
     """The structured form of a parsed assertion (for a grade-v2 ledger written by the reference judge), or
     None when the assertion is not a single-field statement (a qualitative phrase, a forecast, a briefing)."""
-    from ledgers._parse import HORIZON_FIELDS
+    from ledgers.reading import HORIZON_FIELDS
 
     a = assertion
     field = a.field or (HORIZON_FIELDS.get(a.label or "") if a.rule == "derived_return" else None)

@@ -14,8 +14,8 @@ from functools import lru_cache
 from grader.pit import Observation, PointInTimeStore
 from ledgers._data import StoreData, store_data
 from ledgers._models import Assertion, Claim, Evidence, Status, Verification, VerifierConfig
-from ledgers._parse import parse_assertions_cached
-from ledgers._rules import NV, RULES, Ctx, RuleResult
+from ledgers.reading import parse_assertions_cached
+from ledgers.rules import NV, RULES, Ctx, RuleResult
 
 DEFAULT_CONFIG = VerifierConfig()
 

@@ -64,7 +64,7 @@ def test_format_value_reads_like_a_person():
 
 def test_template_cache_parses_exactly_like_the_parser():
     """parse_assertions_cached (number placeholders, one parse per sentence shape) == parse_assertions."""
-    from ledgers._parse import parse_assertions, parse_assertions_cached
+    from ledgers.reading import parse_assertions, parse_assertions_cached
     from tests.ledgers.capitalbench import ROUNDS, submissions
     from tests.ledgers.test_labelled_claims import load_labelled
 

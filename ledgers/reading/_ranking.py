@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable
 
 from ledgers._models import Assertion
+from ledgers.reading._clauses import forecast_marker_before
+from ledgers.reading._horizons import horizon_key
 
 _WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|shallowest"
@@ -70,7 +72,6 @@ _NUMS = {"one": 1, "seven": 7, "thirty": 30, "six": 6}
 
 def _horizons(words: str) -> list[str]:
     """Horizon keys written in the phrase ('7D', '30D', '6M', '1Y', '5T' for sessions / trading days)."""
-    from ledgers._parse import horizon_key
 
     out = []
     for m in _HZ_RE.finditer(words):
@@ -90,7 +91,6 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
                   subject_at: Callable[[int], tuple[str | None, list[str]]]) -> list[tuple[Assertion, tuple[int, int]]]:
     """Ranking assertions in one sentence (spans overlapping ``taken`` are skipped); ``subject_at(pos)`` gives
     the subject and the other subjects the sentence offers."""
-    from ledgers._parse import forecast_marker_before
 
     out = []
     matches = sorted([*RANKING_RE.finditer(text), *RANKING_AFTER_RE.finditer(text)], key=lambda m: m.start())
@@ -172,7 +172,6 @@ SIGN_RE = re.compile(
 
 
 def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tuple[Assertion, tuple[int, int]]]:
-    from ledgers._parse import forecast_marker_before
 
     out = []
     for m in SIGN_RE.finditer(text):

@@ -1,0 +1,33 @@
+"""Reading claim text: a sentence -> the assertions it makes (numbers bound to fields, rankings and signs,
+qualitative phrases, forecasts, plans and probabilities), each with its span and its subject.
+
+One module per concern: ``_vocab`` (shared word lists), ``_horizons``, ``_clauses`` (clauses, forecast words,
+subjects), ``_fields`` (field phrases), ``_binding`` (what a number is bound to), ``_numbers`` (which numbers are
+claims, and their assertions), ``_intent`` (probabilities, plans, forecasts), ``_ranking`` (superlatives and
+signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative readers, run by ``_qualitative``), ``_text``
+(one sentence), ``_template`` (the cache of sentence shapes).
+"""
+
+from ledgers.reading._clauses import Mention, clause_start, forecast_marker_before, main_subject, subjects
+from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
+from ledgers.reading._numbers import NumberHit, find_numbers
+from ledgers.reading._template import parse_assertions_cached, skeleton
+from ledgers.reading._text import Parsed, parse_assertions, parse_text
+
+__all__ = [
+    "FIELD_HORIZONS",
+    "HORIZON_FIELDS",
+    "Mention",
+    "NumberHit",
+    "Parsed",
+    "clause_start",
+    "find_numbers",
+    "forecast_marker_before",
+    "horizon_key",
+    "main_subject",
+    "parse_assertions",
+    "parse_assertions_cached",
+    "parse_text",
+    "skeleton",
+    "subjects",
+]

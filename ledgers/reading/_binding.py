@@ -1,0 +1,189 @@
+"""What a number is bound to: the words right after it ("+5.6% 7d", "14.9% vol", "8% below its 52-week high",
+"+9.8% vs SPY") or, failing that, the closest field phrase or horizon before it within five words ("RSI at
+72", "30-day momentum at 29.68%"); a closer context word (CPI, yields, QoQ, ...) makes it a briefing figure."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ledgers.reading._fields import last_field_phrase, leading_field_phrase, only_connectors, words_between
+from ledgers.reading._horizons import (
+    HORIZON_RE,
+    SUFFIX_HORIZON,
+    SUFFIX_WORD_HORIZON,
+    horizon_key,
+    hz_num,
+    is_rate_tenor,
+    match_horizon,
+)
+from ledgers.reading._vocab import BENCH_WORDS, CONTEXT_RE, MA_WORDS
+
+_SUFFIX_DISTANCE = re.compile(
+    r"^\s*(?P<dir>below|under|beneath|off|from|shy\s+of|short\s+of|above|over|over\s+and\s+above)\s+"
+    r"(?:(?:its|the|a|their)\s+)?(?:"
+    r"(?P<w52>52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?))"
+    r"|(?P<ma>(?:(?P<man>50|200)[\s-]?(?:day|d)[\s-]?" + MA_WORDS + r"|(?P<man2>50|200)[\s-]?dma|sma[\s-]?(?P<man3>50|200)))"
+    r"|(?P<tgt>(?:(?:analyst|consensus|analysts'|price)\s+)+target(?:\s+price)?))",
+    re.I,
+)
+
+_SUFFIX_WITHIN = re.compile(r"^\s*of\s+(?:(?:its|the|a|their)\s+)?52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)", re.I)
+
+_NOT_A_RETURN = re.compile(
+    r"^\s*(?:realized\s+|realised\s+|annualized\s+|price\s+)?(?:vol|volatility|drawdown|max\s+drawdown|up[\s-]days?|"
+    r"beta|correlation|sharpe|range|average\s+volume|avg\s+volume)\b",
+    re.I,
+)
+
+
+_SUFFIX_UPSIDE = re.compile(
+    r"^\s*(?:of\s+)?(?:(?:potential|implied|further|analyst|remaining)\s+)?(?P<d>upside|downside)\b"
+    r"(?P<tgt>[^.;]{0,40}?\btarget)?",
+    re.I,
+)
+
+_SUFFIX_RELATIVE = re.compile(
+    rf"^\s*(?:vs\.?|versus|relative\s+to|against|ahead\s+of|above|over|better\s+than|more\s+than)\s+(?:the\s+)?"
+    rf"(?P<ref>{BENCH_WORDS})\b",
+    re.I,
+)
+
+PREFIX_RELATIVE = re.compile(
+    rf"(?:outperform\w*|beat\w*|ahead\s+of|led|lead\w*|topp?\w*|underperform\w*|lag\w*|trail\w*)\s+"
+    rf"(?:the\s+)?(?P<ref>{BENCH_WORDS})\s+(?:by\s+)?(?:about\s+|around\s+|roughly\s+|~)?$",
+    re.I,
+)
+
+_PREFIX_UPSIDE = re.compile(
+    r"(?P<d>upside|downside)\s+(?:of\s+|to\s+)?(?:about\s+|around\s+|roughly\s+|~)?$", re.I
+)
+
+_PREFIX_DISTANCE = re.compile(
+    r"(?P<w52>52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?))\s*(?:of|at|:|is)?\s*$", re.I
+)
+
+_NEG_SUFFIX = re.compile(
+    r"^\s*(?:decline|drop|loss|pullback|pull-back|sell-?off|fall|slide|slump|drawdown|retreat|correction"
+    r"|lower|down)\b",
+    re.I,
+)
+
+
+@dataclass(slots=True)
+class Binding:
+    rule: str
+    field: str | None = None
+    horizon: str | None = None
+    relative: bool = False
+    start: int = 0
+    end: int = 0
+    sign: int = 0  # -1 forces a negative stated value
+    label: str | None = None
+    op: str = "eq"
+
+def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
+    after = text[end : end + 80]
+    m = _SUFFIX_WITHIN.match(after)
+    if m and re.search(r"\bwithin\s*$", text[max(0, start - 12):start], re.I):
+        f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
+        return Binding("near_52w_extreme", field=f, start=start, end=end + m.end())
+    m = _SUFFIX_RELATIVE.match(after)
+    if m:
+        b = Binding("relative_return", relative=True, start=end, end=end + m.end())
+        h = SUFFIX_HORIZON.match(after[m.end():])
+        if h:
+            b.horizon = horizon_key(hz_num(h.group("n")), h.group("u"))
+            b.end += h.end()
+        return b
+    m = SUFFIX_HORIZON.match(after) or SUFFIX_WORD_HORIZON.match(after)
+    if m and is_rate_tenor(m):
+        return Binding("briefing", start=end, end=end + m.end())
+    if m:
+        rest = after[m.end():]
+        stat = _NOT_A_RETURN.match(rest)
+        if stat:  # "66% 30d vol", "20-day volatility of", "-8% 30d max drawdown"
+            key = match_horizon(m)
+            fld = "volatility20d" if key == "20T" and stat.group(0).strip().lower().startswith("vol") else None
+            return Binding("exact_numeric" if fld else "briefing", field=fld, start=end, end=end + m.end() + stat.end())
+        b = Binding("return", horizon=match_horizon(m), start=end, end=end + m.end())
+        r = re.match(r"^\s*(?:return|gain|move|momentum|performance|change|rally|advance|rise)?s?\s*", rest, re.I)
+        tail = rest[r.end():] if r else rest
+        rel = _SUFFIX_RELATIVE.match(tail)
+        word = (m.groupdict().get("rel") or "").strip().lower()
+        if word == "outperformance" or rel or re.match(r"^\s*outperformance\b", rest, re.I):
+            # "10.46% 30-day outperformance", "+2.8% 30d vs SPY": real rationales mean either reading
+            b.rule = "return_or_relative"
+            if rel:
+                b.end += (r.end() if r else 0) + rel.end()
+        elif word or re.match(r"^\s*(?:active|relative|excess|alpha)\b", rest, re.I):
+            b.relative = True
+            b.rule = "relative_return"
+        elif _NEG_SUFFIX.match(tail):
+            b.sign = -1
+        return b
+    m = _SUFFIX_DISTANCE.match(after)
+    if m:
+        d = m.group("dir").lower()
+        negative = d not in ("above", "over", "over and above")
+        b = Binding("", start=end, end=end + m.end(), sign=-1 if negative else 1)
+        if m.group("w52"):
+            b.rule = "distance_52w_high" if m.group("hl").lower().startswith("h") else "distance_52w_low"
+            b.field = "week52High" if b.rule == "distance_52w_high" else "week52Low"
+        elif m.group("ma"):
+            n = m.group("man") or m.group("man2") or m.group("man3")
+            b.rule, b.field = "distance_sma", f"sma{n}"
+        else:
+            b.rule, b.field = "analyst_upside", "analystTargetPrice"
+            b.sign = 1 if negative else -1  # "10% below the target" = 10% upside
+        return b
+    m = _SUFFIX_UPSIDE.match(after)
+    if m:
+        return Binding("analyst_upside", field="analystTargetPrice", start=end, end=end + m.end(),
+                        sign=1 if m.group("d").lower() == "upside" else -1)
+    lead = leading_field_phrase(after)
+    if lead:
+        return Binding("exact_numeric", field=lead[1], start=end, end=end + lead[0])
+    return None
+
+def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
+    before = text[floor:start]
+    m = PREFIX_RELATIVE.search(before)
+    if m:
+        return Binding("relative_return", relative=True, start=floor + m.start(), end=start)
+    m = _PREFIX_UPSIDE.search(before)
+    if m:
+        return Binding("analyst_upside", field="analystTargetPrice", start=floor + m.start(), end=start,
+                        sign=1 if m.group("d").lower() == "upside" else -1)
+    m = _PREFIX_DISTANCE.search(before)
+    if m:  # "52-week high of $180" is the level itself
+        f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
+        return Binding("exact_numeric", field=f, start=floor + m.start(), end=start)
+    best: Binding | None = None
+    best_end = -1
+    phrase = last_field_phrase(before)
+    if phrase is not None:
+        best_end = phrase[1]
+        best = Binding("exact_numeric", field=phrase[2], start=floor + phrase[0], end=start)
+    for hm in HORIZON_RE.finditer(before):
+        if hm.end() >= best_end:
+            best_end = hm.end()
+            if is_rate_tenor(hm):
+                best = Binding("briefing", start=floor + hm.start(), end=start)
+                continue
+            best = Binding("return", horizon=match_horizon(hm), start=floor + hm.start(), end=start)
+            tail = before[hm.end():]
+            if re.match(r"^\s*(?:active|relative|excess|benchmark-relative|alpha)\b", tail, re.I):
+                best.relative = True
+                best.rule = "relative_return"
+    ctx_start, ctx_end = -1, -1
+    for cm in CONTEXT_RE.finditer(before):
+        adjacent = ctx_end >= 0 and not before[ctx_end:cm.start()].strip()
+        ctx_start, ctx_end = (ctx_start if adjacent else cm.start()), cm.end()  # "Q1 chip sales" as one phrase
+    if ctx_end > best_end:
+        if words_between(before[ctx_end:]) <= 5:
+            return Binding("briefing", start=floor + ctx_start, end=start)
+        return None
+    if best is None or not only_connectors(before[best_end:]):
+        return None
+    return best

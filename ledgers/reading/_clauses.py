@@ -1,0 +1,104 @@
+"""Clauses and subjects: where a clause starts, whether a forecast word governs it, and which option a claim
+at a position is about (the mention in its clause, the segment's header, the closest earlier mention, the
+default), with the other subjects the sentence offers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ledgers.reading._vocab import DATE_AFTER
+
+_FORECAST_RE = re.compile(
+    r"\b(?:will|won't|expect(?:s|ed|ing|ation|ations)?|should|could|would|might|likely|unlikely"
+    r"|forecast(?:s|ed|ing)?|anticipat\w*|project(?:s|ed|ion|ions)?|poised|set\s+to|going\s+to"
+    r"|estimate[sd]?|predict\w*|believe|think|outlook|implying|implies|potential(?:ly)?|can|suggests?"
+    r"|hope|bet|plausible|probably|possibly|may"
+    r"|seek(?:s|ing)?|aim(?:s|ing)?|targeting|intend(?:s|ed)?|to\s+capture|positioned\s+to)\b",
+    re.I,
+)
+
+_CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    start: int
+    end: int
+    symbol: str
+    reference: bool = False  # "vs SPY", "than the S&P 500": a comparison reference, not a subject
+
+def clause_start(text: str, pos: int, floor: int = 0) -> int:
+    """Start of the clause containing ``pos`` (after the last ; , : ( ) or dash before it)."""
+    start = floor
+    for m in _CLAUSE_BREAK.finditer(text, floor, pos):
+        start = m.end()
+    return start
+
+def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str] | None:
+    """The forecast/opinion word earlier in the same clause as ``pos``, if any."""
+    start = clause_start(text, pos, floor)
+    found = None
+    for m in _FORECAST_RE.finditer(text, start, pos):
+        if m.group(0) == "May" or (m.group(0).lower() == "may" and DATE_AFTER.match(text[m.start():])):
+            continue  # the month
+        found = m
+    return found
+
+def forecast_markers(text: str) -> list[re.Match[str]]:
+    return [m for m in _FORECAST_RE.finditer(text) if m.group(0) != "May"]
+
+def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in spans)
+
+def _closed_aside(text: str, at: int, pos: int) -> bool:
+    """True when ``at`` is inside a parenthesis that closes before ``pos`` ("(... dragging SPY/QQQ) toward
+    areas showing positive momentum": SPY and QQQ are not what the claim is about)."""
+    depth = 0
+    for ch in text[at:pos]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return True
+            depth -= 1
+    return False
+
+def main_subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
+    """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
+    else the closest earlier mention in the sentence, else the default."""
+    return subjects(mentions, pos, text, default, strong)[0]
+
+def subjects(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool,
+             end: int | None = None) -> tuple[str | None, list[str]]:
+    """(subject, alternatives) of a claim at ``pos`` (ending at ``end``): the subject as ``subject`` picks
+    it; the alternatives are the other symbols the sentence offers as its subject: other mentions earlier in
+    the clause, a mention right after the claim in its clause ("+12% in biotech"), the segment's symbol."""
+    start = clause_start(text, pos)
+    earlier = None
+    same = None
+    in_clause: list[str] = []
+    for m in mentions:
+        if m.reference or m.end > pos or _closed_aside(text, m.end, pos):
+            continue
+        earlier = m.symbol
+        if m.start >= start:
+            same = m.symbol
+            in_clause.append(m.symbol)
+    if same is not None:
+        primary = same
+    elif strong and default is not None:
+        primary = default
+    else:
+        primary = earlier if earlier is not None else default
+    others: list[str] = list(reversed(in_clause))
+    if end is not None:
+        stop = _CLAUSE_BREAK.search(text, end)
+        limit = stop.start() if stop else len(text)
+        others += [m.symbol for m in mentions if not m.reference and end <= m.start < limit]
+    if earlier is not None:
+        others.append(earlier)
+    if default is not None:
+        others.append(default)
+    alternatives = [s for s in dict.fromkeys(others) if s != primary]
+    return primary, alternatives

@@ -1,0 +1,237 @@
+"""Numbers in a text: which are claim-worthy (not dates, years, index names, indicator parameters, allocations),
+what each is bound to (``_binding``), its sign and approximation words, and the assertion it makes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ledgers._models import Assertion
+from ledgers._registry import FIELD_SPECS, resolve_field
+from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
+from ledgers.reading._binding import PREFIX_RELATIVE, Binding, bind_prefix, bind_suffix
+from ledgers.reading._clauses import forecast_marker_before
+from ledgers.reading._horizons import (
+    FIELD_HORIZONS,
+    HORIZON_AFTER_NUM,
+    HORIZON_FIELDS,
+    HORIZON_RE,
+    is_rate_tenor,
+    match_horizon,
+)
+from ledgers.reading._vocab import CONTEXT_JUST_BEFORE, CONTEXT_SUFFIX, DATE_AFTER, DATE_BEFORE
+
+NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
+
+_PORTFOLIO_SUFFIX = re.compile(
+    r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets|allocation)|caps?\b|allocation|allocated|weights?"
+    r"|weighting|position|sleeve|stake|limit|max(?:imum)?|exposure\s+cap|in\s+cash|cash\b|each\b|equal)",
+    re.I,
+)
+
+_PORTFOLIO_PREFIX = re.compile(
+    r"(?:allocat\w*|weights?|weighting|(?<!market\s)cap(?:ped)?|at\s+most|max(?:imum)?|limit(?:ed)?|equal|confidence)"
+    r"\s*(?:of|at|to|:|=)?\s*$",
+    re.I,
+)
+
+_APPROX_PREFIX = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|close\s+to|some|circa)\s*|[~\u2248])$",
+    re.I,
+)
+
+_OP_PREFIX = re.compile(
+    r"(?:\b(?P<gt>above|over|greater\s+than|more\s+than|exceed(?:s|ing)?|at\s+least|north\s+of|higher\s+than"
+    r"|in\s+excess\s+of)|(?P<gt2>>=?)|\b(?P<lt>below|under|less\s+than|at\s+most|beneath|south\s+of"
+    r"|lower\s+than)|(?P<lt2><=?))\s*$",
+    re.I,
+)
+
+_NEG_PREFIX = re.compile(
+    r"\b(?:down|fell|fall(?:en|ing)?|dropped|drop(?:ping)?|declined?|declining|lost|slid|slipped|sank|sunk"
+    r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged)"
+    r"(?:\s+(?:by|of|some|about|around|roughly|nearly|almost))?\s*[~\u2248]?\s*$",
+    re.I,
+)
+
+
+_TICKER_AFTER = re.compile(r"^\s+(?:in\s+|into\s+)?[A-Z][A-Z0-9_]{1,14}\b(?!\s*(?:at|of|is|was|=)\b)")
+
+_PARAMETER_BEFORE = re.compile(r"\b(?:RSI|SMA|EMA|MA|MACD|ATR|ADX|CCI|ROC|BB|Bollinger|Stoch\w*|Williams\s*%R)\s*"
+                               r"\((?:\s*\d+\s*,)*\s*$", re.I)
+
+_INDEX_NAME_BEFORE = re.compile(r"(?:S&P|SP|Russell|Nasdaq|NASDAQ|FTSE|Stoxx|STOXX|Nikkei|MSCI\s+\w+)[\s-]?$")
+
+_RELATIVE_BEFORE = re.compile(
+    r"\b(?:relative|active|excess|benchmark-relative)\s+(?:momentum|performance|outperformance|return|returns|"
+    r"strength|gains?)\s*[(:]?\s*(?:of\s+|at\s+)?$",
+    re.I,
+)
+
+_NOT_A_RETURN_BEFORE = re.compile(
+    r"\b(?:share|breadth|participation|probability|chance|odds|weight(?:ing)?|allocation|yield|rate|ratio|"
+    r"percent(?:age)?\s+of|z[\s-]?score|zscore|score|hit\s+rate|win\s+rate|up[\s-]days?)\s*(?:of|at|was|is|were|"
+    r"near|around|about|:)?\s*[~\u2248]?\s*\(?\s*$", re.I)
+
+"""A horizon after the number does not make it a return when the words before it name another measure."""
+
+_SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd>forward\s+|fwd\s+)?(?:earnings|eps)\b", re.I)
+_HAS_DIGIT = re.compile(r"\d")
+
+@dataclass(frozen=True, slots=True)
+class NumberHit:
+    """A number in a text with its binding (used by extraction and by the judge-note quote check)."""
+
+    start: int
+    end: int
+    stated: StatedNumber
+    binding_rule: str
+    field: str | None
+    horizon: str | None
+    relative: bool
+    approx: bool
+    op: str
+    span: tuple[int, int]
+    forecast: bool
+    forecast_start: int = -1
+    ordinal: int = -1  # index among all number tokens of the text
+    negated: bool = False  # the stated value was made negative by a word ("fell 5%", "8% below")
+
+def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
+    """Every claim-worthy number in ``text`` with the field (or briefing context) it belongs to."""
+    hits: list[NumberHit] = []
+    if not _HAS_DIGIT.search(text):
+        return hits
+    ordinal = -1
+    floor = 0
+    last_horizon: str | None = None
+    for m in NUM_RE.finditer(text):
+        ordinal += 1
+        num_end = m.end("num")
+        suffix = m.group("suffix")
+        rest = text[num_end:]
+        if HORIZON_AFTER_NUM.match(rest) and not m.group("cur") and suffix in (None, "m", "M") or (
+            suffix is None and re.match(r"^(?:st|nd|rd|th)\b|^[A-Za-z]", rest)
+        ):
+            continue  # "7d", "30-day", "52-week", "Q1", "10Y", "3rd"
+        if suffix == "m" and not m.group("cur") and "." not in m.group("num") and re.match(r"^m\b", rest):
+            continue  # "6m", "12m": months
+        stated = number_from_match(m)
+        is_plain = not (suffix or m.group("cur") or "." in m.group("num"))
+        start = m.start()
+        if (m.group("sign") and start > 0 and text[start - 1].isdigit()) or (
+            start >= 2 and text[start - 1] in "-\u2013" and text[start - 2].isdigit()
+        ):
+            continue  # the end of a range ("July 9-16", "3-5%")
+        before = text[max(0, start - 40):start]
+        if is_plain and (DATE_BEFORE.search(before) or DATE_AFTER.match(text[m.end():])):
+            continue
+        if is_plain and 1900 <= abs(stated.value) <= 2100:
+            continue
+        if is_plain and _INDEX_NAME_BEFORE.search(before):
+            continue  # "S&P 500", "Russell 2000", "Nasdaq 100"
+        if is_plain and _PARAMETER_BEFORE.search(before) and re.match(r"^\s*[,)]", text[m.end():]):
+            continue  # an indicator's parameter, not its value: "RSI(14)", "MACD(12, 26, 9)", "SMA(50)"
+        # trailing "+" ("$90+") and portfolio words
+        if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
+            floor = m.end()
+            continue
+        binding = bind_suffix(text, m.end(), start)
+        if suffix == "x":  # a multiple: "28x earnings", "25x forward earnings"
+            mult = _SUFFIX_MULTIPLE.match(text[m.end():m.end() + 40])
+            if mult:
+                binding = Binding("exact_numeric", field="forwardPE" if mult.group("fwd") else "peRatio",
+                                   start=start, end=m.end() + mult.end())
+        rel_prefix = PREFIX_RELATIVE.search(text[floor:start]) if binding is not None else None
+        if binding is not None and binding.rule == "return" and rel_prefix:
+            binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
+            binding.start = floor + rel_prefix.start()
+        if binding is not None and binding.rule == "return" and _RELATIVE_BEFORE.search(text[max(floor, start - 40):start]):
+            binding.rule = "return_or_relative"  # "relative momentum (+6.6% 30d)": either reading may be meant
+        if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
+            binding = None  # a multiple is not a price
+        if binding is not None and binding.rule == "return" and _NOT_A_RETURN_BEFORE.search(before):
+            binding = Binding("briefing", start=start, end=binding.end)  # "asset share 68% over 5 days"
+        if binding is not None and binding.rule in ("return", "relative_return") and CONTEXT_JUST_BEFORE.search(before):
+            binding = Binding("briefing", start=start, end=binding.end)  # "oil +8% weekly", "Kospi -3% 7d"
+        if binding is None:
+            if _TICKER_AFTER.match(text[m.end():m.end() + 16]) and not CONTEXT_SUFFIX.match(text[m.end():m.end() + 40]):
+                floor = m.end()
+                continue  # "60% SP500": an allocation
+            binding = bind_prefix(text, start, floor)
+        if binding is None:
+            ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            if ctx:
+                binding = Binding("briefing", start=start, end=m.end() + ctx.end())
+        if binding is None and cited_fields:
+            numeric = [f for f in (resolve_field(c) for c in cited_fields) if f and FIELD_SPECS[f].unit != "text"]
+            if numeric:
+                binding = Binding("exact_numeric", field=numeric[0], start=start, end=m.end())
+        if binding is None:
+            if is_plain:
+                continue
+            binding = Binding("briefing", start=start, end=m.end())
+        if binding.rule == "briefing":
+            ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            if ctx:
+                binding.end = max(binding.end, m.end() + ctx.end())  # "+25% QoQ"
+        if binding.rule == "relative_return" and binding.horizon is None:
+            prior = list(HORIZON_RE.finditer(text, max(0, start - 60), start))
+            if prior and not is_rate_tenor(prior[-1]):
+                binding.horizon = match_horizon(prior[-1])  # "strongest 30d relative return (+14% vs SPX)"
+            else:
+                binding.horizon = last_horizon
+        if binding.horizon is not None:
+            last_horizon = binding.horizon
+        elif binding.field in FIELD_HORIZONS:
+            last_horizon = FIELD_HORIZONS[binding.field]
+        negated = not stated.explicit_sign and (binding.sign == -1 or (
+            _NEG_PREFIX.search(before) is not None
+            and binding.rule in ("return", "exact_numeric", "relative_return", "derived_return")))
+        if negated:
+            stated = stated.negated()
+        approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
+        op_m = _OP_PREFIX.search(before)
+        op = "eq"
+        if op_m and binding.rule in ("exact_numeric", "return"):
+            op = "gt" if (op_m.group("gt") or op_m.group("gt2")) else "lt"
+        span = (min(start, binding.start), max(m.end(), binding.end))
+        fc = forecast_marker_before(text, start)
+        hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
+                              binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
+                              ordinal, negated))
+        floor = max(m.end(), binding.end)
+    return hits
+
+def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, text: str = "") -> Assertion:
+    raw_rule = hit.binding_rule
+    if hit.forecast:
+        raw = text[hit.forecast_start:hit.end] if text and hit.forecast_start >= 0 else hit.stated.raw
+        return Assertion(rule="forecast", symbol=symbol, raw=raw)
+    if raw_rule == "briefing":
+        return Assertion(rule="briefing", symbol=symbol, raw=hit.stated.raw)
+    field_name = hit.field
+    horizon = hit.horizon
+    if raw_rule in ("return", "relative_return", "return_or_relative"):
+        field_name = HORIZON_FIELDS.get(horizon or "", None)
+    spec_unit = FIELD_SPECS[field_name].unit if field_name else "fraction"
+    if raw_rule in ("return", "relative_return", "return_or_relative", "distance_52w_high", "distance_52w_low",
+                    "distance_sma", "analyst_upside", "near_52w_extreme"):
+        spec_unit = "fraction"
+    value, tol = hit.stated.in_unit(spec_unit)
+    if raw_rule == "return":
+        rule = "exact_numeric" if field_name else "derived_return"
+        if hit.op != "eq":
+            rule = "threshold"
+    elif raw_rule == "relative_return":
+        rule = "relative_return"
+    elif raw_rule == "exact_numeric" and hit.op != "eq":
+        rule = "threshold"
+    else:
+        rule = raw_rule
+    return Assertion(
+        rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
+        op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
+        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw,
+    )

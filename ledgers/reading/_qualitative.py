@@ -1,0 +1,59 @@
+"""Qualitative phrases -> assertions: the readers of ``_technical``, ``_trend`` and ``_fundamentals`` run in a fixed
+order over a sentence; a phrase overlapping one already read, or governed by a forecast word, is skipped."""
+
+from __future__ import annotations
+
+import re
+
+from ledgers._models import Assertion
+from ledgers.reading import _fundamentals as fundamentals
+from ledgers.reading import _technical as technical
+from ledgers.reading import _trend as trend
+from ledgers.reading._clauses import clause_start, forecast_marker_before, overlaps
+from ledgers.reading._emit import Reader
+
+READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
+    (("50", "200"), technical.read_sma),
+    (("cross", "200"), technical.read_cross),
+    (("macd",), technical.read_macd),
+    (("overbought", "oversold"), technical.read_rsi),
+    (("52",), technical.read_52w),
+    (("relative", "perform"), trend.read_relative_strength),
+    (("momentum", "trend", "price action", "perform", "return"), trend.read_momentum),
+    (("profit", "margin", "return", "roe", "losing"), fundamentals.read_profitability),
+    (("growth",), fundamentals.read_growth),
+    (("valu", "cheap", "expensive", "bargain", "pricey", "premium"), fundamentals.read_valuation),
+    (("dividend",), fundamentals.read_dividend),
+    (("beta",), trend.read_beta_level),
+    (("vol",), trend.read_volatility_level),
+    (("upside", "downside", "target"), fundamentals.read_upside),
+    (("consensus", "analyst", "rated"), fundamentals.read_consensus),
+    (("sector", "industry"), fundamentals.read_category),
+)
+"""(keywords that must occur in the lower-cased text, reader), in the order they read: an earlier reader's span
+wins over a later overlapping one."""
+_KEYWORDS = re.compile("|".join(sorted({re.escape(k) for keys, _ in READERS for k in keys}, key=len, reverse=True)))
+
+
+def qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: str | None
+                ) -> list[tuple[Assertion, tuple[int, int]]]:
+    """Qualitative assertions of one sentence with their spans; ``taken`` (spans already read) grows."""
+    out: list[tuple[Assertion, tuple[int, int]]] = []
+
+    def add(m: re.Match[str], span: tuple[int, int] | None = None, keep: bool = True, **kw) -> bool:
+        span = span or (m.start(), m.end())
+        if overlaps(span, taken) or forecast_marker_before(text, m.start()):
+            return False
+        if kw.get("rule") in trend.MARKET_WIDE_RULES and trend.MACRO_SUBJECT.search(
+                text, clause_start(text, m.start()), m.start()):
+            return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
+        out.append((Assertion(symbol=symbol_at(m.start()), raw=m.group(0).strip(), **kw), span))
+        if keep:
+            taken.append(span)
+        return True
+
+    present = set(_KEYWORDS.findall(text.lower()))
+    for keys, reader in READERS:
+        if present.intersection(keys):
+            reader(text, add, benchmark)
+    return out

@@ -1,0 +1,91 @@
+"""Technical states in words: above/below a moving average, golden/death cross, MACD vs its signal,
+overbought/oversold, at/near a 52-week extreme. One reader per kind."""
+
+from __future__ import annotations
+
+import re
+
+from ledgers.reading._emit import Emit
+from ledgers.reading._vocab import MA_WORDS
+
+# qualitative phrases ------------------------------------------------------------------------------------
+_Q_SMA = re.compile(
+    r"\b(?P<neg>not\s+|no\s+longer\s+)?(?:(?:trading|trades|traded|sits?|sitting|is|are|remains?|stays?|"
+    r"closed|holding|holds|broke|broken|moved|back|reclaimed|crossed|price)\s+)?(?P<dir>above|below|under|beneath)\s+"
+    r"(?:both\s+)?(?:its\s+|the\s+|their\s+)?(?P<terms>(?:(?:50|200)-?(?:[\s-]?(?:day|d))?(?:\s*(?:and|&|/|,)\s*"
+    r"(?:the\s+|its\s+)?)?)+)[\s-]?" + MA_WORDS + r"\b"
+    r"|\b(?P<neg2>not\s+)?(?P<dir2>above|below|under)\s+(?:its\s+|the\s+)?(?:(?P<n2>50|200)[\s-]?dma|sma[\s-]?(?P<n3>50|200))\b",
+    re.I,
+)
+
+_GENERIC_STATE_BEFORE = re.compile(
+    r"(?:\b(?:an|any|no|for|seeking|looking\s+for|screen(?:s|ing)?\s+for|requires?|filters?\s*\(?)\s+$|\(\s*$)",
+    re.I)
+
+_PLURAL_SUBJECT = re.compile(r"\b(?:names|stocks|those|these|holdings|candidates|ones|companies)\s+$", re.I)
+
+_Q_CROSS = re.compile(
+    r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + MA_WORDS
+    + r"\s+)?(?:is\s+|sits\s+|trading\s+|crossed\s+)?(?P<dir>above|below|under)\s+(?:the\s+|its\s+)?200[\s-]?(?:day|d)",
+    re.I,
+)
+
+_Q_MACD = re.compile(
+    r"\b(?P<adj>bullish|bearish|positive|negative)\s+macd\b|\bmacd\s+(?:line\s+)?(?:is\s+|sits\s+|crossed\s+)?"
+    r"(?P<dir>above|below|under)\s+(?:its\s+|the\s+)?signal|\bmacd\s+(?:is\s+)?(?P<adj2>bullish|bearish)",
+    re.I,
+)
+
+_Q_RSI = re.compile(r"\b(?P<neg>not\s+|no\s+longer\s+|isn't\s+|never\s+)?(?P<state>overbought|oversold)\b", re.I)
+
+_Q_52W = re.compile(
+    r"\b(?P<neg>not\s+)?(?P<deg>at|near|close\s+to|approaching|hitting|hit|new|fresh|record|just\s+below|"
+    r"just\s+under|nearing|within\s+reach\s+of|touching)\s+(?:a\s+|its\s+|the\s+|new\s+|fresh\s+)*52[\s-]?"
+    r"(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)\b",
+    re.I,
+)
+
+
+def read_sma(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_SMA.finditer(text):
+        if re.search(r"\btheir\b", m.group(0), re.I) or _PLURAL_SUBJECT.search(text[max(0, m.start() - 30):m.start()]):
+            continue  # "names trading above their 50-day average": a screen, not a claim about one symbol
+        d = (m.group("dir") or m.group("dir2")).lower()
+        pol = 1 if d == "above" else -1
+        if m.group("neg") or m.group("neg2"):
+            pol = -pol
+        windows = list(dict.fromkeys(re.findall(r"50|200", m.group("terms") or "") or [m.group("n2") or m.group("n3")]))
+        for i, n in enumerate(windows):  # "above its 50- and 200-day averages": one assertion per window
+            add(m, keep=i == len(windows) - 1, rule="sma_position", field=f"sma{n}", polarity=pol, window=int(n))
+
+
+def read_cross(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_CROSS.finditer(text):
+        if m.group("golden"):
+            pol = 1
+        elif m.group("death"):
+            pol = -1
+        else:
+            pol = 1 if m.group("dir").lower() == "above" else -1
+        add(m, rule="ma_cross", field="sma50", polarity=pol)
+
+
+def read_macd(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_MACD.finditer(text):
+        word = (m.group("adj") or m.group("adj2") or m.group("dir") or "").lower()
+        add(m, rule="macd_signal", field="macd", polarity=-1 if word in ("bearish", "negative", "below", "under") else 1)
+
+
+def read_rsi(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_RSI.finditer(text):
+        if _GENERIC_STATE_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
+            continue  # "filters (an oversold RSI ...)", "looking for oversold names": a criterion, not a claim
+        pol = 1 if m.group("state").lower() == "overbought" else -1
+        add(m, rule="rsi_state", field="rsi14", polarity=pol, label="not" if m.group("neg") else None)
+
+
+def read_52w(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_52W.finditer(text):
+        hl = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
+        near = m.group("deg").lower().startswith(("near", "close", "approach", "just", "within"))
+        add(m, rule="near_52w_extreme", field=hl, label="near" if near else "at", polarity=-1 if m.group("neg") else 1)

@@ -1,0 +1,130 @@
+"""A sentence -> its assertions: numbers bound to fields, rankings and signs, qualitative phrases, forecasts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ledgers._models import Assertion
+from ledgers.reading._clauses import Mention, clause_start, forecast_markers, main_subject, subjects
+from ledgers.reading._intent import number_intent
+from ledgers.reading._numbers import NumberHit, find_numbers, number_assertion
+from ledgers.reading._qualitative import qualitative
+from ledgers.reading._ranking import find_rankings, find_signs
+from ledgers.reading._vocab import DATE_AFTER
+
+
+@dataclass(slots=True)
+class Parsed:
+    """Assertions found in a text, each with its character span."""
+
+    assertions: list[Assertion] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    forecast_spans: list[tuple[int, int]] = field(default_factory=list)
+    numbers: list[NumberHit | None] = field(default_factory=list)  # the number each assertion states
+
+    def add(self, assertion: Assertion, span: tuple[int, int], hit: NumberHit | None = None) -> None:
+        self.assertions.append(assertion)
+        self.spans.append(span)
+        self.numbers.append(hit)
+
+_BARE_AFTER = re.compile(r"^\s*(?:[,;)\].]|$|and\b|or\b|vs\.?\b|versus\b|while\b|with\b)", re.I)
+
+"""Nothing after the number that names another measure ("SMH +82% YTD" stays a briefing figure)."""
+
+_COMPARABLE = {"beta_level": "beta", "volatility_level": "volatility20d"}
+
+_THAN = re.compile(r"^\s*than\s+(?:the\s+|its\s+|a\s+)?", re.I)
+
+def _compared_with(mentions: Sequence[Mention], text: str, end: int) -> str | None:
+    """The option right after "than" that follows ``end`` ("lower volatility than SPY"), or None."""
+    m = _THAN.match(text[end:end + 30])
+    if m is None:
+        return None
+    at = end + m.end()
+    return next((mm.symbol for mm in mentions if mm.start == at), None)
+
+def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str | None:
+    """The option named right before a number ("SMH -7.3%", "EWY: -25%"), or None."""
+    for m in mentions:
+        if not m.reference and 0 <= pos - m.end <= 3 and re.fullmatch(r"[\s:(]*", text[m.end:pos]):
+            return m.symbol
+    return None
+
+def parse_text(
+    text: str,
+    symbol: str | None,
+    cited_fields: Sequence[str] = (),
+    mentions: Sequence[Mention] = (),
+    benchmark: str | None = None,
+    strong_symbol: bool = True,
+) -> Parsed:
+    """Every assertion in ``text``: numbers bound to fields, qualitative phrases, forecasts.
+
+    ``symbol`` is the subject when no mention says otherwise; with ``strong_symbol`` (a segment header or a
+    judge's claim symbol) it wins over mentions in other clauses of the sentence."""
+    parsed = Parsed()
+    taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
+    for hit in find_numbers(text, cited_fields):
+        subject, alternatives = subjects(mentions, hit.start, text, symbol, strong_symbol, hit.end)
+        assertion = number_assertion(hit, subject, benchmark, text)
+        intent = number_intent(text, hit.start, hit.end, clause_start(text, hit.start), assertion.field)
+        if intent is not None and assertion.rule not in ("forecast",):
+            assertion = Assertion(rule=intent, symbol=subject, raw=text[hit.start:hit.end].strip())
+        elif assertion.rule == "briefing" and hit.stated.percent and _BARE_AFTER.match(text[hit.end:]):
+            named = _named_right_before(mentions, text, hit.start)
+            if named is not None:  # "SMH -7.3%", "(SMH +24%, TECH +22%)": a move of the named option
+                assertion = Assertion(rule="any_return", symbol=named, stated=hit.stated.value / 100.0,
+                                      tolerance=hit.stated.in_unit("fraction")[1], raw=hit.stated.raw)
+        if alternatives:
+            assertion = replace(assertion, alternatives=alternatives)
+        parsed.add(assertion, hit.span, hit)
+    ranked: list[tuple[int, int]] = []  # a ranking may share words with a number ("strongest 7d return at 5%")
+    for assertion, span in find_rankings(text, ranked, lambda pos: subjects(mentions, pos, text, symbol,
+                                                                            strong_symbol)):
+        parsed.add(assertion, span)
+        ranked.append(span)
+    for assertion, span in find_signs(text, ranked, lambda pos: subjects(mentions, pos, text, symbol,
+                                                                         strong_symbol)):
+        parsed.add(assertion, span)
+        ranked.append(span)
+    taken.extend(parsed.spans)
+    for assertion, span in qualitative(text, taken, lambda pos: main_subject(mentions, pos, text, symbol, strong_symbol), benchmark):
+        other = _compared_with(mentions, text, span[1]) if assertion.rule in _COMPARABLE else None
+        if assertion.rule in _COMPARABLE and other is None and _THAN.match(text[span[1]:span[1] + 30]):
+            # "lower volatility than broad small caps": a comparison with no option named is no absolute level
+            assertion = Assertion(rule="compare", symbol=assertion.symbol, field=_COMPARABLE[assertion.rule],
+                                  benchmark=None, op="gt" if assertion.polarity > 0 else "lt",
+                                  raw=text[span[0]:min(len(text), span[1] + 40)].split(".")[0].strip())
+        elif other is not None and other != assertion.symbol:  # "lower beta than the S&P 500": the two compared
+            assertion = Assertion(rule="compare", symbol=assertion.symbol, field=_COMPARABLE[assertion.rule],
+                                  benchmark=other, op="gt" if assertion.polarity > 0 else "lt",
+                                  raw=text[span[0]:span[1]].strip())
+        parsed.add(assertion, span)
+    for m in forecast_markers(text):
+        if m.group(0).lower() == "may" and DATE_AFTER.match(text[m.start():]) and m.group(0)[0] == "M":
+            continue
+        parsed.forecast_spans.append((m.start(), m.end()))
+    return parsed
+
+def parse_assertions(
+    text: str, symbol: str | None, cited_fields: Sequence[str] = (), benchmark: str | None = None
+) -> list[Assertion]:
+    """Assertions of a judge's claim text; a forecast word anywhere adds a ``forecast`` assertion."""
+    parsed = parse_text(text, symbol, cited_fields, (), benchmark)
+    out = list(parsed.assertions)
+    if parsed.forecast_spans and not any(a.rule == "forecast" for a in out):
+        s, e = parsed.forecast_spans[0]
+        out.append(Assertion(rule="forecast", symbol=symbol, raw=text[s:e]))
+    return out
+
+def replace(assertion: Assertion, **changes: object) -> Assertion:
+    """A copy of a (valid) assertion with a few fields changed, without re-validation."""
+    values = {**assertion.__dict__, **changes}
+    copy = Assertion.__new__(Assertion)
+    object.__setattr__(copy, "__dict__", values)
+    object.__setattr__(copy, "__pydantic_fields_set__", set(values))
+    object.__setattr__(copy, "__pydantic_extra__", None)
+    object.__setattr__(copy, "__pydantic_private__", None)
+    return copy

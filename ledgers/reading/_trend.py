@@ -1,0 +1,100 @@
+"""Trend and risk levels in words: momentum and trends, relative strength, low/high beta, low/high volatility.
+One reader per kind."""
+
+from __future__ import annotations
+
+import re
+
+from ledgers.reading._emit import Emit
+from ledgers.reading._horizons import horizon_key, hz_num
+from ledgers.reading._vocab import BENCH_WORDS
+
+_MOM_ADJ_POS = ("positive", "strong", "strongest", "stronger", "bullish", "upward", "rising", "robust", "solid",
+                "dominant", "accelerating", "exceptional", "improving", "upside", "persistent")
+
+_MOM_ADJ_NEG = ("negative", "weak", "weaker", "weakest", "weakening", "bearish", "downward", "falling", "fading",
+                "poor", "deteriorating", "decelerating", "declining")
+
+_Q_MOMENTUM = re.compile(
+    r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
+    r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|"
+    r"medium-term|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|one-month|1-week|1-month|"
+    r"six-month|6-month|and|,)\s*)*)"
+    r"(?P<what>momentum|uptrend|trend|price\s+action|performance|returns?)\b"
+    r"|\b(?P<trend>uptrend|downtrend|up-trend|down-trend)\b|\btrending\s+(?P<tdir>higher|up|lower|down)\b",
+    re.I,
+)
+
+_Q_RELSTRENGTH = re.compile(
+    r"\b(?:(?P<adj>strong|strongest|positive|robust|solid|weak|negative|poor|notable)\s+)?(?:(?:recent|near-term|"
+    r"sector|30-day|7-day|\d+[\s-]?d)\s+)*relative\s+(?P<what>strength|weakness|outperformance|underperformance)\b"
+    rf"|\b(?P<verb>outperform\w*|underperform\w*)\s+(?:the\s+)?(?P<ref>{BENCH_WORDS})\b",
+    re.I,
+)
+
+_Q_BETA = re.compile(r"\b(?P<adj>low|lower|high|higher|elevated|below-market|above-market)[\s-]beta\b", re.I)
+
+_Q_VOL = re.compile(
+    r"\b(?P<adj>low|lower|high|higher|elevated|subdued|muted|modest|moderate)\s+(?:realized\s+|historical\s+|"
+    r"price\s+)?(?:volatility|vol)\b(?!\s+(?:equities|etf|fund|stocks))",
+    re.I,
+)
+
+MARKET_WIDE_RULES = frozenset({"momentum", "relative_momentum", "volatility_level"})
+
+MACRO_SUBJECT = re.compile(
+    r"\b(?:WTI|Brent|crude|oil|CPI|PPI|PCE|inflation|yields?|rates|dollar|VIX|Treasur(?:y|ies)|GDP|payrolls|"
+    r"Kospi|Nikkei|Dow|Nasdaq|Russell|bitcoin|gold\s+prices?)\b",
+    re.I,
+)
+
+
+def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_RELSTRENGTH.finditer(text):
+        if m.group("verb"):
+            pol = -1 if m.group("verb").lower().startswith("under") else 1
+        else:
+            pol = -1 if m.group("what").lower() in ("weakness", "underperformance") else 1
+            if (m.group("adj") or "").lower() in ("weak", "negative", "poor"):
+                pol = -1
+        hz = re.search(r"(\d+)[\s-]?(d|day)", m.group(0), re.I)
+        add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark,
+            label=horizon_key(int(hz.group(1)), hz.group(2)) if hz else None)
+
+
+def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_MOMENTUM.finditer(text):
+        label: str | None = None
+        if m.group("trend"):
+            pol = -1 if m.group("trend").lower().startswith("down") else 1
+        elif m.group("tdir"):
+            pol = -1 if m.group("tdir").lower() in ("lower", "down") else 1
+        else:
+            adj, what = m.group("adj").lower(), m.group("what").lower()
+            if what.startswith(("performance", "return")) and adj not in ("positive", "negative", "strong", "weak"):
+                continue
+            pol = -1 if adj in _MOM_ADJ_NEG else 1
+            mods = m.group("mods") or ""
+            hz = re.search(r"(\d+|one|six)[\s-]?(d|day|days|w|week|m|month|months|y|year)\b", mods, re.I)
+            label = horizon_key(hz_num(hz.group(1)), hz.group(2)) if hz else None
+            if label is None and re.search(r"recent|near-term|short-term", mods, re.I):
+                label = "short"
+            if "relative" in mods.lower():
+                add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)
+                continue
+        add(m, rule="momentum", polarity=pol, label=label)
+
+
+def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_BETA.finditer(text):
+        add(m, rule="beta_level", field="beta",
+            polarity=-1 if m.group("adj").lower() in ("low", "lower", "below-market") else 1)
+
+
+def read_volatility_level(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _Q_VOL.finditer(text):
+        adj = m.group("adj").lower()
+        if adj == "moderate":
+            continue  # neither low nor high
+        add(m, rule="volatility_level", field="volatility20d",
+            polarity=-1 if adj in ("low", "lower", "subdued", "muted", "modest") else 1)

@@ -1,0 +1,36 @@
+"""Word lists every reader shares: months, benchmark references, moving-average words, and the context
+(briefing) words that make a number a macro or news figure rather than a point-in-time field."""
+
+from __future__ import annotations
+
+import re
+
+_MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+
+DATE_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$", re.I)
+
+DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH_WORDS})\b", re.I)
+
+# benchmark references ("vs SPY", "the S&P 500", "the market")
+BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
+
+MA_WORDS = r"(?:simple\s+)?(?:moving[\s-]averages?|mas?|smas?|averages?|dmas?|lines?)"
+
+_CONTEXT = (
+    r"CPI|PPI|PCE|GDP|payrolls?|nonfarm|unemployment|jobless|yields?|\d+\s*-?\s*y(?:ea)?r?\s+(?:yield|treasury|note)"
+    r"|10y|2y|30y|10-year|2-year|30-year|treasur(?:y|ies)|WTI|Brent|crude|oil|VIX|PMI|ISM|sentiment|UMich"
+    r"|confidence|CAPE|chip\s+sales|sales|exports?|imports?|budget|capex|revenues?|inflation|fed\s+funds"
+    r"|rates?|probability|odds|implied|guidance|Kospi|Dow|Nasdaq|Russell|Nikkei|retail|housing|orders"
+    r"|spending|deficit|tariffs?|GM|gross\s+margin|estimates?|spreads?|alpha|score|up[\s-]days?|up[\s-]day"
+    r"|breadth|drawdowns?|correlation|hikes?|cuts?|dollar|bitcoin|wages?|quarter|QoQ|YoY|MoM|y/y|q/q|m/m"
+    r"|year[\s-]over[\s-]year|quarter[\s-]over[\s-]quarter|month[\s-]over[\s-]month|YTD|year[\s-]to[\s-]date"
+    r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?|Q[1-4]"
+    rf"|{_MONTH_WORDS}"
+)
+
+CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
+
+CONTEXT_JUST_BEFORE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*[+\-\u2212]?\s*$", re.I)
+
+CONTEXT_SUFFIX = re.compile(rf"^[\s,]*(?:[\w/&'-]+\s+){{0,2}}?(?:{_CONTEXT})\b", re.I)

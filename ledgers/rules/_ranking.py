@@ -1,0 +1,94 @@
+"""Superlatives and rankings against the cross-section the round showed (parsed by ``ledgers.reading._ranking``)."""
+
+from __future__ import annotations
+
+from grader.pit import Observation
+from ledgers._models import Assertion
+from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES
+from ledgers.reading import HORIZON_FIELDS
+from ledgers.rules._base import CON, NV, SUP, Ctx, RuleResult, as_float, fmt, missing, unit_of
+
+_SHORT_RETURNS = ("return3d", "return5d", "return7d", "return30d")
+
+_ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "return6m", "return1y")
+
+_FAMILIES: dict[str, tuple[str, ...]] = {  # a non-return measure: its fields, one per window (the registry's)
+    **WINDOW_FAMILIES,
+    "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
+    **{f: (f,) for f in ("qualityEvidenceScore", "priorActiveRank", "recentPullbackRank", "lowVolatilityRank",
+                         "shallowDrawdownRank")},
+}
+
+_SHORT_ACTIVE = ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d")
+
+def horizon_suffix(key: str) -> str:
+    """'21T' -> '21d', '30D' -> '30d', '6M' -> '6m', '1Y' -> '1y' (registry field suffixes)."""
+    return key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
+
+def of_horizons(fields: tuple[str, ...], horizons: list[str]) -> list[str]:
+    """The fields whose window is one of the written horizon keys ('21T' keeps volatility21d, not 121d)."""
+    wanted = {horizon_suffix(h) for h in horizons if h != "short"}
+    return [f for f in fields if any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in wanted)]
+
+def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
+    """(fields to rank on, every one must hold); horizons written in the claim must all hold."""
+    if a.field and a.field not in _FAMILIES and a.field in FIELD_SPECS:
+        return [a.field], True  # a structured assertion names the one field it ranks by
+    if a.field in _FAMILIES:
+        family = _FAMILIES[a.field]
+        if [h for h in a.horizons if h != "short"]:
+            return of_horizons(family, a.horizons), True
+        pool = _SHORT_ACTIVE if "short" in a.horizons and a.field == "activeReturn" else family
+        return [f for f in pool if ctx.get(sym, f) is not None], False
+    written = [h for h in a.horizons if h != "short"]
+    if written:
+        return [HORIZON_FIELDS.get(h, "") for h in written], True
+    pool = _SHORT_RETURNS if "short" in a.horizons else _ALL_RETURNS
+    return [f for f in pool if ctx.get(sym, f) is not None], False
+
+def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "ranking")
+    if a.label == "group":
+        return RuleResult(NV, f"{a.raw!r}: a ranking within a group the claim does not name exactly")
+    fields, every = _ranking_fields(ctx, sym, a)
+    if not fields or any(not f or ctx.get(sym, f) is None for f in fields):
+        return missing(ctx, sym, "the ranked field")
+    sector = ctx.data.sector_of(sym, ctx.as_of) if a.label == "sector" else None
+    if a.label == "sector" and sector is None:
+        return RuleResult(NV, f"{a.raw!r}: the sector of {sym} is not known")
+    top_n = a.window or 1
+    lowest = a.polarity < 0
+    holds: list[bool] = []
+    parts: list[str] = []
+    evidence: list[Observation] = []
+    for f in fields:
+        peers: dict[str, float] = {}
+        for s in sorted(ctx.data.symbols_with(f)):
+            label = ctx.data.sector_of(s, ctx.as_of)
+            if label == "cash" or (sector is not None and label != sector):
+                continue
+            v = as_float(ctx.get(s, f))
+            if v is not None:
+                peers[s] = v
+        if len(peers) < ctx.config.ranking_min_peers or sym not in peers:
+            return RuleResult(NV, f"{a.raw!r}: fewer than {ctx.config.ranking_min_peers} symbols with {f} to rank")
+        flip = lowest != f.startswith("maxDrawdown")  # the largest drawdown is the most negative
+        order = sorted(peers, key=lambda s: (peers[s] if flip else -peers[s], s))
+        rank = order.index(sym) + 1
+        holds.append(rank <= top_n)
+        leader = order[0]
+        evidence.append(ctx.get(sym, f))
+        if leader != sym:
+            evidence.append(ctx.get(leader, f))
+        parts.append(f"{f}: {sym} ranks {rank} of {len(order)} ({fmt(peers[sym], unit_of(f))}; first "
+                     f"{leader} {fmt(peers[leader], unit_of(f))})")
+    scope = f"among {sector} peers" if sector else "in the universe"
+    reason = f"{a.raw!r} {scope}: " + "; ".join(parts)
+    ev = [o for o in evidence if o is not None]
+    if all(holds) or (not every and any(holds)):
+        return RuleResult(SUP, reason, ev)
+    if not any(holds):
+        return RuleResult(CON, reason, ev)
+    return RuleResult(NV, reason + " (holds on some horizons, not all)", ev)

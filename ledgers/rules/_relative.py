@@ -1,0 +1,106 @@
+"""One option against another or the benchmark: relative returns ("+9.8% vs SPY"), relative strength, and the
+same field of two options ("lower beta than the S&P 500")."""
+
+from __future__ import annotations
+
+from ledgers._models import Assertion
+from ledgers._registry import window_family
+from ledgers.reading import FIELD_HORIZONS
+from ledgers.rules._base import (
+    CON,
+    NV,
+    SUP,
+    Ctx,
+    RuleResult,
+    as_float,
+    compare_fraction,
+    fmt,
+    horizon_of,
+    missing,
+    signed,
+    unit_of,
+    value_of,
+    when,
+)
+from ledgers.rules._technical import momentum_value
+from ledgers.rules._values import rule_exact_numeric
+
+
+def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    bench = a.benchmark or ctx.config.benchmark
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "return")
+    if bench is None:
+        return RuleResult(NV, "no benchmark symbol to compute a relative return")
+    horizon = horizon_of(a)
+    if horizon is None:
+        return RuleResult(NV, f"relative return of {sym}: horizon not stated")
+    stored = ctx.get(sym, f"activeReturn{horizon[:-1]}{'d' if horizon[-1] in 'TD' else horizon[-1].lower()}")
+    if stored is not None and bench in (ctx.config.benchmark, None):  # the table's own active return
+        return compare_fraction(ctx, a, float(stored.value), [stored], f"{stored.field} (vs {bench})", sym)
+    v1, ev1, what = value_of(ctx, sym, a)
+    v2, ev2, _ = value_of(ctx, bench, a)
+    if v1 is None or v2 is None:
+        return missing(ctx, sym if v1 is None else bench, what)
+    return compare_fraction(ctx, a, v1 - v2, ev1 + ev2, f"{what} minus {bench}'s", sym)
+
+def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
+    """"relative strength (+2.4% 7d)": the plain return or the return over the benchmark's may be meant;
+    supported when either matches, contradicted when neither does."""
+    plain = rule_exact_numeric(ctx, a)
+    if plain.status == SUP:
+        return plain
+    relative = rule_relative_return(ctx, a)
+    if relative.status == SUP:
+        return relative
+    status = CON if CON in (plain.status, relative.status) else NV
+    if status == CON and NV in (plain.status, relative.status):
+        status = NV  # one reading could not be checked
+    return RuleResult(status, f"{plain.reason}; read as relative: {relative.reason}",
+                      plain.evidence + relative.evidence, plain.lookahead)
+
+def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym, bench = a.symbol or ctx.symbol, a.benchmark or ctx.config.benchmark
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "relative strength")
+    if bench is None:
+        return RuleResult(NV, "no benchmark symbol to check relative strength against")
+    v1, ev1, what = momentum_value(ctx, sym, horizon_of(a))
+    horizon = horizon_of(a) or FIELD_HORIZONS.get(what)
+    v2, ev2, _ = momentum_value(ctx, bench, horizon) if horizon else momentum_value(ctx, bench, None)
+    value = None if v1 is None or v2 is None else v1 - v2
+    return signed(ctx, a, value, ev1 + ev2, ctx.config.momentum_dead_band, f"{what} minus {bench}'s",
+                   f"outperforming {bench}", f"underperforming {bench}")
+
+def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
+    """The same field of two symbols ("XLV's 30-day return is above SPY's"), with a relative dead band."""
+    sym, other = a.symbol or ctx.symbol, a.benchmark
+    fld = a.field or ""
+    if other is None:
+        return RuleResult(NV, f"{a.raw!r}: compared with something that is not one option of the season")
+    for s in (sym, other):
+        if s is None or s not in ctx.data.known:
+            return missing(ctx, s, fld)
+    o1, o2 = ctx.get(sym, fld), ctx.get(other, fld)  # type: ignore[arg-type]
+    v1, v2 = as_float(o1), as_float(o2)
+    if (v1 is None or v2 is None) and window_family(fld):
+        # "lower volatility than SPY" where the round shows volatility21d: every window both have must agree
+        both = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None  # type: ignore[arg-type]
+                and ctx.get(other, f) is not None]  # type: ignore[arg-type]
+        results = [rule_compare(ctx, a.model_copy(update={"field": f})) for f in both]
+        if results and len({r.status for r in results}) == 1:
+            return RuleResult(results[0].status, "; ".join(r.reason for r in results),
+                              [e for r in results for e in r.evidence])
+        if results:
+            return RuleResult(NV, "windows disagree: " + "; ".join(r.reason for r in results))
+    if v1 is None or v2 is None:
+        return missing(ctx, sym if v1 is None else other, fld)
+    unit = unit_of(fld)
+    word = "above" if a.op == "gt" else "below"
+    head = f"{sym} {fld} = {fmt(v1, unit)} vs {other} {fmt(v2, unit)} ({when(o1)}); claimed {word}"  # type: ignore[arg-type]
+    ev = [o1, o2]
+    if abs(v1 - v2) <= ctx.config.threshold_dead_band * max(abs(v1), abs(v2), 1e-9):
+        return RuleResult(NV, f"{head}: within the {ctx.config.threshold_dead_band:.1%} dead band", ev)  # type: ignore[arg-type]
+    ok = v1 > v2 if a.op == "gt" else v1 < v2
+    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]

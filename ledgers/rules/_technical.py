@@ -1,0 +1,117 @@
+"""Technical states: above/below a moving average, golden/death cross, MACD vs signal, overbought/oversold,
+momentum."""
+
+from __future__ import annotations
+
+from grader.pit import Observation
+from ledgers._models import Assertion
+from ledgers.reading import HORIZON_FIELDS
+from ledgers.rules._base import (
+    CON,
+    NV,
+    SUP,
+    Ctx,
+    RuleResult,
+    as_float,
+    fmt,
+    horizon_of,
+    missing,
+    ratio,
+    signed,
+    value_of,
+    when,
+)
+
+
+def rule_sma_position(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym, fld = a.symbol or ctx.symbol, a.field or "sma50"
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, fld)
+    value, ev = ratio(ctx, sym, "close", fld)
+    return signed(ctx, a, value, ev, ctx.config.ma_dead_band, f"close vs {fld}", f"above {fld}", f"below {fld}")
+
+def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "sma50")
+    value, ev = ratio(ctx, sym, "sma50", "sma200")
+    return signed(ctx, a, value, ev, ctx.config.ma_dead_band, "sma50 vs sma200", "sma50 above sma200",
+                   "sma50 below sma200")
+
+def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "macd")
+    m, s, c = (ctx.get(sym, f) for f in ("macd", "macdSignal", "close"))
+    ev = [o for o in (m, s, c) if o is not None]
+    vm, vs, vc = as_float(m), as_float(s), as_float(c)
+    if vm is None or vs is None or not vc:
+        return missing(ctx, sym, "macd/macdSignal")
+    return signed(ctx, a, (vm - vs) / vc, ev, ctx.config.macd_dead_band, "(macd - macdSignal) / close", "macd above signal",
+                   "macd below signal")
+
+def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "rsi14")
+    o = ctx.get(sym, "rsi14")
+    v = as_float(o)
+    if v is None:
+        return missing(ctx, sym, "rsi14")
+    cfg = ctx.config
+    if a.polarity > 0:
+        state, holds = f"overbought (rsi14 >= {cfg.overbought_rsi:g})", v >= cfg.overbought_rsi
+    else:
+        state, holds = f"oversold (rsi14 <= {cfg.oversold_rsi:g})", v <= cfg.oversold_rsi
+    negated = a.label == "not"
+    ok = holds != negated
+    claim = f"not {state.split(' ')[0]} ({state.split(' ', 1)[1][1:-1]} is {state.split(' ')[0]})" if negated else state
+    # conventions differ (some desks use 80/20, some 60/40): a reading within rsi_state_band of the threshold
+    # on the wrong side is not verifiable, not a contradiction
+    threshold = cfg.overbought_rsi if a.polarity > 0 else cfg.oversold_rsi
+    if not ok and abs(v - threshold) <= cfg.rsi_state_band:
+        return RuleResult(NV, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}: within "
+                              f"{cfg.rsi_state_band:g} points of the usual threshold, conventions differ", [o])  # type: ignore[list-item]
+    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}",  # type: ignore[arg-type]
+                      [o])  # type: ignore[list-item]
+
+def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | None, list[Observation], str]:
+    if horizon:
+        probe = Assertion(rule="momentum", field=HORIZON_FIELDS.get(horizon), label=horizon)
+        return value_of(ctx, sym, probe)
+    for fld in ctx.config.momentum_fields:
+        o = ctx.get(sym, fld)
+        if as_float(o) is not None:
+            return as_float(o), [o], fld  # type: ignore[list-item]
+    return None, [], "/".join(ctx.config.momentum_fields)
+
+def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
+    """Named horizon: its sign. Otherwise the first available momentum field (the short ones first for
+    "recent"/"near-term"/"short-term") decides, unless another available horizon points the other way."""
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "momentum")
+    horizon = horizon_of(a)
+    if horizon:
+        value, ev, what = momentum_value(ctx, sym, horizon)
+        return signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
+                       "negative momentum")
+    cfg = ctx.config
+    order = (list(cfg.short_momentum_fields) + list(cfg.momentum_fields) if a.label == "short"
+             else list(cfg.momentum_fields) + list(cfg.short_momentum_fields))
+    seen = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
+    seen = [(f, o) for f, o in seen if as_float(o) is not None]
+    primaries = set(order) if a.label == "short" else set(cfg.momentum_fields)
+    if not seen or seen[0][0] not in primaries:  # no 20d/30d return: a 5d one alone is not "momentum"
+        return missing(ctx, sym, "/".join(cfg.momentum_fields))
+    ev = [o for _, o in seen]
+    claim = "positive momentum" if a.polarity > 0 else "negative momentum"
+    head = f"{sym} " + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in seen) + f"; claimed {claim}"
+    primary = as_float(seen[0][1]) or 0.0
+    if abs(primary) <= cfg.momentum_dead_band:
+        return RuleResult(NV, f"{head}: {seen[0][0]} within the {cfg.momentum_dead_band:.2%} dead band", ev)  # type: ignore[arg-type]
+    sign = 1 if primary > 0 else -1
+    if any((as_float(o) or 0.0) * sign < -cfg.momentum_dead_band for _, o in seen[1:]):
+        return RuleResult(NV, f"{head}: horizons disagree", ev)  # type: ignore[arg-type]
+    ok = sign == (1 if a.polarity > 0 else -1)
+    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]

@@ -1,0 +1,122 @@
+"""A field's value as stated ("RSI at 72", "+5.6% 7d", "beta 0.73"), above/below a number, or a move next to
+a name with no horizon ("SMH -7.3%")."""
+
+from __future__ import annotations
+
+from ledgers._models import Assertion
+from ledgers._registry import window_family
+from ledgers.rules._base import (
+    CON,
+    NV,
+    SUP,
+    Ctx,
+    RuleResult,
+    as_float,
+    fmt,
+    matches,
+    missing,
+    tol_text,
+    unit_of,
+    value_of,
+    when,
+    with_lookahead,
+)
+
+_SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation"), "correlation", "qualityEvidenceScore",
+                          "priorActiveRank", "recentPullbackRank", "lowVolatilityRank", "shallowDrawdownRank"})
+
+_NON_POSITIVE = frozenset({"maxDrawdown", "maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
+
+_LOOSE_GENERICS = frozenset({"activeReturn", "maxDrawdown", "volumeZscore", "correlation"})
+
+"""Words models use loosely ("prior 48% active run", "-22% drawdown" for the distance from the high): a
+mismatch with the one window the store has is not verifiable, never a contradiction."""
+
+def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
+    """A generic measure ("beta 0.73", "volatility 21%") the store holds only over other windows: one window
+    decides; several: supported when one matches, else not verifiable (which window was meant is unsaid)."""
+    members = [f for f in window_family(a.field or "") if f != a.field and ctx.get(sym, f) is not None]
+    if not members:
+        return None
+    results = [rule_exact_numeric(ctx, a.model_copy(update={"field": f})) for f in members]
+    if len(results) == 1 and (a.field not in _LOOSE_GENERICS or results[0].status != CON):
+        return results[0]
+    hit = next((r for r in results if r.status == SUP), None)
+    if hit is not None:
+        return hit
+    return RuleResult(NV, f"window not stated; {sym} {', '.join(members)} all differ from {a.raw}: "
+                          + "; ".join(r.reason for r in results), [o for r in results for o in r.evidence])
+
+def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, a.field or "value")
+    if a.field and ctx.get(sym, a.field) is None and window_family(a.field):
+        other = _other_windows(ctx, sym, a)
+        if other is not None:
+            return other
+    value, ev, what = value_of(ctx, sym, a)
+    unit = unit_of(a.field) if a.field else "fraction"
+    if value is None:
+        return with_lookahead(ctx, sym, a, a.field, missing(ctx, sym, what))
+    stated = a.stated if a.stated is not None else 0.0
+    if a.field in _SMALL_SCALE and a.tolerance >= 0.5 and stated != 0:
+        # "beta near 1": a whole number for a measure that lives within a few units is no "±0.5" claim
+        a = a.model_copy(update={"tolerance": 0.0, "approx": True})
+    if a.field in _NON_POSITIVE and stated > 0:
+        stated = -stated  # "a maximum drawdown of 8.12%", "12% off its 52-week high": a magnitude
+    if unit == "price" and a.field in ("close", "sma50", "sma200", "week52High", "week52Low", "analystTargetPrice"):
+        ratio = abs(stated) / abs(value) if value else float("inf")
+        scale = ctx.config.price_scale_ratio
+        if not (1 / scale <= ratio <= scale):
+            return RuleResult(NV, f"stated {a.raw} is not on the scale of {sym} {what} {fmt(value, unit)} "
+                                  "(another instrument, e.g. an index level)", ev)
+    ok = matches(value, stated, a.tolerance, a.approx, ctx.config)
+    reason = (f"{sym} {what} = {fmt(value, unit)} ({when(ev[-1])}); stated {a.raw} "
+              f"{'matches' if ok else 'differs'} ({tol_text(a, unit, ctx.config)})")
+    res = RuleResult(SUP if ok else CON, reason, ev)
+    return with_lookahead(ctx, sym, a, a.field, res)
+
+def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, a.field or "value")
+    value, ev, what = value_of(ctx, sym, a)
+    unit = unit_of(a.field) if a.field else "fraction"
+    if value is None:
+        return missing(ctx, sym, what)
+    stated = a.stated or 0.0
+    band = ctx.config.threshold_dead_band * max(abs(stated), 1e-9)
+    word = "above" if a.op == "gt" else "below"
+    head = f"{sym} {what} = {fmt(value, unit)} ({when(ev[-1])}) vs stated {word} {a.raw}"
+    if abs(value - stated) <= band:
+        return RuleResult(NV, f"{head}: within the {ctx.config.threshold_dead_band:.1%} dead band", ev)
+    ok = value > stated if a.op == "gt" else value < stated
+    return RuleResult(SUP if ok else CON, head, ev)
+
+def rule_derived_return(ctx: Ctx, a: Assertion) -> RuleResult:
+    return rule_exact_numeric(ctx, a)
+
+_RETURN_LIKE = ("return1d", "return3d", "return5d", "return7d", "return20d", "return21d", "return30d", "return6m",
+                "return1y", "activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d",
+                "activeReturn6m", "activeReturn1y")
+
+def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
+    """A move written next to a name with no horizon ("SMH -7.3%", "EWY -25%"): supported when one of the
+    symbol's return columns matches, else not verifiable (which horizon was meant is unsaid), never contradicted."""
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, "return")
+    seen = []
+    for fld in _RETURN_LIKE:
+        o = ctx.get(sym, fld)
+        v = as_float(o)
+        if v is None:
+            continue
+        seen.append(f"{fld} {fmt(v, 'fraction')}")
+        if matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
+            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches "  # type: ignore[arg-type]
+                                   f"(horizon not stated: the column that matches)", [o])  # type: ignore[list-item]
+    if not seen:
+        return missing(ctx, sym, "a return")
+    return RuleResult(NV, f"horizon not stated; {a.raw} matches none of {sym} {', '.join(seen)}")
