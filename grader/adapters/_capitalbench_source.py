@@ -20,7 +20,13 @@ from typing import Any, Literal
 import yaml
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
-from grader.adapters._capitalbench_tables import TABLE_FILES, TableRow, read_json_table, read_trailing_table
+from grader.adapters._capitalbench_tables import (
+    TABLE_FILES,
+    TableRow,
+    derive_returns_from_active,
+    read_json_table,
+    read_trailing_table,
+)
 from grader.season import BundleIssue
 
 _YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same result, faster
@@ -585,6 +591,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
                     read.rows.append(TableRow(oid, read.as_of, None, extra, table))  # type: ignore[arg-type]
                 elif oid is None:
                     read.unused.add(f"market_state.{ticker.lower()}_* (no option with ticker {ticker})")
+            derive_returns_from_active(read)
         trailing.extend(read.rows)
         if read.unused:
             unused[table] = sorted(read.unused)

@@ -200,3 +200,21 @@ def read_json_table(path: Path, table: str, default_as_of: date | None) -> Table
         values = _values(row, read, None)
         read.rows.append(TableRow(str(row["option_id"]).strip(), as_of, None, values, table))
     return read
+
+
+def derive_returns_from_active(read: TableRead) -> int:
+    """The decision context defines an active return as "option return minus SPY return": where a row shows only
+    the active return over N sessions and the market state shows SPY's return over the same N, the option's own
+    N-session return is their sum (a value the model could read off the table). Returns how many were added."""
+    spy = read.by_ticker.get("SPY", {})
+    added = 0
+    for row in read.rows:
+        for name, active in list(row.returns.items()):
+            m = re.fullmatch(r"activeReturn(\d+)d", name)
+            if m is None:
+                continue
+            plain = f"return{m[1]}d"
+            if plain not in row.returns and plain in spy and plain in FIELD_SPECS:
+                row.returns[plain] = active + spy[plain]
+                added += 1
+    return added

@@ -28,7 +28,9 @@ _SUFFIX_DISTANCE = re.compile(
     re.I,
 )
 
+
 _SUFFIX_WITHIN = re.compile(r"^\s*of\s+(?:(?:its|the|a|their)\s+)?52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)", re.I)
+
 
 _NOT_A_RETURN = re.compile(
     r"^\s*(?:realized\s+|realised\s+|annualized\s+|price\s+)?(?:vol|volatility|drawdown|max\s+drawdown|up[\s-]days?|"
@@ -43,11 +45,13 @@ _SUFFIX_UPSIDE = re.compile(
     re.I,
 )
 
+
 _SUFFIX_RELATIVE = re.compile(
     rf"^\s*(?:vs\.?|versus|relative\s+to|against|ahead\s+of|above|over|better\s+than|more\s+than)\s+(?:the\s+)?"
     rf"(?P<ref>{BENCH_WORDS})\b",
     re.I,
 )
+
 
 PREFIX_RELATIVE = re.compile(
     rf"(?:outperform\w*|beat\w*|ahead\s+of|led|lead\w*|topp?\w*|underperform\w*|lag\w*|trail\w*)\s+"
@@ -55,13 +59,16 @@ PREFIX_RELATIVE = re.compile(
     re.I,
 )
 
+
 _PREFIX_UPSIDE = re.compile(
     r"(?P<d>upside|downside)\s+(?:of\s+|to\s+)?(?:about\s+|around\s+|roughly\s+|~)?$", re.I
 )
 
+
 _PREFIX_DISTANCE = re.compile(
     r"(?P<w52>52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?))\s*(?:of|at|:|is)?\s*$", re.I
 )
+
 
 _NEG_SUFFIX = re.compile(
     r"^\s*(?:decline|drop|loss|pullback|pull-back|sell-?off|fall|slide|slump|drawdown|retreat|correction"
@@ -81,6 +88,7 @@ class Binding:
     sign: int = 0  # -1 forces a negative stated value
     label: str | None = None
     op: str = "eq"
+
 
 def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
     after = text[end : end + 80]
@@ -145,6 +153,7 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
     if lead:
         return Binding("exact_numeric", field=lead[1], start=end, end=end + lead[0])
     return None
+
 
 def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
     before = text[floor:start]

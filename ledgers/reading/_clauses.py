@@ -19,7 +19,9 @@ _FORECAST_RE = re.compile(
     re.I,
 )
 
+
 _CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")
+
 
 @dataclass(frozen=True, slots=True)
 class Mention:
@@ -28,12 +30,14 @@ class Mention:
     symbol: str
     reference: bool = False  # "vs SPY", "than the S&P 500": a comparison reference, not a subject
 
+
 def clause_start(text: str, pos: int, floor: int = 0) -> int:
     """Start of the clause containing ``pos`` (after the last ; , : ( ) or dash before it)."""
     start = floor
     for m in _CLAUSE_BREAK.finditer(text, floor, pos):
         start = m.end()
     return start
+
 
 def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str] | None:
     """The forecast/opinion word earlier in the same clause as ``pos``, if any."""
@@ -45,11 +49,14 @@ def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str]
         found = m
     return found
 
+
 def forecast_markers(text: str) -> list[re.Match[str]]:
     return [m for m in _FORECAST_RE.finditer(text) if m.group(0) != "May"]
 
+
 def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in spans)
+
 
 def _closed_aside(text: str, at: int, pos: int) -> bool:
     """True when ``at`` is inside a parenthesis that closes before ``pos`` ("(... dragging SPY/QQQ) toward
@@ -64,10 +71,12 @@ def _closed_aside(text: str, at: int, pos: int) -> bool:
             depth -= 1
     return False
 
+
 def main_subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
     """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
     else the closest earlier mention in the sentence, else the default."""
     return subjects(mentions, pos, text, default, strong)[0]
+
 
 def subjects(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool,
              end: int | None = None) -> tuple[str | None, list[str]]:

@@ -9,18 +9,23 @@ from ledgers._registry import FIELD_SPECS, alias_phrases
 
 _TOKEN_RE = re.compile(r"[a-z0-9$][a-z0-9/&']*(?:\(\d+\))?")
 
+
 _PHRASES: dict[tuple[str, ...], str] = {}
 
 for _alias, _field in alias_phrases():
     if FIELD_SPECS[_field].unit != "text":
         _PHRASES.setdefault(tuple(t for t in re.split(r"[\s\-_]+", _alias.lower()) if t), _field)
 
+
 _MAX_PHRASE = max(len(k) for k in _PHRASES)
+
 
 _SUFFIX_FILLERS = frozenset("in of on the its a trailing ttm annual current latest".split())
 
+
 def _tokens(text: str) -> list[re.Match[str]]:
     return list(_TOKEN_RE.finditer(text.lower()))
+
 
 def last_field_phrase(text: str) -> tuple[int, int, str] | None:
     """The field phrase ending last in ``text`` (longest on ties): (start, end, field)."""
@@ -36,6 +41,7 @@ def last_field_phrase(text: str) -> tuple[int, int, str] | None:
                     best = (toks[i].start(), end, field)
                 break
     return best
+
 
 def leading_field_phrase(text: str) -> tuple[int, str] | None:
     """A field phrase right at the start of ``text`` (after "of the", "trailing", ...): (end, field)."""
@@ -55,7 +61,9 @@ def leading_field_phrase(text: str) -> tuple[int, str] | None:
             return toks[i + n - 1].end(), field
     return None
 
+
 _CONNECTOR_WORDS = re.compile(r"[A-Za-z][\w'/&.-]*")
+
 
 _CONNECTORS = frozenset(
     "at of is was were are near around about roughly approximately approx nearly almost to by from stood stands "
@@ -67,10 +75,12 @@ _CONNECTORS = frozenset(
     "printed print ratio score".split()
 )
 
+
 def only_connectors(text: str) -> bool:
     """True when the words between a field phrase and its number are glue words ("RSI has climbed to 72")."""
     words = [w.lower() for w in _CONNECTOR_WORDS.findall(text)]
     return len(words) <= 5 and all(w in _CONNECTORS for w in words)
+
 
 def words_between(text: str) -> int:
     return len(_CONNECTOR_WORDS.findall(text))

@@ -16,6 +16,7 @@ _Q_PROFIT = re.compile(
     re.I,
 )
 
+
 _Q_GROWTH = re.compile(
     r"\b(?P<adj>strong|robust|solid|high|healthy|accelerating|double-digit|rapid|impressive|weak|slow|"
     r"slowing|negative|declining|sluggish|poor)\s+(?:(?:profitability|margins?)\s+and\s+)?"
@@ -23,6 +24,7 @@ _Q_GROWTH = re.compile(
     r"profit)?\s*growth\b",
     re.I,
 )
+
 
 _Q_VALUATION = re.compile(
     r"\b(?P<neg>not\s+)?(?:(?P<cheap>cheap(?:ly\s+valued)?|undervalued|inexpensive|attractive(?:ly)?\s+"
@@ -32,11 +34,13 @@ _Q_VALUATION = re.compile(
     re.I,
 )
 
+
 _Q_DIVIDEND = re.compile(
     r"\b(?P<adj>high|attractive|generous|strong|above-average|rich|low|meager|below-average)\s+dividend"
     r"(?:\s+yield)?\b|\b(?P<hy>high[\s-]dividend[\s-]yield)",
     re.I,
 )
+
 
 _Q_UPSIDE = re.compile(
     r"\b(?P<tgt1>analyst|consensus|price)[\s-]target\s+(?:implies|suggests|shows|points\s+to|indicates|signals)"
@@ -47,7 +51,9 @@ _Q_UPSIDE = re.compile(
     re.I,
 )
 
+
 _LABELS = r"strong[\s-]buy|buy|outperform|overweight|hold|neutral|sell|underperform|underweight|strong[\s-]sell"
+
 
 _Q_CONSENSUS = re.compile(
     rf"\b(?:analyst\s+)?consensus\s+(?:rating\s+)?(?:is\s+|of\s+|at\s+)?(?:an?\s+)?(?P<l1>{_LABELS})\b"
@@ -58,6 +64,7 @@ _Q_CONSENSUS = re.compile(
     re.I,
 )
 
+
 _Q_CATEGORY = re.compile(
     r"\b(?:is|are|operates|sits|belongs|classified)\s+(?:in|to)\s+(?:the\s+)?(?P<v1>[A-Za-z&][\w&\-]*(?:\s+[\w&\-]+){0,3}?)"
     r"\s+(?P<k1>sector|industry)\b"
@@ -67,10 +74,12 @@ _Q_CATEGORY = re.compile(
     re.I,
 )
 
+
 def _consensus_label(word: str) -> str:
     w = re.sub(r"[\s-]+", " ", word.lower())
     return {"outperform": "buy", "overweight": "buy", "neutral": "hold", "underperform": "sell",
             "underweight": "sell"}.get(w, w)
+
 
 def _sign(word: str, negatives: Iterable[str]) -> int:
     return -1 if word.lower() in negatives else 1

@@ -8,17 +8,23 @@ import re
 _WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "twelve": 12, "twenty": 20,
              "thirty": 30}
 
+
 _HZ_UNIT = (r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y)")
+
 
 _HZ_NUM = r"(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)"
 
+
 HORIZON = rf"(?P<hn>{_HZ_NUM})\s*-?\s*(?P<hu>{_HZ_UNIT})\b"
 
+
 HORIZON_RE = re.compile(rf"(?<![\w.])(?:{HORIZON}|(?P<hw>week|month|year)(?:ly)?\b)", re.I)
+
 
 HORIZON_AFTER_NUM = re.compile(
     r"^\s?-?\s?(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|years?|yrs?|y|s)\b|^-?[qQhH]\b"
 )
+
 
 SUFFIX_HORIZON = re.compile(
     r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing)\s+)?"
@@ -27,11 +33,13 @@ SUFFIX_HORIZON = re.compile(
     re.I,
 )
 
+
 SUFFIX_WORD_HORIZON = re.compile(
     r"^\s*(?:(?:over|in|across|during|for|on)\s+)?(?:(?:the|a)\s+)?(?:(?:past|last|prior|trailing|this)\s+)?"
     r"(?:one[\s-])?(?P<w>weekly|monthly|yearly|annual|week|month|year|day|session)\b(?![\s-]*(?:to|over|on)[\s-])",
     re.I,
 )
+
 
 def horizon_key(n: int, unit: str) -> str:
     """Canonical horizon: '7D' (calendar days), '20T' (trading days), '6M' (months), '1Y' (years)."""
@@ -52,6 +60,7 @@ def horizon_key(n: int, unit: str) -> str:
         return f"{n}Y"
     raise ValueError(unit)
 
+
 def match_horizon(m: re.Match[str]) -> str:
     """Horizon key of a numeric ("7d", "30-day") or word ("weekly", "last month") horizon match."""
     groups = m.groupdict()
@@ -62,6 +71,7 @@ def match_horizon(m: re.Match[str]) -> str:
     return {"week": "7D", "weekly": "7D", "month": "30D", "monthly": "30D", "year": "1Y", "yearly": "1Y",
             "annual": "1Y", "day": "1T", "session": "1T"}.get(word, "7D")
 
+
 def is_rate_tenor(m: re.Match[str]) -> bool:
     """'10y', '30Y', '2-year' (a Treasury tenor) or '49-month high' (a record): not a return horizon."""
     groups = m.groupdict()
@@ -70,13 +80,16 @@ def is_rate_tenor(m: re.Match[str]) -> bool:
         return True
     return bool(n and u and u.lower().startswith("y") and hz_num(n) >= 2)
 
+
 HORIZON_FIELDS: dict[str, str] = {
     "1T": "return1d", "3T": "return3d", "5T": "return5d", "20T": "return20d", "21T": "return21d", "7D": "return7d",
     "30D": "return30d",
     "6M": "return6m", "1Y": "return1y",
 }
 
+
 FIELD_HORIZONS: dict[str, str] = {v: k for k, v in HORIZON_FIELDS.items()}
+
 
 def hz_num(token: str) -> int:
     token = token.lower()

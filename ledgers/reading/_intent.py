@@ -16,6 +16,7 @@ from typing import Literal
 
 Intent = Literal["probability", "plan", "forecast"]
 
+
 _PROBABILITY_BEFORE = re.compile(
     r"\b(?:probabilit(?:y|ies)|chance|odds|likelihood|confidence|p\s*\(|p_?beat|p_?top|conviction)\b[^.;]{0,25}$",
     re.I)

@@ -24,11 +24,13 @@ from ledgers.reading._vocab import CONTEXT_JUST_BEFORE, CONTEXT_SUFFIX, DATE_AFT
 
 NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
+
 _PORTFOLIO_SUFFIX = re.compile(
     r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets|allocation)|caps?\b|allocation|allocated|weights?"
     r"|weighting|position|sleeve|stake|limit|max(?:imum)?|exposure\s+cap|in\s+cash|cash\b|each\b|equal)",
     re.I,
 )
+
 
 _PORTFOLIO_PREFIX = re.compile(
     r"(?:allocat\w*|weights?|weighting|(?<!market\s)cap(?:ped)?|at\s+most|max(?:imum)?|limit(?:ed)?|equal|confidence)"
@@ -36,10 +38,12 @@ _PORTFOLIO_PREFIX = re.compile(
     re.I,
 )
 
+
 _APPROX_PREFIX = re.compile(
     r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|close\s+to|some|circa)\s*|[~\u2248])$",
     re.I,
 )
+
 
 _OP_PREFIX = re.compile(
     r"(?:\b(?P<gt>above|over|greater\s+than|more\s+than|exceed(?:s|ing)?|at\s+least|north\s+of|higher\s+than"
@@ -47,6 +51,7 @@ _OP_PREFIX = re.compile(
     r"|lower\s+than)|(?P<lt2><=?))\s*$",
     re.I,
 )
+
 
 _NEG_PREFIX = re.compile(
     r"\b(?:down|fell|fall(?:en|ing)?|dropped|drop(?:ping)?|declined?|declining|lost|slid|slipped|sank|sunk"
@@ -58,10 +63,13 @@ _NEG_PREFIX = re.compile(
 
 _TICKER_AFTER = re.compile(r"^\s+(?:in\s+|into\s+)?[A-Z][A-Z0-9_]{1,14}\b(?!\s*(?:at|of|is|was|=)\b)")
 
+
 _PARAMETER_BEFORE = re.compile(r"\b(?:RSI|SMA|EMA|MA|MACD|ATR|ADX|CCI|ROC|BB|Bollinger|Stoch\w*|Williams\s*%R)\s*"
                                r"\((?:\s*\d+\s*,)*\s*$", re.I)
 
+
 _INDEX_NAME_BEFORE = re.compile(r"(?:S&P|SP|Russell|Nasdaq|NASDAQ|FTSE|Stoxx|STOXX|Nikkei|MSCI\s+\w+)[\s-]?$")
+
 
 _RELATIVE_BEFORE = re.compile(
     r"\b(?:relative|active|excess|benchmark-relative)\s+(?:momentum|performance|outperformance|return|returns|"
@@ -69,15 +77,17 @@ _RELATIVE_BEFORE = re.compile(
     re.I,
 )
 
+
 _NOT_A_RETURN_BEFORE = re.compile(
     r"\b(?:share|breadth|participation|probability|chance|odds|weight(?:ing)?|allocation|yield|rate|ratio|"
     r"percent(?:age)?\s+of|z[\s-]?score|zscore|score|hit\s+rate|win\s+rate|up[\s-]days?)\s*(?:of|at|was|is|were|"
     r"near|around|about|:)?\s*[~\u2248]?\s*\(?\s*$", re.I)
-
 """A horizon after the number does not make it a return when the words before it name another measure."""
+
 
 _SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd>forward\s+|fwd\s+)?(?:earnings|eps)\b", re.I)
 _HAS_DIGIT = re.compile(r"\d")
+
 
 @dataclass(frozen=True, slots=True)
 class NumberHit:
@@ -97,6 +107,7 @@ class NumberHit:
     forecast_start: int = -1
     ordinal: int = -1  # index among all number tokens of the text
     negated: bool = False  # the stated value was made negative by a word ("fell 5%", "8% below")
+
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
     """Every claim-worthy number in ``text`` with the field (or briefing context) it belongs to."""
@@ -203,6 +214,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                               ordinal, negated))
         floor = max(m.end(), binding.end)
     return hits
+
 
 def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, text: str = "") -> Assertion:
     raw_rule = hit.binding_rule

@@ -11,6 +11,7 @@ One parse (``find_rankings``) and one rule (``rule_ranking``):
 - "strongest / best / top / leading / highest / largest" rank by the highest value, "weakest / worst /
   lowest / smallest" by the lowest; "top N" / "N highest" allow rank <= N.
 
+
 Verdict: supported when the subject ranks within N on every written horizon (on at least one when none is
 written); contradicted when it does so on none; mixed is not verifiable. With fewer than
 ``ranking_min_peers`` peers nothing is concluded.

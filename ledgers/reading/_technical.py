@@ -18,11 +18,14 @@ _Q_SMA = re.compile(
     re.I,
 )
 
+
 _GENERIC_STATE_BEFORE = re.compile(
     r"(?:\b(?:an|any|no|for|seeking|looking\s+for|screen(?:s|ing)?\s+for|requires?|filters?\s*\(?)\s+$|\(\s*$)",
     re.I)
 
+
 _PLURAL_SUBJECT = re.compile(r"\b(?:names|stocks|those|these|holdings|candidates|ones|companies)\s+$", re.I)
+
 
 _Q_CROSS = re.compile(
     r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + MA_WORDS
@@ -30,13 +33,16 @@ _Q_CROSS = re.compile(
     re.I,
 )
 
+
 _Q_MACD = re.compile(
     r"\b(?P<adj>bullish|bearish|positive|negative)\s+macd\b|\bmacd\s+(?:line\s+)?(?:is\s+|sits\s+|crossed\s+)?"
     r"(?P<dir>above|below|under)\s+(?:its\s+|the\s+)?signal|\bmacd\s+(?:is\s+)?(?P<adj2>bullish|bearish)",
     re.I,
 )
 
+
 _Q_RSI = re.compile(r"\b(?P<neg>not\s+|no\s+longer\s+|isn't\s+|never\s+)?(?P<state>overbought|oversold)\b", re.I)
+
 
 _Q_52W = re.compile(
     r"\b(?P<neg>not\s+)?(?P<deg>at|near|close\s+to|approaching|hitting|hit|new|fresh|record|just\s+below|"

@@ -17,14 +17,17 @@ from ledgers.reading._text import parse_text, replace
 
 _INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 
+
 _TEMPLATE_RE = re.compile(
     rf"(?<![\w.]){_INT}\.\d+"  # decimals
     rf"|(?<![\w.]){_INT}(?=\s?(?:%|x\b|pp\b|bps\b|percent\b))"  # integers with a % / x / bps suffix
     rf"|(?<=\$){_INT}|(?<=\$ ){_INT}"  # currency amounts
 )
 
+
 def _placeholder(m: re.Match[str]) -> str:
     return "1.5" if "." in m.group(0) else "7"  # plain integers ("6m", "2026", "S&P 500") stay as written
+
 
 @lru_cache(maxsize=50_000)
 def skeleton(template: str, cited: tuple[str, ...], benchmark: str | None):
@@ -35,6 +38,7 @@ def skeleton(template: str, cited: tuple[str, ...], benchmark: str | None):
         s, e = parsed.forecast_spans[0]
         out.append((Assertion(rule="forecast", symbol=symbol, raw=template[s:e]), None))
     return tuple(out)
+
 
 def parse_assertions_cached(
     text: str, symbol: str | None, cited_fields: tuple[str, ...] = (), benchmark: str | None = None
@@ -67,6 +71,7 @@ def parse_assertions_cached(
         value, tol = stated.in_unit(unit)
         out.append(replace(assertion, stated=value, tolerance=tol, raw=stated.raw))
     return out
+
 
 _FRACTION_RULES = frozenset({"relative_return", "return_or_relative", "distance_52w_high", "distance_52w_low", "distance_sma",
                              "analyst_upside", "near_52w_extreme", "derived_return"})

@@ -29,13 +29,16 @@ class Parsed:
         self.spans.append(span)
         self.numbers.append(hit)
 
-_BARE_AFTER = re.compile(r"^\s*(?:[,;)\].]|$|and\b|or\b|vs\.?\b|versus\b|while\b|with\b)", re.I)
 
+_BARE_AFTER = re.compile(r"^\s*(?:[,;)\].]|$|and\b|or\b|vs\.?\b|versus\b|while\b|with\b)", re.I)
 """Nothing after the number that names another measure ("SMH +82% YTD" stays a briefing figure)."""
+
 
 _COMPARABLE = {"beta_level": "beta", "volatility_level": "volatility20d"}
 
+
 _THAN = re.compile(r"^\s*than\s+(?:the\s+|its\s+|a\s+)?", re.I)
+
 
 def _compared_with(mentions: Sequence[Mention], text: str, end: int) -> str | None:
     """The option right after "than" that follows ``end`` ("lower volatility than SPY"), or None."""
@@ -45,12 +48,14 @@ def _compared_with(mentions: Sequence[Mention], text: str, end: int) -> str | No
     at = end + m.end()
     return next((mm.symbol for mm in mentions if mm.start == at), None)
 
+
 def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str | None:
     """The option named right before a number ("SMH -7.3%", "EWY: -25%"), or None."""
     for m in mentions:
         if not m.reference and 0 <= pos - m.end <= 3 and re.fullmatch(r"[\s:(]*", text[m.end:pos]):
             return m.symbol
     return None
+
 
 def parse_text(
     text: str,
@@ -108,6 +113,7 @@ def parse_text(
         parsed.forecast_spans.append((m.start(), m.end()))
     return parsed
 
+
 def parse_assertions(
     text: str, symbol: str | None, cited_fields: Sequence[str] = (), benchmark: str | None = None
 ) -> list[Assertion]:
@@ -118,6 +124,7 @@ def parse_assertions(
         s, e = parsed.forecast_spans[0]
         out.append(Assertion(rule="forecast", symbol=symbol, raw=text[s:e]))
     return out
+
 
 def replace(assertion: Assertion, **changes: object) -> Assertion:
     """A copy of a (valid) assertion with a few fields changed, without re-validation."""

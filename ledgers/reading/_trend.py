@@ -12,8 +12,10 @@ from ledgers.reading._vocab import BENCH_WORDS
 _MOM_ADJ_POS = ("positive", "strong", "strongest", "stronger", "bullish", "upward", "rising", "robust", "solid",
                 "dominant", "accelerating", "exceptional", "improving", "upside", "persistent")
 
+
 _MOM_ADJ_NEG = ("negative", "weak", "weaker", "weakest", "weakening", "bearish", "downward", "falling", "fading",
                 "poor", "deteriorating", "decelerating", "declining")
+
 
 _Q_MOMENTUM = re.compile(
     r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
@@ -25,6 +27,7 @@ _Q_MOMENTUM = re.compile(
     re.I,
 )
 
+
 _Q_RELSTRENGTH = re.compile(
     r"\b(?:(?P<adj>strong|strongest|positive|robust|solid|weak|negative|poor|notable)\s+)?(?:(?:recent|near-term|"
     r"sector|30-day|7-day|\d+[\s-]?d)\s+)*relative\s+(?P<what>strength|weakness|outperformance|underperformance)\b"
@@ -32,7 +35,9 @@ _Q_RELSTRENGTH = re.compile(
     re.I,
 )
 
+
 _Q_BETA = re.compile(r"\b(?P<adj>low|lower|high|higher|elevated|below-market|above-market)[\s-]beta\b", re.I)
+
 
 _Q_VOL = re.compile(
     r"\b(?P<adj>low|lower|high|higher|elevated|subdued|muted|modest|moderate)\s+(?:realized\s+|historical\s+|"
@@ -40,7 +45,9 @@ _Q_VOL = re.compile(
     re.I,
 )
 
+
 MARKET_WIDE_RULES = frozenset({"momentum", "relative_momentum", "volatility_level"})
+
 
 MACRO_SUBJECT = re.compile(
     r"\b(?:WTI|Brent|crude|oil|CPI|PPI|PCE|inflation|yields?|rates|dollar|VIX|Treasur(?:y|ies)|GDP|payrolls|"

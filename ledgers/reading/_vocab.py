@@ -8,14 +8,18 @@ import re
 _MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                 r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 
+
 DATE_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$", re.I)
+
 
 DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH_WORDS})\b", re.I)
 
 # benchmark references ("vs SPY", "the S&P 500", "the market")
 BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
 
+
 MA_WORDS = r"(?:simple\s+)?(?:moving[\s-]averages?|mas?|smas?|averages?|dmas?|lines?)"
+
 
 _CONTEXT = (
     r"CPI|PPI|PCE|GDP|payrolls?|nonfarm|unemployment|jobless|yields?|\d+\s*-?\s*y(?:ea)?r?\s+(?:yield|treasury|note)"
@@ -29,8 +33,11 @@ _CONTEXT = (
     rf"|{_MONTH_WORDS}"
 )
 
+
 CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
 
+
 CONTEXT_JUST_BEFORE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*[+\-\u2212]?\s*$", re.I)
+
 
 CONTEXT_SUFFIX = re.compile(rf"^[\s,]*(?:[\w/&'-]+\s+){{0,2}}?(?:{_CONTEXT})\b", re.I)

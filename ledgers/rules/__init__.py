@@ -125,4 +125,5 @@ RULES = {
 }
 """rule name (``Assertion.rule``) -> the function that checks it."""
 
+
 __all__ = ["CON", "NV", "RULES", "SUP", "Ctx", "RuleResult", "consensus_label"]

@@ -16,9 +16,12 @@ from ledgers.reading import FIELD_HORIZONS, HORIZON_FIELDS
 
 NV: Status = "not_verifiable"
 
+
 SUP: Status = "supported"
 
+
 CON: Status = "contradicted"
+
 
 @dataclass(slots=True)
 class RuleResult:
@@ -27,6 +30,7 @@ class RuleResult:
     evidence: list[Observation] = field(default_factory=list)
     lookahead: bool = False
     briefing: bool = False
+
 
 @dataclass(slots=True)
 class Ctx:
@@ -46,7 +50,9 @@ class Ctx:
             return self.snap.get(field)
         return self.data.snapshot(symbol, self.as_of).get(field)
 
+
 _WHEN: dict[datetime, str] = {}
+
 
 def when(o: Observation) -> str:
     t = o.observed_at
@@ -59,15 +65,19 @@ def when(o: Observation) -> str:
             _WHEN[t] = text
     return text
 
+
 def fmt(value: float | str, unit: str = "ratio") -> str:
     return format_value(value, unit)  # type: ignore[arg-type]
+
 
 def as_float(o: Observation | None) -> float | None:
     if o is None or isinstance(o.value, str):
         return None
     return float(o.value)
 
+
 HORIZON_LABEL = re.compile(r"\d+[TDMY]")
+
 
 def horizon_of(a: Assertion) -> str | None:
     if a.label and HORIZON_LABEL.fullmatch(a.label):
@@ -76,12 +86,14 @@ def horizon_of(a: Assertion) -> str | None:
         return FIELD_HORIZONS[a.field]
     return None
 
+
 def missing(ctx: Ctx, symbol: str | None, what: str) -> RuleResult:
     if symbol is None:
         return RuleResult(NV, f"no symbol to check {what} against")
     if symbol not in ctx.data.known:
         return RuleResult(NV, f"{symbol} has no point-in-time data")
     return RuleResult(NV, f"{what} of {symbol} is not known at {ctx.as_of:%Y-%m-%d %H:%M%z}")
+
 
 def matches(actual: float, stated: float, tol: float, approx: bool, cfg: VerifierConfig) -> bool:
     """Rounded or truncated to the stated precision, or within the relative tolerance."""
@@ -91,10 +103,12 @@ def matches(actual: float, stated: float, tol: float, approx: bool, cfg: Verifie
     same_sign = stated == 0 or (stated > 0) == (actual > 0)
     return same_sign and abs(stated) - 1e-12 <= abs(actual) < abs(stated) + 2 * tol - 1e-12
 
+
 def tol_text(a: Assertion, unit: str, cfg: VerifierConfig) -> str:
     rel = cfg.approx_relative_tolerance if a.approx else cfg.relative_tolerance
     prec = f"{a.tolerance * 100:.4g} pp" if unit == "fraction" else f"{a.tolerance:.4g}"
     return f"±{prec} or {rel:.0%}"
+
 
 def value_of(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Observation], str]:
     """The value a numeric assertion is about, its evidence, and what it is (for the reason)."""
@@ -113,9 +127,11 @@ def value_of(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Ob
             return got[0], got[1], f"{horizon_words(horizon)} return from closes"
     return None, [], fld or "return"
 
+
 def horizon_words(h: str) -> str:
     n, k = h[:-1], h[-1]
     return {"T": f"{n}-trading-day", "D": f"{n}-calendar-day", "M": f"{n}-month", "Y": f"{n}-year"}[k]
+
 
 def ratio(ctx: Ctx, symbol: str, num: str, den: str) -> tuple[float | None, list[Observation]]:
     a, b = ctx.get(symbol, num), ctx.get(symbol, den)
@@ -125,8 +141,10 @@ def ratio(ctx: Ctx, symbol: str, num: str, den: str) -> tuple[float | None, list
         return None, ev
     return va / vb - 1.0, ev
 
+
 def unit_of(fld: str | None) -> str:
     return FIELD_SPECS[fld].unit if fld in FIELD_SPECS else "fraction"
+
 
 def signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], band: float, what: str,
             up: str, down: str) -> RuleResult:
@@ -140,12 +158,14 @@ def signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], b
     ok = (value > 0) == (a.polarity > 0)
     return RuleResult(SUP if ok else CON, head, ev)
 
+
 def compare_fraction(ctx: Ctx, a: Assertion, value: float, ev: list[Observation], what: str, sym: str) -> RuleResult:
     stated = a.stated if a.stated is not None else 0.0
     ok = matches(value, stated, a.tolerance, a.approx, ctx.config)
     reason = (f"{sym} {what} = {fmt(value, 'fraction')}; stated {a.raw} {'matches' if ok else 'differs'} "
               f"({tol_text(a, 'fraction', ctx.config)})")
     return RuleResult(SUP if ok else CON, reason, ev)
+
 
 def _lookahead(ctx: Ctx, symbol: str, a: Assertion, fld: str | None) -> tuple[Observation | None, list[Observation]]:
     """A value observed after the decision (within the window) that matches the claim at stated precision."""
@@ -167,6 +187,7 @@ def _lookahead(ctx: Ctx, symbol: str, a: Assertion, fld: str | None) -> tuple[Ob
             if abs(value - a.stated) <= a.tolerance + 1e-12:
                 return ev[-1], ev
     return None, []
+
 
 def with_lookahead(ctx: Ctx, symbol: str, a: Assertion, fld: str | None, res: RuleResult) -> RuleResult:
     if res.status == SUP or a.stated is None:

@@ -20,8 +20,8 @@ from ledgers.rules._base import (
 )
 
 _STORED_DISTANCE = {"week52High": "distance52wHigh", "week52Low": "distance52wLow"}
-
 """A table may give the distance itself (CapitalBench) rather than the 52-week extreme."""
+
 
 def stored_ratio(ctx: Ctx, sym: str, num: str, den: str) -> tuple[float | None, list[Observation]]:
     value, ev = ratio(ctx, sym, num, den)
@@ -30,6 +30,7 @@ def stored_ratio(ctx: Ctx, sym: str, num: str, den: str) -> tuple[float | None, 
         if o is not None:
             return as_float(o), [o]
     return value, ev
+
 
 def _distance(ctx: Ctx, a: Assertion, num: str, den: str, what: str) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -42,17 +43,22 @@ def _distance(ctx: Ctx, a: Assertion, num: str, den: str, what: str) -> RuleResu
         a = a.model_copy(update={"stated": -a.stated})  # "3.72% below its 52-week high": a magnitude
     return compare_fraction(ctx, a, value, ev, what, sym)
 
+
 def rule_distance_52w_high(ctx: Ctx, a: Assertion) -> RuleResult:
     return _distance(ctx, a, "close", "week52High", "close vs 52-week high")
+
 
 def rule_distance_52w_low(ctx: Ctx, a: Assertion) -> RuleResult:
     return _distance(ctx, a, "close", "week52Low", "close vs 52-week low")
 
+
 def rule_distance_sma(ctx: Ctx, a: Assertion) -> RuleResult:
     return _distance(ctx, a, "close", a.field or "sma50", f"close vs {a.field}")
 
+
 def rule_analyst_upside(ctx: Ctx, a: Assertion) -> RuleResult:
     return _distance(ctx, a, "analystTargetPrice", "close", "upside to the analyst target")
+
 
 def rule_near_52w_extreme(ctx: Ctx, a: Assertion) -> RuleResult:
     sym, fld = a.symbol or ctx.symbol, a.field or "week52High"

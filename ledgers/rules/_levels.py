@@ -58,6 +58,7 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
         ok = v < ref
     return RuleResult(SUP if ok else CON, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
 
+
 def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
@@ -87,6 +88,7 @@ def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(SUP if ok else NV, f"{head}; weak profitability needs profitMargin < "
                       f"{cfg.weak_profit_margin:.0%}" + ("" if ok else " (moderate: not verifiable)"), ev)
 
+
 def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
@@ -107,6 +109,7 @@ def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
     if any(v >= cfg.strong_growth for v in values):
         return RuleResult(CON, f"{head}; claimed weak growth", obs)
     return RuleResult(NV, f"{head}; between {cfg.weak_growth:.0%} and {cfg.strong_growth:.0%} (moderate)", obs)
+
 
 def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -137,14 +140,18 @@ def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
     ok = pe < ref if a.polarity > 0 else pe > ref
     return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
 
+
 def rule_dividend_yield(ctx: Ctx, a: Assertion) -> RuleResult:
     return _level(ctx, a, "dividendYield", ctx.config.low_dividend_yield, ctx.config.high_dividend_yield, "dividend yield")
+
 
 def rule_beta_level(ctx: Ctx, a: Assertion) -> RuleResult:
     return _level(ctx, a, "beta", ctx.config.low_beta, ctx.config.high_beta, "beta")
 
+
 def rule_volatility_level(ctx: Ctx, a: Assertion) -> RuleResult:
     return _level(ctx, a, "volatility20d", ctx.config.low_volatility, ctx.config.high_volatility, "volatility")
+
 
 def rule_upside_direction(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -154,8 +161,10 @@ def rule_upside_direction(ctx: Ctx, a: Assertion) -> RuleResult:
     return signed(ctx, a, value, ev, ctx.config.upside_dead_band, "upside to the analyst target",
                    "upside to the target", "downside to the target")
 
+
 _RATINGS = (("analystRatingStrongBuy", 5), ("analystRatingBuy", 4), ("analystRatingHold", 3),
             ("analystRatingSell", 2), ("analystRatingStrongSell", 1))
+
 
 def consensus_label(score: float, cfg: VerifierConfig) -> str:
     """Consensus label of a mean rating score (strong buy 5 .. strong sell 1)."""
@@ -168,6 +177,7 @@ def consensus_label(score: float, cfg: VerifierConfig) -> str:
     if score <= cfg.consensus_sell:
         return "sell"
     return "hold"
+
 
 def rule_consensus(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -188,12 +198,14 @@ def rule_consensus(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(SUP if ok else CON, f"{sym} ratings SB/B/H/S/SS = {detail}, mean {score:.2f} -> {label}; "
                       f"claimed {claimed}", ev)
 
+
 def _norm_label(text: str) -> str:
     t = text.lower().replace("&", " and ")
     t = re.sub(r"\b(sector|industry|the)\b", " ", t)
     t = re.sub(r"[^a-z0-9]+", " ", t).strip()
     return {"health care": "healthcare", "tech": "technology", "information technology": "technology",
             "it": "technology"}.get(t, t)
+
 
 def rule_categorical(ctx: Ctx, a: Assertion) -> RuleResult:
     sym, fld = a.symbol or ctx.symbol, a.field or "sector"
@@ -205,6 +217,7 @@ def rule_categorical(ctx: Ctx, a: Assertion) -> RuleResult:
     actual, stated = _norm_label(str(o.value)), _norm_label(a.label or "")
     ok = bool(stated) and (actual == stated or stated in actual or actual in stated)
     return RuleResult(SUP if ok else CON, f"{sym} {fld} = {o.value!s}; stated {a.label}", [o])
+
 
 def rule_sign(ctx: Ctx, a: Assertion) -> RuleResult:
     """"negative beta", "positive 21-session active return": the sign of every window the round shows (the

@@ -10,7 +10,9 @@ from ledgers.rules._base import CON, NV, SUP, Ctx, RuleResult, as_float, fmt, mi
 
 _SHORT_RETURNS = ("return3d", "return5d", "return7d", "return30d")
 
+
 _ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "return6m", "return1y")
+
 
 _FAMILIES: dict[str, tuple[str, ...]] = {  # a non-return measure: its fields, one per window (the registry's)
     **WINDOW_FAMILIES,
@@ -19,16 +21,20 @@ _FAMILIES: dict[str, tuple[str, ...]] = {  # a non-return measure: its fields, o
                          "shallowDrawdownRank")},
 }
 
+
 _SHORT_ACTIVE = ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d")
+
 
 def horizon_suffix(key: str) -> str:
     """'21T' -> '21d', '30D' -> '30d', '6M' -> '6m', '1Y' -> '1y' (registry field suffixes)."""
     return key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
 
+
 def of_horizons(fields: tuple[str, ...], horizons: list[str]) -> list[str]:
     """The fields whose window is one of the written horizon keys ('21T' keeps volatility21d, not 121d)."""
     wanted = {horizon_suffix(h) for h in horizons if h != "short"}
     return [f for f in fields if any(f.endswith(w) and f[-len(w) - 1].isalpha() for w in wanted)]
+
 
 def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
     """(fields to rank on, every one must hold); horizons written in the claim must all hold."""
@@ -45,6 +51,7 @@ def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
         return [HORIZON_FIELDS.get(h, "") for h in written], True
     pool = _SHORT_RETURNS if "short" in a.horizons else _ALL_RETURNS
     return [f for f in pool if ctx.get(sym, f) is not None], False
+
 
 def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol

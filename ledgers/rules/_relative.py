@@ -45,6 +45,7 @@ def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
         return missing(ctx, sym if v1 is None else bench, what)
     return compare_fraction(ctx, a, v1 - v2, ev1 + ev2, f"{what} minus {bench}'s", sym)
 
+
 def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
     """"relative strength (+2.4% 7d)": the plain return or the return over the benchmark's may be meant;
     supported when either matches, contradicted when neither does."""
@@ -60,6 +61,7 @@ def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(status, f"{plain.reason}; read as relative: {relative.reason}",
                       plain.evidence + relative.evidence, plain.lookahead)
 
+
 def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     sym, bench = a.symbol or ctx.symbol, a.benchmark or ctx.config.benchmark
     if sym is None or sym not in ctx.data.known:
@@ -72,6 +74,7 @@ def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     value = None if v1 is None or v2 is None else v1 - v2
     return signed(ctx, a, value, ev1 + ev2, ctx.config.momentum_dead_band, f"{what} minus {bench}'s",
                    f"outperforming {bench}", f"underperforming {bench}")
+
 
 def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
     """The same field of two symbols ("XLV's 30-day return is above SPY's"), with a relative dead band."""

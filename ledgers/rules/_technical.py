@@ -30,6 +30,7 @@ def rule_sma_position(ctx: Ctx, a: Assertion) -> RuleResult:
     value, ev = ratio(ctx, sym, "close", fld)
     return signed(ctx, a, value, ev, ctx.config.ma_dead_band, f"close vs {fld}", f"above {fld}", f"below {fld}")
 
+
 def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
@@ -37,6 +38,7 @@ def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
     value, ev = ratio(ctx, sym, "sma50", "sma200")
     return signed(ctx, a, value, ev, ctx.config.ma_dead_band, "sma50 vs sma200", "sma50 above sma200",
                    "sma50 below sma200")
+
 
 def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -49,6 +51,7 @@ def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
         return missing(ctx, sym, "macd/macdSignal")
     return signed(ctx, a, (vm - vs) / vc, ev, ctx.config.macd_dead_band, "(macd - macdSignal) / close", "macd above signal",
                    "macd below signal")
+
 
 def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -75,6 +78,7 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}",  # type: ignore[arg-type]
                       [o])  # type: ignore[list-item]
 
+
 def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | None, list[Observation], str]:
     if horizon:
         probe = Assertion(rule="momentum", field=HORIZON_FIELDS.get(horizon), label=horizon)
@@ -84,6 +88,7 @@ def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | Non
         if as_float(o) is not None:
             return as_float(o), [o], fld  # type: ignore[list-item]
     return None, [], "/".join(ctx.config.momentum_fields)
+
 
 def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     """Named horizon: its sign. Otherwise the first available momentum field (the short ones first for

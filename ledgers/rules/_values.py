@@ -25,12 +25,14 @@ from ledgers.rules._base import (
 _SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation"), "correlation", "qualityEvidenceScore",
                           "priorActiveRank", "recentPullbackRank", "lowVolatilityRank", "shallowDrawdownRank"})
 
+
 _NON_POSITIVE = frozenset({"maxDrawdown", "maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
 
-_LOOSE_GENERICS = frozenset({"activeReturn", "maxDrawdown", "volumeZscore", "correlation"})
 
+_LOOSE_GENERICS = frozenset({"activeReturn", "maxDrawdown", "volumeZscore", "correlation"})
 """Words models use loosely ("prior 48% active run", "-22% drawdown" for the distance from the high): a
 mismatch with the one window the store has is not verifiable, never a contradiction."""
+
 
 def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
     """A generic measure ("beta 0.73", "volatility 21%") the store holds only over other windows: one window
@@ -46,6 +48,7 @@ def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
         return hit
     return RuleResult(NV, f"window not stated; {sym} {', '.join(members)} all differ from {a.raw}: "
                           + "; ".join(r.reason for r in results), [o for r in results for o in r.evidence])
+
 
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
@@ -77,6 +80,7 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     res = RuleResult(SUP if ok else CON, reason, ev)
     return with_lookahead(ctx, sym, a, a.field, res)
 
+
 def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
@@ -94,12 +98,15 @@ def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:
     ok = value > stated if a.op == "gt" else value < stated
     return RuleResult(SUP if ok else CON, head, ev)
 
+
 def rule_derived_return(ctx: Ctx, a: Assertion) -> RuleResult:
     return rule_exact_numeric(ctx, a)
+
 
 _RETURN_LIKE = ("return1d", "return3d", "return5d", "return7d", "return20d", "return21d", "return30d", "return6m",
                 "return1y", "activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d",
                 "activeReturn6m", "activeReturn1y")
+
 
 def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
     """A move written next to a name with no horizon ("SMH -7.3%", "EWY -25%"): supported when one of the
