@@ -229,19 +229,27 @@ def _tidy(text: str) -> str:
     return re.sub(r"^-+(?!\d|\.\d)|-+$", "", text)
 
 
+_STORED_INSTEAD = {"week52High": "distance52wHigh", "week52Low": "distance52wLow"}
+"""A table may give the distance itself (CapitalBench) instead of the 52-week extreme: the rules use either."""
+
+
 def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
+    """The season has no field the assertion's rule could use (a briefing figure): mirrors what the rules read."""
     if available is None or a.rule not in _NUMERIC_RULES:
         return False
+    have = set(available)
     if a.field is not None:
         family = window_family(a.field)
-        if family and not set(family).isdisjoint(available):
+        if family and not have.isdisjoint(family):
             return False  # the same measure over another window ("beta 0.73" where the round shows beta1y)
+        if a.rule in ("distance_52w_high", "distance_52w_low") and _STORED_INSTEAD.get(a.field) in have:
+            return False
         needed = {a.field}
         if a.rule in ("distance_52w_high", "distance_52w_low", "distance_sma", "analyst_upside"):
             needed.add("close")
-        return not needed <= set(available)
+        return not needed <= have
     horizon = a.label or ""
-    return HORIZON_FIELDS.get(horizon) not in available and "close" not in available
+    return HORIZON_FIELDS.get(horizon) not in have and "close" not in have
 
 
 def extract_claims(

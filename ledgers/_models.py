@@ -74,6 +74,9 @@ class Assertion(_Model):
     label: str | None = None  # categorical value or consensus label
     raw: str = ""  # the words the assertion came from
     horizons: list[str] = Field(default_factory=list)  # ranking: horizon keys written ('7D', '30D', 'short')
+    bare: bool = False
+    """A figure written with only its window ("5s +0.85%", "7d: +3.2%"): the measure is unsaid, so the return or the
+    active return the round shows over that window may be meant (free text only)."""
     alternatives: list[str] = Field(default_factory=list)
     """Other subjects the sentence names for this assertion (free text only): when ``symbol``'s value does not
     match, the claim may be about one of these; a mismatch is then ambiguous, never a contradiction."""
@@ -184,4 +187,8 @@ class VerifierConfig(_Model):
     ranking_min_peers: int = 5  # fewer symbols with the field: a superlative is not concluded
     lookahead_window_days: int = 10
     lookahead_min_precision: float = 0.005  # half a last digit relative to the stated value
+    distinctive_precision: float = 0.005
+    """A stated number is distinctive when half its last digit is at most this share of its value ("3.25%",
+    "-6.08%", "0.116", not "8%" or "3.1%"): only such a number is matched against another window of the same
+    measure (a mislabelled horizon) or against an option's other fields, so a coincidence is not taken for it."""
     benchmark: str | None = None

@@ -115,6 +115,9 @@ def _capitalbench_fields() -> list[FieldSpec]:
            "max drawdown", "maximum drawdown", "drawdown", "max dd"),
         _f("correlation", "ratio", "price_momentum", "correlation with SPY, window not stated",
            "correlation", "corr", "correlation to spy", "correlation with spy", "corr to spy"),
+        _f("priorActiveReturn", "fraction", "price_momentum", "prior-window active return, window not stated",
+           "prior active return", "prior-window active return", "prior window active return", "prior active",
+           "prior-window active", "prior active trend"),
         _f("volumeZscore", "ratio", "volume", "volume z-score, windows not stated",
            "volume z-score", "volume z", "volume zscore", "volume z score"),
     ]
@@ -123,17 +126,20 @@ def _capitalbench_fields() -> list[FieldSpec]:
     out.append(_f("distance52wHigh", "fraction", "price_momentum",
                   "close / 52-week high - 1 (zero or negative)",
                   "distance from 52-week high", "distance from the 52-week high", "distance to 52-week high",
-                  "distance from 52w high", "below 52-week high", "off the 52-week high", "off its 52-week high"))
+                  "distance from 52w high", "below 52-week high", "off the 52-week high", "off its 52-week high",
+                  "distance_52w_high", "distance_from_52w_high", "distance to 52w high", "distance to the 52-week high",
+                  "distance to the 52w high"))
     out.append(_f("distance52wLow", "fraction", "price_momentum", "close / 52-week low - 1 (zero or positive)",
                   "distance from 52-week low", "distance from the 52-week low", "above 52-week low",
-                  "distance from 52w low"))
+                  "distance from 52w low", "distance_52w_low", "distance_from_52w_low"))
     for h, what in (("1y", "1 year of daily returns"), ("63d", "63 sessions"), ("252d", "252 sessions")):
         words = _horizon_words(h) if h == "1y" else _session_words(int(h[:-1]))
         out.append(_f(f"correlation{h}", "ratio", "price_momentum", f"correlation with SPY over {what}",
                       *[f"{w} {k}" for w in words for k in ("correlation", "corr", "correlation to spy",
-                                                            "correlation with spy")]))
+                                                            "correlation with spy")],
+                      *(("corr_to_sp500_1y",) if h == "1y" else ())))
         out.append(_f(f"beta{h}", "ratio", "price_momentum", f"beta to SPY over {what}",
-                      *[f"{w} beta" for w in words]))
+                      *[f"{w} beta" for w in words], *(("beta_to_sp500_1y",) if h == "1y" else ())))
     for a, b in ((5, 60), (20, 120)):
         out.append(_f(f"volumeZscore{a}v{b}", "ratio", "volume",
                       f"z-score of the {a}-session average volume against the preceding {b}-session baseline",
@@ -290,8 +296,19 @@ WINDOW_FAMILIES: dict[str, tuple[str, ...]] = {
     "activeReturn": ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d", "activeReturn6m",
                      "activeReturn1y"),
     "volumeZscore": ("volumeZscore5v60", "volumeZscore20v120"),
+    "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
 }
 """canonical field of a generic word -> every field of that measure (any window)."""
+
+
+RETURN_WINDOWS: tuple[str, ...] = ("return1d", "return3d", "return5d", "return7d", "return20d", "return21d",
+                                   "return30d", "return6m", "return1y")
+"""An option's own returns over every window a store may hold (not a window family: a claim names its horizon)."""
+
+
+def sibling_windows(name: str) -> tuple[str, ...]:
+    """The fields of the same measure over every window, returns included (empty when the field has none)."""
+    return RETURN_WINDOWS if name in RETURN_WINDOWS else window_family(name)
 
 
 def window_family(name: str) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ for _alias, _field in alias_phrases():
 _MAX_PHRASE = max(len(k) for k in _PHRASES)
 
 
-_SUFFIX_FILLERS = frozenset("in of on the its a trailing ttm annual current latest".split())
+_SUFFIX_FILLERS = frozenset("in of on the its a trailing ttm annual current latest recent".split())
 
 
 def _tokens(text: str) -> list[re.Match[str]]:
@@ -67,6 +67,7 @@ _CONNECTOR_WORDS = re.compile(r"[A-Za-z][\w'/&.-]*")
 
 _CONNECTORS = frozenset(
     "at of is was were are near around about roughly approximately approx nearly almost to by from stood stands "
+    "positive negative "
     "sits sitting came in reading reads read prints printing level value currently now trading trades traded up down rose fell gained lost "
     "a an the with its their has have had hit reached climbed dropped jumped slipped over under above below than "
     "more less at_least performer performance return returns gain gains move moves momentum change rally trend "

@@ -9,7 +9,8 @@ _WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "t
              "thirty": 30}
 
 
-_HZ_UNIT = (r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y)")
+_HZ_UNIT = (r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y|s)")
+"""'s' is a session, as the CapitalBench tables write it ("21s", "5s")."""
 
 
 _HZ_NUM = r"(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)"
@@ -44,7 +45,7 @@ SUFFIX_WORD_HORIZON = re.compile(
 def horizon_key(n: int, unit: str) -> str:
     """Canonical horizon: '7D' (calendar days), '20T' (trading days), '6M' (months), '1Y' (years)."""
     u = unit.lower()
-    if u.startswith(("trading", "session")):
+    if u.startswith(("trading", "session")) or u == "s":
         return f"{n}T"
     if u in ("d", "day", "days"):
         if n in (7, 14, 30) or n >= 60:

@@ -27,7 +27,8 @@ NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
 _PORTFOLIO_SUFFIX = re.compile(
     r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets|allocation)|caps?\b|allocation|allocated|weights?"
-    r"|weighting|position|sleeve|stake|limit|max(?:imum)?|exposure\s+cap|in\s+cash|cash\b|each\b|equal)",
+    r"|weighting|position|sleeve|stake|limit|max(?:imum)?(?![\s-]+(?:draw|vol|loss|decline))|exposure\s+cap|in\s+cash"
+    r"|cash\b|each\b|equal)",
     re.I,
 )
 
@@ -55,7 +56,7 @@ _OP_PREFIX = re.compile(
 
 _NEG_PREFIX = re.compile(
     r"\b(?:down|fell|fall(?:en|ing)?|dropped|drop(?:ping)?|declined?|declining|lost|slid|slipped|sank|sunk"
-    r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged)"
+    r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged|negative)"
     r"(?:\s+(?:by|of|some|about|around|roughly|nearly|almost))?\s*[~\u2248]?\s*$",
     re.I,
 )
@@ -89,6 +90,22 @@ _SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd
 _HAS_DIGIT = re.compile(r"\d")
 
 
+_PLAIN_RETURN_WORDS = re.compile(
+    r"\b(?:returns?|returned|gain(?:s|ed)?|rose|rise|rising|fell|fall(?:en|ing)?|up|down|moved?|rall(?:y|ied|ies)|"
+    r"performance|performed|change|advanced?|declined?|decline|drop(?:ped)?|pullback|loss|lost|run(?:-up)?|surged?|"
+    r"jumped|climbed|slipped|sank|spike|momentum|sold\s+off)\b", re.I)
+_PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
+"""'Prior 48% active run', 'prior-window active return of -11.7%': the window before the latest one."""
+
+
+def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:
+    """Whether the words around a number with a window name a plain return ("returned 3.05% over 3 sessions",
+    "+5.6% 7d gain"); a bare window and figure ("5s +0.85%", "7d: +3.2%") leave the measure unsaid."""
+    before = text[max(floor, start - 40):start]
+    after = text[end:end + 30]
+    return bool(_PLAIN_RETURN_WORDS.search(before) or _PLAIN_RETURN_WORDS.search(after))
+
+
 @dataclass(frozen=True, slots=True)
 class NumberHit:
     """A number in a text with its binding (used by extraction and by the judge-note quote check)."""
@@ -107,6 +124,7 @@ class NumberHit:
     forecast_start: int = -1
     ordinal: int = -1  # index among all number tokens of the text
     negated: bool = False  # the stated value was made negative by a word ("fell 5%", "8% below")
+    bare: bool = False  # a window and a figure, the measure unsaid ("5s +0.85%"): see ``Assertion.bare``
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -162,10 +180,18 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             binding.rule = "return_or_relative"  # "relative momentum (+6.6% 30d)": either reading may be meant
         if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
             binding = None  # a multiple is not a price
-        if binding is not None and binding.rule == "return" and _NOT_A_RETURN_BEFORE.search(before):
+        if binding is not None and binding.rule == "return" and not stated.explicit_sign \
+                and _NOT_A_RETURN_BEFORE.search(before):  # a share or a level is never written with a sign
             binding = Binding("briefing", start=start, end=binding.end)  # "asset share 68% over 5 days"
         if binding is not None and binding.rule in ("return", "relative_return") and CONTEXT_JUST_BEFORE.search(before):
             binding = Binding("briefing", start=start, end=binding.end)  # "oil +8% weekly", "Kospi -3% 7d"
+        if binding is not None and binding.rule == "relative_return" and binding.horizon is None:
+            named = bind_prefix(text, start, floor)  # "Vol 15.6% vs SPY 12.1%": the measure named before the number
+            if named is not None and named.rule == "exact_numeric" and named.field not in FIELD_HORIZONS:
+                binding = named
+        if binding is not None and binding.field in ("activeReturn", None) and binding.rule in (
+                "exact_numeric", "relative_return") and _PRIOR_BEFORE.search(text[max(floor, start - 30):start]):
+            binding = Binding("exact_numeric", field="priorActiveReturn", start=binding.start, end=binding.end)
         if binding is None:
             if _TICKER_AFTER.match(text[m.end():m.end() + 16]) and not CONTEXT_SUFFIX.match(text[m.end():m.end() + 40]):
                 floor = m.end()
@@ -183,6 +209,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             if is_plain:
                 continue
             binding = Binding("briefing", start=start, end=m.end())
+        bare = binding.rule == "return" and not _says_plain_return(text, start, m.end(), floor)
         if binding.rule == "briefing":
             ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
             if ctx:
@@ -211,7 +238,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         fc = forecast_marker_before(text, start)
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
                               binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
-                              ordinal, negated))
+                              ordinal, negated, bare))
         floor = max(m.end(), binding.end)
     return hits
 
@@ -245,5 +272,5 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
     return Assertion(
         rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
         op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
-        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw,
+        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw, bare=hit.bare,
     )

@@ -21,13 +21,15 @@ BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+m
 MA_WORDS = r"(?:simple\s+)?(?:moving[\s-]averages?|mas?|smas?|averages?|dmas?|lines?)"
 
 
+# measure words the registry knows (alpha, drawdown, correlation, up-day share, quality score) are not context
+# words: a number they name is a field of the season, or a briefing figure when the season lacks that field
 _CONTEXT = (
     r"CPI|PPI|PCE|GDP|payrolls?|nonfarm|unemployment|jobless|yields?|\d+\s*-?\s*y(?:ea)?r?\s+(?:yield|treasury|note)"
     r"|10y|2y|30y|10-year|2-year|30-year|treasur(?:y|ies)|WTI|Brent|crude|oil|VIX|PMI|ISM|sentiment|UMich"
     r"|confidence|CAPE|chip\s+sales|sales|exports?|imports?|budget|capex|revenues?|inflation|fed\s+funds"
     r"|rates?|probability|odds|implied|guidance|Kospi|Dow|Nasdaq|Russell|Nikkei|retail|housing|orders"
-    r"|spending|deficit|tariffs?|GM|gross\s+margin|estimates?|spreads?|alpha|score|up[\s-]days?|up[\s-]day"
-    r"|breadth|drawdowns?|correlation|hikes?|cuts?|dollar|bitcoin|wages?|quarter|QoQ|YoY|MoM|y/y|q/q|m/m"
+    r"|spending|deficit|tariffs?|GM|gross\s+margin|estimates?|spreads?|hikes?|cuts?|dollar|bitcoin|wages?"
+    r"|quarter|QoQ|YoY|MoM|y/y|q/q|m/m"
     r"|year[\s-]over[\s-]year|quarter[\s-]over[\s-]quarter|month[\s-]over[\s-]month|YTD|year[\s-]to[\s-]date"
     r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?|Q[1-4]"
     rf"|{_MONTH_WORDS}"

@@ -16,7 +16,6 @@ _ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "r
 
 _FAMILIES: dict[str, tuple[str, ...]] = {  # a non-return measure: its fields, one per window (the registry's)
     **WINDOW_FAMILIES,
-    "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
     **{f: (f,) for f in ("qualityEvidenceScore", "priorActiveRank", "recentPullbackRank", "lowVolatilityRank",
                          "shallowDrawdownRank")},
 }

@@ -4,7 +4,7 @@ a name with no horizon ("SMH -7.3%")."""
 from __future__ import annotations
 
 from ledgers._models import Assertion
-from ledgers._registry import window_family
+from ledgers._registry import sibling_windows, window_family
 from ledgers.rules._base import (
     CON,
     NV,
@@ -51,6 +51,27 @@ def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
 
 
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
+    res = _exact(ctx, a)
+    if res.status == CON and not res.lookahead:
+        sym = a.symbol or ctx.symbol
+        return _active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res) or res  # type: ignore[arg-type]
+    return res
+
+
+def _active_reading(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
+    """A bare window and figure ("5s +0.85%") that is not the return may be the active return the round shows over
+    that window: supported when it is; a contradiction only when neither is."""
+    active = f"activeReturn{a.field[len('return'):]}" if a.bare and a.field and a.field.startswith("return") else None
+    if active is None or ctx.get(sym, active) is None:
+        return None
+    res = _exact(ctx, a.model_copy(update={"field": active, "label": None}))
+    if res.status == SUP:
+        res.reason = f"{res.reason} (the measure is unsaid: the active return, not the return; {mismatch.reason})"
+        return res
+    return RuleResult(CON, f"{mismatch.reason}; nor the active return: {res.reason}", mismatch.evidence + res.evidence)
+
+
+def _exact(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return missing(ctx, sym, a.field or "value")
@@ -79,6 +100,28 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
               f"{'matches' if ok else 'differs'} ({tol_text(a, unit, ctx.config)})")
     res = RuleResult(SUP if ok else CON, reason, ev)
     return with_lookahead(ctx, sym, a, a.field, res)
+
+
+def distinctive(a: Assertion, cfg) -> bool:
+    """Stated precisely enough that a match with another value is no coincidence (``distinctive_precision``)."""
+    return a.stated is not None and a.stated != 0 and a.tolerance <= cfg.distinctive_precision * abs(a.stated)
+
+
+def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
+    """"PDBC 5-session return 3.25%" where 3.25% is its 3-session return: a distinctive number that is exactly
+    the same option's value of the same measure over another window the round showed is that figure with its
+    horizon mislabelled, not a false one (supported, the reason says which window)."""
+    if a.field is None or not distinctive(a, ctx.config):
+        return None
+    for other in sibling_windows(a.field):
+        if other == a.field or ctx.get(sym, other) is None:
+            continue
+        res = _exact(ctx, a.model_copy(update={"field": other, "label": None}))
+        if res.status == SUP:
+            res.reason = f"{res.reason}: the figure is {other}, not the {a.field} the claim names ({mismatch.reason})"
+            res.evidence = res.evidence + mismatch.evidence
+            return res
+    return None
 
 
 def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:
