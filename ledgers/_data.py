@@ -39,6 +39,8 @@ class StoreData:
         self.benchmark = benchmark
         self._later: dict[tuple[str, str, datetime, int], list[Observation]] = {}
         self.known = set(store.symbols)
+        self.labels: dict[str, dict[str, str]] = getattr(store, "labels", {}) or {}
+        """Static descriptions of each symbol (name, sector, asset class, group): which peer group it is in."""
         self._snaps: dict[tuple[str, datetime], dict[str, Observation]] = {}  # aware datetimes hash by instant
         self._closes: dict[str, _Closes | None] = {}
         self._sector_pe: dict[tuple[str, str, datetime], list[float]] = {}

@@ -21,21 +21,9 @@ from datetime import datetime
 
 from ledgers._models import Assertion, Claim
 from ledgers._registry import window_family
-from ledgers.reading import HORIZON_FIELDS, Mention, clause_start, main_subject, parse_text
+from ledgers._universe import UniverseIndex
+from ledgers.reading import HORIZON_FIELDS, clause_start, main_subject, parse_text
 
-_GENERIC_TAIL = re.compile(
-    r",?\s+(?:Equities|Equity|Sector|Stocks?|ETF|Fund|Index|Shares|Inc\.?|Incorporated|Corp\.?|Corporation|Co\.?|"
-    r"Company|Ltd\.?|Limited|plc|PLC|Holdings|Group|N\.V\.|S\.A\.|AG|SE)$",
-    re.I,
-)
-_GENERIC_HEAD = re.compile(r"^(?:US|U\.S\.)\s+", re.I)
-_BLOCKED = {"momentum", "value", "growth", "dividend", "cash", "quality", "size", "yield", "income", "credit",
-            "low volatility", "min volatility"}
-_REFERENCE_BEFORE = re.compile(
-    r"(?:\bvs\.?|\bversus|\brelative\s+to|\bagainst|\bthan|\boutperform\w*|\bunderperform\w*|\bbeat\w*|"
-    r"\blag\w*|\btrail\w*)\s+(?:the\s+)?$",
-    re.I,
-)
 _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
                             r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
@@ -48,96 +36,6 @@ _HEADER_COLON = re.compile(
 _NUMERIC_RULES = ("exact_numeric", "threshold", "derived_return", "relative_return", "return_or_relative",
                   "distance_52w_high",
                   "distance_52w_low", "distance_sma", "analyst_upside")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[\s_\-]+", " ", text.strip()).lower()
-
-
-def _as_aliases(value: object) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, Mapping):
-        out = [str(value[k]) for k in ("name", "option_id", "id") if value.get(k)]
-        out += [str(a) for a in value.get("aliases", []) or []]
-        return out
-    if isinstance(value, Iterable):
-        return [str(v) for v in value if v]
-    name = getattr(value, "name", None)
-    return [str(name)] if name else []
-
-
-class UniverseIndex:
-    """Finds universe members in text by ticker, name, option id and short name."""
-
-    def __init__(self, universe: Mapping[str, object] | Iterable[object], benchmark: str | None = None):
-        if not isinstance(universe, Mapping):  # e.g. a list of UniverseEntry
-            universe = {u.symbol: u for u in universe}
-        self.benchmark = benchmark
-        exact: dict[str, str] = {}  # case-sensitive (tickers, Title/UPPER short names)
-        loose: dict[str, str] = {}  # case-insensitive (full names, option ids)
-        for symbol, value in universe.items():
-            exact[symbol] = symbol
-            for alias in _as_aliases(value):
-                alias = alias.strip()
-                if not alias:
-                    continue
-                if re.fullmatch(r"[A-Z0-9_&]+", alias) or _norm(alias) in _BLOCKED:
-                    exact.setdefault(alias, symbol)  # option ids and generic words: case-sensitive
-                else:
-                    loose.setdefault(_norm(alias), symbol)
-                short = _GENERIC_HEAD.sub("", _GENERIC_TAIL.sub("", alias)).strip()
-                variants = {short, _GENERIC_TAIL.sub("", alias).strip()}
-                for variant in variants:
-                    if variant and variant != alias and _norm(variant) not in _BLOCKED and len(variant) > 2:
-                        exact.setdefault(variant, symbol)
-                        exact.setdefault(variant.upper().replace(" ", "_").replace("-", "_"), symbol)
-        if benchmark is None:
-            for key in ("s&p 500", "sp500", "spy"):
-                if key in loose:
-                    self.benchmark = loose[key]
-                    break
-            else:
-                self.benchmark = exact.get("SPY")
-        self._exact = exact
-        self._loose = loose
-        self._exact_re = self._compile(exact, case=True)
-        self._loose_re = self._compile(loose, case=False)
-
-    @staticmethod
-    def _compile(names: Mapping[str, str], case: bool) -> re.Pattern[str] | None:
-        if not names:
-            return None
-        parts = []
-        for name in sorted(names, key=len, reverse=True):
-            words = re.split(r"[\s_\-]+", name) if not case else [name]
-            parts.append(r"[\s_\-]+".join(re.escape(w) for w in words))
-        return re.compile(r"(?<![\w$&])(?:" + "|".join(parts) + r")(?![\w&])", 0 if case else re.I)
-
-    def resolve(self, name: str) -> str | None:
-        """The symbol a header or name refers to."""
-        name = name.strip()
-        if name in self._exact:
-            return self._exact[name]
-        return self._loose.get(_norm(name))
-
-    def mentions(self, text: str) -> list[Mention]:
-        found: dict[int, Mention] = {}
-        for pattern, table, norm in ((self._loose_re, self._loose, _norm), (self._exact_re, self._exact, None)):
-            if pattern is None:
-                continue
-            for m in pattern.finditer(text):
-                key = norm(m.group(0)) if norm else m.group(0)
-                symbol = table.get(key)
-                if symbol is None:
-                    continue
-                if any(m.start() < o.end and o.start < m.end() for o in found.values()):
-                    continue
-                ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30):m.start()]))
-                found[m.start()] = Mention(m.start(), m.end(), symbol, ref)
-        return [found[k] for k in sorted(found)]
 
 
 TEMPLATE_MARK = "(platform template, not the contestant's words)"

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from ledgers._groups import find_group
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS, resolve_field
 from ledgers._units import NUMBER_PATTERN, number_from_match
@@ -71,7 +72,9 @@ def structured_assertions(items: Iterable[Any], default_symbol: str | None = Non
                                  op="gt" if kind == "above" else "lt", raw=words))
         elif kind == "rank":
             group = str(_get(item, "group") or "universe").lower()
-            scope = "sector" if group.startswith("sector") else "universe" if group in ("universe", "all") else "group"
+            named = find_group(group)
+            scope = ("universe" if group in ("universe", "all") or (named and named.name == "universe")
+                     else f"group:{named.name}" if named is not None and named.sets else "group")
             rank = _get(item, "rank")
             out.append(Assertion(rule="ranking", symbol=subject, field=field, label=scope,
                                  window=int(rank) if isinstance(rank, int) and rank > 0 else 1,
@@ -101,5 +104,6 @@ def to_structured(assertion: Assertion) -> dict[str, Any] | None:
         return {**base, "kind": "above" if a.op == "gt" else "below", "value": a.stated}
     if a.rule == "ranking" and not a.horizons and a.field in FIELD_SPECS:
         return {**base, "kind": "rank", "rank": a.window or 1, "order": "lowest" if a.polarity < 0 else "highest",
-                "group": a.label if a.label in ("universe", "sector") else None, "horizon": None}
+                "group": "universe" if a.label == "universe" else (a.label or "")[len("group:"):] or None,
+                "horizon": None}
     return None

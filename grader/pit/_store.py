@@ -99,9 +99,13 @@ class PointInTimeStore:
         benchmark: str | None = None,
         sectors: dict[str, dict[str, str]] | None = None,
         derive: bool = True,
+        labels: dict[str, dict[str, str]] | None = None,
     ):
         """``derive=False`` keeps only the closes: for sparse price files (e.g. round entry/exit closes), where
-        returns and averages over consecutive rows would not be what their names say."""
+        returns and averages over consecutive rows would not be what their names say. ``labels`` describe each
+        symbol (name, asset class, group: ``season.yaml``'s universe); they are not point-in-time fields and never
+        appear in a snapshot, but say which options a phrase like "among defensive sectors" means."""
+        self.labels: dict[str, dict[str, str]] = labels or {}
         self._series: dict[str, dict[str, _Series]] = {}
         self._prices: dict[str, _PriceTable] = {}
         self._closes: dict[str, pd.Series] = {}
@@ -144,6 +148,7 @@ class PointInTimeStore:
         # later observations (the lookahead check) come from the whole store: a value another round published
         # after this decision is exactly what a claim must not have known
         view._history_from = getattr(self, "_history_from", None) or self
+        view.labels = self.labels
         view._prices, view._closes = (self._prices, self._closes) if prices else ({}, {})
         view._series = {}
         for symbol, per_field in self._series.items():

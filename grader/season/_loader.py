@@ -71,8 +71,13 @@ class SeasonBundle:
             for u in self.info.universe
         }
         # rounds seasons carry only entry/exit closes: nothing is derived from such sparse series
+        labels = {
+            u.symbol: {k: str(v) for k, v in (("name", u.name), ("sector", u.sector), ("asset_class", u.asset_class),
+                                              ("group", u.group)) if v}
+            for u in self.info.universe
+        }
         return PointInTimeStore(self.prices, self.field_rows, self.info.benchmark, sectors,
-                                derive=self.info.format != "rounds")
+                                derive=self.info.format != "rounds", labels=labels)
 
     def store_for(self, round_id: str | None) -> PointInTimeStore:
         """The point-in-time data a decision could use. In a rounds season (overlapping, independent rounds)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ledgers._groups import find_group, group_words_pattern
 from ledgers._models import Assertion
 from ledgers.reading._clauses import forecast_marker_before
 from ledgers.reading._horizons import horizon_key
@@ -34,13 +35,14 @@ _HZ = (r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](
 _MEASURE = (r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"
             r"shallow[\s-]drawdown\s+rank|prior\s+active\s+(?:trend|returns?)|active\s+returns?|"
             r"(?:benchmark[\s-])?relative\s+(?:momentum|strength|performance|returns?)|momentum|performers?|performance|"
-            r"returns?|gains?|rall(?:y|ies)|runs?|move|beta|volatility|vol|drawdowns?|"
+            r"returns?|gains?|rall(?:y|ies)|runs?|move|price\s+action|beta|volatility|vol|drawdowns?|"
             r"quality(?:[\s-]evidence)?\s+score)")
 RANKING_RE = re.compile(
     rf"\b(?:(?:(?P<top>top)[\s-](?P<n>\d|two|three|four|five|ten)\b|(?P<n2>two|three|four|five|ten|\d)\s+)"
     rf"(?P<dir2>{_HIGH}|{_LOW})?|(?P<dir>{_HIGH}|{_LOW}))"
     rf"(?P<mid>(?:[\s,-]+(?:and\s+|or\s+)?(?:{_HZ}|the|in|of|price|absolute|relative|sector|secular|"
-    rf"directly|supported|overall|trailing|universe|by|equity|equities|stock|bond|country|factor|defensive|cyclical|style|thematic|theme)){{0,9}}?)"
+    rf"directly|supported|overall|trailing|universe|by|equity|equities|stock|bond|country|factor|defensive|cyclical|style|thematic|theme|"
+    rf"broad|tech|ai|international|industry|commodity|precious|metals|persistent|sustained|cross-horizon|short|medium)){{0,9}}?)"
     rf"[\s-]+{_MEASURE}\b"
     rf"(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
@@ -51,7 +53,7 @@ RANKING_AFTER_RE = re.compile(
     rf"\s+(?:the\s+)?(?P<dir>{_HIGH}|{_LOW})\b(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
 )
-_NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|thematic|narrative)\b", re.I)
+_NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|narrative)\b", re.I)
 _SET_AFTER = re.compile(r"^[^.;:()]{0,70}?\b(?:exposures|holdings|names|assets|themes|ETFs|trades|positions|areas|"
                         r"sleeves|leaders|funds|picks|candidates)\b", re.I)
 _PAIR_BEFORE = re.compile(r"\b[A-Za-z]{3,}\s*/\s*[A-Za-z]{3,}\b[^.;,]{0,25}$")
@@ -110,16 +112,9 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
             continue  # "three strong performers" is not a ranking
         phrase = text[m.start():m.end()]
         words = m["mid"] or ""
-        scope = "universe"
         lead = text[max(0, m.start() - 40):m.start()]  # "Defensive sector with strongest ...": scope set before
         after = text[m.end("measure") if m.re is RANKING_RE else m.end("dir"):][:90]
-        if _GROUP_WORD.search(lead) or _SCOPE_OTHER.search(lead) or _SET_AFTER.match(after) \
-                or _PAIR_BEFORE.search(lead):
-            scope = "group"  # "... concentrates in the highest-momentum AI, software and chip exposures": a set
-        elif _SCOPE_SECTOR.search(words) or _SCOPE_SECTOR.search(m["tail"] or "") or _SCOPE_SECTOR.search(lead):
-            scope = "sector"
-        elif _SCOPE_OTHER.search(m["tail"] or "") or _SCOPE_OTHER.search(words) or _GROUP_WORD.search(words):
-            scope = "group"  # a group we cannot name exactly: not concluded
+        scope = _scope(lead, words, after)
         measure = re.sub(r"\s+", " ", m["measure"].lower())
         horizons = _horizons(words + " " + measure)
         paren = _PAREN_AFTER.match(text[m.end("measure"):])
@@ -135,6 +130,100 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
             window=at_most, label=scope, field=_measure_field(measure), raw=phrase[: span[1] - span[0]].strip(),
             horizons=horizons,
         ), span))
+    out.extend(_group_rankings(text, taken + [sp for _, sp in out], subject_at))
+    return out
+
+
+_SCOPE_AFTER = re.compile(
+    r"^\s*(?:\([^)]{0,40}\)\s*)?(?:(?:at|of)\s+[+\-\u2212]?\$?\d[\d.,]*\s*%?\s*)?,?\s*"
+    r"(?:among|within|in|across|of)\s+(?:all\s+)?(?:the\s+|its\s+|their\s+|our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,2})",
+    re.I)
+_FOR_SET = re.compile(r"^\s*(?:across|in|among)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:holdings|portfolio|picks|candidates|names)\b",
+                      re.I)
+_LEAD_LINK = re.compile(r"^\s*(?:sectors?|funds?|etfs?|options?|exposure)?\s*(?:,|with|showing|has|had|having|posting|"
+                        r"delivering|offers?|is|was)?\s*(?:the|a|its)?\s*$", re.I)
+
+
+def _leading_group(lead: str):
+    """The peer group the subject's own description names right before the superlative ("Defensive sector with
+    the strongest ...", "International equity with highest ..."), or None."""
+    last = None
+    for m in group_words_pattern().finditer(lead):
+        last = m
+    if last is None or not _LEAD_LINK.match(lead[last.end():]):
+        return None
+    return find_group(last.group(0))
+
+
+def _scope(lead: str, words: str, after: str) -> str:
+    """Where a superlative ranks: 'universe', 'group:<peer group>' (``ledgers/peer_groups.yaml``), or 'group' (a set or a
+    group no definition names: never concluded). A group named in an "among / within / in the X" after the measure
+    wins, then one in the words between the superlative and the measure ("strongest defensive momentum"), then "in
+    the universe / table", then the subject's own description right before ("Defensive sector with the strongest")."""
+    explicit = _SCOPE_AFTER.match(after)
+    named = find_group(explicit["words"]) if explicit else None
+    if named is not None and named.name != "universe":
+        return "group" if not named.sets else f"group:{named.name}"
+    if _SET_AFTER.match(after) or _FOR_SET.match(after):
+        return "group"  # "... the highest-momentum AI, software and chip exposures": a set, not one subject
+    inner = find_group(words)
+    if inner is not None and inner.name != "universe":
+        return "group" if not inner.sets else f"group:{inner.name}"
+    if named is not None or inner is not None:
+        return "universe"
+    before = _leading_group(lead)
+    if before is not None:
+        return "group" if not before.sets else f"group:{before.name}"
+    if _PAIR_BEFORE.search(lead) or _SCOPE_OTHER.search(lead) or _SCOPE_OTHER.search(words) \
+            or _SCOPE_OTHER.search(after[:40]):
+        return "group"
+    return "universe"
+
+
+_GROUP_NOUN_RE = re.compile(
+    rf"(?<![\w-])(?P<dir>{_HIGH}|{_LOW}|top)(?:[\s-]+performing)?(?P<mid>(?:[\s,-]+(?:{_HZ}|broad|recent|the|price))"
+    r"{0,3}?)[\s-]+(?P<noun>(?:(?:tech|ai|defensive|cyclical|broad|us|major)[\s-]+)?(?:sectors?|industr(?:y|ies)|factors?|"
+    r"styles?|countr(?:y|ies)|themes?|sub-themes?))\b(?![\s-]+(?:momentum|returns?|performance|beta|volatility|vol|"
+    r"drawdowns?|score|rank|strength|gains?|move))",
+    re.I,
+)
+"""'Leading sector', 'Top broad factor', 'Best-performing tech sub-theme': a superlative about a peer group with no
+measure named is a ranking by return."""
+_LEADING_ALL_RE = re.compile(r"\b(?P<dir>leading|led|tops?|topping)\s+(?:all\s+(?:other\s+)?|other\s+)(?P<noun>[\w -]{3,30}?)"
+                             r"(?=[;,.]|\s+(?:on|over|in|with|and)\b|$)", re.I)
+_BEST_AMONG_RE = re.compile(r"\b(?:held\s+up\s+|performed\s+|did\s+)(?P<dir>best|worst)\s+(?P<tail>among\s+[\w& -]{3,40})",
+                            re.I)
+
+
+def _group_rankings(text: str, taken: list[tuple[int, int]],
+                    subject_at: Callable[[int], tuple[str | None, list[str]]]) -> list[tuple[Assertion, tuple[int, int]]]:
+    """Superlatives about a peer group with no measure ("Leading sector", "Momentum factor leading all factors",
+    "held up best among broad styles"): ranked by return over the horizons the round shows."""
+    out = []
+    for pattern in (_GROUP_NOUN_RE, _LEADING_ALL_RE, _BEST_AMONG_RE):
+        for m in pattern.finditer(text):
+            span = m.span()
+            if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
+                continue
+            where = m.groupdict().get("noun") or m.groupdict().get("tail") or ""
+            group = find_group(where)
+            if group is None or not group.sets:
+                continue
+            if pattern is _GROUP_NOUN_RE and re.search(r"\b(?:sub-)?themes?\b", where, re.I) and group.name not in (
+                    "tech", "thematic"):
+                continue
+            direction = m["dir"].lower()
+            low = re.fullmatch(_LOW, direction, re.I) is not None
+            words = m.groupdict().get("mid") or ""
+            horizons = _horizons(words) or (["short"] if _SHORT.search(words) else [])
+            paren = _PAREN_AFTER.match(text[m.end():])
+            if not horizons and paren:
+                horizons = _horizons(paren.group(0))
+            subject, alternatives = subject_at(m.start())
+            out.append((Assertion(rule="ranking", symbol=subject, alternatives=alternatives, polarity=-1 if low else 1,
+                                  op="lt" if low else "gt", window=1, label=f"group:{group.name}", field=None,
+                                  raw=m.group(0).strip(), horizons=horizons), span))
+            taken = [*taken, span]
     return out
 
 

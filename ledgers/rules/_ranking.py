@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.pit import Observation
+from ledgers._groups import group_by_name, members
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES
 from ledgers.reading import HORIZON_FIELDS
@@ -53,17 +54,37 @@ def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
 
 
 def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
+    """The subject's rank among its peers on the ranked field(s): the whole universe (cash excluded), or each
+    definition of a named peer group (``ledgers/peer_groups.yaml``); a group's verdict stands only when every
+    definition that applies gives the same one."""
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return missing(ctx, sym, "ranking")
     if a.label == "group":
-        return RuleResult(NV, f"{a.raw!r}: a ranking within a group the claim does not name exactly")
+        return RuleResult(NV, f"{a.raw!r}: a ranking within a set or group the claim does not name exactly")
     fields, every = _ranking_fields(ctx, sym, a)
     if not fields or any(not f or ctx.get(sym, f) is None for f in fields):
         return missing(ctx, sym, "the ranked field")
-    sector = ctx.data.sector_of(sym, ctx.as_of) if a.label == "sector" else None
-    if a.label == "sector" and sector is None:
-        return RuleResult(NV, f"{a.raw!r}: the sector of {sym} is not known")
+    if not (a.label or "").startswith("group:"):
+        return _rank(ctx, a, sym, fields, every, None, "in the universe", ctx.config.ranking_min_peers)
+    group = group_by_name((a.label or "")[len("group:"):])
+    if group is None:
+        return RuleResult(NV, f"{a.raw!r}: unknown peer group {a.label!r}")
+    sets = [p for p in members(group, ctx.data.known, ctx.data.labels, sym) if sym in p and len(p) >= 2]
+    if not sets:
+        return RuleResult(NV, f"{a.raw!r}: no definition of '{group.name}' includes {sym} and another option")
+    results = [_rank(ctx, a, sym, fields, every, p, f"among '{group.name}' ({', '.join(sorted(p))})", 2)
+               for p in dict.fromkeys(frozenset(p) for p in sets)]
+    statuses = {r.status for r in results}
+    evidence = [o for r in results for o in r.evidence]
+    reason = " | ".join(r.reason for r in results)
+    if len(statuses) == 1:
+        return RuleResult(results[0].status, reason, evidence)
+    return RuleResult(NV, f"the definitions of '{group.name}' disagree: {reason}", evidence)
+
+
+def _rank(ctx: Ctx, a: Assertion, sym: str, fields: list[str], every: bool, peers_in: frozenset[str] | set[str] | None,
+          scope: str, min_peers: int) -> RuleResult:
     top_n = a.window or 1
     lowest = a.polarity < 0
     holds: list[bool] = []
@@ -71,15 +92,16 @@ def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
     evidence: list[Observation] = []
     for f in fields:
         peers: dict[str, float] = {}
-        for s in sorted(ctx.data.symbols_with(f)):
-            label = ctx.data.sector_of(s, ctx.as_of)
-            if label == "cash" or (sector is not None and label != sector):
+        for s in sorted(ctx.data.symbols_with(f) if peers_in is None else peers_in):
+            if peers_in is None and ctx.data.labels.get(s, {}).get("asset_class") == "cash":
+                continue
+            if peers_in is None and ctx.data.sector_of(s, ctx.as_of) == "cash":
                 continue
             v = as_float(ctx.get(s, f))
             if v is not None:
                 peers[s] = v
-        if len(peers) < ctx.config.ranking_min_peers or sym not in peers:
-            return RuleResult(NV, f"{a.raw!r}: fewer than {ctx.config.ranking_min_peers} symbols with {f} to rank")
+        if len(peers) < min_peers or sym not in peers:
+            return RuleResult(NV, f"{a.raw!r} {scope}: fewer than {min_peers} options with {f} to rank")
         flip = lowest != f.startswith("maxDrawdown")  # the largest drawdown is the most negative
         order = sorted(peers, key=lambda s: (peers[s] if flip else -peers[s], s))
         rank = order.index(sym) + 1
@@ -90,7 +112,6 @@ def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
             evidence.append(ctx.get(leader, f))
         parts.append(f"{f}: {sym} ranks {rank} of {len(order)} ({fmt(peers[sym], unit_of(f))}; first "
                      f"{leader} {fmt(peers[leader], unit_of(f))})")
-    scope = f"among {sector} peers" if sector else "in the universe"
     reason = f"{a.raw!r} {scope}: " + "; ".join(parts)
     ev = [o for o in evidence if o is not None]
     if all(holds) or (not every and any(holds)):
