@@ -157,7 +157,7 @@ class VerifierConfig(_Model):
     ma_dead_band: float = 0.005
     macd_dead_band: float = 0.0005  # of the close
     momentum_fields: tuple[str, ...] = ("return20d", "return30d")
-    short_momentum_fields: tuple[str, ...] = ("return5d", "return7d")  # added for "recent"/"short-term"
+    short_momentum_fields: tuple[str, ...] = ("return3d", "return5d", "return7d")  # "recent"/"short-term"
     momentum_dead_band: float = 0.005
     overbought_rsi: float = 70.0
     oversold_rsi: float = 30.0

@@ -4,12 +4,15 @@ order over a sentence; a phrase overlapping one already read, or governed by a f
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ledgers._models import Assertion
+from ledgers.reading import _comparisons as comparisons
 from ledgers.reading import _fundamentals as fundamentals
+from ledgers.reading import _moves as moves
 from ledgers.reading import _technical as technical
 from ledgers.reading import _trend as trend
-from ledgers.reading._clauses import clause_start, forecast_marker_before, overlaps
+from ledgers.reading._clauses import Mention, clause_start, forecast_marker_before, overlaps
 from ledgers.reading._emit import Reader
 
 READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
@@ -35,8 +38,16 @@ wins over a later overlapping one."""
 _KEYWORDS = re.compile("|".join(sorted({re.escape(k) for keys, _ in READERS for k in keys}, key=len, reverse=True)))
 
 
-def qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: str | None
-                ) -> list[tuple[Assertion, tuple[int, int]]]:
+_COMPARISON_WORDS = re.compile(r"\b(?:than|vs\.?|versus|outperform\w*|beat\w*|lag\w*|trail\w*|underperform\w*|ahead)\b",
+                               re.I)
+_MOVE_WORDS = re.compile(r"\b(?:fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
+                         r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
+                         r"firmed|firming|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
+                         r"surge|rebound|spike|run-up)\b", re.I)
+
+
+def qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: str | None, named_before=None,
+                mentions: Sequence[Mention] = ()) -> list[tuple[Assertion, tuple[int, int]]]:
     """Qualitative assertions of one sentence with their spans; ``taken`` (spans already read) grows."""
     out: list[tuple[Assertion, tuple[int, int]]] = []
 
@@ -44,16 +55,21 @@ def qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: s
         span = span or (m.start(), m.end())
         if overlaps(span, taken) or forecast_marker_before(text, m.start()):
             return False
-        if kw.get("rule") in trend.MARKET_WIDE_RULES and trend.MACRO_SUBJECT.search(
+        if "symbol" not in kw and kw.get("rule") in trend.MARKET_WIDE_RULES and trend.MACRO_SUBJECT.search(
                 text, clause_start(text, m.start()), m.start()):
             return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
-        out.append((Assertion(symbol=symbol_at(m.start()), raw=m.group(0).strip(), **kw), span))
+        symbol = kw.pop("symbol") if "symbol" in kw else symbol_at(m.start())
+        out.append((Assertion(symbol=symbol, raw=m.group(0).strip(), **kw), span))
         if keep:
             taken.append(span)
         return True
 
     present = set(_KEYWORDS.findall(text.lower()))
+    if mentions and _COMPARISON_WORDS.search(text):
+        comparisons.read_comparisons(text, add, benchmark, mentions)
     for keys, reader in READERS:
         if present.intersection(keys):
             reader(text, add, benchmark)
+    if _MOVE_WORDS.search(text):
+        moves.read_moves(text, add, benchmark, named_before)
     return out

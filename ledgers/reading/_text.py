@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ledgers._models import Assertion
+from ledgers._registry import FIELD_SPECS
 from ledgers.reading._clauses import Mention, clause_start, forecast_markers, main_subject, subjects
 from ledgers.reading._intent import number_intent
 from ledgers.reading._numbers import NumberHit, find_numbers, number_assertion
@@ -57,6 +58,30 @@ def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str
     return None
 
 
+_UNBOUND = frozenset({"briefing", "any_return", "relative_return", "return_or_relative"})
+_MORE_WORDS = frozenset({"higher", "more", "larger", "greater", "deeper", "stronger", "better", "bigger"})
+_BARE_COMPARISON = re.compile(r"(?P<both>\bboth\s+)?\b(?P<dir>lower|higher|less|more|milder|shallower|deeper|smaller|"
+                              r"larger|greater|stronger|weaker|better|worse)\s+than\s+(?:the\s+)?(?=[A-Z])")
+
+
+def _operand_of(mentions: Sequence[Mention], text: str, start: int) -> str | None:
+    """The option a number belongs to when it follows a comparison's other term ("than SPY at 11.37%", "vs SPY
+    12.1%", "shallower than SPY's -4.49%"), or None."""
+    for mm in mentions:
+        if mm.reference and mm.end <= start and re.fullmatch(r"(?:['\u2019]s)?\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*",
+                                                            text[mm.end:start]):
+            return mm.symbol
+    return None
+
+
+def _last_field(parsed: Parsed) -> Assertion | None:
+    """The last number of the sentence bound to a field (the measure a comparison's other term is quoted in)."""
+    for a in reversed(parsed.assertions):
+        if a.rule == "exact_numeric" and a.field in FIELD_SPECS and a.stated is not None:
+            return a
+    return None
+
+
 def parse_text(
     text: str,
     symbol: str | None,
@@ -82,9 +107,29 @@ def parse_text(
             if named is not None:  # "SMH -7.3%", "(SMH +24%, TECH +22%)": a move of the named option
                 assertion = Assertion(rule="any_return", symbol=named, stated=hit.stated.value / 100.0,
                                       tolerance=hit.stated.in_unit("fraction")[1], raw=hit.stated.raw)
+        operand = _operand_of(mentions, text, hit.start)
+        last = _last_field(parsed)
+        if operand is not None and last is not None and assertion.rule in _UNBOUND and intent is None:
+            # "lower than SPY at 11.37%", "shallower than SPY's -4.49%": the other option's value of the same measure
+            value, tol = hit.stated.in_unit(FIELD_SPECS[last.field].unit if last.field in FIELD_SPECS else "fraction")
+            assertion = Assertion(rule="exact_numeric", symbol=operand, field=last.field, stated=value, tolerance=tol,
+                                  approx=hit.approx, raw=hit.stated.raw)
+            alternatives = []
         if alternatives:
             assertion = replace(assertion, alternatives=alternatives)
         parsed.add(assertion, hit.span, hit)
+    for m in _BARE_COMPARISON.finditer(text):  # "both milder than SPY", "lower than SPY at 11.37%": the measures just named
+        other = next((mm.symbol for mm in mentions if mm.start == m.end()), None)
+        fields = [a for a in parsed.assertions if a.field in FIELD_SPECS and a.rule == "exact_numeric"
+                  and a.symbol != other][-(2 if m["both"] else 1):]
+        if other is None or not fields:
+            continue
+        for a in fields:
+            more = m["dir"].lower() in _MORE_WORDS
+            if a.field.startswith("maxDrawdown") or a.field == "distance52wHigh":
+                more = not more
+            parsed.add(Assertion(rule="compare", symbol=a.symbol, field=a.field, benchmark=other, op="gt" if more else "lt",
+                                 raw=m.group(0).strip()), (m.start(), m.end()))
     ranked: list[tuple[int, int]] = []  # a ranking may share words with a number ("strongest 7d return at 5%")
     for assertion, span in find_rankings(text, ranked, lambda pos: subjects(mentions, pos, text, symbol,
                                                                             strong_symbol)):
@@ -95,7 +140,12 @@ def parse_text(
         parsed.add(assertion, span)
         ranked.append(span)
     taken.extend(parsed.spans)
-    for assertion, span in qualitative(text, taken, lambda pos: main_subject(mentions, pos, text, symbol, strong_symbol), benchmark):
+    def named_before(lo: int, hi: int) -> tuple[str, int] | None:  # the option named last in text[lo:hi]: (symbol, end)
+        found = [(mm.symbol, mm.end) for mm in mentions if lo <= mm.start and mm.end <= hi and not mm.reference]
+        return found[-1] if found else None
+
+    for assertion, span in qualitative(text, taken, lambda pos: main_subject(mentions, pos, text, symbol, strong_symbol),
+                                       benchmark, named_before, mentions):
         other = _compared_with(mentions, text, span[1]) if assertion.rule in _COMPARABLE else None
         if assertion.rule in _COMPARABLE and other is None and _THAN.match(text[span[1]:span[1] + 30]):
             # "lower volatility than broad small caps": a comparison with no option named is no absolute level

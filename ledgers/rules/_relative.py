@@ -4,7 +4,7 @@ same field of two options ("lower beta than the S&P 500")."""
 from __future__ import annotations
 
 from ledgers._models import Assertion
-from ledgers._registry import window_family
+from ledgers._registry import RETURN_WINDOWS, window_family
 from ledgers.reading import FIELD_HORIZONS
 from ledgers.rules._base import (
     CON,
@@ -85,6 +85,18 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
     for s in (sym, other):
         if s is None or s not in ctx.data.known:
             return missing(ctx, s, fld)
+    if fld == "return":  # "lagged oil's move", "outperforming SPY": returns over the window said, else every window
+        windows = {"7D": ("return5d", "return7d"), "30D": ("return21d", "return30d"),
+                   "short": ctx.config.short_momentum_fields}.get(a.label or "", RETURN_WINDOWS)
+        both = [f for f in windows if ctx.get(sym, f) is not None and ctx.get(other, f) is not None]  # type: ignore[arg-type]
+        if not both:
+            return missing(ctx, sym, "a return both options have")
+        results = [rule_compare(ctx, a.model_copy(update={"field": f, "label": None})) for f in both]
+        reason = "; ".join(r.reason for r in results)
+        evidence = [e for r in results for e in r.evidence]
+        if len({r.status for r in results}) == 1:
+            return RuleResult(results[0].status, reason, evidence)
+        return RuleResult(NV, f"windows disagree: {reason}", evidence)
     o1, o2 = ctx.get(sym, fld), ctx.get(other, fld)  # type: ignore[arg-type]
     v1, v2 = as_float(o1), as_float(o2)
     if (v1 is None or v2 is None) and window_family(fld):

@@ -91,8 +91,9 @@ def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | Non
 
 
 def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
-    """Named horizon: its sign. Otherwise the first available momentum field (the short ones first for
-    "recent"/"near-term"/"short-term") decides, unless another available horizon points the other way."""
+    """Named horizon: its sign. "Recent" / "near-term" / "short-term": the short windows the round shows
+    (``short_momentum_fields``), which must agree. Otherwise the first available momentum field decides, unless
+    another available horizon points the other way."""
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return missing(ctx, sym, "momentum")
@@ -102,11 +103,13 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
         return signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
                        "negative momentum")
     cfg = ctx.config
-    order = (list(cfg.short_momentum_fields) + list(cfg.momentum_fields) if a.label == "short"
-             else list(cfg.momentum_fields) + list(cfg.short_momentum_fields))
+    order = list(cfg.momentum_fields) + list(cfg.short_momentum_fields)
+    primaries = set(cfg.momentum_fields)
+    if a.label == "short" and any(as_float(ctx.get(sym, f)) is not None for f in cfg.short_momentum_fields):
+        # "recent", "near-term", "short-term": the short windows the round shows decide, a month is not recent
+        order = primaries = list(cfg.short_momentum_fields)  # type: ignore[assignment]
     seen = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
     seen = [(f, o) for f, o in seen if as_float(o) is not None]
-    primaries = set(order) if a.label == "short" else set(cfg.momentum_fields)
     if not seen or seen[0][0] not in primaries:  # no 20d/30d return: a 5d one alone is not "momentum"
         return missing(ctx, sym, "/".join(cfg.momentum_fields))
     ev = [o for _, o in seen]

@@ -1,0 +1,93 @@
+"""One option against another in words: "lower volatility than SPY", "less volatile than crude futures", "a
+shallower drawdown than broad small caps", "energy lagged oil's move", "outperforming the S&P 500", "held up better
+than small caps". The other option must be named right after the comparison (up to two words between: "than
+cap-weighted SPY", "than a pure oil position"); a comparison with something that is no option ("than mega-cap
+growth", "than many AI-adjacent themes") is not read. Each becomes a ``compare`` assertion on the measure named (a
+drawdown is negative: a "lower" or "milder" drawdown is a higher value), over the windows the round shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ledgers.reading._clauses import Mention
+from ledgers.reading._emit import Emit
+
+_LESS = r"lower|less|smaller|milder|shallower|weaker|worse|softer|lighter"
+_MORE = r"higher|more|larger|greater|deeper|stronger|better|heavier|bigger"
+_MEASURES = {
+    "volatility": "volatility20d", "vol": "volatility20d", "volatile": "volatility20d", "beta": "beta",
+    "drawdown": "maxDrawdown", "drawdowns": "maxDrawdown", "correlation": "correlation", "return": "return",
+    "returns": "return", "performance": "return", "momentum": "return", "gains": "return",
+}
+_COMPARATIVE = re.compile(
+    rf"\b(?P<dir>{_LESS}|{_MORE})\s+(?:[\w-]+\s+){{0,2}}?(?P<measure>volatility|vol|volatile|beta|drawdowns?|correlation|"
+    r"returns?|performance|momentum|gains)\s+(?:than|vs\.?|versus)\s+(?P<rest>.{0,40})",
+    re.I,
+)
+_VERB = re.compile(
+    r"\b(?P<verb>outperform(?:ed|ing|s)?|beat(?:ing|s)?|(?:held|holding)\s+up\s+better\s+than|did\s+better\s+than|"
+    r"lag(?:ged|ging|s)?|trail(?:ed|ing|s)?|underperform(?:ed|ing|s)?|ahead\s+of)\s+(?P<rest>.{0,40})",
+    re.I,
+)
+_LAG = re.compile(r"lag|trail|underperform", re.I)
+_WINDOW = re.compile(r"\b(?:(?P<week>(?:over\s+)?(?:the\s+)?(?:past|last|this)\s+week|weekly|7d|7-day|1w)|(?P<month>(?:over\s+)?"
+                     r"(?:the\s+)?(?:past|last|this)\s+month|monthly|30d|30-day)|(?P<recent>recent(?:ly)?|lately|"
+                     r"short-term|near-term))\b", re.I)
+
+
+def _other(mentions: Sequence[Mention], base: int, rest: str) -> tuple[str, int] | None:
+    """(the option named right after the comparison, where its name ends), allowing up to two words before it."""
+    lead = re.match(r"^(?:the\s+|a\s+|an\s+|its\s+)?(?:[\w&-]+\s+){0,2}?", rest)
+    for mm in mentions:
+        gap = rest[:mm.start - base] if mm.start >= base else None
+        if gap is None or len(gap) > 30:
+            continue
+        if re.fullmatch(r"(?:(?:the|a|an|its|pure|broad|cap-weighted|equal-weighted|direct|[\w-]+)\s+){0,2}", gap):
+            return mm.symbol, mm.end
+        break
+    del lead
+    return None
+
+
+def _window(text: str) -> str | None:
+    m = _WINDOW.search(text)
+    if m is None:
+        return None
+    return "7D" if m["week"] else "30D" if m["month"] else "short"
+
+
+_INTENT_BEFORE = re.compile(r"\b(?:to|expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|"
+                            r"positioned|if|unless|can|hope\w*|bet\w*|target\w*)\b[^.;]{0,60}$", re.I)
+_LATEST_MOVE = re.compile(r"^[\w&.-]*'s?\s+(?:recent\s+|latest\s+|weekly\s+)?(?:move|rally|surge|spike|gain|jump|rebound|"
+                          r"drop|decline|sell-?off)\b", re.I)
+
+
+def _subject_of(mentions: Sequence[Mention], start: int) -> str | None:
+    before = [mm for mm in mentions if mm.end <= start and not mm.reference]
+    return before[-1].symbol if before else None
+
+
+def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequence[Mention] = ()) -> None:
+    for m in _COMPARATIVE.finditer(text):
+        other = _other(mentions, m.start("rest"), m["rest"])
+        if other is None or other[0] == _subject_of(mentions, m.start()):
+            continue
+        field = _MEASURES[m["measure"].lower()]
+        more = re.fullmatch(_MORE, m["dir"], re.I) is not None
+        if field == "maxDrawdown":
+            more = not more  # a lower / milder / shallower drawdown is a less negative value
+        end = other[1]
+        add(m, span=(m.start(), m.start("rest")), rule="compare", field=field, benchmark=other[0], op="gt" if more else "lt",
+            label=_window(text[max(0, m.start() - 40):end + 30]) if field == "return" else None)
+    for m in _VERB.finditer(text):
+        other = _other(mentions, m.start("rest"), m["rest"])
+        if other is None or other[0] == _subject_of(mentions, m.start()):
+            continue
+        if _INTENT_BEFORE.search(text[max(0, m.start() - 80):m.start()]):
+            continue  # "seeking to outperform SPY", "the best chance of beating the S&P 500": an aim, not a fact
+        end = other[1]
+        window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[:other[1]].split()[-1]):]) else None
+        add(m, span=(m.start(), m.start("rest")), rule="compare", field="return", benchmark=other[0],
+            op="lt" if _LAG.match(m["verb"]) else "gt", label=window or _window(text[max(0, m.start() - 40):end + 30]))
