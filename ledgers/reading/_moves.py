@@ -21,6 +21,8 @@ _WINDOW = (r"(?:over\s+|in\s+|during\s+|for\s+)?(?:the\s+)?(?:past|last|prior|la
            r"(?P<w>week|month|\d+\s*(?:sessions?|trading\s+days|days?|d|s)|1w|7d|30d|5d|3d|21d)\b")
 MOVE_RE = re.compile(
     rf"(?P<pre>\b(?:has|have|had|is|are|was|were)\s+(?:also\s+)?)?(?P<verb>{_DOWN}|{_UP})\b"
+    r"(?!\s+(?:out|behind|into|in\s+(?:the\s+)?rank|from\s+the|to\s+(?:the\s+)?(?:top|bottom|#|no\.)|off\s+the|back\s+into|"
+    r"below|above|under|over|by\s+[+\-\u2212]?\$?\d|[+\-\u2212]?\$?\d))"
     r"(?P<adv>(?:\s+(?:sharply|steeply|strongly|hard|further|modestly|slightly|notably|recently|lately|this\s+week|"
     r"last\s+week|materially))*)"
     rf"(?P<win>\s+{_WINDOW})?",

@@ -103,11 +103,10 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
         return signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
                        "negative momentum")
     cfg = ctx.config
+    if a.label == "short" and any(as_float(ctx.get(sym, f)) is not None for f in cfg.short_momentum_fields):
+        return _recent_momentum(ctx, a, sym)
     order = list(cfg.momentum_fields) + list(cfg.short_momentum_fields)
     primaries = set(cfg.momentum_fields)
-    if a.label == "short" and any(as_float(ctx.get(sym, f)) is not None for f in cfg.short_momentum_fields):
-        # "recent", "near-term", "short-term": the short windows the round shows decide, a month is not recent
-        order = primaries = list(cfg.short_momentum_fields)  # type: ignore[assignment]
     seen = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
     seen = [(f, o) for f, o in seen if as_float(o) is not None]
     if not seen or seen[0][0] not in primaries:  # no 20d/30d return: a 5d one alone is not "momentum"
@@ -123,3 +122,26 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
         return RuleResult(NV, f"{head}: horizons disagree", ev)  # type: ignore[arg-type]
     ok = sign == (1 if a.polarity > 0 else -1)
     return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
+
+
+def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:
+    """"Recent", "near-term", "short-term": supported when the short windows the round shows agree with the claim
+    (a month is not recent); contradicted only when every window, the longer ones too, says otherwise; else not
+    verifiable (writers differ on how long "recent" is)."""
+    cfg = ctx.config
+    short = [(f, ctx.get(sym, f)) for f in cfg.short_momentum_fields]
+    longer = [(f, ctx.get(sym, f)) for f in cfg.momentum_fields]
+    short = [(f, o) for f, o in short if as_float(o) is not None]
+    longer = [(f, o) for f, o in longer if as_float(o) is not None]
+    want = 1 if a.polarity > 0 else -1
+    band = cfg.momentum_dead_band
+    claim = "positive" if want > 0 else "negative"
+    head = f"{sym} " + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in short + longer) + \
+        f"; claimed {claim} recent momentum"
+    ev = [o for _, o in short + longer]
+    signs = [(as_float(o) or 0.0) * want for _, o in short]
+    if all(v > band for v in signs):
+        return RuleResult(SUP, f"{head} (the short windows agree)", ev)  # type: ignore[arg-type]
+    if all((as_float(o) or 0.0) * want < -band for _, o in short + longer):
+        return RuleResult(CON, f"{head} (every window says otherwise)", ev)  # type: ignore[arg-type]
+    return RuleResult(NV, f"{head}: windows disagree or sit in the {band:.2%} dead band", ev)  # type: ignore[arg-type]

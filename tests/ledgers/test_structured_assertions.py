@@ -141,7 +141,9 @@ def _round_store():
     ("HEALTHCARE: defensive with lower beta than the S&P 500.", "supported"),  # 0.40 vs 1.00 (beta1y)
     ("HEALTHCARE: higher beta than the S&P 500.", "contradicted"),
     ("MID_CAP: lower vol than SMALL_CAP.", "supported"),  # 17% vs 23% (volatility30d)
-    ("MID_CAP: lower vol than broad small caps.", "not_verifiable"),  # not one option: never a level claim
+    ("MID_CAP: lower vol than broad small caps.", "supported"),  # "small caps": the small-cap option's usual name
+    ("MID_CAP: lower vol than mega-cap growth.", "not_verifiable"),  # not one option: never a level claim
+    ("MID_CAP: higher volatility than small caps.", "contradicted"),
     ("HEALTHCARE: low beta defensive.", "supported"),  # beta1y 0.40 < 0.8
     ("HEALTHCARE has positive beta.", "supported"),  # the sign of every window shown
     ("HEALTHCARE has negative beta.", "contradicted"),
