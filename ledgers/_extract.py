@@ -20,9 +20,9 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import datetime
 
 from ledgers._models import Assertion, Claim
-from ledgers._registry import window_family
+from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex
-from ledgers.reading import HORIZON_FIELDS, clause_start, main_subject, parse_text
+from ledgers.reading import clause_start, main_subject, parse_text
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
                             r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
@@ -137,7 +137,7 @@ def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
         return False
     have = set(available)
     if a.field is not None:
-        family = window_family(a.field)
+        family = sibling_windows(a.field)
         if family and not have.isdisjoint(family):
             return False  # the same measure over another window ("beta 0.73" where the round shows beta1y)
         if a.rule in ("distance_52w_high", "distance_52w_low") and _STORED_INSTEAD.get(a.field) in have:
@@ -146,8 +146,8 @@ def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
         if a.rule in ("distance_52w_high", "distance_52w_low", "distance_sma", "analyst_upside"):
             needed.add("close")
         return not needed <= have
-    horizon = a.label or ""
-    return HORIZON_FIELDS.get(horizon) not in have and "close" not in have
+    # a return over a window the table does not show may still be one it shows, mislabelled (the rule says which)
+    return have.isdisjoint(RETURN_WINDOWS) and "close" not in have
 
 
 def extract_claims(

@@ -39,6 +39,7 @@ RuleName = Literal[
     "consensus",  # analyst consensus from rating counts
     "categorical",  # sector / industry label
     "any_return",  # "SMH -7.3%": a move next to a name, no horizon: supported when one return column matches
+    "any_field",  # a distinctive figure no word binds: supported when it equals one of the subject's fields
     "compare",  # the same field of two symbols (structured assertions: above / below relative_to)
     "sign",  # "negative beta", "positive active returns": the sign of the measure's windows
     "ranking",  # superlatives and ranks against the cross-section ("strongest 30d performer", "top three")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ledgers._registry import FIELD_SPECS
 from ledgers.reading._fields import last_field_phrase, leading_field_phrase, only_connectors, words_between
 from ledgers.reading._horizons import (
     HORIZON_RE,
@@ -114,6 +115,12 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
             key = match_horizon(m)
             fld = "volatility20d" if key == "20T" and stat.group(0).strip().lower().startswith("vol") else None
             return Binding("exact_numeric" if fld else "briefing", field=fld, start=end, end=end + m.end() + stat.end())
+        if re.match(r"^\s*prior\b", after, re.I) and (m.groupdict().get("rel") or re.match(
+                r"^\s*(?:active|relative|excess)\b", rest, re.I)):  # "6.20% prior 16s active return"
+            n = re.search(r"\d+", m.group(0))
+            fld = f"priorActiveReturn{n.group(0)}d" if n else "priorActiveReturn"
+            return Binding("exact_numeric", field=fld if fld in FIELD_SPECS else "priorActiveReturn", start=end,
+                           end=end + m.end())
         b = Binding("return", horizon=match_horizon(m), start=end, end=end + m.end())
         r = re.match(r"^\s*(?:return|gain|move|momentum|performance|change|rally|advance|rise)?s?\s*", rest, re.I)
         tail = rest[r.end():] if r else rest
@@ -185,6 +192,8 @@ def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
             if re.match(r"^\s*(?:active|relative|excess|benchmark-relative|alpha)\b", tail, re.I):
                 best.relative = True
                 best.rule = "relative_return"
+            elif re.match(r"^\s*(?:\w+\s+)?(?:outperformance|underperformance)\b", tail, re.I):
+                best.rule = "return_or_relative"  # "7-day outperformance of 4.83%": either reading is meant
     ctx_start, ctx_end = -1, -1
     for cm in CONTEXT_RE.finditer(before):
         adjacent = ctx_end >= 0 and not before[ctx_end:cm.start()].strip()

@@ -73,7 +73,9 @@ _CONNECTORS = frozenset(
     "more less at_least performer performance return returns gain gains move moves momentum change rally trend "
     "leader leading led showing shows shown show posted posting delivered recent recently latest current just "
     "only strong strongest weak weakest best worst top high low ~ stands_at still remains remained sitting "
-    "printed print ratio score".split()
+    "printed print ratio score elevated very relatively quite sizable modest sector factor industry country theme "
+    "price outperformance underperformance strength run runs spike surge "
+    "s".split()
 )
 
 

@@ -125,6 +125,7 @@ class NumberHit:
     ordinal: int = -1  # index among all number tokens of the text
     negated: bool = False  # the stated value was made negative by a word ("fell 5%", "8% below")
     bare: bool = False  # a window and a figure, the measure unsaid ("5s +0.85%"): see ``Assertion.bare``
+    unbound: bool = False  # no field, window or context word around it ("healthcare sector strength of 4.26%")
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -208,7 +209,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if binding is None:
             if is_plain:
                 continue
-            binding = Binding("briefing", start=start, end=m.end())
+            binding = Binding("briefing", start=start, end=m.end(), label="unbound")
         bare = binding.rule == "return" and not _says_plain_return(text, start, m.end(), floor)
         if binding.rule == "briefing":
             ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
@@ -238,7 +239,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         fc = forecast_marker_before(text, start)
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
                               binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
-                              ordinal, negated, bare))
+                              ordinal, negated, bare, binding.label == "unbound"))
         floor = max(m.end(), binding.end)
     return hits
 

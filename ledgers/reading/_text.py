@@ -58,7 +58,7 @@ def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str
     return None
 
 
-_UNBOUND = frozenset({"briefing", "any_return", "relative_return", "return_or_relative"})
+_UNBOUND = frozenset({"briefing", "any_return", "any_field", "relative_return", "return_or_relative"})
 _MORE_WORDS = frozenset({"higher", "more", "larger", "greater", "deeper", "stronger", "better", "bigger"})
 _BARE_COMPARISON = re.compile(r"(?P<both>\bboth\s+)?\b(?P<dir>lower|higher|less|more|milder|shallower|deeper|smaller|"
                               r"larger|greater|stronger|weaker|better|worse)\s+than\s+(?:the\s+)?(?=[A-Z])")
@@ -107,6 +107,11 @@ def parse_text(
             if named is not None:  # "SMH -7.3%", "(SMH +24%, TECH +22%)": a move of the named option
                 assertion = Assertion(rule="any_return", symbol=named, stated=hit.stated.value / 100.0,
                                       tolerance=hit.stated.in_unit("fraction")[1], raw=hit.stated.raw)
+        if assertion.rule == "briefing" and hit.unbound and hit.stated.percent and intent is None:
+            # a figure no word binds ("healthcare sector strength of 4.26%"): one of the subject's own fields, if any
+            assertion = Assertion(rule="any_field", symbol=_named_right_before(mentions, text, hit.start) or subject,
+                                  stated=hit.stated.value / 100.0, tolerance=hit.stated.in_unit("fraction")[1],
+                                  approx=hit.approx, raw=hit.stated.raw)
         operand = _operand_of(mentions, text, hit.start)
         last = _last_field(parsed)
         if operand is not None and last is not None and assertion.rule in _UNBOUND and intent is None:

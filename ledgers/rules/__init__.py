@@ -85,7 +85,13 @@ from ledgers.rules._technical import (
     rule_rsi_state,
     rule_sma_position,
 )
-from ledgers.rules._values import rule_any_return, rule_derived_return, rule_exact_numeric, rule_threshold
+from ledgers.rules._values import (
+    rule_any_field,
+    rule_any_return,
+    rule_derived_return,
+    rule_exact_numeric,
+    rule_threshold,
+)
 
 RULES = {
     "sign": rule_sign,
@@ -119,6 +125,7 @@ RULES = {
     "forecast": rule_forecast,
     "probability": rule_probability,
     "any_return": rule_any_return,
+    "any_field": rule_any_field,
     "plan": rule_plan,
     "briefing": rule_briefing,
     "unrecognised": rule_unrecognised,

@@ -110,6 +110,14 @@ def tol_text(a: Assertion, unit: str, cfg: VerifierConfig) -> str:
     return f"±{prec} or {rel:.0%}"
 
 
+CALENDAR_AS_SESSIONS = {"return7d": "return5d", "return30d": "return21d", "activeReturn7d": "activeReturn5d",
+                        "activeReturn30d": "activeReturn21d"}
+"""A week is 5 trading sessions and a month 21: a calendar window a table does not show is read as the table's
+session window of the same length (CapitalBench's decision context counts sessions). Such a reading supports a
+figure that matches; a mismatch is not a contradiction (the figure may be a calendar week of another source)."""
+SESSION_READING = "read for the"
+
+
 def value_of(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Observation], str]:
     """The value a numeric assertion is about, its evidence, and what it is (for the reason)."""
     horizon = horizon_of(a)
@@ -121,6 +129,10 @@ def value_of(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Ob
         o = ctx.get(symbol, fld)
         if o is not None:
             return as_float(o), [o], fld
+        sessions = CALENDAR_AS_SESSIONS.get(fld)
+        o = ctx.get(symbol, sessions) if sessions else None
+        if o is not None:  # "-2.9% this week" where the table counts sessions: a week is 5 sessions
+            return as_float(o), [o], f"{sessions} (read for the {fld} the table does not show)"
     if horizon:
         got = ctx.data.derived_return(symbol, horizon, ctx.as_of)
         if got is not None:

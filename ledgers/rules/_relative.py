@@ -7,6 +7,7 @@ from ledgers._models import Assertion
 from ledgers._registry import RETURN_WINDOWS, window_family
 from ledgers.reading import FIELD_HORIZONS
 from ledgers.rules._base import (
+    CALENDAR_AS_SESSIONS,
     CON,
     NV,
     SUP,
@@ -36,7 +37,10 @@ def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
     horizon = horizon_of(a)
     if horizon is None:
         return RuleResult(NV, f"relative return of {sym}: horizon not stated")
-    stored = ctx.get(sym, f"activeReturn{horizon[:-1]}{'d' if horizon[-1] in 'TD' else horizon[-1].lower()}")
+    name = f"activeReturn{horizon[:-1]}{'d' if horizon[-1] in 'TD' else horizon[-1].lower()}"
+    stored = ctx.get(sym, name)
+    if stored is None and name in CALENDAR_AS_SESSIONS:  # a week / a month in a table of sessions
+        stored = ctx.get(sym, CALENDAR_AS_SESSIONS[name])
     if stored is not None and bench in (ctx.config.benchmark, None):  # the table's own active return
         return compare_fraction(ctx, a, float(stored.value), [stored], f"{stored.field} (vs {bench})", sym)
     v1, ev1, what = value_of(ctx, sym, a)

@@ -4,10 +4,12 @@ a name with no horizon ("SMH -7.3%")."""
 from __future__ import annotations
 
 from ledgers._models import Assertion
-from ledgers._registry import sibling_windows, window_family
+from ledgers._registry import FIELD_SPECS, sibling_windows, window_family
+from ledgers.reading import HORIZON_FIELDS
 from ledgers.rules._base import (
     CON,
     NV,
+    SESSION_READING,
     SUP,
     Ctx,
     RuleResult,
@@ -52,9 +54,14 @@ def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
 
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     res = _exact(ctx, a)
+    sym = a.symbol or ctx.symbol
     if res.status == CON and not res.lookahead:
-        sym = a.symbol or ctx.symbol
         return _active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res) or res  # type: ignore[arg-type]
+    if res.status == NV and sym in ctx.data.known and not res.lookahead and not res.evidence:
+        # the window named is one the round does not show: a distinctive figure may be another it does
+        field = a.field or HORIZON_FIELDS.get(a.label or "")
+        if field:
+            return _mislabelled_window(ctx, sym, a.model_copy(update={"field": field}), res) or res  # type: ignore[arg-type]
     return res
 
 
@@ -98,7 +105,7 @@ def _exact(ctx: Ctx, a: Assertion) -> RuleResult:
     ok = matches(value, stated, a.tolerance, a.approx, ctx.config)
     reason = (f"{sym} {what} = {fmt(value, unit)} ({when(ev[-1])}); stated {a.raw} "
               f"{'matches' if ok else 'differs'} ({tol_text(a, unit, ctx.config)})")
-    res = RuleResult(SUP if ok else CON, reason, ev)
+    res = RuleResult(SUP if ok else NV if SESSION_READING in what else CON, reason, ev)
     return with_lookahead(ctx, sym, a, a.field, res)
 
 
@@ -170,3 +177,24 @@ def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
     if not seen:
         return missing(ctx, sym, "a return")
     return RuleResult(NV, f"horizon not stated; {a.raw} matches none of {sym} {', '.join(seen)}")
+
+
+def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
+    """A figure no word binds to a field ("healthcare sector strength of 4.26%"): supported when it is distinctive
+    (``distinctive_precision``) and equals one of the subject's fractional fields the round showed (the reason names
+    which); otherwise not verifiable, never contradicted (what it measures is unsaid)."""
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known:
+        return RuleResult(NV, f"{a.raw}: names no field and no option (briefing/context figure)", briefing=True)
+    if not distinctive(a, ctx.config):
+        return RuleResult(NV, f"{a.raw}: names no field; too round to be matched to one (briefing/context figure)",
+                          briefing=True)
+    for fld in ctx.data.store.fields(sym):
+        if unit_of(fld) != "fraction" or fld not in FIELD_SPECS:
+            continue
+        o = ctx.get(sym, fld)
+        v = as_float(o)
+        if v is not None and matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
+            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches (the "  # type: ignore[arg-type]
+                                   f"figure names no field: the one it equals)", [o])  # type: ignore[list-item]
+    return RuleResult(NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True)
