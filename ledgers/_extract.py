@@ -22,7 +22,7 @@ from datetime import datetime
 from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex
-from ledgers.reading import clause_start, main_subject, parse_text
+from ledgers.reading import clause_start, main_subject, parse_text, piece_label
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
                             r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
@@ -43,14 +43,22 @@ TEMPLATE_MARK = "(platform template, not the contestant's words)"
 per-holding texts): shown to judges as context, never mined for the contestant's claims."""
 
 
-def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, str | None]]:
-    """(offset, body, header symbol) per line of the rationale; platform template lines are left out."""
+_RISKS_HEADER = re.compile(r"^\s*(?:key\s+|main\s+|downside\s+)?risks?(?:\s+to\s+watch)?\s*:?\s*$", re.I)
+_ANY_HEADER = re.compile(r"^\s*[A-Z][\w /&-]{1,40}:\s*$")
+
+
+def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, str | None, bool]]:
+    """(offset, body, header symbol, hypothetical) per line of the rationale; platform template lines are left out.
+    Lines under a "Key risks:" header are hypothetical: what could happen, not what the data showed."""
     out = []
     offset = 0
+    in_risks = False
     for line in text.splitlines(keepends=True):
         if TEMPLATE_MARK in line:
             offset += len(line)
             continue
+        if not line.strip() or _ANY_HEADER.match(line):
+            in_risks = bool(_RISKS_HEADER.match(line))
         symbol = None
         body_start = 0
         if index is not None:
@@ -64,7 +72,7 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
                 if symbol is not None:
                     body_start = m.end()
                     break
-        out.append((offset + body_start, line[body_start:], symbol))
+        out.append((offset + body_start, line[body_start:], symbol, in_risks))
         offset += len(line)
     return out
 
@@ -159,8 +167,13 @@ def extract_claims(
     benchmark: str | None = None,
     available_fields: Collection[str] | None = None,
     id_prefix: str = "claim-",
+    default_is_certain: bool = True,
 ) -> list[Claim]:
-    """Claims found in a rationale, each with its pre-parsed assertion and character span."""
+    """Claims found in a rationale, each with its pre-parsed assertion and character span.
+
+    ``default_is_certain=False`` (a decision with several holdings): a sentence outside any holding's own line that
+    names no option is not known to be about ``default_symbol``; its claims are checked against it, but a mismatch
+    is not verifiable, never a contradiction."""
     if isinstance(universe, UniverseIndex):
         index: UniverseIndex | None = universe
     else:
@@ -183,11 +196,14 @@ def extract_claims(
             span=(offset + span[0], offset + span[1]),
         ))
 
-    for seg_offset, segment, seg_symbol in _segments(text, index):
+    for seg_offset, segment, seg_symbol, hypothetical in _segments(text, index):
         subject = seg_symbol or default_symbol
         strong = seg_symbol is not None
         carried: str | None = None  # the topic of the previous sentence ("Buying AAPL: ...; a close of $176")
+        scenario = False  # inside "Reversal: ...; ...; ..." (a label's scope runs to the end of its sentence)
         for sent_offset, sentence in split_sentences(segment):
+            continued = scenario and segment[:sent_offset].rstrip().endswith(";")
+            scenario = continued or piece_label(sentence, min(len(sentence), 40)) is not None
             header = _sentence_header(sentence, index)
             if header is not None:  # "... . SMH: Strongest momentum ..." (holdings joined on one line)
                 subject, strong = header[1], True
@@ -199,7 +215,17 @@ def extract_claims(
             topic = subject
             if not own and not strong and carried is not None:
                 topic = carried  # the previous sentence's subject carries over; the default stays an alternative
-            parsed = parse_text(sentence, topic, (), mentions, bench, strong_symbol=strong)
+            parsed = parse_text(sentence, topic, (), mentions, bench, strong_symbol=strong,
+                                numbers_only=hypothetical or continued)
+            if continued:  # "Reversal: Already extended; lowest pullback rank suggests ...": still the scenario
+                parsed.assertions = [a if a.rule in ("forecast", "plan", "probability") else
+                                     Assertion(rule="forecast", symbol=a.symbol, raw=a.raw) for a in parsed.assertions]
+            if not strong and not default_is_certain and default_symbol is not None:
+                named_here = {m.symbol for m in own}
+                parsed.assertions = [
+                    a if a.symbol != default_symbol or default_symbol in named_here else a.model_copy(update={"inferred": True})
+                    for a in parsed.assertions
+                ]
             if topic != subject and subject is not None:
                 parsed.assertions = [
                     a if a.symbol != topic or subject in a.alternatives

@@ -43,7 +43,7 @@ def find_group(text: str) -> PeerGroup | None:
     """The peer group a piece of text names (its longest group word), or None."""
     best = None
     for m in group_words_pattern().finditer(text):
-        if best is None or len(m.group(0)) > len(best.group(0)):
+        if best is None or len(m.group(0)) >= len(best.group(0)):  # on a tie the later word, the head noun
             best = m
     if best is None:
         return None

@@ -78,6 +78,10 @@ class Assertion(_Model):
     bare: bool = False
     """A figure written with only its window ("5s +0.85%", "7d: +3.2%"): the measure is unsaid, so the return or the
     active return the round shows over that window may be meant (free text only)."""
+    inferred: bool = False
+    """Part of the assertion (its subject or its window) was inferred from the rest of the text, not written with
+    it ("...and 0.97 over five": which window; a portfolio-level sentence naming no option: whose figure): a mismatch
+    is then not verifiable, never a contradiction (free text only)."""
     alternatives: list[str] = Field(default_factory=list)
     """Other subjects the sentence names for this assertion (free text only): when ``symbol``'s value does not
     match, the claim may be about one of these; a mismatch is then ambiguous, never a contradiction."""

@@ -110,14 +110,14 @@ def _capitalbench_fields() -> list[FieldSpec]:
     # the verifier checks the windows the store has (WINDOW_FAMILIES)
     out += [
         _f("activeReturn", "fraction", "price_momentum", "active return vs SPY, window not stated",
-           "active return", "active", "relative return", "excess return vs spy"),
+           "active return", "active", "relative return", "excess return vs spy", "minus spy", "minus_spy"),
         _f("maxDrawdown", "fraction", "price_momentum", "maximum drawdown, window not stated",
            "max drawdown", "maximum drawdown", "drawdown", "max dd"),
         _f("correlation", "ratio", "price_momentum", "correlation with SPY, window not stated",
            "correlation", "corr", "correlation to spy", "correlation with spy", "corr to spy"),
         _f("priorActiveReturn", "fraction", "price_momentum", "prior-window active return, window not stated",
-           "prior active return", "prior-window active return", "prior window active return", "prior active",
-           "prior-window active", "prior active trend"),
+           "prior active return", "prior-window active return", "prior window active return",
+           "prior-window active", "prior active trend", "prior-window trend"),
         _f("volumeZscore", "ratio", "volume", "volume z-score, windows not stated",
            "volume z-score", "volume z", "volume zscore", "volume z score"),
     ]

@@ -26,9 +26,12 @@ _BLOCKED = {"momentum", "value", "growth", "dividend", "cash", "quality", "size"
             "low volatility", "min volatility"}
 _REFERENCE_BEFORE = re.compile(
     r"(?:\bvs\.?|\bversus|\brelative\s+to|\bagainst|\bthan|\boutperform\w*|\bunderperform\w*|\bbeat\w*|"
-    r"\blag\w*|\btrail\w*|\b(?:corr(?:elation)?|beta)\s+(?:to|with|vs\.?)|\bbeta\s+of)\s+(?:the\s+)?$",
+    r"\blag\w*|\btrail\w*|\bahead\s+of|\bbehind|\b(?:corr(?:elation)?|beta)\s+(?:to|with|vs\.?)|\bbeta\s+of)\s+(?:the\s+)?$",
     re.I,
 )
+
+
+_RAW_KEY = re.compile(r"(?<![\w])([a-z]{2,5})_(?:return|minus)_", re.I)
 
 
 @cache
@@ -149,6 +152,10 @@ class UniverseIndex:
                     continue
                 ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30):m.start()]))
                 found[m.start()] = Mention(m.start(), m.end(), symbol, ref)
+        for m in _RAW_KEY.finditer(text):  # "uso_return_5s", "rsp_minus_spy": a table key names its ETF
+            symbol = self._exact.get(m.group(1).upper())
+            if symbol is not None and not any(m.start() < o.end and o.start < m.end(1) for o in found.values()):
+                found[m.start()] = Mention(m.start(), m.end(1), symbol, False)
         return [found[k] for k in sorted(found)]
 
 

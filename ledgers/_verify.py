@@ -140,6 +140,9 @@ class Verifier:
             res = RULES[a.rule](ctx, a)
             if res.status == "contradicted" and a.alternatives:
                 res = _other_subjects(ctx, a, res)
+            if res.status == "contradicted" and a.inferred:
+                res = RuleResult(NV, f"{res.reason} - but the subject or window was inferred, not written with the "
+                                     "figure: not a contradiction", res.evidence, res.lookahead)
             results.append(res)
         if len(results) == 1:
             status, reason, evidence = results[0].status, results[0].reason, results[0].evidence

@@ -207,6 +207,7 @@ def derive_returns_from_active(read: TableRead) -> int:
     the active return over N sessions and the market state shows SPY's return over the same N, the option's own
     N-session return is their sum (a value the model could read off the table). Returns how many were added."""
     spy = read.by_ticker.get("SPY", {})
+    shown = {(r.option_id, f) for r in read.rows for f in r.returns}  # a value the table gives itself wins
     added = 0
     for row in read.rows:
         for name, active in list(row.returns.items()):
@@ -214,7 +215,7 @@ def derive_returns_from_active(read: TableRead) -> int:
             if m is None:
                 continue
             plain = f"return{m[1]}d"
-            if plain not in row.returns and plain in spy and plain in FIELD_SPECS:
+            if (row.option_id, plain) not in shown and plain in spy and plain in FIELD_SPECS:
                 row.returns[plain] = active + spy[plain]
                 added += 1
     return added

@@ -127,9 +127,11 @@ class ReferenceJudge:
                     text += "\n" + "\n".join(extra)
                 default = (d.trades[0].symbol if d.trades else
                            (d.allocation[0].symbol if d.allocation else None))
+                holdings = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
                 claims = extract_claims(text, d.decided_at, default, self.universe,
                                         benchmark=self.bundle.info.benchmark,
-                                        available_fields=self.available_fields)
+                                        available_fields=self.available_fields,
+                                        default_is_certain=len(holdings) <= 1)
                 de = DecisionEvidence(d)
                 out.append(de)
                 for c in claims:

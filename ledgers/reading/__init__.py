@@ -8,7 +8,14 @@ signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative readers, ru
 (one sentence), ``_template`` (the cache of sentence shapes).
 """
 
-from ledgers.reading._clauses import Mention, clause_start, forecast_marker_before, main_subject, subjects
+from ledgers.reading._clauses import (
+    Mention,
+    clause_start,
+    forecast_marker_before,
+    main_subject,
+    piece_label,
+    subjects,
+)
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
 from ledgers.reading._numbers import NumberHit, find_numbers
 from ledgers.reading._template import parse_assertions_cached, skeleton
@@ -28,6 +35,7 @@ __all__ = [
     "parse_assertions",
     "parse_assertions_cached",
     "parse_text",
+    "piece_label",
     "skeleton",
     "subjects",
 ]

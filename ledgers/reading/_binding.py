@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ledgers._registry import FIELD_SPECS
+from ledgers._registry import FIELD_SPECS, window_family
 from ledgers.reading._fields import last_field_phrase, leading_field_phrase, only_connectors, words_between
 from ledgers.reading._horizons import (
+    FIELD_HORIZONS,
     HORIZON_RE,
     SUFFIX_HORIZON,
     SUFFIX_WORD_HORIZON,
@@ -52,6 +53,11 @@ _SUFFIX_RELATIVE = re.compile(
     rf"(?P<ref>{BENCH_WORDS})\b",
     re.I,
 )
+
+
+def behind_sign(m: re.Match[str]) -> int:
+    """-1 when the relative verb says behind ("underperformed SPY by 2.71%": an active return of -2.71%)."""
+    return -1 if re.match(r"(?:underperform|lag|trail)", m.group(0), re.I) else 0
 
 
 PREFIX_RELATIVE = re.compile(
@@ -126,7 +132,9 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
         tail = rest[r.end():] if r else rest
         rel = _SUFFIX_RELATIVE.match(tail)
         word = (m.groupdict().get("rel") or "").strip().lower()
-        if word == "outperformance" or rel or re.match(r"^\s*outperformance\b", rest, re.I):
+        if re.match(r"^\s*underperformance\b", rest, re.I):  # "10.10% 21-session underperformance"
+            b.rule, b.relative, b.sign = "relative_return", True, -1
+        elif word == "outperformance" or rel or re.match(r"^\s*outperformance\b", rest, re.I):
             # "10.46% 30-day outperformance", "+2.8% 30d vs SPY": real rationales mean either reading
             b.rule = "return_or_relative"
             if rel:
@@ -157,16 +165,32 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
         return Binding("analyst_upside", field="analystTargetPrice", start=end, end=end + m.end(),
                         sign=1 if m.group("d").lower() == "upside" else -1)
     lead = leading_field_phrase(after)
-    if lead:
-        return Binding("exact_numeric", field=lead[1], start=end, end=end + lead[0])
+    if lead and not re.match(r"^\s*[:=]?\s*[+\-\u2212]?(?:\$\d|\d[\d,]*(?:\.\d+)?\s*%|\d+\.\d+)", after[lead[0]:]):  # "return_3s +2.42% active_return_5s +3.12%":
+        return Binding("exact_numeric", field=lead[1], start=end, end=end + lead[0])  # the next field has its own figure
     return None
+
+
+_WINDOW_LINK = re.compile(r"^\s*(?:over|in|for|of|across|during)?\s*(?:the\s+)?(?:past|last|prior|trailing|latest)?\s*$", re.I)
+
+
+def windowed_field(phrase: tuple[int, int, str] | None, before: str, hm: re.Match[str]) -> str | None:
+    """A measure named right before a window ("active return 21s", "volatility over 63 sessions"): that measure's
+    field over the window, when the registry has it (None for a plain return: the window alone says it)."""
+    if phrase is None or phrase[1] > hm.start() or not _WINDOW_LINK.match(before[phrase[1]:hm.start()]):
+        return None
+    family = window_family(phrase[2])
+    if not family:
+        return None
+    key = match_horizon(hm)
+    suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
+    return next((f for f in family if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()), None)
 
 
 def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
     before = text[floor:start]
     m = PREFIX_RELATIVE.search(before)
     if m:
-        return Binding("relative_return", relative=True, start=floor + m.start(), end=start)
+        return Binding("relative_return", relative=True, start=floor + m.start(), end=start, sign=behind_sign(m))
     m = _PREFIX_UPSIDE.search(before)
     if m:
         return Binding("analyst_upside", field="analystTargetPrice", start=floor + m.start(), end=start,
@@ -181,13 +205,28 @@ def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
     if phrase is not None:
         best_end = phrase[1]
         best = Binding("exact_numeric", field=phrase[2], start=floor + phrase[0], end=start)
+        measure = last_field_phrase(before[:phrase[0]]) if phrase[2] in FIELD_HORIZONS else None
+        if measure is not None and window_family(measure[2]) and not before[measure[1]:phrase[0]].strip():
+            # "active 5d 1.71%", "volatility 21d 15%": a measure and then a window written like a return's name
+            key = FIELD_HORIZONS[phrase[2]]
+            suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
+            fld = next((f for f in window_family(measure[2]) if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()),
+                       None)
+            if fld is not None:
+                best = Binding("exact_numeric", field=fld, start=floor + measure[0], end=start)
     for hm in HORIZON_RE.finditer(before):
+        if phrase is not None and phrase[0] <= hm.start() and hm.end() <= phrase[1]:
+            continue  # the window is part of the field's own name ("active return 21s", "30-day volatility")
         if hm.end() >= best_end:
             best_end = hm.end()
             if is_rate_tenor(hm):
                 best = Binding("briefing", start=floor + hm.start(), end=start)
                 continue
             best = Binding("return", horizon=match_horizon(hm), start=floor + hm.start(), end=start)
+            measured = windowed_field(phrase, before, hm)
+            if measured is not None:  # "active return 21s +10.52%", "active return over 5 sessions was +3.65%"
+                best = Binding("exact_numeric", field=measured, start=floor + phrase[0], end=start)  # type: ignore[index]
+                continue
             tail = before[hm.end():]
             if re.match(r"^\s*(?:active|relative|excess|benchmark-relative|alpha)\b", tail, re.I):
                 best.relative = True

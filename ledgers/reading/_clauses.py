@@ -39,8 +39,30 @@ def clause_start(text: str, pos: int, floor: int = 0) -> int:
     return start
 
 
+_PIECE_LABEL = re.compile(
+    r"(?:(?P<forecast>continuation|reversal|scenario|bull[\s-]case|bear[\s-]case|base[\s-]case|expected\s+return|outlook|"
+    r"forecast|target)|(?P<plan>invalidation(?:\s+condition)?|exit(?:\s+rule)?|stop(?:[\s-]loss)?|trigger|plan|"
+    r"risk\s+limit|rebalance))\s*[:=]",
+    re.I)
+
+
+def piece_label(text: str, pos: int) -> re.Match[str] | None:
+    """A label opening a piece of the sentence before ``pos`` ("Reversal: ...", "(invalidation: XLV underperforms
+    SPY; ...)", "Continuation: ..."): what follows it in the sentence is a scenario or a plan, never a statement
+    about the data."""
+    start = max(text.rfind("\n", 0, pos), text.rfind(". ", 0, pos), text.rfind("(", 0, pos)) + 1
+    for m in _PIECE_LABEL.finditer(text, start, pos):
+        if not text[start:m.start()].strip() or re.search(r"[;(]\s*$", text[start:m.start()]):
+            return m
+    return None
+
+
 def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str] | None:
-    """The forecast/opinion word earlier in the same clause as ``pos``, if any."""
+    """The forecast/opinion word earlier in the same clause as ``pos``, or a forecast or plan label opening its
+    piece of text ("Reversal:", "Invalidation:"), if any."""
+    label = piece_label(text, pos)
+    if label is not None:
+        return label
     start = clause_start(text, pos, floor)
     found = None
     for m in _FORECAST_RE.finditer(text, start, pos):

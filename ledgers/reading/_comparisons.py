@@ -28,7 +28,7 @@ _COMPARATIVE = re.compile(
 )
 _VERB = re.compile(
     r"\b(?P<verb>outperform(?:ed|ing|s)?|beat(?:ing|s)?|(?:held|holding)\s+up\s+better\s+than|did\s+better\s+than|"
-    r"lag(?:ged|ging|s)?|trail(?:ed|ing|s)?|underperform(?:ed|ing|s)?|ahead\s+of)\s+(?P<rest>.{0,40})",
+    r"lag(?:ged|ging|s)?|trail(?:ed|ing|s)?|underperform(?:ed|ing|s)?)\s+(?P<rest>.{0,40})",
     re.I,
 )
 _LAG = re.compile(r"lag|trail|underperform", re.I)
@@ -64,6 +64,10 @@ _LATEST_MOVE = re.compile(r"^[\w&.-]*'s?\s+(?:recent\s+|latest\s+|weekly\s+)?(?:
                           r"drop|decline|sell-?off)\b", re.I)
 
 
+_THRESHOLD_AFTER = re.compile(r"\s*(?:by\s+)?(?:more\s+than|at\s+least|over|over\s+\d|beyond|for\s+two|[<>]=?)", re.I)
+_FORECAST_WORDS = re.compile(r"\b(?:base[\s-]case|expected|forecast|projected|target|bull[\s-]case|bear[\s-]case)\b", re.I)
+
+
 def _subject_of(mentions: Sequence[Mention], start: int) -> str | None:
     before = [mm for mm in mentions if mm.end <= start and not mm.reference]
     return before[-1].symbol if before else None
@@ -74,6 +78,8 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
         other = _other(mentions, m.start("rest"), m["rest"])
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
+        if _FORECAST_WORDS.search(m.group(0)) or _INTENT_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+            continue  # "higher base-case weekly returns than SPY": a forecast
         field = _MEASURES[m["measure"].lower()]
         more = re.fullmatch(_MORE, m["dir"], re.I) is not None
         if field == "maxDrawdown":
@@ -85,8 +91,8 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
         other = _other(mentions, m.start("rest"), m["rest"])
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
-        if _INTENT_BEFORE.search(text[max(0, m.start() - 80):m.start()]):
-            continue  # "seeking to outperform SPY", "the best chance of beating the S&P 500": an aim, not a fact
+        if _INTENT_BEFORE.search(text[max(0, m.start() - 80):m.start()]) or _THRESHOLD_AFTER.match(text, other[1]):
+            continue  # "seeking to outperform SPY", "underperforms SPY by more than 3%": an aim or a condition
         end = other[1]
         window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[:other[1]].split()[-1]):]) else None
         add(m, span=(m.start(), m.start("rest")), rule="compare", field="return", benchmark=other[0],

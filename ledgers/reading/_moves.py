@@ -15,7 +15,7 @@ from ledgers.reading._emit import Emit
 
 _DOWN = (r"fell|fallen|declined|dropped|sold\s+off|slid|slumped|tumbled|plunged|dipped|pulled\s+back|retreated|"
          r"weakened|lost\s+ground|sank|been\s+falling|been\s+declining|been\s+weak")
-_UP = (r"rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|firmed|firming|strengthened|been\s+rising|"
+_UP = (r"rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|firmed|strengthened|been\s+rising|"
        r"been\s+rallying|been\s+strong")
 _WINDOW = (r"(?:over\s+|in\s+|during\s+|for\s+)?(?:the\s+)?(?:past|last|prior|latest|recent|this|previous)?\s*"
            r"(?P<w>week|month|\d+\s*(?:sessions?|trading\s+days|days?|d|s)|1w|7d|30d|5d|3d|21d)\b")

@@ -3,15 +3,17 @@ what each is bound to (``_binding``), its sign and approximation words, and the 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ledgers._models import Assertion
-from ledgers._registry import FIELD_SPECS, resolve_field
+from ledgers._registry import FIELD_SPECS, resolve_field, window_family
 from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
-from ledgers.reading._binding import PREFIX_RELATIVE, Binding, bind_prefix, bind_suffix
+from ledgers.reading._binding import PREFIX_RELATIVE, Binding, behind_sign, bind_prefix, bind_suffix
 from ledgers.reading._clauses import forecast_marker_before
+from ledgers.reading._fields import last_field_phrase, only_connectors
 from ledgers.reading._horizons import (
     FIELD_HORIZONS,
     HORIZON_AFTER_NUM,
@@ -90,10 +92,14 @@ _SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd
 _HAS_DIGIT = re.compile(r"\d")
 
 
+_POINTS_AFTER = re.compile(r"\s*(?:percentage\s+)?points?\b(?!\s+(?:on|in)\s+the\s+(?:s&p|index|dow|nasdaq))", re.I)
+"""'3.05 points' after a comparison or a move is percentage points (an index's points are a level: left alone)."""
 _PLAIN_RETURN_WORDS = re.compile(
     r"\b(?:returns?|returned|gain(?:s|ed)?|rose|rise|rising|fell|fall(?:en|ing)?|up|down|moved?|rall(?:y|ied|ies)|"
     r"performance|performed|change|advanced?|declined?|decline|drop(?:ped)?|pullback|loss|lost|run(?:-up)?|surged?|"
     r"jumped|climbed|slipped|sank|spike|momentum|sold\s+off)\b", re.I)
+_MEASURED_RETURN = re.compile(r"\b(?:active|relative|excess|prior(?:[\s-]window)?)\s+returns?\b", re.I)
+"""'active return' names another measure than a plain return: it does not make a figure a plain return."""
 _PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
 """'Prior 48% active run', 'prior-window active return of -11.7%': the window before the latest one."""
 
@@ -101,8 +107,8 @@ _PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
 def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:
     """Whether the words around a number with a window name a plain return ("returned 3.05% over 3 sessions",
     "+5.6% 7d gain"); a bare window and figure ("5s +0.85%", "7d: +3.2%") leave the measure unsaid."""
-    before = text[max(floor, start - 40):start]
-    after = text[end:end + 30]
+    before = _MEASURED_RETURN.sub(" ", text[max(floor, start - 40):start])
+    after = _MEASURED_RETURN.sub(" ", text[end:end + 30])
     return bool(_PLAIN_RETURN_WORDS.search(before) or _PLAIN_RETURN_WORDS.search(after))
 
 
@@ -126,6 +132,7 @@ class NumberHit:
     negated: bool = False  # the stated value was made negative by a word ("fell 5%", "8% below")
     bare: bool = False  # a window and a figure, the measure unsaid ("5s +0.85%"): see ``Assertion.bare``
     unbound: bool = False  # no field, window or context word around it ("healthcare sector strength of 4.26%")
+    inferred: bool = False  # its window was taken from earlier in the sentence
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -136,6 +143,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
     ordinal = -1
     floor = 0
     last_horizon: str | None = None
+    last_relative: Binding | None = None  # "beat SPY by 1.70 points over five sessions and 0.97 over 21": one claim
     for m in NUM_RE.finditer(text):
         ordinal += 1
         num_end = m.end("num")
@@ -167,7 +175,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
             floor = m.end()
             continue
-        binding = bind_suffix(text, m.end(), start)
+        points = _POINTS_AFTER.match(text, m.end()) if not stated.percent else None
+        if points is not None:  # "beat SPY by 3.05 points over 21 sessions": percentage points
+            stated = dataclasses.replace(stated, percent=True)
+        binding = bind_suffix(text, points.end() if points else m.end(), start)
         if suffix == "x":  # a multiple: "28x earnings", "25x forward earnings"
             mult = _SUFFIX_MULTIPLE.match(text[m.end():m.end() + 40])
             if mult:
@@ -177,6 +188,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if binding is not None and binding.rule == "return" and rel_prefix:
             binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
             binding.start = floor + rel_prefix.start()
+            binding.sign = binding.sign or behind_sign(rel_prefix)
         if binding is not None and binding.rule == "return" and _RELATIVE_BEFORE.search(text[max(floor, start - 40):start]):
             binding.rule = "return_or_relative"  # "relative momentum (+6.6% 30d)": either reading may be meant
         if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
@@ -190,6 +202,9 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             named = bind_prefix(text, start, floor)  # "Vol 15.6% vs SPY 12.1%": the measure named before the number
             if named is not None and named.rule == "exact_numeric" and named.field not in FIELD_HORIZONS:
                 binding = named
+            elif named is not None and named.rule == "exact_numeric":  # "return_21s was 1.73% versus SPY ...": either
+                binding = Binding("return_or_relative", horizon=FIELD_HORIZONS[named.field], start=named.start,
+                                  end=binding.end)
         if binding is not None and binding.field in ("activeReturn", None) and binding.rule in (
                 "exact_numeric", "relative_return") and _PRIOR_BEFORE.search(text[max(floor, start - 30):start]):
             binding = Binding("exact_numeric", field="priorActiveReturn", start=binding.start, end=binding.end)
@@ -210,6 +225,15 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             if is_plain:
                 continue
             binding = Binding("briefing", start=start, end=m.end(), label="unbound")
+        if binding.rule == "return" and binding.horizon is not None:  # "active return was 3.95% over 5 sessions"
+            named = last_field_phrase(text[floor:start])
+            if named is not None and window_family(named[2]) and only_connectors(text[floor + named[1]:start]):
+                key = binding.horizon
+                suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
+                fld = next((f for f in window_family(named[2]) if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()),
+                           None)
+                if fld is not None:
+                    binding = Binding("exact_numeric", field=fld, start=floor + named[0], end=binding.end)
         bare = binding.rule == "return" and not _says_plain_return(text, start, m.end(), floor)
         if binding.rule == "briefing":
             ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
@@ -221,6 +245,13 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                 binding.horizon = match_horizon(prior[-1])  # "strongest 30d relative return (+14% vs SPX)"
             else:
                 binding.horizon = last_horizon
+                binding.label = "inferred"  # the window comes from earlier in the sentence
+        joined = bool(hits) and re.fullmatch(r"\s*,?\s*(?:and|while|but)?\s*", text[hits[-1].span[1]:start]) is not None
+        if joined and hits[-1].stated.percent and not stated.percent and not suffix:
+            stated = dataclasses.replace(stated, percent=True)  # "by 1.70 percentage points ... and 0.97 over 21 sessions"
+        if last_relative is not None and binding.rule in ("return", "relative_return") and joined:
+            binding.rule, binding.relative, binding.sign = "relative_return", True, last_relative.sign
+        last_relative = binding if binding.rule == "relative_return" else None
         if binding.horizon is not None:
             last_horizon = binding.horizon
         elif binding.field in FIELD_HORIZONS:
@@ -228,6 +259,9 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         negated = not stated.explicit_sign and (binding.sign == -1 or (
             _NEG_PREFIX.search(before) is not None
             and binding.rule in ("return", "exact_numeric", "relative_return", "derived_return")))
+        if not stated.explicit_sign and not negated and hits and hits[-1].negated and binding.rule in (
+                "return", "exact_numeric") and re.fullmatch(r"\s*,?\s*and\s*", text[hits[-1].span[1]:start]):
+            negated = True  # "declined 1.54% over five sessions and 0.68% over 21 sessions"
         if negated:
             stated = stated.negated()
         approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
@@ -239,7 +273,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         fc = forecast_marker_before(text, start)
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
                               binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
-                              ordinal, negated, bare, binding.label == "unbound"))
+                              ordinal, negated, bare, binding.label == "unbound", binding.label == "inferred"))
         floor = max(m.end(), binding.end)
     return hits
 
@@ -273,5 +307,5 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
     return Assertion(
         rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
         op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
-        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw, bare=hit.bare,
+        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw, bare=hit.bare, inferred=hit.inferred,
     )

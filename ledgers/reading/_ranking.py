@@ -53,6 +53,7 @@ RANKING_AFTER_RE = re.compile(
     rf"\s+(?:the\s+)?(?P<dir>{_HIGH}|{_LOW})\b(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
 )
+_FROM_BRIEFING = re.compile(r"\b(?:briefing|news|headlines?|on\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d)", re.I)
 _NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|narrative)\b", re.I)
 _SET_AFTER = re.compile(r"^[^.;:()]{0,70}?\b(?:exposures|holdings|names|assets|themes|ETFs|trades|positions|areas|"
                         r"sleeves|leaders|funds|picks|candidates)\b", re.I)
@@ -101,8 +102,8 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         span = (m.start(), m.end("measure") if m.re is RANKING_RE else m.end("dir"))
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
-        if _NOT_PRICE.search(text[m.start():m.end("measure")]):
-            continue  # "strongest secular momentum", "best fundamental performance": not a price ranking
+        if _NOT_PRICE.search(text[m.start():m.end("measure")]) or _FROM_BRIEFING.search(text[m.start():m.end() + 40]):
+            continue  # "strongest secular momentum", "the strongest sector gain cited in the briefing": not the tables
         direction = (m["dir"] or m.groupdict().get("dir2") or "top").lower()
         low = re.fullmatch(_LOW, direction, re.I) is not None
         groups = m.groupdict()
@@ -221,7 +222,7 @@ def _group_rankings(text: str, taken: list[tuple[int, int]],
                 horizons = _horizons(paren.group(0))
             subject, alternatives = subject_at(m.start())
             out.append((Assertion(rule="ranking", symbol=subject, alternatives=alternatives, polarity=-1 if low else 1,
-                                  op="lt" if low else "gt", window=1, label=f"group:{group.name}", field=None,
+                                  op="lt" if low else "gt", window=1, label=f"group:{group.name}", field="performance",
                                   raw=m.group(0).strip(), horizons=horizons), span))
             taken = [*taken, span]
     return out
@@ -269,7 +270,8 @@ def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tupl
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
         measure = m["measure"].lower()
-        field = "beta" if measure.startswith("beta") else "correlation" if measure.startswith("corr") else "activeReturn"
+        field = "beta" if measure.startswith("beta") else "correlation" if measure.startswith("corr") else (
+            "priorActiveReturn" if re.search(r"\bprior\b", m["mid"] or "", re.I) else "activeReturn")
         subject, alternatives = subject_at(m.start())
         out.append((Assertion(rule="sign", symbol=subject, alternatives=alternatives, field=field,
                               polarity=1 if m["sign"].lower() == "positive" else -1,

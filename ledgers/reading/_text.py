@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS
 from ledgers.reading._clauses import Mention, clause_start, forecast_markers, main_subject, subjects
+from ledgers.reading._fields import leading_field_phrase
 from ledgers.reading._intent import number_intent
 from ledgers.reading._numbers import NumberHit, find_numbers, number_assertion
 from ledgers.reading._qualitative import qualitative
@@ -64,13 +65,23 @@ _BARE_COMPARISON = re.compile(r"(?P<both>\bboth\s+)?\b(?P<dir>lower|higher|less|
                               r"larger|greater|stronger|weaker|better|worse)\s+than\s+(?:the\s+)?(?=[A-Z])")
 
 
-def _operand_of(mentions: Sequence[Mention], text: str, start: int) -> str | None:
-    """The option a number belongs to when it follows a comparison's other term ("than SPY at 11.37%", "vs SPY
-    12.1%", "shallower than SPY's -4.49%"), or None."""
+_COMPARED_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:with|to)|against|relative\s+to|outperform\w*|"
+                              r"underperform\w*|beat(?:ing)?|lagg\w*|trail\w*)\s+(?:the\s+)?$", re.I)
+
+
+def _operand_of(mentions: Sequence[Mention], text: str, start: int) -> tuple[str, bool] | None:
+    """(the option a number belongs to when it follows a comparison's other term, whether a field is named between):
+    "than SPY at 11.37%", "vs SPY 12.1%", "shallower than SPY's -4.49%", "versus SPY return_21s of 0.63%"."""
     for mm in mentions:
-        if mm.reference and mm.end <= start and re.fullmatch(r"(?:['\u2019]s)?\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*",
-                                                            text[mm.end:start]):
-            return mm.symbol
+        if not mm.reference or mm.end > start or not _COMPARED_BEFORE.search(text, max(0, mm.start - 25), mm.start):
+            continue
+        gap = text[mm.end:start]
+        if re.fullmatch(r"(?:['\u2019]s)?\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*", gap):
+            return mm.symbol, False
+        named = leading_field_phrase(re.sub(r"^['\u2019]s", "", gap))
+        if named is not None and re.fullmatch(r"\s*(?:at|of|was|is|were|:)?\s*[~\u2248]?\s*",
+                                              re.sub(r"^['\u2019]s", "", gap)[named[0]:]):
+            return mm.symbol, True
     return None
 
 
@@ -89,18 +100,20 @@ def parse_text(
     mentions: Sequence[Mention] = (),
     benchmark: str | None = None,
     strong_symbol: bool = True,
+    numbers_only: bool = False,
 ) -> Parsed:
     """Every assertion in ``text``: numbers bound to fields, qualitative phrases, forecasts.
 
     ``symbol`` is the subject when no mention says otherwise; with ``strong_symbol`` (a segment header or a
-    judge's claim symbol) it wins over mentions in other clauses of the sentence."""
+    judge's claim symbol) it wins over mentions in other clauses of the sentence. ``numbers_only`` (a hypothetical
+    line, e.g. under "Key risks:") reads its figures but not its words: "reversal after a sharp drop" is a scenario."""
     parsed = Parsed()
     taken: list[tuple[int, int]] = [(mm.start, mm.end) for mm in mentions]
     for hit in find_numbers(text, cited_fields):
         subject, alternatives = subjects(mentions, hit.start, text, symbol, strong_symbol, hit.end)
         assertion = number_assertion(hit, subject, benchmark, text)
         intent = number_intent(text, hit.start, hit.end, clause_start(text, hit.start), assertion.field)
-        if intent is not None and assertion.rule not in ("forecast",):
+        if intent is not None and not (intent == "forecast" and assertion.rule == "forecast"):  # a plan or a probability
             assertion = Assertion(rule=intent, symbol=subject, raw=text[hit.start:hit.end].strip())
         elif assertion.rule == "briefing" and hit.stated.percent and _BARE_AFTER.match(text[hit.end:]):
             named = _named_right_before(mentions, text, hit.start)
@@ -112,9 +125,14 @@ def parse_text(
             assertion = Assertion(rule="any_field", symbol=_named_right_before(mentions, text, hit.start) or subject,
                                   stated=hit.stated.value / 100.0, tolerance=hit.stated.in_unit("fraction")[1],
                                   approx=hit.approx, raw=hit.stated.raw)
-        operand = _operand_of(mentions, text, hit.start)
+        operand_of = _operand_of(mentions, text, hit.start)
+        operand = operand_of[0] if operand_of else None
         last = _last_field(parsed)
-        if operand is not None and last is not None and assertion.rule in _UNBOUND and intent is None:
+        if operand_of is not None and intent is None and assertion.field is not None and assertion.rule in (
+                "exact_numeric", "return_or_relative", "derived_return"):
+            assertion = replace(assertion, symbol=operand_of[0])  # "versus SPY return_21s of 0.63%": SPY's own figure
+            alternatives = []
+        elif operand is not None and last is not None and assertion.rule in _UNBOUND and intent is None:
             # "lower than SPY at 11.37%", "shallower than SPY's -4.49%": the other option's value of the same measure
             value, tol = hit.stated.in_unit(FIELD_SPECS[last.field].unit if last.field in FIELD_SPECS else "fraction")
             assertion = Assertion(rule="exact_numeric", symbol=operand, field=last.field, stated=value, tolerance=tol,
@@ -123,6 +141,10 @@ def parse_text(
         if alternatives:
             assertion = replace(assertion, alternatives=alternatives)
         parsed.add(assertion, hit.span, hit)
+    if numbers_only:
+        for m in forecast_markers(text):
+            parsed.forecast_spans.append((m.start(), m.end()))
+        return parsed
     for m in _BARE_COMPARISON.finditer(text):  # "both milder than SPY", "lower than SPY at 11.37%": the measures just named
         other = next((mm.symbol for mm in mentions if mm.start == m.end()), None)
         fields = [a for a in parsed.assertions if a.field in FIELD_SPECS and a.rule == "exact_numeric"

@@ -56,6 +56,20 @@ MACRO_SUBJECT = re.compile(
 )
 
 
+_PREDICATIVE_AFTER = re.compile(
+    r"^\s*(?:$|[,.;:)(\u2014-]|and\s+(?:low|high|lower|higher|strong|weak|positive|negative|a\b|an\b|the\b|near|at\b)|with\b|of\b|"
+    r"at\b|is\b|was\b|near\b|around\b|[+\-\u2212]?\d|profile|character(?:istics?)?|nature|exposure\b|stance|regime|"
+    r"environment|(?:(?:defensive|cyclical|sector|option|fund|etf|equity|name|play|stock)\s*){1,2}"
+    r"(?=[.,;:)]|$|\s+(?:with|that|which|in|on|for|and\s+(?:a|an|the|low|high|strong|positive|near|at)\b)))",
+    re.I)
+
+
+def _describes_another(text: str, end: int) -> bool:
+    """An attributive level ("high-beta tech", "high-beta biotech and semiconductors", "low volatility relative to
+    gains") describes the noun after it or a ratio, not the sentence's subject: the phrase is not read."""
+    return not _PREDICATIVE_AFTER.match(text[end:end + 40])
+
+
 def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_RELSTRENGTH.finditer(text):
         if m.group("verb"):
@@ -94,6 +108,8 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
 
 def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_BETA.finditer(text):
+        if _describes_another(text, m.end()) or m.group("adj").lower() in ("lower", "higher"):
+            continue  # "higher-beta exposure": than what is unsaid (a named comparison is read as one)
         add(m, rule="beta_level", field="beta",
             polarity=-1 if m.group("adj").lower() in ("low", "lower", "below-market") else 1)
 
@@ -101,7 +117,7 @@ def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:
 def read_volatility_level(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_VOL.finditer(text):
         adj = m.group("adj").lower()
-        if adj == "moderate":
-            continue  # neither low nor high
+        if adj in ("moderate", "lower", "higher") or _describes_another(text, m.end()):
+            continue  # neither low nor high; or "high volatility relative to gains", "high-vol names"
         add(m, rule="volatility_level", field="volatility20d",
             polarity=-1 if adj in ("low", "lower", "subdued", "muted", "modest") else 1)

@@ -56,7 +56,35 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
         if abs(v - ref) <= band * abs(ref):
             return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])  # type: ignore[list-item]
         ok = v < ref
-    return RuleResult(SUP if ok else CON, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
+    if ok:
+        return RuleResult(SUP, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
+    # "high" and "low" are also said against the other options ("high-beta" among ETFs whose beta runs from -1 to 2.5):
+    # a level is contradicted only when it holds on neither reading
+    share = _percentile(ctx, sym, fld, v)
+    if share is None:
+        return RuleResult(CON, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
+    third = "top" if a.polarity > 0 else "bottom"
+    rel = f"{sym} is at the {share:.0%} point of the options' {fld} (a {third}-third reading)"
+    if (share >= 2 / 3) if a.polarity > 0 else (share <= 1 / 3):
+        return RuleResult(SUP, f"{head}; claimed {claim}: not by the threshold, but {rel}", [o])  # type: ignore[list-item]
+    if (share >= 0.5) if a.polarity > 0 else (share <= 0.5):
+        return RuleResult(NV, f"{head}; claimed {claim}: below the threshold, yet {rel} holds in part", [o])  # type: ignore[list-item]
+    return RuleResult(CON, f"{head}; claimed {claim}, and {rel} does not hold either", [o])  # type: ignore[list-item]
+
+
+def _percentile(ctx: Ctx, sym: str, fld: str, value: float) -> float | None:
+    """Share of the other options (cash excluded) whose ``fld`` is at or below ``value`` at the decision; None when
+    fewer than ``ranking_min_peers`` options have the field."""
+    peers = []
+    for s in ctx.data.symbols_with(fld):
+        if s == sym or ctx.data.labels.get(s, {}).get("asset_class") == "cash":
+            continue
+        x = as_float(ctx.get(s, fld))
+        if x is not None:
+            peers.append(x)
+    if len(peers) < ctx.config.ranking_min_peers:
+        return None
+    return sum(x <= value for x in peers) / len(peers)
 
 
 def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:

@@ -49,6 +49,9 @@ def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
     written = [h for h in a.horizons if h != "short"]
     if written:
         return [HORIZON_FIELDS.get(h, "") for h in written], True
+    if a.field == "performance":  # "best sector", "leading industry": no measure named, returns or active returns
+        pool = (*_SHORT_RETURNS, *_SHORT_ACTIVE) if "short" in a.horizons else (*_ALL_RETURNS, *_FAMILIES["activeReturn"])
+        return [f for f in dict.fromkeys(pool) if ctx.get(sym, f) is not None], False
     pool = _SHORT_RETURNS if "short" in a.horizons else _ALL_RETURNS
     return [f for f in pool if ctx.get(sym, f) is not None], False
 

@@ -4,7 +4,7 @@ a name with no horizon ("SMH -7.3%")."""
 from __future__ import annotations
 
 from ledgers._models import Assertion
-from ledgers._registry import FIELD_SPECS, sibling_windows, window_family
+from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, sibling_windows, window_family
 from ledgers.reading import HORIZON_FIELDS
 from ledgers.rules._base import (
     CON,
@@ -82,7 +82,7 @@ def _exact(ctx: Ctx, a: Assertion) -> RuleResult:
     sym = a.symbol or ctx.symbol
     if sym is None or sym not in ctx.data.known:
         return missing(ctx, sym, a.field or "value")
-    if a.field and ctx.get(sym, a.field) is None and window_family(a.field):
+    if a.field in WINDOW_FAMILIES and ctx.get(sym, a.field) is None:  # a measure named without its window
         other = _other_windows(ctx, sym, a)
         if other is not None:
             return other
