@@ -22,7 +22,7 @@ _WINDOW = (r"(?:over\s+|in\s+|during\s+|for\s+)?(?:the\s+)?(?:past|last|prior|la
 MOVE_RE = re.compile(
     rf"(?P<pre>\b(?:has|have|had|is|are|was|were)\s+(?:also\s+)?)?(?P<verb>{_DOWN}|{_UP})\b"
     r"(?!\s+(?:out|behind|into|in\s+(?:the\s+)?rank|from\s+the|to\s+(?:the\s+)?(?:top|bottom|#|no\.)|off\s+the|back\s+into|"
-    r"below|above|under|over|by\s+[+\-\u2212]?\$?\d|[+\-\u2212]?\$?\d))"
+    r"below|above|under|over\s+(?:its|their|the\s+\d|\d+[\s-]*day)|by\s+[+\-\u2212]?\$?\d|[+\-\u2212]?\$?\d))"
     r"(?P<adv>(?:\s+(?:sharply|steeply|strongly|hard|further|modestly|slightly|notably|recently|lately|this\s+week|"
     r"last\s+week|materially))*)"
     rf"(?P<win>\s+{_WINDOW})?",

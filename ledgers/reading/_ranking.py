@@ -53,6 +53,8 @@ RANKING_AFTER_RE = re.compile(
     rf"\s+(?:the\s+)?(?P<dir>{_HIGH}|{_LOW})\b(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
 )
+_NEGATED_BEFORE = re.compile(r"\b(?:out\s+of|no\s+longer|not|never|outside(?:\s+of)?|off)\s+(?:(?:the|its|a|among)\s+){0,2}$",
+                             re.I)
 _FROM_BRIEFING = re.compile(r"\b(?:briefing|news|headlines?|on\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d)", re.I)
 _NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|narrative)\b", re.I)
 _SET_AFTER = re.compile(r"^[^.;:()]{0,70}?\b(?:exposures|holdings|names|assets|themes|ETFs|trades|positions|areas|"
@@ -102,6 +104,8 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         span = (m.start(), m.end("measure") if m.re is RANKING_RE else m.end("dir"))
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
+        if _NEGATED_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "dropped out of the top 4", "no longer the strongest": what rank it has is not said
         if _NOT_PRICE.search(text[m.start():m.end("measure")]) or _FROM_BRIEFING.search(text[m.start():m.end() + 40]):
             continue  # "strongest secular momentum", "the strongest sector gain cited in the briefing": not the tables
         direction = (m["dir"] or m.groupdict().get("dir2") or "top").lower()
