@@ -117,9 +117,12 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
     if m:
         rest = after[m.end():]
         stat = _NOT_A_RETURN.match(rest)
-        if stat:  # "66% 30d vol", "20-day volatility of", "-8% 30d max drawdown"
+        if stat:  # "66% 30d vol", "20-day volatility of", "-16.01% 63-session max drawdown": that measure over the window
             key = match_horizon(m)
-            fld = "volatility20d" if key == "20T" and stat.group(0).strip().lower().startswith("vol") else None
+            named = leading_field_phrase(stat.group(0))
+            family = window_family(named[1]) if named else ()
+            suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
+            fld = next((f for f in family if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()), None)
             return Binding("exact_numeric" if fld else "briefing", field=fld, start=end, end=end + m.end() + stat.end())
         if re.match(r"^\s*prior\b", after, re.I) and (m.groupdict().get("rel") or re.match(
                 r"^\s*(?:active|relative|excess)\b", rest, re.I)):  # "6.20% prior 16s active return"
@@ -196,6 +199,8 @@ def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
         return Binding("analyst_upside", field="analystTargetPrice", start=floor + m.start(), end=start,
                         sign=1 if m.group("d").lower() == "upside" else -1)
     m = _PREFIX_DISTANCE.search(before)
+    if m and re.search(r"\b(?:distance|off|below|from)\s*(?:to|from)?\s*(?:the|its)?\s*$", before[:m.start()], re.I):
+        m = None  # "distance to 52w high -17.99%": the distance, not the level
     if m:  # "52-week high of $180" is the level itself
         f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
         return Binding("exact_numeric", field=f, start=floor + m.start(), end=start)

@@ -56,7 +56,7 @@ def leading_field_phrase(text: str) -> tuple[int, str] | None:
         field = _PHRASES.get(tuple(words[i:i + n]))
         if field is not None:
             gap = text[toks[i - 1].end() if i else 0:toks[i].start()] if i else ""
-            if i and gap.strip():
+            if i and gap.strip(" -"):
                 return None
             return toks[i + n - 1].end(), field
     return None

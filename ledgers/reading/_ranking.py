@@ -28,8 +28,8 @@ from ledgers.reading._clauses import forecast_marker_before
 from ledgers.reading._horizons import horizon_key
 
 _WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
-_HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|shallowest"
-_LOW = r"weakest|worst|lowest|smallest|poorest|deepest"
+_HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|deepest"
+_LOW = r"weakest|worst|lowest|smallest|poorest|shallowest"
 _HZ = (r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
        r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)")
 _MEASURE = (r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"

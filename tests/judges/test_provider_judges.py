@@ -243,14 +243,15 @@ def test_server_errors_are_reported_once(harness: Harness, status: int) -> None:
     assert len(harness.fake.requests) == 1  # includes gRPC UNAVAILABLE: the SDK's retry policy is off
 
 
-@pytest.mark.parametrize("reply", [FakeReply.slow(2.0), FakeReply.hang()], ids=["slow", "hang"])
+@pytest.mark.parametrize("reply", [FakeReply.slow(4.0), FakeReply.hang()], ids=["slow", "hang"])
 def test_a_reply_slower_than_the_timeout_is_a_timeout(harness: Harness, reply: FakeReply) -> None:
-    outcome = harness.call_once(reply, timeout_s=0.3)
+    outcome = harness.call_once(reply, timeout_s=1.0)
 
     assert outcome.error_kind == "timeout" and outcome.retryable
     assert outcome.raw_reply == ""
-    assert 0.25 < outcome.latency_s < 1.5
-    assert len(harness.fake.requests) == 1
+    assert 0.9 < outcome.latency_s < 3.5
+    # never retried by the SDK (on a loaded machine the client may give up before the fake has read the request)
+    assert len(harness.fake.requests) <= 1
 
 
 def test_a_refusal_is_not_a_grade(harness: Harness) -> None:

@@ -188,3 +188,21 @@ def test_an_inferred_subject_never_yields_a_contradiction(store):
 def test_set_subjects_are_not_one_option(store):
     text = "SPY base at 0.5%; selected holdings exceed this threshold with positive recent returns."
     assert [s for s in statuses(store, text, "ENERGY") if s[0] == "momentum"] == []
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("XLV: shallowest drawdown among sectors.", "supported"),  # -2.0% is the least negative
+    ("XLV: deepest drawdown among sectors.", "contradicted"),
+    ("XLK: deepest drawdown among sectors.", "supported"),  # -13.6%
+    ("XLK: shallowest drawdown among sectors.", "contradicted"),
+])
+def test_a_shallow_drawdown_is_the_least_negative(text, status):
+    when = close_time(date(2026, 7, 17))
+    dd = {"HEALTHCARE": -0.020, "UTILITIES": -0.031, "FINANCIALS": -0.024, "CONSUMER_STAPLES": -0.045,
+          "TECHNOLOGY": -0.136, "ENERGY": -0.060}
+    rows = [FieldRow(s, "maxDrawdown63d", v, when, "capitalbench:R") for s, v in dd.items()]
+    prices = pd.DataFrame([{"date": date(2026, 7, 17), "symbol": s, "close": 100.0} for s in dd])
+    labels = {s: {"name": UNIVERSE[s][0], "sector": "us_sector", "asset_class": "equity", "group": "us_sector"} for s in dd}
+    store = PointInTimeStore(prices, rows, benchmark="SP500", labels=labels)
+    got = [(c.assertions[0].rule, v.status) for c, v in read(store, text)]
+    assert ("ranking", status) in got

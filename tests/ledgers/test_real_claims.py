@@ -44,10 +44,10 @@ def test_no_false_accusation_and_supported_means_supported(evaluation: Evaluatio
 
 
 def test_recall_accuracy_and_coverage_floors(evaluation: Evaluation) -> None:
-    assert evaluation.recall("contradicted") >= 0.65, evaluation.table()
+    assert evaluation.recall("contradicted") >= 0.75, evaluation.table()
     assert evaluation.recall("not_verifiable") >= 0.95, evaluation.table()
-    assert evaluation.accuracy >= 0.77, evaluation.table()
-    assert evaluation.checked_share() >= 0.80, evaluation.table()  # numeric claims the tables decide
+    assert evaluation.accuracy >= 0.90, evaluation.table()  # the goal of issue 11
+    assert evaluation.checked_share() >= 0.90, evaluation.table()  # numeric claims the tables decide
 
 
 def test_the_structured_path_checks_exactly_what_a_judge_states(evaluation: Evaluation) -> None:
