@@ -387,6 +387,13 @@ class AuditInputs(BaseModel):
     """``audits.IdentityProbe`` of the season's anonymized rationales (filled elsewhere), or None."""
     round_outcomes: list[dict[str, Any]] | None = None
     """Rounds seasons: one row per (round, contestant) with status, allocation and outcome (filled elsewhere)."""
+    gaps: list[dict[str, Any]] = Field(default_factory=list)
+    """Every (judge, contestant, repeat) the run has no valid grade for: judge_id, contestant, repeat, attempts,
+    last_error (listed in the report, never filled in)."""
+    failed_calls: list[dict[str, Any]] = Field(default_factory=list)
+    """Every attempt that gave no valid grade: call_id, judge_id, contestant, repeat, attempt, status, error."""
+    run_notes: list[str] = Field(default_factory=list)
+    """What a reader must know about the run (a panel that does not fit its rubric, a resumed run, ...)."""
     bands: tuple[Band, ...] = DEFAULT_BANDS
 
     @model_validator(mode="after")

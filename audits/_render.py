@@ -656,6 +656,27 @@ def _method(report: AuditReport) -> Section:
     )
 
 
+def _gaps(report: AuditReport) -> Section | None:
+    if not report.gaps and not report.failed_calls and not report.run_notes:
+        return None
+    blocks: list[Block] = []
+    for note in report.run_notes:
+        blocks.append(Paragraph(note, strong=True))
+    if report.gaps:
+        blocks.append(Paragraph(f"{len(report.gaps)} expected grade(s) have no valid grade after the run's retries. "
+                                "They are left empty: every median and audit above uses the judges that did grade."))
+        blocks.append(Table(["judge", "contestant", "repeat", "attempts", "last attempt"],
+                            [[g["judge_id"], g["contestant"], str(g["repeat"]), str(g["attempts"]),
+                              g["last_error"] or "not attempted"] for g in report.gaps]))
+    if report.failed_calls:
+        blocks.append(Table(["call", "judge", "contestant", "repeat", "attempt", "status", "error"],
+                            [[str(c["call_id"]), c["judge_id"], c["contestant"], str(c["repeat"]), str(c["attempt"]),
+                              c["status"], c["error"]] for c in report.failed_calls],
+                            caption="Every attempt that gave no valid grade (retries are linked to the attempt they "
+                                    "replace; none was paid for twice)"))
+    return Section("gaps", "Gaps and failed calls", blocks)
+
+
 def report_document(report: AuditReport) -> Document:
     """The report as a renderer-neutral document."""
     sections = [
@@ -668,7 +689,7 @@ def report_document(report: AuditReport) -> Document:
         _calibration(report),
         _grounding(report),
     ]
-    for extra in (_identity_probe(report), _rounds(report), _claims(report)):
+    for extra in (_gaps(report), _identity_probe(report), _rounds(report), _claims(report)):
         if extra is not None:
             sections.append(extra)
     sections.append(_method(report))

@@ -106,6 +106,9 @@ class AuditReport(BaseModel):
     claims: ClaimsInRationales | None
     rounds: RoundOutcomes | None = None
     identity_probe: IdentityProbe | None = None
+    gaps: list[dict[str, Any]] = []
+    failed_calls: list[dict[str, Any]] = []
+    run_notes: list[str] = []
     caveats: list[str]
 
 
@@ -169,7 +172,13 @@ def build_report(
 
     rounds = RoundOutcomes(rows=list(inputs.round_outcomes)) if inputs.round_outcomes else None
 
+    if inputs.gaps:
+        caveats.append(f"{len(inputs.gaps)} expected grade(s) are missing (listed under 'Gaps and failed calls'); "
+                       "no score was invented for them, and the run is not official.")
     return AuditReport(
+        gaps=list(inputs.gaps),
+        failed_calls=list(inputs.failed_calls),
+        run_notes=list(inputs.run_notes),
         rounds=rounds,
         identity_probe=inputs.identity_probe,
         meta=meta,

@@ -8,6 +8,7 @@ to, never inside, the judge's bundle). Rules and decisions: grader/anonymizer/RE
 from grader.anonymizer._anonymizer import (
     ISSUER_BRANDS,
     Anonymizer,
+    NamedView,
     alias_label,
     find_leaks,
     universe_allowlist,
@@ -41,6 +42,7 @@ __all__ = [
     "AnonymizationLeakError",
     "AnonymizedBundle",
     "Anonymizer",
+    "NamedView",
     "Replacement",
     "ReplacementKind",
     "ScrubRecord",

@@ -29,9 +29,15 @@ def grade(
         False, "--allow-real-api-calls", help="Allow calls to real providers (keys from the environment)"),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar"),
 ) -> None:
-    """Grade a season with a judge panel and store the run (resumable; completed calls never repeat)."""
+    """Grade a season with a judge panel and store the run (resumable; completed calls never repeat).
+
+    Exit codes: 0 complete (or a dry run); 3 complete with gaps (listed, never invented); 4 nothing scored (no
+    valid grade: the run is marked failed, never official); 5 another process holds the run; 1 bad input;
+    130 interrupted (Ctrl-C: run the same command again to resume)."""
     from grader.judges import MissingApiKey, RealApiCallsNotAllowed
     from grader.panel import PanelError, RunError, grade_season
+    from grader.panel._gaps import EXIT_BUSY, EXIT_CODES, EXIT_INTERRUPTED
+    from grader.panel._lease import RunBusy
     from rubric import RubricError
 
     bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
@@ -39,10 +45,23 @@ def grade(
         report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
                               run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
                               progress=not quiet, console=console)
+    except RunBusy as exc:
+        fail(str(exc), EXIT_BUSY)
+        return
     except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
         fail(str(exc))
         return
+    except KeyboardInterrupt:
+        flag = " --allow-real-api-calls" if allow_real_api_calls else ""
+        extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
+        err_console.print(
+            f"[yellow]interrupted[/]: every reply received so far is stored; calls in flight are marked interrupted "
+            f"and count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} --panel "
+            f"{panel} --run-id {run_id}{extra}{flag}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
+    for note in report.notes:
+        err_console.print(f"[yellow]note[/]: {note}")
     if report.dry_run:
         console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
                       "Prompt token estimates:")
@@ -56,7 +75,14 @@ def grade(
                       f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}")
         for gap in report.gaps:
             err_console.print(f"[red]gap[/]: {gap} — no score invented")
-        _print_leaderboard(run_id)
+        status = {"complete": "[green]complete[/]", "complete_with_gaps": "[yellow]complete with gaps[/] (never official)",
+                  "failed": "[red]failed[/]: no valid grade (never official)"}.get(report.status, report.status)
+        console.print(f"run {run_id}: {status}")
+        if report.status != "failed":
+            _print_leaderboard(run_id)
+    code = EXIT_CODES.get(report.status, 0)
+    if code:
+        raise typer.Exit(code)
 
 
 def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),

@@ -17,6 +17,7 @@ from ._base import (
     RealApiCallsNotAllowed,
     is_local_endpoint,
     make_judge,
+    missing_api_keys,
 )
 
 __all__ = [
@@ -33,4 +34,5 @@ __all__ = [
     "RealApiCallsNotAllowed",
     "is_local_endpoint",
     "make_judge",
+    "missing_api_keys",
 ]

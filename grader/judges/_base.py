@@ -92,6 +92,9 @@ class JudgeSpec(BaseModel):
     max_output_tokens: int = Field(default=4096, gt=0)
     temperature: float | None = Field(default=None, ge=0, le=2)
     pricing: Pricing | None = None
+    context_window: int | None = Field(default=None, gt=0)
+    """The model's context window in tokens (from the panel file): a prompt that would not fit with room for the
+    reply (``max_output_tokens``) is refused before any paid call."""
 
     @model_validator(mode="after")
     def _endpoint_fits_provider(self) -> Self:
@@ -206,6 +209,18 @@ def resolve_api_key(spec: JudgeSpec, *, local: bool) -> str:
     raise MissingApiKey(
         f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)"
     )
+
+
+def missing_api_keys(specs: list[JudgeSpec]) -> list[str]:
+    """"judge: VARIABLE" for every judge of a real (non-loopback) endpoint whose key variable is not set; only
+    variable names, never a value."""
+    out = []
+    for spec in specs:
+        if spec.provider == "reference" or is_local_endpoint(spec.endpoint) or not spec.key_env:
+            continue
+        if not os.environ.get(spec.key_env):
+            out.append(f"{spec.judge_id}: {spec.key_env}")
+    return out
 
 
 def make_judge(spec: JudgeSpec, *, allow_real_api_calls: bool) -> ProviderJudge:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from grader.panel._config import PanelConfig
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
@@ -53,6 +53,9 @@ class GradeReport:
     cost_usd: float = 0.0
     score_version: int | None = None
     leaks: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    status: str = "running"
+    """complete | complete_with_gaps | failed (no valid grade) | dry-run: see ``grader.panel._gaps.EXIT_CODES``."""
 
 
 def effective_run_type(panel: PanelConfig, requested: str, allow_real: bool) -> str:
@@ -100,24 +103,60 @@ def anonymizer_seed(bundle, rubric) -> str:
 
 def judge_prompts(bundle, rubric):
     """(replays, outcomes, pending, prompt per contestant) exactly as a grading run builds them."""
-    from grader.anonymizer import Anonymizer
+    from grader.anonymizer import Anonymizer, NamedView
     from grader.prompts import PromptBuilder
 
     replays, outcomes, pending = season_outcomes(bundle)
-    anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
+    if rubric.panel.anonymize:
+        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
+    else:  # seed 003's v0.3: the judge sees the contestants' own names
+        anonymizer = NamedView(bundle.contestants)
     builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
     return replays, outcomes, pending, {c.id: builder.build(c.id) for c in bundle.contestants}
+
+
+def panel_fit(rubric, panel: PanelConfig) -> list[str]:
+    """Whether the panel is the one the rubric defines (its judges' provider families). A real panel that does not
+    fit is refused (RunError); a reference or mock panel may grade under any rubric, and the mismatch is returned
+    as a note stored with the run and shown in its report."""
+    want = sorted(j.provider_family for j in rubric.panel.judges)
+    have = sorted(j.family for j in panel.judges)
+    if want == have:
+        return []
+    what = (f"rubric {rubric.id} is graded by {len(want)} judge(s) of the families {', '.join(want)}; "
+            f"panel {panel.name!r} has {len(have)} ({', '.join(have)})")
+    if panel.kind == "real":
+        raise RunError(f"{what}. Use a panel with those families (e.g. --panel openai for v0.3, --panel frontier for "
+                       "v0.4 and v0.5) or a rubric file whose panel section names yours")
+    return [f"{what}: the median of this run's own panel is reported ({panel.kind} panel, never official)"]
+
+
+def _too_long(prompts, panel: PanelConfig) -> list[str]:
+    """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply."""
+    out = []
+    for spec in panel.judges:
+        if spec.context_window is None:
+            continue
+        for cid, p in sorted(prompts.items()):
+            need = p.token_estimate + spec.max_output_tokens
+            if need > spec.context_window:
+                out.append(f"{cid} for {spec.judge_id}: about {p.token_estimate:,} prompt tokens + "
+                           f"{spec.max_output_tokens:,} for the reply > the {spec.context_window:,}-token window")
+    return out
 
 
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
                  repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
                  progress: bool = True, console=None, bundle=None) -> GradeReport:
-    """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run.
 
+    Everything that can refuse the run does so before anything is written: the bundle, the rubric, the panel (and
+    whether it fits the rubric), missing API keys (all named), prompts over a judge's context window, identity
+    leaks, and another process holding the run (``RunBusy``)."""
+    from grader.judges import MissingApiKey, missing_api_keys
     from grader.judges.reference import ReferenceJudge
     from grader.panel._config import load_panel
-    from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
+    from grader.panel._lease import acquire_lease
     from grader.season import load_bundle
     from rubric import grade_json_schema, load_rubric
 
@@ -129,28 +168,85 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
         raise RunError("--repeats must be at least 1")
     if repeats > 1 and kind not in ("stability", "mock", "baseline", "dry-run"):
         raise RunError("--repeats > 1 is for stability runs (--run-type stability)")
+    notes = panel_fit(rubric, panel)
     dry = kind == "dry-run"
+    if panel.kind == "real" and not dry:
+        missing = missing_api_keys(list(panel.judges))
+        if missing:
+            raise MissingApiKey("no API key in the environment for: " + "; ".join(missing)
+                                + " (set each variable; keys are read from the environment only)")
     replays, outcomes, pending, prompts = judge_prompts(bundle, rubric)
     leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
     if leaks:
         raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
+    too_long = _too_long(prompts, panel)
+    if too_long and not dry:
+        raise RunError("prompt over a judge's context window (refusing before any call): " + "; ".join(too_long))
     schema = grade_json_schema(rubric)
     reference = ReferenceJudge(bundle, rubric, replays, outcomes, pending)
-    report = GradeReport(run_id, kind, panel.name, dry)
+    report = GradeReport(run_id, kind, panel.name, dry, notes=notes + [f"would not fit: {t}" for t in too_long])
     report.tokens_per_contestant = {
         cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate}
         for cid, p in prompts.items()}
 
+    lease = acquire_lease(run_id, db_url)  # RunBusy: another process holds this run; nothing written
+    try:
+        with lease:
+            if lease.taken_over:
+                report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
+            _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress,
+                 console, schema, reference, prompts, outcomes, pending, report, notes)
+    except KeyboardInterrupt:
+        _mark(db_url, run_id, "interrupted")
+        raise
+    return report
+
+
+def _import(db_url, bundle) -> int:
+    """The season's row id: imported in its own transaction; a concurrent first import of the same season by
+    another process wins the unique content hash and this one reads its row."""
+    from sqlalchemy.exc import IntegrityError
+
+    from grader.storage import season_by_hash
+
+    try:
+        with session_scope(db_url) as s:
+            return import_season(s, bundle).season_id
+    except IntegrityError:
+        with session_scope(db_url) as s:
+            row = season_by_hash(s, bundle.content_hash)
+            if row is None:
+                raise
+            return row.id
+
+
+def _mark(db_url, run_id: str, status: str) -> None:
     with session_scope(db_url) as s:
-        imported = import_season(s, bundle)
+        run = s.get(RunRow, run_id)
+        if run is not None:
+            run.status = status
+            run.official_eligible = False
+
+
+def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress, console,
+         schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str]) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from grader.panel._gaps import run_gaps
+    from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
+
+    dry = kind == "dry-run"
+    season_id = _import(db_url, bundle)
+    with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         if run is None:
-            s.add(RunRow(id=run_id, season_id=imported.season_id, run_type=kind, rubric_id=rubric.id,
+            s.add(RunRow(id=run_id, season_id=season_id, run_type=kind, rubric_id=rubric.id,
                          rubric_hash=rubric.content_hash, judge_facing_hash=rubric.judge_facing_hash,
                          panel_name=panel.name, panel_hash=panel.content_hash, repeats=repeats,
-                         status="running", official_eligible=False))
+                         status="running", official_eligible=False, panel_doc=panel.model_dump(mode="json"),
+                         notes=notes or None))
         else:
-            same = (run.season_id == imported.season_id and run.rubric_hash == rubric.content_hash
+            same = (run.season_id == season_id and run.rubric_hash == rubric.content_hash
                     and run.panel_hash == panel.content_hash and run.run_type == kind and run.repeats == repeats)
             if not same:
                 raise RunError(f"run {run_id!r} exists with other inputs (season, rubric, panel, type or "
@@ -158,10 +254,11 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
             run.status = "running"
         for p in prompts.values():
             store_prompt(s, p)
-        crow = contestant_map(s, imported.season_id)
+        crow = contestant_map(s, season_id)
         done = {(g.judge_id, g.contestant_id, g.repeat) for g in
                 s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))}
     family_of = {c.id: c.provider_family for c in bundle.contestants}
+    mock_settings = panel.mock.model_dump(mode="json") if panel.kind == "mock" and panel.mock else None
 
     tasks: list[Task] = []
     for spec in panel.judges:
@@ -172,7 +269,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                 p = prompts[c.id]
                 if panel.kind == "mock" and r:
                     p = replace(p, system=p.system + repeat_marker(r))
-                tasks.append(Task(spec, c.id, crow[c.id].id, p, r, cache_key(spec, p, schema, r)))
+                tasks.append(Task(spec, c.id, crow[c.id].id, p, r, cache_key(spec, p, schema, r, mock_settings)))
 
     with session_scope(db_url) as s:
         for t in tasks:
@@ -185,7 +282,8 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                                    cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
                                    input_tokens=t.prompt.token_estimate))
         _finish(db_url, run_id, bundle, rubric, panel, status="dry-run")
-        return report
+        report.status = "dry-run"
+        return
 
     def parse(parsed: dict | None, raw: str):
         from rubric import normalise_grade
@@ -247,11 +345,16 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
             runner = asyncio.run(go())
     st = runner.stats
     report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused
-    report.attempts_failed, report.gaps, report.cost_usd = st.attempts_failed, st.gaps, st.cost_usd
+    report.attempts_failed, report.cost_usd = st.attempts_failed, st.cost_usd
     report.score_version = store_score_version(db_url, run_id, rubric, outcomes, pending,
                                                [j.judge_id for j in panel.judges], judge_calls=st.calls_sent)
-    _finish(db_url, run_id, bundle, rubric, panel, status="complete")
-    return report
+    with session_scope(db_url) as s:
+        gaps = run_gaps(s, run_id, [j.judge_id for j in panel.judges])
+        graded = s.scalar(select(func.count()).select_from(GradeRow).where(GradeRow.run_id == run_id)) or 0
+    report.gaps = [g.line() for g in gaps]
+    status = "complete" if not gaps else "complete_with_gaps" if graded else "failed"
+    report.status = status
+    _finish(db_url, run_id, bundle, rubric, panel, status=status)
 
 
 class _ReferenceCaller:
@@ -303,3 +406,5 @@ def _finish(db_url, run_id, bundle, rubric, panel, status: str) -> None:
         run.manifest_hash = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()
         run.status = status
         run.completed_at = datetime.now(UTC)
+        if status != "complete":  # a run with gaps, or with no valid grade, is never official
+            run.official_eligible = False

@@ -1,4 +1,9 @@
-"""Run manifests (SHA-256 of season files, rubric, panel, every prompt, every raw reply) and verification."""
+"""Run manifests and their verification.
+
+A manifest holds the SHA-256 of the season files, the rubric, the panel (its content is stored with the run), every
+prompt and every raw reply, and of everything derived from them: each call's parsed reply, each grade (its JSON and
+scores), each grade's ledger entries and each scored version's rows. ``grader verify`` recomputes every hash,
+re-derives each grade from the reply it came from, and names anything that changed."""
 
 from __future__ import annotations
 
@@ -9,11 +14,58 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from grader.storage import JudgeCallRow, PromptRow, RunRow, SeasonRow, session_scope
+from grader.storage import (
+    ContestantScoreRow,
+    GradeRow,
+    JudgeCallRow,
+    LedgerEntryRow,
+    PromptRow,
+    RunRow,
+    ScoreVersionRow,
+    SeasonRow,
+    session_scope,
+)
 
 
 def _sha(text: str | None) -> str | None:
     return None if text is None else hashlib.sha256(text.encode()).hexdigest()
+
+
+def _json_sha(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _grade_doc(g: GradeRow) -> dict:
+    return {"judge": g.judge_id, "contestant": g.contestant_id, "repeat": g.repeat, "call": g.call_id,
+            "grade": g.grade, "scores": [g.reasoning, g.evidence, g.process, g.outcome, g.data_reliability,
+                                         g.composite], "lookahead": g.lookahead_passed, "verdict": g.verdict}
+
+
+def _ledger_doc(rows: list[LedgerEntryRow]) -> list:
+    return [[e.position, e.claim, e.symbol, e.cited_fields, e.judge_status, e.verifier_status, e.verifier_reason,
+             e.evidence, e.flags, e.flag_reasons, e.check_path, e.lookahead] for e in sorted(rows, key=lambda e: e.position)]
+
+
+def _scores_doc(rows: list[ContestantScoreRow]) -> list:
+    return [[r.contestant_id, r.rank, r.total, r.reasoning_median, r.efficiency, r.band, r.judges_low, r.judges_high,
+             r.n_judges, r.flagged, r.official_eligible] for r in sorted(rows, key=lambda r: r.contestant_id)]
+
+
+def derived_hashes(session, run_id: str) -> dict:
+    """SHA-256 of what the run derived from its replies: parsed replies, grades, ledgers, scored versions."""
+    calls = session.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id)).all()
+    grades = session.scalars(select(GradeRow).where(GradeRow.run_id == run_id)).all()
+    ledger: dict[int, list[LedgerEntryRow]] = {}
+    for e in session.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id)):
+        ledger.setdefault(e.grade_id, []).append(e)
+    versions = session.scalars(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id)).all()
+    return {
+        "parsed": {str(c.id): _json_sha(c.parsed) for c in calls if c.parsed is not None},
+        "grades": {str(g.id): _json_sha(_grade_doc(g)) for g in grades},
+        "ledgers": {str(g.id): _json_sha(_ledger_doc(ledger.get(g.id, []))) for g in grades},
+        "score_versions": {str(v.id): _json_sha(_scores_doc(session.scalars(select(ContestantScoreRow).where(
+            ContestantScoreRow.version_id == v.id)).all())) for v in versions},
+    }
 
 
 def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
@@ -21,6 +73,7 @@ def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
                             .order_by(JudgeCallRow.id)).all()
     prompts = sorted({c.prompt_sha256 for c in calls})
     return {
+        "derived": derived_hashes(session, run.id),
         "run_id": run.id,
         "run_type": run.run_type,
         "season": {"id": bundle.info.id, "content_hash": bundle.content_hash, "files": bundle.file_hashes},
@@ -51,7 +104,7 @@ class VerifyResult:
 
 def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None = None) -> VerifyResult:
     """Recompute every hash of the run's manifest and name anything that changed."""
-    from grader.panel._config import load_panel
+    from grader.panel._config import PanelConfig, load_panel
     from grader.season import hash_bundle_files
     from rubric import load_rubric
 
@@ -88,13 +141,20 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 result.problems.append(f"rubric {run.rubric_id}: content changed since the run")
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             result.problems.append(f"rubric {run.rubric_id}: cannot be loaded ({exc})")
-        try:
-            p = load_panel(run.panel_name)
-            result.checked += 1
-            if p.content_hash != m.get("panel", {}).get("hash"):
-                result.problems.append(f"panel {run.panel_name}: configuration changed since the run")
-        except Exception as exc:  # noqa: BLE001
-            result.problems.append(f"panel {run.panel_name}: cannot be loaded ({exc})")
+        result.checked += 1
+        if run.panel_doc is not None:  # the panel as the run used it, stored with the run (a file may be gone)
+            try:
+                stored = PanelConfig.model_validate(run.panel_doc).content_hash
+            except Exception as exc:  # noqa: BLE001 - reported, not raised
+                stored = f"unreadable ({exc})"
+            if stored != m.get("panel", {}).get("hash"):
+                result.problems.append(f"panel {run.panel_name}: the panel stored with the run was altered")
+        else:  # runs made before 0003 stored only the name of a bundled panel
+            try:
+                if load_panel(run.panel_name).content_hash != m.get("panel", {}).get("hash"):
+                    result.problems.append(f"panel {run.panel_name}: configuration changed since the run")
+            except Exception as exc:  # noqa: BLE001
+                result.problems.append(f"panel {run.panel_name}: cannot be loaded ({exc})")
         for sha in m.get("prompts", []):
             result.checked += 1
             row = s.get(PromptRow, sha)
@@ -117,4 +177,35 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 result.problems.append(f"call {c.id} ({c.judge_id}, attempt {c.attempt}): raw reply changed")
             if c.prompt_sha256 != entry["prompt_sha256"]:
                 result.problems.append(f"call {c.id}: prompt reference changed")
+        _verify_derived(s, run_id, m.get("derived"), by_id, result)
     return result
+
+
+def _verify_derived(s, run_id: str, want: dict | None, calls: dict, result: VerifyResult) -> None:
+    """Every hash of what the run derived, and each grade re-derived from the reply it came from."""
+    if want is None:
+        result.problems.append("the manifest has no hashes of grades, ledgers or scores (a run from before they "
+                               "were recorded): derived data not checked")
+        return
+    have = derived_hashes(s, run_id)
+    names = {"parsed": "parsed reply of call", "grades": "grade", "ledgers": "ledger of grade",
+             "score_versions": "scored version"}
+    for part, label in names.items():
+        for key, sha in want.get(part, {}).items():
+            result.checked += 1
+            if key not in have.get(part, {}):
+                result.problems.append(f"{label} {key}: missing from the database")
+            elif have[part][key] != sha:
+                result.problems.append(f"{label} {key}: changed since the run (stored rows edited)")
+        for key in set(have.get(part, {})) - set(want.get(part, {})):
+            if part != "score_versions":  # a rescore adds versions after the run: expected
+                result.problems.append(f"{label} {key}: not in the manifest (added after the run)")
+    for g in s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)):
+        call = calls.get(g.call_id) if g.call_id is not None else None
+        if call is None:
+            continue
+        source = call if call.reused_from_call_id is None else s.get(JudgeCallRow, call.reused_from_call_id)
+        result.checked += 1
+        if source is None or source.parsed != g.grade:
+            result.problems.append(f"grade {g.id} ({g.judge_id}): differs from the parsed reply of call "
+                                   f"{getattr(source, 'id', g.call_id)} it was stored from")

@@ -2,8 +2,11 @@
 
 Rules (PRODUCT.md "Audit trail"):
 
-- Every attempt is its own ``judge_calls`` row, committed as soon as the reply is in: the provider's raw
-  reply is stored before it is parsed, so a crash loses no paid-for call.
+- Every attempt is its own ``judge_calls`` row, recorded as ``sent`` before its request leaves and filled in
+  as soon as the reply is in: the provider's raw reply is stored before it is parsed, so a crash loses no
+  paid-for call, and an attempt in flight when a process died is visible (``interrupted`` on resume).
+- The retry cap holds across processes: a resumed run counts the attempts earlier processes made for a task
+  and continues its chain (each attempt linked to the one it replaces).
 - Retries only for infrastructure or format failures (transport, timeout, 429, 5xx, unparseable or
   schema-invalid output), capped by the panel's retry policy, each linked to the attempt it replaces;
   429s wait ``Retry-After`` when given, otherwise exponential backoff.
@@ -42,7 +45,9 @@ from grader.storage import (
 SCHEMA_NAME = "judge_grade"
 
 
-def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int) -> str:
+def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, mock: dict | None = None) -> str:
+    """The content address of a call: what is sent and to whom; for a mock judge also its scripted settings (seed,
+    noise, bias, failure script, latency), so a changed mock panel never reuses an old mock grade."""
     payload = {
         "provider": spec.provider,
         "model": spec.model,
@@ -52,6 +57,7 @@ def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int) -
         "user": prompt.user,
         "schema": schema,
         "repeat": repeat,
+        **({"mock": mock} if mock is not None else {}),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -110,12 +116,31 @@ class CallRunner:
         self.sleep = sleep
         self.stats = RunStats()
         self._completed: dict[str, JudgeCallRow] = {}
+        self._prior: dict[tuple[str, int, int], tuple[int, int | None]] = {}  # task -> (attempts made, last id)
         # storage work runs off the event loop; SQLite has one writer, so one storage thread there
         workers = 1 if database_url(db_url).startswith("sqlite") else 4
         self._db = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader-db")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
+    def preload_attempts(self, tasks: list[Task]) -> None:
+        """Attempts earlier processes made for these tasks in this run: counted toward the cap, the chain
+        continued; an attempt left ``sent`` (its process died with it in flight) becomes ``interrupted``."""
+        wanted = {(t.spec.judge_id, t.contestant_row_id, t.repeat) for t in tasks}
+        with session_scope(self.db_url) as s:
+            rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == self.run_id,
+                                                        JudgeCallRow.status.notin_(("reused", "dry_run")))
+                             .order_by(JudgeCallRow.id)).all()
+            for row in rows:
+                key = (row.judge_id, row.contestant_id, row.repeat)
+                if key not in wanted:
+                    continue
+                if row.status == "sent":
+                    row.status, row.error_kind = "interrupted", "interrupted"
+                    row.error_message = "the process making this attempt stopped before its reply was stored"
+                count, _ = self._prior.get(key, (0, None))
+                self._prior[key] = (max(count, row.attempt), row.id)
+
     def preload_completed(self, keys: list[str]) -> None:
         """One query for every completed call among ``keys`` (content-addressed reuse)."""
         with session_scope(self.db_url) as s:
@@ -183,10 +208,14 @@ class CallRunner:
             return TaskResult(task, "reused", call_id, done.parsed, 0)
         policy = self.panel.retry
         judge = self.judges[task.spec.judge_id]
-        previous: int | None = None
-        reason = ""
-        for attempt in range(1, policy.max_attempts + 1):
+        made, previous = self._prior.get((task.spec.judge_id, task.contestant_row_id, task.repeat), (0, None))
+        reason = "" if made < policy.max_attempts else (
+            f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run")
+        for attempt in range(made + 1, policy.max_attempts + 1):
             async with self.semaphores[task.spec.provider]:
+                # recorded before the request leaves: a process killed now leaves a visible, counted attempt
+                call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
+                                            status="sent")
                 outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
                                                         SCHEMA_NAME)
             self.stats.calls_sent += 1
@@ -196,8 +225,9 @@ class CallRunner:
             self.stats.input_tokens += outcome.input_tokens or 0
             self.stats.output_tokens += outcome.output_tokens or 0
             # the raw reply is committed first, exactly as received; parsing comes after
-            previous = await self._in_db(
-                self._record, task, attempt=attempt, replaces_call_id=previous,
+            previous = call_id
+            await self._in_db(
+                self._update, call_id,
                 status="received" if outcome.ok else (
                     "invalid" if outcome.error_kind in ("format", "schema") else "error"),
                 error_kind=outcome.error_kind,
@@ -220,10 +250,11 @@ class CallRunner:
                 policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
             await self.sleep(delay)
         self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
-        return TaskResult(task, "failed", previous, None, policy.max_attempts, reason)
+        return TaskResult(task, "failed", previous, None, max(made, policy.max_attempts), reason)
 
     async def run_all(self, tasks: list[Task], on_result: Callable[[TaskResult], None]) -> None:
         self.preload_completed([t.key for t in tasks])
+        self.preload_attempts(tasks)
 
         async def one(t: Task) -> None:
             result = await self.run_task(t)

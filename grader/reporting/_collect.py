@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pandas as pd
 from sqlalchemy import select
 
+from grader.panel._gaps import failed_attempts, run_gaps
 from grader.panel.leaderboard import leaderboard_rows
 from grader.storage import (
     ContestantRow,
@@ -104,6 +105,11 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
             manifest_hash=run.manifest_hash or "", attribution=info.get("attribution"),
             generated_at=datetime.now(UTC),
         )
+    with session_scope(db_url) as s:
+        gaps = [g.__dict__ for g in run_gaps(s, run_id)]
+        failed = [f.__dict__ for f in failed_attempts(s, run_id)]
+        notes = list(s.get(RunRow, run_id).notes or [])
+    rows = [r for r in rows if r["total"] is not None]  # a contestant without any valid grade: a listed gap
     totals = pd.DataFrame([
         {"contestant_id": r["contestant_id"], "contestant_label": r["label"], "total": r["total"],
          "reasoning_median": r["reasoning_median"], "efficiency": r["efficiency"], "band": r["band"],
@@ -111,12 +117,15 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
              "return", "benchmark_return", "alpha", "oracle_score", "regret", "sharpe", "sortino", "volatility",
              "max_drawdown", "equal_weight_return")}}
         for r in rows
-    ])
+    ], columns=["contestant_id", "contestant_label", "total", "reasoning_median", "efficiency", "band",
+                "return", "benchmark_return", "alpha", "oracle_score", "regret", "sharpe", "sortino",
+                "volatility", "max_drawdown", "equal_weight_return"])
     kwargs: dict = {}
     if humans:
         kwargs["human_grades"] = pd.DataFrame(humans)
     if bands_cfg is not None:
         kwargs["bands"] = bands_cfg
+    kwargs.update(gaps=gaps, failed_calls=failed, run_notes=notes)
     return AuditInputs(meta=meta, scores=scores, totals=totals, decision_scores=pd.DataFrame(decision_rows, columns=DECISION_SCORES_COLUMNS),
                        ledger=ledger,
                        lookahead_checks=lookahead, **kwargs)

@@ -56,12 +56,32 @@ def get_engine(url: str | None = None, *, migrate: bool = True) -> Engine:
     url = database_url(url)
     engine = _engine(url)
     if migrate and not getattr(engine, "_grader_migrated", False):
-        with engine.begin() as conn:
+        with _migration_lock(engine), engine.begin() as conn:
+            if engine.dialect.name == "postgresql":  # two first runs on one database: one migrates, one waits
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(730131)")
             cfg = alembic_config(url)
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
         engine._grader_migrated = True  # type: ignore[attr-defined]
     return engine
+
+
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    """SQLite: an exclusive lock file beside the database while the schema is brought to head (two processes
+    starting on a new file would both try to create it)."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        yield
+        return
+    import fcntl
+
+    with open(f"{path}.migrate-lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 @contextmanager

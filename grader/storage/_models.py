@@ -100,6 +100,22 @@ class RunRow(Base):
     completed_at: Mapped[datetime | None] = mapped_column(nullable=True)
     manifest: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     manifest_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    panel_doc: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The panel file's content as the run used it (a custom panel file can be verified without the file)."""
+    notes: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    """What a reader must know about the run (e.g. the panel does not fit the rubric's panel), shown in reports."""
+
+
+class RunLeaseRow(Base):
+    """One process per run id: the holder (host, pid) and when it last said it is alive (0003)."""
+
+    __tablename__ = "run_leases"
+    run_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64))
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    acquired_at: Mapped[datetime] = mapped_column(default=utcnow)
+    heartbeat_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class PromptRow(Base):
@@ -132,7 +148,9 @@ class JudgeCallRow(Base):
     reused_from_call_id: Mapped[int | None] = mapped_column(ForeignKey("judge_calls.id"), nullable=True)
     cache_key: Mapped[str] = mapped_column(String(64))
     prompt_sha256: Mapped[str] = mapped_column(ForeignKey("prompts.sha256"))
-    status: Mapped[str] = mapped_column(String(20))  # ok | invalid | error | dry_run | reused
+    status: Mapped[str] = mapped_column(String(20))
+    """sent (recorded before the request leaves) | received | ok | invalid | error | interrupted (a process died
+    with it in flight: counted as an attempt, never re-read) | dry_run | reused"""
     error_kind: Mapped[str | None] = mapped_column(String(30), nullable=True)
     error_message: Mapped[str | None] = mapped_column(Text, nullable=True)
     http_status: Mapped[int | None] = mapped_column(Integer, nullable=True)

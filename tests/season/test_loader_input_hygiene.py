@@ -42,6 +42,13 @@ def test_another_encoding_is_refused_with_file_and_line(tiny_bundle):
     assert any(i.startswith("decisions.jsonl:4") and "not UTF-8" in i for i in issues), issues
 
 
+def test_a_utf16_file_is_refused_with_its_name(tiny_bundle):
+    p = tiny_bundle / "season.yaml"
+    p.write_bytes(p.read_text().encode("utf-16"))
+    issues = _issues(tiny_bundle)
+    assert any(i.startswith("season.yaml") and "not UTF-8" in i for i in issues), issues
+
+
 def test_a_duplicated_csv_column_is_refused(tiny_bundle):
     p = tiny_bundle / "market" / "prices.csv"
     lines = p.read_text().splitlines()
@@ -74,3 +81,13 @@ def test_a_link_out_of_the_bundle_is_refused_and_never_read(tiny_bundle, tmp_pat
     issues = _issues(tiny_bundle)
     assert any("decisions.jsonl" in i and "link out of the bundle" in i for i in issues), issues
     assert not any("TOP-SECRET" in i for i in issues)
+
+
+def test_a_linked_folder_out_of_the_bundle_is_refused(tiny_bundle, tmp_path):
+    import shutil
+
+    outside = tmp_path / "elsewhere"
+    shutil.move(tiny_bundle / "market", outside)
+    os.symlink(outside, tiny_bundle / "market")
+    issues = _issues(tiny_bundle)
+    assert any("market" in i and "link out of the bundle" in i for i in issues), issues

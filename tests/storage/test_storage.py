@@ -19,10 +19,13 @@ from grader.storage import (
 def test_migrations_create_every_table(db_url):
     tables = set(sa.inspect(get_engine(db_url)).get_table_names())
     for name in ("seasons", "contestants", "decisions", "runs", "judge_calls", "grades", "ledger_entries",
-                 "human_grades", "ledger_annotations", "score_versions", "contestant_scores", "prompts"):
+                 "human_grades", "ledger_annotations", "score_versions", "contestant_scores", "prompts",
+                 "run_leases"):
         assert name in tables
     with get_engine(db_url).connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
+    # 0003: one process per run (run_leases), the panel file's content and notes stored with each run
+    assert {"panel_doc", "notes"} <= {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("runs")}
     # 0002: which verifier path checked each ledger entry, and the reason of every flag
     columns = {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("ledger_entries")}
     assert {"check_path", "flag_reasons"} <= columns
