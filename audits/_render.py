@@ -588,6 +588,76 @@ def _rounds(report: AuditReport) -> Section | None:
     ])
 
 
+def _risk(report: AuditReport) -> Section | None:
+    risk = report.risk
+    if risk is None or not risk.contestants:
+        return None
+
+    def pct(v: Any, sign: bool = True) -> str:
+        return DASH if v is None else (f"{100 * float(v):+.2f}%" if sign else f"{100 * float(v):.2f}%")
+
+    def num(v: Any) -> str:
+        return DASH if v is None else f"{float(v):.2f}"
+
+    blocks: list[Block] = [Paragraph(
+        "The risk evidence of PortBench (seed 004), shown to the judges in each decision's process facts: at every "
+        "decision, from the returns known at the last close before it, the portfolio's historical VaR95, the "
+        "two-layer correlation score of its asset-class weights (0 to 1, higher is better diversified) and, with an "
+        "investor profile, the share of the profile's limits it met. docs/scoring.md gives the definitions and "
+        "where they differ from the paper's.")]
+    if risk.profile:
+        p = risk.profile
+        blocks.append(Paragraph(
+            f"Investor profile {p['name']}: equity + crypto at most {p['equity_cap'] * 100:.0f}%, bond + cash at least "
+            f"{p['bond_cash_floor'] * 100:.0f}%, one-day VaR95 no worse than {p['daily_var_limit'] * 100:+.1f}%, "
+            f"drawdown at most {p['max_drawdown'] * 100:.0f}%."))
+    figures = ("var_1d_mean", "correlation_score_mean", "profile_alignment_mean")
+    if not any(r.get(k) is not None for r in risk.contestants for k in figures) and not risk.baselines:
+        return Section("risk", "Risk evidence (PortBench)", [*blocks, *[Paragraph(n) for n in risk.notes]])
+    horizon = risk.horizon_sessions > 1
+    headers = ["Contestant", "Decisions", "Mean VaR95 1d"] + (["Mean VaR95 horizon"] if horizon else []) + [
+        "Mean correlation score"]
+    if risk.profile:
+        headers += ["Mean profile alignment", "Decisions breaching"]
+    gate = any("drawdown_gate_passed" in r for r in risk.contestants) and risk.profile is not None
+    if gate:
+        headers += ["Max drawdown", "Drawdown gate"]
+    rows = []
+    for r in risk.contestants:
+        row = [r["contestant"], str(r["decisions"]), pct(r.get("var_1d_mean"))]
+        row += [pct(r.get("var_h_mean"))] if horizon else []
+        row += [num(r.get("correlation_score_mean"))]
+        if risk.profile:
+            row += [num(r.get("profile_alignment_mean")), str(r.get("decisions_with_breaches", 0))]
+        if gate:
+            passed = r.get("drawdown_gate_passed")
+            row += [pct(r.get("max_drawdown"), sign=False),
+                    DASH if passed is None else ("passed" if passed else "FAILED")]
+        rows.append(row)
+    blocks.append(Table(headers, rows, caption="Means over the contestant's decisions (point-in-time); "
+                                                "a dash: not computable for this season (see the notes)."))
+    if risk.baselines:
+        blocks.append(Table(
+            ["Baseline", "Return", "Max drawdown", "Volatility", "Sharpe", "Note"],
+            [[b["baseline"], pct(b.get("return")), pct(b.get("max_drawdown"), sign=False),
+              pct(b.get("volatility"), sign=False), num(b.get("sharpe")), b.get("note") or ""]
+             for b in risk.baselines],
+            caption="PortBench's classical baselines our data supports, bought at the season's entry close and "
+                    "held (an outcome)."))
+    if risk.stress:
+        blocks.append(Table(
+            ["Stress window", "Sessions", "Contestant", "Return", "Drawdown", "Equal weight", "EW drawdown",
+             "Benchmark", "Benchmark drawdown"],
+            [[f"{s['window']} ({s['first']} to {s['last']})", str(s["sessions"]), s["contestant"],
+              pct(s.get("return")), pct(s.get("drawdown"), sign=False), pct(s.get("equal_weight_return")),
+              pct(s.get("equal_weight_drawdown"), sign=False), pct(s.get("benchmark_return")),
+              pct(s.get("benchmark_drawdown"), sign=False)] for s in risk.stress],
+            caption="Named stress windows the season overlaps (an outcome), measured from the close before the "
+                    "window's first session in the season."))
+    blocks += [Paragraph(n) for n in risk.notes]
+    return Section("risk", "Risk evidence (PortBench)", blocks)
+
+
 def _claims(report: AuditReport) -> Section | None:
     claims = report.claims
     if claims is None:
@@ -689,7 +759,7 @@ def report_document(report: AuditReport) -> Document:
         _calibration(report),
         _grounding(report),
     ]
-    for extra in (_gaps(report), _identity_probe(report), _rounds(report), _claims(report)):
+    for extra in (_gaps(report), _identity_probe(report), _rounds(report), _risk(report), _claims(report)):
         if extra is not None:
             sections.append(extra)
     sections.append(_method(report))

@@ -59,6 +59,20 @@ TOTALS_BASE_COLUMNS: tuple[str, ...] = (
 )
 
 
+class RiskEvidence(BaseModel):
+    """PortBench's risk evidence (seed 004): per contestant the mean point-in-time VaR, correlation score and
+    profile alignment at its decisions; and, outcomes (withheld while pending), the classical baselines, the
+    named stress windows the season overlaps and the profile's drawdown gate."""
+
+    format: str
+    horizon_sessions: int
+    profile: dict[str, Any] | None = None
+    contestants: list[dict[str, Any]]
+    baselines: list[dict[str, Any]] = []
+    stress: list[dict[str, Any]] = []
+    notes: list[str] = []
+
+
 class ClaimsInRationales(BaseModel):
     """Section filled by the ledgers work: numeric claims found in real rationales and checked against
     point-in-time data (counts such as checked / supported / contradicted / briefing_only), and a few real
@@ -106,6 +120,7 @@ class AuditReport(BaseModel):
     claims: ClaimsInRationales | None
     rounds: RoundOutcomes | None = None
     identity_probe: IdentityProbe | None = None
+    risk: RiskEvidence | None = None
     gaps: list[dict[str, Any]] = []
     failed_calls: list[dict[str, Any]] = []
     run_notes: list[str] = []
@@ -171,6 +186,14 @@ def build_report(
         )
 
     rounds = RoundOutcomes(rows=list(inputs.round_outcomes)) if inputs.round_outcomes else None
+    risk = None
+    if inputs.risk is not None:
+        evidence = dict(inputs.risk)
+        if pending:  # outcomes: withheld like every other outcome figure
+            evidence.update(baselines=[], stress=[], contestants=[
+                {k: v for k, v in row.items() if k not in ("max_drawdown", "drawdown_gate_passed")}
+                for row in evidence.get("contestants", [])])
+        risk = RiskEvidence(**evidence)
 
     if inputs.gaps:
         caveats.append(f"{len(inputs.gaps)} expected grade(s) are missing (listed under 'Gaps and failed calls'); "
@@ -181,6 +204,7 @@ def build_report(
         run_notes=list(inputs.run_notes),
         rounds=rounds,
         identity_probe=inputs.identity_probe,
+        risk=risk,
         meta=meta,
         run_label=RUN_TYPE_LABELS.get(meta.run_type),
         outcome_withheld=pending,

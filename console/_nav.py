@@ -15,7 +15,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
-from grader.reporting import round_outcomes  # noqa: F401  (re-exported for the console pages)
+from grader.reporting import contestant_risk_table, round_outcomes  # noqa: F401  (re-exported for the pages)
 from grader.storage import ContestantRow, DecisionRow, SeasonRow, session_scope
 
 PRICES = "market/prices.csv"

@@ -98,6 +98,15 @@ def round_outcomes(url: str, contestant_row_id: int) -> pd.DataFrame:
         return pd.DataFrame({"note": [f"per-round outcomes unavailable: {exc}"]})
 
 
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
+def contestant_risk(url: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
+    """PortBench's risk facts per decision (point-in-time) and the season's risk outcome lines."""
+    try:
+        return _nav.contestant_risk_table(contestant_row_id, url)
+    except (OSError, ValueError, KeyError) as exc:
+        return pd.DataFrame({"note": [f"risk evidence unavailable: {exc}"]}), []
+
+
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
 def ledger_judges(url: str, run_id: str) -> list[str]:
     return _queries.ledger_judges(run_id, url)

@@ -106,6 +106,23 @@ else:
     cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
     st.caption("Black points: decisions with trades. Replayed from the stored decisions on the season's closes.")
 
+# ------------------------------------------------------------------ risk
+st.subheader("Risk evidence at each decision (PortBench)")
+risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
+pct = st.column_config.NumberColumn(format="percent")
+st.dataframe(risk, hide_index=True, width="stretch", height=280,
+             column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct,
+                            "correlation score": st.column_config.NumberColumn(format="%.2f"),
+                            "profile alignment": st.column_config.NumberColumn(format="%.2f"),
+                            "breaches": st.column_config.TextColumn("Breaches", width="large"),
+                            "not computed": st.column_config.TextColumn("Not computed", width="medium")})
+st.caption("Point-in-time, as the judges saw them: the portfolio after the decision valued at the last close before "
+           "it; historical VaR95/CVaR95 from the 60 daily returns up to that close; the two-layer correlation score "
+           "of the asset-class weights (0-1, higher is better diversified); the share of the investor profile's "
+           "limits met. Definitions: docs/scoring.md.")
+if risk_outcome:
+    st.markdown("**After the horizon** (outcomes):\n" + "\n".join(f"- {_ui.md(line)}" for line in risk_outcome))
+
 # ------------------------------------------------------------------ timeline
 st.subheader(f"Decision timeline ({len(timeline)} decisions)")
 st.dataframe(timeline, hide_index=True, width="stretch", height=360,

@@ -34,6 +34,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
         real_claims_section,
         round_outcome_rows,
         run_identity_probe,
+        run_risk_evidence,
     )
 
     try:
@@ -50,6 +51,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     probe = run_identity_probe(run_id)
     if probe is not None:
         inputs = inputs.model_copy(update={"identity_probe": probe})
+    risk = run_risk_evidence(run_id, pending=inputs.meta.season_status == "pending")
+    if risk is not None:
+        inputs = inputs.model_copy(update={"risk": risk})
     paths = write_report(build_report(inputs), out)
     for name, path in sorted(paths.items()):
         console.print(f"[green]✓[/] {name}: {path}")

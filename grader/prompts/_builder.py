@@ -84,7 +84,9 @@ class PromptBuilder:
     """Builds one judge prompt per contestant for a season."""
 
     def __init__(self, bundle: SeasonBundle, instructions: str, anonymizer, replays: dict | None = None,
-                 outcome: dict[str, dict] | None = None, pending: bool = False):
+                 outcome: dict[str, dict] | None = None, pending: bool = False, risk: dict | None = None):
+        from grader.risk import season_risk_facts
+
         self.bundle = bundle
         self.instructions = instructions
         self.anonymizer = anonymizer
@@ -92,6 +94,9 @@ class PromptBuilder:
         self.outcome = outcome or {}
         self.pending = pending
         self.store = bundle.store
+        # PortBench's risk evidence: per decision (point-in-time) and, for trading seasons, after the horizon
+        self.risk = risk if risk is not None else season_risk_facts(bundle, self.replays)
+        self._risk_at = {d.decision_key: d for r in self.risk.values() for d in r.decisions}
         self._briefings: dict[str, str | None] = {}
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
@@ -195,6 +200,16 @@ class PromptBuilder:
         return DecisionSection(decision.key, when, "\n".join(lines), used)
 
     def process_facts_at(self, contestant_id: str, decision: Decision) -> list[str]:
+        return self._position_facts(contestant_id, decision) + self._risk_facts(decision)
+
+    def _risk_facts(self, decision: Decision) -> list[str]:
+        risk = self._risk_at.get(decision.key)
+        if risk is None:
+            return []
+        # a rounds season's VaR and correlation score are never computable: not repeated at every decision
+        return risk.lines(unavailable=self.bundle.info.format != "rounds")
+
+    def _position_facts(self, contestant_id: str, decision: Decision) -> list[str]:
         replay = self.replays.get(contestant_id)
         if replay is None:
             if decision.allocation:
@@ -238,12 +253,18 @@ class PromptBuilder:
             lines.append("Risk: " + "; ".join(risk) + ".")
         if o.get("equal_weight_return") is not None:
             lines.append(f"Equal-weight baseline return {pct(o['equal_weight_return'])}.")
+        risk = self.risk.get(contestant_id)
+        if risk is not None and risk.season is not None:
+            lines.append("Risk after the horizon (PortBench baselines, stress windows, drawdown gate):")
+            lines += [f"- {line}." for line in risk.season.lines()]
         return "\n".join(lines)
 
     def record_facts_section(self, contestant_id: str) -> str:
         replay = self.replays.get(contestant_id)
         if replay is None:
-            return ""
+            risk = self._risk_record_lines(contestant_id)
+            return "\n".join(["# Whole-record process facts (computed from the allocations; not market data)",
+                              *risk]) if risk else ""
         f = replay.facts
         lines = ["# Whole-record process facts (computed from the trades; not market data)",
                  f"Decisions {f.decisions}, trades {f.trades}, holds {f.hold_decisions}; turnover "
@@ -256,7 +277,28 @@ class PromptBuilder:
         for e in f.thrash_events[:10]:
             lines.append(f"  - {e.symbol}: {e.first_side} {e.first_at[:10]} then {e.second_side} "
                          f"{e.second_at[:10]} ({e.trading_days_apart} trading days)")
+        lines += self._risk_record_lines(contestant_id)
         return "\n".join(lines)
+
+    def _risk_record_lines(self, contestant_id: str) -> list[str]:
+        risk = self.risk.get(contestant_id)
+        if risk is None:
+            return []
+        s = risk.summary()
+        parts = []
+        if s["var_1d_mean"] is not None:
+            parts.append(f"mean one-day VaR95 at the decisions {s['var_1d_mean'] * 100:+.2f}%")
+        if s["correlation_score_mean"] is not None:
+            parts.append(f"mean two-layer correlation score {s['correlation_score_mean']:.2f}")
+        out = ["Risk at the decisions (point-in-time): " + "; ".join(parts) + "."] if parts else []
+        if s["profile_alignment_mean"] is not None:
+            profile = next(d.profile.profile for d in risk.decisions if d.profile is not None)
+            breaches = risk.breaches()
+            out.append(f"Investor profile {profile}: mean profile alignment {s['profile_alignment_mean']:.2f}; "
+                       f"{len(breaches)} of {len(risk.decisions)} decisions breach a limit.")
+            for key, what in breaches[:10]:
+                out.append(f"  - {key.split('@', 1)[1][:16]}: {'; '.join(what)}")
+        return out
 
     # -- whole prompt -------------------------------------------------------------------------------
     def build(self, contestant_id: str) -> JudgePrompt:

@@ -27,6 +27,18 @@ MAX_TEXT_CHARS = 50_000
 """Longest rationale or context of one decision (about 12,500 tokens)."""
 
 
+class InvestorProfile(_Strict):
+    """An investor profile's limits (PortBench Table 7): equity + crypto weight at most ``equity_cap``, bond + cash
+    weight at least ``bond_cash_floor``, drawdown at most ``max_drawdown`` and one-day VaR95 no worse than
+    ``daily_var_limit`` (a negative return). Fractions."""
+
+    name: str
+    equity_cap: float = Field(ge=0, le=1)
+    bond_cash_floor: float = Field(ge=0, le=1)
+    max_drawdown: float = Field(gt=0, le=1)
+    daily_var_limit: float = Field(ge=-1, lt=0)
+
+
 class SeasonInfo(_Strict):
     id: str
     name: str
@@ -37,6 +49,9 @@ class SeasonInfo(_Strict):
     starting_cash: float = Field(gt=0)
     currency: str = "USD"
     allow_margin: bool = False  # buying beyond the cash held is refused unless the season declares margin
+    # Optional: the investor profile contestants were told to respect: a PortBench preset by name
+    # (conservative | balanced | aggressive) or its limits spelt out; graded as profile alignment (grader.risk).
+    investor_profile: Literal["conservative", "balanced", "aggressive"] | InvestorProfile | None = None
     universe: list[UniverseEntry]
     # Optional extension used by adapters (e.g. CapitalBench rounds): free-form provenance.
     attribution: str | None = None

@@ -51,7 +51,11 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     assert len(sub_evidence) == 7
     assert any(m.label == "Return" for m in at.metric)  # NAV replayed: outcome metrics shown
     assert "NAV unavailable" not in page_text(at)
-    timeline = at.dataframe[3].value
+    risk = next(d.value for d in at.dataframe if "VaR95 1d" in getattr(d.value, "columns", []))
+    assert len(risk) == 2 and risk["classes"].iloc[0] == "cash 90%, equities 10%"  # 10 AAA at 101 of 10,000
+    assert "fewer than 20 trailing daily returns" in risk["not computed"].iloc[0]  # a 12-session season
+    assert "Risk evidence at each decision" in page_text(at)
+    timeline = next(d.value for d in at.dataframe if "what" in getattr(d.value, "columns", []))
     assert len(timeline) == 2 and "buy 10 AAA" in timeline["what"].iloc[0]
     assert "Synthetic / Not a judge grade" in page_text(at)
 
