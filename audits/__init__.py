@@ -18,7 +18,7 @@ from audits._agreement import (
 from audits._calibration import AgreementWithReference, CalibrationPoint, CalibrationResult, calibration
 from audits._charts import Chart
 from audits._grounding import GroundingResult, JudgeGrounding, MissedContradiction, grounding
-from audits._identity_probe import IdentityProbe, stylometric_probe
+from audits._identity_probe import IdentityProbe, JudgeGuesses, judge_guess_stats, stylometric_probe
 from audits._inputs import (
     DECISION_SCORES_COLUMNS,
     DEFAULT_BANDS,
@@ -45,6 +45,7 @@ from audits._write import write_report
 
 __all__ = [
     "IdentityProbe",
+    "JudgeGuesses",
     "stylometric_probe",
     "DEFAULT_BANDS",
     "OUTCOME_COLUMNS",
@@ -99,4 +100,5 @@ __all__ = [
     "self_consistency",
     "self_preference",
     "write_report",
+    "judge_guess_stats",
 ]

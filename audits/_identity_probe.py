@@ -103,3 +103,69 @@ def stylometric_probe(texts: Sequence[str], families: Sequence[str], groups: Seq
     return IdentityProbe(decisions=n, families=dict(counts), groups=n_groups, folds=k, accuracy=accuracy,
                          accuracy_ci=_wilson(correct, n), majority_family=majority, majority_rate=rate,
                          p_value=p_value, recall=recall, confusion=confusion, verdict=verdict)
+
+
+class JudgeGuesses(BaseModel):
+    """One judge's identity-guess probe: asked in calls of its own which family wrote each anonymized item."""
+
+    judge_id: str
+    judge_family: str | None
+    items: int  # items with a valid guess
+    unanswered: int  # items whose reply was off the schema or the candidates, or never came
+    correct: int
+    leak_rate: float  # correct / items
+    leak_rate_ci: tuple[float, float]
+    chance: float  # the best a guess independent of the text can do on these items (the most common family's share)
+    p_value: float  # one-sided binomial test: leak rate > chance
+    p_value_holm: float
+    own_items: int  # items written by the judge's own family
+    own_named: int  # ... that it attributed to its own family
+    own_claimed_on_others: int  # items of other families it attributed to its own family
+    flagged: bool
+    note: str
+
+
+def judge_guess_stats(rows: Sequence[dict], judge_families: dict[str, str | None] | None = None, *,
+                      alpha: float = 0.05) -> list[JudgeGuesses]:
+    """Per judge, from each item's final probe answer (``judge_id``, ``true_family``, ``status``, ``guess``):
+    leak rate with a Wilson 95% interval against chance (the answered items' most common family share; 1/K on a
+    balanced sample), a one-sided binomial test, Holm-adjusted over the judges; and how often it named its own
+    family when it was, and was not, the author."""
+    from statsmodels.stats.multitest import multipletests
+
+    judge_families = dict(judge_families or {})
+    for r in rows:
+        judge_families.setdefault(r["judge_id"], r.get("judge_family"))
+    by_judge: dict[str, list[dict]] = {}
+    for r in rows:
+        by_judge.setdefault(r["judge_id"], []).append(r)
+    drafts = []
+    for jid in sorted(by_judge):
+        answered = [r for r in by_judge[jid] if r["status"] == "ok" and r.get("guess")]
+        n = len(answered)
+        if n == 0:
+            continue
+        correct = sum(r["guess"] == r["true_family"] for r in answered)
+        counts = Counter(r["true_family"] for r in answered)
+        chance = counts.most_common(1)[0][1] / n
+        p = float(binomtest(correct, n, chance, alternative="greater").pvalue)
+        fam = judge_families.get(jid)
+        own = [r for r in answered if r["true_family"] == fam]
+        others = [r for r in answered if r["true_family"] != fam]
+        drafts.append(dict(judge_id=jid, judge_family=fam, items=n, unanswered=len(by_judge[jid]) - n,
+                           correct=correct, leak_rate=correct / n, leak_rate_ci=_wilson(correct, n), chance=chance,
+                           p_value=p, own_items=len(own), own_named=sum(r["guess"] == fam for r in own),
+                           own_claimed_on_others=sum(r["guess"] == fam for r in others)))
+    if not drafts:
+        return []
+    adjusted = multipletests([d["p_value"] for d in drafts], method="holm")[1]
+    out = []
+    for d, p_holm in zip(drafts, adjusted, strict=True):
+        flagged = bool(p_holm < alpha)
+        own = (f"; of its own family's {d['own_items']} items it named its own family for {d['own_named']}"
+               if d["own_items"] else "")
+        note = (f"named the author's family for {d['correct']} of {d['items']} items ({d['leak_rate']:.0%}; chance "
+                f"{d['chance']:.0%}; one-sided p = {d['p_value']:.3g}, Holm {p_holm:.3g}){own}: "
+                + ("it can tell who wrote a record." if flagged else "no evidence it can tell who wrote a record."))
+        out.append(JudgeGuesses(**d, p_value_holm=float(p_holm), flagged=flagged, note=note))
+    return out

@@ -387,6 +387,8 @@ class AuditInputs(BaseModel):
     """``audits.IdentityProbe`` of the season's anonymized rationales (filled elsewhere), or None."""
     round_outcomes: list[dict[str, Any]] | None = None
     """Rounds seasons: one row per (round, contestant) with status, allocation and outcome (filled elsewhere)."""
+    judge_probe: list[dict[str, Any]] | None = None
+    """Identity-guess probe answers of the run's judges (``grader.probe.probe_rows``), or None if not run."""
     risk: dict[str, Any] | None = None
     """PortBench's risk evidence of the season (``grader.reporting.season_risk_evidence``), or None."""
     gaps: list[dict[str, Any]] = Field(default_factory=list)

@@ -301,6 +301,15 @@ def _self_preference(report: AuditReport) -> Section:
     )
     chart = consensus_chart(result.points, report.bands)
     blocks: list[Block] = [table, test, ChartBlock(chart, "No grades to plot."), Caveats(result.caveats)]
+    leaking = [g.judge_id for g in report.judge_probe if g.flagged]
+    if report.judge_probe:
+        blocks.append(Paragraph(
+            ("Identity-guess probe: " + ", ".join(leaking) + " named the author's family above chance (see \"Can a "
+             "judge tell who wrote this?\"): its grades could know whose record they grade, so anonymization does "
+             "not blind it and a self-preference gap of its own cannot be blamed on chance exposure to names.")
+            if leaking else "Identity-guess probe: no judge named the author's family above chance (see \"Can a "
+                            "judge tell who wrote this?\"); that supports, without proving, the blinding.",
+            strong=bool(leaking)))
     probe = report.identity_probe
     if probe is not None:
         blocks.append(Paragraph(
@@ -315,17 +324,38 @@ def _self_preference(report: AuditReport) -> Section:
 
 def _identity_probe(report: AuditReport) -> Section | None:
     probe = report.identity_probe
-    if probe is None:
+    guesses = report.judge_probe
+    if probe is None and not guesses:
         return None
-    labels = sorted(probe.families)
-    return Section("identity-probe", "Can a judge tell who wrote this?", [
-        Paragraph("An offline stylometric probe: TF-IDF of words and characters with logistic regression, trained "
-                  "to predict the author's provider family from each decision's anonymized rationale (exactly what "
-                  "the judges see), cross-validated with whole rounds held out."),
-        Paragraph(probe.summary(), strong=probe.p_value < 0.05),
-        Table(["True family \\ predicted", *labels, "Recall"],
-              [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels]),
-    ])
+    blocks: list[Block] = []
+    if probe is not None:
+        labels = sorted(probe.families)
+        blocks += [
+            Paragraph("An offline stylometric probe: TF-IDF of words and characters with logistic regression, "
+                      "trained to predict the author's provider family from each decision's anonymized rationale "
+                      "(exactly what the judges see), cross-validated with whole rounds held out."),
+            Paragraph(probe.summary(), strong=probe.p_value < 0.05),
+            Table(["True family \\ predicted", *labels, "Recall"],
+                  [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels]),
+        ]
+    if guesses:
+        mock = report.meta.run_type == "mock"
+        blocks += [
+            Paragraph("The judges themselves: each judge of this run's panel was shown anonymized decisions (an even "
+                      "sample over the families), one per call and never inside a grading call, and asked which "
+                      "family wrote each. Leak rate = share named correctly; chance = the best a guess that ignores "
+                      "the text can do on these items; one-sided binomial test, Holm-adjusted over the judges."
+                      + (" MOCK PANEL: these are scripted guesses with planted recognition rates, not what a real "
+                         "LLM can do." if mock else ""), strong=mock),
+            Table(["Judge", "Family", "Items", "Named correctly", "Leak rate (95% CI)", "Chance", "p (Holm)",
+                   "Own family named / own items", "Own family claimed on others", "Unanswered"],
+                  [[g.judge_id, g.judge_family or DASH, str(g.items), str(g.correct),
+                    f"{g.leak_rate:.0%} ({g.leak_rate_ci[0]:.0%}-{g.leak_rate_ci[1]:.0%})", f"{g.chance:.0%}",
+                    f"{g.p_value_holm:.3g}" + (" FLAGGED" if g.flagged else ""),
+                    f"{g.own_named} / {g.own_items}", str(g.own_claimed_on_others), str(g.unanswered)]
+                   for g in guesses]),
+        ]
+    return Section("identity-probe", "Can a judge tell who wrote this?", blocks)
 
 
 def _agreement(report: AuditReport) -> Section:

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from audits._agreement import AgreementResult, agreement
 from audits._calibration import CalibrationResult, calibration
 from audits._grounding import GroundingResult, grounding
-from audits._identity_probe import IdentityProbe
+from audits._identity_probe import IdentityProbe, JudgeGuesses, judge_guess_stats
 from audits._inputs import (
     OUTCOME_COLUMNS,
     SCORE_AXES,
@@ -120,6 +120,7 @@ class AuditReport(BaseModel):
     claims: ClaimsInRationales | None
     rounds: RoundOutcomes | None = None
     identity_probe: IdentityProbe | None = None
+    judge_probe: list[JudgeGuesses] = []
     risk: RiskEvidence | None = None
     gaps: list[dict[str, Any]] = []
     failed_calls: list[dict[str, Any]] = []
@@ -205,6 +206,7 @@ def build_report(
         rounds=rounds,
         identity_probe=inputs.identity_probe,
         risk=risk,
+        judge_probe=judge_guess_stats(inputs.judge_probe or [], alpha=significance_level),
         meta=meta,
         run_label=RUN_TYPE_LABELS.get(meta.run_type),
         outcome_withheld=pending,

@@ -16,6 +16,8 @@ $G report --run demo-reference --out "$OUT/demo-reference"
 
 echo "== Mock panel (scripted judges behind local fake OpenAI/Anthropic/xAI servers; never official)"
 $G grade seasons/demo-2022q1 --rubric v0.4 --panel mock --run-id demo-mock --quiet
+echo "== Can a judge tell who wrote this? Each mock judge guesses the author family of 60 anonymized decisions (recognition planted for mock-openai)"
+$G probe-judges --run demo-mock
 $G report --run demo-mock --out "$OUT/demo-mock"
 $G leaderboard --run demo-mock
 

@@ -25,6 +25,7 @@ app.command("audit")(_tools.audit)
 app.command("report")(_tools.report)
 app.command("ledger")(_ledger.ledger)
 app.command("probe")(_tools.probe)
+app.command("probe-judges")(_tools.probe_judges)
 app.command("console")(_tools.console_cmd)
 
 rubric_app = typer.Typer(help="Rubric versions: list, show, diff.", no_args_is_help=True)

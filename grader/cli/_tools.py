@@ -29,6 +29,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
            out: Path = typer.Option(..., "--out", help="Output directory")) -> None:
     """Write the judge-agreement report (HTML, Markdown, JSON, CSV) of a run."""
     from audits import build_report, write_report
+    from grader.probe import probe_rows
     from grader.reporting import (
         collect_audit_inputs,
         real_claims_section,
@@ -51,6 +52,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     probe = run_identity_probe(run_id)
     if probe is not None:
         inputs = inputs.model_copy(update={"identity_probe": probe})
+    guesses = probe_rows(run_id)
+    if guesses:
+        inputs = inputs.model_copy(update={"judge_probe": guesses})
     risk = run_risk_evidence(run_id, pending=inputs.meta.season_status == "pending")
     if risk is not None:
         inputs = inputs.model_copy(update={"risk": risk})
@@ -148,3 +152,29 @@ def probe(season_dir: Path = typer.Argument(..., help="Season bundle directory")
         return
     console.print(result.summary())
     console.print("recall per family: " + ", ".join(f"{k} {v:.0%}" for k, v in sorted(result.recall.items())))
+
+
+def probe_judges(run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose panel and season to probe"),
+                 n: int = typer.Option(60, "--n", min=2, help="Items (an even sample over the families)"),
+                 seed: int = typer.Option(0, "--seed", help="Sampling seed"),
+                 allow_real_api_calls: bool = typer.Option(False, "--allow-real-api-calls",
+                                                           help="Needed for a real panel (paid calls)")) -> None:
+    """Can a judge tell who wrote a record? Ask each judge of a run's panel, in calls of its own, which family wrote
+    anonymized decisions; print each judge's leak rate against chance (stored with the run, shown in its report)."""
+    from audits import judge_guess_stats
+    from grader.probe import ProbeError, probe_rows, run_judge_probe
+
+    try:
+        result = run_judge_probe(run_id, n=n, seed=seed, allow_real_api_calls=allow_real_api_calls)
+    except ProbeError as exc:
+        fail(str(exc))
+        return
+    console.print(f"{result.items} items, candidates {', '.join(result.candidates)}; {result.calls_made} call(s) "
+                  f"made, {result.reused} answer(s) reused from earlier probes of this run")
+    t = Table("judge", "items", "named correctly", "leak rate", "chance", "p (Holm)", "verdict")
+    for g in judge_guess_stats(probe_rows(run_id)):
+        t.add_row(g.judge_id, str(g.items), str(g.correct), f"{g.leak_rate:.0%}", f"{g.chance:.0%}",
+                  f"{g.p_value_holm:.3g}", "can tell" if g.flagged else "no evidence")
+    console.print(t)
+    if any(result.failed.values()):
+        console.print("[yellow]unanswered:[/] " + ", ".join(f"{j} {k}" for j, k in sorted(result.failed.items()) if k))

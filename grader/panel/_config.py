@@ -44,6 +44,9 @@ class MockSettings(BaseModel):
     """judge_id -> {contestant provider family -> points added to every sub-score}."""
     failures: dict[str, list[str]] = Field(default_factory=dict)
     """judge_id -> fake reply specs served first for every prompt (e.g. ["rate-limited:0.1", "malformed"])."""
+    recognition: dict[str, float] = Field(default_factory=dict)
+    """judge_id -> planted share of identity-probe items it answers with the true family (the rest are uniform
+    guesses); a judge not listed guesses at chance. Only the identity probe reads it."""
 
 
 class PanelConfig(BaseModel):

@@ -63,9 +63,26 @@ class MockGrades:
 
     def __init__(self) -> None:
         self.table: dict[str, tuple[str, dict]] = {}
+        self.probes: dict[str, tuple[str, list[str]]] = {}
 
     def add(self, system: str, user: str, family: str, grade: dict) -> None:
         self.table[prompt_hash(system, user)] = (family, grade)
+
+    def add_probe(self, system: str, user: str, family: str, candidates: list[str]) -> None:
+        """An identity-probe question: the true family stays here, out of band, never in the prompt."""
+        self.probes[prompt_hash(system, user)] = (family, list(candidates))
+
+
+def _probe_reply(judge: JudgeSpec, settings, key: str, family: str, candidates: list[str]) -> FakeReply:
+    seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|probe|{judge.judge_id}|{key}".encode()).digest()[:8],
+                          "big")
+    rng = np.random.default_rng(seed)
+    rate = settings.recognition.get(judge.judge_id, 0.0)
+    knows = rng.random() < rate
+    guess = family if knows else candidates[int(rng.integers(len(candidates)))]
+    return FakeReply.ok({"family": guess, "confidence": 0.9 if knows else round(1 / len(candidates), 2),
+                         "reason": f"MOCK judge {judge.judge_id}: scripted guess (planted recognition rate "
+                                   f"{rate:g}), not a real LLM judgement"}, input_tokens=400, output_tokens=40)
 
 
 def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
@@ -78,6 +95,8 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
         if request.attempt <= len(failures):
             return failures[request.attempt - 1](request)
         key = prompt_hash(request.system, request.user)
+        if key in grades.probes:
+            return _probe_reply(judge, settings, key, *grades.probes[key])
         if key not in grades.table:
             base = _REPEAT.sub("", request.system).rstrip()
             key = prompt_hash(base, request.user)

@@ -281,3 +281,31 @@ class LedgerAnnotationRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     status: Mapped[str] = mapped_column(String(20))
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+class IdentityProbeCallRow(Base):
+    """One attempt at one identity-guess probe call (0004): a judge of a run's panel, asked in a call of its own
+    (never inside a grading call) which provider family wrote an anonymized decision. Recorded as ``sent`` before
+    the request leaves and filled in with the raw reply as soon as it is in; ``true_family`` stays grader-side."""
+
+    __tablename__ = "identity_probe_calls"
+    __table_args__ = (Index("ix_probe_calls_run_judge", "run_id", "judge_id", "status"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(200), ForeignKey("runs.id"))
+    judge_id: Mapped[str] = mapped_column(String(200))
+    item_key: Mapped[str] = mapped_column(String(400))
+    true_family: Mapped[str] = mapped_column(String(100))
+    candidates: Mapped[list[Any]] = mapped_column(JSON)
+    prompt_sha256: Mapped[str] = mapped_column(String(64))
+    attempt: Mapped[int] = mapped_column(Integer, default=1)
+    status: Mapped[str] = mapped_column(String(20), default="sent")
+    """sent | ok | invalid (a reply off the schema, kept) | failed (no reply)."""
+    guess: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
+    raw_reply: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    input_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    output_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    latency_s: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    completed_at: Mapped[datetime | None] = mapped_column(nullable=True)

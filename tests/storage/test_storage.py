@@ -20,10 +20,13 @@ def test_migrations_create_every_table(db_url):
     tables = set(sa.inspect(get_engine(db_url)).get_table_names())
     for name in ("seasons", "contestants", "decisions", "runs", "judge_calls", "grades", "ledger_entries",
                  "human_grades", "ledger_annotations", "score_versions", "contestant_scores", "prompts",
-                 "run_leases"):
+                 "run_leases", "identity_probe_calls"):
         assert name in tables
     with get_engine(db_url).connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0004"
+    # 0004: identity-guess probe calls, one row per attempt
+    probe = {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("identity_probe_calls")}
+    assert {"run_id", "judge_id", "item_key", "true_family", "raw_reply", "guess", "status"} <= probe
     # 0003: one process per run (run_leases), the panel file's content and notes stored with each run
     assert {"panel_doc", "notes"} <= {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("runs")}
     # 0002: which verifier path checked each ledger entry, and the reason of every flag
