@@ -20,7 +20,6 @@ from audits._charts import Chart
 from audits._grounding import GroundingResult, JudgeGrounding, MissedContradiction, grounding
 from audits._identity_probe import IdentityProbe, JudgeGuesses, judge_guess_stats, stylometric_probe
 from audits._inputs import (
-    DECISION_SCORES_COLUMNS,
     DEFAULT_BANDS,
     LEDGER_COLUMNS,
     LOOKAHEAD_COLUMNS,
@@ -49,7 +48,6 @@ __all__ = [
     "stylometric_probe",
     "DEFAULT_BANDS",
     "OUTCOME_COLUMNS",
-    "DECISION_SCORES_COLUMNS",
     "LEDGER_COLUMNS",
     "LOOKAHEAD_COLUMNS",
     "SCORES_COLUMNS",

@@ -8,6 +8,10 @@ Per judge:
   status and the verifier's, over supported / not_verifiable / contradicted;
 - missed contradictions: claims the verifier found contradicted but the judge marked supported;
 - lookahead: failed ``lookahead_check`` results, and claims the verifier flagged as using later data.
+
+Every figure counts the main grading only (repeat 0), like the lookahead checks; the ledgers of stability
+repeats (the same input graded again) are counted apart, in ``repeats``, so a run with repeats does not count
+each claim several times.
 """
 
 from __future__ import annotations
@@ -53,10 +57,24 @@ class GroundingResult(BaseModel):
     judges: list[JudgeGrounding]
     missed_contradictions: list[MissedContradiction]
     caveats: list[str]
+    repeats: list[JudgeGrounding] = []
+    """The same figures over the stability repeats' ledgers only (lookahead checks of repeats are not stored)."""
 
 
-def grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None) -> GroundingResult:
-    """Per-judge citation validity, verifier agreement, missed contradictions and lookahead failures."""
+def grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None,
+              repeat_ledger: pd.DataFrame | None = None) -> GroundingResult:
+    """Per-judge citation validity, verifier agreement, missed contradictions and lookahead failures of the main
+    grading; ``repeat_ledger`` (stability repeats' claims) is summarised apart."""
+    result = _grounding(ledger, lookahead_checks)
+    extra = normalize_ledger(repeat_ledger)
+    if not extra.empty:
+        result.repeats = _grounding(extra, None).judges
+        result.caveats.append(f"{len(extra)} claims from stability repeats are counted apart (table 'Stability "
+                              "repeats'), not in the figures above.")
+    return result
+
+
+def _grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None) -> GroundingResult:
     claims = normalize_ledger(ledger)
     checks = normalize_lookahead_checks(lookahead_checks)
     caveats: list[str] = []

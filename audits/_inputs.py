@@ -46,7 +46,6 @@ SCORES_COLUMNS: tuple[str, ...] = (
     *SCORE_AXES,
 )
 TOTALS_COLUMNS: tuple[str, ...] = ("contestant_id", "contestant_label", "total", "reasoning_median", "band")
-DECISION_SCORES_COLUMNS: tuple[str, ...] = ("contestant_id", "decision_key", "score")
 HUMAN_GRADES_COLUMNS: tuple[str, ...] = ("item_id", "annotator", "axis", "score", "created_at")
 LEDGER_COLUMNS: tuple[str, ...] = (
     "judge_id",
@@ -273,17 +272,6 @@ def normalize_totals(totals: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def normalize_decision_scores(decision_scores: pd.DataFrame) -> pd.DataFrame:
-    """Check and clean the per-decision quality estimates used by the rank bootstrap."""
-    table = "decision_scores"
-    df = _require_frame(decision_scores, table, DECISION_SCORES_COLUMNS)
-    df["contestant_id"] = _text(df, table, "contestant_id")
-    df["decision_key"] = _text(df, table, "decision_key")
-    df["score"] = _numeric(df, table, "score", nullable=False, low=0, high=100)
-    _no_duplicates(df, table, ("contestant_id", "decision_key"))
-    return df
-
-
 def normalize_human_grades(human_grades: pd.DataFrame | None) -> pd.DataFrame:
     """Check and clean human calibration grades; keeps the latest grade per (item, annotator, axis),
     since human grades are append-only and a later grade replaces an earlier one."""
@@ -365,8 +353,6 @@ class AuditInputs(BaseModel):
       stability re-grades of the same input.
     - ``totals``: one row per contestant: Total Score, reasoning median, efficiency, band and the
       outcome-dependent columns (withheld from the report while the season is pending).
-    - ``decision_scores``: a per-decision quality estimate (0-100) per contestant, used by the rank
-      bootstrap (see :func:`audits.rank_confidence`).
     - ``human_grades``: calibration grades from the console (may be empty).
     - ``ledger`` and ``lookahead_checks``: claim ledgers with verifier statuses, lookahead checks.
     - ``claims_summary`` / ``examples``: optional "claims in real rationales" section filled elsewhere.
@@ -377,7 +363,6 @@ class AuditInputs(BaseModel):
     meta: RunMeta
     scores: pd.DataFrame
     totals: pd.DataFrame
-    decision_scores: pd.DataFrame = Field(default_factory=lambda: _empty(DECISION_SCORES_COLUMNS))
     human_grades: pd.DataFrame | None = Field(default_factory=lambda: _empty(HUMAN_GRADES_COLUMNS))
     ledger: pd.DataFrame | None = Field(default_factory=lambda: _empty(LEDGER_COLUMNS))
     lookahead_checks: pd.DataFrame | None = Field(default_factory=lambda: _empty(LOOKAHEAD_COLUMNS))
@@ -387,6 +372,8 @@ class AuditInputs(BaseModel):
     """``audits.IdentityProbe`` of the season's anonymized rationales (filled elsewhere), or None."""
     round_outcomes: list[dict[str, Any]] | None = None
     """Rounds seasons: one row per (round, contestant) with status, allocation and outcome (filled elsewhere)."""
+    repeat_ledger: pd.DataFrame | None = Field(default_factory=lambda: _empty(LEDGER_COLUMNS))
+    """Claim ledgers of stability repeats (repeat > 0), counted apart from ``ledger`` (the main grading)."""
     judge_probe: list[dict[str, Any]] | None = None
     """Identity-guess probe answers of the run's judges (``grader.probe.probe_rows``), or None if not run."""
     risk: dict[str, Any] | None = None
@@ -404,7 +391,6 @@ class AuditInputs(BaseModel):
     def _check_tables(self) -> AuditInputs:
         self.scores = normalize_scores(self.scores)
         self.totals = normalize_totals(self.totals)
-        self.decision_scores = normalize_decision_scores(self.decision_scores)
         self.human_grades = normalize_human_grades(self.human_grades)
         self.ledger = normalize_ledger(self.ledger)
         self.lookahead_checks = normalize_lookahead_checks(self.lookahead_checks)

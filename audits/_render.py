@@ -179,11 +179,17 @@ def _summary(report: AuditReport) -> Section:
         kw = report.agreement.kendall_w
         lines.append(f"Rank concordance: Kendall's W {fmt_stat(kw.w)} (p {fmt_p(kw.p_value)}).")
     flagged = [j.judge_id for j in report.self_preference.judges if j.flagged]
-    lines.append(
-        f"Self-preference flagged for: {', '.join(flagged)}."
-        if flagged
-        else "No judge is flagged for self-preference."
-    )
+    untestable = [j.judge_id for j in report.self_preference.judges if not j.flagged
+                  and (j.p_value is None or j.note.startswith("Cannot be tested"))]
+    if flagged:
+        line = f"Self-preference flagged for: {', '.join(flagged)}."
+    elif untestable and len(untestable) == len(report.self_preference.judges):
+        line = "Self-preference could not be tested for any judge at this size (see the self-preference section)."
+    else:
+        line = "No judge is flagged for self-preference."
+    if untestable and not (len(untestable) == len(report.self_preference.judges) and not flagged):
+        line += f" Not testable at this size: {', '.join(untestable)}."
+    lines.append(line)
     borderline = [c.contestant_label for c in report.rank_confidence.contestants if c.borderline]
     if report.rank_confidence.contestants:
         lines.append(
@@ -223,7 +229,7 @@ def _rank_confidence(report: AuditReport) -> Section:
     result = report.rank_confidence
     band_names = [b.name for b in result.bands]
     headers = ["Rank", "Contestant", "Total", f"{result.level:.0%} score interval", "Rank interval"]
-    headers += [f"P({name})" for name in band_names] + ["Borderline", "Decisions"]
+    headers += [f"P({name})" for name in band_names] + ["Borderline", "Grades"]
     rows = [
         [
             str(c.rank),
@@ -233,7 +239,7 @@ def _rank_confidence(report: AuditReport) -> Section:
             f"{c.rank_low}–{c.rank_high}" if c.rank_low != c.rank_high else str(c.rank_low),
             *[fmt_share(c.p_band.get(name)) for name in band_names],
             "borderline" if c.borderline else DASH,
-            str(c.n_decisions),
+            str(c.n_grades),
         ]
         for c in result.contestants
     ]
@@ -242,9 +248,12 @@ def _rank_confidence(report: AuditReport) -> Section:
         "Rank confidence",
         [
             Paragraph(
-                f"Bootstrap over decisions ({result.n_boot} replicates, seed {result.seed}): each record's "
-                "decisions are resampled and its total shifted by the change in mean decision score. "
-                "Borderline = the score interval crosses a band edge."
+                f"Bootstrap ({result.n_boot} replicates, seed {result.seed}) over the run's own sources of "
+                "variation: " + ("; ".join(result.sources) if result.sources else "none (one judge, no repeats)")
+                + ". In each replicate a record's reasoning median is the median of the drawn judges' composites "
+                "and its total scales with it (efficiency's normaliser held fixed); ranks and bands are recomputed. "
+                "Not covered: " + "; ".join(result.not_covered) + ". Borderline = the score interval crosses a band "
+                "edge; Grades = the judge x repeat composites behind the record."
             ),
             Table(headers, rows),
             Caveats(result.caveats),
@@ -594,6 +603,15 @@ def _grounding(report: AuditReport) -> Section:
                 caption="Contradicted claims the judge missed.",
             )
         )
+    if result.repeats:
+        blocks.append(Table(
+            ["Judge", "Claims", "Citing claims", "Valid citations", "Agreement with verifier", "Cohen's kappa",
+             "Missed contradictions", "Claims with lookahead flag"],
+            [[j.judge_id, str(j.n_claims), str(j.n_citing_claims), fmt_share(j.valid_citation_share),
+              fmt_share(j.status_agreement), fmt_stat(j.status_kappa), str(j.n_missed_contradictions),
+              str(j.n_lookahead_flagged_claims)] for j in result.repeats],
+            caption="Stability repeats, counted apart: the claim ledgers of every re-grading of the same input "
+                    "(the table above counts the main grading only, like the lookahead checks)."))
     blocks.append(Caveats(result.caveats))
     return Section("grounding", "Grounding and lookahead", blocks)
 

@@ -229,10 +229,8 @@ def build_report(
         agreement=agreement(scores, axes=axes, n_boot=n_boot_alpha, seed=seed),
         self_consistency=self_consistency(scores, axes=axes),
         calibration=calibration(scores, inputs.human_grades, bands=inputs.bands, axes=axes),
-        rank_confidence=rank_confidence(
-            inputs.totals, inputs.decision_scores, inputs.bands, n_boot_rank, seed
-        ),
-        grounding=grounding(inputs.ledger, inputs.lookahead_checks),
+        rank_confidence=rank_confidence(inputs.totals, scores, inputs.bands, n_boot_rank, seed),
+        grounding=grounding(inputs.ledger, inputs.lookahead_checks, inputs.repeat_ledger),
         claims=claims,
         caveats=caveats,
     )

@@ -225,9 +225,14 @@ def self_preference(
 
     tested = [i for i, r in enumerate(rows) if r["p_value"] is not None]
     holm: dict[int, float] = {}
+    best_holm: dict[int, float] = {}
     if tested:
         adjusted = multipletests([float(rows[i]["p_value"]) for i in tested], method="holm")[1]  # type: ignore[arg-type]
         holm = {i: float(p) for i, p in zip(tested, adjusted, strict=True)}
+        # Holm-adjusted p is non-decreasing in every raw p: adjusting every judge's smallest attainable p gives
+        # each judge's smallest attainable adjusted p, i.e. whether it could be flagged at all at this size
+        floor = multipletests([float(rows[i]["min_attainable_p"]) for i in tested], method="holm")[1]  # type: ignore[arg-type]
+        best_holm = {i: float(p) for i, p in zip(tested, floor, strict=True)}
 
     judges: list[JudgeSelfPreference] = []
     for i, row in enumerate(rows):
@@ -235,7 +240,7 @@ def self_preference(
         loo_gap = row["loo_gap"]
         flagged = p_holm is not None and p_holm < significance_level and loo_gap is not None and loo_gap > 0  # type: ignore[operator]
         note, judge_caveats = _plain_words(
-            row, p_holm, flagged, significance_level, labels, matrix, own_family_of
+            row, p_holm, flagged, significance_level, labels, matrix, own_family_of, best_holm.get(i), len(tested)
         )
         caveats.extend(judge_caveats)
         judges.append(JudgeSelfPreference(**row, p_value_holm=p_holm, flagged=flagged, note=note))  # type: ignore[arg-type]
@@ -264,6 +269,8 @@ def _plain_words(
     labels: dict[str, str],
     matrix: pd.DataFrame,
     own_family_of: pd.Series,
+    best_holm: float | None = None,
+    n_tested: int = 1,
 ) -> tuple[str, list[str]]:
     """A one-line reading of a judge's figures, and the caveats it owes the reader."""
     judge, family = str(row["judge_id"]), str(row["judge_family"])
@@ -286,6 +293,12 @@ def _plain_words(
             f"Scores its own family {loo_gap:+.1f} points more (vs the other judges) than the other contestants; "
             f"one-sided p = {p_value:.3g}, Holm-adjusted {p_holm:.3g}: flagged as self-preference."
         )
+    elif best_holm is not None and best_holm >= level:
+        note = (
+            f"Cannot be tested at this size: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}; even the "
+            f"most extreme result could not be flagged after the Holm adjustment over {n_tested} judge(s) "
+            f"(smallest attainable adjusted p = {best_holm:.2f})."
+        )
     else:
         note = (
             f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
@@ -297,11 +310,12 @@ def _plain_words(
             f"Judge {judge} has one own-family contestant ({name}): its gap is a single observation, "
             f"directional, not a statistic."
         )
-    if min_p >= level:
+    if best_holm is not None and best_holm >= level:
         caveats.append(
-            f"Judge {judge}: with {n_own + n_others} contestants, {n_own} of its own family, even the most extreme "
-            f"result has p = {min_p:.2f}, so the test cannot reach significance at {level:g}; read the gap as "
-            f"directional only."
+            f"Judge {judge}: with {n_own + n_others} contestants, {n_own} of its own family, the most extreme result "
+            f"has p = {min_p:.3g}, and after the Holm adjustment over {n_tested} judge(s) at least {best_holm:.2f}: "
+            f"the test cannot reach significance at {level:g}; read the gap as directional only."
         )
-        note += " Too few contestants for significance."
+        if not note.startswith("Cannot be tested"):
+            note += " Too few contestants for significance after the Holm adjustment."
     return note, caveats

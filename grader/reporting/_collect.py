@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import UTC, datetime
 
 import pandas as pd
@@ -12,7 +11,6 @@ from grader.panel._gaps import failed_attempts, run_gaps
 from grader.panel.leaderboard import leaderboard_rows
 from grader.storage import (
     ContestantRow,
-    DecisionRow,
     GradeRow,
     HumanGradeRow,
     LedgerEntryRow,
@@ -27,7 +25,6 @@ HUMAN_AXES = ("reasoning", "evidence", "outcome", "data_reliability", "composite
 def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | None = None):
     """The :class:`audits.AuditInputs` of a run (latest scored version unless ``version`` is given)."""
     from audits import (
-        DECISION_SCORES_COLUMNS,
         LEDGER_COLUMNS,
         LOOKAHEAD_COLUMNS,
         SCORES_COLUMNS,
@@ -56,31 +53,24 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
             {"judge_id": g.judge_id, "contestant_id": contestants[g.contestant_id].contestant_key,
              "passed": g.lookahead_passed} for g in grades if g.repeat == 0
         ], columns=LOOKAHEAD_COLUMNS)
+        repeat_of = {g.id: g.repeat for g in grades}
         ledger_rows = s.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id)).all()
-        ledger = pd.DataFrame([
-            {"judge_id": e.judge_id, "contestant_id": contestants[e.contestant_id].contestant_key,
-             "claim": e.claim, "cited_fields": list(e.cited_fields or []),
-             "cited_field_exists": bool(e.cited_fields) and "unknown_field" not in (e.flags or [])
-             and "field_not_in_snapshot" not in (e.flags or []) and all(resolve_field(f) is not None for f in e.cited_fields),
-             "judge_status": e.judge_status if e.judge_status in ("supported", "not_verifiable", "contradicted")
-             else "not_verifiable",
-             "verifier_status": e.verifier_status, "lookahead_flag": bool(e.lookahead)}
-            for e in ledger_rows
-        ], columns=LEDGER_COLUMNS)
-        # per-decision quality for the bootstrap: the verifier's view of the claims made at each decision
-        per_decision: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for e in ledger_rows:
-            if e.decision_date is not None:
-                per_decision[(contestants[e.contestant_id].contestant_key, e.decision_date.isoformat())].append(
-                    e.verifier_status)
-        decision_rows = []
-        for d_cid, d_at in s.execute(select(DecisionRow.contestant_id, DecisionRow.decided_at).where(
-                DecisionRow.season_id == season.id)):
-            key = contestants[d_cid].contestant_key
-            statuses = per_decision.get((key, d_at.date().isoformat()), [])
-            score = 50.0 if not statuses else 100.0 * (statuses.count("supported") + 0.5 * statuses.count(
-                "not_verifiable")) / len(statuses)
-            decision_rows.append({"contestant_id": key, "decision_key": f"{key}@{d_at.isoformat()}", "score": score})
+
+        def ledger_frame(entries) -> pd.DataFrame:
+            return pd.DataFrame([
+                {"judge_id": e.judge_id, "contestant_id": contestants[e.contestant_id].contestant_key,
+                 "claim": e.claim, "cited_fields": list(e.cited_fields or []),
+                 "cited_field_exists": bool(e.cited_fields) and "unknown_field" not in (e.flags or [])
+                 and "field_not_in_snapshot" not in (e.flags or []) and all(resolve_field(f) is not None for f in e.cited_fields),
+                 "judge_status": e.judge_status if e.judge_status in ("supported", "not_verifiable", "contradicted")
+                 else "not_verifiable",
+                 "verifier_status": e.verifier_status, "lookahead_flag": bool(e.lookahead)}
+                for e in entries
+            ], columns=LEDGER_COLUMNS)
+
+        # the main grading (repeat 0) and the stability repeats, counted apart
+        ledger = ledger_frame([e for e in ledger_rows if repeat_of.get(e.grade_id, 0) == 0])
+        repeat_ledger = ledger_frame([e for e in ledger_rows if repeat_of.get(e.grade_id, 0) > 0])
         humans = []
         for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)):
             for axis in HUMAN_AXES:
@@ -126,6 +116,6 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
     if bands_cfg is not None:
         kwargs["bands"] = bands_cfg
     kwargs.update(gaps=gaps, failed_calls=failed, run_notes=notes)
-    return AuditInputs(meta=meta, scores=scores, totals=totals, decision_scores=pd.DataFrame(decision_rows, columns=DECISION_SCORES_COLUMNS),
-                       ledger=ledger,
+    return AuditInputs(meta=meta, scores=scores, totals=totals,
+                       ledger=ledger, repeat_ledger=repeat_ledger,
                        lookahead_checks=lookahead, **kwargs)

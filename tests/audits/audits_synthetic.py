@@ -118,23 +118,6 @@ def totals_from(scores: pd.DataFrame, *, with_outcome: bool = True) -> pd.DataFr
     return grouped
 
 
-def decision_scores_from(
-    totals: pd.DataFrame, *, n_decisions: int = 20, sd: float = 10.0, seed: int = 3
-) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    rows = []
-    for _, t in totals.iterrows():
-        for k in range(n_decisions):
-            rows.append(
-                {
-                    "contestant_id": t["contestant_id"],
-                    "decision_key": f"d{k:03d}",
-                    "score": float(np.clip(t["total"] + rng.normal(0, sd), 0, 100)),
-                }
-            )
-    return pd.DataFrame(rows)
-
-
 def inputs(
     scores: pd.DataFrame | None = None,
     *,
@@ -148,6 +131,5 @@ def inputs(
         meta=meta(run_type, season_status),
         scores=scores,
         totals=totals,
-        decision_scores=decision_scores_from(totals),
         **extra,
     )

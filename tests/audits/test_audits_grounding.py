@@ -60,3 +60,18 @@ def test_empty_ledger_is_reported_not_raised() -> None:
     result = grounding(None, None)
     assert not result.has_ledger and result.judges == []
     assert any("No claim ledgers" in c for c in result.caveats)
+
+
+def test_stability_repeats_are_counted_apart_from_the_main_grading() -> None:
+    main = pd.DataFrame([_claim("j1", "supported", "supported", cited=["close"], exists=True),
+                         _claim("j1", "supported", "contradicted", cited=["rsi14"], exists=True)])
+    # two re-gradings of the same input: the same two claims twice more, one missed contradiction each time
+    repeats = pd.concat([main, main], ignore_index=True)
+    checks = pd.DataFrame({"judge_id": ["j1"], "contestant_id": ["c1"], "passed": [True]})
+    result = grounding(main, checks, repeats)
+    (j1,) = result.judges
+    assert (j1.n_claims, j1.n_missed_contradictions, j1.n_lookahead_checks) == (2, 1, 1)
+    (r1,) = result.repeats
+    assert (r1.n_claims, r1.n_missed_contradictions, r1.n_lookahead_checks) == (4, 2, 0)
+    assert any("4 claims from stability repeats are counted apart" in c for c in result.caveats)
+    assert grounding(main, checks).repeats == []

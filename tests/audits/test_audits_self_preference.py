@@ -109,7 +109,34 @@ def test_one_own_family_contestant_gets_a_plain_words_caveat_and_no_flag() -> No
     assert "cannot reach significance" in text
     for judge in result.judges:
         assert judge.min_attainable_p == pytest.approx(1 / 3)
-        assert "Too few contestants" in judge.note
+        assert judge.note.startswith("Cannot be tested at this size")
+
+
+def test_power_is_judged_after_the_holm_adjustment() -> None:
+    """7 contestants (openai 2, anthropic 2, xai 1, google 2): a raw p of 1/21 < 0.05 is attainable for the openai
+    and anthropic judges, but Holm over 3 judges of (1/21, 1/21, 1/7) is at least 1/7 for every judge, so even a
+    +20 planted bias cannot be flagged, and the report must not say "no significant self-preference"."""
+    families = {"o1": "openai", "o2": "openai", "a1": "anthropic", "a2": "anthropic", "x1": "xai", "g1": "google",
+                "g2": "google"}
+    judges = {"j-openai": "openai", "j-anthropic": "anthropic", "j-xai": "xai"}
+    rng = np.random.default_rng(0)
+    rows = []
+    for c, fam in families.items():
+        base = 60 + rng.normal(0, 3)
+        for j, jf in judges.items():
+            score = base + (20 if j == "j-openai" and fam == "openai" else 0)
+            rows.append({"contestant_id": c, "contestant_label": c, "contestant_family": fam, "judge_id": j,
+                         "judge_family": jf, "repeat": 0, "composite": score, "reasoning": score, "evidence": score,
+                         "process": score, "outcome": None, "data_reliability": 80})
+    result = self_preference(pd.DataFrame(rows))
+    by = _by_judge(result)
+    assert by["j-openai"].p_value == pytest.approx(1 / 21)  # the most extreme assignment
+    assert by["j-openai"].p_value_holm == pytest.approx(1 / 7)
+    assert not by["j-openai"].flagged
+    for judge in result.judges:
+        assert judge.note.startswith("Cannot be tested at this size"), judge.note
+        assert "No significant" not in judge.note
+    assert any("after the Holm adjustment over 3 judge(s) at least 0.14" in c for c in result.caveats)
 
 
 def test_judge_without_own_family_contestants_is_reported_as_such() -> None:
