@@ -138,6 +138,8 @@ class RunMeta(BaseModel):
     manifest_hash: str
     attribution: str | None = None
     generated_at: datetime
+    score_version: int | None = None
+    """The run's scored version (1, 2, ... within the run) every figure of the report uses."""
 
 
 def _empty(columns: Sequence[str]) -> pd.DataFrame:

@@ -150,6 +150,8 @@ def _identity(report: AuditReport) -> list[tuple[str, str]]:
         ("Run", f"{meta.run_id} ({meta.run_type})"),
         ("Season", f"{meta.season_id} ({meta.season_status})"),
         ("Rubric", meta.rubric_id),
+        *([("Scored version", f"{meta.score_version} (every section uses its rubric, weights and bands)")]
+          if meta.score_version is not None else []),
         ("Rubric content hash", meta.rubric_hash),
         ("Rubric judge-facing hash", meta.rubric_judge_hash),
         ("Panel", meta.panel_name),
@@ -541,7 +543,11 @@ def _calibration(report: AuditReport) -> Section:
         [
             Paragraph(
                 f"{result.n_items} item(s) graded by {result.n_annotators} annotator(s). Human reference = mean of "
-                "the annotators' latest grades; bias = judge - human; kappa is quadratic-weighted over the bands."
+                "the annotators' latest grades (a correction replaces the annotator's whole earlier grade of the "
+                "item); bias = judge - human; kappa is quadratic-weighted over the bands. The human composite uses "
+                "the judges' weights; its process part is the rubric's weighted mean of the annotator's reasoning "
+                "sub-scores when all of them were given, otherwise the annotator's reasoning score stands in for "
+                "it (each stored grade says which)."
             ),
             ChartBlock(calibration_chart(result.points), "No human grades yet."),
             Table(

@@ -10,13 +10,14 @@ from rich.table import Table
 from grader.cli._common import console, fail, load_or_exit
 
 
-def audit(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id")) -> None:
+def audit(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+          version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)")) -> None:
     """Print the judge audits of a run: self-preference, agreement, consistency, calibration, grounding."""
     from audits import build_report
     from grader.reporting import collect_audit_inputs
 
     try:
-        report = build_report(collect_audit_inputs(run_id))
+        report = build_report(collect_audit_inputs(run_id, version=version))
     except KeyError as exc:
         fail(str(exc.args[0]))
         return
@@ -26,7 +27,8 @@ def audit(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id")) -
 
 
 def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
-           out: Path = typer.Option(..., "--out", help="Output directory")) -> None:
+           out: Path = typer.Option(..., "--out", help="Output directory"),
+           version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)")) -> None:
     """Write the judge-agreement report (HTML, Markdown, JSON, CSV) of a run."""
     from audits import build_report, write_report
     from grader.probe import probe_rows
@@ -39,7 +41,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     )
 
     try:
-        inputs = collect_audit_inputs(run_id)
+        inputs = collect_audit_inputs(run_id, version=version)
     except KeyError as exc:
         fail(str(exc.args[0]))
         return

@@ -52,8 +52,10 @@ def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], 
         scoring_rubric = panel_rubric_for_ids(rubric, judges, families)
         available = {c: (not pending) and bool(outcomes.get(c, {}).get("available", False)) for c in by_c}
         scores = score_run(by_c, scoring_rubric, timings, available)
-        version = ScoreVersionRow(run_id=run_id, rubric_id=rubric.id, rubric_hash=rubric.content_hash,
-                                  judge_calls=judge_calls, note=note)
+        previous = latest_version(s, run_id)
+        version = ScoreVersionRow(run_id=run_id, number=((previous.number or 0) if previous else 0) + 1,
+                                  rubric_id=rubric.id, rubric_hash=rubric.content_hash,
+                                  rubric_doc=rubric.model_dump(mode="json"), judge_calls=judge_calls, note=note)
         s.add(version)
         s.flush()
         key_to_row = {c.contestant_key: c.id for c in contestants.values()}
@@ -70,7 +72,25 @@ def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], 
                 outcome=outcome, details=sc.model_dump(mode="json"),
             ))
         run.official_eligible = official and all(sc.official_eligible for sc in scores)
-        return version.id
+        return version.number
+
+
+def version_by_number(session, run_id: str, number: int | None) -> ScoreVersionRow | None:
+    """A run's scored version by its number within the run (1, 2, ...); the latest when ``number`` is None."""
+    if number is None:
+        return latest_version(session, run_id)
+    return session.scalar(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id,
+                                                        ScoreVersionRow.number == number))
+
+
+def version_rubric(version: ScoreVersionRow):  # type: ignore[no-untyped-def]
+    """The rubric a version was scored under (stored with it since 0005; else loaded by id), or None."""
+    from rubric import load_rubric, rubric_from_mapping
+
+    try:
+        return rubric_from_mapping(version.rubric_doc) if version.rubric_doc else load_rubric(version.rubric_id)
+    except Exception:  # noqa: BLE001 - an old version whose rubric file is gone
+        return None
 
 
 def latest_version(session, run_id: str) -> ScoreVersionRow | None:

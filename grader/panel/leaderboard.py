@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from grader.panel._scores import latest_version
+from grader.panel._scores import version_by_number
 from grader.storage import (
     ContestantRow,
     ContestantScoreRow,
@@ -20,9 +20,12 @@ def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None
         run = s.get(RunRow, run_id)
         if run is None:
             raise KeyError(f"no run {run_id!r} in this database")
-        v = s.get(ScoreVersionRow, version) if version else latest_version(s, run_id)
-        if v is None or v.run_id != run_id:
-            raise KeyError(f"run {run_id!r} has no scored version {version or ''}".strip())
+        v = version_by_number(s, run_id, version)
+        if v is None:
+            numbers = sorted(n for n in s.scalars(select(ScoreVersionRow.number).where(
+                ScoreVersionRow.run_id == run_id)) if n is not None)
+            raise KeyError(f"run {run_id!r} has no scored version {version or ''}".strip()
+                           + (f" (it has {', '.join(map(str, numbers))})" if numbers else ""))
         season = s.get(SeasonRow, run.season_id)
         rows = []
         q = (select(ContestantScoreRow, ContestantRow)
@@ -44,7 +47,7 @@ def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None
             })
         rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
         meta = {"run_id": run_id, "run_type": run.run_type, "rubric_id": v.rubric_id, "rubric_hash": v.rubric_hash,
-                "panel": run.panel_name, "version": v.id, "season": season.season_key,
+                "panel": run.panel_name, "version": v.number or v.id, "season": season.season_key,
                 "season_name": season.name, "pending": any((r["outcome"] or {}).get("pending") for r in rows),
                 "judge_calls": v.judge_calls, "created_at": v.created_at.isoformat()}
         return meta, rows

@@ -32,21 +32,45 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
         Band,
         RunMeta,
     )
+    from grader.panel._scores import version_by_number, version_rubric
+    from grader.scoring import judge_composite
     from ledgers import resolve_field
+    from rubric import load_rubric
 
     meta_lb, rows = leaderboard_rows(run_id, version, db_url)
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         season = s.get(SeasonRow, run.season_id)
+        scored = version_by_number(s, run_id, meta_lb["version"]) or version_by_number(s, run_id, None)
+        run_rubric = None
+        try:
+            run_rubric = load_rubric((run.manifest or {}).get("rubric", {}).get("path") or run.rubric_id)
+        except Exception:  # noqa: BLE001 - the version's own rubric, or default bands, then
+            run_rubric = None
+        rubric_v = version_rubric(scored) if scored is not None else None
+        rubric_v = rubric_v or run_rubric
+        # a what-if re-score changes weights: every judge's composite and axes are recomputed under the
+        # version's rubric from the stored grade, so every section uses the same version
+        rescored = rubric_v is not None and run_rubric is not None and rubric_v.content_hash != run_rubric.content_hash
+        available = {r["contestant_id"]: bool((r["outcome"] or {}).get("available")) and not meta_lb["pending"]
+                     for r in rows}
         contestants = {c.id: c for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == season.id))}
         grades = s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)).all()
+
+        def axes(g: GradeRow) -> dict:
+            if rescored and g.grade:
+                key = contestants[g.contestant_id].contestant_key
+                c = judge_composite(g.grade, rubric_v, available.get(key, False))
+                return {"composite": c.composite, "reasoning": c.reasoning, "evidence": c.evidence,
+                        "process": c.process, "outcome": c.outcome, "data_reliability": c.data_reliability}
+            return {"composite": g.composite, "reasoning": g.reasoning, "evidence": g.evidence, "process": g.process,
+                    "outcome": g.outcome, "data_reliability": g.data_reliability}
+
         scores = pd.DataFrame([
             {"contestant_id": contestants[g.contestant_id].contestant_key,
              "contestant_label": contestants[g.contestant_id].display_name,
              "contestant_family": contestants[g.contestant_id].provider_family,
-             "judge_id": g.judge_id, "judge_family": g.judge_family, "repeat": g.repeat,
-             "composite": g.composite, "reasoning": g.reasoning, "evidence": g.evidence, "process": g.process,
-             "outcome": g.outcome, "data_reliability": g.data_reliability}
+             "judge_id": g.judge_id, "judge_family": g.judge_family, "repeat": g.repeat, **axes(g)}
             for g in grades
         ], columns=SCORES_COLUMNS)
         lookahead = pd.DataFrame([
@@ -72,7 +96,13 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
         ledger = ledger_frame([e for e in ledger_rows if repeat_of.get(e.grade_id, 0) == 0])
         repeat_ledger = ledger_frame([e for e in ledger_rows if repeat_of.get(e.grade_id, 0) > 0])
         humans = []
-        for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)):
+        # a correction replaces the annotator's whole earlier grade of the item: only the latest row counts, so an
+        # axis the correction leaves empty is empty, never the earlier value
+        latest: dict[tuple[int, str], HumanGradeRow] = {}
+        for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)
+                           .order_by(HumanGradeRow.created_at, HumanGradeRow.id)):
+            latest[(h.contestant_id, h.annotator)] = h
+        for h in latest.values():
             for axis in HUMAN_AXES:
                 value = getattr(h, axis)
                 if value is not None:
@@ -80,20 +110,16 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
                                    "axis": axis, "score": value, "created_at": h.created_at})
         info = season.info or {}
         bands_cfg = None
-        try:
-            from rubric import load_rubric
-
-            r = load_rubric((run.manifest or {}).get("rubric", {}).get("path") or run.rubric_id)
+        if rubric_v is not None:  # the scored version's bands, not the run's original ones
+            r = rubric_v
             bands_cfg = (Band(name="weak", low=0, high=r.bands.mixed), Band(name="mixed", low=r.bands.mixed,
                          high=r.bands.strong), Band(name="strong", low=r.bands.strong, high=100))
-        except Exception:  # noqa: BLE001 - default bands then
-            bands_cfg = None
         meta = RunMeta(
             run_id=run_id, run_type=run.run_type, rubric_id=meta_lb["rubric_id"], rubric_hash=meta_lb["rubric_hash"],
             rubric_judge_hash=run.judge_facing_hash, panel_name=run.panel_name, panel_hash=run.panel_hash,
             season_id=season.season_key, season_status="pending" if meta_lb["pending"] else "resolved",
             manifest_hash=run.manifest_hash or "", attribution=info.get("attribution"),
-            generated_at=datetime.now(UTC),
+            generated_at=datetime.now(UTC), score_version=meta_lb["version"],
         )
     with session_scope(db_url) as s:
         gaps = [g.__dict__ for g in run_gaps(s, run_id)]

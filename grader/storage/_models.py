@@ -222,10 +222,15 @@ class ScoreVersionRow(Base):
     """A scored version of a run under one rubric; re-scoring adds a version, the old one stays."""
 
     __tablename__ = "score_versions"
+    __table_args__ = (UniqueConstraint("run_id", "number", name="uq_score_versions_run_number"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"), index=True)
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """1, 2, ... within the run (0005): what users call "scored version N" (``--version N``)."""
     rubric_id: Mapped[str] = mapped_column(String(200))
     rubric_hash: Mapped[str] = mapped_column(String(64))
+    rubric_doc: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The rubric the version was scored under (0005): its bands and weights, even if the file is gone."""
     judge_calls: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     note: Mapped[str] = mapped_column(Text, default="")

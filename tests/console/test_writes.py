@@ -146,3 +146,20 @@ def test_two_annotators_writing_at_once_on_postgresql_lose_nothing(pg_url, tmp_p
     for name in people:
         assert sorted(c for a, c in grades if a == name) == sorted(f"{name} {i}" for i in range(per_writer))
         assert sorted(n for a, n in notes if a == name) == sorted(f"{name} {i}" for i in range(per_writer))
+
+
+def test_a_correction_replaces_the_whole_earlier_grade_in_the_audit(console_env):
+    from grader.reporting import collect_audit_inputs
+
+    url = console_env.db_url
+    who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
+    c = run_contestants(console_env.run_id, url)[0]
+    record_human_grade(who, console_env.run_id, c.row_id,
+                       HumanGradeInput(reasoning=10, evidence=20, outcome=30, data_reliability=40), url)
+    # the correction leaves outcome and data reliability empty: they are empty, not the earlier 30 and 40
+    record_human_grade(who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=50, evidence=60), url)
+    humans = collect_audit_inputs(console_env.run_id, url).human_grades
+    mine = humans[(humans["item_id"] == c.key) & (humans["annotator"] == "alice")]
+    assert dict(zip(mine["axis"], mine["score"], strict=True)) == pytest.approx(
+        {"reasoning": 50, "evidence": 60, "composite": mine.loc[mine["axis"] == "composite", "score"].iloc[0]})
+    assert "outcome" not in set(mine["axis"]) and "data_reliability" not in set(mine["axis"])
