@@ -13,8 +13,8 @@ from audits import build_report
 from grader.cli._app import app
 from grader.demo import build_synthetic_season
 from grader.panel import grade_season
-from grader.panel.rescore import rescore_run
 from grader.panel.leaderboard import leaderboard_rows
+from grader.panel.rescore import rescore_run
 from grader.reporting import collect_audit_inputs
 
 REPO = Path(__file__).resolve().parents[2]
