@@ -374,6 +374,8 @@ class AuditInputs(BaseModel):
     """``audits.IdentityProbe`` of the season's anonymized rationales (filled elsewhere), or None."""
     round_outcomes: list[dict[str, Any]] | None = None
     """Rounds seasons: one row per (round, contestant) with status, allocation and outcome (filled elsewhere)."""
+    process_facts: dict[str, dict[str, Any]] | None = None
+    """contestant id -> process facts from the trades or allocations (``grader.reporting.run_process_facts``)."""
     repeat_ledger: pd.DataFrame | None = Field(default_factory=lambda: _empty(LEDGER_COLUMNS))
     """Claim ledgers of stability repeats (repeat > 0), counted apart from ``ledger`` (the main grading)."""
     judge_probe: list[dict[str, Any]] | None = None

@@ -333,6 +333,41 @@ def _self_preference(report: AuditReport) -> Section:
     return Section("self-preference", "Self-preference", blocks)
 
 
+def _process_facts(report: AuditReport) -> Section | None:
+    facts = report.process_facts
+    if not facts:
+        return None
+    label = {t["contestant_id"]: t["contestant_label"] for t in report.totals}
+    order = [c for c in (t["contestant_id"] for t in report.totals) if c in facts] + sorted(
+        c for c in facts if c not in label)
+    first = facts[order[0]] if order else {}
+    if first.get("format") == "rounds":
+        rows = [[label.get(c, c), str(facts[c]["rounds"]), f"{facts[c]['hhi']:.3f}", f"{facts[c]['holdings']:.1f}"]
+                for c in order]
+        return Section("process-facts", "Process facts", [
+            Paragraph("Computed from the allocations, never by a judge; the judges see the same figures."),
+            Table(["Contestant", "Rounds", "Mean HHI", "Mean holdings"], rows,
+                  caption="HHI = sum of squared weights of an allocation (1 = one holding).")])
+    rows = [[label.get(c, c), str(f["decisions"]), str(f["trades"]), str(f["holds"]), f"{f['turnover']:.2f}x",
+             f"{f['hhi']:.3f}", f"{f['max_position_weight'] * 100:.1f}%",
+             f"{f['top_sector']} {f['top_sector_weight'] * 100:.0f}%" if f.get("top_sector") else DASH,
+             f"{f['cash_weight_mean'] * 100:.1f}%", str(f["thrash_events"])] for c in order for f in [facts[c]]]
+    blocks: list[Block] = [
+        Paragraph("Computed from the trades, never by a judge; the judges see the same figures in each record's "
+                  "whole-record section."),
+        Table(["Contestant", "Decisions", "Trades", "Holds", "Turnover", "Mean HHI", "Max weight", "Top sector",
+               "Mean cash", "Thrash events"], rows,
+              caption="Turnover = traded notional / mean NAV; HHI = sum of squared position weights, averaged over "
+                      "days; thrash event = a buy and a sell of the same symbol within 10 trading days.")]
+    thrash = [[label.get(c, c), e["symbol"], e["first"], e["second"], str(e["days"])]
+              for c in order for e in facts[c].get("thrash", [])[:5]]
+    if thrash:
+        blocks.append(Table(["Contestant", "Symbol", "First", "Then", "Trading days apart"], thrash,
+                            caption="Thrash events (up to 5 per contestant; the contestant page lists all, with "
+                                    "both rationales)."))
+    return Section("process-facts", "Process facts", blocks)
+
+
 def _identity_probe(report: AuditReport) -> Section | None:
     probe = report.identity_probe
     guesses = report.judge_probe
@@ -806,6 +841,7 @@ def report_document(report: AuditReport) -> Document:
     sections = [
         _summary(report),
         _leaderboard(report),
+        *([p] if (p := _process_facts(report)) is not None else []),
         _rank_confidence(report),
         _self_preference(report),
         _agreement(report),

@@ -121,6 +121,7 @@ class AuditReport(BaseModel):
     rounds: RoundOutcomes | None = None
     identity_probe: IdentityProbe | None = None
     judge_probe: list[JudgeGuesses] = []
+    process_facts: dict[str, dict[str, Any]] = {}
     risk: RiskEvidence | None = None
     gaps: list[dict[str, Any]] = []
     failed_calls: list[dict[str, Any]] = []
@@ -206,6 +207,7 @@ def build_report(
         rounds=rounds,
         identity_probe=inputs.identity_probe,
         risk=risk,
+        process_facts=dict(inputs.process_facts or {}),
         judge_probe=judge_guess_stats(inputs.judge_probe or [], alpha=significance_level),
         meta=meta,
         run_label=RUN_TYPE_LABELS.get(meta.run_type),

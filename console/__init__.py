@@ -52,6 +52,7 @@ from console._writes import (
     WriteError,
     human_composite,
     record_human_grade,
+    record_human_grades,
     record_ledger_annotation,
 )
 
@@ -96,6 +97,7 @@ __all__ = [
     "ledger_page",
     "list_runs",
     "record_human_grade",
+    "record_human_grades",
     "record_ledger_annotation",
     "require_signed_in",
     "run_contestants",

@@ -169,6 +169,14 @@ class AnnotatorDirectory:
                 return SignedIn(name=name, method="token", seal=_seal(name, "token"))
         raise AuthError("unknown annotator or wrong token")
 
+    def sign_in_import(self, name: str) -> SignedIn:
+        """The author of grades imported from a file by an operator with database access (``grader calibration
+        import``): a configured annotator, recorded with the method ``import``."""
+        if any(record.name == name for record in self.records()):
+            return SignedIn(name=name, method="import", seal=_seal(name, "import"))
+        raise AuthError(f"{name!r} is not a configured annotator in {self.path} (add them with "
+                        "`grader annotators add`)")
+
     def sign_in_oidc(self, email: str | None) -> SignedIn:
         """An identity-provider login (``st.login``) maps to the configured annotator with that e-mail."""
         if email:

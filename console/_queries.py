@@ -97,15 +97,17 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
 LEADERBOARD_COLUMNS: tuple[str, ...] = (
     "rank", "contestant", "family", "model", "total", "band", "reasoning_median", "efficiency", "outcome_axis",
     "return", "benchmark_return", "alpha", "judges_low", "judges_high", "judge_spread", "n_judges", "flagged",
-    "contestant_id",
+    "process", "contestant_id",
 )
 
 
 def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any], pd.DataFrame]:
     """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version)."""
     from grader.panel.leaderboard import leaderboard_rows
+    from grader.reporting import compact_facts, run_process_facts
 
     meta, rows = leaderboard_rows(run_id, None, db_url)
+    facts = run_process_facts(run_id, db_url)
     frame = pd.DataFrame(
         [
             {
@@ -116,7 +118,8 @@ def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any],
                 "judges_low": r["judges_low"], "judges_high": r["judges_high"],
                 "judge_spread": None if r["judges_low"] is None or r["judges_high"] is None
                 else r["judges_high"] - r["judges_low"],
-                "n_judges": r["n_judges"], "flagged": r["flagged"], "contestant_id": r["contestant_id"],
+                "n_judges": r["n_judges"], "flagged": r["flagged"],
+                "process": compact_facts(facts.get(r["contestant_id"])), "contestant_id": r["contestant_id"],
             }
             for r in rows
         ],

@@ -98,6 +98,14 @@ def round_outcomes(url: str, contestant_row_id: int) -> pd.DataFrame:
         return pd.DataFrame({"note": [f"per-round outcomes unavailable: {exc}"]})
 
 
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=64)
+def process_facts(url: str, run_id: str) -> dict[str, dict[str, Any]]:
+    """Every contestant's process facts (from the trades or allocations), as the judges see them."""
+    from grader.reporting import run_process_facts
+
+    return run_process_facts(run_id, url)
+
+
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
 def contestant_risk(url: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
     """PortBench's risk facts per decision (point-in-time) and the season's risk outcome lines."""

@@ -115,6 +115,28 @@ def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
         return load_rubric(run.rubric_id)
 
 
+def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # type: ignore[no-untyped-def]
+                     grade: HumanGradeInput, source: str | None = None) -> HumanGradeRow:
+    """The row for one human grade after every check the console makes (item of the run, known sub-ids)."""
+    contestant = s.get(ContestantRow, contestant_row_id)
+    if contestant is None or contestant.season_id != run.season_id:
+        raise WriteError(f"item {contestant_row_id} is not part of run {run.id!r}")
+    unknown = [k for k in grade.reasoning_sub_scores if k not in rubric.sub_component_weights("reasoning")]
+    unknown += [k for k in grade.evidence_sub_scores if k not in rubric.sub_component_weights("evidence")]
+    if unknown:
+        raise WriteError(f"sub-scores: unknown sub-component id(s) {', '.join(unknown)} for {rubric.id}")
+    composite, process_source = human_composite(grade, rubric)
+    return HumanGradeRow(
+        run_id=run.id, contestant_id=contestant_row_id, annotator=who.name, rubric_id=run.rubric_id,
+        reasoning=grade.reasoning, evidence=grade.evidence, outcome=grade.outcome,
+        data_reliability=grade.data_reliability, composite=composite,
+        sub_scores={"reasoning": grade.reasoning_sub_scores, "evidence": grade.evidence_sub_scores,
+                    "composite_note": process_source, "sign_in": who.method,
+                    **({"source": source} if source else {})},
+        comment=grade.comment,
+    )
+
+
 def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, grade: HumanGradeInput,
                        db_url: str | None = None) -> int:
     """Append a human grade (author, time, rubric version, run); returns its row id."""
@@ -123,26 +145,26 @@ def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, g
         run = s.get(RunRow, run_id)
         if run is None:
             raise WriteError(f"no run {run_id!r} in this database")
-        contestant = s.get(ContestantRow, contestant_row_id)
-        if contestant is None or contestant.season_id != run.season_id:
-            raise WriteError(f"item {contestant_row_id} is not part of run {run_id!r}")
-        rubric = _rubric_of(run)
-        unknown = [k for k in grade.reasoning_sub_scores if k not in rubric.sub_component_weights("reasoning")]
-        unknown += [k for k in grade.evidence_sub_scores if k not in rubric.sub_component_weights("evidence")]
-        if unknown:
-            raise WriteError(f"sub-scores: unknown sub-component id(s) {', '.join(unknown)} for {rubric.id}")
-        composite, process_source = human_composite(grade, rubric)
-        row = HumanGradeRow(
-            run_id=run_id, contestant_id=contestant_row_id, annotator=who.name, rubric_id=run.rubric_id,
-            reasoning=grade.reasoning, evidence=grade.evidence, outcome=grade.outcome,
-            data_reliability=grade.data_reliability, composite=composite,
-            sub_scores={"reasoning": grade.reasoning_sub_scores, "evidence": grade.evidence_sub_scores,
-                        "composite_note": process_source, "sign_in": who.method},
-            comment=grade.comment,
-        )
+        row = _human_grade_row(s, run, _rubric_of(run), who, contestant_row_id, grade)
         s.add(row)
         s.flush()
         return row.id
+
+
+def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeInput]], source: str,
+                        db_url: str | None = None) -> list[int]:
+    """Append several human grades in one transaction (all or none), each checked as in the console;
+    ``source`` (e.g. the imported file and its hash) is stored with every row."""
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise WriteError(f"no run {run_id!r} in this database")
+        rubric = _rubric_of(run)
+        rows = [_human_grade_row(s, run, rubric, require_signed_in(who), cid, grade, source)
+                for who, cid, grade in grades]
+        s.add_all(rows)
+        s.flush()
+        return [r.id for r in rows]
 
 
 def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: str, note: str = "",

@@ -106,6 +106,35 @@ else:
     cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
     st.caption("Black points: decisions with trades. Replayed from the stored decisions on the season's closes.")
 
+# ------------------------------------------------------------------ process facts
+st.subheader("Process facts (from the trades; what the judges see)")
+facts = _ui.process_facts(url, run.run_id).get(contestant.key)
+if not facts:
+    st.info("Process facts unavailable: the season bundle could not be read.")
+elif facts.get("format") == "rounds":
+    cols = st.columns(3)
+    cols[0].metric("Rounds", facts["rounds"])
+    cols[1].metric("Mean allocation HHI", f"{facts['hhi']:.3f}")
+    cols[2].metric("Mean holdings", f"{facts['holdings']:.1f}")
+else:
+    cols = st.columns(5)
+    cols[0].metric("Turnover", f"{facts['turnover']:.2f}x", help="traded notional / mean NAV")
+    cols[1].metric("Mean position HHI", f"{facts['hhi']:.3f}", help="sum of squared position weights, mean over days")
+    cols[2].metric("Largest position", f"{facts['max_position_weight'] * 100:.1f}%")
+    cols[3].metric("Mean cash", f"{facts['cash_weight_mean'] * 100:.1f}%")
+    cols[4].metric("Thrash events", facts["thrash_events"], help="a buy and a sell of the same symbol within 10 "
+                                                                "trading days")
+    st.caption(f"{facts['decisions']} decisions, {facts['trades']} trades, {facts['holds']} holds"
+               + (f"; top sector {facts['top_sector']} {facts['top_sector_weight'] * 100:.0f}%"
+                  if facts.get("top_sector") else ""))
+    if facts["thrash"]:
+        with st.expander(f"Thrash events ({len(facts['thrash'])}) with both rationales"):
+            st.dataframe(pd.DataFrame(facts["thrash"]).rename(columns={
+                "first": "first", "second": "then", "days": "trading days apart"}), hide_index=True,
+                width="stretch", column_config={
+                    "first_rationale": st.column_config.TextColumn("First rationale", width="large"),
+                    "second_rationale": st.column_config.TextColumn("Then rationale", width="large")})
+
 # ------------------------------------------------------------------ risk
 st.subheader("Risk evidence at each decision (PortBench)")
 risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)

@@ -45,8 +45,14 @@ st.dataframe(
         "judge_spread": fmt("Judge spread", format="%.1f", help="highest minus lowest judge composite"),
         "n_judges": fmt("Judges", format="%d"),
         "flagged": st.column_config.CheckboxColumn("Flagged", help="fewer judges than the panel: never official"),
+        "process": st.column_config.TextColumn(
+            "Process", help="turnover (traded notional / mean NAV) · mean position HHI · largest position weight · "
+                            "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean HHI and "
+                            "holdings of the allocations"),
     },
 )
+st.caption("Flagged: fewer judges than the panel lists (never official). Process: the facts the judges see in the "
+           "whole-record section; the contestant page has them in full.")
 
 labels = dict(zip(frame["contestant_id"], frame["contestant"], strict=True))
 if labels:

@@ -124,17 +124,25 @@ def _print_leaderboard(run_id: str, version: int | None = None) -> None:
     title = (f"{meta['season']} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
              f"panel {meta['panel']} · scored version {meta['version']}")
     t = Table(title=title, title_justify="left")
+    from grader.reporting import compact_facts, run_process_facts
+
+    facts = run_process_facts(run_id)
     for col in ("#", "contestant", "total", "band", "reasoning median", "efficiency", "outcome",
-                "return", "benchmark", "alpha", "judges low/median/high", "n"):
-        t.add_column(col, justify="right" if col not in ("contestant", "band") else "left")
+                "return", "benchmark", "alpha", "judges low/median/high", "n", "process"):
+        t.add_column(col, justify="right" if col not in ("contestant", "band", "process") else "left")
     for r in rows:
         spread = (f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
                   if r["n_judges"] else "—")
         t.add_row(str(r["rank"] or "—"), r["label"], _fmt(r["total"]), r["band"] or "—",
                   _fmt(r["reasoning_median"]), _fmt(r["efficiency"]), _fmt(r["outcome_axis"]),
                   _fmt(r["return"], pct=True), _fmt(r["benchmark_return"], pct=True), _fmt(r["alpha"], pct=True),
-                  spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}")
+                  spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}",
+                  compact_facts(facts.get(r["contestant_id"])))
     console.print(t)
+    console.print("n = judges with a valid grade; ⚑ = fewer judges than the panel lists (flagged, never official); "
+                  "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
+                  "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean allocation HHI "
+                  "and holdings.", style="dim")
     label = RUN_LABELS.get(meta["run_type"])
     if label:
         console.print(label)

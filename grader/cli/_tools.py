@@ -37,6 +37,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
         real_claims_section,
         round_outcome_rows,
         run_identity_probe,
+        run_process_facts,
         run_risk_evidence,
     )
 
@@ -57,6 +58,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     guesses = probe_rows(run_id)
     if guesses:
         inputs = inputs.model_copy(update={"judge_probe": guesses})
+    facts = run_process_facts(run_id)
+    if facts:
+        inputs = inputs.model_copy(update={"process_facts": facts})
     risk = run_risk_evidence(run_id, pending=inputs.meta.season_status == "pending")
     if risk is not None:
         inputs = inputs.model_copy(update={"risk": risk})

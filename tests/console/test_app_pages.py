@@ -29,8 +29,11 @@ def test_leaderboard_lists_every_contestant_with_scores(console_env):
     assert at.title[0].value == "Leaderboard"
     frame = at.dataframe[0].value
     assert list(frame["contestant"]) and set(frame["contestant"]) == {"Model One", "Model Two"}
-    for col in ("total", "reasoning_median", "efficiency", "outcome_axis", "return", "band", "judge_spread"):
+    for col in ("total", "reasoning_median", "efficiency", "outcome_axis", "return", "band", "judge_spread",
+                "process"):
         assert col in frame.columns
+    # m1 bought 10 AAA on 2022-01-03 and sold them on 2022-01-05: one thrash event
+    assert frame.set_index("contestant")["process"]["Model One"].endswith("thrash 1")
     assert frame["total"].notna().all()
     # open a contestant from the leaderboard
     at.selectbox(key="leaderboard_open").set_value("m2")
@@ -55,6 +58,9 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     assert len(risk) == 2 and risk["classes"].iloc[0] == "cash 90%, equities 10%"  # 10 AAA at 101 of 10,000
     assert "fewer than 20 trailing daily returns" in risk["not computed"].iloc[0]  # a 12-session season
     assert "Risk evidence at each decision" in page_text(at)
+    assert {m.label for m in at.metric} >= {"Turnover", "Mean position HHI", "Thrash events"}
+    thrash = next(d.value for d in at.dataframe if "first_rationale" in getattr(d.value, "columns", []))
+    assert thrash["symbol"].tolist() == ["AAA"] and "momentum faded" in thrash["second_rationale"].iloc[0]
     timeline = next(d.value for d in at.dataframe if "what" in getattr(d.value, "columns", []))
     assert len(timeline) == 2 and "buy 10 AAA" in timeline["what"].iloc[0]
     assert "Synthetic / Not a judge grade" in page_text(at)

@@ -1,0 +1,72 @@
+"""Process facts of every contestant of a stored run's season, for readers: the same figures the judges see in
+the whole-record section (computed from the trades or allocations, never from a judge)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from grader.storage import RunRow, SeasonRow, session_scope
+
+
+def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
+    """contestant key -> facts. Trading: decisions, trades, holds, turnover (x mean NAV), mean position HHI, max
+    position weight, top sector and its weight, mean cash weight, thrash events. Rounds: rounds, mean HHI of the
+    allocations, mean number of holdings."""
+    from grader.season import load_bundle
+
+    bundle = load_bundle(source)
+    if bundle.info.format == "rounds":
+        from grader.replay import score_rounds
+
+        results = score_rounds(Path(source))
+        out: dict[str, dict[str, Any]] = {}
+        for o in results.outcomes:
+            row = out.setdefault(o.contestant_id, {"format": "rounds", "rounds": 0, "hhi_sum": 0.0, "holdings_sum": 0})
+            row["rounds"] += 1
+            row["hhi_sum"] += o.hhi
+            row["holdings_sum"] += sum(1 for w in o.weights.values() if w > 0)
+        for row in out.values():
+            n = row.pop("rounds")
+            row.update(rounds=n, hhi=row.pop("hhi_sum") / n if n else None,
+                       holdings=row.pop("holdings_sum") / n if n else None)
+        return out
+    from grader.replay import replay_season
+
+    out = {}
+    for cid, rep in replay_season(bundle).items():
+        f = rep.facts
+        out[cid] = {"format": "trading", "decisions": f.decisions, "trades": f.trades, "holds": f.hold_decisions,
+                    "turnover": f.turnover, "hhi": f.hhi, "max_position_weight": f.max_position_weight,
+                    "sector_hhi": f.sector_hhi, "top_sector": f.top_sector, "top_sector_weight": f.top_sector_weight,
+                    "cash_weight_mean": f.cash_weight_mean, "thrash_events": len(f.thrash_events),
+                    "thrash": [{"symbol": e.symbol, "first": f"{e.first_side} {e.first_at[:10]}",
+                                "second": f"{e.second_side} {e.second_at[:10]}", "days": e.trading_days_apart,
+                                "first_rationale": e.first_rationale, "second_rationale": e.second_rationale}
+                               for e in f.thrash_events]}
+    return out
+
+
+def run_process_facts(run_id: str, db_url: str | None = None) -> dict[str, dict[str, Any]]:
+    """The facts of a stored run's season ({} when its bundle moved or is no longer valid)."""
+    from grader.season import BundleError
+
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            return {}
+        source = s.get(SeasonRow, run.season_id).source_path
+    try:
+        return season_process_facts(source)
+    except (BundleError, OSError, ValueError):
+        return {}
+
+
+def compact_facts(facts: dict[str, Any] | None) -> str:
+    """One short cell for a leaderboard: 'turnover 8.2x · HHI 0.23 · max 31% · thrash 19'."""
+    if not facts:
+        return "—"
+    if facts.get("format") == "rounds":
+        return f"{facts['rounds']} rounds · HHI {facts['hhi']:.2f} · {facts['holdings']:.1f} holdings"
+    return (f"turnover {facts['turnover']:.1f}x · HHI {facts['hhi']:.2f} · max {facts['max_position_weight'] * 100:.0f}%"
+            f" · thrash {facts['thrash_events']}")
