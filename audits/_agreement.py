@@ -85,6 +85,8 @@ class BlandAltmanPair(BaseModel):
     sd_difference: float | None
     loa_low: float | None
     loa_high: float | None
+    points: list[tuple[float, float]] = []
+    """(mean of the two judges, judge_a - judge_b) per contestant both graded, for the plot."""
 
 
 class AgreementResult(BaseModel):
@@ -296,9 +298,12 @@ def agreement(
 
     pairs: list[BlandAltmanPair] = []
     for judge_a, judge_b in itertools.combinations(composite.columns, 2):
-        result = bland_altman(composite[judge_a].to_numpy(), composite[judge_b].to_numpy())
+        a, b = composite[judge_a].to_numpy(dtype=float), composite[judge_b].to_numpy(dtype=float)
+        result = bland_altman(a, b)
+        both = ~(np.isnan(a) | np.isnan(b))
         pairs.append(
-            BlandAltmanPair(axis="composite", judge_a=judge_a, judge_b=judge_b, **result.model_dump())
+            BlandAltmanPair(axis="composite", judge_a=judge_a, judge_b=judge_b, **result.model_dump(),
+                            points=[(float((x + y) / 2), float(x - y)) for x, y in zip(a[both], b[both], strict=True)])
         )
 
     concordance = kendall_w(composite)

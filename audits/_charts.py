@@ -14,7 +14,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from pydantic import BaseModel
 
-from audits._agreement import ContestantSpread
+from audits._agreement import BlandAltmanPair, ContestantSpread
 from audits._calibration import PANEL_MEDIAN, CalibrationPoint
 from audits._inputs import Band, band_edges
 from audits._self_preference import ConsensusPoint
@@ -156,5 +156,64 @@ def calibration_chart(points: Sequence[CalibrationPoint], axis: str = "composite
         title="Calibration against human grades",
         alt=f"Scatter of judge scores against the human reference on the {axis} axis; the diagonal is "
         "perfect agreement.",
+        png_base64=_encode(figure),
+    )
+
+
+def bland_altman_chart(pairs: Sequence[BlandAltmanPair]) -> Chart | None:
+    """One panel per judge pair: the difference against the mean of the two, with the mean difference and the
+    95% limits of agreement; None when no pair has points."""
+    usable = [p for p in pairs if p.points and p.mean_difference is not None]
+    if not usable:
+        return None
+    figure = Figure(figsize=(min(12.0, 4.0 * len(usable)), 3.6))
+    for k, pair in enumerate(usable):
+        axes = figure.add_subplot(1, len(usable), k + 1)
+        axes.scatter([m for m, _ in pair.points], [d for _, d in pair.points], s=18, color=_PALETTE[k % len(_PALETTE)])
+        axes.axhline(pair.mean_difference, color="black", linewidth=1)
+        for limit in (pair.loa_low, pair.loa_high):
+            if limit is not None:
+                axes.axhline(limit, color="#999999", linestyle="--", linewidth=0.9)
+        axes.axhline(0, color="#cccccc", linewidth=0.6, zorder=0)
+        axes.set_title(f"{pair.judge_a} - {pair.judge_b}", fontsize=9)
+        axes.set_xlabel("mean of the two (composite)", fontsize=8)
+        if k == 0:
+            axes.set_ylabel("difference", fontsize=8)
+        axes.tick_params(labelsize=7)
+    figure.tight_layout()
+    return Chart(
+        key="bland_altman",
+        title="Bland-Altman per judge pair",
+        alt="For each pair of judges, each contestant's composite difference against the pair's mean; solid line: "
+        "mean difference (bias), dashed: 95% limits of agreement.",
+        png_base64=_encode(figure),
+    )
+
+
+def rank_interval_chart(contestants: Sequence, bands: Sequence[Band]) -> Chart | None:  # type: ignore[type-arg]
+    """Every contestant's Total Score with its bootstrap interval (bars), ordered by rank, band edges dashed."""
+    rows = list(contestants)
+    if not rows:
+        return None
+    figure = Figure(figsize=(7.5, max(2.4, 0.32 * len(rows) + 1.2)))
+    axes = figure.add_subplot()
+    y = list(range(len(rows)))[::-1]
+    axes.hlines(y, [c.score_low for c in rows], [c.score_high for c in rows], color="#1f77b4", linewidth=4,
+                alpha=0.45)
+    axes.scatter([c.total for c in rows], y, color="black", s=16, zorder=3)
+    for edge in band_edges(bands):
+        axes.axvline(edge, color="#999999", linestyle="--", linewidth=0.8, zorder=0)
+    axes.set_yticks(y)
+    axes.set_yticklabels([f"{c.rank}. {c.contestant_label}" + (f" (ranks {c.rank_low}-{c.rank_high})"
+                                                                if c.rank_low != c.rank_high else "") for c in rows],
+                         fontsize=7)
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("Total Score (bar: 95% bootstrap interval; dashed: band edges)", fontsize=8)
+    figure.tight_layout()
+    return Chart(
+        key="rank_intervals",
+        title="Score and rank intervals",
+        alt="Each contestant's Total Score (dot) with its bootstrap interval (bar), ordered by rank; a bar that "
+        "crosses a dashed band edge is borderline.",
         png_base64=_encode(figure),
     )

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audits._calibration import AgreementWithReference
-from audits._charts import Chart, calibration_chart, consensus_chart, spread_chart
+from audits._charts import (
+    Chart,
+    bland_altman_chart,
+    calibration_chart,
+    consensus_chart,
+    rank_interval_chart,
+    spread_chart,
+)
 from audits._report import PENDING_NOTICE, AuditReport
 from audits._self_consistency import SIGNAL_FACTOR
 
@@ -33,6 +40,11 @@ def fmt_signed(value: float | None) -> str:
 
 def fmt_stat(value: float | None) -> str:
     return DASH if value is None else f"{value:.3f}"
+
+
+def fmt_ci(value: float | None) -> str:
+    """An ICC interval end: pingouin computes its F-based intervals rounded to 2 decimals, so 2 are shown."""
+    return DASH if value is None else f"{value:.2f}"
 
 
 def fmt_p(value: float | None) -> str:
@@ -258,6 +270,7 @@ def _rank_confidence(report: AuditReport) -> Section:
                 "edge; Grades = the judge x repeat composites behind the record."
             ),
             Table(headers, rows),
+            ChartBlock(rank_interval_chart(result.contestants, result.bands), "No contestants to chart."),
             Caveats(result.caveats),
         ],
     )
@@ -447,10 +460,10 @@ def _agreement(report: AuditReport) -> Section:
                     fmt_interval(a.krippendorff_alpha_ci_low, a.krippendorff_alpha_ci_high),
                     a.krippendorff_alpha_label,
                     fmt_stat(a.icc2_1),
-                    fmt_interval(a.icc2_1_ci_low, a.icc2_1_ci_high),
+                    fmt_interval(a.icc2_1_ci_low, a.icc2_1_ci_high, fmt_ci),
                     a.icc2_1_label,
                     fmt_stat(a.icc2_k),
-                    fmt_interval(a.icc2_k_ci_low, a.icc2_k_ci_high),
+                    fmt_interval(a.icc2_k_ci_low, a.icc2_k_ci_high, fmt_ci),
                     a.icc2_k_label,
                 ]
                 for a in result.axes
@@ -488,6 +501,7 @@ def _agreement(report: AuditReport) -> Section:
             caption="Pairwise Bland-Altman on the composite.",
         )
     )
+    blocks.append(ChartBlock(bland_altman_chart(result.bland_altman), "No judge pair graded the same contestants."))
     blocks.append(Caveats(result.caveats))
     return Section("agreement", "How much the judges agree", blocks)
 
@@ -540,7 +554,7 @@ def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
             r.axis,
             str(r.n_items),
             fmt_stat(r.icc2_1),
-            fmt_interval(r.icc2_1_ci_low, r.icc2_1_ci_high),
+            fmt_interval(r.icc2_1_ci_low, r.icc2_1_ci_high, fmt_ci),
             r.icc2_1_label,
             fmt_signed(r.mean_bias),
             fmt_interval(r.loa_low, r.loa_high, fmt_signed),
@@ -885,6 +899,10 @@ table { border-collapse: collapse; margin: 10px 0 18px; font-size: .88rem; width
 caption { caption-side: top; text-align: left; color: var(--muted); padding: 4px 0; font-size: .85rem; }
 th, td { border: 1px solid var(--line); padding: 5px 8px; text-align: left; vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
+td { overflow-wrap: break-word; }
+table.wide { font-size: .76rem; }
+table.wide th, table.wide td { padding: 4px 5px; }
+table.wide th { hyphens: auto; }
 tbody tr:nth-child(even) td { background: #fafbfc; }
 table.identity { width: auto; }
 table.identity th { white-space: nowrap; }
@@ -909,7 +927,8 @@ def _e(text: str) -> str:
 
 
 def _html_table(table: Table) -> str:
-    parts = ["<table>"]
+    wide = len(table.headers) > 9  # many columns: smaller type and padding so the page fits 1280 px
+    parts = ['<table class="wide">' if wide else "<table>"]
     if table.caption:
         parts.append(f"<caption>{_e(table.caption)}</caption>")
     parts.append(

@@ -57,7 +57,8 @@ def icc_label(icc: float | None) -> str:
 
 class IccEstimate(BaseModel):
     """ICC(2,1) and ICC(2,k): two-way random effects, absolute agreement (Shrout & Fleiss 1979),
-    single rater and mean of k raters, with pingouin's F-based 95% intervals."""
+    single rater and mean of k raters, with pingouin's F-based 95% intervals (which pingouin rounds to 2
+    decimals; the report shows them at that precision)."""
 
     n_targets: int
     n_raters: int

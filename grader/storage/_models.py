@@ -222,7 +222,7 @@ class ScoreVersionRow(Base):
     """A scored version of a run under one rubric; re-scoring adds a version, the old one stays."""
 
     __tablename__ = "score_versions"
-    __table_args__ = (UniqueConstraint("run_id", "number", name="uq_score_versions_run_number"),)
+    __table_args__ = (Index("uq_score_versions_run_number", "run_id", "number", unique=True),)
     id: Mapped[int] = mapped_column(primary_key=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"), index=True)
     number: Mapped[int | None] = mapped_column(Integer, nullable=True)

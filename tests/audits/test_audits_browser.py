@@ -75,7 +75,12 @@ def test_report_renders_in_headless_chromium(chromium: Path, tmp_path: Path) -> 
             assert banner.is_visible()
             assert banner.inner_text() == "MOCK PANEL — scripted judges, not real LLM grades"
             widths = page.eval_on_selector_all("figure img", "imgs => imgs.map(i => i.naturalWidth)")
-            assert len(widths) == 3 and all(w > 100 for w in widths)
+            assert len(widths) == 5 and all(w > 100 for w in widths)  # incl. Bland-Altman and rank intervals
+            # fits 1280 px: no sideways scrolling of the page, and no table or chart wider than its column
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            overflowing = page.eval_on_selector_all(
+                "main table, main figure", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length")
+            assert overflowing == 0
             assert page.locator("#self-preference table").count() == 2
             page.screenshot(path=str(screenshot), full_page=True)
         finally:

@@ -103,10 +103,11 @@ def test_html_is_one_self_contained_page(resolved: dict[str, str]) -> None:
     assert not re.search(r"https?://", page, re.IGNORECASE)
     assert "<link" not in page and "<script" not in page and "@import" not in page and "url(" not in page
     sources = re.findall(r'src="([^"]*)"', page)
-    assert len(sources) == 3  # spread, judge vs consensus, calibration
+    assert len(sources) == 5  # rank intervals, judge vs consensus, spread, Bland-Altman, calibration
     assert all(s.startswith("data:image/png;base64,") for s in sources)
     assert page.count("<html") == 1 and "<style>" in page
     assert 'id="chart-calibration"' in page and "No human grades yet" not in page
+    assert 'id="chart-bland_altman"' in page and 'id="chart-rank_intervals"' in page
 
 
 def test_resolved_season_shows_outcome_figures(resolved: dict[str, str]) -> None:
@@ -180,7 +181,7 @@ def test_no_human_grades_and_no_stability_runs_are_said_plainly() -> None:
     page = render_html(report)
     assert "No human grades yet" in page and 'class="placeholder"' in page
     assert "No stability runs" in page
-    assert page.count("data:image/png;base64,") == 2
+    assert page.count("data:image/png;base64,") == 4  # no calibration chart without human grades
 
 
 def test_dry_run_without_grades_still_renders(tmp_path: Path) -> None:

@@ -25,12 +25,12 @@ def upgrade() -> None:
     for version_id, run_id in rows:
         seen[run_id] = seen.get(run_id, 0) + 1
         conn.execute(sa.text("update score_versions set number = :n where id = :i"), {"n": seen[run_id], "i": version_id})
-    with op.batch_alter_table('score_versions') as batch:
-        batch.create_unique_constraint('uq_score_versions_run_number', ['run_id', 'number'])
+    # a unique index, not a constraint: SQLite would have to rebuild the table, which contestant_scores references
+    op.create_index('uq_score_versions_run_number', 'score_versions', ['run_id', 'number'], unique=True)
 
 
 def downgrade() -> None:
+    op.drop_index('uq_score_versions_run_number', table_name='score_versions')
     with op.batch_alter_table('score_versions') as batch:
-        batch.drop_constraint('uq_score_versions_run_number', type_='unique')
         batch.drop_column('rubric_doc')
         batch.drop_column('number')

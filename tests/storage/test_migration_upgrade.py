@@ -1,0 +1,76 @@
+"""Upgrading a database that already holds runs: 0004 -> head keeps every scored version and numbers them within
+their run (SQLite, whose foreign keys forbid rebuilding a referenced table, and PostgreSQL)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+
+from grader.storage._engine import _engine, alembic_config
+from tests.conftest import PG_ADMIN_URL, _pg_available
+
+
+def _upgrade(url: str, revision: str) -> None:
+    with _engine(url).begin() as conn:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def _populate(url: str) -> None:
+    with _engine(url).begin() as c:
+        c.execute(sa.text("insert into seasons (id, season_key, content_hash, name, start, \"end\", benchmark, "
+                          "source_path, info, file_hashes, imported_at) values (1, 's', 'h', 'n', '2022-01-03', "
+                          "'2022-02-01', 'SP', '/x', '{}', '{}', '2022-01-01')"))
+        c.execute(sa.text("insert into contestants (id, season_id, contestant_key, display_name, provider_family, "
+                          "model) values (1, 1, 'c', 'C', 'openai', 'm')"))
+        for run in ("a", "b"):
+            c.execute(sa.text("insert into runs (id, season_id, rubric_id, rubric_hash, judge_facing_hash, "
+                              "panel_name, panel_hash, run_type, repeats, status, official_eligible, created_at) "
+                              f"values ('{run}', 1, 'v', 'h', 'j', 'p', 'ph', 'mock', 1, 'complete', false, "
+                              "'2022-01-01')"))
+        for vid, run in ((1, "a"), (2, "b"), (3, "a")):
+            c.execute(sa.text("insert into score_versions (id, run_id, rubric_id, rubric_hash, judge_calls, "
+                              f"created_at, note) values ({vid}, '{run}', 'v', 'h', 0, '2022-01-01', '')"))
+            c.execute(sa.text("insert into contestant_scores (version_id, contestant_id, total, reasoning_median, "
+                              "band, n_judges, flagged, official_eligible, outcome, details) values "
+                              f"({vid}, 1, 50, 50, 'mixed', 1, false, false, '{{}}', '{{}}')"))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def test_upgrade_from_0004_numbers_existing_versions_within_their_run(backend, tmp_path):
+    if backend == "sqlite":
+        url, drop = f"sqlite:///{tmp_path / 'old.db'}", None
+    else:
+        if not _pg_available():
+            if os.environ.get("CI"):
+                pytest.fail("PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)")
+            pytest.skip("PostgreSQL not reachable")
+        name = f"grader_mig_{uuid.uuid4().hex[:10]}"
+        admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+        drop = (admin, name)
+    try:
+        _upgrade(url, "0004")
+        _populate(url)
+        _upgrade(url, "head")
+        with _engine(url).begin() as c:
+            rows = c.execute(sa.text("select id, run_id, number from score_versions order by id")).fetchall()
+            assert [tuple(r) for r in rows] == [(1, "a", 1), (2, "b", 1), (3, "a", 2)]
+            assert c.execute(sa.text("select count(*) from contestant_scores")).scalar() == 3
+            with pytest.raises(sa.exc.IntegrityError):  # one number per run
+                c.execute(sa.text("insert into score_versions (run_id, number, rubric_id, rubric_hash, judge_calls, "
+                                  "created_at, note) values ('a', 2, 'v', 'h', 0, '2022-01-01', '')"))
+    finally:
+        _engine.cache_clear()
+        if drop is not None:
+            admin, name = drop
+            with admin.connect() as c:
+                c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            admin.dispose()
