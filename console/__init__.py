@@ -14,6 +14,7 @@ from console._auth import (
     SignedIn,
     annotators_file,
     hash_token,
+    require_current,
     require_signed_in,
 )
 from console._nav import NavResult, contestant_nav, season_prices
@@ -99,6 +100,7 @@ __all__ = [
     "record_human_grade",
     "record_human_grades",
     "record_ledger_annotation",
+    "require_current",
     "require_signed_in",
     "run_contestants",
     "run_label",

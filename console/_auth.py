@@ -6,7 +6,9 @@ A token is printed once when it is created and cannot be recovered afterwards.
 
 Every write of the console takes a :class:`SignedIn`, which only this module issues (after a token check
 or an identity-provider login) and which carries a process-local seal, so a write cannot be made under a
-name that did not sign in.
+name that did not sign in. Every write also re-reads the annotators file (:func:`require_current`): an
+annotator removed with ``grader annotators remove``, or whose token was re-issued, can no longer write from
+a session opened before, from the next write on.
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ class SignedIn(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    method: str  # "token" | "oidc"
+    method: str  # "token" | "oidc" | "import"
     seal: str
+    credential: str = ""  # the token hash (token), e-mail (oidc) the session was opened with
 
 
 def annotators_file(path: str | Path | None = None) -> Path:
@@ -66,17 +69,34 @@ def hash_token(token: str, salt: str) -> str:
     return hashlib.sha256(bytes.fromhex(salt) + token.encode("utf-8")).hexdigest()
 
 
-def _seal(name: str, method: str) -> str:
-    return hmac.new(_SEAL_KEY, f"{method}\0{name}".encode(), hashlib.sha256).hexdigest()
+def _seal(name: str, method: str, credential: str = "") -> str:
+    return hmac.new(_SEAL_KEY, f"{method}\0{name}\0{credential}".encode(), hashlib.sha256).hexdigest()
 
 
 def require_signed_in(annotator: object) -> SignedIn:
     """The signed-in annotator, or :class:`AuthError` (no anonymous or forged writes)."""
     if not isinstance(annotator, SignedIn):
         raise AuthError("sign in first: every write needs a signed-in annotator")
-    if not hmac.compare_digest(annotator.seal, _seal(annotator.name, annotator.method)):
+    if not hmac.compare_digest(annotator.seal, _seal(annotator.name, annotator.method, annotator.credential)):
         raise AuthError(f"annotator {annotator.name!r} did not sign in through the console")
     return annotator
+
+
+def require_current(annotator: object, directory: AnnotatorDirectory | None = None) -> SignedIn:
+    """:func:`require_signed_in`, and the annotator is still configured with the credential they signed in with
+    (removed, or token re-issued, or e-mail changed: :class:`AuthError`, so revocation takes effect on the next
+    write)."""
+    who = require_signed_in(annotator)
+    directory = directory or AnnotatorDirectory()
+    record = next((r for r in directory.records() if r.name == who.name), None)
+    if record is None:
+        raise AuthError(f"annotator {who.name!r} is no longer configured in {directory.path}: sign-in revoked")
+    if who.method == "token" and not hmac.compare_digest(record.token_sha256, who.credential):
+        raise AuthError(f"annotator {who.name!r}: the token was re-issued since this session signed in; sign in "
+                        "again")
+    if who.method == "oidc" and (record.email or "").lower() != who.credential.lower():
+        raise AuthError(f"annotator {who.name!r}: the e-mail changed since this session signed in; sign in again")
+    return who
 
 
 class AnnotatorDirectory:
@@ -166,7 +186,8 @@ class AnnotatorDirectory:
         """Check a token (constant time); :class:`AuthError` names no detail an attacker could use."""
         for record in self.records():
             if record.name == name and hmac.compare_digest(hash_token(token, record.salt), record.token_sha256):
-                return SignedIn(name=name, method="token", seal=_seal(name, "token"))
+                return SignedIn(name=name, method="token", seal=_seal(name, "token", record.token_sha256),
+                                credential=record.token_sha256)
         raise AuthError("unknown annotator or wrong token")
 
     def sign_in_import(self, name: str) -> SignedIn:
@@ -182,5 +203,6 @@ class AnnotatorDirectory:
         if email:
             for record in self.records():
                 if record.email and record.email.lower() == email.lower():
-                    return SignedIn(name=record.name, method="oidc", seal=_seal(record.name, "oidc"))
+                    return SignedIn(name=record.name, method="oidc", credential=record.email,
+                                    seal=_seal(record.name, "oidc", record.email))
         raise AuthError(f"{email or 'this account'} is not a configured annotator")

@@ -97,8 +97,19 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
 LEADERBOARD_COLUMNS: tuple[str, ...] = (
     "rank", "contestant", "family", "model", "total", "band", "reasoning_median", "efficiency", "outcome_axis",
     "return", "benchmark_return", "alpha", "judges_low", "judges_high", "judge_spread", "n_judges", "flagged",
-    "process", "contestant_id",
+    "flag_reason", "process", "contestant_id",
 )
+
+
+def flag_reason(details: dict[str, Any] | None, flagged: bool = True) -> str:
+    """Why a score is flagged, from its stored panel aggregation: the reasons and the judges missing."""
+    if not flagged:
+        return ""
+    panel = (details or {}).get("panel") or {}
+    reasons = list(panel.get("reasons") or [])
+    missing = list(panel.get("missing") or [])
+    text = "; ".join(reasons) or "flagged (no reason stored with this scored version)"
+    return text + (f" — missing: {', '.join(missing)}" if missing else "")
 
 
 def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any], pd.DataFrame]:
@@ -119,6 +130,7 @@ def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any],
                 "judge_spread": None if r["judges_low"] is None or r["judges_high"] is None
                 else r["judges_high"] - r["judges_low"],
                 "n_judges": r["n_judges"], "flagged": r["flagged"],
+                "flag_reason": flag_reason(r["details"], r["flagged"]),
                 "process": compact_facts(facts.get(r["contestant_id"])), "contestant_id": r["contestant_id"],
             }
             for r in rows
@@ -269,6 +281,8 @@ class LedgerFilters(BaseModel):
     disagrees: bool | None = None
     contestant_row_id: int | None = None
     lookahead_only: bool = False
+    entry_id: int | None = None
+    """One ledger entry (a linked claim)."""
 
 
 class LedgerAnnotationView(BaseModel):
@@ -331,6 +345,8 @@ def _ledger_where(run_id: str, f: LedgerFilters) -> list[Any]:
         where.append(LedgerEntryRow.contestant_id == f.contestant_row_id)
     if f.lookahead_only:
         where.append(LedgerEntryRow.lookahead.is_(True))
+    if f.entry_id is not None:
+        where.append(LedgerEntryRow.id == f.entry_id)
     return where
 
 
@@ -387,6 +403,8 @@ class CalibrationItem(BaseModel):
     alias: str
     has_record: bool
     annotators: list[str]
+    number: int = 0
+    """The item's number in the run (``alias`` is "Item NN"): stable, whoever grades what; used in links."""
 
     @property
     def needs_second(self) -> bool:
@@ -416,7 +434,7 @@ def calibration_items(run_id: str, db_url: str | None = None) -> list[Calibratio
     width = max(2, len(str(len(order))))
     return [
         CalibrationItem(contestant_row_id=rid, alias=f"Item {i:0{width}d}", has_record=rid in with_record,
-                        annotators=sorted(graded.get(rid, set())))
+                        annotators=sorted(graded.get(rid, set())), number=i)
         for i, rid in enumerate(order, start=1)
     ]
 
@@ -505,11 +523,15 @@ def compare_runs(run_a: str, run_b: str, db_url: str | None = None) -> pd.DataFr
     keep = ["contestant_id", "contestant", "total", "rank", "band", "reasoning_median"]
     merged = a[keep].merge(b[keep], on="contestant_id", how="outer", suffixes=(" A", " B"))
     merged["contestant"] = merged["contestant A"].fillna(merged["contestant B"])
+    in_a, in_b = merged["contestant A"].notna(), merged["contestant B"].notna()
+    merged["in"] = ["both" if a and b else ("only A" if a else "only B") for a, b in zip(in_a, in_b, strict=True)]
+    both = in_a & in_b
     merged["Δ total"] = merged["total B"] - merged["total A"]
-    merged["rank moved"] = merged["rank A"] != merged["rank B"]
-    merged["band changed"] = merged["band A"] != merged["band B"]
-    cols = ["contestant", "total A", "total B", "Δ total", "rank A", "rank B", "rank moved", "band A", "band B",
-            "band changed", "reasoning_median A", "reasoning_median B", "contestant_id"]
+    # a contestant in one run only has no rank move or band change (None), not a "changed" one
+    merged["rank moved"] = (merged["rank A"] != merged["rank B"]).where(both, None).astype(object)
+    merged["band changed"] = (merged["band A"] != merged["band B"]).where(both, None).astype(object)
+    cols = ["contestant", "in", "total A", "total B", "Δ total", "rank A", "rank B", "rank moved", "band A",
+            "band B", "band changed", "reasoning_median A", "reasoning_median B", "contestant_id"]
     return merged[cols].sort_values(["rank B", "rank A"], na_position="last").reset_index(drop=True)
 
 

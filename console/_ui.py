@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import os
 import pickle
+import re
 import subprocess
 import sys
 import tempfile
@@ -21,14 +22,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from console import _nav, _queries
-from console._auth import AnnotatorDirectory, AuthError, SignedIn
+from console import _nav, _queries, _state
+from console._auth import AnnotatorDirectory, AuthError, SignedIn, require_current
+from console._state import CONTESTANT_KEY, RUN_KEY
 from grader.storage import database_url
 
 REPO = Path(__file__).resolve().parents[1]
 ANNOTATOR_KEY = "annotator"
-RUN_KEY = "run_id"
-CONTESTANT_KEY = "selected_contestant"
+__all__ = ["CONTESTANT_KEY", "RUN_KEY"]  # the page-state keys, kept in the URL by console._state
 
 
 def db_url() -> str:
@@ -83,6 +84,9 @@ def contestant_nav(url: str, contestant_row_id: int) -> _nav.NavResult:
         season = s.get(SeasonRow, c.season_id) if c is not None else None
         source = season.source_path if season else ""
         sha = (season.file_hashes or {}).get(_nav.PRICES) if season else None
+        rounds = bool(season) and (season.info or {}).get("format") == "rounds"
+    if rounds:  # no daily NAV, and no prices file needed to say so (the page shows the outcome per round)
+        return _nav.contestant_nav(contestant_row_id, url)
     try:
         prices = season_prices(source, sha)
     except (OSError, ValueError) as exc:
@@ -243,9 +247,16 @@ def rubric_names() -> list[str]:
 
 
 def signed_in() -> SignedIn | None:
-    """The annotator signed in to this browser session, if any."""
+    """The annotator signed in to this browser session, if any (signed out here once revoked)."""
     who = st.session_state.get(ANNOTATOR_KEY)
-    return who if isinstance(who, SignedIn) else None
+    if not isinstance(who, SignedIn):
+        return None
+    try:
+        return require_current(who)
+    except AuthError as exc:
+        st.session_state.pop(ANNOTATOR_KEY, None)
+        st.session_state["sign_in_error"] = str(exc)
+        return None
 
 
 def _oidc_configured() -> bool:
@@ -299,12 +310,15 @@ def sidebar_sign_in() -> SignedIn | None:
                  "The console is read-only until then.")
         return None
     box.markdown("**Annotator sign-in**")
-    box.text_input("Annotator", key="sign_in_name")
-    box.text_input("Token", key="sign_in_token", type="password")
-    box.button("Sign in", key="sign_in_button", on_click=_sign_in_token, args=(directory,))
+    # a real form: the values are sent together on submit (Enter, or Tab then a click on "Sign in")
+    with box.form("sign_in_form", border=False, enter_to_submit=True):
+        st.text_input("Annotator", key="sign_in_name", autocomplete="username")
+        st.text_input("Token", key="sign_in_token", type="password", autocomplete="current-password")
+        st.form_submit_button("Sign in", key="sign_in_button", on_click=_sign_in_token, args=(directory,))
     if st.session_state.get("sign_in_error"):
         box.error(st.session_state["sign_in_error"])
-    box.caption("Reading needs no sign-in; every grade and annotation is recorded under your name.")
+    box.caption("Reading needs no sign-in (human grades excepted); every grade and annotation is recorded under "
+                "your name. Sign-in lasts for this browser tab: tokens never go into links.")
     return None
 
 
@@ -323,9 +337,11 @@ def sidebar_run_picker() -> _queries.RunSummary | None:
         return None
     ids = [r.run_id for r in all_runs]
     by_id = {r.run_id: r for r in all_runs}
+    _state.seed(RUN_KEY, ids, "run")
     if st.session_state.get(RUN_KEY) not in by_id:
         st.session_state[RUN_KEY] = ids[0]
     st.sidebar.selectbox("Run", ids, key=RUN_KEY, format_func=lambda r: by_id[r].label)
+    _state.remember(RUN_KEY)
     if st.sidebar.button("Refresh data", key="refresh"):
         st.cache_data.clear()
         audit_jobs().forget_failures()
@@ -379,6 +395,15 @@ def md(text: str) -> str:
     return (text or "").replace("$", "\\$")
 
 
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
+
+
+def plain(text: str) -> str:
+    """Text someone typed (a note, a comment) for ``st.markdown``/``st.caption`` as plain text: every markdown
+    character escaped, so a note cannot fetch an image, make a link, colour text or run LaTeX."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", (text or "").replace("\r", "")).replace("\n", "  \n")
+
+
 def png(b64: str) -> bytes:
     return base64.b64decode(b64)
 
@@ -390,9 +415,16 @@ def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _que
         st.info("This run's season has no contestants.")
         return None
     keys = [c.key for c in cs]
-    chosen = st.session_state.get(CONTESTANT_KEY)
-    index = keys.index(chosen) if chosen in keys else 0
     by_key = {c.key: c for c in cs}
-    key = st.selectbox(label, keys, index=index, format_func=lambda k: f"{by_key[k].display_name} ({k})")
-    st.session_state[CONTESTANT_KEY] = key
+    _state.seed(CONTESTANT_KEY, keys, "contestant")
+    if st.session_state.get(CONTESTANT_KEY) not in by_key:
+        st.session_state[CONTESTANT_KEY] = keys[0]
+    key = st.selectbox(label, keys, key=CONTESTANT_KEY, format_func=lambda k: f"{by_key[k].display_name} ({k})")
+    _state.remember(CONTESTANT_KEY)
     return by_key[key]
+
+
+def link_warnings() -> None:
+    """Say what a followed link named that is not in this database (instead of showing something else)."""
+    for what in _state.unknown_from_link():
+        st.warning(f"The link names {what}, which is not in this database (or not in this run); showing another.")

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from console._auth import require_signed_in
+from console._auth import AnnotatorDirectory, require_current
 from console._queries import CLAIM_STATUSES
 from grader.storage import (
     ContestantRow,
@@ -31,6 +31,13 @@ class WriteError(ValueError):
 
 
 Score = float
+
+
+def describe_error(exc: Exception) -> str:
+    """A refused grade or note as the user should read it: each field and its problem, no pydantic wrapping."""
+    if isinstance(exc, ValidationError):
+        return "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+    return str(exc)
 
 
 def _score(value: Any, field: str, *, nullable: bool = False) -> float | None:
@@ -128,6 +135,7 @@ def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # typ
     composite, process_source = human_composite(grade, rubric)
     return HumanGradeRow(
         run_id=run.id, contestant_id=contestant_row_id, annotator=who.name, rubric_id=run.rubric_id,
+        rubric_hash=run.rubric_hash,
         reasoning=grade.reasoning, evidence=grade.evidence, outcome=grade.outcome,
         data_reliability=grade.data_reliability, composite=composite,
         sub_scores={"reasoning": grade.reasoning_sub_scores, "evidence": grade.evidence_sub_scores,
@@ -140,7 +148,7 @@ def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # typ
 def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, grade: HumanGradeInput,
                        db_url: str | None = None) -> int:
     """Append a human grade (author, time, rubric version, run); returns its row id."""
-    who = require_signed_in(annotator)
+    who = require_current(annotator)
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         if run is None:
@@ -152,7 +160,7 @@ def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, g
 
 
 def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeInput]], source: str,
-                        db_url: str | None = None) -> list[int]:
+                        db_url: str | None = None, directory: AnnotatorDirectory | None = None) -> list[int]:
     """Append several human grades in one transaction (all or none), each checked as in the console;
     ``source`` (e.g. the imported file and its hash) is stored with every row."""
     with session_scope(db_url) as s:
@@ -160,7 +168,7 @@ def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeI
         if run is None:
             raise WriteError(f"no run {run_id!r} in this database")
         rubric = _rubric_of(run)
-        rows = [_human_grade_row(s, run, rubric, require_signed_in(who), cid, grade, source)
+        rows = [_human_grade_row(s, run, rubric, require_current(who, directory), cid, grade, source)
                 for who, cid, grade in grades]
         s.add_all(rows)
         s.flush()
@@ -170,7 +178,7 @@ def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeI
 def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: str, note: str = "",
                              db_url: str | None = None) -> int:
     """Append an annotator's verdict (the correct status and a note) on one ledger entry."""
-    who = require_signed_in(annotator)
+    who = require_current(annotator)
     if status not in CLAIM_STATUSES:
         raise WriteError(f"status: {status!r} is not one of {', '.join(CLAIM_STATUSES)}")
     note = (note or "").strip()

@@ -9,10 +9,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from console import _ui
+from console import _state, _ui
 
 st.title("Audits")
 run = _ui.current_run()
+_state.publish()
 if run.latest_version is None:
     _ui.run_banner(run)
     st.info("This run has no scored version yet, so there is nothing to audit.")
@@ -59,9 +60,15 @@ st.caption(f"{doc.title} · live from the database · {key[3][0]} human grade ro
 with st.expander("Run identity and hashes"):
     st.table(pd.DataFrame(doc.identity, columns=["", "value"]))
 
+HUMAN_SECTIONS = {"calibration"}  # individual human grades: for signed-in annotators only
+reader = _ui.signed_in()
 tabs = st.tabs([section.title for section in doc.sections])
 for tab, section in zip(tabs, doc.sections, strict=True):
     with tab:
+        if section.anchor in HUMAN_SECTIONS and reader is None:
+            st.info("Human calibration grades are shown to signed-in annotators only: sign in (sidebar) to see "
+                    "this section. The published report carries it.")
+            continue
         for block in section.blocks:
             if isinstance(block, Paragraph):
                 st.markdown(f"**{_ui.md(block.text)}**" if block.strong else _ui.md(block.text))

@@ -1,4 +1,9 @@
-"""Calibration: blind grading of the anonymized record; the judges' grades are revealed only after submitting."""
+"""Calibration: blind grading of the anonymized record; the judges' grades are revealed only after submitting.
+
+The item being graded is named by its number (``?item=N`` in the URL), never by its position in a list whose
+labels or order change as grades arrive: the form, its Submit button and the stored grade all carry that number,
+so a grade cannot land on another item.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,23 @@ import statistics
 import pandas as pd
 import streamlit as st
 
-from console import _queries, _ui
-from console._writes import HumanGradeInput, record_human_grade
+from console import _queries, _state, _ui
+from console._state import ITEM_KEY
+from console._writes import MAX_COMMENT, HumanGradeInput, describe_error, record_human_grade
+
+AXES = ("reasoning", "evidence", "data_reliability", "outcome")
 
 st.title("Calibration — blind grading")
 run = _ui.current_run()
 _ui.run_banner(run)
 url = _ui.db_url()
 who = _ui.signed_in()
+items = _queries.calibration_items(run.run_id, url)
+gradable = [i for i in items if i.has_record]
+by_number = {i.number: i for i in gradable}
+_state.seed(ITEM_KEY, list(by_number), "calibration item")
 if who is None:
+    _state.publish("item")
     st.warning("Sign in (sidebar) to grade: every human grade is recorded under its annotator's name.")
     st.stop()
 
@@ -27,45 +40,49 @@ def _rubric(rubric_id: str):  # noqa: ANN202
     return load_rubric(rubric_id)
 
 
-items = _queries.calibration_items(run.run_id, url)
 queue = _queries.calibration_queue(items, who.name)
-gradable = [i for i in items if i.has_record]
 c1, c2, c3 = st.columns(3)
 c1.metric("Waiting for a second annotator", len(queue["needs_second"]))
 c2.metric("Not graded by anyone yet", len(queue["ungraded"]))
 c3.metric("Graded by you", len(queue["mine"]))
-second = [i for i in items if i.needs_second]
-with st.expander(f"Items still needing a second annotator ({len(second)})", expanded=bool(queue["needs_second"])):
-    if second:
-        st.dataframe(pd.DataFrame([{"item": i.alias, "graded by": ", ".join(i.annotators),
-                                    "waiting for you": who.name not in i.annotators} for i in second]),
-                     hide_index=True, width="stretch")
-    else:
-        st.caption("None: every graded item has at least two annotators.")
 if not gradable:
     st.info("This run stores no judge prompts (e.g. a dry run with no record), so there is nothing to grade.")
     st.stop()
 
-by_id = {i.contestant_row_id: i for i in gradable}
-order = [i.contestant_row_id for i in queue["needs_second"] + queue["ungraded"]]
-order += [i.contestant_row_id for i in gradable if i.contestant_row_id not in order]
-if st.session_state.get("calib_item") not in by_id:
-    st.session_state["calib_item"] = order[0]
+
+def _status(i: _queries.CalibrationItem) -> str:
+    if who.name in i.annotators:
+        return "graded by you"
+    return "needs a second annotator" if i.needs_second else ("ungraded" if not i.annotators else "done")
 
 
-def _item_label(row_id: int) -> str:
-    i = by_id[row_id]
-    mark = "graded by you" if who.name in i.annotators else (
-        "needs a second annotator" if i.needs_second else ("ungraded" if not i.annotators else "done"))
-    return f"{i.alias} — {mark}"
+def _go_to(number: int) -> None:
+    _state.set_value(ITEM_KEY, number)
 
 
-item_id = st.selectbox("Item", order, key="calib_item", format_func=_item_label)
-item = by_id[item_id]
+with st.expander(f"All items ({len(gradable)}) and who graded them", expanded=False):
+    st.dataframe(pd.DataFrame([{"item": i.alias, "status for you": _status(i), "graded by": ", ".join(i.annotators)}
+                               for i in gradable]), hide_index=True, width="stretch")
+next_up = (queue["needs_second"] + queue["ungraded"])[:1]
+if st.session_state.get(ITEM_KEY) not in by_number:
+    st.session_state[ITEM_KEY] = next_up[0].number if next_up else gradable[0].number
+left, right = st.columns([3, 1], vertical_alignment="bottom")
+# options are item numbers in a fixed order and the labels never change: the choice is the item itself
+item_no = left.selectbox("Item", list(by_number), key=ITEM_KEY, format_func=lambda n: by_number[n].alias)
+_state.remember(ITEM_KEY)
+_state.publish("item")
+_ui.link_warnings()
+if next_up and next_up[0].number != item_no:
+    right.button(f"Next item needing you: {next_up[0].alias}", key="calib_next", on_click=_go_to,
+                 args=(next_up[0].number,))
+item = by_number[item_no]
+item_id = item.contestant_row_id
+st.caption(f"{item.alias}: {_status(item)}" + (f" (graded by {', '.join(item.annotators)})"
+                                                 if item.annotators and who.name not in item.annotators else ""))
 record = _ui.blind_record(url, run.run_id, item_id)
 rubric = _rubric(run.rubric_id)
 mine = _queries.human_grades(run.run_id, item_id, who.name, url)
-regrade_key = f"calib_regrade_{run.run_id}_{item_id}"
+regrade_key = f"calib_regrade_{run.run_id}_{item.number}"
 
 with st.expander("What the judges were told (rubric and instructions)"):
     st.text(record.system if record else "")
@@ -74,31 +91,52 @@ with st.container(height=460):
     st.code(record.user if record else "", language=None, wrap_lines=True)
 
 
-def _submit(row_id: int) -> None:
-    k = f"cg_{row_id}_"
+def _form_key(number: int, generation: int) -> str:
+    """Widget keys of one item's form; a new generation (one per grade given) starts from the latest grade."""
+    return f"cg_{run.run_id}_{number}_{generation}_"
+
+
+def _values(k: str) -> dict:
     ss = st.session_state
-    subs = {axis: {sid: ss.get(f"{k}{axis}_{sid}") for sid in getattr(rubric.axes, axis).ids()}
-            for axis in ("reasoning", "evidence")}
+    return {
+        "reasoning": ss.get(f"{k}reasoning"), "evidence": ss.get(f"{k}evidence"),
+        "data_reliability": ss.get(f"{k}data_reliability"),
+        "outcome": None if ss.get(f"{k}no_outcome") else ss.get(f"{k}outcome"),
+        "reasoning_sub_scores": {sid: ss.get(f"{k}sub:reasoning:{sid}") for sid in rubric.axes.reasoning.ids()},
+        "evidence_sub_scores": {sid: ss.get(f"{k}sub:evidence:{sid}") for sid in rubric.axes.evidence.ids()},
+        "comment": ss.get(f"{k}comment") or "",
+    }
+
+
+def _same_as(grade: HumanGradeInput, last: _queries.HumanGradeView) -> bool:
+    subs = last.sub_scores or {}
+    return ((grade.reasoning, grade.evidence, grade.outcome, grade.data_reliability, grade.comment)
+            == (last.reasoning, last.evidence, last.outcome, last.data_reliability, last.comment)
+            and grade.reasoning_sub_scores == (subs.get("reasoning") or {})
+            and grade.evidence_sub_scores == (subs.get("evidence") or {}))
+
+
+def _submit(number: int, contestant_row_id: int, generation: int) -> None:
+    """Record the grade of item ``number`` (bound when the form was drawn, never read from the picker)."""
+    ss = st.session_state
     try:
-        grade = HumanGradeInput(
-            reasoning=ss[f"{k}reasoning"], evidence=ss[f"{k}evidence"],
-            outcome=None if ss.get(f"{k}no_outcome") else ss[f"{k}outcome"],
-            data_reliability=ss[f"{k}data_reliability"],
-            reasoning_sub_scores=subs["reasoning"], evidence_sub_scores=subs["evidence"],
-            comment=ss.get(f"{k}comment", ""),
-        )
-        record_human_grade(_ui.signed_in(), run.run_id, row_id, grade, _ui.db_url())
-        ss.pop(f"calib_regrade_{run.run_id}_{row_id}", None)
-        ss["calib_submitted"] = row_id
+        grade = HumanGradeInput(**_values(_form_key(number, generation)))
+        previous = _queries.human_grades(run.run_id, contestant_row_id, who.name, _ui.db_url())
+        if previous and _same_as(grade, previous[-1]):
+            raise ValueError("nothing changed since your previous grade of this item: change a score or the "
+                             "comment, or cancel the re-grade")
+        record_human_grade(_ui.signed_in(), run.run_id, contestant_row_id, grade, _ui.db_url())
+        ss.pop(f"calib_regrade_{run.run_id}_{number}", None)
+        ss["calib_submitted"] = number
     except ValueError as exc:
-        ss["calib_error"] = str(exc)
+        ss["calib_error"] = f"Not recorded ({by_number[number].alias}): {describe_error(exc)}"
 
 
 def _reveal() -> None:
     last = mine[-1]
-    if st.session_state.pop("calib_submitted", None) == item_id:
-        st.success("Grade recorded. The judges' grades are revealed below.")
-    st.subheader("Revealed: the judges' grades")
+    if st.session_state.pop("calib_submitted", None) == item.number:
+        st.success(f"Grade of {item.alias} recorded. The judges' grades are revealed below.")
+    st.subheader(f"Revealed: the judges' grades of {item.alias}")
     judges = _ui.judge_grades(url, run.run_id, item_id)
     rows = [{"grader": f"you ({who.name})", "composite": last.composite, "reasoning": last.reasoning,
              "evidence": last.evidence, "outcome": last.outcome, "data reliability": last.data_reliability,
@@ -119,10 +157,11 @@ def _reveal() -> None:
         cols[2].metric("Total Score / band", "—" if not score or score["total"] is None
                        else f"{score['total']:.1f} / {score['band']}")
         for g in judges:
-            st.caption(f"**{g.judge_id}**: {_ui.md(g.summary)}")
-    st.caption(f"You have graded this item {len(mine)} time(s); the latest grade counts in the calibration audit. "
+            st.caption(f"**{g.judge_id}**: {_ui.plain(g.summary)}")
+    st.caption(f"You have graded {item.alias} {len(mine)} time(s); the latest grade counts in the calibration audit. "
                f"Composite: {last.sub_scores.get('composite_note', '')}.")
-    if st.button("Grade this item again (adds a new grade)", key=f"regrade_btn_{item_id}"):
+    if st.button(f"Grade {item.alias} again (adds a new grade, starting from your latest)",
+                 key=f"regrade_btn_{item.number}"):
         st.session_state[regrade_key] = True
         st.rerun()
 
@@ -131,25 +170,39 @@ if mine and not st.session_state.get(regrade_key):
     _reveal()
     st.stop()
 
-st.subheader("Your grade")
-st.caption("Grade the record above before you see any judge. Axes are 0–100; sub-scores are optional.")
-k = f"cg_{item_id}_"
-with st.form(f"calib_form_{item_id}"):
+generation = len(mine)
+k = _form_key(item.number, generation)
+if mine:  # a re-grade starts from the annotator's latest grade of this item
+    last = mine[-1]
+    subs = last.sub_scores or {}
+    start = {"reasoning": last.reasoning, "evidence": last.evidence, "data_reliability": last.data_reliability,
+             "outcome": last.outcome, "comment": last.comment, "no_outcome": last.outcome is None,
+             **{f"sub:reasoning:{sid}": v for sid, v in (subs.get("reasoning") or {}).items()},
+             **{f"sub:evidence:{sid}": v for sid, v in (subs.get("evidence") or {}).items()}}
+    for name, value in start.items():
+        st.session_state.setdefault(f"{k}{name}", value)
+st.subheader(f"Your grade of {item.alias}" + (" (re-grade)" if mine else ""))
+st.caption("Grade the record above before you see any judge. Axes are 0–100 and must be filled in (an untouched "
+           "form is not a grade); sub-scores are optional. Out-of-range values are refused with the field named.")
+with st.form(f"calib_form_{run.run_id}_{item.number}_{generation}"):
     a, b = st.columns(2)
-    a.slider(rubric.axes.reasoning.label, 0, 100, 50, key=f"{k}reasoning")
-    b.slider(rubric.axes.evidence.label, 0, 100, 50, key=f"{k}evidence")
-    a.slider(rubric.axes.data_reliability.label, 0, 100, 50, key=f"{k}data_reliability")
-    b.slider(rubric.axes.outcome.label, 0, 100, 50, key=f"{k}outcome")
+    for col, axis in ((a, "reasoning"), (b, "evidence"), (a, "data_reliability"), (b, "outcome")):
+        col.number_input(f"{getattr(rubric.axes, axis).label} (0–100)", value=None, step=1.0,
+                         placeholder="0–100", key=f"{k}{axis}", format="%.0f")
     b.checkbox("No outcome score (the record has no outcome section)", key=f"{k}no_outcome")
     with st.expander("Sub-scores (optional)"):
         for axis in ("reasoning", "evidence"):
             st.markdown(f"**{getattr(rubric.axes, axis).label}**")
             cols = st.columns(3)
             for n, sub in enumerate(getattr(rubric.axes, axis).sub_components):
-                cols[n % 3].number_input(sub.label, min_value=0, max_value=100, value=None, step=1,
-                                         key=f"{k}{axis}_{sub.id}", help=sub.description)
-    st.text_area("Comment", key=f"{k}comment", placeholder="What most shaped your grade?")
-    st.form_submit_button("Submit grade and reveal the judges", type="primary", on_click=_submit,
-                          args=(item_id,))
+                cols[n % 3].number_input(f"{sub.label} (0–100)", value=None, step=1.0, placeholder="0–100",
+                                         key=f"{k}sub:{axis}:{sub.id}", help=sub.description, format="%.0f")
+    st.text_area("Comment (plain text)", key=f"{k}comment", placeholder="What most shaped your grade?",
+                 max_chars=MAX_COMMENT)
+    st.form_submit_button(f"Submit grade of {item.alias} and reveal the judges", type="primary", on_click=_submit,
+                          args=(item.number, item_id, generation))
+if mine and st.button("Cancel the re-grade", key=f"calib_cancel_{item.number}"):
+    st.session_state.pop(regrade_key, None)
+    st.rerun()
 if st.session_state.get("calib_error"):
     st.error(st.session_state.pop("calib_error"))

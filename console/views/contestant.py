@@ -6,13 +6,15 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from console import _ui
+from console import _queries, _state, _ui
 
 st.title("Contestant")
 run = _ui.current_run()
-_ui.run_banner(run)
 url = _ui.db_url()
 contestant = _ui.pick_contestant(run)
+_state.publish("contestant")
+_ui.link_warnings()
+_ui.run_banner(run)
 if contestant is None:
     st.stop()
 st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · id `{contestant.key}`")
@@ -29,7 +31,7 @@ if score is not None:
     low, high = score["judges_low"], score["judges_high"]
     cols[5].metric("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}")
     if score["flagged"]:
-        st.warning("Flagged: fewer judges than the panel graded this contestant; never official.")
+        st.warning(f"Flagged, never official: {_ui.md(_queries.flag_reason(score['details']))}.")
 
 # ------------------------------------------------------------------ judges
 grades = _ui.judge_grades(url, run.run_id, contestant.row_id)
@@ -57,11 +59,11 @@ else:
         col.dataframe(subs, width="stretch")
     for g in grades:
         with st.container(border=True):
-            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.md(g.verdict)}*")
-            st.markdown(_ui.md(g.summary))
+            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
+            st.markdown(_ui.plain(g.summary))
             notes = {k: v for k, v in g.notes.items() if v}
             if notes:
-                st.caption(_ui.md(" · ".join(f"{k}: {v}" for k, v in notes.items())))
+                st.caption(_ui.plain(" · ".join(f"{k}: {v}" for k, v in notes.items())))
 
 # ------------------------------------------------------------------ NAV
 st.subheader("NAV against the benchmark")

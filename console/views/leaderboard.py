@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
-from console import _ui
+from console import _state, _ui
 
 st.title("Leaderboard")
 run = _ui.current_run()
+_state.publish()
+_ui.link_warnings()
 _ui.run_banner(run)
 _ui.run_caption(run)
 
@@ -24,6 +28,7 @@ st.caption(f"Scored version {meta['version']} under {meta['rubric_id']} · {meta
 view = frame.copy()
 for col in ("return", "benchmark_return", "alpha"):
     view[col] = view[col] * 100
+view.insert(2, "page", [f"./contestant?{urlencode({'run': run.run_id, 'contestant': k})}" for k in view["contestant_id"]])
 fmt = st.column_config.NumberColumn
 st.dataframe(
     view.drop(columns=["contestant_id"]),
@@ -32,6 +37,8 @@ st.dataframe(
     column_config={
         "rank": fmt("Rank", format="%d"),
         "contestant": st.column_config.TextColumn("Contestant"),
+        "page": st.column_config.LinkColumn("Page", display_text="open ↗", help="the contestant page of this run "
+                                                                                "(a link: opens in a new tab)"),
         "total": fmt("Total", format="%.1f", help="90% reasoning median + 10% efficiency"),
         "band": st.column_config.TextColumn("Band"),
         "reasoning_median": fmt("Reasoning median", format="%.1f", help="median of the judges' composites"),
@@ -45,6 +52,7 @@ st.dataframe(
         "judge_spread": fmt("Judge spread", format="%.1f", help="highest minus lowest judge composite"),
         "n_judges": fmt("Judges", format="%d"),
         "flagged": st.column_config.CheckboxColumn("Flagged", help="fewer judges than the panel: never official"),
+        "flag_reason": st.column_config.TextColumn("Why flagged", width="medium"),
         "process": st.column_config.TextColumn(
             "Process", help="turnover (traded notional / mean NAV) · mean position HHI · largest position weight · "
                             "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean HHI and "
@@ -60,5 +68,5 @@ if labels:
     key = left.selectbox("Open a contestant", list(labels), format_func=lambda k: f"{labels[k]} ({k})",
                          key="leaderboard_open")
     if right.button("Open contestant page", key="open_contestant"):
-        st.session_state[_ui.CONTESTANT_KEY] = key
-        st.switch_page("views/contestant.py")
+        _state.set_value(_ui.CONTESTANT_KEY, key)
+        st.switch_page("views/contestant.py", query_params={"run": run.run_id, "contestant": key})

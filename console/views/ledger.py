@@ -3,11 +3,13 @@ an annotator records the correct status and a note (append-only)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 
-from console import _queries, _ui
-from console._writes import record_ledger_annotation
+from console import _queries, _state, _ui
+from console._writes import MAX_COMMENT, describe_error, record_ledger_annotation
 
 STATUS_ICON = {"supported": ":green[:material/check_circle:]", "not_verifiable": ":gray[:material/help:]",
                "contradicted": ":red[:material/cancel:]"}
@@ -20,35 +22,44 @@ who = _ui.signed_in()
 
 judges = _ui.ledger_judges(url, run.run_id)
 people = _ui.contestants(url, run.run_id)
-names = {c.row_id: c.display_name for c in people}
-
+names = {c.key: c.display_name for c in people}
+row_of = {c.key: c.row_id for c in people}
+STATUSES = list(_queries.CLAIM_STATUSES)
+AGREEMENT = ["any", "disagreements", "agreements"]
+for key, valid, what in (("ledger_judge", ["(any)", *judges], "judge"), ("ledger_verifier", STATUSES, "status"),
+                         ("ledger_judge_status", STATUSES, "status"), ("ledger_disagree", AGREEMENT, "filter"),
+                         ("ledger_contestant", [None, *names], "contestant"), ("ledger_lookahead", None, ""),
+                         ("ledger_page_size", [10, 20, 50], "page size"), ("ledger_page", None, ""),
+                         ("ledger_claim", None, "")):
+    _state.seed(key, valid, what)
+st.session_state.setdefault("ledger_page_size", 20)
 
 
 def _first_page() -> None:
     st.session_state["ledger_page"] = 1  # new filters start at the first page
+    _state.set_value("ledger_claim", None)
 
 
+claim_id = _state.kept("ledger_claim")
 with st.container(border=True):
     c1, c2, c3, c4 = st.columns(4)
     judge = c1.selectbox("Judge", ["(any)", *judges], key="ledger_judge", on_change=_first_page)
-    verifier = c2.multiselect("Verifier status", list(_queries.CLAIM_STATUSES), key="ledger_verifier",
-                              on_change=_first_page)
-    judge_status = c3.multiselect("Judge status", list(_queries.CLAIM_STATUSES), key="ledger_judge_status",
-                                  on_change=_first_page)
-    agreement = c4.radio("Judge vs verifier", ["any", "disagreements", "agreements"], key="ledger_disagree",
-                         horizontal=True, on_change=_first_page)
+    verifier = c2.multiselect("Verifier status", STATUSES, key="ledger_verifier", on_change=_first_page)
+    judge_status = c3.multiselect("Judge status", STATUSES, key="ledger_judge_status", on_change=_first_page)
+    agreement = c4.radio("Judge vs verifier", AGREEMENT, key="ledger_disagree", horizontal=True,
+                         on_change=_first_page)
     c5, c6, c7 = st.columns([2, 1, 1])
-    who_row = c5.selectbox("Contestant", [None, *names], key="ledger_contestant", on_change=_first_page,
-                           format_func=lambda r: "(any)" if r is None else names[r])
+    who_key = c5.selectbox("Contestant", [None, *names], key="ledger_contestant", on_change=_first_page,
+                           format_func=lambda k: "(any)" if k is None else f"{names[k]} ({k})")
     lookahead = c6.checkbox("Lookahead only", key="ledger_lookahead", on_change=_first_page)
-    page_size = c7.selectbox("Per page", [10, 20, 50], index=1, key="ledger_page_size", on_change=_first_page)
+    page_size = c7.selectbox("Per page", [10, 20, 50], key="ledger_page_size", on_change=_first_page)
 
-filters = _queries.LedgerFilters(
+filters = _queries.LedgerFilters(entry_id=claim_id) if claim_id is not None else _queries.LedgerFilters(
     judge_id=None if judge == "(any)" else judge,
     verifier_statuses=verifier or None,
     judge_statuses=judge_status or None,
     disagrees={"any": None, "disagreements": True, "agreements": False}[agreement],
-    contestant_row_id=who_row,
+    contestant_row_id=row_of.get(who_key) if who_key else None,
     lookahead_only=lookahead,
 )
 page_no = int(st.session_state.get("ledger_page", 1))
@@ -57,6 +68,18 @@ top_left, top_right = st.columns([3, 1], vertical_alignment="bottom")
 top_left.markdown(f"**{result.total}** claims match · page {result.page} of {result.pages}")
 st.session_state["ledger_page"] = result.page  # clamped when the filters shrink the result
 top_right.number_input("Page", min_value=1, max_value=result.pages, step=1, key="ledger_page")
+for key in ("ledger_judge", "ledger_verifier", "ledger_judge_status", "ledger_disagree", "ledger_contestant",
+            "ledger_lookahead", "ledger_page_size", "ledger_page"):
+    _state.remember(key)
+_state.publish("judge", "verifier", "jstatus", "agree", "who", "lookahead", "per", "page", "claim")
+_ui.link_warnings()
+if claim_id is not None:
+    st.info(f"Showing claim {claim_id} only (from a link).")
+    if st.button("Show every claim of the filters", key="ledger_all_claims"):
+        _state.set_value("ledger_claim", None)
+        st.rerun()
+    if not result.entries:
+        st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}.")
 if not who:
     st.caption("Sign in (sidebar) to record the correct status of a claim.")
 
@@ -68,7 +91,7 @@ def _save(entry_id: int) -> None:
         st.session_state[f"ann_saved_{entry_id}"] = True
         st.session_state[f"ann_note_{entry_id}"] = ""
     except ValueError as exc:
-        st.session_state[f"ann_error_{entry_id}"] = str(exc)
+        st.session_state[f"ann_error_{entry_id}"] = describe_error(exc)
 
 
 for e in result.entries:
@@ -79,15 +102,16 @@ for e in result.entries:
             head += " · :orange[judge and verifier disagree]"
         if e.lookahead:
             head += " · :red[lookahead]"
-        st.markdown(head)
-        st.markdown(f"> {_ui.md(e.claim)}")
+        link = "./ledger?" + urlencode({"run": run.run_id, "claim": e.id})
+        st.markdown(f"{head} · [link]({link})")
+        st.markdown(f"> {_ui.plain(e.claim)}")
         left, right = st.columns(2)
         left.markdown(f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
-                      + (f" — {_ui.md(e.judge_note)}" if e.judge_note else ""))
+                      + (f" — {_ui.plain(e.judge_note)}" if e.judge_note else ""))
         how = ("checked the judge's structured assertions" if e.check_path == "structured"
                else "read the claim's words")
         right.markdown(f"Verifier ({how}): {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
-                       f"{_ui.md(e.verifier_reason) or 'no reason given'}")
+                       f"{_ui.plain(e.verifier_reason) or 'no reason given'}")
         if e.evidence:
             ev = pd.DataFrame(e.evidence)
             keep = [c for c in ("symbol", "field", "value", "observed_at", "source") if c in ev.columns]
@@ -95,17 +119,18 @@ for e in result.entries:
         else:
             st.caption(f"No point-in-time value was found for the cited fields: {', '.join(e.cited_fields) or '—'}")
         for flag in e.flags:
-            st.caption(f"⚑ {flag}: {_ui.md(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
+            st.caption(f"⚑ {flag}: {_ui.plain(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
         for a in e.annotations:
             st.caption(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
-                       + (f" — {_ui.md(a.note)}" if a.note else ""))
+                       + (f" — {_ui.plain(a.note)}" if a.note else ""))
         if who:
             with st.form(f"ann_form_{e.id}", border=False):
                 f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")
                 f1.selectbox("Correct status", list(_queries.CLAIM_STATUSES), key=f"ann_status_{e.id}",
                              index=list(_queries.CLAIM_STATUSES).index(e.verifier_status)
                              if e.verifier_status in _queries.CLAIM_STATUSES else 0)
-                f2.text_input("Note", key=f"ann_note_{e.id}")
+                f2.text_input("Note", key=f"ann_note_{e.id}", max_chars=MAX_COMMENT,
+                              help="plain text: shown to other reviewers exactly as typed")
                 f3.form_submit_button("Record", on_click=_save, args=(e.id,))
             if st.session_state.pop(f"ann_saved_{e.id}", False):
                 st.success("Recorded.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from console import _queries, _ui
+from console import _queries, _state, _ui
 
 st.title("Runs")
 url = _ui.db_url()
@@ -30,16 +30,28 @@ def _summary(frame, a: str, b: str) -> None:  # noqa: ANN001
         cols[0].metric("Spearman ρ of totals", f"{rho:.3f}")
     else:
         cols[0].metric("Spearman ρ of totals", "—")
-    cols[1].metric("Rank moves", int(frame["rank moved"].sum()))
-    cols[2].metric("Band changes", int(frame["band changed"].sum()))
+    matched = frame[frame["in"] == "both"] if "in" in frame else frame
+    cols[1].metric("Rank moves", int(matched["rank moved"].astype(bool).sum()),
+                   help="among contestants in both runs")
+    cols[2].metric("Band changes", int(matched["band changed"].astype(bool).sum()))
+    if "in" in frame and len(matched) < len(frame):
+        st.caption(f"{len(matched)} contestant(s) in both runs; {int((frame['in'] == 'only A').sum())} only in A, "
+                   f"{int((frame['in'] == 'only B').sum())} only in B (no rank move or band change for them).")
 
 
 mode = st.radio("Compare", ["Two runs", "Two rubric versions on one run"], horizontal=True, key="cmp_mode")
 if mode == "Two runs":
     c1, c2 = st.columns(2)
-    run_a = c1.selectbox("Run A", ids, index=0, key="cmp_run_a", format_func=lambda r: by_id[r].label)
-    run_b = c2.selectbox("Run B", ids, index=min(1, len(ids) - 1), key="cmp_run_b",
-                         format_func=lambda r: by_id[r].label)
+    _state.seed("cmp_run_a", ids, "run")
+    _state.seed("cmp_run_b", ids, "run")
+    st.session_state.setdefault("cmp_run_a", ids[0])
+    st.session_state.setdefault("cmp_run_b", ids[min(1, len(ids) - 1)])
+    run_a = c1.selectbox("Run A", ids, key="cmp_run_a", format_func=lambda r: by_id[r].label)
+    run_b = c2.selectbox("Run B", ids, key="cmp_run_b", format_func=lambda r: by_id[r].label)
+    _state.remember("cmp_run_a")
+    _state.remember("cmp_run_b")
+    _state.publish("a", "b")
+    _ui.link_warnings()
     for r in (by_id[run_a], by_id[run_b]):
         label = _queries.run_label(r.run_type)
         if label:

@@ -19,7 +19,7 @@ app = typer.Typer(help="Human calibration grades: import a CSV collected elsewhe
                   no_args_is_help=True, add_completion=False)
 
 AXES = ("reasoning", "evidence", "outcome", "data_reliability")
-DERIVED = ("composite", "created_at", "rubric_id", "display_name", "sign_in", "id")
+DERIVED = ("composite", "created_at", "rubric_id", "rubric_hash", "display_name", "sign_in", "id")
 """Columns of an export that an import ignores (they are computed or recorded, never taken from a file)."""
 
 
@@ -34,6 +34,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
     from sqlalchemy import select
 
     from console import AnnotatorDirectory, AuthError, HumanGradeInput, WriteError, record_human_grades
+    from console._writes import describe_error
     from grader.storage import ContestantRow, RunRow, session_scope
 
     try:
@@ -68,6 +69,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         from console._writes import _rubric_of
 
         rubric = _rubric_of(run)
+        run_rubric_hash = run.rubric_hash
     for col in columns:
         part, _, sub = col.partition(".")
         if part in ("reasoning", "evidence") and sub and sub not in rubric.sub_component_weights(part):
@@ -85,6 +87,11 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         if key not in items:
             problems.append(f"{where}, column 'contestant': {key!r} is not a contestant of run {run_id}")
             continue
+        given_hash = (row.get("rubric_hash") or "").strip()
+        if given_hash and given_hash != run_rubric_hash:
+            problems.append(f"{where}, column 'rubric_hash': the grade was given under another rubric "
+                            f"({given_hash[:12]}…) than run {run_id}'s ({run_rubric_hash[:12]}…)")
+            continue
         values: dict = {a: (row.get(a) or "").strip() or None for a in AXES}
         values["comment"] = row.get("comment") or ""
         for part in ("reasoning", "evidence"):
@@ -93,9 +100,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         try:
             grades.append((who, items[key], HumanGradeInput(**values)))
         except (ValidationError, WriteError) as exc:
-            detail = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors()) \
-                if isinstance(exc, ValidationError) else str(exc)
-            problems.append(f"{where}: {detail}")
+            problems.append(f"{where}: {describe_error(exc)}")
     if problems:
         fail(f"nothing imported ({len(problems)} problem(s)):\n" + "\n".join(problems))
         return
@@ -104,7 +109,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         return
     source = f"{file.name} sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
     try:
-        ids = record_human_grades(run_id, grades, source)
+        ids = record_human_grades(run_id, grades, source, directory=directory)
     except WriteError as exc:
         fail(f"nothing imported: {exc}")
         return
@@ -129,14 +134,15 @@ def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
                          .order_by(HumanGradeRow.created_at, HumanGradeRow.id)).all()
         subs = sorted({f"{part}.{k}" for h in rows for part in ("reasoning", "evidence")
                        for k in ((h.sub_scores or {}).get(part) or {})})
-        header = ["id", "created_at", "annotator", "contestant", "display_name", "rubric_id", *AXES, "composite",
-                  "sign_in", "comment", *subs]
+        header = ["id", "created_at", "annotator", "contestant", "display_name", "rubric_id", "rubric_hash", *AXES,
+                  "composite", "sign_in", "comment", *subs]
         records = []
         for h in rows:
             sub = h.sub_scores or {}
             records.append({"id": h.id, "created_at": h.created_at.isoformat(), "annotator": h.annotator,
                             "contestant": people[h.contestant_id].contestant_key,
                             "display_name": people[h.contestant_id].display_name, "rubric_id": h.rubric_id,
+                            "rubric_hash": h.rubric_hash or "",
                             **{a: getattr(h, a) for a in AXES}, "composite": h.composite,
                             "sign_in": sub.get("sign_in", ""), "comment": h.comment,
                             **{c: (sub.get(c.split(".", 1)[0]) or {}).get(c.split(".", 1)[1]) for c in subs}})

@@ -257,7 +257,7 @@ class ContestantScoreRow(Base):
 
 
 class HumanGradeRow(Base):
-    """A human calibration grade. Append-only: author, time, rubric version and run are always recorded."""
+    """A human calibration grade. Append-only: author, time, rubric version (id and hash) and run are always recorded."""
 
     __tablename__ = "human_grades"
     __table_args__ = (Index("ix_human_run_contestant", "run_id", "contestant_id"),)
@@ -266,6 +266,7 @@ class HumanGradeRow(Base):
     contestant_id: Mapped[int] = mapped_column(ForeignKey("contestants.id"))
     annotator: Mapped[str] = mapped_column(String(100))
     rubric_id: Mapped[str] = mapped_column(String(200))
+    rubric_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the run's rubric (SHA-256)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     reasoning: Mapped[float] = mapped_column(Float)
     evidence: Mapped[float] = mapped_column(Float)

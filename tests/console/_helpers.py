@@ -50,3 +50,37 @@ def page_text(at) -> str:
                  "error", "success"):
         parts.extend(str(e.value) for e in getattr(at, kind))
     return "\n".join(parts)
+
+
+def write_forms(at) -> list:
+    """The form buttons that write (the sidebar's sign-in form excepted)."""
+    return [b for b in at.form_submit_button if b.key != "sign_in_button"]
+
+
+def calibration_prefix(at) -> str:
+    """The widget-key prefix of the calibration form on the page (``cg_<run>_<item>_<generation>_``)."""
+    keys = [w.key for w in at.number_input if w.key and w.key.startswith("cg_") and w.key.endswith("_reasoning")
+            and ":" not in w.key]
+    assert len(keys) == 1, keys
+    return keys[0].removesuffix("reasoning")
+
+
+def item_row_id(run_id: str, number: int, db_url: str) -> int:
+    """The contestant row behind calibration item ``number``."""
+    from console import calibration_items
+
+    return next(i.contestant_row_id for i in calibration_items(run_id, db_url) if i.number == number)
+
+
+def fill_calibration(at, reasoning=None, evidence=None, data_reliability=None, outcome=None, comment=None,
+                     **subs) -> str:
+    """Fill the calibration form's fields that are given (``evidence_claim_support=90`` for a sub-score)."""
+    prefix = calibration_prefix(at)
+    subs = {"sub:{}:{}".format(*name.split("_", 1)): value for name, value in subs.items()}
+    for name, value in (("reasoning", reasoning), ("evidence", evidence), ("data_reliability", data_reliability),
+                        ("outcome", outcome), *subs.items()):
+        if value is not None:
+            at.number_input(key=f"{prefix}{name}").set_value(value)
+    if comment is not None:
+        at.text_area(key=f"{prefix}comment").input(comment)
+    return prefix

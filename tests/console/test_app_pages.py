@@ -8,7 +8,7 @@ import time
 from sqlalchemy import select
 
 from grader.storage import HumanGradeRow, LedgerAnnotationRow, RunRow, session_scope
-from tests.console._helpers import app_test, page_text, sign_in
+from tests.console._helpers import app_test, page_text, sign_in, write_forms
 
 PAGES = ["views/leaderboard.py", "views/contestant.py", "views/ledger.py", "views/calibration.py",
          "views/audits.py", "views/runs.py"]
@@ -71,7 +71,7 @@ def test_ledger_review_filters_and_annotation_requires_sign_in(console_env):
     at.switch_page("views/ledger.py").run()
     assert not at.exception
     text = page_text(at)
-    assert "Sign in (sidebar) to record" in text and not at.form_submit_button  # no anonymous write path
+    assert "Sign in (sidebar) to record" in text and not write_forms(at)  # no anonymous write path
     total = int(text.split("**")[1])
     assert total > 0
     assert "Verifier (read the claim's words):" in text and "market/prices.csv" in str([t.value for t in at.table])
@@ -98,7 +98,7 @@ def test_ledger_review_filters_and_annotation_requires_sign_in(console_env):
     entry_id = int(status_boxes[0].key.removeprefix("ann_status_"))
     status_boxes[0].set_value("contradicted")
     at.text_input(key=f"ann_note_{entry_id}").input("the close was lower that day")
-    at.form_submit_button[0].click().run()
+    write_forms(at)[0].click().run()
     assert not at.exception
     with session_scope(console_env.db_url) as s:
         rows = s.scalars(select(LedgerAnnotationRow)).all()
@@ -111,11 +111,11 @@ def test_calibration_needs_sign_in_and_wrong_tokens_are_refused(console_env):
     at = app_test().run()
     at.switch_page("views/calibration.py").run()
     assert "Sign in (sidebar) to grade" in page_text(at)
-    assert not at.slider and not at.form_submit_button
+    assert not at.number_input and not write_forms(at)
     sign_in(at, "alice", console_env.tokens["bob"])
     assert "unknown annotator or wrong token" in page_text(at)
     assert "annotator" not in at.session_state
-    assert not at.slider
+    assert not at.number_input
     assert console_env.tokens["bob"] not in page_text(at)
 
 

@@ -77,3 +77,19 @@ def test_a_bad_file_writes_nothing_and_names_every_problem(console_env, tmp_path
     out = RUNNER.invoke(app, ["calibration", "import", str(unknown), "--run", run])
     assert out.exit_code == 1 and "column 'evidnce': unknown column" in out.output
     assert "missing column 'evidence'" in out.output and _count(url) == 0
+
+
+def test_an_export_names_the_rubric_hash_and_a_grade_under_another_rubric_is_refused(console_env, tmp_path):
+    url, run = console_env.db_url, console_env.run_id
+    good = _write(tmp_path / "g.csv", ["annotator", "contestant", "reasoning", "evidence"], [["alice", "m1", "70", "60"]])
+    assert RUNNER.invoke(app, ["calibration", "import", str(good), "--run", run]).exit_code == 0
+    exported = tmp_path / "out.csv"
+    assert RUNNER.invoke(app, ["calibration", "export", "--run", run, "--out", str(exported)]).exit_code == 0
+    rows = list(csv.DictReader(exported.open(encoding="utf-8")))
+    assert len(rows[0]["rubric_hash"]) == 64
+    rows[0]["rubric_hash"] = "0" * 64
+    other = _write(tmp_path / "other.csv", list(rows[0]), [list(rows[0].values())])
+    out = RUNNER.invoke(app, ["calibration", "import", str(other), "--run", run])
+    assert out.exit_code == 1 and "column 'rubric_hash': the grade was given under another rubric" in \
+        " ".join(out.output.split())
+    assert _count(url) == 1

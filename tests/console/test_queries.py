@@ -182,3 +182,18 @@ def test_a_rounds_season_shows_each_rounds_outcome_and_allocation(tmp_path):
     assert "%" in first["allocation"]
     timeline = decision_timeline(row.id, url)
     assert timeline["what"].str.startswith("allocation: ").all()
+
+
+def test_runs_of_different_seasons_count_only_matched_contestants_as_moves(console_env, tmp_path):
+    """A contestant in one run only is 'only A' / 'only B', never a rank move or a band change."""
+    other = tmp_path / "other"
+    shutil.copytree(console_env.bundle, other)
+    for name in ("season.yaml", "contestants.yaml", "decisions.jsonl"):
+        path = other / name
+        text = path.read_text().replace("id: tiny", "id: tiny-two") if name == "season.yaml" else path.read_text()
+        path.write_text(text.replace('"m2"', '"m3"').replace("id: m2", "id: m3"))
+    build_synthetic_run(other, "other-run", db_url=console_env.db_url, claims_per_grade=2, seed=3)
+    frame = compare_runs(console_env.run_id, "other-run", console_env.db_url).set_index("contestant_id")
+    assert frame.loc["m2", "in"] == "only A" and frame.loc["m3", "in"] == "only B" and frame.loc["m1", "in"] == "both"
+    assert frame.loc["m2", "rank moved"] is None and frame.loc["m3", "band changed"] is None
+    assert frame.loc["m1", "rank moved"] in (True, False)

@@ -7,7 +7,7 @@ import pytest
 from console import blind_record, calibration_items, ledger_page, run_contestants
 from grader.reporting import collect_audit_inputs
 from tests.conftest import write_bundle
-from tests.console._helpers import app_test, page_text, sign_in
+from tests.console._helpers import app_test, fill_calibration, page_text, sign_in, write_forms
 
 DECISIONS = [  # rationales with checkable numbers, so the reference judge's ledgers have claims
     {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00", "decision_seconds": 12.5,
@@ -64,7 +64,10 @@ def test_blind_grading_of_a_real_anonymized_record(reference_run):
     at = sign_in(app_test().run(), "bob", tokens["bob"])
     at.switch_page("views/calibration.py").run()
     assert "Contestant A" in page_text(at) or "Contestant B" in page_text(at)
-    at.form_submit_button[0].click().run()
+    write_forms(at)[0].click().run()  # an untouched form is not a grade
+    assert "reasoning: a score 0-100 is required" in page_text(at) and "Revealed" not in page_text(at)
+    fill_calibration(at, reasoning=55, evidence=45, data_reliability=60, outcome=50)
+    write_forms(at)[0].click().run()
     assert "Revealed: the judges' grades" in page_text(at)
     assert list(at.dataframe[-1].value["grader"]) == ["you (bob)", "reference"]
     humans = collect_audit_inputs("ref-run", url).human_grades

@@ -9,23 +9,33 @@ from sqlalchemy import select
 
 from grader.reporting import collect_audit_inputs
 from grader.storage import HumanGradeRow, session_scope
-from tests.console._helpers import app_test, page_text, sign_in
+from tests.console._helpers import (
+    RUN_ID,
+    app_test,
+    calibration_prefix,
+    fill_calibration,
+    item_row_id,
+    page_text,
+    sign_in,
+    write_forms,
+)
 
 JUDGES = ("judge-openai", "judge-anthropic", "judge-xai")
 
 
 def _grade_current_item(at, reasoning: int, evidence: int, comment: str) -> int:
+    """Grade the item on the page; returns its contestant row."""
     item = at.selectbox(key="calib_item").value
-    prefix = f"cg_{item}_"
-    at.slider(key=f"{prefix}reasoning").set_value(reasoning)
-    at.slider(key=f"{prefix}evidence").set_value(evidence)
-    at.slider(key=f"{prefix}data_reliability").set_value(70)
-    at.slider(key=f"{prefix}outcome").set_value(40)
-    at.number_input(key=f"{prefix}evidence_claim_support").set_value(90)
-    at.text_area(key=f"{prefix}comment").input(comment)
-    at.form_submit_button[0].click().run()
+    fill_calibration(at, reasoning, evidence, 70, 40, comment, evidence_claim_support=90)
+    write_forms(at)[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
-    return item
+    return item_row_id(RUN_ID, item, _url(at))
+
+
+def _url(at) -> str:
+    import os
+
+    return os.environ["GRADER_DATABASE_URL"]
 
 
 def test_sign_in_grade_reveal_and_calibration_audit(console_env):
@@ -45,7 +55,7 @@ def test_sign_in_grade_reveal_and_calibration_audit(console_env):
     item = _grade_current_item(at, 64, 58, "Clear theses, thin evidence.")
 
     after = page_text(at)
-    assert "Grade recorded" in after and "Revealed: the judges' grades" in after
+    assert "recorded. The judges' grades are revealed" in after and "Revealed: the judges' grades" in after
     reveal = at.dataframe[-1].value
     assert list(reveal["grader"]) == ["you (alice)", "judge-anthropic", "judge-openai", "judge-xai"]
     assert reveal["reasoning"].iloc[0] == 64 and reveal["evidence"].iloc[0] == 58
@@ -85,22 +95,27 @@ def test_sign_in_grade_reveal_and_calibration_audit(console_env):
 def test_second_annotator_queue_and_append_only_regrades(console_env):
     alice = sign_in(app_test().run(), "alice", console_env.tokens["alice"])
     alice.switch_page("views/calibration.py").run()
-    first_item = _grade_current_item(alice, 70, 70, "first")
+    first_row = _grade_current_item(alice, 70, 70, "first")
+    first_item = alice.selectbox(key="calib_item").value
 
     bob = sign_in(app_test().run(), "bob", console_env.tokens["bob"])
     bob.switch_page("views/calibration.py").run()
     assert next(m for m in bob.metric if m.label == "Waiting for a second annotator").value == "1"
     assert bob.selectbox(key="calib_item").value == first_item  # bob's queue starts with alice's item
+    assert bob.number_input(key=calibration_prefix(bob) + "reasoning").value is None  # a first grade starts empty
     _grade_current_item(bob, 40, 45, "second opinion")
 
     # alice grades the same item again: a new row, the first one stays
     alice.button(key=f"regrade_btn_{first_item}").click().run()
-    assert alice.form_submit_button  # the form is back
-    _grade_current_item(alice, 75, 72, "revised")
+    assert write_forms(alice)  # the form is back, starting from alice's latest grade of the item
+    prefix = calibration_prefix(alice)
+    assert alice.number_input(key=f"{prefix}reasoning").value == 70
+    assert alice.text_area(key=f"{prefix}comment").value == "first"
+    assert _grade_current_item(alice, 75, 72, "revised") == first_row
     with session_scope(console_env.db_url) as s:
         rows = s.scalars(select(HumanGradeRow).order_by(HumanGradeRow.id)).all()
         assert [(r.annotator, r.contestant_id, r.reasoning) for r in rows] == [
-            ("alice", first_item, 70), ("bob", first_item, 40), ("alice", first_item, 75)]
+            ("alice", first_row, 70), ("bob", first_row, 40), ("alice", first_row, 75)]
     humans = collect_audit_inputs(console_env.run_id, console_env.db_url).human_grades
     latest = humans[(humans["annotator"] == "alice") & (humans["axis"] == "reasoning")]
     assert list(latest["score"]) == [75]  # the audit reads the latest grade per annotator

@@ -163,3 +163,44 @@ def test_a_correction_replaces_the_whole_earlier_grade_in_the_audit(console_env)
     assert dict(zip(mine["axis"], mine["score"], strict=True)) == pytest.approx(
         {"reasoning": 50, "evidence": 60, "composite": mine.loc[mine["axis"] == "composite", "score"].iloc[0]})
     assert "outcome" not in set(mine["axis"]) and "data_reliability" not in set(mine["axis"])
+
+
+def test_revocation_takes_effect_on_the_next_write(console_env):
+    """`grader annotators remove` (or a re-issued token) stops a session that signed in before."""
+    directory = AnnotatorDirectory(console_env.annotators)
+    alice = directory.sign_in("alice", console_env.tokens["alice"])
+    bob = directory.sign_in("bob", console_env.tokens["bob"])
+    c = run_contestants(console_env.run_id, console_env.db_url)[0]
+    entry = ledger_page(console_env.run_id, None, 1, 1, console_env.db_url).entries[0]
+    grade = HumanGradeInput(reasoning=50, evidence=50)
+    record_human_grade(alice, console_env.run_id, c.row_id, grade, console_env.db_url)
+    directory.remove("alice")
+    with pytest.raises(AuthError, match="no longer configured"):
+        record_human_grade(alice, console_env.run_id, c.row_id, grade, console_env.db_url)
+    with pytest.raises(AuthError, match="no longer configured"):
+        record_ledger_annotation(alice, entry.id, "supported", "", console_env.db_url)
+    directory.add("bob", replace=True)  # a new token: the old session is revoked too
+    with pytest.raises(AuthError, match="re-issued"):
+        record_human_grade(bob, console_env.run_id, c.row_id, grade, console_env.db_url)
+    assert _count(console_env.db_url, HumanGradeRow) == 1
+    assert _count(console_env.db_url, LedgerAnnotationRow) == 0
+
+
+def test_a_human_grade_records_the_rubric_hash_and_errors_read_plainly(console_env):
+    from console._writes import describe_error
+    from grader.storage import RunRow
+
+    who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
+    c = run_contestants(console_env.run_id, console_env.db_url)[0]
+    record_human_grade(who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=50, evidence=50),
+                       console_env.db_url)
+    with session_scope(console_env.db_url) as s:
+        row = s.scalars(select(HumanGradeRow)).one()
+        assert row.rubric_hash == s.get(RunRow, console_env.run_id).rubric_hash and len(row.rubric_hash) == 64
+    with pytest.raises(ValidationError) as info:
+        HumanGradeInput(reasoning=50, evidence=50, comment="x" * 6000)
+    assert describe_error(info.value) == "comment: longer than 5000 characters"
+    with pytest.raises(ValidationError) as info:
+        HumanGradeInput(reasoning=None, evidence=50, reasoning_sub_scores={"thesis_quality": 140})
+    assert describe_error(info.value) == ("reasoning: a score 0-100 is required; "
+                                          "reasoning_sub_scores.thesis_quality: 140 is outside 0-100")

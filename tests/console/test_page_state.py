@@ -1,0 +1,132 @@
+"""Page state in the URL, revocation, plain-text notes, human grades behind sign-in, flag reasons (AppTest).
+
+The same behaviours in a real browser (reload, links, Tab sign-in, two annotators) are in test_browser_state.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from console import (
+    AnnotatorDirectory,
+    build_synthetic_run,
+    ledger_page,
+    record_ledger_annotation,
+    run_contestants,
+)
+from grader.storage import ContestantScoreRow, session_scope
+from tests.console._helpers import app_test, page_text, sign_in, write_forms
+
+
+def _open(page: str, **params: str):
+    """A new browser session on ``page`` with ``params`` in its URL (a reload, or a followed link)."""
+    at = app_test()
+    for key, value in params.items():
+        at.query_params[key] = value
+    if page != "views/leaderboard.py":
+        at.switch_page(page)
+    return at.run()
+
+
+def test_a_link_opens_the_run_and_contestant_it_names_and_the_url_follows_the_page(console_env):
+    build_synthetic_run(console_env.bundle, "other-run", db_url=console_env.db_url, claims_per_grade=2, seed=4)
+    at = _open("views/contestant.py", run=console_env.run_id, contestant="m2")
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="run_id").value == console_env.run_id  # not the newest run
+    assert at.selectbox(key="selected_contestant").value == "m2" and "Model Two" in page_text(at)
+    assert at.query_params["run"] == console_env.run_id and at.query_params["contestant"] == "m2"
+    at.selectbox(key="selected_contestant").set_value("m1").run()
+    assert at.query_params["contestant"] == "m1"
+
+
+def test_the_contestant_button_keeps_the_run(console_env):
+    build_synthetic_run(console_env.bundle, "newer-run", db_url=console_env.db_url, claims_per_grade=2, seed=4)
+    at = _open("views/leaderboard.py", run=console_env.run_id)
+    assert at.selectbox(key="run_id").value == console_env.run_id
+    links = dict(zip(at.dataframe[0].value["contestant"], at.dataframe[0].value["page"], strict=True))
+    assert links["Model Two"] == f"./contestant?run={console_env.run_id}&contestant=m2"  # the link column
+    at.selectbox(key="leaderboard_open").set_value("m2")
+    at.button(key="open_contestant").click().run()
+    assert at.title[0].value == "Contestant"
+    assert at.selectbox(key="run_id").value == console_env.run_id and "Model Two" in page_text(at)
+
+
+def test_a_link_to_something_that_is_not_there_says_so(console_env):
+    at = _open("views/contestant.py", run="no-such-run", contestant="zz")
+    assert not at.exception
+    text = page_text(at)
+    assert "The link names run no-such-run, which is not in this database" in text
+    assert "The link names contestant zz" in text
+
+
+def test_ledger_filters_and_a_linked_claim_live_in_the_url(console_env):
+    url = console_env.db_url
+    entry = ledger_page(console_env.run_id, None, 1, 50, url).entries[3]
+    at = _open("views/ledger.py", run=console_env.run_id, verifier="contradicted,supported", per="10")
+    assert at.multiselect(key="ledger_verifier").value == ["contradicted", "supported"]
+    assert at.selectbox(key="ledger_page_size").value == 10
+    assert at.query_params["verifier"] == "contradicted,supported"
+    linked = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
+    assert f"Showing claim {entry.id} only" in page_text(linked)
+    assert "**1** claims match" in page_text(linked) and entry.claim in page_text(linked).replace("\\", "")
+
+
+def test_notes_render_as_plain_text(console_env):
+    """A markdown image or link in a note is shown as typed, never fetched or followed."""
+    who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
+    entry = ledger_page(console_env.run_id, None, 1, 1, console_env.db_url).entries[0]
+    record_ledger_annotation(who, entry.id, "supported", "see ![x](http://attacker.example/p.png) and "
+                             "[here](http://attacker.example) :red[alarm] $x^2$", console_env.db_url)
+    at = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
+    caption = next(c.value for c in at.caption if "attacker" in c.value)
+    note = caption[caption.index("see "):]
+    assert not re.search(r"(?<!\\)[!\[\]()$:^]", note), note  # every markdown character escaped
+    assert caption.replace("\\", "").endswith("see ![x](http://attacker.example/p.png) and "
+                                              "[here](http://attacker.example) :red[alarm] $x^2$")
+
+
+def test_human_grades_need_a_sign_in_on_the_audits_page(console_env):
+    import time
+
+    from console import HumanGradeInput, record_human_grade
+
+    who = AnnotatorDirectory(console_env.annotators).sign_in("bob", console_env.tokens["bob"])
+    for c in run_contestants(console_env.run_id, console_env.db_url):
+        record_human_grade(who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=60, evidence=50),
+                           console_env.db_url)
+    at = _open("views/audits.py", run=console_env.run_id)
+    start = time.monotonic()
+    while not at.tabs:
+        assert time.monotonic() - start < 240
+        time.sleep(0.5)
+        at.run()
+    calibration = next(t for t in at.tabs if "Calibration" in t.label)
+    assert "shown to signed-in annotators only" in "\n".join(str(e.value) for e in calibration.info)
+    assert not calibration.get("imgs") and not calibration.get("image")
+    sign_in(at, "alice", console_env.tokens["alice"])
+    calibration = next(t for t in at.tabs if "Calibration" in t.label)
+    assert "signed-in annotators only" not in "\n".join(str(e.value) for e in calibration.info)
+    assert calibration.get("imgs") or calibration.get("image")  # the scatter of human vs judge grades
+
+
+def test_revocation_signs_an_open_session_out(console_env):
+    at = sign_in(_open("views/ledger.py", run=console_env.run_id), "alice", console_env.tokens["alice"])
+    assert write_forms(at)
+    AnnotatorDirectory(console_env.annotators).remove("alice")
+    at.run()
+    assert not write_forms(at) and "no longer configured" in page_text(at)
+
+
+def test_flags_show_their_reason(console_env):
+    c = run_contestants(console_env.run_id, console_env.db_url)[1]
+    with session_scope(console_env.db_url) as s:
+        row = s.query(ContestantScoreRow).filter_by(contestant_id=c.row_id).one()
+        row.flagged = True
+        row.details = {**row.details, "panel": {**row.details["panel"], "missing": ["judge-xai"],
+                                                "reasons": ["2 of 3 judges graded: score computed, flagged"]}}
+    at = _open("views/leaderboard.py", run=console_env.run_id)
+    frame = at.dataframe[0].value.set_index("contestant")
+    assert frame.loc[c.display_name, "flag_reason"] == ("2 of 3 judges graded: score computed, flagged — missing: "
+                                                        "judge-xai")
+    at = _open("views/contestant.py", run=console_env.run_id, contestant=c.key)
+    assert "Flagged, never official: 2 of 3 judges graded" in page_text(at) and "judge-xai" in page_text(at)
