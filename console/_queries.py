@@ -62,6 +62,7 @@ class RunSummary(BaseModel):
     created_at: datetime
     scored_versions: int
     latest_version: int | None
+    """The number of the run's latest scored version (1, 2, ... within the run), None before scoring."""
 
     @property
     def label(self) -> str:
@@ -74,7 +75,7 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
         versions = dict(
             (run_id, (count, latest))
             for run_id, count, latest in s.execute(
-                select(ScoreVersionRow.run_id, func.count(ScoreVersionRow.id), func.max(ScoreVersionRow.id))
+                select(ScoreVersionRow.run_id, func.count(ScoreVersionRow.id), func.max(ScoreVersionRow.number))
                 .group_by(ScoreVersionRow.run_id)
             )
         )
@@ -518,9 +519,11 @@ def human_grade_stamp(run_id: str, db_url: str | None = None) -> tuple[int, int]
 
 def compare_runs(run_a: str, run_b: str, db_url: str | None = None) -> pd.DataFrame:
     """Two runs side by side per contestant (matched by contestant id): total, rank and band in each."""
-    _, a = leaderboard(run_a, db_url)
-    _, b = leaderboard(run_b, db_url)
+    from grader.panel.leaderboard import leaderboard_rows
+
     keep = ["contestant_id", "contestant", "total", "rank", "band", "reasoning_median"]
+    a, b = (pd.DataFrame([{**r, "contestant": r["label"]} for r in leaderboard_rows(run, None, db_url)[1]],
+                         columns=[*keep, "label"])[keep] for run in (run_a, run_b))
     merged = a[keep].merge(b[keep], on="contestant_id", how="outer", suffixes=(" A", " B"))
     merged["contestant"] = merged["contestant A"].fillna(merged["contestant B"])
     in_a, in_b = merged["contestant A"].notna(), merged["contestant B"].notna()

@@ -16,7 +16,7 @@ if str(ROOT) not in sys.path:  # `streamlit run console/app.py` puts only consol
 import streamlit as st  # noqa: E402
 
 from console._state import restore_from_url  # noqa: E402
-from console._ui import prewarm_audits, sidebar_run_picker, sidebar_sign_in  # noqa: E402
+from console._ui import prewarm_server, sidebar_run_picker, sidebar_sign_in  # noqa: E402
 
 st.set_page_config(page_title="Grader console", page_icon=":material/balance:", layout="wide")
 
@@ -32,5 +32,5 @@ PAGES = [
 page = st.navigation(PAGES)
 restore_from_url()  # a reload or a followed link: run, contestant, item, filters from the query string
 sidebar_sign_in()
-prewarm_audits(sidebar_run_picker())
+prewarm_server(sidebar_run_picker())
 page.run()

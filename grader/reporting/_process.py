@@ -13,9 +13,9 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
     """contestant key -> facts. Trading: decisions, trades, holds, turnover (x mean NAV), mean position HHI, max
     position weight, top sector and its weight, mean cash weight, thrash events. Rounds: rounds, mean HHI of the
     allocations, mean number of holdings."""
-    from grader.season import load_bundle
+    from grader.reporting._bundles import cached_bundle, cached_replays
 
-    bundle = load_bundle(source)
+    bundle = cached_bundle(source)
     if bundle.info.format == "rounds":
         from grader.replay import score_rounds
 
@@ -31,10 +31,8 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
             row.update(rounds=n, hhi=row.pop("hhi_sum") / n if n else None,
                        holdings=row.pop("holdings_sum") / n if n else None)
         return out
-    from grader.replay import replay_season
-
     out = {}
-    for cid, rep in replay_season(bundle).items():
+    for cid, rep in cached_replays(bundle).items():
         f = rep.facts
         out[cid] = {"format": "trading", "decisions": f.decisions, "trades": f.trades, "holds": f.hold_decisions,
                     "turnover": f.turnover, "hhi": f.hhi, "max_position_weight": f.max_position_weight,

@@ -89,9 +89,8 @@ def run_risk_evidence(run_id: str, db_url: str | None = None, *, pending: bool =
 def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> tuple[pd.DataFrame, list[str]]:
     """One contestant's risk facts per decision (point-in-time) and its season risk lines (outcomes of a trading
     season; a rounds season has none), for the console's contestant page."""
-    from grader.replay import replay_season
+    from grader.reporting._bundles import cached_bundle, cached_interval, cached_market, cached_replays
     from grader.risk import contestant_risk, season_risk
-    from grader.season import load_bundle
 
     with session_scope(db_url) as s:
         c = s.get(ContestantRow, contestant_row_id)
@@ -99,9 +98,10 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
             raise KeyError(f"no contestant row {contestant_row_id}")
         season = s.get(SeasonRow, c.season_id)
         source, key = season.source_path, c.contestant_key
-    bundle = load_bundle(source)
-    replay = replay_season(bundle).get(key) if bundle.info.format == "trading" else None
-    risk = contestant_risk(bundle, key, nav=replay.nav if replay is not None else None)
+    bundle = cached_bundle(source)
+    replay = cached_replays(bundle).get(key)
+    risk = contestant_risk(bundle, key, market=cached_market(bundle), horizon=cached_interval(bundle),
+                           nav=replay.nav if replay is not None else None)
     rows = []
     for d in risk.decisions:
         rows.append({

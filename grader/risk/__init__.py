@@ -18,6 +18,7 @@ from grader.risk._facts import (
     StressResult,
     contestant_risk,
     decision_interval,
+    season_market,
     season_risk,
     season_risk_facts,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "path_in_window",
     "season_profile",
     "season_risk",
+    "season_market",
     "season_risk_facts",
     "stress_windows",
     "two_layer_score",

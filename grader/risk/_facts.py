@@ -195,6 +195,12 @@ class _Market:
         return None if np.isnan(v) else float(v)
 
 
+def season_market(bundle: SeasonBundle) -> _Market:
+    """The season's market (closes and cached trailing-window statistics) to share between calls of
+    :func:`contestant_risk` on one bundle: the statistics at a date are the same for every contestant."""
+    return _Market(bundle)
+
+
 def decision_interval(bundle: SeasonBundle) -> int:
     """The season's decision interval in sessions: the median gap between a contestant's consecutive decision
     sessions (a property of the season's schedule, not of the market); a rounds season's median round length.

@@ -197,3 +197,10 @@ def test_runs_of_different_seasons_count_only_matched_contestants_as_moves(conso
     assert frame.loc["m2", "in"] == "only A" and frame.loc["m3", "in"] == "only B" and frame.loc["m1", "in"] == "both"
     assert frame.loc["m2", "rank moved"] is None and frame.loc["m3", "band changed"] is None
     assert frame.loc["m1", "rank moved"] in (True, False)
+
+
+def test_a_runs_latest_version_is_its_number_within_the_run(any_db_env):
+    """Version ids are global; the run picker speaks of the run's own numbers (1, 2, ...)."""
+    build_synthetic_run(any_db_env.bundle, "second-run", db_url=any_db_env.db_url, claims_per_grade=1, seed=2)
+    runs = {r.run_id: r for r in list_runs(any_db_env.db_url)}
+    assert runs["second-run"].latest_version == 1 and runs[any_db_env.run_id].latest_version == 1

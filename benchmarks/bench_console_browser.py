@@ -1,0 +1,151 @@
+"""Benchmark: the console's pages in a real browser at 50 contestants x 250 days x 3 judges (bar: 1.5 s).
+
+Starts ``grader console`` on the benchmark database of ``bench_console.py`` (built once in --workdir) and drives
+Debian's chromium with Playwright. For each page it prints:
+
+- new tab: a new tab of the same browser (a new Streamlit session; the page's data not viewed before in any
+  session) opened on the page's URL, until the page's last element is drawn and the script run has finished;
+- reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats.
+
+The server is warmed once before timing (one page view that imports the modules), as a running console is.
+Run: .venv/bin/python benchmarks/bench_console_browser.py [--workdir DIR] [--strict]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+BAR_SECONDS = 1.5
+STATUS_RUNNING = ("() => { const w = document.querySelector('[data-testid=\"stStatusWidget\"]');"
+                  " return !w || getComputedStyle(w).visibility === 'hidden'; }")
+
+
+def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: ANN001
+    """Poll until ``marker`` (regex) is on the page and Streamlit's script run has finished."""
+    pattern = re.compile(marker)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.get_by_text(pattern).count() and page.evaluate(STATUS_RUNNING):
+            exceptions = page.locator('[data-testid="stException"]')
+            if exceptions.count():
+                raise RuntimeError(f"page raised: {exceptions.first.inner_text()[:300]}")
+            return
+        page.wait_for_timeout(25)
+    raise TimeoutError(f"{marker!r} not drawn within {timeout} s on {page.url}")
+
+
+def main() -> int:
+    from bench_console import RUN_ID, prepare
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "grader-bench-console")
+    parser.add_argument("--contestants", type=int, default=50)
+    parser.add_argument("--days", type=int, default=250)
+    parser.add_argument("--claims", type=int, default=250, help="ledger claims per grade")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--strict", action="store_true")
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    from console import calibration_items, run_contestants
+    from tests.console._browser import console_process, launch
+
+    url, token = prepare(args.workdir, args.contestants, args.days, args.claims)
+    people = run_contestants(RUN_ID, url)
+    middle = people[len(people) // 2].key
+    item = calibration_items(RUN_ID, url)[0].number
+    pages = [  # (name, path and query, the page's last element)
+        ("Leaderboard", f"?run={RUN_ID}", r"^Flagged: fewer judges"),
+        (f"Contestant ({args.days}-day NAV, timeline, risk)", f"contestant?run={RUN_ID}&contestant={middle}",
+         rf"^Decision timeline \({args.days} decisions\)"),
+        ("Ledger review (page 1 of all claims)", f"ledger?run={RUN_ID}", r"^Sign in \(sidebar\) to record"),
+        ("Ledger review (judge-xai, contradicted)", f"ledger?run={RUN_ID}&judge=judge-xai&verifier=contradicted",
+         r"^Sign in \(sidebar\) to record"),
+        ("Calibration (signed out)", f"calibration?run={RUN_ID}&item={item}", r"^Sign in \(sidebar\) to grade"),
+        ("Runs", f"runs?run={RUN_ID}", r"^Spearman"),
+        # last: opening Audits starts the report's background build (a niced worker process), which then
+        # competes for the CPU with whatever is measured next on a small machine
+        ("Audits (page answer)", f"audits?run={RUN_ID}", r"Building the audit report|live from the database"),
+    ]
+    results: list[tuple[str, float, float]] = []
+    with console_process(url, Path(os.environ["GRADER_ANNOTATORS_FILE"]), args.workdir) as base, \
+            sync_playwright() as p:
+        browser = launch(p)
+        try:
+            # a first visit ever: an empty browser cache downloads Streamlit's scripts (said apart: once per browser)
+            cold = browser.new_context()
+            tab = cold.new_page()
+            start = time.perf_counter()
+            tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
+            _until_drawn(tab, pages[0][2])
+            server_warmup = time.perf_counter() - start
+            cold.close()
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})  # one browser profile
+            tab = context.new_page()
+            start = time.perf_counter()
+            tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
+            _until_drawn(tab, pages[0][2])
+            first_visit = time.perf_counter() - start
+            tab.close()
+            # the grading form: sign in on the calibration page of a new tab, until the blind record and form show
+            tab = context.new_page()
+            tab.goto(f"{base}/calibration?run={RUN_ID}&item={item}", wait_until="commit")
+            _until_drawn(tab, r"^Sign in \(sidebar\) to grade")
+            tab.get_by_label("Annotator").fill("bench")
+            tab.get_by_label("Token").fill(token)
+            start = time.perf_counter()
+            tab.get_by_role("button", name="Sign in").click()
+            _until_drawn(tab, r"^Submit grade of Item")
+            signed_in = time.perf_counter() - start
+            tab.close()
+            for name, path, marker in pages:
+                tab = context.new_page()  # a new tab: a new Streamlit session, the browser's cache shared
+                start = time.perf_counter()
+                tab.goto(f"{base}/{path}", wait_until="commit")
+                _until_drawn(tab, marker)
+                first = time.perf_counter() - start
+                again = []
+                for _ in range(args.repeats):
+                    start = time.perf_counter()
+                    tab.reload(wait_until="commit")  # a reload is a new session too: the URL keeps the page
+                    _until_drawn(tab, marker)
+                    again.append(time.perf_counter() - start)
+                tab.close()
+                results.append((name, first, statistics.median(again)))
+                if name.startswith("Calibration"):
+                    results.append(("Calibration: sign in -> blind record and form", signed_in, float("nan")))
+        finally:
+            browser.close()
+
+    width = max(len(r[0]) for r in results)
+    print(f"\n{args.contestants} contestants x {args.days} days x 3 judges, {args.claims} claims per grade; "
+          f"Debian chromium via Playwright")
+    print(f"{'page':<{width}}  new tab   reload (median of {args.repeats})")
+    over = []
+    for name, first, again in results:
+        flag = "" if max(first, again if again == again else 0.0) < BAR_SECONDS else "  OVER BAR"
+        if flag:
+            over.append(name)
+        shown = f"{again:6.3f} s" if again == again else "      —"
+        print(f"{name:<{width}}  {first:6.3f} s  {shown}{flag}")
+    print(f"server warm-up (the first page view after start: imports, caches; empty browser cache): "
+          f"{server_warmup:.2f} s; a first visit with an empty browser cache afterwards: {first_visit:.2f} s")
+    print(f"bar: {BAR_SECONDS} s per page view; {len(results) - len(over)}/{len(results)} within; load average "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    return 1 if args.strict and over else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
