@@ -206,3 +206,45 @@ class AnnotatorDirectory:
                     return SignedIn(name=record.name, method="oidc", credential=record.email,
                                     seal=_seal(record.name, "oidc", record.email))
         raise AuthError(f"{email or 'this account'} is not a configured annotator")
+
+
+class BrowserSessions:
+    """Sign-ins kept across reloads of one browser: a random id in a cookie (``grader_session``, SameSite=Strict,
+    12 hours) maps to the :class:`SignedIn` held in this server process only. The token is never stored; a server
+    restart, a sign-out or the expiry ends the session, and :func:`require_current` still checks the annotators
+    file on every write (revocation)."""
+
+    COOKIE = "grader_session"
+    LIFETIME_SECONDS = 12 * 3600
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._sessions: dict[str, tuple[SignedIn, float]] = {}
+
+    def open(self, who: SignedIn) -> str:
+        import time
+
+        sid = secrets.token_urlsafe(32)
+        with self._lock:
+            self._sessions[sid] = (require_signed_in(who), time.time() + self.LIFETIME_SECONDS)
+        return sid
+
+    def resume(self, sid: str | None) -> SignedIn | None:
+        import time
+
+        if not sid:
+            return None
+        with self._lock:
+            held = self._sessions.get(sid)
+            if held is None:
+                return None
+            if held[1] < time.time():
+                del self._sessions[sid]
+                return None
+            return held[0]
+
+    def close(self, sid: str | None) -> None:
+        with self._lock:
+            self._sessions.pop(sid or "", None)

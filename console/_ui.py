@@ -23,7 +23,7 @@ import pandas as pd
 import streamlit as st
 
 from console import _nav, _queries, _state
-from console._auth import AnnotatorDirectory, AuthError, SignedIn, require_current
+from console._auth import AnnotatorDirectory, AuthError, BrowserSessions, SignedIn, require_current
 from console._state import CONTESTANT_KEY, RUN_KEY
 from grader.storage import database_url
 
@@ -287,15 +287,39 @@ def rubric_names() -> list[str]:
 # ------------------------------------------------------------------------------------------ sign-in
 
 
+@st.cache_resource(show_spinner=False)
+def browser_sessions() -> BrowserSessions:
+    return BrowserSessions()
+
+
+def _cookie_sid() -> str | None:
+    try:
+        return st.context.cookies.get(BrowserSessions.COOKIE)
+    except Exception:  # noqa: BLE001 - no request context (AppTest): no cookie
+        return None
+
+
+def _set_cookie(sid: str, max_age: int) -> None:
+    """Set (or, with ``max_age`` 0, clear) the session cookie in this browser (an id only, never a token)."""
+    st.html(f"<script>document.cookie = '{BrowserSessions.COOKIE}={sid}; path=/; max-age={max_age}; "
+            "SameSite=Strict';</script>", unsafe_allow_javascript=True, width=1)
+
+
 def signed_in() -> SignedIn | None:
-    """The annotator signed in to this browser session, if any (signed out here once revoked)."""
+    """The annotator signed in to this browser session, if any (signed out here once revoked). A reload resumes
+    the sign-in of this browser (the session cookie)."""
     who = st.session_state.get(ANNOTATOR_KEY)
+    if who is None and not st.session_state.get("_signed_out"):
+        who = browser_sessions().resume(_cookie_sid())
+        if who is not None:
+            st.session_state[ANNOTATOR_KEY] = who
     if not isinstance(who, SignedIn):
         return None
     try:
         return require_current(who)
     except AuthError as exc:
         st.session_state.pop(ANNOTATOR_KEY, None)
+        browser_sessions().close(_cookie_sid())
         st.session_state["sign_in_error"] = str(exc)
         return None
 
@@ -312,8 +336,11 @@ def _sign_in_token(directory: AnnotatorDirectory) -> None:
     token = st.session_state.get("sign_in_token", "")
     st.session_state["sign_in_token"] = ""  # never kept in the session
     try:
-        st.session_state[ANNOTATOR_KEY] = directory.sign_in(name, token)
+        who = directory.sign_in(name, token)
+        st.session_state[ANNOTATOR_KEY] = who
+        st.session_state["_new_browser_session"] = browser_sessions().open(who)
         st.session_state.pop("sign_in_error", None)
+        st.session_state.pop("_signed_out", None)
     except AuthError as exc:
         st.session_state["sign_in_error"] = str(exc)
 
@@ -323,13 +350,22 @@ def sidebar_sign_in() -> SignedIn | None:
     who = signed_in()
     box = st.sidebar.container(border=True)
     if who is not None:
+        sid = st.session_state.pop("_new_browser_session", None)
+        if sid:
+            with st.sidebar:
+                _set_cookie(sid, BrowserSessions.LIFETIME_SECONDS)
         box.markdown(f"Signed in as **{who.name}**")
         if box.button("Sign out", key="sign_out"):
             st.session_state.pop(ANNOTATOR_KEY, None)
+            st.session_state["_signed_out"] = True
+            browser_sessions().close(_cookie_sid())
             if who.method == "oidc":
                 st.logout()
             st.rerun()
         return who
+    if st.session_state.get("_signed_out"):
+        with st.sidebar:
+            _set_cookie("", 0)
     directory = AnnotatorDirectory()
     try:
         configured = directory.names()
@@ -359,7 +395,8 @@ def sidebar_sign_in() -> SignedIn | None:
     if st.session_state.get("sign_in_error"):
         box.error(st.session_state["sign_in_error"])
     box.caption("Reading needs no sign-in (human grades excepted); every grade and annotation is recorded under "
-                "your name. Sign-in lasts for this browser tab: tokens never go into links.")
+                "your name. A sign-in lasts 12 hours in this browser (a session cookie holding a random id; the "
+                "token is never kept) or until you sign out.")
     return None
 
 

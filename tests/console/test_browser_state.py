@@ -50,6 +50,46 @@ def test_tab_then_click_sign_in_works(console_env, tmp_path):
             browser.close()
 
 
+def test_a_reload_keeps_the_sign_in_until_sign_out_or_revocation(console_env, tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    from console import AnnotatorDirectory
+
+    with console_process(console_env.db_url, console_env.annotators, tmp_path) as url, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{url}/calibration?run={console_env.run_id}", wait_until="domcontentloaded")
+            expect(page.get_by_role("heading", name=re.compile("Calibration"))).to_be_visible(timeout=60_000)
+            settle(page)
+            _sign_in_with_tab(page, "alice", console_env.tokens["alice"])
+            expect(page.get_by_text("Signed in as")).to_be_visible(timeout=30_000)
+            settle(page)
+            cookie = next(c for c in page.context.cookies() if c["name"] == "grader_session")
+            assert console_env.tokens["alice"] not in cookie["value"] and len(cookie["value"]) >= 40
+            page.reload(wait_until="domcontentloaded")
+            expect(page.get_by_text("Signed in as")).to_be_visible(timeout=60_000)
+            expect(page.get_by_role("button", name=re.compile(r"Submit grade of Item"))).to_be_visible()
+            settle(page)
+            page.get_by_role("button", name="Sign out").click()
+            expect(page.get_by_label("Annotator")).to_be_visible(timeout=30_000)
+            settle(page)
+            page.reload(wait_until="domcontentloaded")
+            expect(page.get_by_label("Annotator")).to_be_visible(timeout=60_000)
+            settle(page)
+            assert page.get_by_text("Signed in as").count() == 0
+
+            _sign_in_with_tab(page, "alice", console_env.tokens["alice"])  # again, then revoked
+            expect(page.get_by_text("Signed in as")).to_be_visible(timeout=30_000)
+            settle(page)
+            AnnotatorDirectory(console_env.annotators).remove("alice")
+            page.reload(wait_until="domcontentloaded")
+            expect(page.get_by_text("no longer configured")).to_be_visible(timeout=60_000)
+            assert page.get_by_text("Signed in as").count() == 0
+        finally:
+            browser.close()
+
+
 def test_links_keep_the_run_and_a_reload_keeps_the_page(console_env, tmp_path):
     from playwright.sync_api import expect, sync_playwright
 
