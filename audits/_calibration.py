@@ -75,6 +75,8 @@ class CalibrationResult(BaseModel):
     human_baseline: list[AgreementWithReference]
     points: list[CalibrationPoint]
     caveats: list[str]
+    items_per_annotator: dict[str, int] = {}
+    """Items each annotator graded (their latest grade of each counts)."""
 
 
 def _compare(
@@ -183,6 +185,7 @@ def calibration(
     return CalibrationResult(
         has_human_grades=True,
         n_items=n_items,
+        items_per_annotator={str(k): int(v) for k, v in grades.groupby("annotator")["item_id"].nunique().items()},
         n_annotators=int(grades["annotator"].nunique()),
         judges=judges,
         human_baseline=baseline,

@@ -388,6 +388,8 @@ class AuditInputs(BaseModel):
     failed_calls: list[dict[str, Any]] = Field(default_factory=list)
     """Every attempt that gave no valid grade: call_id, judge_id, contestant, repeat, attempt, status, error."""
     run_notes: list[str] = Field(default_factory=list)
+    calibration_set: dict[str, Any] | None = None
+    """A calibration run: the set it grades (set_id, method, window, n_items); its items are the "contestants"."""
     """What a reader must know about the run (a panel that does not fit its rubric, a resumed run, ...)."""
     bands: tuple[Band, ...] = DEFAULT_BANDS
 

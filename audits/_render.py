@@ -578,18 +578,32 @@ _REFERENCE_HEADERS = [
 ]
 
 
+def _calibration_items(report: AuditReport) -> list[Block]:
+    """What the items are: a calibration set's reference items (how they were chosen) or whole records."""
+    cs = report.calibration_set
+    counts = report.calibration.items_per_annotator
+    graded = ("Items graded per annotator: " + ", ".join(f"{a} {n}" for a, n in sorted(counts.items())) + "."
+              if counts else "")
+    if cs is None:
+        return [Paragraph("Items are whole contestant records (the prompt each judge saw). " + graded)]
+    return [Paragraph(f"Items are the {cs.get('n_items')} reference items of calibration set {cs.get('set_id')} "
+                      f"(each {cs.get('window')} consecutive decision(s) with the snapshot the judges saw; judges and "
+                      f"humans graded the same items). How they were chosen: {cs.get('method')} {graded}")]
+
+
 def _calibration(report: AuditReport) -> Section:
     result = report.calibration
     if not result.has_human_grades:
         return Section(
             "calibration",
             "Calibration against humans",
-            [ChartBlock(None, "No human grades yet."), Caveats(result.caveats)],
+            [*_calibration_items(report), ChartBlock(None, "No human grades yet."), Caveats(result.caveats)],
         )
     return Section(
         "calibration",
         "Calibration against humans",
         [
+            *_calibration_items(report),
             Paragraph(
                 f"{result.n_items} item(s) graded by {result.n_annotators} annotator(s). Human reference = mean of "
                 "the annotators' latest grades (a correction replaces the annotator's whole earlier grade of the "

@@ -126,6 +126,7 @@ class AuditReport(BaseModel):
     gaps: list[dict[str, Any]] = []
     failed_calls: list[dict[str, Any]] = []
     run_notes: list[str] = []
+    calibration_set: dict[str, Any] | None = None
     caveats: list[str]
 
 
@@ -204,6 +205,7 @@ def build_report(
         gaps=list(inputs.gaps),
         failed_calls=list(inputs.failed_calls),
         run_notes=list(inputs.run_notes),
+        calibration_set=inputs.calibration_set,
         rounds=rounds,
         identity_probe=inputs.identity_probe,
         risk=risk,

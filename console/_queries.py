@@ -431,6 +431,16 @@ def calibration_items(run_id: str, db_url: str | None = None) -> list[Calibratio
         for cid, who in s.execute(select(HumanGradeRow.contestant_id, HumanGradeRow.annotator)
                                   .where(HumanGradeRow.run_id == run_id).distinct()):
             graded.setdefault(cid, set()).add(who)
+    from grader.calibration import calibration_set_of
+
+    calibration_set = calibration_set_of(run_id, db_url)
+    if calibration_set is not None:  # a calibration run: the set's own item numbers and labels
+        labelled = {rid: calibration_set["items"][key] for rid, key in keys.items() if key in calibration_set["items"]}
+        return [
+            CalibrationItem(contestant_row_id=rid, alias=item["label"], has_record=rid in with_record,
+                            annotators=sorted(graded.get(rid, set())), number=int(item["item_id"].rsplit("-", 1)[1]))
+            for rid, item in sorted(labelled.items(), key=lambda kv: kv[1]["item_id"])
+        ]
     order = _alias_order(run_id, keys)
     width = max(2, len(str(len(order))))
     return [

@@ -124,6 +124,13 @@ def ledger_judges(url: str, run_id: str) -> list[str]:
     return _queries.ledger_judges(run_id, url)
 
 
+@st.cache_data(ttl=600, show_spinner=False, max_entries=256)
+def item_view(url: str, run_id: str, contestant_row_id: int):  # noqa: ANN201 - console._items.CalibrationItemView
+    from console._items import item_view as view
+
+    return view(run_id, contestant_row_id, url)
+
+
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
 def blind_record(url: str, run_id: str, contestant_row_id: int) -> _queries.BlindRecord | None:
     return _queries.blind_record(run_id, contestant_row_id, url)

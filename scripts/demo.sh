@@ -21,6 +21,11 @@ $G probe-judges --run demo-mock
 $G report --run demo-mock --out "$OUT/demo-mock"
 $G leaderboard --run demo-mock
 
+echo "== Calibration set: 20 reference items of 2 consecutive decisions drawn from the mock run, graded by the same mock panel"
+$G calibration sample --run demo-mock --n 20 --window 2 --seed 0 --set-id demo-mock-cal20 --out out/calibration/demo-mock-cal20
+$G calibration grade --set demo-mock-cal20 --quiet
+$G report --run demo-mock-cal20-mock --out "$OUT/demo-mock-cal20-mock"
+
 echo "== Self-preference and self-consistency audits on a 12-contestant synthetic season (mock panel, 3 repeats; +10 planted for the OpenAI-family judge)"
 .venv/bin/python -m grader.demo synthetic --out out/seasons/synthetic-12x15 --contestants 12 --days 15 --seed 1
 $G grade out/seasons/synthetic-12x15 --rubric v0.4 --panel mock --run-id synthetic-12x15-mock --repeats 3 --quiet

@@ -73,7 +73,7 @@ _state.remember(ITEM_KEY)
 _state.publish("item")
 _ui.link_warnings()
 if next_up and next_up[0].number != item_no:
-    right.button(f"Next item needing you: {next_up[0].alias}", key="calib_next", on_click=_go_to,
+    right.button(f"Next for you: {next_up[0].alias}", key="calib_next", on_click=_go_to,
                  args=(next_up[0].number,))
 item = by_number[item_no]
 item_id = item.contestant_row_id
@@ -86,9 +86,54 @@ regrade_key = f"calib_regrade_{run.run_id}_{item.number}"
 
 with st.expander("What the judges were told (rubric and instructions)"):
     st.text(record.system if record else "")
-st.markdown(f"#### {item.alias}: the anonymized decision record (≈{record.token_estimate if record else 0} tokens)")
-with st.container(height=460):
-    st.code(record.user if record else "", language=None, wrap_lines=True)
+view = _ui.item_view(url, run.run_id, item_id)
+
+
+def _show_item(view) -> None:  # noqa: ANN001
+    """A reference item the way a person reads it; earlier decisions of the window folded."""
+    from console._items import snapshot_table
+
+    n = len(view.decisions)
+    st.markdown(f"#### {view.label}: {n} consecutive decision{'s' if n != 1 else ''} of one anonymized contestant")
+    for k, d in enumerate(view.decisions):
+        latest = k == n - 1
+        box = st.container(border=True) if latest else st.expander(
+            f"Earlier in the window: {d.decided_at:%Y-%m-%d %H:%M}", expanded=False)
+        with box:
+            when = f"{d.decided_at:%Y-%m-%d %H:%M}" + (f" {d.decided_at.tzname()}" if d.decided_at.tzname() else "")
+            st.markdown(f"**{when}**"
+                        + (f" · stated confidence {d.confidence:.2f}" if d.confidence is not None else ""))
+            if d.trades:
+                st.dataframe(pd.DataFrame(d.trades)[[c for c in ("side", "quantity", "symbol", "price")
+                                                     if c in pd.DataFrame(d.trades).columns]],
+                             hide_index=True, width="content")
+            elif d.allocation:
+                st.dataframe(pd.DataFrame(d.allocation), hide_index=True, width="stretch")
+            else:
+                st.caption("No trade (hold).")
+            if d.facts:
+                st.caption(f"Portfolio and risk before this decision: {_ui.plain(d.facts)}")
+            st.markdown("**Rationale**")
+            st.markdown(_ui.plain(d.rationale))
+            first, rest = snapshot_table(d)
+            if not first.empty and len(first.columns) > 2:
+                st.markdown("**What the judges were shown: the fields the rationale mentions**")
+                st.dataframe(first, hide_index=True, width="stretch")
+            if not rest.empty:
+                with st.expander(f"Every other field shown to the judges ({len(rest.columns) - 2})"):
+                    st.dataframe(rest, hide_index=True, width="stretch")
+
+
+if view is not None:
+    _show_item(view)
+    with st.expander(f"{item.alias} exactly as the judges saw it (≈{record.token_estimate if record else 0} tokens, "
+                     "portfolio state before each decision included)"):
+        st.code(record.user if record else "", language=None, wrap_lines=True)
+else:
+    st.markdown(f"#### {item.alias}: the anonymized decision record (≈{record.token_estimate if record else 0} "
+                "tokens)")
+    with st.container(height=460):
+        st.code(record.user if record else "", language=None, wrap_lines=True)
 
 
 def _form_key(number: int, generation: int) -> str:
@@ -181,6 +226,8 @@ if mine:  # a re-grade starts from the annotator's latest grade of this item
              **{f"sub:evidence:{sid}": v for sid, v in (subs.get("evidence") or {}).items()}}
     for name, value in start.items():
         st.session_state.setdefault(f"{k}{name}", value)
+if view is not None:  # a reference item has no outcome section: the outcome axis starts empty and ticked off
+    st.session_state.setdefault(f"{k}no_outcome", True)
 st.subheader(f"Your grade of {item.alias}" + (" (re-grade)" if mine else ""))
 st.caption("Grade the record above before you see any judge. Axes are 0–100 and must be filled in (an untouched "
            "form is not a grade); sub-scores are optional. Out-of-range values are refused with the field named.")

@@ -12,10 +12,11 @@ import hashlib
 from pathlib import Path
 
 import typer
+from rich.table import Table
 
 from grader.cli._common import console, fail
 
-app = typer.Typer(help="Human calibration grades: import a CSV collected elsewhere, export every stored grade.",
+app = typer.Typer(help="Calibration: reference-item sets (sample, grade) and human grades (import, export).",
                   no_args_is_help=True, add_completion=False)
 
 AXES = ("reasoning", "evidence", "outcome", "data_reliability")
@@ -152,3 +153,77 @@ def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
         writer.writeheader()
         writer.writerows(records)
     console.print(f"[green]✓[/] {len(records)} human grade(s) of run {run_id} written to {out}")
+
+
+@app.command("sample")
+def sample(run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose season and grades to draw from"),
+           n: int = typer.Option(20, "--n", help="Number of reference items"),
+           window: int = typer.Option(1, "--window", help="Consecutive decisions per item (1: one decision)"),
+           seed: int = typer.Option(0, "--seed", help="Seed of the draw (the same seed draws the same set)"),
+           set_id: str | None = typer.Option(None, "--set-id", help="Id of the set (default RUN-calNwKsS)"),
+           out: Path | None = typer.Option(None, "--out", help="Folder of the set's bundle (default "
+                                                               "calibration/SET_ID)")) -> None:
+    """Draw a calibration set: N reference items (one decision, or K consecutive ones, with the snapshot the
+    judges are shown), stratified over contestants and bands with the items where judges disagree most; seeded,
+    stored with the run's rubric, written as a season bundle whose contestants are the items."""
+    from grader.calibration import SampleError, build_set
+    from grader.season import BundleError
+
+    try:
+        made = build_set(run_id, n, window=window, seed=seed, set_id=set_id, out=out)
+    except (SampleError, KeyError, FileExistsError, BundleError) as exc:
+        fail(str(exc).strip("'\""))
+        return
+    t = Table("item", "stratum", "decisions", "why", title=f"Calibration set {made['set_id']}")
+    for item in made["items"]:
+        t.add_row(item["label"], item["stratum"], f"{item['first'] + 1}-{item['last'] + 1}", item["reason"])
+    console.print(t)
+    console.print(made["method"])
+    if made.get("existing"):
+        console.print(f"set {made['set_id']} was drawn before with these parameters: the same items (nothing new "
+                      "written)")
+    console.print(f"[green]✓[/] set {made['set_id']}: {made['n_items']} item(s) in {made['bundle_path']}; grade it "
+                  f"with `grader calibration grade --set {made['set_id']}`")
+
+
+@app.command("grade")
+def grade_items(set_id: str = typer.Option(..., "--set", help="Calibration set id"),
+                panel: str | None = typer.Option(None, "--panel", help="Panel (default: the source run's)"),
+                run_id: str | None = typer.Option(None, "--run-id", help="Run id (default SET-PANEL; re-using it "
+                                                                         "resumes the run)"),
+                allow_real_api_calls: bool = typer.Option(False, "--allow-real-api-calls",
+                                                          help="Allow calls to real providers"),
+                quiet: bool = typer.Option(False, "--quiet", help="No progress bar")) -> None:
+    """Grade a calibration set's items with a panel under the set's rubric (item-sized prompts, the same schema
+    and audit trail as any run; mock and reference offline, a real panel only with --allow-real-api-calls)."""
+    from grader.calibration import grade_set
+    from grader.judges import MissingApiKey, RealApiCallsNotAllowed
+    from grader.panel import PanelError, RunError
+    from grader.panel._gaps import EXIT_BUSY, EXIT_CODES
+    from grader.panel._lease import RunBusy
+    from grader.season import BundleError
+    from rubric import RubricError
+
+    try:
+        report = grade_set(set_id, panel_name=panel, run_id=run_id, allow_real_api_calls=allow_real_api_calls,
+                           progress=not quiet, console=console)
+    except RunBusy as exc:
+        fail(str(exc), EXIT_BUSY)
+        return
+    except (KeyError, ValueError, RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed,
+            BundleError) as exc:
+        fail(str(exc).strip("'\""))
+        return
+    from audits import RUN_TYPE_LABELS
+
+    console.print(RUN_TYPE_LABELS.get(report.run_type, report.run_type))
+    for note in report.notes:
+        console.print(f"note: {note}")
+    sizes = [t["prompt_tokens"] for t in report.tokens_per_contestant.values()]
+    if sizes:
+        console.print(f"item prompts: {len(sizes)}, {min(sizes):,}-{max(sizes):,} tokens (estimate)")
+    console.print(f"run {report.run_id}: {report.status}; human grades for it are entered on the console's "
+                  "Calibration page (pick this run)")
+    code = EXIT_CODES.get(report.status, 0)
+    if code:
+        raise typer.Exit(code)

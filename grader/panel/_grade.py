@@ -147,12 +147,17 @@ def _too_long(prompts, panel: PanelConfig) -> list[str]:
 
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
                  repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
-                 progress: bool = True, console=None, bundle=None) -> GradeReport:
+                 progress: bool = True, console=None, bundle=None, prepared=None,
+                 extra_notes: list[str] | None = None, reference_bundle=None) -> GradeReport:
     """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run.
 
     Everything that can refuse the run does so before anything is written: the bundle, the rubric, the panel (and
     whether it fits the rubric), missing API keys (all named), prompts over a judge's context window, identity
-    leaks, and another process holding the run (``RunBusy``)."""
+    leaks, and another process holding the run (``RunBusy``).
+
+    ``prepared`` = (replays, outcomes, pending, prompts by contestant id) replaces the season's own prompts (a
+    calibration set's items: ``grader.calibration``), ``reference_bundle`` what the reference judge (and the mock
+    judges scripted from it) grade; ``extra_notes`` are stored with the run."""
     from grader.judges import MissingApiKey, missing_api_keys
     from grader.judges.reference import ReferenceJudge
     from grader.panel._config import load_panel
@@ -168,14 +173,14 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
         raise RunError("--repeats must be at least 1")
     if repeats > 1 and kind not in ("stability", "mock", "baseline", "dry-run"):
         raise RunError("--repeats > 1 is for stability runs (--run-type stability)")
-    notes = panel_fit(rubric, panel)
+    notes = panel_fit(rubric, panel) + list(extra_notes or [])
     dry = kind == "dry-run"
     if panel.kind == "real" and not dry:
         missing = missing_api_keys(list(panel.judges))
         if missing:
             raise MissingApiKey("no API key in the environment for: " + "; ".join(missing)
                                 + " (set each variable; keys are read from the environment only)")
-    replays, outcomes, pending, prompts = judge_prompts(bundle, rubric)
+    replays, outcomes, pending, prompts = prepared or judge_prompts(bundle, rubric)
     leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
     if leaks:
         raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
@@ -183,7 +188,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     if too_long and not dry:
         raise RunError("prompt over a judge's context window (refusing before any call): " + "; ".join(too_long))
     schema = grade_json_schema(rubric)
-    reference = ReferenceJudge(bundle, rubric, replays, outcomes, pending)
+    reference = ReferenceJudge(reference_bundle or bundle, rubric, replays, outcomes, pending)
     report = GradeReport(run_id, kind, panel.name, dry, notes=notes + [f"would not fit: {t}" for t in too_long])
     report.tokens_per_contestant = {
         cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate}

@@ -308,11 +308,20 @@ class PromptBuilder:
         prompt.naive_token_estimate = naive.token_estimate
         return prompt
 
-    def _render(self, contestant_id: str, compact: bool) -> JudgePrompt:
+    def build_item(self, contestant_id: str, first: int, last: int, item_id: str, label: str) -> JudgePrompt:
+        """A reference item for calibration: the contestant's decisions ``first``..``last`` (0-based, inclusive),
+        each with its point-in-time snapshot and the portfolio state before it (from the whole record's replay),
+        and no outcome. Keyed ``item_id`` and shown as ``label`` (neither names the contestant)."""
+        return self._render(contestant_id, compact=True, window=(first, last), item=(item_id, label))
+
+    def _render(self, contestant_id: str, compact: bool, window: tuple[int, int] | None = None,
+                item: tuple[str, str] | None = None) -> JudgePrompt:
         """``compact=False`` is the naive dump: every field of every universe symbol at every decision,
-        repeated values and briefings included (used only to report what compaction saves)."""
+        repeated values and briefings included (used only to report what compaction saves). With ``window``,
+        only those decisions are rendered (the earlier ones still set what is held and recently traded), every
+        value is sent afresh at the window's first decision, and there is no whole-record or outcome part."""
         decisions = self.bundle.decisions_of(contestant_id)
-        alias = self.anonymizer.alias_of(contestant_id)
+        alias = item[1] if item else self.anonymizer.alias_of(contestant_id)
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
         seen_context: set[str] | None = set() if compact else None
@@ -320,13 +329,18 @@ class PromptBuilder:
         recent: list[set[str]] = []
         held: set[str] = set()
         scrubbed = 0
-        for d in decisions:
+        for i, d in enumerate(decisions):
+            if window is not None and i > window[1]:
+                break
             shown, record = self.anonymizer.anonymize_decision(d)
-            scrubbed += record.count
             symbols = (self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:]) if compact
                        else universe)
-            facts = self.process_facts_at(contestant_id, d)
-            sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context))
+            if window is None or i >= window[0]:
+                if window is not None and i == window[0]:
+                    last_sent, seen_context = {}, set()  # the item's first decision shows every value
+                scrubbed += record.count
+                facts = self.process_facts_at(contestant_id, d)
+                sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context))
             traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
             recent.append(traded)
             for t in d.trades:
@@ -339,15 +353,23 @@ class PromptBuilder:
                 if len(idx):
                     row = replay.holdings.loc[idx[-1]]
                     held = set(row[row > 1e-9].index)
-        parts = [self.header(), f"Contestant: {alias}", *(s.text for s in sections)]
-        facts = self.record_facts_section(contestant_id)
-        if facts:
-            parts.append(facts)
-        parts.append(self.outcome_section(contestant_id))
+        if window is not None:
+            parts = [self.header(),
+                     f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"
+                     f" of the {len(decisions)} of one contestant's record. Grade these decisions only; each shows "
+                     "the portfolio as it stood before it.", *(s.text for s in sections),
+                     "# OUTCOME — after the horizon\nA reference item is graded on its decisions: no outcome is "
+                     "given. Score the outcome axis null."]
+        else:
+            parts = [self.header(), f"Contestant: {alias}", *(s.text for s in sections)]
+            facts = self.record_facts_section(contestant_id)
+            if facts:
+                parts.append(facts)
+            parts.append(self.outcome_section(contestant_id))
         user = self.neutral("\n\n".join(parts))
         leaks = self.anonymizer.find_leaks(user) if compact else []
         return JudgePrompt(
-            contestant_id=contestant_id,
+            contestant_id=item[0] if item else contestant_id,
             alias=alias,
             system=self.instructions,
             user=user,

@@ -142,6 +142,12 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
     if bands_cfg is not None:
         kwargs["bands"] = bands_cfg
     kwargs.update(gaps=gaps, failed_calls=failed, run_notes=notes)
+    from grader.calibration import calibration_set_of
+
+    found = calibration_set_of(run_id, db_url)
+    if found is not None:
+        kwargs["calibration_set"] = {k: found[k] for k in ("set_id", "method", "window")} | {
+            "n_items": len(found["items"])}
     return AuditInputs(meta=meta, scores=scores, totals=totals,
                        ledger=ledger, repeat_ledger=repeat_ledger,
                        lookahead_checks=lookahead, **kwargs)

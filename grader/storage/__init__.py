@@ -3,6 +3,7 @@
 from grader.storage._engine import database_url, get_engine, session_scope
 from grader.storage._models import (
     Base,
+    CalibrationSetRow,
     ContestantRow,
     ContestantScoreRow,
     DecisionRow,
@@ -27,6 +28,7 @@ __all__ = [
     "DecisionRow",
     "GradeRow",
     "HumanGradeRow",
+    "CalibrationSetRow",
     "IdentityProbeCallRow",
     "ImportResult",
     "JudgeCallRow",

@@ -315,3 +315,26 @@ class IdentityProbeCallRow(Base):
     latency_s: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     completed_at: Mapped[datetime | None] = mapped_column(nullable=True)
+
+
+class CalibrationSetRow(Base):
+    """A calibration set (0007): reference items sampled from a run, each one decision or a short window of
+    consecutive decisions of one contestant. Seeded and stored with the rubric it was drawn under, so the set is
+    reproducible; its items are the contestants of a derived season bundle (``bundle_path``) that calibration
+    runs grade, so judges and humans grade identical material."""
+
+    __tablename__ = "calibration_sets"
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    source_run_id: Mapped[str] = mapped_column(String(200), ForeignKey("runs.id"))
+    rubric_id: Mapped[str] = mapped_column(String(200))
+    rubric_hash: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int] = mapped_column(Integer)
+    n_items: Mapped[int] = mapped_column(Integer)
+    window: Mapped[int] = mapped_column(Integer)
+    bundle_path: Mapped[str] = mapped_column(Text)
+    bundle_hash: Mapped[str] = mapped_column(String(64))
+    method: Mapped[str] = mapped_column(Text)
+    """How the items were chosen, in words (shown in the report)."""
+    items: Mapped[list[Any]] = mapped_column(JSON)
+    """Per item: id, label, source contestant, decision keys, stratum and why it was chosen."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
