@@ -98,6 +98,9 @@ class FakeAnthropic(HttpFakeServer):
         )
         if not self.key_accepted(fake):
             return self._error(401, "authentication_error", "invalid x-api-key", headers)
+        problem = self.schema_problem(fake)
+        if problem is not None:
+            return self._error(400, "invalid_request_error", problem, headers)
         reply = self.decide(fake)
         if not await self.wait_async(reply):
             return self._error(504, "timeout_error", "fake server stopped while hanging", headers)

@@ -53,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--require-api-key", default=None, help="accept only this key (default: any non-empty)"
     )
+    parser.add_argument(
+        "--allow-no-schema", action="store_true",
+        help="answer requests without a strict JSON schema (default: refuse them, as the grader always sends one)",
+    )
     args = parser.parse_args(argv)
     try:
         script = script_from_spec(args.script)
@@ -64,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         latency_s=args.latency,
         port=args.port,
         require_api_key=args.require_api_key,
+        require_strict_schema=not args.allow_no_schema,
     )
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -97,6 +97,9 @@ class FakeOpenAI(HttpFakeServer):
             return _error(
                 401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers
             )
+        problem = self.schema_problem(fake)
+        if problem is not None:
+            return _error(400, problem, "invalid_request_error", "strict_schema_required", headers)
         reply = self.decide(fake)
         if not await self.wait_async(reply):
             return _error(504, "fake server stopped while hanging", "server_error", None, headers)

@@ -67,6 +67,7 @@ class FakeServer(ABC):
         port: int = 0,
         require_api_key: str | None = None,
         hang_limit_s: float = 600.0,
+        require_strict_schema: bool = True,
     ) -> None:
         if latency_s < 0:
             raise ValueError(f"latency_s must be >= 0, got {latency_s}")
@@ -74,6 +75,10 @@ class FakeServer(ABC):
         self.latency_s = latency_s
         self.require_api_key = require_api_key
         self.hang_limit_s = hang_limit_s
+        self.require_strict_schema = require_strict_schema
+        """Refuse (400 / INVALID_ARGUMENT) a request without a JSON schema, and on OpenAI's wire formats one
+        without ``strict: true``: the grader always sends one, so a regression that drops it fails every test.
+        Off only for servers standing in for openai-compatible hosts that have no strict mode."""
         self._requested_port = port
         self._port: int | None = None
         self._lock = threading.Lock()
@@ -145,6 +150,17 @@ class FakeServer(ABC):
             )
             self._requests.append(request)
         return request
+
+    def schema_problem(self, request: FakeRequest) -> str | None:
+        """Why this request is refused for want of a strict schema (None: it has one, or none is required)."""
+        if not self.require_strict_schema:
+            return None
+        if request.schema is None:
+            return (f"this fake {self.provider} server requires structured output: the request carries no JSON "
+                    "schema")
+        if request.provider == "openai" and request.strict is not True:
+            return "this fake openai server requires a strict JSON schema: `strict: true` is missing"
+        return None
 
     def key_accepted(self, request: FakeRequest) -> bool:
         key = request.api_key

@@ -58,6 +58,9 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         )
         if not fake.key_accepted(recorded):
             context.abort(grpc.StatusCode.UNAUTHENTICATED, "Invalid or missing API key")
+        problem = fake.schema_problem(recorded)
+        if problem is not None:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
         reply = fake.decide(recorded)
         if not fake.wait_blocking(reply, still_wanted=context.is_active):
             context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "fake server stopped while hanging")

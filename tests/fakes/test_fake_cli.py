@@ -54,7 +54,7 @@ def fake_process(*args: str) -> Iterator[dict]:
 
 def test_openai_fake_process_with_a_storm() -> None:
     with fake_process(
-        "--provider", "openai", "--port", "0", "--latency", "0", "--script", "storm:1:2"
+        "--provider", "openai", "--port", "0", "--latency", "0", "--script", "storm:1:2", "--allow-no-schema"
     ) as fake:
         ready = fake["ready"]
         assert ready["base_url"] == f"http://127.0.0.1:{ready['port']}/v1"
@@ -66,7 +66,7 @@ def test_openai_fake_process_with_a_storm() -> None:
 
 
 def test_xai_fake_process() -> None:
-    with fake_process("--provider", "xai", "--script", "server-error:503") as fake:
+    with fake_process("--provider", "xai", "--script", "server-error:503", "--allow-no-schema") as fake:
         client = xai_sdk.Client(
             api_key=KEY,
             api_host=fake["ready"]["host_port"],

@@ -57,22 +57,58 @@ class JudgeGrade(BaseModel):
     confidence: float = Field(gt=0, lt=1)
 
 
+# These fixtures also answer plain requests (no schema), to check the wire shapes of errors, refusals and
+# truncations; the default fakes refuse them (test_the_default_fakes_refuse_requests_without_a_strict_schema).
 @pytest.fixture(scope="module")
 def fake_openai() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as fake:
+    with FakeOpenAI(require_strict_schema=False) as fake:
         yield fake
 
 
 @pytest.fixture(scope="module")
 def fake_anthropic() -> Iterator[FakeAnthropic]:
-    with FakeAnthropic() as fake:
+    with FakeAnthropic(require_strict_schema=False) as fake:
         yield fake
 
 
 @pytest.fixture(scope="module")
 def fake_xai() -> Iterator[FakeXai]:
-    with FakeXai() as fake:
+    with FakeXai(require_strict_schema=False) as fake:
         yield fake
+
+
+def test_the_default_fakes_refuse_requests_without_a_strict_schema() -> None:
+    """A regression that drops the schema (or OpenAI's `strict: true`) fails against the fakes the suite uses."""
+    schema = JudgeGrade.model_json_schema()
+    with FakeOpenAI() as fake:
+        client = openai_client(fake)
+        with pytest.raises(openai.BadRequestError, match="no JSON schema"):
+            client.responses.create(model="gpt-5", instructions="grade", input="record")
+        with pytest.raises(openai.BadRequestError, match="strict: true"):
+            client.responses.create(model="gpt-5", instructions="grade", input="record", text={"format": {
+                "type": "json_schema", "name": "JudgeGrade", "schema": schema}})
+        with pytest.raises(openai.BadRequestError, match="strict: true"):
+            client.chat.completions.create(model="m", messages=[{"role": "user", "content": "record"}],
+                                           response_format={"type": "json_schema", "json_schema": {
+                                               "name": "JudgeGrade", "schema": schema}})
+        ok = client.responses.parse(model="gpt-5", instructions="grade", input="record", text_format=JudgeGrade)
+        assert isinstance(ok.output_parsed, JudgeGrade)
+    with FakeAnthropic() as fake:
+        client = anthropic.Anthropic(base_url=fake.base_url, api_key=KEY, max_retries=0)
+        with pytest.raises(anthropic.BadRequestError, match="no JSON schema"):
+            client.messages.create(model="claude-sonnet-4-5", max_tokens=100,
+                                   messages=[{"role": "user", "content": "record"}])
+        parsed = client.messages.parse(model="claude-sonnet-4-5", max_tokens=2000, output_format=JudgeGrade,
+                                       messages=[{"role": "user", "content": "record"}])
+        assert isinstance(parsed.parsed_output, JudgeGrade)
+    with FakeXai() as fake:
+        client = xai_sdk.Client(api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=5)
+        chat = client.chat.create(model="grok-4", messages=[user("record")])
+        with pytest.raises(grpc.RpcError) as refused:
+            chat.sample()
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+        _, grade = client.chat.create(model="grok-4", messages=[user("record")]).parse(JudgeGrade)
+        assert isinstance(grade, JudgeGrade)
 
 
 def openai_client(fake: FakeOpenAI, timeout: float = 5.0) -> openai.OpenAI:
@@ -279,7 +315,7 @@ def test_latency_delays_content_replies_but_not_errors(fake_anthropic: FakeAnthr
 
 @pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
 def test_stop_releases_a_hanging_reply(server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
-    fake = server_class(script=always(FakeReply.hang())).start()
+    fake = server_class(script=always(FakeReply.hang()), require_strict_schema=False).start()
     try:
         if isinstance(fake, FakeOpenAI):
             with pytest.raises(openai.APITimeoutError):
@@ -288,8 +324,9 @@ def test_stop_releases_a_hanging_reply(server_class: type[FakeOpenAI] | type[Fak
             client = xai_sdk.Client(
                 api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=0.3
             )
-            with pytest.raises(grpc.RpcError):
+            with pytest.raises(grpc.RpcError) as hung:
                 client.chat.create(model="grok", messages=[user("x")]).sample()
+            assert hung.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
     finally:
         started = time.perf_counter()
         fake.stop()
