@@ -59,8 +59,12 @@ def item_view(run_id: str, contestant_row_id: int, db_url: str | None = None) ->
             shown = (item.get("rationales") or {}).get(source_key)
             if shown is None:  # never show an un-anonymized rationale on the blind page
                 shown = "(the anonymized rationale of this item was not stored: see the record as the judges saw it)"
+            # an allocation is shown with its holdings' rationales as the judges saw them (scrubbed), never raw
+            allocation = (item.get("allocations") or {}).get(source_key)
+            if allocation is None and d.allocation:
+                allocation = [{"symbol": a.get("symbol"), "weight": a.get("weight")} for a in d.allocation]
             decisions.append(ItemDecision(key=source_key, decided_at=d.decided_at, trades=list(d.trades or []),
-                                          allocation=d.allocation, rationale=shown, confidence=d.confidence,
+                                          allocation=allocation, rationale=shown, confidence=d.confidence,
                                           facts=(item.get("facts") or {}).get(source_key, ""),
                                           snapshot=list((item.get("snapshot") or {}).get(source_key, []))))
     return CalibrationItemView(set_id=found["set_id"], label=item["label"], stratum=item["stratum"],

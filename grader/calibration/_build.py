@@ -25,7 +25,8 @@ DERIVED_FILES = ("contestants.yaml", "decisions.jsonl", "season.yaml", "README.m
 
 def item_prompts(bundle, rubric, items: list[ItemSpec], anonymized: dict | None = None) -> tuple[dict, dict]:  # noqa: ANN001
     """(item id -> judge prompt, item id -> the source contestant's replay) built on the source ``bundle``; with
-    ``anonymized``, also fills it: source decision key -> its rationale as the judges are shown it."""
+    ``anonymized``, also fills it: source decision key -> its rationale as the judges are shown it (and
+    ``KEY#allocation`` -> its target weights with each holding's rationale, scrubbed)."""
     from grader.anonymizer import Anonymizer, NamedView
     from grader.panel._grade import anonymizer_seed, season_outcomes
     from grader.prompts import PromptBuilder
@@ -43,6 +44,11 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], anonymized: dict | None 
             for key in i.decision_keys:
                 shown, _ = anonymizer.anonymize_decision(by_key[key])
                 anonymized[key] = builder.neutral(shown.rationale)
+                if shown.allocation:  # each holding's own rationale, scrubbed like the main one
+                    anonymized[f"{key}#allocation"] = [
+                        {"symbol": a.symbol, "weight": a.weight,
+                         **({"rationale": builder.neutral(a.rationale)} if getattr(a, "rationale", None) else {})}
+                        for a in shown.allocation]
     return prompts, {i.item_id: replays[i.contestant] for i in items if i.contestant in replays}
 
 
@@ -119,6 +125,7 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
     prompts, _ = item_prompts(bundle, rubric, items, anonymized=shown)
     for i in items:  # what the judges are shown, for the console's item view
         i.rationales = {key: shown[key] for key in i.decision_keys}
+        i.allocations = {key: shown[f"{key}#allocation"] for key in i.decision_keys if f"{key}#allocation" in shown}
         sections_of = {sec.decision_key: sec.text for sec in prompts[i.item_id].sections}
         i.facts = {key: next((line.split(":", 1)[1].strip() for line in sections_of.get(key, "").splitlines()
                               if line.startswith("Process facts at decision time:")), "")

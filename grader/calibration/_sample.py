@@ -50,6 +50,8 @@ class ItemSpec:
     """Decision key -> the point-in-time values the judges were shown (filled in when the items are built)."""
     rationales: dict[str, str] = field(default_factory=dict)
     """Decision key -> the rationale as the judges were shown it (anonymized)."""
+    allocations: dict[str, list[dict]] = field(default_factory=dict)
+    """Decision key -> target weights with each holding's rationale as the judges were shown it (rounds)."""
     facts: dict[str, str] = field(default_factory=dict)
     """Decision key -> the process facts the judges were shown (the portfolio before the decision, risk)."""
 

@@ -199,3 +199,23 @@ def test_human_grades_on_the_items_give_the_hand_computed_item_statistics(graded
     text = render_markdown(report)
     assert "reference items of calibration set s10" in text and "Items graded per annotator: ann 10, bea 4" in text
     assert "drawn from run src with seed 9" in text
+
+
+def test_items_of_a_real_rounds_season_keep_allocations_and_are_blind(tmp_path):
+    """CapitalBench rounds (real LLM decisions): an item is one allocation with each holding's rationale, as the
+    judges see it, and nothing stored for the console names the model."""
+    url = f"sqlite:///{tmp_path / 'cb.db'}"
+    season = ROOT / "seasons" / "cb-2026-06-1w"
+    grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="cb", db_url=url, progress=False)
+    made = build_set("cb", 6, window=1, seed=3, set_id="cb6", out=tmp_path / "cb6", db_url=url)
+    people = load_bundle(season).contestants
+    assert {i["contestant"] for i in made["items"]} == {c.id for c in people}  # 6 items, 6 contestants
+    for item in made["items"]:
+        (key,) = item["decision_keys"]
+        allocation = item["allocations"][key]
+        assert allocation and abs(sum(a["weight"] for a in allocation) - 1) < 1e-6
+        shown = item["rationales"][key] + " ".join(a.get("rationale", "") for a in allocation)
+        for c in people:
+            assert c.display_name not in shown and c.model not in shown
+    report = grade_set("cb6", db_url=url, progress=False)
+    assert report.status == "complete"
