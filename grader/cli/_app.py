@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from grader.cli import _ledger, _runs, _season, _tools
+from grader.cli import _cost, _ledger, _runs, _season, _tools
 
 app = typer.Typer(
     name="grader",
@@ -20,6 +20,7 @@ app.command("import-capitalbench")(_season.import_capitalbench)
 app.command("grade")(_runs.grade)
 app.command("verify")(_runs.verify)
 app.command("leaderboard")(_runs.leaderboard)
+app.command("cost")(_cost.cost)
 app.command("rescore")(_runs.rescore)
 app.command("audit")(_tools.audit)
 app.command("report")(_tools.report)

@@ -70,6 +70,11 @@ def grade(
         saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
         t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
     console.print(t)
+    from grader.cli._cost import cost_table
+
+    costs = cost_table(run_id)
+    if costs is not None and (report.dry_run or report.calls_sent):
+        console.print(costs)
     if not report.dry_run:
         console.print(f"judge calls: {report.calls_sent} sent, {report.calls_reused} reused from earlier runs, "
                       f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}")

@@ -53,6 +53,11 @@ class FakeAnthropic(HttpFakeServer):
     def routes(self) -> list[BaseRoute]:
         return [Route("/v1/messages", self._messages, methods=["POST"])]
 
+    def cache_eligible(self, request: FakeRequest) -> bool:
+        """Anthropic caches only up to an explicit breakpoint: a system block carrying ``cache_control``."""
+        system = request.body.get("system")
+        return isinstance(system, list) and any(isinstance(b, dict) and b.get("cache_control") for b in system)
+
     @staticmethod
     def _error(status: int, error_type: str, message: str, headers: dict[str, str]) -> Response:
         body = {
@@ -162,10 +167,11 @@ class FakeAnthropic(HttpFakeServer):
             "stop_sequence": None,
             "stop_details": stop_details,
             "usage": {
-                "input_tokens": content.input_tokens,
+                # Anthropic counts cache reads and writes apart from input_tokens
+                "input_tokens": content.input_tokens - content.cached_tokens - content.cache_write_tokens,
                 "output_tokens": content.output_tokens,
-                "cache_creation_input_tokens": 0,
-                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": content.cache_write_tokens,
+                "cache_read_input_tokens": content.cached_tokens,
                 "service_tier": "standard",
             },
         }

@@ -207,7 +207,7 @@ class FakeOpenAI(HttpFakeServer):
             "truncation": "disabled",
             "usage": {
                 "input_tokens": content.input_tokens,
-                "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                "input_tokens_details": {"cached_tokens": content.cached_tokens, "cache_write_tokens": 0},
                 "output_tokens": content.output_tokens,
                 "output_tokens_details": {"reasoning_tokens": 0},
                 "total_tokens": content.input_tokens + content.output_tokens,
@@ -265,7 +265,7 @@ class FakeOpenAI(HttpFakeServer):
                 "prompt_tokens": content.input_tokens,
                 "completion_tokens": content.output_tokens,
                 "total_tokens": content.input_tokens + content.output_tokens,
-                "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                "prompt_tokens_details": {"cached_tokens": content.cached_tokens, "audio_tokens": 0},
                 "completion_tokens_details": {
                     "reasoning_tokens": 0,
                     "audio_tokens": 0,

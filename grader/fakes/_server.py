@@ -40,6 +40,10 @@ class RenderedContent:
     output_tokens: int
     truncated: bool
     refusal: str | None
+    cached_tokens: int = 0
+    """Of ``input_tokens``, read from the provider's prompt cache (the system prompt seen before)."""
+    cache_write_tokens: int = 0
+    """Of ``input_tokens``, written to the cache by this request (Anthropic's explicit breakpoints)."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -84,6 +88,7 @@ class FakeServer(ABC):
         self._lock = threading.Lock()
         self._requests: list[FakeRequest] = []
         self._attempts: Counter[tuple[str, str, str]] = Counter()
+        self._cached_prefixes: set[str] = set()
         self._released = threading.Event()
         self._release_event: asyncio.Event | None = None
         self._release_loop: asyncio.AbstractEventLoop | None = None
@@ -131,10 +136,11 @@ class FakeServer(ABC):
             return list(self._requests)
 
     def reset(self, script: Script | None = None) -> None:
-        """Forget recorded requests and attempt counts; optionally install a new script."""
+        """Forget recorded requests, attempt counts and the prompt cache; optionally install a new script."""
         with self._lock:
             self._requests.clear()
             self._attempts.clear()
+            self._cached_prefixes.clear()
         if script is not None:
             self.script = script
 
@@ -235,9 +241,37 @@ class FakeServer(ABC):
                 break
         return False
 
+    CACHE_MIN_TOKENS = 1024
+    """Prompt caching as the providers do it: a prefix of at least this many tokens, seen before."""
+
+    def cache_eligible(self, request: FakeRequest) -> bool:
+        """Whether this provider caches the request's system prompt (OpenAI, xAI: automatically)."""
+        return True
+
+    def cache_usage(self, request: FakeRequest) -> tuple[int, int]:
+        """(cached, written) tokens of this request: the system prompt is the cached prefix; the first request
+        with it writes it (counted as a write only where the provider bills writes: Anthropic), later ones read."""
+        tokens = estimate_tokens(request.system)
+        if not request.system or tokens < self.CACHE_MIN_TOKENS or not self.cache_eligible(request):
+            return 0, 0
+        with self._lock:
+            seen = request.system in self._cached_prefixes
+            self._cached_prefixes.add(request.system)
+        if seen:
+            return tokens, 0
+        return 0, (tokens if self.provider == "anthropic" else 0)
+
+    def content_of(self, reply: FakeReply, request: FakeRequest) -> RenderedContent:
+        """The text a content reply puts in the model output, with usage figures (prompt caching included)."""
+        from dataclasses import replace
+
+        content = self._content_of(reply, request)
+        cached, written = self.cache_usage(request)
+        return replace(content, cached_tokens=min(cached, content.input_tokens),
+                       cache_write_tokens=min(written, content.input_tokens))
+
     @staticmethod
-    def content_of(reply: FakeReply, request: FakeRequest) -> RenderedContent:
-        """The text a content reply puts in the model output, with usage figures."""
+    def _content_of(reply: FakeReply, request: FakeRequest) -> RenderedContent:
         input_tokens = reply.input_tokens or estimate_tokens(request.system + request.user)
         if reply.kind == "refused":
             return RenderedContent("", input_tokens, reply.output_tokens or 8, False, reply.message)

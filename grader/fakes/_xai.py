@@ -104,6 +104,7 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
                 prompt_tokens=content.input_tokens,
                 total_tokens=content.input_tokens + content.output_tokens,
                 prompt_text_tokens=content.input_tokens,
+                cached_prompt_text_tokens=content.cached_tokens,
             ),
         )
 

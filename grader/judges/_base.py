@@ -65,9 +65,20 @@ class Pricing(BaseModel):
 
     input_per_mtok: float = Field(ge=0)
     output_per_mtok: float = Field(ge=0)
+    cached_input_per_mtok: float | None = Field(default=None, ge=0)
+    """Input tokens read from the provider's prompt cache (default: the input price, i.e. no discount known)."""
+    cache_write_per_mtok: float | None = Field(default=None, ge=0)
+    """Input tokens written to the cache where the provider bills writes (Anthropic; default: the input price)."""
 
-    def cost_usd(self, input_tokens: int | None, output_tokens: int | None) -> float:
-        return ((input_tokens or 0) * self.input_per_mtok + (output_tokens or 0) * self.output_per_mtok) / 1e6
+    def cost_usd(self, input_tokens: int | None, output_tokens: int | None, cached_input_tokens: int | None = 0,
+                 cache_write_tokens: int | None = 0) -> float:
+        """List-price dollars of one call. ``input_tokens`` is every input token, cached and written included."""
+        cached, written = cached_input_tokens or 0, cache_write_tokens or 0
+        plain = max(0, (input_tokens or 0) - cached - written)
+        cached_price = self.input_per_mtok if self.cached_input_per_mtok is None else self.cached_input_per_mtok
+        write_price = self.input_per_mtok if self.cache_write_per_mtok is None else self.cache_write_per_mtok
+        return (plain * self.input_per_mtok + cached * cached_price + written * write_price
+                + (output_tokens or 0) * self.output_per_mtok) / 1e6
 
 
 class JudgeSpec(BaseModel):
@@ -142,7 +153,12 @@ class CallOutcome:
     http_status: int | None = None
     retry_after_s: float | None = None
     input_tokens: int | None = None
+    """Every input token of the call, including those read from or written to the prompt cache."""
     output_tokens: int | None = None
+    cached_input_tokens: int | None = None
+    """Of ``input_tokens``, read from the provider's prompt cache."""
+    cache_write_tokens: int | None = None
+    """Of ``input_tokens``, written to the prompt cache (billed apart by Anthropic)."""
     latency_s: float = 0.0
     request_id: str | None = None
     stop_reason: str | None = None

@@ -47,7 +47,8 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
         params: dict[str, Any] = {
             "model": self.spec.model,
             "max_tokens": self.spec.max_output_tokens,
-            "system": system,
+            # the rubric instructions are shared by every contestant: a cache breakpoint after them
+            "system": [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
             "messages": [{"role": "user", "content": user}],
             "output_config": {"format": {"type": "json_schema", "schema": transform_schema(schema)}},
         }
@@ -92,8 +93,12 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
         try:
             message = await raw.parse()
             fields["stop_reason"] = message.stop_reason
-            fields["input_tokens"] = message.usage.input_tokens
-            fields["output_tokens"] = message.usage.output_tokens
+            usage = message.usage
+            read = usage.cache_read_input_tokens or 0
+            written = usage.cache_creation_input_tokens or 0
+            fields["input_tokens"] = usage.input_tokens + read + written  # Anthropic counts these apart
+            fields["output_tokens"] = usage.output_tokens
+            fields["cached_input_tokens"], fields["cache_write_tokens"] = read, written
             text = "".join(block.text for block in message.content if block.type == "text")
         except Exception as error:  # not a Message body: keep it, a format failure
             return CallOutcome(

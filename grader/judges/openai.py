@@ -6,6 +6,7 @@ The raw HTTP body is taken from `responses.with_raw_response.create(...)` before
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,6 +56,12 @@ async def send_with_openai_sdk(
     return raw, watch
 
 
+def prompt_cache_key(system: str) -> str:
+    """OpenAI's ``prompt_cache_key``: the same for every request sharing these instructions (routes them to one
+    cache); a hash, so nothing of the prompt is sent twice."""
+    return "grader-" + hashlib.sha256(system.encode()).hexdigest()[:32]
+
+
 class OpenAIJudge(SdkJudge[AsyncOpenAI]):
     """A judge on the OpenAI Responses API (strict json_schema structured output, SDK retries off)."""
 
@@ -79,6 +86,8 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
             },
             "max_output_tokens": self.spec.max_output_tokens,
             "store": False,
+            # the instructions (rubric) are the prefix every contestant's prompt shares: one cache key for them
+            "prompt_cache_key": prompt_cache_key(system),
         }
         if self.spec.temperature is not None:
             params["temperature"] = self.spec.temperature
@@ -105,6 +114,8 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
             if response.usage is not None:
                 fields["input_tokens"] = response.usage.input_tokens
                 fields["output_tokens"] = response.usage.output_tokens
+                details = response.usage.input_tokens_details
+                fields["cached_input_tokens"] = getattr(details, "cached_tokens", None) if details else None
             refusal = next(
                 (
                     part.refusal

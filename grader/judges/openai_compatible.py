@@ -64,6 +64,8 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI]):
             if completion.usage is not None:
                 fields["input_tokens"] = completion.usage.prompt_tokens
                 fields["output_tokens"] = completion.usage.completion_tokens
+                details = completion.usage.prompt_tokens_details
+                fields["cached_input_tokens"] = getattr(details, "cached_tokens", None) if details else None
             choice = completion.choices[0]
             fields["stop_reason"] = choice.finish_reason
             refusal = choice.message.refusal

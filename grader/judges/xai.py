@@ -136,6 +136,7 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
             refusal=None,
             input_tokens=usage.prompt_tokens,
             output_tokens=usage.completion_tokens + usage.reasoning_tokens,
+            cached_input_tokens=usage.cached_prompt_text_tokens,  # xAI caches shared prefixes by itself
             latency_s=watch.elapsed,
             request_id=proto.id or None,
             stop_reason=sample_pb2.FinishReason.Name(finish),

@@ -124,7 +124,7 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
         grade["verdict"] = f"MOCK ({judge.judge_id}): scripted grade, not a real LLM judgement"
         grade["summary"] = f"MOCK judge {judge.judge_id} — reference baseline plus seeded noise" + (
             f" and a planted bias of {bias:+g}" if bias else "") + "."
-        return FakeReply.ok(grade, input_tokens=len(request.user) // 4, output_tokens=800)
+        return FakeReply.ok(grade, input_tokens=(len(request.system) + len(request.user)) // 4, output_tokens=800)
 
     return script
 

@@ -220,7 +220,8 @@ class CallRunner:
                                                         SCHEMA_NAME)
             self.stats.calls_sent += 1
             pricing = task.spec.pricing
-            cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens) if pricing else None
+            cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens, outcome.cached_input_tokens,
+                                    outcome.cache_write_tokens) if pricing else None
             self.stats.cost_usd += cost or 0.0
             self.stats.input_tokens += outcome.input_tokens or 0
             self.stats.output_tokens += outcome.output_tokens or 0
@@ -234,6 +235,7 @@ class CallRunner:
                 error_message=outcome.error_message, http_status=outcome.http_status,
                 raw_reply=outcome.raw_reply, raw_reply_sha256=sha256_text(outcome.raw_reply),
                 parsed=outcome.parsed, input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
+                cached_input_tokens=outcome.cached_input_tokens, cache_write_tokens=outcome.cache_write_tokens,
                 cost_usd=cost, latency_s=outcome.latency_s,
             )
             grade, kind, message = None, outcome.error_kind, outcome.error_message

@@ -159,6 +159,10 @@ class JudgeCallRow(Base):
     parsed: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     input_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
     output_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    cached_input_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Of input_tokens, read from the provider's prompt cache (0008)."""
+    cache_write_tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Of input_tokens, written to the prompt cache (Anthropic bills writes; 0008)."""
     cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     latency_s: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

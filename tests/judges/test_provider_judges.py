@@ -330,3 +330,41 @@ def test_concurrent_calls_share_one_client(harness: Harness) -> None:
     assert all(o.ok for o in outcomes)
     assert sorted(r.user for r in harness.fake.requests) == sorted(f"{USER} #{i}" for i in range(8))
     assert max(o.latency_s for o in outcomes) < 8 * 0.15  # they overlapped instead of queueing
+
+
+LONG_SYSTEM = SYSTEM + " Rubric: " + "grade every claim against the snapshot. " * 200  # > 1,024 tokens
+
+
+def test_the_shared_instructions_are_cached_and_counted(harness: Harness) -> None:
+    """The second call with the same instructions reads them from the provider's cache: the request asks for it
+    (Anthropic's breakpoint, OpenAI's prompt_cache_key; xAI caches by itself) and the outcome counts the cached
+    (and, for Anthropic, written) tokens inside its input tokens."""
+    judge = harness.judge()
+    harness.fake.reset(script=valid_grades)
+
+    async def twice() -> list[CallOutcome]:
+        return [await judge.call(LONG_SYSTEM, USER + str(k), SCHEMA, "Grade") for k in range(2)]
+
+    first, second = harness.run(twice())
+    assert first.ok and second.ok
+    prefix = len(LONG_SYSTEM) // 4
+    assert second.cached_input_tokens == prefix
+    assert not first.cached_input_tokens
+    assert second.input_tokens >= prefix + len(USER) // 4  # cached tokens are part of the input
+    body = harness.fake.requests[0].body
+    if harness.provider == "anthropic":
+        assert first.cache_write_tokens == prefix and second.cache_write_tokens == 0
+        assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    if harness.provider == "openai":
+        assert body["prompt_cache_key"].startswith("grader-") and SYSTEM not in body["prompt_cache_key"]
+
+
+def test_cached_and_written_tokens_are_priced_apart() -> None:
+    from grader.judges._base import Pricing
+
+    p = Pricing(input_per_mtok=3.0, cached_input_per_mtok=0.3, cache_write_per_mtok=3.75, output_per_mtok=15.0)
+    # 10,000 input of which 6,000 read from the cache and 1,000 written; 2,000 output
+    assert p.cost_usd(10_000, 2_000, 6_000, 1_000) == pytest.approx((3_000 * 3 + 6_000 * 0.3 + 1_000 * 3.75
+                                                                     + 2_000 * 15) / 1e6)
+    plain = Pricing(input_per_mtok=1.0, output_per_mtok=2.0)  # no cache price known: no discount invented
+    assert plain.cost_usd(10_000, 0, 6_000, 0) == pytest.approx(0.01)

@@ -1,0 +1,49 @@
+"""``grader cost --run ID``: tokens and list-price dollars per judge (prompt cache read and write apart)."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from grader.cli._common import console, fail
+
+
+def cost_table(run_id: str, db_url: str | None = None) -> Table | None:
+    from grader.panel._costs import run_costs
+
+    rows = run_costs(run_id, db_url)
+    if not rows:
+        return None
+    estimate = any(r.estimate for r in rows)
+    title = (f"Cost of run {run_id}" + (" — ESTIMATE (dry run: prompt tokens estimated at 4 characters a token, "
+                                        "output at each judge's max_output_tokens, instructions cached after each judge's first call; nothing paid)" if estimate else ""))
+    t = Table("judge", "calls", "input uncached", "input cached", "cache writes", "output", "USD (list)",
+              "USD without cache", title=title)
+
+    def usd(v: float | None) -> str:
+        return "no price" if v is None else f"${v:,.4f}"
+
+    for r in rows:
+        t.add_row(r.judge_id, f"{r.calls:,}", f"{r.input_uncached:,}", f"{r.input_cached:,}", f"{r.cache_writes:,}",
+                  f"{r.output:,}", usd(r.dollars), usd(r.dollars_without_cache))
+    if len(rows) > 1:
+        known = [r for r in rows if r.dollars is not None]
+        t.add_row("all", f"{sum(r.calls for r in rows):,}", f"{sum(r.input_uncached for r in rows):,}",
+                  f"{sum(r.input_cached for r in rows):,}", f"{sum(r.cache_writes for r in rows):,}",
+                  f"{sum(r.output for r in rows):,}", usd(sum(r.dollars for r in known) if known else None),
+                  usd(sum(r.dollars_without_cache for r in known) if known else None))
+    return t
+
+
+def cost(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id")) -> None:
+    """Tokens and list-price dollars per judge of a run: input read from the provider's prompt cache and written
+    to it apart, prices from the run's panel file; a dry run's figures are an estimate (said so)."""
+    try:
+        table = cost_table(run_id)
+    except KeyError as exc:
+        fail(str(exc).strip("'\""))
+        return
+    if table is None:
+        console.print(f"run {run_id}: no judge call went out (reference baseline or nothing sent yet)")
+        return
+    console.print(table)

@@ -1,0 +1,89 @@
+"""What a run cost, per judge: input tokens (uncached, read from the prompt cache, written to it), output tokens
+and list-price dollars from the panel's prices; for a dry run, what it would cost (an estimate, said so).
+
+Token counts are the providers' own (their usage figures); a dry run has only the grader's estimate of the
+prompt (four characters a token; no tokenizer ships its encodings offline for every provider)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from grader.storage import JudgeCallRow, RunRow, session_scope
+
+CACHE_MIN_TOKENS = 1024
+"""The providers cache a prefix of at least this many tokens (OpenAI, Anthropic's larger models)."""
+
+
+def _estimated_cache(spec, prefix_tokens: int, seen: bool) -> tuple[int, int]:  # noqa: ANN001
+    """(cached, written) tokens a call would have, its instructions being the shared prefix."""
+    if prefix_tokens < CACHE_MIN_TOKENS or spec.provider not in ("openai", "anthropic", "xai"):
+        return 0, 0
+    if seen:
+        return prefix_tokens, 0
+    return 0, (prefix_tokens if spec.provider == "anthropic" else 0)
+
+
+@dataclass
+class JudgeCost:
+    judge_id: str
+    calls: int
+    input_uncached: int
+    input_cached: int
+    cache_writes: int
+    output: int
+    dollars: float | None
+    dollars_without_cache: float | None
+    estimate: bool
+    """A dry run: prompt tokens estimated, output assumed at the judge's max_output_tokens, the instructions
+    assumed cached after each judge's first call (as the providers do for a prefix of 1,024+ tokens); nothing paid."""
+
+
+def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
+    """Per judge of the run: every attempt that went out (reused calls cost nothing and are not counted)."""
+    from grader.panel._config import PanelConfig
+
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id!r} in this database")
+        panel = PanelConfig.model_validate(run.panel_doc) if run.panel_doc else None
+        rows = s.execute(select(JudgeCallRow.judge_id, JudgeCallRow.status, JudgeCallRow.input_tokens,
+                                JudgeCallRow.cached_input_tokens, JudgeCallRow.cache_write_tokens,
+                                JudgeCallRow.output_tokens, JudgeCallRow.cost_usd, JudgeCallRow.prompt_sha256)
+                         .where(JudgeCallRow.run_id == run_id).order_by(JudgeCallRow.id)).all()
+        from grader.storage import PromptRow
+
+        shas = {r[-1] for r in rows if r[1] == "dry_run"}
+        system_tokens = {sha: math.ceil(len(system) / 4) for sha, system in s.execute(
+            select(PromptRow.sha256, PromptRow.system).where(PromptRow.sha256.in_(shas)))} if shas else {}
+    specs = {j.judge_id: j for j in panel.judges} if panel else {}
+    out: dict[str, JudgeCost] = {}
+    seen_prefix: set[tuple[str, int]] = set()
+    for judge_id, status, inp, cached, written, output, cost, sha in rows:
+        if status in ("reused", "sent", "interrupted"):
+            continue
+        dry = status == "dry_run"
+        spec = specs.get(judge_id)
+        if dry and spec is not None:  # the estimate: the shared instructions cached after a judge's first call
+            cached, written = _estimated_cache(spec, system_tokens.get(sha, 0), (judge_id, system_tokens.get(sha, 0))
+                                               in seen_prefix)
+            seen_prefix.add((judge_id, system_tokens.get(sha, 0)))
+        row = out.setdefault(judge_id, JudgeCost(judge_id, 0, 0, 0, 0, 0, 0.0, 0.0, dry))
+        row.calls += 1
+        cached, written = cached or 0, written or 0
+        row.input_uncached += max(0, (inp or 0) - cached - written)
+        row.input_cached += cached
+        row.cache_writes += written
+        out_tokens = (spec.max_output_tokens if dry and spec else None) or output or 0
+        row.output += out_tokens
+        pricing = spec.pricing if spec else None
+        if pricing is None:
+            row.dollars = row.dollars_without_cache = None
+            continue
+        if row.dollars is not None:
+            row.dollars += pricing.cost_usd(inp, out_tokens, cached, written) if dry else (cost or 0.0)
+            row.dollars_without_cache += pricing.cost_usd(inp, out_tokens)
+    return sorted(out.values(), key=lambda r: r.judge_id)
