@@ -6,56 +6,73 @@ sign-in (annotators file with salted token hashes) and its only writes (append-o
 ledger annotations), so they can be used and tested without Streamlit.
 """
 
-from console._auth import (
-    ANNOTATORS_ENV,
-    AnnotatorDirectory,
-    AnnotatorRecord,
-    AuthError,
-    SignedIn,
-    annotators_file,
-    hash_token,
-    require_current,
-    require_signed_in,
-)
-from console._nav import NavResult, contestant_nav, season_prices
-from console._queries import (
-    BlindRecord,
-    CalibrationItem,
-    ContestantRef,
-    HumanGradeView,
-    JudgeGradeView,
-    LedgerAnnotationView,
-    LedgerEntryView,
-    LedgerFilters,
-    LedgerPage,
-    RunSummary,
-    audit_report,
-    blind_record,
-    calibration_items,
-    calibration_queue,
-    compare_rubrics,
-    compare_runs,
-    contestant_score,
-    decision_timeline,
-    human_grade_stamp,
-    human_grades,
-    judge_grades,
-    leaderboard,
-    ledger_judges,
-    ledger_page,
-    list_runs,
-    run_contestants,
-    run_label,
-)
-from console._synthetic import SyntheticRun, build_synthetic_run
-from console._writes import (
-    HumanGradeInput,
-    WriteError,
-    human_composite,
-    record_human_grade,
-    record_human_grades,
-    record_ledger_annotation,
-)
+_LAZY: dict[str, str] = {
+    "ANNOTATORS_ENV": "console._auth",
+    "AnnotatorDirectory": "console._auth",
+    "AnnotatorRecord": "console._auth",
+    "AuthError": "console._auth",
+    "BlindRecord": "console._queries",
+    "CalibrationItem": "console._queries",
+    "ContestantRef": "console._queries",
+    "HumanGradeInput": "console._writes",
+    "HumanGradeView": "console._queries",
+    "JudgeGradeView": "console._queries",
+    "LedgerAnnotationView": "console._queries",
+    "LedgerEntryView": "console._queries",
+    "LedgerFilters": "console._queries",
+    "LedgerPage": "console._queries",
+    "NavResult": "console._nav",
+    "RunSummary": "console._queries",
+    "SignedIn": "console._auth",
+    "SyntheticRun": "console._synthetic",
+    "WriteError": "console._writes",
+    "annotators_file": "console._auth",
+    "audit_report": "console._queries",
+    "blind_record": "console._queries",
+    "build_synthetic_run": "console._synthetic",
+    "calibration_items": "console._queries",
+    "calibration_queue": "console._queries",
+    "compare_rubrics": "console._queries",
+    "compare_runs": "console._queries",
+    "contestant_nav": "console._nav",
+    "contestant_score": "console._queries",
+    "decision_timeline": "console._queries",
+    "hash_token": "console._auth",
+    "human_composite": "console._writes",
+    "human_grade_stamp": "console._queries",
+    "human_grades": "console._queries",
+    "judge_grades": "console._queries",
+    "leaderboard": "console._queries",
+    "ledger_judges": "console._queries",
+    "ledger_page": "console._queries",
+    "list_runs": "console._queries",
+    "record_human_grade": "console._writes",
+    "record_human_grades": "console._writes",
+    "record_ledger_annotation": "console._writes",
+    "require_current": "console._auth",
+    "require_signed_in": "console._auth",
+    "run_contestants": "console._queries",
+    "run_label": "console._queries",
+    "season_prices": "console._nav",
+}
+"""Public name -> the private module defining it. Imported on first use (PEP 562), so ``grader --help`` and the
+annotators CLI do not load the console's data stack (pandas, the reports, scipy)."""
+
+
+def __getattr__(name: str):  # noqa: ANN202
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'console' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "ANNOTATORS_ENV",
