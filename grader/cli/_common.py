@@ -14,11 +14,13 @@ err_console = Console(stderr=True, highlight=False, width=None if console.is_ter
 
 
 def load_or_exit(season_dir: Path):
-    """Load a bundle or print every problem (file:line: field: message) and exit 1."""
-    from grader.season import BundleError, load_bundle
+    """Load a bundle or print every problem (file:line: field: message) and exit 1. The bundle is kept for the
+    rest of the command (what it prints afterwards reads it again from memory, not from disk)."""
+    from grader.reporting._bundles import cached_bundle
+    from grader.season import BundleError
 
     try:
-        return load_bundle(season_dir)
+        return cached_bundle(season_dir)
     except BundleError as err:
         err_console.print(f"[bold red]invalid season bundle[/] {err.path}: {len(err.issues)} problem(s)")
         for issue in err.issues:

@@ -67,8 +67,11 @@ def grade(
                       "Prompt token estimates:")
     t = Table("contestant", "prompt tokens", "naive dump tokens", "saved", title="Prompt size per contestant")
     for cid, tok in sorted(report.tokens_per_contestant.items()):
-        saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
-        t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
+        if tok["naive_tokens"]:
+            saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
+            t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
+        else:  # a paid run does not render the naive dump (a dry run shows it)
+            t.add_row(cid, f"{tok['prompt_tokens']:,}", "—", "—")
     console.print(t)
     from grader.cli._cost import cost_table
 

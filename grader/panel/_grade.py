@@ -11,9 +11,11 @@ import asyncio
 import hashlib
 import json
 import math
+import threading
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -83,14 +85,15 @@ def panel_rubric_for_ids(rubric, judge_ids: list[str], families: dict[str, str])
 
 def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
     """(replays, outcome dict per contestant, pending?) for either bundle format."""
-    from grader.replay import replay_season
 
     if bundle.info.format == "rounds":
         from grader.replay import rounds_outcomes
 
         outcomes, pending = rounds_outcomes(bundle)
         return {}, outcomes, pending
-    replays = replay_season(bundle)
+    from grader.reporting._bundles import cached_replays
+
+    replays = cached_replays(bundle)  # computed once per bundle held in memory (the CLI's), else just computed
     return replays, {cid: r.outcome.as_dict() for cid, r in replays.items()}, False
 
 
@@ -101,8 +104,9 @@ def anonymizer_seed(bundle, rubric) -> str:
     return f"{bundle.info.id}:{','.join(sorted(c.id for c in bundle.contestants))}:{rubric.judge_facing_hash}"
 
 
-def judge_prompts(bundle, rubric):
-    """(replays, outcomes, pending, prompt per contestant) exactly as a grading run builds them."""
+def judge_prompts(bundle, rubric, naive: bool = True):
+    """(replays, outcomes, pending, prompt per contestant) exactly as a grading run builds them (``naive``: also
+    the size of a naive dump of each, for the savings table)."""
     from grader.anonymizer import Anonymizer, NamedView
     from grader.prompts import PromptBuilder
 
@@ -112,7 +116,7 @@ def judge_prompts(bundle, rubric):
     else:  # seed 003's v0.3: the judge sees the contestants' own names
         anonymizer = NamedView(bundle.contestants)
     builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
-    return replays, outcomes, pending, {c.id: builder.build(c.id) for c in bundle.contestants}
+    return replays, outcomes, pending, {c.id: builder.build(c.id, naive=naive) for c in bundle.contestants}
 
 
 def panel_fit(rubric, panel: PanelConfig) -> list[str]:
@@ -169,18 +173,19 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     rubric = load_rubric(rubric_name)
     panel = load_panel(panel_name)
     kind = effective_run_type(panel, run_type, allow_real_api_calls)
+    dry = kind == "dry-run"
     if repeats < 1:
         raise RunError("--repeats must be at least 1")
     if repeats > 1 and kind not in ("stability", "mock", "baseline", "dry-run"):
         raise RunError("--repeats > 1 is for stability runs (--run-type stability)")
     notes = panel_fit(rubric, panel) + list(extra_notes or [])
-    dry = kind == "dry-run"
     if panel.kind == "real" and not dry:
         missing = missing_api_keys(list(panel.judges))
         if missing:
             raise MissingApiKey("no API key in the environment for: " + "; ".join(missing)
                                 + " (set each variable; keys are read from the environment only)")
-    replays, outcomes, pending, prompts = prepared or judge_prompts(bundle, rubric)
+    # the naive-dump sizes are for a dry run's savings table: a paid run skips that second rendering
+    replays, outcomes, pending, prompts = prepared or judge_prompts(bundle, rubric, naive=dry)
     leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
     if leaks:
         raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
@@ -320,8 +325,9 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
 
             if panel.kind == "mock":
                 table = MockGrades()
-                for c in bundle.contestants:
-                    g = reference.grade(c.id)
+                shared = threading.Lock()  # the reference judge's caches are filled one grade at a time
+                for c in bundle.contestants:  # reference grades computed when first asked, while calls go out
+                    g = _once(partial(reference.grade, c.id), shared)
                     for r in range(repeats):
                         table.add(prompts[c.id].system + repeat_marker(r), prompts[c.id].user,
                                   family_of[c.id], g)
@@ -360,6 +366,19 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
     status = "complete" if not gaps else "complete_with_gaps" if graded else "failed"
     report.status = status
     _finish(db_url, run_id, bundle, rubric, panel, status=status)
+
+
+def _once(compute, lock: threading.Lock):
+    """``compute()`` on the first call only (shared by a contestant's repeats), under ``lock``."""
+    done: list = []
+
+    def value():
+        with lock:
+            if not done:
+                done.append(compute())
+            return done[0]
+
+    return value
 
 
 class _ReferenceCaller:

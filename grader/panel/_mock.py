@@ -14,7 +14,9 @@ import itertools
 import os
 import re
 import threading
+from collections.abc import Callable
 from contextlib import ExitStack
+from typing import Any
 
 import numpy as np
 
@@ -59,14 +61,27 @@ def repeat_marker(repeat: int) -> str:
 
 
 class MockGrades:
-    """Prompt hash -> (contestant family, reference grade), filled before the calls start."""
+    """Prompt hash -> (contestant family, reference grade, or how to compute it on the first request)."""
 
     def __init__(self) -> None:
-        self.table: dict[str, tuple[str, dict]] = {}
+        self.table: dict[str, tuple[str, Any]] = {}
         self.probes: dict[str, tuple[str, list[str]]] = {}
+        self._lock = threading.Lock()
 
-    def add(self, system: str, user: str, family: str, grade: dict) -> None:
+    def add(self, system: str, user: str, family: str, grade: dict | Callable[[], dict]) -> None:
+        """The reference grade of a prompt, or a function computing it when the prompt is first asked (so the
+        calls start before every reference grade is computed)."""
         self.table[prompt_hash(system, user)] = (family, grade)
+
+    def grade_of(self, key: str) -> tuple[str, dict]:
+        family, grade = self.table[key]
+        if callable(grade):
+            with self._lock:  # the fakes answer from several threads; compute each grade once
+                family, grade = self.table[key]
+                if callable(grade):
+                    grade = grade()
+                    self.table[key] = (family, grade)
+        return family, grade
 
     def add_probe(self, system: str, user: str, family: str, candidates: list[str]) -> None:
         """An identity-probe question: the true family stays here, out of band, never in the prompt."""
@@ -102,7 +117,7 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
             key = prompt_hash(base, request.user)
         if key not in grades.table:
             return FakeReply.refused("mock judge: unknown prompt")
-        family, reference = grades.table[key]
+        family, reference = grades.grade_of(key)
         m = _REPEAT.search(request.system)
         repeat = int(m.group(1)) if m else 0
         seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|{judge.judge_id}|{key}|{repeat}".encode())

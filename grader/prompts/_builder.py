@@ -301,11 +301,12 @@ class PromptBuilder:
         return out
 
     # -- whole prompt -------------------------------------------------------------------------------
-    def build(self, contestant_id: str) -> JudgePrompt:
-        """The compact prompt, with the token count of a naive dump for comparison."""
+    def build(self, contestant_id: str, naive: bool = True) -> JudgePrompt:
+        """The compact prompt, with the token count of a naive dump for comparison (``naive=False``: not
+        rendered, ``naive_token_estimate`` 0 — a grading run does not need it and it doubles the work)."""
         prompt = self._render(contestant_id, compact=True)
-        naive = self._render(contestant_id, compact=False)
-        prompt.naive_token_estimate = naive.token_estimate
+        if naive:
+            prompt.naive_token_estimate = self._render(contestant_id, compact=False).token_estimate
         return prompt
 
     def build_item(self, contestant_id: str, first: int, last: int, item_id: str, label: str) -> JudgePrompt:

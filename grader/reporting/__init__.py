@@ -1,14 +1,41 @@
-"""Reporting glue: audit inputs collected from storage for the audits package and the console."""
+"""Reporting glue: audit inputs collected from storage for the audits package and the console.
 
-from grader.reporting._claims import real_claims_section
-from grader.reporting._collect import collect_audit_inputs
-from grader.reporting._labelled_claims import Evaluation, LabelledClaim, LabelsError, evaluate, read_labels
-from grader.reporting._probe import run_identity_probe, season_identity_probe
-from grader.reporting._process import compact_facts, run_process_facts, season_process_facts
-from grader.reporting._risk import contestant_risk_table, run_risk_evidence, season_risk_evidence
-from grader.reporting._rounds import round_outcome_rows, round_outcomes
+Public names are resolved on first use (PEP 562): a CLI verb that needs only the process facts does not load the
+audits' statistics stack (scipy, pingouin) with them."""
 
-__all__ = ["Evaluation", "LabelledClaim", "LabelsError", "collect_audit_inputs", "compact_facts", "contestant_risk_table", "evaluate",
-           "read_labels", "real_claims_section", "round_outcome_rows", "round_outcomes", "run_identity_probe",
-           "run_process_facts", "run_risk_evidence", "season_identity_probe", "season_process_facts",
-           "season_risk_evidence"]
+_LAZY: dict[str, str] = {
+    "Evaluation": "grader.reporting._labelled_claims",
+    "LabelledClaim": "grader.reporting._labelled_claims",
+    "LabelsError": "grader.reporting._labelled_claims",
+    "collect_audit_inputs": "grader.reporting._collect",
+    "compact_facts": "grader.reporting._process",
+    "contestant_risk_table": "grader.reporting._risk",
+    "evaluate": "grader.reporting._labelled_claims",
+    "read_labels": "grader.reporting._labelled_claims",
+    "real_claims_section": "grader.reporting._claims",
+    "round_outcome_rows": "grader.reporting._rounds",
+    "round_outcomes": "grader.reporting._rounds",
+    "run_identity_probe": "grader.reporting._probe",
+    "run_process_facts": "grader.reporting._process",
+    "run_risk_evidence": "grader.reporting._risk",
+    "season_identity_probe": "grader.reporting._probe",
+    "season_process_facts": "grader.reporting._process",
+    "season_risk_evidence": "grader.reporting._risk",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):  # noqa: ANN202
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'grader.reporting' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

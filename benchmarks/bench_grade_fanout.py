@@ -1,0 +1,97 @@
+"""Benchmark: ``grader grade`` end to end on 150 contestants with one mock judge at 1 s latency, concurrency 16,
+beside a bare asyncio + OpenAI SDK floor measured in the same run (#18's bar: the grade within 1.25 x ideal).
+
+- ideal: ceil(150 / 16) x 1 s = 10 s;
+- floor: 150 ``responses.create`` calls through the real async SDK, 16 at a time, against the same kind of fake
+  at the same latency, nothing stored — what the transport alone costs here;
+- grade: the CLI as a user types it (a fresh process: start-up, validation, prompts, calls, storage, scoring).
+
+Run: .venv/bin/python benchmarks/bench_grade_fanout.py [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CONTESTANTS, DAYS, CONCURRENCY, LATENCY = 150, 5, 16, 1.0
+
+PANEL = f"""name: bench-one-mock
+kind: mock
+description: MOCK panel for the fan-out benchmark (one judge, {LATENCY:g} s latency)
+concurrency: {{openai: {CONCURRENCY}}}
+retry: {{max_attempts: 2, base_delay_s: 0.05, max_delay_s: 0.5}}
+mock: {{seed: 7, noise_sd: 4.0, latency_s: {LATENCY}}}
+judges:
+  - {{judge_id: mock-openai, provider: openai, model: mock-gpt, family: openai, timeout_s: 30,
+     pricing: {{input_per_mtok: 0.0, output_per_mtok: 0.0}}}}
+"""
+
+
+async def floor() -> float:
+    """The transport alone: 150 calls via the async SDK, 16 at a time, to a fake at the same latency."""
+    import openai
+
+    from grader.fakes import FakeOpenAI, valid_grades
+
+    schema = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"],
+              "additionalProperties": False}
+    with FakeOpenAI(script=valid_grades, latency_s=LATENCY) as fake:
+        client = openai.AsyncOpenAI(base_url=fake.base_url, api_key="sk-bench", max_retries=0, timeout=30)
+        gate = asyncio.Semaphore(CONCURRENCY)
+
+        async def one(k: int) -> None:
+            async with gate:
+                await client.responses.create(model="m", instructions="grade", input=f"record {k}", text={
+                    "format": {"type": "json_schema", "name": "G", "schema": schema, "strict": True}})
+
+        start = time.perf_counter()
+        await asyncio.gather(*(one(k) for k in range(CONTESTANTS)))
+        elapsed = time.perf_counter() - start
+        await client.close()
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.mkdtemp(prefix="grader-fanout-")))
+    args = parser.parse_args()
+    from grader.demo import build_synthetic_season
+
+    season = args.workdir / f"season-{CONTESTANTS}x{DAYS}"
+    if not (season / "decisions.jsonl").exists():
+        build_synthetic_season(season, n_contestants=CONTESTANTS, n_days=DAYS, seed=0)
+    panel = args.workdir / "panel.yaml"
+    panel.write_text(PANEL)
+    ideal = math.ceil(CONTESTANTS / CONCURRENCY) * LATENCY
+    bare = asyncio.run(floor())
+    db = args.workdir / "fanout.db"
+    db.unlink(missing_ok=True)
+    env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}"}
+    start = time.perf_counter()
+    done = subprocess.run([str(ROOT / ".venv" / "bin" / "grader"), "grade", str(season), "--panel", str(panel),
+                           "--run-id", "fanout", "--quiet"], env=env, capture_output=True, text=True)
+    grade = time.perf_counter() - start
+    if done.returncode != 0:
+        print(done.stdout[-2000:], done.stderr[-2000:])
+        return 1
+    print(f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency, concurrency "
+          f"{CONCURRENCY}: ideal ceil({CONTESTANTS}/{CONCURRENCY}) x {LATENCY:g} s = {ideal:.1f} s")
+    print(f"floor (bare asyncio + OpenAI SDK, nothing stored): {bare:6.2f} s = {bare / ideal:.2f} x ideal")
+    print(f"grader grade end to end (fresh process):          {grade:6.2f} s = {grade / ideal:.2f} x ideal "
+          f"(goal <= 1.25 x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
