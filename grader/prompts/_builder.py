@@ -1,8 +1,11 @@
 """Judge prompts: rubric instructions, the anonymized whole-horizon record, then a labelled outcome section.
 
-Layout of the user message (one contestant per prompt — pointwise scoring):
+Layout of the user message (one contestant per prompt — pointwise scoring), shared parts first so a provider's
+prompt cache can serve them (the rubric instructions are the system prompt):
 
-1. Season header (universe, benchmark, window) — no identities.
+1. Season header (universe, benchmark, window) — no identities — and, for a rounds season, every round's
+   briefing in round order (identical for every contestant; each labelled with its round and date, and the
+   judge told a later round's briefing was not known at an earlier decision). Then the contestant's own record:
 2. One section per decision, in time order: the decision time, trades or target allocation, the rationale
    (anonymized), what the model was shown (briefing, once per distinct text), process facts known at that
    moment, and the point-in-time snapshot of the held, traded and recently traded symbols **as of
@@ -137,6 +140,21 @@ class PromptBuilder:
         ]
         return "\n".join(lines)
 
+    def shared_briefings(self) -> str:
+        """Every round's briefing, in round order: the part of a rounds season's record that is the same for every
+        contestant, placed before the contestant's own record so a provider's prompt cache can serve it."""
+        parts = []
+        for r in sorted(self.bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id)):
+            text = self.round_briefing(r.id)
+            if text:
+                digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+                parts.append(f"## Briefing of {self.round_labels[r.id]} (ref {digest})\n{text}")
+        if not parts:
+            return ""
+        return ("# Round briefings (what every contestant of each round was shown; the same for every record)\n"
+                "Each briefing applies only to the decisions of its round: a later round's briefing was not known "
+                "at an earlier decision and must not be used to grade it.\n\n" + "\n\n".join(parts))
+
     def _relevant_symbols(self, decision: Decision, held: set[str], recent: list[set[str]]) -> list[str]:
         syms = set(held) | {t.symbol for t in decision.trades}
         syms |= {a.symbol for a in decision.allocation or []}
@@ -146,7 +164,7 @@ class PromptBuilder:
 
     def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
                          last_sent: dict[tuple[str, str], str] | None, facts: list[str],
-                         seen_context: set[str] | None) -> DecisionSection:
+                         seen_context: set[str] | None, shared_briefings: bool = False) -> DecisionSection:
         when = decision.decided_at
         lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
         if decision.round_id:
@@ -165,7 +183,13 @@ class PromptBuilder:
         for a in shown.allocation or []:
             if a.rationale and a.rationale not in shown.rationale:  # not already quoted in the rationale
                 lines.append(f"  - {a.symbol}: {a.rationale}")
-        context = shown.context or self.round_briefing(decision.round_id)
+        briefing = None if shown.context else self.round_briefing(decision.round_id)
+        if briefing and shared_briefings:  # in the shared materials at the top, the same for every contestant
+            digest = hashlib.sha256(briefing.encode()).hexdigest()[:12]
+            lines.append(f"What the model was shown: the briefing of "
+                         f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}, in the shared "
+                         "round briefings above).")
+        context = shown.context or (None if shared_briefings else briefing)
         if context:
             digest = hashlib.sha256(context.encode()).hexdigest()[:12]
             if seen_context is not None and digest in seen_context:
@@ -323,6 +347,9 @@ class PromptBuilder:
         value is sent afresh at the window's first decision, and there is no whole-record or outcome part."""
         decisions = self.bundle.decisions_of(contestant_id)
         alias = item[1] if item else self.anonymizer.alias_of(contestant_id)
+        # a whole record puts the round briefings first, shared by every contestant; an item keeps its own inline
+        shared_block = self.shared_briefings() if compact and window is None else ""
+        shared = bool(shared_block)
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
         seen_context: set[str] | None = set() if compact else None
@@ -341,7 +368,8 @@ class PromptBuilder:
                     last_sent, seen_context = {}, set()  # the item's first decision shows every value
                 scrubbed += record.count
                 facts = self.process_facts_at(contestant_id, d)
-                sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context))
+                sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context,
+                                                      shared_briefings=shared))
             traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
             recent.append(traded)
             for t in d.trades:
@@ -362,7 +390,8 @@ class PromptBuilder:
                      "# OUTCOME — after the horizon\nA reference item is graded on its decisions: no outcome is "
                      "given. Score the outcome axis null."]
         else:
-            parts = [self.header(), f"Contestant: {alias}", *(s.text for s in sections)]
+            parts = [self.header(), *([shared_block] if shared_block else []), f"Contestant: {alias}",
+                     *(s.text for s in sections)]
             facts = self.record_facts_section(contestant_id)
             if facts:
                 parts.append(facts)

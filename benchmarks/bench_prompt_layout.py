@@ -1,0 +1,51 @@
+"""Benchmark: what a judge prompt is made of on the real June 2026 CapitalBench season (weekly track, committed
+as seasons/cb-2026-06-1w): tokens per contestant, the share that is a prefix shared by every contestant (what a
+provider's prompt cache can serve), and the size against a naive dump. Token counts are estimates (four
+characters a token: no tokenizer ships its encodings offline for every provider).
+
+Run: .venv/bin/python benchmarks/bench_prompt_layout.py [SEASON_DIR]
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def shared_prefix(texts: list[str]) -> int:
+    """Characters every text starts with."""
+    return len(os.path.commonprefix(texts))
+
+
+def main() -> int:
+    from grader.panel._grade import judge_prompts
+    from grader.season import load_bundle
+    from rubric import load_rubric
+
+    season = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "seasons" / "cb-2026-06-1w"
+    bundle = load_bundle(season)
+    *_, prompts = judge_prompts(bundle, load_rubric("v0.4"))
+    ps = list(prompts.values())
+    total = [p.token_estimate for p in ps]
+    naive = [p.naive_token_estimate for p in ps]
+    system = ps[0].system
+    same_system = all(p.system == system for p in ps)
+    prefix_chars = len(system) + shared_prefix([p.user for p in ps]) if same_system else 0
+    prefix_tokens = prefix_chars // 4
+    print(f"{bundle.info.id}: {len(ps)} contestants, {len(bundle.decisions)} decisions")
+    print(f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
+          f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
+          f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)")
+    print(f"shared prefix (instructions, season header, every round's briefing): {prefix_tokens:,} tokens = "
+          f"{prefix_tokens / statistics.median(total):.1%} of a median prompt: what a provider's prompt cache can "
+          "serve after the first contestant")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
