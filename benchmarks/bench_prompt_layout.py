@@ -44,6 +44,21 @@ def main() -> int:
     print(f"shared prefix (instructions, season header, every round's briefing): {prefix_tokens:,} tokens = "
           f"{prefix_tokens / statistics.median(total):.1%} of a median prompt: what a provider's prompt cache can "
           "serve after the first contestant")
+    # a season re-grade with the frontier panel at its list prices: every call at full price (synchronous, no
+    # cache) against the same calls with the shared prefix read from the cache after each judge's first call
+    from grader.panel._config import load_panel
+
+    panel = load_panel("frontier")
+    out_tokens = 2_000  # an assumed grade size (the judges' own output is what the run's cost table reports)
+    for judge in panel.judges:
+        pr = judge.pricing
+        full = sum(pr.cost_usd(t, out_tokens) for t in total)
+        cached = sum(pr.cost_usd(t, out_tokens, prefix_tokens if k else 0,
+                                 prefix_tokens if (k == 0 and judge.provider == "anthropic") else 0)
+                     for k, t in enumerate(total))
+        print(f"re-grade with {judge.judge_id} at list price: ${full:,.2f} every call in full vs ${cached:,.2f} with "
+              f"the shared prefix cached = {cached / full:.0%} (output assumed {out_tokens:,} tokens a grade; "
+              "provider batch discounts not applied: batch submission is not built)")
     return 0
 
 
