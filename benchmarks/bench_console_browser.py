@@ -4,7 +4,9 @@ Starts ``grader console`` on the benchmark database of ``bench_console.py`` (bui
 Debian's chromium with Playwright. For each page it prints:
 
 - new tab: a new tab of the same browser (a new Streamlit session; the page's data not viewed before in any
-  session) opened on the page's URL, until the page's last element is drawn and the script run has finished;
+  session) opened on the page's URL, until the page's last element is drawn and the script run has finished.
+  The browser has loaded the leaderboard and another contestant's page before (its cache holds Streamlit's and
+  the charting library's scripts, as after any earlier visit); the first visit with an empty cache is printed apart;
 - reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats.
 
 The server is warmed once before timing (one page view that imports the modules), as a running console is.
@@ -65,7 +67,8 @@ def main() -> int:
     url, token = prepare(args.workdir, args.contestants, args.days, args.claims)
     people = run_contestants(RUN_ID, url)
     middle = people[len(people) // 2].key
-    item = calibration_items(RUN_ID, url)[0].number
+    items = calibration_items(RUN_ID, url)  # an item nobody graded yet (bench_console.py grades some): the form
+    item = next((i.number for i in items if not i.annotators), items[0].number)
     pages = [  # (name, path and query, the page's last element)
         ("Leaderboard", f"?run={RUN_ID}", r"^Flagged: fewer judges"),
         (f"Contestant ({args.days}-day NAV, timeline, risk)", f"contestant?run={RUN_ID}&contestant={middle}",
@@ -98,9 +101,14 @@ def main() -> int:
             tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
             _until_drawn(tab, pages[0][2])
             first_visit = time.perf_counter() - start
+            # the browser has seen a chart before (the charting library is a static script it keeps, as after any
+            # earlier visit); the contestant timed below is another one, so its data is still cold on the server
+            tab.goto(f"{base}/contestant?run={RUN_ID}&contestant={people[0].key}", wait_until="commit")
+            _until_drawn(tab, rf"^Decision timeline \({args.days} decisions\)")
             tab.close()
             # the grading form: sign in on the calibration page of a new tab, until the blind record and form show
-            tab = context.new_page()
+            signing = browser.new_context(viewport={"width": 1400, "height": 1000})  # its cookie stays there
+            tab = signing.new_page()
             tab.goto(f"{base}/calibration?run={RUN_ID}&item={item}", wait_until="commit")
             _until_drawn(tab, r"^Sign in \(sidebar\) to grade")
             tab.get_by_label("Annotator").fill("bench")
@@ -109,7 +117,7 @@ def main() -> int:
             tab.get_by_role("button", name="Sign in").click()
             _until_drawn(tab, r"^Submit grade of Item")
             signed_in = time.perf_counter() - start
-            tab.close()
+            signing.close()
             for name, path, marker in pages:
                 tab = context.new_page()  # a new tab: a new Streamlit session, the browser's cache shared
                 start = time.perf_counter()

@@ -119,6 +119,6 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
         })
     lines: list[str] = []
     if replay is not None:
-        outcome = season_risk(bundle, {key: replay}).get(key)
+        outcome = season_risk(bundle, {key: replay}, market=cached_market(bundle)).get(key)
         lines = outcome.lines() if outcome is not None else []
     return pd.DataFrame(rows), lines

@@ -335,13 +335,14 @@ def _weights_after(d: Decision, qty: dict[str, float], cash: float, market: _Mar
     return weights
 
 
-def season_risk(bundle: SeasonBundle, replays: dict) -> dict[str, SeasonRisk]:
-    """Every trading contestant's risk outcome (after the horizon); {} for a rounds season."""
+def season_risk(bundle: SeasonBundle, replays: dict, market: _Market | None = None) -> dict[str, SeasonRisk]:
+    """Every trading contestant's risk outcome (after the horizon); {} for a rounds season. ``market``: the
+    season's market when already built (:func:`season_market`)."""
     if bundle.info.format != "trading" or not replays:
         return {}
     info = bundle.info
     class_of = classes_of(info)
-    market = _Market(bundle)
+    market = market if market is not None else _Market(bundle)
     first = next(iter(replays.values()))
     days = list(first.nav.index)
     entry = market.last_close_before(days[0]) or days[0]
