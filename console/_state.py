@@ -40,6 +40,7 @@ _INTS = {"item", "per", "page", "claim"}
 _BOOLS = {"lookahead"}
 _READ = "_url_read"
 _UNKNOWN = "_url_unknown"
+_FROM_URL = "_url_keys"
 
 
 def _shadow(key: str) -> str:
@@ -82,6 +83,7 @@ def restore_from_url() -> None:
             value = _parse(param, raw)
             if value is not None:
                 ss[_shadow(key)] = value
+                ss.setdefault(_FROM_URL, set()).add(key)
 
 
 def seed(key: str, valid: list[Any] | None = None, what: str = "") -> None:
@@ -93,11 +95,14 @@ def seed(key: str, valid: list[Any] | None = None, what: str = "") -> None:
     kept = ss.get(_shadow(key))
     if kept is None:
         return
+    from_link = key in ss.get(_FROM_URL, set())
+    ss.get(_FROM_URL, set()).discard(key)
     if valid is not None:
         items = kept if isinstance(kept, list) else [kept]
         bad = [v for v in items if v not in valid]
         if bad:
-            ss.setdefault(_UNKNOWN, []).append(f"{what or key} {', '.join(map(str, bad))}")
+            if from_link:  # a value kept from another run or page is simply dropped; a link's is reported
+                ss.setdefault(_UNKNOWN, []).append(f"{what or key} {', '.join(map(str, bad))}")
             kept = [v for v in items if v in valid] if isinstance(kept, list) else None
             ss[_shadow(key)] = kept
             if kept is None:

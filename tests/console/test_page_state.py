@@ -130,3 +130,17 @@ def test_flags_show_their_reason(console_env):
                                                         "judge-xai")
     at = _open("views/contestant.py", run=console_env.run_id, contestant=c.key)
     assert "Flagged, never official: 2 of 3 judges graded" in page_text(at) and "judge-xai" in page_text(at)
+
+
+def test_switching_runs_drops_a_kept_item_without_blaming_a_link(console_env):
+    """An item number kept from one run that the next run lacks is dropped quietly (it came from no link)."""
+    build_synthetic_run(console_env.bundle, "other-run", db_url=console_env.db_url, claims_per_grade=2, seed=4)
+    at = sign_in(_open("views/contestant.py", run=console_env.run_id, contestant="m2"), "alice",
+                 console_env.tokens["alice"])
+    at.session_state["_keep_calib_item"] = 99  # as if chosen earlier on another run's calibration page
+    at.switch_page("views/calibration.py").run()
+    assert not at.exception and "Your grade of Item" in page_text(at)
+    assert "The link names" not in page_text(at)
+    linked = sign_in(_open("views/calibration.py", run=console_env.run_id, item="99"), "alice",
+                     console_env.tokens["alice"])
+    assert "The link names calibration item 99" in page_text(linked)  # a link's is reported
