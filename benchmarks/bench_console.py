@@ -75,15 +75,20 @@ def timed(at, action=None) -> float:  # noqa: ANN001
     return elapsed
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_args(description: str) -> argparse.Namespace:
+    """The console benchmarks' options (this one and bench_console_browser.py share the database)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "grader-bench-console")
     parser.add_argument("--contestants", type=int, default=50)
     parser.add_argument("--days", type=int, default=250)
     parser.add_argument("--claims", type=int, default=250, help="ledger claims per grade")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--strict", action="store_true")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args(__doc__.splitlines()[0])
 
     url, token = prepare(args.workdir, args.contestants, args.days, args.claims)
     from streamlit.testing.v1 import AppTest

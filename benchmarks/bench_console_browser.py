@@ -15,12 +15,10 @@ Run: .venv/bin/python benchmarks/bench_console_browser.py [--workdir DIR] [--str
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -48,16 +46,9 @@ def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: AN
 
 
 def main() -> int:
-    from bench_console import RUN_ID, prepare
+    from bench_console import RUN_ID, parse_args, prepare
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "grader-bench-console")
-    parser.add_argument("--contestants", type=int, default=50)
-    parser.add_argument("--days", type=int, default=250)
-    parser.add_argument("--claims", type=int, default=250, help="ledger claims per grade")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--strict", action="store_true")
-    args = parser.parse_args()
+    args = parse_args(__doc__.splitlines()[0])
 
     from playwright.sync_api import sync_playwright
 

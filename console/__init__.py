@@ -6,6 +6,8 @@ sign-in (annotators file with salted token hashes) and its only writes (append-o
 ledger annotations), so they can be used and tested without Streamlit.
 """
 
+from grader._lazy import lazy_exports
+
 _LAZY: dict[str, str] = {
     "ANNOTATORS_ENV": "console._auth",
     "AnnotatorDirectory": "console._auth",
@@ -59,19 +61,7 @@ _LAZY: dict[str, str] = {
 annotators CLI do not load the console's data stack (pandas, the reports, scipy)."""
 
 
-def __getattr__(name: str):  # noqa: ANN202
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'console' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports("console", _LAZY, globals())
 
 
 __all__ = [

@@ -112,10 +112,9 @@ def seed(key: str, valid: list[Any] | None = None, what: str = "") -> None:
         ss[key] = kept
 
 
-def remember(key: str, value: Any = None) -> None:
-    """After its widget is created: keep its value (``value`` when given, else the widget's)."""
-    ss = st.session_state
-    ss[_shadow(key)] = ss.get(key) if value is None else value
+def remember(key: str) -> None:
+    """After its widget is created: keep its value."""
+    st.session_state[_shadow(key)] = st.session_state.get(key)
 
 
 def set_value(key: str, value: Any) -> None:
@@ -139,11 +138,6 @@ def publish(*params: str) -> None:
     current = {k: ",".join(st.query_params.get_all(k)) for k in st.query_params}
     if current != wanted:
         st.query_params.from_dict(wanted)
-
-
-def query_for(**values: Any) -> dict[str, str]:
-    """Query parameters for a link or ``st.switch_page`` (the run is added by the caller)."""
-    return {k: v for k, v in ((k, _format(v)) for k, v in values.items()) if v is not None}
 
 
 def unknown_from_link() -> list[str]:

@@ -228,8 +228,8 @@ class _Prewarm:
     def _imports() -> None:
         import altair  # noqa: F401 - the contestant page's chart
 
-        import grader.reporting  # noqa: F401
-        import grader.risk  # noqa: F401
+        import grader.reporting._process  # noqa: F401 - grader.reporting itself resolves its names lazily
+        import grader.reporting._risk  # noqa: F401
 
     def run(self, url: str, run_id: str) -> None:
         with self._lock:

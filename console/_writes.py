@@ -113,13 +113,9 @@ def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # typ
 
 
 def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
-    from rubric import load_rubric
+    from grader.panel._scores import run_rubric
 
-    path = ((run.manifest or {}).get("rubric") or {}).get("path")
-    try:
-        return load_rubric(path or run.rubric_id)
-    except Exception:  # noqa: BLE001 - fall back to the id when a manifest path moved
-        return load_rubric(run.rubric_id)
+    return run_rubric(run)
 
 
 def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -96,27 +97,36 @@ def _pg_available() -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def pg_url():
-    """A fresh PostgreSQL database for this test session (dropped afterwards)."""
+@contextmanager
+def fresh_pg_database(prefix: str = "grader_test"):
+    """A new, empty PostgreSQL database (its URL), dropped afterwards; a skip when PostgreSQL is not reachable
+    (a failure in CI, where it is required)."""
     import sqlalchemy as sa
 
     if not _pg_available():
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)")
         pytest.skip("PostgreSQL not reachable")
-    name = f"grader_test_{uuid.uuid4().hex[:10]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    yield url
-    from grader.storage._engine import _engine
+    try:
+        yield PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        from grader.storage._engine import _engine
 
-    _engine.cache_clear()
-    with admin.connect() as c:
-        c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+        _engine.cache_clear()
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    """A fresh PostgreSQL database for this test session (dropped afterwards)."""
+    with fresh_pg_database() as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -23,10 +23,11 @@ from grader.storage import CalibrationSetRow, RunRow, SeasonRow, session_scope
 DERIVED_FILES = ("contestants.yaml", "decisions.jsonl", "season.yaml", "README.md", "calibration.yaml")
 
 
-def item_prompts(bundle, rubric, items: list[ItemSpec], anonymized: dict | None = None) -> tuple[dict, dict]:  # noqa: ANN001
-    """(item id -> judge prompt, item id -> the source contestant's replay) built on the source ``bundle``; with
-    ``anonymized``, also fills it: source decision key -> its rationale as the judges are shown it (and
-    ``KEY#allocation`` -> its target weights with each holding's rationale, scrubbed)."""
+def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = None) -> tuple[dict, dict]:  # noqa: ANN001
+    """(item id -> judge prompt, item id -> the source contestant's replay) built on the source ``bundle``. With
+    ``shown``, also fills it with what the judges are shown of each item decision (source decision key ->
+    ``{"rationale", "allocation", "facts"}``: scrubbed rationale, target weights with each holding's scrubbed
+    rationale, the process facts at decision time)."""
     from grader.anonymizer import Anonymizer, NamedView
     from grader.panel._grade import anonymizer_seed, season_outcomes
     from grader.prompts import PromptBuilder
@@ -38,17 +39,18 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], anonymized: dict | None 
         anonymizer = NamedView(bundle.contestants)
     builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
     prompts = {i.item_id: builder.build_item(i.contestant, i.first, i.last, i.item_id, i.label) for i in items}
-    if anonymized is not None:
+    if shown is not None:
         by_key = {d.key: d for d in bundle.decisions}
         for i in items:
             for key in i.decision_keys:
-                shown, _ = anonymizer.anonymize_decision(by_key[key])
-                anonymized[key] = builder.neutral(shown.rationale)
-                if shown.allocation:  # each holding's own rationale, scrubbed like the main one
-                    anonymized[f"{key}#allocation"] = [
-                        {"symbol": a.symbol, "weight": a.weight,
-                         **({"rationale": builder.neutral(a.rationale)} if getattr(a, "rationale", None) else {})}
-                        for a in shown.allocation]
+                decision, _ = anonymizer.anonymize_decision(by_key[key])
+                shown[key] = {
+                    "rationale": builder.neutral(decision.rationale),
+                    "allocation": [{"symbol": a.symbol, "weight": a.weight,
+                                    **({"rationale": builder.neutral(a.rationale)} if a.rationale else {})}
+                                   for a in decision.allocation or []] or None,
+                    "facts": "; ".join(builder.process_facts_at(i.contestant, by_key[key])),
+                }
     return prompts, {i.item_id: replays[i.contestant] for i in items if i.contestant in replays}
 
 
@@ -94,8 +96,8 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
               out: Path | None = None, db_url: str | None = None) -> dict:
     """Draw a calibration set from ``run_id``, write its derived bundle and store it (nothing stored on error);
     returns the set's id, size, bundle path, method and items."""
+    from grader.panel._scores import run_rubric
     from grader.season import load_bundle
-    from rubric import load_rubric
 
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
@@ -103,7 +105,7 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
             raise KeyError(f"no run {run_id!r} in this database")
         source = Path(s.get(SeasonRow, run.season_id).source_path)
         rubric_id, rubric_hash = run.rubric_id, run.rubric_hash
-        path = ((run.manifest or {}).get("rubric") or {}).get("path")
+        rubric = run_rubric(run)
         set_id = set_id or f"{run_id}-cal{n}w{window}s{seed}"
         existing = s.get(CalibrationSetRow, set_id)
         if existing is not None:  # drawing the same set again is a no-op; another draw under its id is refused
@@ -117,19 +119,12 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
                     "existing": True}
     bundle = load_bundle(source)
     items, method = sample_items(run_id, n, window, seed, db_url, bundle=bundle)
-    try:
-        rubric = load_rubric(path or rubric_id)
-    except Exception:  # noqa: BLE001 - a moved rubric file: the id
-        rubric = load_rubric(rubric_id)
-    shown: dict[str, str] = {}
-    prompts, _ = item_prompts(bundle, rubric, items, anonymized=shown)
+    shown: dict[str, dict] = {}
+    prompts, _ = item_prompts(bundle, rubric, items, shown=shown)
     for i in items:  # what the judges are shown, for the console's item view
-        i.rationales = {key: shown[key] for key in i.decision_keys}
-        i.allocations = {key: shown[f"{key}#allocation"] for key in i.decision_keys if f"{key}#allocation" in shown}
-        sections_of = {sec.decision_key: sec.text for sec in prompts[i.item_id].sections}
-        i.facts = {key: next((line.split(":", 1)[1].strip() for line in sections_of.get(key, "").splitlines()
-                              if line.startswith("Process facts at decision time:")), "")
-                   for key in i.decision_keys}
+        i.rationales = {key: shown[key]["rationale"] for key in i.decision_keys}
+        i.allocations = {key: shown[key]["allocation"] for key in i.decision_keys if shown[key]["allocation"]}
+        i.facts = {key: shown[key]["facts"] for key in i.decision_keys}
         sections = {sec.decision_key: sec for sec in prompts[i.item_id].sections}
         i.snapshot = {key: [{"symbol": o.symbol, "field": o.field,
                              "value": o.value if isinstance(o.value, str) else float(o.value),

@@ -30,20 +30,18 @@ def grade_set(set_id: str, *, panel_name: str | None = None, run_id: str | None 
               allow_real_api_calls: bool = False, db_url: str | None = None, progress: bool = True, console=None):  # noqa: ANN001, ANN201
     """Grade every item of ``set_id`` (default panel: the source run's); returns the grading report."""
     from grader.panel import grade_season
+    from grader.panel._scores import run_rubric, run_rubric_ref
     from grader.season import load_bundle
-    from grader.storage import SeasonRow
-    from rubric import load_rubric
 
     meta, items = set_items(set_id, db_url)
     with session_scope(db_url) as s:
         source_run = s.get(RunRow, meta["source_run_id"])
         panel_name = panel_name or source_run.panel_name
         source_path = Path(s.get(SeasonRow, source_run.season_id).source_path)
-        path = ((source_run.manifest or {}).get("rubric") or {}).get("path")
+        rubric, rubric_ref = run_rubric(source_run), run_rubric_ref(source_run)
     derived = load_bundle(Path(meta["bundle_path"]))
     if derived.content_hash != meta["bundle_hash"]:
         raise ValueError(f"{meta['bundle_path']} changed since the set was drawn (content hash differs)")
-    rubric = load_rubric(path or meta["rubric_id"])
     if rubric.content_hash != meta["rubric_hash"]:
         raise ValueError(f"the rubric {meta['rubric_id']} changed since the set was drawn: a calibration set is "
                          "graded under the rubric it was drawn with")
@@ -53,7 +51,7 @@ def grade_set(set_id: str, *, panel_name: str | None = None, run_id: str | None 
     prompts, replays = item_prompts(source, rubric, items)
     graded = {f"{i.item_id}@{key.split('@', 1)[1]}" for i in items for key in i.decision_keys}
     only_items = replace(derived, decisions=[d for d in derived.decisions if d.key in graded])
-    return grade_season(Path(meta["bundle_path"]), rubric_name=path or meta["rubric_id"], panel_name=panel_name,
+    return grade_season(Path(meta["bundle_path"]), rubric_name=rubric_ref, panel_name=panel_name,
                         run_id=run_id or f"{set_id}-{panel_name}", allow_real_api_calls=allow_real_api_calls,
                         db_url=db_url, progress=progress, console=console, bundle=derived,
                         prepared=(replays, {}, True, prompts), reference_bundle=only_items,

@@ -66,22 +66,16 @@ class MockGrades:
     def __init__(self) -> None:
         self.table: dict[str, tuple[str, Any]] = {}
         self.probes: dict[str, tuple[str, list[str]]] = {}
-        self._lock = threading.Lock()
 
     def add(self, system: str, user: str, family: str, grade: dict | Callable[[], dict]) -> None:
-        """The reference grade of a prompt, or a function computing it when the prompt is first asked (so the
-        calls start before every reference grade is computed)."""
+        """The reference grade of a prompt, or a memoising, thread-safe function computing it when the prompt is
+        first asked (so the calls start before every reference grade is computed)."""
         self.table[prompt_hash(system, user)] = (family, grade)
 
     def grade_of(self, key: str) -> tuple[str, dict]:
+        """(family, reference grade) of a prompt; a function given to :meth:`add` is called here (it memoises)."""
         family, grade = self.table[key]
-        if callable(grade):
-            with self._lock:  # the fakes answer from several threads; compute each grade once
-                family, grade = self.table[key]
-                if callable(grade):
-                    grade = grade()
-                    self.table[key] = (family, grade)
-        return family, grade
+        return family, (grade() if callable(grade) else grade)
 
     def add_probe(self, system: str, user: str, family: str, candidates: list[str]) -> None:
         """An identity-probe question: the true family stays here, out of band, never in the prompt."""

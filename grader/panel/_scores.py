@@ -93,6 +93,24 @@ def version_rubric(version: ScoreVersionRow):  # type: ignore[no-untyped-def]
         return None
 
 
+def run_rubric_ref(run: RunRow) -> str:
+    """How to load the rubric a run was graded under: the file its manifest names while it exists, else its id."""
+    from pathlib import Path
+
+    path = ((run.manifest or {}).get("rubric") or {}).get("path")
+    return path if path and Path(path).is_file() else run.rubric_id
+
+
+def run_rubric(run: RunRow):  # type: ignore[no-untyped-def]
+    """The rubric a run was graded under (:func:`run_rubric_ref`; its id when the named file no longer loads)."""
+    from rubric import load_rubric
+
+    try:
+        return load_rubric(run_rubric_ref(run))
+    except Exception:  # noqa: BLE001 - fall back to the id when the manifest's file changed into something else
+        return load_rubric(run.rubric_id)
+
+
 def latest_version(session, run_id: str) -> ScoreVersionRow | None:
     return session.scalar(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id)
                           .order_by(ScoreVersionRow.id.desc()).limit(1))

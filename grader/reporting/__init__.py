@@ -3,6 +3,8 @@
 Public names are resolved on first use (PEP 562): a CLI verb that needs only the process facts does not load the
 audits' statistics stack (scipy, pingouin) with them."""
 
+from grader._lazy import lazy_exports
+
 _LAZY: dict[str, str] = {
     "Evaluation": "grader.reporting._labelled_claims",
     "LabelledClaim": "grader.reporting._labelled_claims",
@@ -26,16 +28,5 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str):  # noqa: ANN202
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'grader.reporting' has no attribute {name!r}")
-    import importlib
+__getattr__, __dir__ = lazy_exports("grader.reporting", _LAZY, globals())
 
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return list(__all__)

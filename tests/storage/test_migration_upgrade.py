@@ -3,15 +3,14 @@ their run (SQLite, whose foreign keys forbid rebuilding a referenced table, and 
 
 from __future__ import annotations
 
-import os
-import uuid
+from contextlib import ExitStack
 
 import pytest
 import sqlalchemy as sa
 from alembic import command
 
 from grader.storage._engine import _engine, alembic_config
-from tests.conftest import PG_ADMIN_URL, _pg_available
+from tests.conftest import fresh_pg_database
 
 
 def _upgrade(url: str, revision: str) -> None:
@@ -43,20 +42,10 @@ def _populate(url: str) -> None:
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def test_upgrade_from_0004_numbers_existing_versions_within_their_run(backend, tmp_path):
-    if backend == "sqlite":
-        url, drop = f"sqlite:///{tmp_path / 'old.db'}", None
-    else:
-        if not _pg_available():
-            if os.environ.get("CI"):
-                pytest.fail("PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)")
-            pytest.skip("PostgreSQL not reachable")
-        name = f"grader_mig_{uuid.uuid4().hex[:10]}"
-        admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with admin.connect() as c:
-            c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-        url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-        drop = (admin, name)
-    try:
+    with ExitStack() as stack:
+        url = (f"sqlite:///{tmp_path / 'old.db'}" if backend == "sqlite"
+               else stack.enter_context(fresh_pg_database("grader_mig")))
+        stack.callback(_engine.cache_clear)
         _upgrade(url, "0004")
         _populate(url)
         _upgrade(url, "head")
@@ -67,10 +56,3 @@ def test_upgrade_from_0004_numbers_existing_versions_within_their_run(backend, t
             with pytest.raises(sa.exc.IntegrityError):  # one number per run
                 c.execute(sa.text("insert into score_versions (run_id, number, rubric_id, rubric_hash, judge_calls, "
                                   "created_at, note) values ('a', 2, 'v', 'h', 0, '2022-01-01', '')"))
-    finally:
-        _engine.cache_clear()
-        if drop is not None:
-            admin, name = drop
-            with admin.connect() as c:
-                c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            admin.dispose()
