@@ -33,17 +33,17 @@ def main() -> int:
     ps = list(prompts.values())
     total = [p.token_estimate for p in ps]
     naive = [p.naive_token_estimate for p in ps]
-    system = ps[0].system
-    same_system = all(p.system == system for p in ps)
-    prefix_chars = len(system) + shared_prefix([p.user for p in ps]) if same_system else 0
-    prefix_tokens = prefix_chars // 4
+    # what a prompt cache can serve: each prompt's longest prefix in common with a prompt sent before it
+    texts = [p.system + "\0" + p.user for p in ps]
+    cached = [0] + [max(shared_prefix([texts[k], texts[j]]) for j in range(k)) // 4 for k in range(1, len(texts))]
+    prefix_tokens = round(statistics.mean(cached[1:])) if len(cached) > 1 else 0
     print(f"{bundle.info.id}: {len(ps)} contestants, {len(bundle.decisions)} decisions")
     print(f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
           f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
           f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)")
-    print(f"shared prefix (instructions, season header, every round's briefing): {prefix_tokens:,} tokens = "
-          f"{prefix_tokens / statistics.median(total):.1%} of a median prompt: what a provider's prompt cache can "
-          "serve after the first contestant")
+    print(f"cacheable prefix (each prompt's longest start in common with an earlier one: instructions, season "
+          f"header, the briefings of the rounds in common): {sum(cached) / sum(total):.1%} of all prompt tokens, "
+          f"mean {prefix_tokens:,} tokens a prompt after the first")
     # a season re-grade with the frontier panel at its list prices: every call at full price (synchronous, no
     # cache) against the same calls with the shared prefix read from the cache after each judge's first call
     from grader.panel._config import load_panel
@@ -53,12 +53,17 @@ def main() -> int:
     for judge in panel.judges:
         pr = judge.pricing
         full = sum(pr.cost_usd(t, out_tokens) for t in total)
-        cached = sum(pr.cost_usd(t, out_tokens, prefix_tokens if k else 0,
-                                 prefix_tokens if (k == 0 and judge.provider == "anthropic") else 0)
-                     for k, t in enumerate(total))
-        print(f"re-grade with {judge.judge_id} at list price: ${full:,.2f} every call in full vs ${cached:,.2f} with "
-              f"the shared prefix cached = {cached / full:.0%} (output assumed {out_tokens:,} tokens a grade; "
-              "provider batch discounts not applied: batch submission is not built)")
+        if judge.provider == "anthropic":  # caches only up to its breakpoint: after the instructions
+            system = len(ps[0].system) // 4
+            with_cache = sum(pr.cost_usd(t, out_tokens, system if k else 0, 0 if k else system)
+                             for k, t in enumerate(total))
+        else:  # OpenAI and xAI cache the longest prefix seen before by themselves
+            with_cache = sum(pr.cost_usd(t, out_tokens, cached[k]) for k, t in enumerate(total))
+        print(f"re-grade with {judge.judge_id} at list price: ${full:,.2f} every call in full vs ${with_cache:,.2f} with "
+              f"the shared prefix cached = {with_cache / full:.0%} (output assumed {out_tokens:,} tokens a grade; "
+              "provider batch discounts not applied: batch submission is not built"
+              + ("; Anthropic: only the instructions carry a cache breakpoint" if judge.provider == "anthropic"
+                 else "") + ")")
     return 0
 
 

@@ -3,9 +3,10 @@
 Layout of the user message (one contestant per prompt — pointwise scoring), shared parts first so a provider's
 prompt cache can serve them (the rubric instructions are the system prompt):
 
-1. Season header (universe, benchmark, window) — no identities — and, for a rounds season, every round's
-   briefing in round order (identical for every contestant; each labelled with its round and date, and the
-   judge told a later round's briefing was not known at an earlier decision). Then the contestant's own record:
+1. Season header (universe, benchmark, window) — no identities — and, for a rounds season, the briefings of
+   the rounds the contestant took part in, in round order (word for word the same for contestants of the same
+   rounds; each labelled with its round and date, and the judge told a later round's briefing was not known at
+   an earlier decision). Then the contestant's own record:
 2. One section per decision, in time order: the decision time, trades or target allocation, the rationale
    (anonymized), what the model was shown (briefing, once per distinct text), process facts known at that
    moment, and the point-in-time snapshot of the held, traded and recently traded symbols **as of
@@ -140,11 +141,15 @@ class PromptBuilder:
         ]
         return "\n".join(lines)
 
-    def shared_briefings(self) -> str:
-        """Every round's briefing, in round order: the part of a rounds season's record that is the same for every
-        contestant, placed before the contestant's own record so a provider's prompt cache can serve it."""
+    def shared_briefings(self, round_ids: set[str] | None = None) -> str:
+        """The briefings of the rounds ``round_ids`` (all rounds when None), in round order: what contestants of
+        the same rounds share word for word, placed before the contestant's own record so a provider's prompt
+        cache can serve it. Only the rounds a contestant took part in: a record is never made longer than with
+        its briefings inline."""
         parts = []
         for r in sorted(self.bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id)):
+            if round_ids is not None and r.id not in round_ids:
+                continue
             text = self.round_briefing(r.id)
             if text:
                 digest = hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -348,7 +353,8 @@ class PromptBuilder:
         decisions = self.bundle.decisions_of(contestant_id)
         alias = item[1] if item else self.anonymizer.alias_of(contestant_id)
         # a whole record puts the round briefings first, shared by every contestant; an item keeps its own inline
-        shared_block = self.shared_briefings() if compact and window is None else ""
+        shared_block = (self.shared_briefings({d.round_id for d in decisions if d.round_id})
+                        if compact and window is None else "")
         shared = bool(shared_block)
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None

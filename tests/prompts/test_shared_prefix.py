@@ -4,7 +4,6 @@ reference; a calibration item keeps only its own round's briefing, inline."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -15,22 +14,37 @@ from rubric import load_rubric
 SEASON = Path(__file__).resolve().parents[2] / "seasons" / "cb-2026-06-1w"
 
 
-def test_every_record_starts_with_the_same_briefings_and_decisions_point_to_theirs():
+def test_records_start_with_their_rounds_briefings_shared_word_for_word_and_never_grow():
+    """Each record starts with the briefings of exactly the rounds its contestant took part in, in round order;
+    contestants of the same rounds share that whole prefix; no record is longer than with briefings inline."""
+    from grader.prompts import PromptBuilder
+
     bundle = load_bundle(SEASON)
-    *_, prompts = judge_prompts(bundle, load_rubric("v0.4"), naive=False)
-    users = [p.user for p in prompts.values()]
+    rubric = load_rubric("v0.4")
+    *_, prompts = judge_prompts(bundle, rubric, naive=False)
     assert len({p.system for p in prompts.values()}) == 1
-    common = os.path.commonprefix(users)
-    assert "# Round briefings" in common and common.count("## Briefing of Round ") == len(bundle.info.rounds)
-    assert len(common) > 0.8 * min(len(u) for u in users)  # most of every prompt is the shared prefix
-    refs_in_block = set(re.findall(r"## Briefing of Round \d+ \(decided [\d-]+\) \(ref ([0-9a-f]{12})\)", common))
-    for user in users:
-        own = user[len(common):]
-        assert "## Decision " in own and "## Briefing of" not in own  # briefings only in the shared part
-        for ref in re.findall(r"the briefing of Round \d+ \(decided [\d-]+\) \(ref ([0-9a-f]{12})", own):
-            assert ref in refs_in_block
-    # a later round's briefing is labelled as unknown at an earlier decision
-    assert "a later round's briefing was not known at an earlier decision" in common
+    label = {r.id: i for i, r in enumerate(sorted(bundle.info.rounds, key=lambda r: (r.decided_at, r.id)), 1)}
+    prefixes: dict[frozenset, set[str]] = {}
+    for cid, prompt in prompts.items():
+        head, own = prompt.user.split("\nContestant: ", 1)
+        rounds = {d.round_id for d in bundle.decisions_of(cid)}
+        shown = [int(n) for n in re.findall(r"## Briefing of Round (\d+) ", head)]
+        assert shown == sorted(label[r] for r in rounds)  # exactly its rounds, in order
+        assert "## Briefing of" not in own and "a later round's briefing was not known" in head
+        refs = set(re.findall(r"## Briefing of Round \d+ \(decided [\d-]+\) \(ref ([0-9a-f]{12})\)", head))
+        assert set(re.findall(r"the briefing of Round \d+ \(decided [\d-]+\) \(ref ([0-9a-f]{12})", own)) <= refs
+        prefixes.setdefault(frozenset(rounds), set()).add(head)
+    assert all(len(heads) == 1 for heads in prefixes.values())  # same rounds, same prefix word for word
+    assert any(len([c for c in prompts if frozenset(d.round_id for d in bundle.decisions_of(c)) == rs]) > 1
+               for rs in prefixes)  # some contestants do share one
+    saved = PromptBuilder.shared_briefings
+    try:
+        PromptBuilder.shared_briefings = lambda self, round_ids=None: ""  # the inline layout, for comparison
+        *_, inline = judge_prompts(bundle, rubric, naive=False)
+    finally:
+        PromptBuilder.shared_briefings = saved
+    for cid, prompt in prompts.items():
+        assert prompt.token_estimate <= inline[cid].token_estimate * 1.01
 
 
 def test_an_item_keeps_only_its_rounds_briefing_inline():
