@@ -36,9 +36,11 @@ rubric_app.command("show")(_tools.rubric_show)
 app.add_typer(rubric_app, name="rubric")
 
 from console.cli import app as annotators_app  # noqa: E402 - registered after the core verbs
+from grader.cli._batch import app as batch_app  # noqa: E402
 from grader.cli._calibration import app as calibration_app  # noqa: E402
 
 app.add_typer(calibration_app, name="calibration")
+app.add_typer(batch_app, name="batch")
 app.add_typer(annotators_app, name="annotators", help="Console annotators: add (prints a token once), list, remove.")
 
 claims_app = typer.Typer(help="Claim ledgers: verify claims against point-in-time fields.", no_args_is_help=True)

@@ -28,6 +28,11 @@ def grade(
     allow_real_api_calls: bool = typer.Option(
         False, "--allow-real-api-calls", help="Allow calls to real providers (keys from the environment)"),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar"),
+    batch: bool = typer.Option(
+        False, "--batch", help="Send the judge calls through the providers' batch APIs (half price, results within "
+        "24 h): submits and returns; `grader batch status|collect RUN` follow up. A mock panel waits for its batches"),
+    wait: bool = typer.Option(False, "--wait", help="With --batch: poll until every batch has ended and collect"),
+    poll: float = typer.Option(30.0, "--poll", help="With --batch --wait: seconds between status checks"),
 ) -> None:
     """Grade a season with a judge panel and store the run (resumable; completed calls never repeat).
 
@@ -44,7 +49,8 @@ def grade(
     try:
         report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
                               run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
-                              progress=not quiet, console=console)
+                              progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
+                              on_poll=print_poll if batch and not quiet else None)
     except RunBusy as exc:
         fail(str(exc), EXIT_BUSY)
         return
@@ -78,6 +84,9 @@ def grade(
     costs = cost_table(run_id)
     if costs is not None and (report.dry_run or report.calls_sent):
         console.print(costs)
+    if report.status == "batch_pending":
+        print_pending(run_id, report.batch)
+        return
     if not report.dry_run:
         console.print(f"judge calls: {report.calls_sent} sent, {report.calls_reused} reused from earlier runs, "
                       f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}")
@@ -91,6 +100,24 @@ def grade(
     code = EXIT_CODES.get(report.status, 0)
     if code:
         raise typer.Exit(code)
+
+
+def print_poll(progress) -> None:  # noqa: ANN001 - a grader.panel._batch.BatchProgress
+    """One line per batch step: what was submitted and collected, what is still open."""
+    from datetime import datetime
+
+    stamp = datetime.now().strftime("%H:%M:%S")
+    console.print(f"{stamp} batches: {progress.submitted} request(s) submitted, {progress.collected} result(s) "
+                  f"collected, {len(progress.open_batches)} batch(es) open")
+    for problem in progress.problems:
+        err_console.print(f"[yellow]batch[/]: {problem}")
+
+
+def print_pending(run_id: str, progress) -> None:  # noqa: ANN001
+    console.print(f"run {run_id}: [cyan]batches submitted[/] — results are collected by "
+                  f"`grader batch collect --run {run_id}` (status: `grader batch status --run {run_id}`)")
+    for line in progress.open_batches:
+        console.print(f"  open: {line}")
 
 
 def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),

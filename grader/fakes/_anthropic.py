@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -42,7 +43,8 @@ def _forced_tool(body: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class FakeAnthropic(HttpFakeServer):
-    """POST /v1/messages. `base_url` is the server root (the SDK appends /v1/messages)."""
+    """POST /v1/messages, and the Message Batches API (create, retrieve, results). `base_url` is the server root
+    (the SDK appends /v1/messages)."""
 
     provider = "anthropic"
 
@@ -51,7 +53,12 @@ class FakeAnthropic(HttpFakeServer):
         return f"http://{self.host_port}"
 
     def routes(self) -> list[BaseRoute]:
-        return [Route("/v1/messages", self._messages, methods=["POST"])]
+        return [
+            Route("/v1/messages", self._messages, methods=["POST"]),
+            Route("/v1/messages/batches", self._create_batch, methods=["POST"]),
+            Route("/v1/messages/batches/{batch_id}", self._get_batch, methods=["GET"]),
+            Route("/v1/messages/batches/{batch_id}/results", self._batch_results, methods=["GET"]),
+        ]
 
     def cache_eligible(self, request: FakeRequest) -> bool:
         """Anthropic caches only up to an explicit breakpoint: a system block carrying ``cache_control``."""
@@ -68,13 +75,25 @@ class FakeAnthropic(HttpFakeServer):
         return JSONResponse(body, status_code=status, headers=headers)
 
     async def _messages(self, request: Request) -> Response:
-        headers = {"request-id": f"req_{secrets.token_hex(12)}"}
         try:
             body = json.loads(await request.body())
         except json.JSONDecodeError:
             body = None
+        status, payload, headers = await self._respond(body, dict(request.headers), wait=True)
+        return JSONResponse(payload, status_code=status, headers=headers)
+
+    async def _respond(self, body: Any, request_headers: dict[str, str], *,
+                       wait: bool) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """(status, JSON body, headers) of one Messages request; in a batch (``wait`` off) a hang is status 0
+        (the request expired)."""
+        headers = {"request-id": f"req_{secrets.token_hex(12)}"}
+
+        def error(status: int, error_type: str, message: str):
+            return status, {"type": "error", "error": {"type": error_type, "message": message},
+                            "request_id": headers["request-id"]}, headers
+
         if not isinstance(body, dict):
-            return self._error(400, "invalid_request_error", "the request body is not a JSON object", headers)
+            return error(400, "invalid_request_error", "the request body is not a JSON object")
         tool = _forced_tool(body)
         output_format = (body.get("output_config") or {}).get("format") or {}
         if output_format.get("type") == "json_schema":
@@ -85,7 +104,7 @@ class FakeAnthropic(HttpFakeServer):
             schema, schema_name = None, None
         messages = body.get("messages") if isinstance(body.get("messages"), list) else []
         fake = self.admit(
-            endpoint="messages",
+            endpoint="messages" if wait else "batch:messages",
             model=str(body.get("model", "")),
             system=_text_of(body.get("system")),
             user="\n\n".join(
@@ -98,17 +117,20 @@ class FakeAnthropic(HttpFakeServer):
             strict=None,
             max_output_tokens=body.get("max_tokens"),
             temperature=body.get("temperature"),
-            headers=dict(request.headers),
+            headers=request_headers,
             body=body,
         )
         if not self.key_accepted(fake):
-            return self._error(401, "authentication_error", "invalid x-api-key", headers)
+            return error(401, "authentication_error", "invalid x-api-key")
         problem = self.schema_problem(fake)
         if problem is not None:
-            return self._error(400, "invalid_request_error", problem, headers)
+            return error(400, "invalid_request_error", problem)
         reply = self.decide(fake)
-        if not await self.wait_async(reply):
-            return self._error(504, "timeout_error", "fake server stopped while hanging", headers)
+        if not wait:
+            if reply.kind == "hang":
+                return 0, {}, headers
+        elif not await self.wait_async(reply):
+            return error(504, "timeout_error", "fake server stopped while hanging")
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:
                 headers["retry-after"] = (
@@ -117,12 +139,69 @@ class FakeAnthropic(HttpFakeServer):
                     else f"{reply.retry_after_s:g}"
                 )
             headers["anthropic-ratelimit-requests-remaining"] = "0"
-            return self._error(429, "rate_limit_error", "This request would exceed your rate limit.", headers)
+            return error(429, "rate_limit_error", "This request would exceed your rate limit.")
         if reply.kind == "server_error":
             if reply.status == 529:
-                return self._error(529, "overloaded_error", "Overloaded", headers)
-            return self._error(reply.status, "api_error", "Internal server error", headers)
-        return JSONResponse(self._message_body(fake, self.content_of(reply, fake), tool), headers=headers)
+                return error(529, "overloaded_error", "Overloaded")
+            return error(reply.status, "api_error", "Internal server error")
+        return 200, self._message_body(fake, self.content_of(reply, fake), tool), headers
+
+    # -- Message Batches API -----------------------------------------------------------------------
+
+    async def _create_batch(self, request: Request) -> Response:
+        headers = {"request-id": f"req_{secrets.token_hex(12)}"}
+        request_headers = dict(request.headers)
+        if not self.credential_accepted(request_headers):
+            return self._error(401, "authentication_error", "invalid x-api-key", headers)
+        body = json.loads(await request.body())
+        results: list[tuple[str, Any]] = []
+        for item in body.get("requests") or []:
+            status, payload, _ = await self._respond(item.get("params"), request_headers, wait=False)
+            if status == 0:
+                results.append((item["custom_id"], None))
+            elif status == 200:
+                results.append((item["custom_id"], {"ok": True, "type": "succeeded", "message": payload}))
+            else:
+                results.append((item["custom_id"], {"ok": False, "type": "errored", "error": payload}))
+        batch = self.batches.add("msgbatch_", results)
+        return JSONResponse(self._batch_object(batch), headers=headers)
+
+    async def _get_batch(self, request: Request) -> Response:
+        headers = {"request-id": f"req_{secrets.token_hex(12)}"}
+        batch = self.batches.get(request.path_params["batch_id"])
+        if batch is None:
+            return self._error(404, "not_found_error", "batch not found", headers)
+        return JSONResponse(self._batch_object(batch), headers=headers)
+
+    async def _batch_results(self, request: Request) -> Response:
+        headers = {"request-id": f"req_{secrets.token_hex(12)}"}
+        batch = self.batches.get(request.path_params["batch_id"])
+        if batch is None or not batch.ended:
+            return self._error(404, "not_found_error", "no results for this batch (yet)", headers)
+        lines = []
+        for custom_id, result in batch.results:
+            if result is None:
+                line = {"custom_id": custom_id, "result": {"type": "expired"}}
+            elif result["ok"]:
+                line = {"custom_id": custom_id, "result": {"type": "succeeded", "message": result["message"]}}
+            else:
+                line = {"custom_id": custom_id, "result": {"type": "errored", "error": result["error"]}}
+            lines.append(json.dumps(line) + "\n")
+        return Response("".join(lines), media_type="application/binary", headers=headers)
+
+    def _batch_object(self, batch: Any) -> dict[str, Any]:
+        counts = batch.counts()
+        iso = lambda t: datetime.fromtimestamp(t, UTC).isoformat().replace("+00:00", "Z")  # noqa: E731
+        return {
+            "id": batch.id, "type": "message_batch",
+            "processing_status": "ended" if batch.ended else "in_progress",
+            "request_counts": {"processing": counts["processing"], "succeeded": counts["succeeded"],
+                               "errored": counts["errored"], "canceled": 0, "expired": counts["expired"]},
+            "created_at": iso(batch.created_at), "expires_at": iso(batch.created_at + 86400),
+            "ended_at": iso(batch.ends_at) if batch.ended else None, "cancel_initiated_at": None,
+            "archived_at": None,
+            "results_url": f"{self.base_url}/v1/messages/batches/{batch.id}/results" if batch.ended else None,
+        }
 
     @staticmethod
     def _message_body(

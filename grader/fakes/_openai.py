@@ -52,7 +52,8 @@ def _error(status: int, message: str, error_type: str, code: str | None, headers
 
 
 class FakeOpenAI(HttpFakeServer):
-    """POST /v1/responses and /v1/chat/completions (+ GET /v1/models). `base_url` ends in /v1."""
+    """POST /v1/responses and /v1/chat/completions (+ GET /v1/models), and the Batch API (POST /v1/files, POST
+    /v1/batches, GET /v1/batches/{id}, GET /v1/files/{id}/content). `base_url` ends in /v1."""
 
     provider = "openai"
 
@@ -65,6 +66,10 @@ class FakeOpenAI(HttpFakeServer):
             Route("/v1/responses", self._responses, methods=["POST"]),
             Route("/v1/chat/completions", self._chat_completions, methods=["POST"]),
             Route("/v1/models", self._models, methods=["GET"]),
+            Route("/v1/files", self._upload, methods=["POST"]),
+            Route("/v1/files/{file_id}/content", self._file_content, methods=["GET"]),
+            Route("/v1/batches", self._create_batch, methods=["POST"]),
+            Route("/v1/batches/{batch_id}", self._get_batch, methods=["GET"]),
         ]
 
     # -- shared -----------------------------------------------------------------------------------
@@ -78,51 +83,144 @@ class FakeOpenAI(HttpFakeServer):
         }
 
     async def _answer(self, request: Request, endpoint: str, render: Any) -> Response:
-        headers = self._headers()
         try:
             body = json.loads(await request.body())
         except json.JSONDecodeError:
             body = None
+        status, payload, headers = await self._respond(endpoint, body, dict(request.headers), render, wait=True)
+        return JSONResponse(payload, status_code=status, headers=headers)
+
+    async def _respond(self, endpoint: str, body: Any, request_headers: dict[str, str], render: Any, *,
+                       wait: bool) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """(status, JSON body, headers) of one request: what the endpoint answers, or (in a batch, ``wait`` off)
+        what the batch's output line carries. A hang in a batch comes back as status 0 (the request expired)."""
+        headers = self._headers()
+
+        def error(status: int, message: str, error_type: str, code: str | None):
+            return status, {"error": {"message": message, "type": error_type, "param": None, "code": code}}, headers
+
         if not isinstance(body, dict):
-            return _error(
-                400,
-                "We could not parse the JSON body of your request.",
-                "invalid_request_error",
-                None,
-                headers,
-            )
+            return error(400, "We could not parse the JSON body of your request.", "invalid_request_error", None)
         fields = (self._responses_fields if endpoint == "responses" else self._chat_fields)(body)
-        fake = self.admit(endpoint=endpoint, headers=dict(request.headers), body=body, **fields)
+        fake = self.admit(endpoint=endpoint if wait else f"batch:{endpoint}", headers=request_headers, body=body,
+                          **fields)
         if not self.key_accepted(fake):
-            return _error(
-                401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers
-            )
+            return error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
         problem = self.schema_problem(fake)
         if problem is not None:
-            return _error(400, problem, "invalid_request_error", "strict_schema_required", headers)
+            return error(400, problem, "invalid_request_error", "strict_schema_required")
         reply = self.decide(fake)
-        if not await self.wait_async(reply):
-            return _error(504, "fake server stopped while hanging", "server_error", None, headers)
+        if not wait:
+            if reply.kind == "hang":
+                return 0, {}, headers
+        elif not await self.wait_async(reply):
+            return error(504, "fake server stopped while hanging", "server_error", None)
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:
                 headers["retry-after"] = _seconds_header(reply.retry_after_s)
                 headers["retry-after-ms"] = str(int(reply.retry_after_s * 1000))
             headers.update({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0"})
-            return _error(
-                429,
-                f"Rate limit reached for requests on {fake.model}. Please try again later.",
-                "requests",
-                "rate_limit_exceeded",
-                headers,
-            )
+            return error(429, f"Rate limit reached for requests on {fake.model}. Please try again later.",
+                         "requests", "rate_limit_exceeded")
         if reply.kind == "server_error":
             message = (
                 "The engine is currently overloaded, please try again later."
                 if reply.status == 503
                 else "The server had an error while processing your request. Sorry about that!"
             )
-            return _error(reply.status, message, "server_error", None, headers)
-        return JSONResponse(render(body, fake, reply, self.content_of(reply, fake)), headers=headers)
+            return error(reply.status, message, "server_error", None)
+        return 200, render(body, fake, reply, self.content_of(reply, fake)), headers
+
+    # -- Batch API (files + batches) ---------------------------------------------------------------
+
+    async def _upload(self, request: Request) -> Response:
+        headers = self._headers()
+        if not self.credential_accepted(request.headers):
+            return _error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers)
+        form = await request.form()
+        upload = form.get("file")
+        if upload is None or isinstance(upload, str):
+            return _error(400, "a file is required", "invalid_request_error", None, headers)
+        content = await upload.read()
+        file_id = self.batches.add_file(content)
+        return JSONResponse({"id": file_id, "object": "file", "bytes": len(content), "created_at": int(time.time()),
+                             "filename": upload.filename or "batch.jsonl", "purpose": str(form.get("purpose", "")),
+                             "status": "processed", "expires_at": None, "status_details": None}, headers=headers)
+
+    async def _file_content(self, request: Request) -> Response:
+        content = self.batches.file(request.path_params["file_id"])
+        if content is None:
+            return _error(404, "No such File object", "invalid_request_error", None, self._headers())
+        return Response(content, media_type="application/octet-stream", headers=self._headers())
+
+    async def _create_batch(self, request: Request) -> Response:
+        headers = self._headers()
+        request_headers = dict(request.headers)
+        if not self.credential_accepted(request_headers):
+            return _error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers)
+        body = json.loads(await request.body())
+        content = self.batches.file(str(body.get("input_file_id")))
+        if content is None:
+            return _error(400, "input_file_id is not an uploaded file", "invalid_request_error", None, headers)
+        endpoint = str(body.get("endpoint", ""))
+        kind = {"/v1/responses": "responses", "/v1/chat/completions": "chat.completions"}.get(endpoint)
+        if kind is None:
+            return _error(400, f"unsupported batch endpoint {endpoint!r}", "invalid_request_error", None, headers)
+        render = self._responses_body if kind == "responses" else self._chat_body
+        results: list[tuple[str, Any]] = []
+        for line in content.decode().splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            status, payload, reply_headers = await self._respond(kind, item.get("body"), request_headers, render,
+                                                                 wait=False)
+            results.append((item["custom_id"], None if status == 0 else {
+                "ok": status == 200, "status_code": status, "request_id": reply_headers["x-request-id"],
+                "body": payload}))
+        batch = self.batches.add("batch_", results, input_file_id=body["input_file_id"], endpoint=endpoint,
+                                 metadata=body.get("metadata"))
+        return JSONResponse(self._batch_object(batch), headers=headers)
+
+    async def _get_batch(self, request: Request) -> Response:
+        batch = self.batches.get(request.path_params["batch_id"])
+        if batch is None:
+            return _error(404, "No batch found with that id", "invalid_request_error", None, self._headers())
+        return JSONResponse(self._batch_object(batch), headers=self._headers())
+
+    def _batch_object(self, batch: Any) -> dict[str, Any]:
+        """The Batch object; once ended, the output file (200s) and error file (the rest, expired included)."""
+        counts = batch.counts()
+        output_id = error_id = None
+        if batch.ended:
+            if "output_file_id" not in batch.meta:
+                lines = [self._result_line(cid, r) for cid, r in batch.results if r is not None and r["ok"]]
+                errors = [self._result_line(cid, r) for cid, r in batch.results if r is None or not r["ok"]]
+                batch.meta["output_file_id"] = self.batches.add_file("".join(lines).encode()) if lines else None
+                batch.meta["error_file_id"] = self.batches.add_file("".join(errors).encode()) if errors else None
+            output_id, error_id = batch.meta["output_file_id"], batch.meta["error_file_id"]
+        total = len(batch.results)
+        return {
+            "id": batch.id, "object": "batch", "endpoint": batch.meta["endpoint"], "errors": None,
+            "input_file_id": batch.meta["input_file_id"], "completion_window": "24h",
+            "status": "completed" if batch.ended else "in_progress", "output_file_id": output_id,
+            "error_file_id": error_id, "created_at": int(batch.created_at), "in_progress_at": int(batch.created_at),
+            "expires_at": int(batch.created_at) + 86400, "completed_at": int(batch.ends_at) if batch.ended else None,
+            "request_counts": {"total": total, "completed": counts["succeeded"],
+                               "failed": counts["errored"] + counts["expired"]},
+            "metadata": batch.meta.get("metadata"),
+        }
+
+    @staticmethod
+    def _result_line(custom_id: str, result: dict[str, Any] | None) -> str:
+        if result is None:
+            line = {"id": f"batch_req_{secrets.token_hex(12)}", "custom_id": custom_id, "response": None,
+                    "error": {"code": "batch_expired", "message": "This request could not be executed before the "
+                              "completion window expired."}}
+        else:
+            line = {"id": f"batch_req_{secrets.token_hex(12)}", "custom_id": custom_id,
+                    "response": {"status_code": result["status_code"], "request_id": result["request_id"],
+                                 "body": result["body"]}, "error": None}
+        return json.dumps(line) + "\n"
 
     # -- Responses API ----------------------------------------------------------------------------
 

@@ -27,6 +27,16 @@ def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def credential_of(headers: Mapping[str, str]) -> str | None:
+    """The credential in lower-cased request headers (x-api-key, or a Bearer token), if any."""
+    if "x-api-key" in headers:
+        return headers["x-api-key"]
+    authorization = headers.get("authorization", "")
+    if authorization.lower().startswith("bearer "):
+        return authorization[len("bearer ") :]
+    return None
+
+
 @dataclass(frozen=True)
 class FakeRequest:
     """One request a fake server received, as the script (and later the test) sees it.
@@ -59,12 +69,7 @@ class FakeRequest:
     @property
     def api_key(self) -> str | None:
         """The credential the client sent (Bearer token or x-api-key), for assertions only."""
-        if "x-api-key" in self.headers:
-            return self.headers["x-api-key"]
-        authorization = self.headers.get("authorization", "")
-        if authorization.lower().startswith("bearer "):
-            return authorization[len("bearer ") :]
-        return None
+        return credential_of(self.headers)
 
     def redacted_headers(self) -> dict[str, str]:
         return redact_headers(self.headers)

@@ -24,7 +24,8 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
-from ._script import FakeReply, FakeRequest, Script, example_from_schema, valid_grades
+from ._batches import BatchStore
+from ._script import FakeReply, FakeRequest, Script, credential_of, example_from_schema, valid_grades
 
 logger = logging.getLogger("grader.fakes")
 
@@ -72,6 +73,7 @@ class FakeServer(ABC):
         require_api_key: str | None = None,
         hang_limit_s: float = 600.0,
         require_strict_schema: bool = True,
+        batch_latency_s: float = 0.0,
     ) -> None:
         if latency_s < 0:
             raise ValueError(f"latency_s must be >= 0, got {latency_s}")
@@ -83,6 +85,9 @@ class FakeServer(ABC):
         """Refuse (400 / INVALID_ARGUMENT) a request without a JSON schema, and on OpenAI's wire formats one
         without ``strict: true``: the grader always sends one, so a regression that drops it fails every test.
         Off only for servers standing in for openai-compatible hosts that have no strict mode."""
+        self.batches = BatchStore(batch_latency_s)
+        """Submitted batches (provider batch APIs): each request answered by the script at submission, the batch
+        ending ``batch_latency_s`` later."""
         self._requested_port = port
         self._port: int | None = None
         self._lock = threading.Lock()
@@ -141,6 +146,7 @@ class FakeServer(ABC):
             self._requests.clear()
             self._attempts.clear()
             self._cached_prefixes.clear()
+        self.batches.clear()
         if script is not None:
             self.script = script
 
@@ -169,7 +175,11 @@ class FakeServer(ABC):
         return None
 
     def key_accepted(self, request: FakeRequest) -> bool:
-        key = request.api_key
+        return self.credential_accepted(request.headers)
+
+    def credential_accepted(self, headers: Any) -> bool:
+        """Whether lower-cased request headers carry an accepted key (any non-empty one unless one is required)."""
+        key = credential_of({k.lower(): v for k, v in dict(headers).items()})
         if not key:
             return False
         return self.require_api_key is None or key == self.require_api_key

@@ -69,16 +69,21 @@ class Pricing(BaseModel):
     """Input tokens read from the provider's prompt cache (default: the input price, i.e. no discount known)."""
     cache_write_per_mtok: float | None = Field(default=None, ge=0)
     """Input tokens written to the cache where the provider bills writes (Anthropic; default: the input price)."""
+    batch_factor: float | None = Field(default=None, gt=0, le=1)
+    """What a call through the provider's batch API costs against the same call made synchronously (0.5: half
+    price, the discount OpenAI, Anthropic and xAI give batches); unset: batch calls are priced in full."""
 
     def cost_usd(self, input_tokens: int | None, output_tokens: int | None, cached_input_tokens: int | None = 0,
-                 cache_write_tokens: int | None = 0) -> float:
-        """List-price dollars of one call. ``input_tokens`` is every input token, cached and written included."""
+                 cache_write_tokens: int | None = 0, *, batch: bool = False) -> float:
+        """List-price dollars of one call. ``input_tokens`` is every input token, cached and written included;
+        ``batch``: sent through the provider's batch API (``batch_factor`` applies)."""
+        factor = (self.batch_factor or 1.0) if batch else 1.0
         cached, written = cached_input_tokens or 0, cache_write_tokens or 0
         plain = max(0, (input_tokens or 0) - cached - written)
         cached_price = self.input_per_mtok if self.cached_input_per_mtok is None else self.cached_input_per_mtok
         write_price = self.input_per_mtok if self.cache_write_per_mtok is None else self.cache_write_per_mtok
-        return (plain * self.input_per_mtok + cached * cached_price + written * write_price
-                + (output_tokens or 0) * self.output_per_mtok) / 1e6
+        return factor * (plain * self.input_per_mtok + cached * cached_price + written * write_price
+                         + (output_tokens or 0) * self.output_per_mtok) / 1e6
 
 
 class JudgeSpec(BaseModel):
@@ -167,6 +172,60 @@ class CallOutcome:
     @property
     def retryable(self) -> bool:
         return self.error_kind in RETRYABLE_ERROR_KINDS
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    """One request of a provider batch: the id that matches its result, and the prompt."""
+
+    custom_id: str
+    system: str
+    user: str
+
+
+@dataclass(frozen=True)
+class BatchState:
+    """What the provider says of a batch: ended or not, counts by outcome, and its status object as received."""
+
+    batch_id: str
+    ended: bool
+    status: str
+    counts: dict[str, int]
+    raw: str
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One request's result; ``outcome.raw_reply`` is the provider's result record exactly as received."""
+
+    custom_id: str
+    outcome: CallOutcome
+
+
+class BatchApiError(RuntimeError):
+    """A batch call (submit, status, results) failed at the provider or on the way (message has no key);
+    ``lost``: the provider does not know the batch (404 / NOT_FOUND)."""
+
+    def __init__(self, message: str, *, lost: bool = False) -> None:
+        super().__init__(message)
+        self.lost = lost
+
+
+@runtime_checkable
+class BatchJudge(Protocol):
+    """A judge whose provider has a batch API (OpenAI Batch, Anthropic Message Batches, xAI Batch): half price,
+    results within the provider's window. Raises BatchApiError when the provider refuses or cannot be reached."""
+
+    spec: JudgeSpec
+
+    async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
+        ...
+
+    async def batch_state(self, batch_id: str) -> BatchState:
+        ...
+
+    async def batch_results(self, batch_id: str) -> list[BatchResult]:
+        ...
 
 
 @runtime_checkable

@@ -7,12 +7,20 @@ Sends what `messages.parse(output_format=...)` sends (the schema through the SDK
 from __future__ import annotations
 
 import asyncio
+import json
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anthropic
+import httpx2
 from anthropic import AsyncAnthropic, transform_schema
+from anthropic.types import Message
 
 from ._base import (
+    BatchApiError,
+    BatchItem,
+    BatchResult,
+    BatchState,
     CallOutcome,
     JudgeSpec,
     SdkJudge,
@@ -24,7 +32,7 @@ from ._base import (
     redact,
 )
 
-__all__ = ["AnthropicJudge"]
+__all__ = ["AnthropicJudge", "outcome_of_message"]
 
 _TRUNCATING_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
 
@@ -92,26 +100,99 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
         }
         try:
             message = await raw.parse()
-            fields["stop_reason"] = message.stop_reason
-            usage = message.usage
-            read = usage.cache_read_input_tokens or 0
-            written = usage.cache_creation_input_tokens or 0
-            fields["input_tokens"] = usage.input_tokens + read + written  # Anthropic counts these apart
-            fields["output_tokens"] = usage.output_tokens
-            fields["cached_input_tokens"], fields["cache_write_tokens"] = read, written
-            text = "".join(block.text for block in message.content if block.type == "text")
         except Exception as error:  # not a Message body: keep it, a format failure
-            return CallOutcome(
-                False,
-                body,
-                error_kind="format",
-                error_message=f"unreadable Messages body: {error!r}",
-                **fields,
-            )
-        refusal = None
-        if message.stop_reason == "refusal":
-            details = message.stop_details
-            refusal = (details.explanation if details is not None else None) or text or "stop_reason=refusal"
-        truncated = message.stop_reason in _TRUNCATING_STOPS
-        return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
+            return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Messages body: {error!r}",
+                               **fields)
+        return outcome_of_message(message, body, fields)
 
+    # -- Message Batches API ---------------------------------------------------------------------------------
+
+    async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
+        requests = [{"custom_id": item.custom_id,
+                     "params": self.request_params(item.system, item.user, schema, schema_name)} for item in items]
+        async with self._batch_errors("submit"):
+            return self._state(await self._clients.get().messages.batches.create(requests=requests))
+
+    async def batch_state(self, batch_id: str) -> BatchState:
+        async with self._batch_errors("status"):
+            return self._state(await self._clients.get().messages.batches.retrieve(batch_id))
+
+    async def batch_results(self, batch_id: str) -> list[BatchResult]:
+        client = self._clients.get()
+        async with self._batch_errors("results"):
+            batch = await client.messages.batches.retrieve(batch_id)
+            if not batch.results_url:
+                raise BatchApiError(f"Anthropic batch {batch_id} has no results yet ({batch.processing_status})")
+            # the JSONL exactly as served (each line is a result's raw reply), not the SDK's re-decoded objects
+            response = await client.get(batch.results_url, cast_to=httpx2.Response,
+                                        options={"headers": {"Accept": "application/binary"}})
+            text = response.text
+        out = []
+        for line in text.splitlines():
+            if line.strip():
+                item = json.loads(line)
+                out.append(BatchResult(str(item.get("custom_id")), self._line_outcome(item, line)))
+        return out
+
+    @asynccontextmanager
+    async def _batch_errors(self, what: str):
+        try:
+            yield
+        except anthropic.APIError as error:
+            raise BatchApiError(redact(f"Anthropic batch {what}: {error}", self._secret),
+                                lost=isinstance(error, anthropic.NotFoundError)) from None
+
+    @staticmethod
+    def _state(batch: Any) -> BatchState:
+        c = batch.request_counts
+        return BatchState(batch.id, batch.processing_status == "ended", batch.processing_status,
+                          {"processing": c.processing, "succeeded": c.succeeded, "errored": c.errored,
+                           "canceled": c.canceled, "expired": c.expired}, batch.model_dump_json())
+
+    def _line_outcome(self, item: dict[str, Any], line: str) -> CallOutcome:
+        raw = redact(line, self._secret) or ""
+        result = item.get("result") or {}
+        kind = result.get("type")
+        if kind == "succeeded":
+            try:
+                message = Message.model_validate(result.get("message"))
+            except Exception as error:  # noqa: BLE001 - not a Message: kept, a format failure
+                return CallOutcome(False, raw, error_kind="format",
+                                   error_message=f"unreadable Messages body: {error!r}")
+            return outcome_of_message(message, raw, {"request_id": None})
+        if kind == "errored":
+            error = ((result.get("error") or {}).get("error")) or {}
+            error_kind = _BATCH_ERROR_KINDS.get(str(error.get("type")), "request")
+            return CallOutcome(False, raw, error_kind=error_kind,
+                               error_message=f"batch: {error.get('type')}: {error.get('message')}")
+        # expired or canceled: the request never ran
+        return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
+
+
+_BATCH_ERROR_KINDS: dict[str, Any] = {
+    "rate_limit_error": "rate_limited", "overloaded_error": "server", "api_error": "server",
+    "timeout_error": "timeout", "authentication_error": "auth", "permission_error": "auth",
+}
+
+
+def outcome_of_message(message: Any, body: str, fields: dict[str, Any]) -> CallOutcome:
+    """The outcome of a Message (synchronous reply or a batch result)."""
+    fields = dict(fields)
+    try:
+        fields["stop_reason"] = message.stop_reason
+        usage = message.usage
+        read = usage.cache_read_input_tokens or 0
+        written = usage.cache_creation_input_tokens or 0
+        fields["input_tokens"] = usage.input_tokens + read + written  # Anthropic counts these apart
+        fields["output_tokens"] = usage.output_tokens
+        fields["cached_input_tokens"], fields["cache_write_tokens"] = read, written
+        text = "".join(block.text for block in message.content if block.type == "text")
+    except Exception as error:  # not a Message body: keep it, a format failure
+        return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Messages body: {error!r}",
+                           **fields)
+    refusal = None
+    if message.stop_reason == "refusal":
+        details = message.stop_details
+        refusal = (details.explanation if details is not None else None) or text or "stop_reason=refusal"
+    truncated = message.stop_reason in _TRUNCATING_STOPS
+    return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)

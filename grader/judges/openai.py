@@ -7,13 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections.abc import Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import openai
 from openai import AsyncOpenAI
+from openai.types.responses import Response
 
 from ._base import (
+    BatchApiError,
+    BatchItem,
+    BatchResult,
+    BatchState,
     CallOutcome,
     JudgeSpec,
     SdkJudge,
@@ -25,7 +32,7 @@ from ._base import (
     redact,
 )
 
-__all__ = ["OpenAIJudge", "send_with_openai_sdk"]
+__all__ = ["OpenAIJudge", "outcome_of_response", "send_with_openai_sdk"]
 
 
 async def send_with_openai_sdk(
@@ -110,36 +117,114 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
         }
         try:
             response = raw.parse()
-            fields["stop_reason"] = response.status
-            if response.usage is not None:
-                fields["input_tokens"] = response.usage.input_tokens
-                fields["output_tokens"] = response.usage.output_tokens
-                details = response.usage.input_tokens_details
-                fields["cached_input_tokens"] = getattr(details, "cached_tokens", None) if details else None
-            refusal = next(
-                (
-                    part.refusal
-                    for item in response.output
-                    if item.type == "message"
-                    for part in item.content
-                    if part.type == "refusal"
-                ),
-                None,
-            )
-            incomplete = response.incomplete_details.reason if response.incomplete_details else None
-            if incomplete == "content_filter" and refusal is None:
-                refusal = "stopped by the content filter"
-            text = response.output_text
         except Exception as error:  # the body is not a Responses object: keep it, call it a format failure
-            return CallOutcome(
-                False,
-                body,
-                error_kind="format",
-                error_message=f"unreadable Responses body: {error!r}",
-                **fields,
-            )
-        truncated = response.status == "incomplete" and refusal is None
-        if truncated and incomplete:
-            fields["stop_reason"] = f"incomplete:{incomplete}"
-        return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
+            return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Responses body: {error!r}",
+                               **fields)
+        return outcome_of_response(response, body, fields)
 
+    # -- Batch API: one JSONL file of /v1/responses requests, results in an output and an error file -----------
+
+    async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
+        client = self._clients.get()
+        lines = [json.dumps({"custom_id": item.custom_id, "method": "POST", "url": "/v1/responses",
+                             "body": self.request_params(item.system, item.user, schema, schema_name)})
+                 for item in items]
+        async with self._batch_errors("submit"):
+            upload = await client.files.create(file=("grader-batch.jsonl", "\n".join(lines).encode(),
+                                                     "application/jsonl"), purpose="batch")
+            batch = await client.batches.create(input_file_id=upload.id, endpoint="/v1/responses",
+                                                completion_window="24h")
+        return self._state(batch)
+
+    async def batch_state(self, batch_id: str) -> BatchState:
+        async with self._batch_errors("status"):
+            return self._state(await self._clients.get().batches.retrieve(batch_id))
+
+    async def batch_results(self, batch_id: str) -> list[BatchResult]:
+        client = self._clients.get()
+        out: list[BatchResult] = []
+        async with self._batch_errors("results"):
+            batch = await client.batches.retrieve(batch_id)
+            for file_id in (batch.output_file_id, batch.error_file_id):
+                if not file_id:
+                    continue
+                text = (await client.files.content(file_id)).text
+                for line in text.splitlines():
+                    if line.strip():
+                        item = json.loads(line)
+                        out.append(BatchResult(str(item.get("custom_id")), self._line_outcome(item, line)))
+        return out
+
+    @asynccontextmanager
+    async def _batch_errors(self, what: str):
+        try:
+            yield
+        except openai.APIError as error:
+            raise BatchApiError(redact(f"OpenAI batch {what}: {error}", self._secret),
+                                lost=isinstance(error, openai.NotFoundError)) from None
+
+    @staticmethod
+    def _state(batch: Any) -> BatchState:
+        counts = batch.request_counts
+        return BatchState(batch.id, batch.status in _ENDED, batch.status,
+                          {"total": counts.total, "completed": counts.completed, "failed": counts.failed}
+                          if counts else {}, batch.model_dump_json())
+
+    def _line_outcome(self, item: dict[str, Any], line: str) -> CallOutcome:
+        """One result line (its text is the raw reply): the response it carries, or why there is none."""
+        raw = redact(line, self._secret) or ""
+        response = item.get("response")
+        if not response:
+            error = item.get("error") or {}
+            code = str(error.get("code") or "")
+            kind = "timeout" if code in ("batch_expired", "batch_cancelled") else "server"
+            return CallOutcome(False, raw, error_kind=kind, error_message=f"batch: {code}: {error.get('message')}")
+        status = int(response.get("status_code") or 0)
+        fields: dict[str, Any] = {"http_status": status, "request_id": response.get("request_id")}
+        body = response.get("body") or {}
+        if status != 200:
+            message = ((body.get("error") or {}).get("message") if isinstance(body, dict) else None) or str(body)
+            return http_failure(status=status, body=raw, headers=None, request_id=fields["request_id"],
+                                message=message, latency_s=0.0, secret=self._secret)
+        try:
+            parsed = Response.model_validate(body)
+        except Exception as error:  # noqa: BLE001 - not a Responses object: kept, a format failure
+            return CallOutcome(False, raw, error_kind="format", error_message=f"unreadable Responses body: {error!r}",
+                               **fields)
+        return outcome_of_response(parsed, raw, fields)
+
+
+_ENDED = frozenset({"completed", "failed", "expired", "cancelled"})
+
+
+def outcome_of_response(response: Any, body: str, fields: dict[str, Any]) -> CallOutcome:
+    """The outcome of a Responses object (synchronous reply or a batch result's body)."""
+    fields = dict(fields)
+    try:
+        fields["stop_reason"] = response.status
+        if response.usage is not None:
+            fields["input_tokens"] = response.usage.input_tokens
+            fields["output_tokens"] = response.usage.output_tokens
+            details = response.usage.input_tokens_details
+            fields["cached_input_tokens"] = getattr(details, "cached_tokens", None) if details else None
+        refusal = next(
+            (
+                part.refusal
+                for item in response.output
+                if item.type == "message"
+                for part in item.content
+                if part.type == "refusal"
+            ),
+            None,
+        )
+        incomplete = response.incomplete_details.reason if response.incomplete_details else None
+        if incomplete == "content_filter" and refusal is None:
+            refusal = "stopped by the content filter"
+        text = response.output_text
+    except Exception as error:  # the body is not a Responses object: keep it, call it a format failure
+        return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Responses body: {error!r}",
+                           **fields)
+    truncated = response.status == "incomplete" and refusal is None
+    if truncated and incomplete:
+        fields["stop_reason"] = f"incomplete:{incomplete}"
+    return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)

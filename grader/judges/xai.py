@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import asynccontextmanager
 from typing import Any
 
 import grpc
@@ -19,6 +20,10 @@ from xai_sdk.chat import user as user_message
 from xai_sdk.proto import chat_pb2, sample_pb2
 
 from ._base import (
+    BatchApiError,
+    BatchItem,
+    BatchResult,
+    BatchState,
     CallOutcome,
     ErrorKind,
     JudgeSpec,
@@ -119,28 +124,77 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
                 latency_s=watch.elapsed,
                 secret=secret,
             )
-        proto = response.proto
-        body = (
-            redact(json_format.MessageToJson(proto, preserving_proto_field_name=True, indent=None), secret)
-            or ""
-        )
-        usage = proto.usage
-        output = next(
-            (o for o in proto.outputs if o.message.role == chat_pb2.MessageRole.ROLE_ASSISTANT), None
-        )
-        finish = output.finish_reason if output is not None else sample_pb2.FinishReason.REASON_INVALID
-        return outcome_from_text(
-            output.message.content if output is not None else "",
-            raw_reply=body,
-            truncated=finish in _TRUNCATING_FINISHES,
-            refusal=None,
-            input_tokens=usage.prompt_tokens,
-            output_tokens=usage.completion_tokens + usage.reasoning_tokens,
-            cached_input_tokens=usage.cached_prompt_text_tokens,  # xAI caches shared prefixes by itself
-            latency_s=watch.elapsed,
-            request_id=proto.id or None,
-            stop_reason=sample_pb2.FinishReason.Name(finish),
-        )
+        return outcome_of_completion(response.proto, watch.elapsed, self._secret)
+
+    # -- Batch API (gRPC BatchMgmt): create, add the requests, poll, page through the results --------------
+
+    async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
+        client = self._clients.get()
+        async with self._batch_errors("submit"):
+            batch = await client.batch.create(batch_name=f"grader-{items[0].custom_id}" if items else "grader")
+            chunk: list[Any] = []
+            size = 0
+            for item in items:
+                chat = client.chat.create(**self._chat_settings(item.system, item.user, schema),
+                                          batch_request_id=item.custom_id)
+                weight = chat.proto.ByteSize()
+                if chunk and size + weight > _ADD_CHUNK_BYTES:  # gRPC messages are capped (4 MB by default)
+                    await client.batch.add(batch.batch_id, chunk)
+                    chunk, size = [], 0
+                chunk.append(chat)
+                size += weight
+            if chunk:
+                await client.batch.add(batch.batch_id, chunk)
+            return self._state(await client.batch.get(batch.batch_id))
+
+    async def batch_state(self, batch_id: str) -> BatchState:
+        async with self._batch_errors("status"):
+            return self._state(await self._clients.get().batch.get(batch_id))
+
+    async def batch_results(self, batch_id: str) -> list[BatchResult]:
+        client = self._clients.get()
+        out: list[BatchResult] = []
+        token: str | None = None
+        async with self._batch_errors("results"):
+            while True:
+                page = await client.batch.list_batch_results(batch_id, limit=100, pagination_token=token)
+                for result in page.proto.results:
+                    out.append(BatchResult(result.batch_request_id, self._result_outcome(result)))
+                token = page.pagination_token
+                if not token:
+                    return out
+
+    @asynccontextmanager
+    async def _batch_errors(self, what: str):
+        try:
+            yield
+        except grpc.aio.AioRpcError as error:
+            raise BatchApiError(redact(f"xAI batch {what}: gRPC {error.code().name}: {error.details()}",
+                                       self._secret), lost=error.code() == grpc.StatusCode.NOT_FOUND) from None
+
+    @staticmethod
+    def _state(batch: Any) -> BatchState:
+        st = batch.state
+        ended = st.num_requests > 0 and st.num_pending == 0
+        raw = json_format.MessageToJson(batch, preserving_proto_field_name=True, indent=None)
+        return BatchState(batch.batch_id, ended, "ended" if ended else "processing",
+                          {"requests": st.num_requests, "pending": st.num_pending, "succeeded": st.num_success,
+                           "errored": st.num_error, "cancelled": st.num_cancelled}, raw)
+
+    def _result_outcome(self, result: Any) -> CallOutcome:
+        raw = redact(json_format.MessageToJson(result, preserving_proto_field_name=True, indent=None),
+                     self._secret) or ""
+        if result.error.code:
+            code = grpc.StatusCode.UNKNOWN
+            for candidate in grpc.StatusCode:
+                if candidate.value[0] == result.error.code:
+                    code = candidate
+            kind: ErrorKind = _KIND_BY_CODE.get(code, "request")
+            return CallOutcome(False, raw, error_kind=kind,
+                               error_message=redact(f"batch: gRPC {code.name}: {result.error.message}", self._secret))
+        outcome = outcome_of_completion(result.response.completion_response, 0.0, self._secret)
+        outcome.raw_reply = raw
+        return outcome
 
     def _rpc_failure(self, error: grpc.aio.AioRpcError, latency_s: float) -> CallOutcome:
         code = error.code()
@@ -170,3 +224,26 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
             latency_s=latency_s,
         )
 
+
+_ADD_CHUNK_BYTES = 3_000_000
+
+
+def outcome_of_completion(proto: Any, latency_s: float, secret: str) -> CallOutcome:
+    """The outcome of a GetChatCompletionResponse (synchronous reply or a batch result); the raw reply is the
+    message as JSON."""
+    body = redact(json_format.MessageToJson(proto, preserving_proto_field_name=True, indent=None), secret) or ""
+    usage = proto.usage
+    output = next((o for o in proto.outputs if o.message.role == chat_pb2.MessageRole.ROLE_ASSISTANT), None)
+    finish = output.finish_reason if output is not None else sample_pb2.FinishReason.REASON_INVALID
+    return outcome_from_text(
+        output.message.content if output is not None else "",
+        raw_reply=body,
+        truncated=finish in _TRUNCATING_FINISHES,
+        refusal=None,
+        input_tokens=usage.prompt_tokens,
+        output_tokens=usage.completion_tokens + usage.reasoning_tokens,
+        cached_input_tokens=usage.cached_prompt_text_tokens,  # xAI caches shared prefixes by itself
+        latency_s=latency_s,
+        request_id=proto.id or None,
+        stop_reason=sample_pb2.FinishReason.Name(finish),
+    )

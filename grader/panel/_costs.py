@@ -36,7 +36,12 @@ class JudgeCost:
     output: int
     dollars: float | None
     dollars_without_cache: float | None
+    """The same calls synchronous and uncached, at full list price (what naive calls cost)."""
     estimate: bool
+    batched: int = 0
+    """Calls sent through the provider's batch API (priced at the panel's ``batch_factor``)."""
+    dollars_if_batched: float | None = None
+    """A dry run: the estimate had the calls gone through the provider's batch API."""
     """A dry run: prompt tokens estimated, output assumed at the judge's max_output_tokens, the instructions
     assumed cached after each judge's first call (as the providers do for a prefix of 1,024+ tokens); nothing paid."""
 
@@ -52,7 +57,8 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
         panel = PanelConfig.model_validate(run.panel_doc) if run.panel_doc else None
         rows = s.execute(select(JudgeCallRow.judge_id, JudgeCallRow.status, JudgeCallRow.input_tokens,
                                 JudgeCallRow.cached_input_tokens, JudgeCallRow.cache_write_tokens,
-                                JudgeCallRow.output_tokens, JudgeCallRow.cost_usd, JudgeCallRow.prompt_sha256)
+                                JudgeCallRow.output_tokens, JudgeCallRow.cost_usd, JudgeCallRow.batch_id,
+                                JudgeCallRow.prompt_sha256)
                          .where(JudgeCallRow.run_id == run_id).order_by(JudgeCallRow.id)).all()
         from grader.storage import PromptRow
 
@@ -62,8 +68,8 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
     specs = {j.judge_id: j for j in panel.judges} if panel else {}
     out: dict[str, JudgeCost] = {}
     seen_prefix: set[tuple[str, int]] = set()
-    for judge_id, status, inp, cached, written, output, cost, sha in rows:
-        if status in ("reused", "sent", "interrupted"):
+    for judge_id, status, inp, cached, written, output, cost, batch_id, sha in rows:
+        if status in ("reused", "sent", "interrupted", "queued"):
             continue
         dry = status == "dry_run"
         spec = specs.get(judge_id)
@@ -73,6 +79,7 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
             seen_prefix.add((judge_id, system_tokens.get(sha, 0)))
         row = out.setdefault(judge_id, JudgeCost(judge_id, 0, 0, 0, 0, 0, 0.0, 0.0, dry))
         row.calls += 1
+        row.batched += batch_id is not None
         cached, written = cached or 0, written or 0
         row.input_uncached += max(0, (inp or 0) - cached - written)
         row.input_cached += cached
@@ -86,4 +93,7 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
         if row.dollars is not None:
             row.dollars += pricing.cost_usd(inp, out_tokens, cached, written) if dry else (cost or 0.0)
             row.dollars_without_cache += pricing.cost_usd(inp, out_tokens)
+            if dry:
+                row.dollars_if_batched = (row.dollars_if_batched or 0.0) + pricing.cost_usd(
+                    inp, out_tokens, cached, written, batch=True)
     return sorted(out.values(), key=lambda r: r.judge_id)

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from grader.storage import ContestantRow, GradeRow, JudgeCallRow, RunRow
 
 RUN_STATUSES = ("running", "complete", "complete_with_gaps", "failed", "interrupted", "dry-run")
-EXIT_CODES = {"complete": 0, "dry-run": 0, "complete_with_gaps": 3, "failed": 4}
+EXIT_CODES = {"complete": 0, "dry-run": 0, "batch_pending": 0, "complete_with_gaps": 3, "failed": 4}
 """``grader grade`` exit codes: 0 complete (or a dry run), 3 complete with gaps (some judge x contestant has no valid
 grade: listed, never invented), 4 nothing scored (no valid grade at all: the run is marked failed, never official),
 5 the run is held by another process, 1 bad input (bundle, rubric, panel, keys, context window), 130 interrupted."""

@@ -57,7 +57,10 @@ class GradeReport:
     leaks: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     status: str = "running"
-    """complete | complete_with_gaps | failed (no valid grade) | dry-run: see ``grader.panel._gaps.EXIT_CODES``."""
+    """complete | complete_with_gaps | failed (no valid grade) | dry-run | batch_pending (provider batches still
+    running: ``grader batch collect``): see ``grader.panel._gaps.EXIT_CODES``."""
+    batch: Any = None
+    """A batch run's progress (``grader.panel._batch.BatchProgress``), else None."""
 
 
 def effective_run_type(panel: PanelConfig, requested: str, allow_real: bool) -> str:
@@ -152,7 +155,8 @@ def _too_long(prompts, panel: PanelConfig) -> list[str]:
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
                  repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
                  progress: bool = True, console=None, bundle=None, prepared=None,
-                 extra_notes: list[str] | None = None, reference_bundle=None) -> GradeReport:
+                 extra_notes: list[str] | None = None, reference_bundle=None, batch: bool = False,
+                 wait: bool = False, poll_s: float = 30.0, on_poll=None) -> GradeReport:
     """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run.
 
     Everything that can refuse the run does so before anything is written: the bundle, the rubric, the panel (and
@@ -161,7 +165,12 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
 
     ``prepared`` = (replays, outcomes, pending, prompts by contestant id) replaces the season's own prompts (a
     calibration set's items: ``grader.calibration``), ``reference_bundle`` what the reference judge (and the mock
-    judges scripted from it) grade; ``extra_notes`` are stored with the run."""
+    judges scripted from it) grade; ``extra_notes`` are stored with the run.
+
+    ``batch``: judge calls go through the providers' batch APIs (``grader.panel._batch``): submitted, then collected
+    by this call when ``wait`` (polling every ``poll_s`` s; ``on_poll(progress)`` after each step) or later by
+    calling again (``grader batch collect``); the run stays ``batch_pending`` until every task is settled. A mock
+    panel always waits (its fake servers live in this process)."""
     from grader.judges import MissingApiKey, missing_api_keys
     from grader.judges.reference import ReferenceJudge
     from grader.panel._config import load_panel
@@ -171,8 +180,12 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
 
     bundle = bundle or load_bundle(season_dir)  # BundleError: nothing written
     rubric = load_rubric(rubric_name)
-    panel = load_panel(panel_name)
+    panel = panel_name if isinstance(panel_name, PanelConfig) else load_panel(panel_name)
     kind = effective_run_type(panel, run_type, allow_real_api_calls)
+    if batch:
+        _check_batch_panel(panel)
+        if panel.kind == "mock":  # its fake servers live in this process, and end their batches at once
+            wait, poll_s = True, min(poll_s, 0.2)
     dry = kind == "dry-run"
     if repeats < 1:
         raise RunError("--repeats must be at least 1")
@@ -205,11 +218,22 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
             if lease.taken_over:
                 report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
             _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress,
-                 console, schema, reference, prompts, outcomes, pending, report, notes)
+                 console, schema, reference, prompts, outcomes, pending, report, notes,
+                 batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None)
     except KeyboardInterrupt:
         _mark(db_url, run_id, "interrupted")
         raise
     return report
+
+
+def _check_batch_panel(panel: PanelConfig) -> None:
+    """A batch run needs every judge on a provider with a batch API (OpenAI, Anthropic, xAI)."""
+    if panel.kind == "reference":
+        raise RunError("the reference panel makes no provider calls: --batch is for provider (or mock) panels")
+    without = [j.judge_id for j in panel.judges if j.provider not in ("openai", "anthropic", "xai")]
+    if without:
+        raise RunError(f"no provider batch API for judge(s) {', '.join(without)} (batches exist for OpenAI, "
+                       "Anthropic and xAI); grade without --batch")
 
 
 def _import(db_url, bundle) -> int:
@@ -239,7 +263,8 @@ def _mark(db_url, run_id: str, status: str) -> None:
 
 
 def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress, console,
-         schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str]) -> None:
+         schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str],
+         batch: dict | None = None) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from grader.panel._gaps import run_gaps
@@ -262,6 +287,8 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 raise RunError(f"run {run_id!r} exists with other inputs (season, rubric, panel, type or "
                                "repeats); choose another --run-id")
             run.status = "running"
+            if run.manifest is not None and batch is not None:
+                run.completed_at = None
         for p in prompts.values():
             store_prompt(s, p)
         crow = contestant_map(s, season_id)
@@ -335,6 +362,17 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
             judges = {spec.judge_id: make_judge(spec, allow_real_api_calls=allow_real_api_calls) for spec in specs}
 
         async def go() -> CallRunner:
+            if batch is not None:
+                from grader.panel._batch import BatchRunner
+
+                runner = BatchRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
+                try:
+                    report.batch = await runner.run(tasks, on_result, wait=batch["wait"], poll_s=batch["poll_s"],
+                                                    on_poll=batch["on_poll"])
+                finally:
+                    for j in judges.values():
+                        await j.aclose()
+                return runner
             runner = CallRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
             try:
                 await runner.run_all(tasks, on_result)
@@ -357,6 +395,10 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
     st = runner.stats
     report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused
     report.attempts_failed, report.cost_usd = st.attempts_failed, st.cost_usd
+    if report.batch is not None and report.batch.pending:
+        report.status = "batch_pending"
+        _mark(db_url, run_id, "batch_pending")
+        return
     report.score_version = store_score_version(db_url, run_id, rubric, outcomes, pending,
                                                [j.judge_id for j in panel.judges], judge_calls=st.calls_sent)
     with session_scope(db_url) as s:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from grader.pit import MARKET_TZ, Observation
+from grader.prompts._briefings import LEGEND, BriefingMemory, compact_briefing
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
@@ -147,18 +148,20 @@ class PromptBuilder:
         cache can serve it. Only the rounds a contestant took part in: a record is never made longer than with
         its briefings inline."""
         parts = []
+        memory = BriefingMemory()  # the table rows written out so far in this record, and where
         for r in sorted(self.bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id)):
             if round_ids is not None and r.id not in round_ids:
                 continue
             text = self.round_briefing(r.id)
             if text:
-                digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-                parts.append(f"## Briefing of {self.round_labels[r.id]} (ref {digest})\n{text}")
+                digest = hashlib.sha256(text.encode()).hexdigest()[:12]  # of what the model was shown, in full
+                shown = compact_briefing(text, memory, self.round_labels[r.id])
+                parts.append(f"## Briefing of {self.round_labels[r.id]} (ref {digest})\n{shown}")
         if not parts:
             return ""
         return ("# Round briefings (what every contestant of each round was shown; the same for every record)\n"
                 "Each briefing applies only to the decisions of its round: a later round's briefing was not known "
-                "at an earlier decision and must not be used to grade it.\n\n" + "\n\n".join(parts))
+                f"at an earlier decision and must not be used to grade it. {LEGEND}\n\n" + "\n\n".join(parts))
 
     def _relevant_symbols(self, decision: Decision, held: set[str], recent: list[set[str]]) -> list[str]:
         syms = set(held) | {t.symbol for t in decision.trades}

@@ -135,6 +135,7 @@ class JudgeCallRow(Base):
     __table_args__ = (
         Index("ix_calls_run_judge_contestant", "run_id", "judge_id", "contestant_id", "repeat"),
         Index("ix_calls_cache_key", "cache_key", "status"),
+        Index("ix_calls_batch", "batch_id"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
     run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"))
@@ -149,8 +150,9 @@ class JudgeCallRow(Base):
     cache_key: Mapped[str] = mapped_column(String(64))
     prompt_sha256: Mapped[str] = mapped_column(ForeignKey("prompts.sha256"))
     status: Mapped[str] = mapped_column(String(20))
-    """sent (recorded before the request leaves) | received | ok | invalid | error | interrupted (a process died
-    with it in flight: counted as an attempt, never re-read) | dry_run | reused"""
+    """sent (recorded before the request leaves) | queued (in a provider batch, awaiting its result) | received | ok
+    | invalid | error | interrupted (a process died with it in flight: counted as an attempt, never re-read) |
+    dry_run | reused"""
     error_kind: Mapped[str | None] = mapped_column(String(30), nullable=True)
     error_message: Mapped[str | None] = mapped_column(Text, nullable=True)
     http_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -166,6 +168,38 @@ class JudgeCallRow(Base):
     cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     latency_s: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    batch_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=False)
+    """The provider batch this attempt was sent in (judge_batches.id; 0009), None for a synchronous call."""
+    custom_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The id the batch result is matched by (0009)."""
+
+
+class JudgeBatchRow(Base):
+    """One provider batch a run submitted (0009): OpenAI Batch, Anthropic Message Batches or xAI Batch. Its calls
+    are ``judge_calls`` rows (status ``queued`` until the result is stored) that name it in ``batch_id``.
+
+    status: submitting (recorded before the request leaves; a process that died here leaves it visible) |
+    submitted | collected (every result stored) | lost (the provider no longer knows it, or the submission failed:
+    its calls are retried in a new batch)."""
+
+    __tablename__ = "judge_batches"
+    __table_args__ = (Index("ix_judge_batches_run", "run_id", "status"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("runs.id"))
+    judge_id: Mapped[str] = mapped_column(String(100))
+    provider: Mapped[str] = mapped_column(String(50))
+    model: Mapped[str] = mapped_column(String(200))
+    provider_batch_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    status: Mapped[str] = mapped_column(String(20))
+    provider_status: Mapped[str | None] = mapped_column(String(50), nullable=True)
+    request_count: Mapped[int] = mapped_column(Integer)
+    counts: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    raw_status: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The provider's last status object for the batch, exactly as received."""
+    error_message: Mapped[str | None] = mapped_column(Text, nullable=True)
+    submitted_at: Mapped[datetime] = mapped_column(default=utcnow)
+    checked_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    collected_at: Mapped[datetime | None] = mapped_column(nullable=True)
 
 
 class GradeRow(Base):

@@ -346,3 +346,65 @@ def test_the_fake_never_logs_the_key(fake_openai: FakeOpenAI, caplog: pytest.Log
     assert all(r.api_key == KEY for r in fake_openai.requests)
     assert KEY not in repr(fake_openai.requests)
     assert fake_openai.requests[0].redacted_headers()["authorization"] == "[redacted]"
+
+
+# -- batch endpoints (issue 18) --------------------------------------------------------------------------------
+
+
+def test_openai_batch_lines_are_answered_like_requests_and_refused_without_strict() -> None:
+
+    with FakeOpenAI() as fake:
+        _check_openai_batch(fake)
+
+
+def _check_openai_batch(fake_openai: FakeOpenAI) -> None:
+    import json
+
+    client = openai.OpenAI(api_key="k", base_url=fake_openai.base_url, max_retries=0)
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
+              "additionalProperties": False}
+
+    def line(custom_id: str, strict: bool) -> str:
+        body = {"model": "m", "input": "hi", "text": {"format": {"type": "json_schema", "name": "g", "schema": schema,
+                                                                  "strict": strict}}}
+        return json.dumps({"custom_id": custom_id, "method": "POST", "url": "/v1/responses", "body": body})
+
+    upload = client.files.create(file=("b.jsonl", (line("good", True) + "\n" + line("loose", False)).encode()),
+                                 purpose="batch")
+    batch = client.batches.create(input_file_id=upload.id, endpoint="/v1/responses", completion_window="24h")
+    done = client.batches.retrieve(batch.id)
+    assert done.status == "completed" and done.request_counts.completed == 1 and done.request_counts.failed == 1
+    good = [json.loads(x) for x in client.files.content(done.output_file_id).text.splitlines()]
+    bad = [json.loads(x) for x in client.files.content(done.error_file_id).text.splitlines()]
+    assert good[0]["custom_id"] == "good" and good[0]["response"]["status_code"] == 200
+    assert json.loads(good[0]["response"]["body"]["output"][-1]["content"][0]["text"]) == {"a": 0}
+    assert bad[0]["custom_id"] == "loose" and bad[0]["response"]["status_code"] == 400
+    assert "strict" in bad[0]["response"]["body"]["error"]["message"]
+    assert [r.endpoint for r in fake_openai.requests] == ["batch:responses", "batch:responses"]
+
+
+def test_anthropic_and_xai_batches_stay_in_progress_until_they_end() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
+              "additionalProperties": False}
+    with FakeAnthropic(batch_latency_s=0.3) as fake:
+        client = anthropic.Anthropic(api_key="k", base_url=fake.base_url, max_retries=0)
+        params = {"model": "m", "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}],
+                  "output_config": {"format": {"type": "json_schema", "schema": schema}}}
+        batch = client.messages.batches.create(requests=[{"custom_id": "one", "params": params}])
+        assert batch.processing_status == "in_progress" and batch.results_url is None
+        time.sleep(0.35)
+        ended = client.messages.batches.retrieve(batch.id)
+        assert ended.processing_status == "ended" and ended.request_counts.succeeded == 1
+        results = list(client.messages.batches.results(batch.id))
+        assert results[0].custom_id == "one" and results[0].result.type == "succeeded"
+    with FakeXai(batch_latency_s=0.3) as fake:
+        client = xai_sdk.Client(api_key="k", api_host=fake.host_port, use_insecure_channel=True, timeout=5)
+        created = client.batch.create("b")
+        chat = client.chat.create(model="m", messages=[user("hi")], batch_request_id="one")
+        client.batch.add(created.batch_id, [chat])
+        assert client.batch.get(created.batch_id).state.num_pending == 1
+        time.sleep(0.35)
+        assert client.batch.get(created.batch_id).state.num_pending == 0
+        page = client.batch.list_batch_results(created.batch_id)
+        # no schema was sent: the fake refuses it inside the batch, as it refuses a synchronous call
+        assert page.results[0].batch_request_id == "one" and page.results[0].has_error

@@ -1,0 +1,231 @@
+"""Re-grades through the providers' batch APIs (issue 18): `grader grade --batch` submits, `grader batch
+status|collect` follow up; every request goes through the real SDKs (OpenAI Batch and Anthropic Message Batches over
+HTTP, xAI Batch over gRPC) to the local fakes. Raw results are stored like synchronous replies, priced at the batch
+rate, content-addressed, resumable, and failed requests are retried in a new batch linked to what they replace."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from sqlalchemy import select
+from typer.testing import CliRunner
+
+from grader.cli import app
+from grader.fakes import FakeAnthropic, FakeOpenAI, FakeReply, FakeXai, by_prompt, sequence
+from grader.panel import grade_season
+from grader.storage import GradeRow, JudgeBatchRow, JudgeCallRow, RunRow, session_scope
+
+cli = CliRunner()
+PRICE = {"input_per_mtok": 2.0, "output_per_mtok": 10.0, "batch_factor": 0.5}
+
+
+@pytest.fixture
+def fakes():
+    """The three providers, their batches ending only when a test ends them."""
+    with FakeOpenAI(batch_latency_s=3600) as o, FakeAnthropic(batch_latency_s=3600) as a, \
+            FakeXai(batch_latency_s=3600) as x:
+        yield {"openai": o, "anthropic": a, "xai": x}
+
+
+def end_batches(*servers) -> None:
+    for server in servers:
+        for batch in server.batches.all():
+            batch.ends_at = time.time() - 1
+
+
+def write_local_panel(path: Path, fakes: dict, max_attempts: int = 3) -> Path:
+    judges = [
+        {"judge_id": "gpt", "provider": "openai", "model": "gpt-x", "family": "openai",
+         "base_url": fakes["openai"].base_url, "pricing": PRICE},
+        {"judge_id": "claude", "provider": "anthropic", "model": "claude-x", "family": "anthropic",
+         "base_url": fakes["anthropic"].base_url, "pricing": PRICE},
+        {"judge_id": "grok", "provider": "xai", "model": "grok-x", "family": "xai", "host": fakes["xai"].host_port,
+         "pricing": PRICE},
+    ]
+    path.write_text(yaml.safe_dump({"name": path.stem, "kind": "real", "judges": judges,
+                                    "retry": {"max_attempts": max_attempts, "base_delay_s": 0.01,
+                                              "max_delay_s": 0.01}}))
+    return path
+
+
+def _grade(season, url, panel, run_id="b", **kw):
+    kw.setdefault("batch", True)
+    return grade_season(season, rubric_name="v0.4", panel_name=str(panel), run_id=run_id, db_url=url,
+                        allow_real_api_calls=True, progress=False, **kw)
+
+
+def _calls(url, run_id="b") -> list[JudgeCallRow]:
+    with session_scope(url) as s:
+        rows = list(s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id).order_by(JudgeCallRow.id)))
+        for r in rows:
+            s.expunge(r)
+        return rows
+
+
+def test_submit_then_status_then_collect_from_the_command_line(season, fakes, tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    out = cli.invoke(app, ["grade", str(season), "--panel", str(panel), "--run-id", "b", "--batch", "--quiet",
+                           "--allow-real-api-calls"])
+    assert out.exit_code == 0, out.output
+    assert "grader batch collect --run b" in out.output
+    with session_scope(url) as s:
+        assert s.get(RunRow, "b").status == "batch_pending"
+        batches = s.scalars(select(JudgeBatchRow).order_by(JudgeBatchRow.id)).all()
+        assert [(b.judge_id, b.status, b.request_count) for b in batches] == [
+            ("gpt", "submitted", 2), ("claude", "submitted", 2), ("grok", "submitted", 2)]
+        assert all(b.provider_batch_id for b in batches)
+    assert {c.status for c in _calls(url)} == {"queued"}
+    # every request went through a batch endpoint, none synchronously, each with its strict schema
+    for fake in fakes.values():
+        assert fake.requests and all(r.endpoint.startswith("batch") or r.endpoint == "Batch/Chat"
+                                     for r in fake.requests)
+        assert all(r.schema for r in fake.requests)
+    assert all(r.strict is True for r in fakes["openai"].requests)
+
+    status = cli.invoke(app, ["batch", "status", "--run", "b", "--allow-real-api-calls"])
+    assert status.exit_code == 0, status.output
+    assert "in_progress" in status.output and "6 queued" in status.output
+    pending = cli.invoke(app, ["batch", "collect", "--run", "b", "--allow-real-api-calls", "--quiet"])
+    assert pending.exit_code == 0 and "batches submitted" in pending.output  # nothing ended yet: still pending
+
+    end_batches(*fakes.values())
+    done = cli.invoke(app, ["batch", "collect", "--run", "b", "--allow-real-api-calls", "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert "run b: complete" in done.output
+    calls = _calls(url)
+    assert len(calls) == 6 and {c.status for c in calls} == {"ok"}
+    with session_scope(url) as s:
+        assert s.get(RunRow, "b").status == "complete" and s.get(RunRow, "b").manifest_hash
+        assert len(s.scalars(select(GradeRow).where(GradeRow.run_id == "b")).all()) == 6
+        assert {b.status for b in s.scalars(select(JudgeBatchRow))} == {"collected"}
+    for c in calls:  # the raw result record as the provider served it, matched by the call's own id
+        assert c.custom_id == f"call-{c.id}" and c.custom_id in c.raw_reply
+        expected = 0.5 * (c.input_tokens * 2.0 + c.output_tokens * 10.0) / 1e6
+        assert c.cost_usd == pytest.approx(expected)  # the batch rate: half the synchronous price
+    cost = cli.invoke(app, ["cost", "--run", "b"])
+    assert "in batches" in cost.output and "USD synchronous, no cache" in cost.output
+
+
+def test_failed_requests_go_into_a_new_batch_linked_to_what_they_replace(season, fakes, tmp_path):
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    fakes["openai"].script = sequence(FakeReply.server_error(500))  # every prompt's first attempt fails
+    fakes["anthropic"].script = sequence(FakeReply.hang())  # every prompt's first attempt never runs: expires
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    assert _grade(season, url, panel).status == "batch_pending"
+    end_batches(*fakes.values())
+    second = _grade(season, url, panel, batch=True)
+    assert second.status == "batch_pending"  # the retries went into new batches
+    calls = _calls(url)
+    gpt = [c for c in calls if c.judge_id == "gpt"]
+    claude = [c for c in calls if c.judge_id == "claude"]
+    for chain, kind in ((gpt, "server"), (claude, "timeout")):
+        first = [c for c in chain if c.attempt == 1]
+        retry = [c for c in chain if c.attempt == 2]
+        assert len(first) == len(retry) == 2
+        assert {c.status for c in first} == {"error"} and {c.error_kind for c in first} == {kind}
+        assert all(c.raw_reply for c in first)  # the error record is kept as received
+        assert {c.replaces_call_id for c in retry} == {c.id for c in first}
+        assert {c.status for c in retry} == {"queued"} and len({c.batch_id for c in retry}) == 1
+        assert retry[0].batch_id != first[0].batch_id
+    end_batches(*fakes.values())
+    assert _grade(season, url, panel, batch=True).status == "complete"
+
+
+def test_the_retry_cap_holds_and_leaves_a_visible_gap(season, fakes, tmp_path):
+    url = f"sqlite:///{tmp_path / 'cap.db'}"
+    fakes["xai"].script = by_prompt({}, default=FakeReply.rate_limited())
+    panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=2)
+    _grade(season, url, panel, batch=True)
+    for _ in range(3):
+        end_batches(*fakes.values())
+        report = _grade(season, url, panel, batch=True)
+    assert report.status == "complete_with_gaps"
+    grok = [c for c in _calls(url) if c.judge_id == "grok"]
+    assert sorted(c.attempt for c in grok) == [1, 1, 2, 2]
+    assert {c.error_kind for c in grok} == {"rate_limited"}
+    assert len(report.gaps) == 2 and all("grok" in g for g in report.gaps)
+
+
+def test_a_batch_the_provider_no_longer_knows_is_lost_and_sent_again(season, fakes, tmp_path):
+    url = f"sqlite:///{tmp_path / 'lost.db'}"
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    _grade(season, url, panel, batch=True)
+    for fake in fakes.values():
+        fake.batches.clear()  # e.g. expired and deleted at the provider
+    report = _grade(season, url, panel, batch=True)
+    assert report.status == "batch_pending"
+    with session_scope(url) as s:
+        statuses = [b.status for b in s.scalars(select(JudgeBatchRow).order_by(JudgeBatchRow.id))]
+    assert statuses[:3] == ["lost"] * 3 and statuses[3:] == ["submitted"] * 3
+    calls = _calls(url)
+    assert sum(c.status == "error" and "batch lost" in (c.error_message or "") for c in calls) == 6
+    end_batches(*fakes.values())
+    assert _grade(season, url, panel, batch=True).status == "complete"
+
+
+def test_a_process_that_died_while_submitting_leaves_the_batch_visible_and_its_calls_counted(season, fakes,
+                                                                                              tmp_path):
+    url = f"sqlite:///{tmp_path / 'crash.db'}"
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    _grade(season, url, panel, batch=True)
+    with session_scope(url) as s:  # as if the process died before the provider's answer was stored
+        b = s.scalar(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "gpt"))
+        b.status, b.provider_batch_id = "submitting", None
+    _grade(season, url, panel, batch=True)
+    with session_scope(url) as s:
+        b = s.scalar(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "gpt").order_by(JudgeBatchRow.id))
+        assert b.status == "lost" and "stopped before the provider answered" in b.error_message
+    gpt = [c for c in _calls(url) if c.judge_id == "gpt"]
+    assert [c.status for c in gpt if c.attempt == 1] == ["interrupted"] * 2
+    assert {c.replaces_call_id for c in gpt if c.attempt == 2} == {c.id for c in gpt if c.attempt == 1}
+
+
+def test_batch_results_serve_a_later_synchronous_run_with_the_same_inputs(season, fakes, tmp_path):
+    url = f"sqlite:///{tmp_path / 'reuse.db'}"
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    _grade(season, url, panel, batch=True)
+    end_batches(*fakes.values())
+    assert _grade(season, url, panel, batch=True).status == "complete"
+    before = sum(len(f.requests) for f in fakes.values())
+    again = _grade(season, url, panel, run_id="sync", batch=False)
+    assert again.status == "complete" and again.calls_reused == 6 and again.calls_sent == 0
+    assert sum(len(f.requests) for f in fakes.values()) == before  # nothing paid twice
+
+
+def test_a_mock_panel_batch_run_completes_in_one_command(season, tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'mock.db'}"
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    out = cli.invoke(app, ["grade", str(season), "--panel", "mock", "--run-id", "m", "--batch", "--quiet"])
+    assert out.exit_code == 0, out.output
+    assert "run m: complete" in out.output
+    calls = _calls(url, "m")
+    assert len(calls) == 6 and all(c.batch_id is not None and c.status == "ok" for c in calls)
+
+
+def test_batch_is_refused_where_no_batch_api_exists(season, tmp_path):
+    from grader.panel import RunError
+
+    with pytest.raises(RunError, match="reference panel makes no provider calls"):
+        grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="x",
+                     db_url=f"sqlite:///{tmp_path / 'x.db'}", progress=False, batch=True)
+    compat = tmp_path / "compat.yaml"
+    compat.write_text(yaml.safe_dump({"name": "compat", "kind": "real", "judges": [
+        {"judge_id": "local", "provider": "openai-compatible", "model": "m", "family": "openai",
+         "base_url": "http://127.0.0.1:9/v1"}]}))
+    with pytest.raises(RunError, match="no provider batch API for judge"):
+        grade_season(season, rubric_name="v0.4", panel_name=str(compat), run_id="x",
+                     db_url=f"sqlite:///{tmp_path / 'x.db'}", progress=False, batch=True)
+
+
+def test_collect_of_a_real_panel_needs_the_flag(season, fakes, tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'flag.db'}"
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    _grade(season, url, panel, batch=True)
+    out = cli.invoke(app, ["batch", "collect", "--run", "b"])
+    assert out.exit_code == 1 and "--allow-real-api-calls" in out.output
