@@ -1,7 +1,17 @@
-"""Benchmark: what a judge prompt is made of on the real June 2026 CapitalBench season (weekly track, committed
-as seasons/cb-2026-06-1w): tokens per contestant, the share that is a prefix shared by every contestant (what a
-provider's prompt cache can serve), and the size against a naive dump. Token counts are estimates (four
-characters a token: no tokenizer ships its encodings offline for every provider).
+"""Benchmark: what a judge prompt is made of, and what a season re-grade costs at list price.
+
+1. The real June 2026 CapitalBench season (weekly track, committed as seasons/cb-2026-06-1w, or SEASON_DIR): tokens
+   per contestant, the share of all prompt tokens a provider's prompt cache can serve (each prompt's longest start
+   in common with a prompt sent before it), and the size against a naive dump.
+2. A re-grade of that season with the frontier panel: every call in full, with the shared prefix cached, and
+   through the providers' batch APIs with the cache.
+3. A re-grade of the demo season: naive synchronous calls (the naive dump, every call in full) against batch +
+   cached prefix (the compact prompts, the batch price, the shared prefix cached) — #18's bar: <= 30%.
+
+Token counts are estimates (four characters a token): no tokenizer ships every provider's encodings offline.
+Output is assumed at 2,000 tokens a grade (a run's cost table reports the judges' own). Anthropic caches only up to
+its breakpoints (after the instructions; after the part of the record shared with other records); OpenAI and xAI
+cache the longest prefix they have seen by themselves.
 
 Run: .venv/bin/python benchmarks/bench_prompt_layout.py [SEASON_DIR]
 """
@@ -15,55 +25,76 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+OUT_TOKENS = 2_000
 
 
-def shared_prefix(texts: list[str]) -> int:
-    """Characters every text starts with."""
-    return len(os.path.commonprefix(texts))
-
-
-def main() -> int:
+def _prompts(season: Path):
     from grader.panel._grade import judge_prompts
     from grader.season import load_bundle
     from rubric import load_rubric
 
-    season = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "seasons" / "cb-2026-06-1w"
     bundle = load_bundle(season)
     *_, prompts = judge_prompts(bundle, load_rubric("v0.4"))
-    ps = list(prompts.values())
+    return bundle, list(prompts.values())
+
+
+def cached_tokens(prompts, provider: str) -> list[tuple[int, int]]:
+    """(cached, written) tokens of each prompt sent in order to one judge."""
+    out = []
+    if provider == "anthropic":  # explicit breakpoints: the instructions, then the shared part of the record
+        seen: set[str] = set()
+        for p in prompts:
+            marks = [p.system, p.system + "\0" + p.user[: p.shared_chars]] if p.shared_chars else [p.system]
+            read = max((len(m) // 4 for m in marks if m in seen), default=0)
+            seen.update(marks)
+            out.append((read, len(marks[-1]) // 4 - read))
+        return out
+    texts = [p.system + "\0" + p.user for p in prompts]  # automatic: the longest start seen before
+    for k, text in enumerate(texts):
+        common = max((len(os.path.commonprefix([text, texts[j]])) for j in range(k)), default=0)
+        out.append((common // 4 if common // 4 >= 1024 else 0, 0))
+    return out
+
+
+def main() -> int:
+    from grader.panel._config import load_panel
+
+    season = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "seasons" / "cb-2026-06-1w"
+    bundle, ps = _prompts(season)
     total = [p.token_estimate for p in ps]
     naive = [p.naive_token_estimate for p in ps]
-    # what a prompt cache can serve: each prompt's longest prefix in common with a prompt sent before it
-    texts = [p.system + "\0" + p.user for p in ps]
-    cached = [0] + [max(shared_prefix([texts[k], texts[j]]) for j in range(k)) // 4 for k in range(1, len(texts))]
-    prefix_tokens = round(statistics.mean(cached[1:])) if len(cached) > 1 else 0
+    auto = cached_tokens(ps, "openai")
     print(f"{bundle.info.id}: {len(ps)} contestants, {len(bundle.decisions)} decisions")
     print(f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
           f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
           f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)")
-    print(f"cacheable prefix (each prompt's longest start in common with an earlier one: instructions, season "
-          f"header, the briefings of the rounds in common): {sum(cached) / sum(total):.1%} of all prompt tokens, "
-          f"mean {prefix_tokens:,} tokens a prompt after the first")
-    # a season re-grade with the frontier panel at its list prices: every call at full price (synchronous, no
-    # cache) against the same calls with the shared prefix read from the cache after each judge's first call
-    from grader.panel._config import load_panel
-
+    print(f"shared prefix a cache can serve (instructions, season header, the briefings of the rounds in common): "
+          f"{sum(c for c, _ in auto) / sum(total):.1%} of all prompt tokens")
     panel = load_panel("frontier")
-    out_tokens = 2_000  # an assumed grade size (the judges' own output is what the run's cost table reports)
     for judge in panel.judges:
         pr = judge.pricing
-        full = sum(pr.cost_usd(t, out_tokens) for t in total)
-        if judge.provider == "anthropic":  # caches only up to its breakpoint: after the instructions
-            system = len(ps[0].system) // 4
-            with_cache = sum(pr.cost_usd(t, out_tokens, system if k else 0, 0 if k else system)
-                             for k, t in enumerate(total))
-        else:  # OpenAI and xAI cache the longest prefix seen before by themselves
-            with_cache = sum(pr.cost_usd(t, out_tokens, cached[k]) for k, t in enumerate(total))
-        print(f"re-grade with {judge.judge_id} at list price: ${full:,.2f} every call in full vs ${with_cache:,.2f} with "
-              f"the shared prefix cached = {with_cache / full:.0%} (output assumed {out_tokens:,} tokens a grade; "
-              "provider batch discounts not applied: batch submission is not built"
-              + ("; Anthropic: only the instructions carry a cache breakpoint" if judge.provider == "anthropic"
-                 else "") + ")")
+        split = cached_tokens(ps, judge.provider)
+        full = sum(pr.cost_usd(t, OUT_TOKENS) for t in total)
+        cached = sum(pr.cost_usd(t, OUT_TOKENS, c, w) for t, (c, w) in zip(total, split, strict=True))
+        batch = sum(pr.cost_usd(t, OUT_TOKENS, c, w, batch=True) for t, (c, w) in zip(total, split, strict=True))
+        print(f"  re-grade with {judge.judge_id}: ${full:,.2f} every call in full; ${cached:,.2f} with the shared "
+              f"prefix cached ({cached / full:.0%}); ${batch:,.2f} through the batch API with the cache "
+              f"({batch / full:.0%})")
+
+    demo, dps = _prompts(ROOT / "seasons" / "demo-2022q1")
+    print(f"{demo.info.id} re-grade with the frontier panel: naive synchronous calls (naive dump, every call in full) "
+          "vs batch + cached prefix (compact prompts):")
+    naive_all = batch_all = 0.0
+    for judge in panel.judges:
+        pr = judge.pricing
+        naive_usd = sum(pr.cost_usd(p.naive_token_estimate, OUT_TOKENS) for p in dps)
+        split = cached_tokens(dps, judge.provider)
+        batch_usd = sum(pr.cost_usd(p.token_estimate, OUT_TOKENS, c, w, batch=True)
+                        for p, (c, w) in zip(dps, split, strict=True))
+        naive_all, batch_all = naive_all + naive_usd, batch_all + batch_usd
+        print(f"  {judge.judge_id}: ${naive_usd:,.3f} naive vs ${batch_usd:,.3f} batch + cache = "
+              f"{batch_usd / naive_usd:.0%}")
+    print(f"  panel: ${naive_all:,.3f} vs ${batch_all:,.3f} = {batch_all / naive_all:.0%} of naive (goal <= 30%)")
     return 0
 
 

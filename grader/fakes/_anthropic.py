@@ -21,10 +21,11 @@ from ._server import HttpFakeServer, RenderedContent
 
 
 def _text_of(content: Any) -> str:
+    """A content's text; consecutive text blocks read as one text (nothing added between them)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(
+        return "".join(
             str(block.get("text", ""))
             for block in content
             if isinstance(block, dict) and block.get("type") == "text"
@@ -64,6 +65,18 @@ class FakeAnthropic(HttpFakeServer):
         """Anthropic caches only up to an explicit breakpoint: a system block carrying ``cache_control``."""
         system = request.body.get("system")
         return isinstance(system, list) and any(isinstance(b, dict) and b.get("cache_control") for b in system)
+
+    def cache_prefixes(self, request: FakeRequest) -> list[str]:
+        """One per breakpoint: the system prompt, then the system prompt with the user's text blocks up to each one
+        carrying ``cache_control``."""
+        prefixes = [request.system]
+        messages = request.body.get("messages") or []
+        content = messages[0].get("content") if messages and isinstance(messages[0], dict) else None
+        if isinstance(content, list):
+            for i, block in enumerate(content):
+                if isinstance(block, dict) and block.get("cache_control"):
+                    prefixes.append(request.system + "\0" + _text_of(content[: i + 1]))
+        return prefixes
 
     @staticmethod
     def _error(status: int, error_type: str, message: str, headers: dict[str, str]) -> Response:

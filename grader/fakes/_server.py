@@ -258,18 +258,26 @@ class FakeServer(ABC):
         """Whether this provider caches the request's system prompt (OpenAI, xAI: automatically)."""
         return True
 
+    def cache_prefixes(self, request: FakeRequest) -> list[str]:
+        """The prefixes of the request a cache can serve, shortest first: the system prompt (what every request of
+        a run shares)."""
+        return [request.system]
+
     def cache_usage(self, request: FakeRequest) -> tuple[int, int]:
-        """(cached, written) tokens of this request: the system prompt is the cached prefix; the first request
-        with it writes it (counted as a write only where the provider bills writes: Anthropic), later ones read."""
-        tokens = estimate_tokens(request.system)
-        if not request.system or tokens < self.CACHE_MIN_TOKENS or not self.cache_eligible(request):
+        """(cached, written) tokens of this request: the longest of its cache prefixes seen before is read; the rest
+        up to its longest prefix is written (counted as a write only where the provider bills writes: Anthropic)."""
+        if not request.system or not self.cache_eligible(request):
+            return 0, 0
+        prefixes = [p for p in self.cache_prefixes(request)
+                    if estimate_tokens(p.replace("\0", "")) >= self.CACHE_MIN_TOKENS]
+        if not prefixes:
             return 0, 0
         with self._lock:
-            seen = request.system in self._cached_prefixes
-            self._cached_prefixes.add(request.system)
-        if seen:
-            return tokens, 0
-        return 0, (tokens if self.provider == "anthropic" else 0)
+            seen = [p for p in prefixes if p in self._cached_prefixes]
+            self._cached_prefixes.update(prefixes)
+        cached = estimate_tokens(seen[-1].replace("\0", "")) if seen else 0
+        written = estimate_tokens(prefixes[-1].replace("\0", "")) - cached
+        return cached, (written if self.provider == "anthropic" else 0)
 
     def content_of(self, reply: FakeReply, request: FakeRequest) -> RenderedContent:
         """The text a content reply puts in the model output, with usage figures (prompt caching included)."""

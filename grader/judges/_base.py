@@ -181,6 +181,8 @@ class BatchItem:
     custom_id: str
     system: str
     user: str
+    cache_prefix_chars: int = 0
+    """Characters at the start of ``user`` shared with other prompts (``ProviderJudge.call``)."""
 
 
 @dataclass(frozen=True)
@@ -234,12 +236,15 @@ class ProviderJudge(Protocol):
 
     spec: JudgeSpec
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
-        """Send one prompt asking for JSON that follows `schema`; never raises for provider failures."""
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
+                   cache_prefix_chars: int = 0) -> CallOutcome:
+        """Send one prompt asking for JSON that follows `schema`; never raises for provider failures.
+        ``cache_prefix_chars``: the first characters of ``user`` are shared with other prompts (a provider with
+        explicit cache breakpoints gets one after them; automatic prefix caching needs nothing)."""
         ...
 
     def request_params(
-        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
     ) -> dict[str, Any]:
         """The provider request body `call` would send (JSON-able, no key): for dry runs and hashing."""
         ...

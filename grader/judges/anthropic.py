@@ -49,24 +49,27 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
         ))
 
     def request_params(
-        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
     ) -> dict[str, Any]:
-        """The Messages API body. The Messages API has no schema name: `schema_name` is not sent."""
+        """The Messages API body. The Messages API has no schema name: `schema_name` is not sent. Cache
+        breakpoints: after the instructions, and after the first ``cache_prefix_chars`` of ``user`` (what
+        contestants of the same rounds share), which then goes as a text block of its own."""
         params: dict[str, Any] = {
             "model": self.spec.model,
             "max_tokens": self.spec.max_output_tokens,
             # the rubric instructions are shared by every contestant: a cache breakpoint after them
             "system": [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
-            "messages": [{"role": "user", "content": user}],
+            "messages": [{"role": "user", "content": _user_content(user, cache_prefix_chars)}],
             "output_config": {"format": {"type": "json_schema", "schema": transform_schema(schema)}},
         }
         if self.spec.temperature is not None:
             params["temperature"] = self.spec.temperature
         return params
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
+                   cache_prefix_chars: int = 0) -> CallOutcome:
         client = self._clients.get()
-        params = self.request_params(system, user, schema, schema_name)
+        params = self.request_params(system, user, schema, schema_name, cache_prefix_chars=cache_prefix_chars)
         secret = self._secret
         watch = Stopwatch()
         try:
@@ -109,7 +112,8 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
 
     async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
         requests = [{"custom_id": item.custom_id,
-                     "params": self.request_params(item.system, item.user, schema, schema_name)} for item in items]
+                     "params": self.request_params(item.system, item.user, schema, schema_name,
+                                                   cache_prefix_chars=item.cache_prefix_chars)} for item in items]
         async with self._batch_errors("submit"):
             return self._state(await self._clients.get().messages.batches.create(requests=requests))
 
@@ -167,6 +171,15 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
                                error_message=f"batch: {error.get('type')}: {error.get('message')}")
         # expired or canceled: the request never ran
         return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
+
+
+def _user_content(user: str, shared: int) -> str | list[dict[str, Any]]:
+    """The user message: one string, or (a shared prefix given) two text blocks, a cache breakpoint after the
+    first. Anthropic reads consecutive text blocks as one text: nothing is added between them."""
+    if not 0 < shared < len(user):
+        return user
+    return [{"type": "text", "text": user[:shared], "cache_control": {"type": "ephemeral"}},
+            {"type": "text", "text": user[shared:]}]
 
 
 _BATCH_ERROR_KINDS: dict[str, Any] = {

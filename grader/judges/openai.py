@@ -81,7 +81,7 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
         ))
 
     def request_params(
-        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
     ) -> dict[str, Any]:
         """The Responses API body (without transport options)."""
         params: dict[str, Any] = {
@@ -100,7 +100,8 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
             params["temperature"] = self.spec.temperature
         return params
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
+                   cache_prefix_chars: int = 0) -> CallOutcome:
         client = self._clients.get()
         params = self.request_params(system, user, schema, schema_name)
         sent = await send_with_openai_sdk(

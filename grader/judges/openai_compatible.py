@@ -28,7 +28,7 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI]):
         ))
 
     def request_params(
-        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
     ) -> dict[str, Any]:
         """The Chat Completions body. `max_tokens` (not max_completion_tokens): what local servers all read."""
         params: dict[str, Any] = {
@@ -44,7 +44,8 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI]):
             params["temperature"] = self.spec.temperature
         return params
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
+                   cache_prefix_chars: int = 0) -> CallOutcome:
         client = self._clients.get()
         params = self.request_params(system, user, schema, schema_name)
         sent = await send_with_openai_sdk(

@@ -99,14 +99,15 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
         }
 
     def request_params(
-        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
     ) -> dict[str, Any]:
         """The GetCompletionsRequest as JSON. gRPC's json_schema format has no name: `schema_name` is unused."""
         settings = self._chat_settings(system, user, schema)
         request = chat_pb2.GetCompletionsRequest(n=1, **{k: v for k, v in settings.items() if v is not None})
         return json_format.MessageToDict(request, preserving_proto_field_name=True)
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str) -> CallOutcome:
+    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
+                   cache_prefix_chars: int = 0) -> CallOutcome:
         """One GetCompletion (what `chat.sample()` sends), with the schema as a json_schema response format."""
         client = self._clients.get()
         chat = client.chat.create(**self._chat_settings(system, user, schema))

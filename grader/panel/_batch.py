@@ -269,7 +269,8 @@ class BatchRunner(CallRunner):
                 s.add(row)
                 s.flush()
                 row.custom_id = f"call-{row.id}"
-                requests.append(BatchItem(row.custom_id, task.prompt.system, task.prompt.user))
+                requests.append(BatchItem(row.custom_id, task.prompt.system, task.prompt.user,
+                                          task.prompt.shared_chars))
             self.stats.calls_sent += len(requests)
             return batch.id, requests
 

@@ -6,6 +6,7 @@ prompt (four characters a token; no tokenizer ships its encodings offline for ev
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 
@@ -17,13 +18,18 @@ CACHE_MIN_TOKENS = 1024
 """The providers cache a prefix of at least this many tokens (OpenAI, Anthropic's larger models)."""
 
 
-def _estimated_cache(spec, prefix_tokens: int, seen: bool) -> tuple[int, int]:  # noqa: ANN001
-    """(cached, written) tokens a call would have, its instructions being the shared prefix."""
-    if prefix_tokens < CACHE_MIN_TOKENS or spec.provider not in ("openai", "anthropic", "xai"):
+def _estimated_cache(spec, prefixes: list[tuple[str, int]], seen: set) -> tuple[int, int]:  # noqa: ANN001
+    """(cached, written) tokens a call would have: ``prefixes`` are its cacheable prefixes (key, tokens), shortest
+    first (the instructions; with them the part of the record shared with other records); the longest one this
+    judge sent before is read, the rest up to the longest is written (billed as a write by Anthropic only)."""
+    if spec.provider not in ("openai", "anthropic", "xai"):
         return 0, 0
-    if seen:
-        return prefix_tokens, 0
-    return 0, (prefix_tokens if spec.provider == "anthropic" else 0)
+    usable = [(key, tokens) for key, tokens in prefixes if tokens >= CACHE_MIN_TOKENS]
+    if not usable:
+        return 0, 0
+    read = max((tokens for key, tokens in usable if (spec.judge_id, key) in seen), default=0)
+    seen.update((spec.judge_id, key) for key, _ in usable)
+    return read, (usable[-1][1] - read if spec.provider == "anthropic" else 0)
 
 
 @dataclass
@@ -63,20 +69,26 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
         from grader.storage import PromptRow
 
         shas = {r[-1] for r in rows if r[1] == "dry_run"}
-        system_tokens = {sha: math.ceil(len(system) / 4) for sha, system in s.execute(
-            select(PromptRow.sha256, PromptRow.system).where(PromptRow.sha256.in_(shas)))} if shas else {}
+        # each prompt's cacheable prefix: the instructions and the part of the record shared with other records
+        prefixes: dict[str, list[tuple[str, int]]] = {}
+        for sha, system, user, shared in (s.execute(
+                select(PromptRow.sha256, PromptRow.system, PromptRow.user, PromptRow.shared_chars)
+                .where(PromptRow.sha256.in_(shas))) if shas else []):
+            digest = hashlib.sha256(system.encode()).hexdigest()
+            prefixes[sha] = [(digest, math.ceil(len(system) / 4))]
+            if shared:
+                full = hashlib.sha256(f"{system}\0{user[:shared]}".encode()).hexdigest()
+                prefixes[sha].append((full, math.ceil((len(system) + shared) / 4)))
     specs = {j.judge_id: j for j in panel.judges} if panel else {}
     out: dict[str, JudgeCost] = {}
-    seen_prefix: set[tuple[str, int]] = set()
+    seen_prefix: set[tuple[str, str]] = set()
     for judge_id, status, inp, cached, written, output, cost, batch_id, sha in rows:
         if status in ("reused", "sent", "interrupted", "queued"):
             continue
         dry = status == "dry_run"
         spec = specs.get(judge_id)
-        if dry and spec is not None:  # the estimate: the shared instructions cached after a judge's first call
-            cached, written = _estimated_cache(spec, system_tokens.get(sha, 0), (judge_id, system_tokens.get(sha, 0))
-                                               in seen_prefix)
-            seen_prefix.add((judge_id, system_tokens.get(sha, 0)))
+        if dry and spec is not None:  # the estimate: a shared prefix cached after the first call that sends it
+            cached, written = _estimated_cache(spec, prefixes.get(sha, []), seen_prefix)
         row = out.setdefault(judge_id, JudgeCost(judge_id, 0, 0, 0, 0, 0, 0.0, 0.0, dry))
         row.calls += 1
         row.batched += batch_id is not None

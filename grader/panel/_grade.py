@@ -430,7 +430,7 @@ class _ReferenceCaller:
         self.reference = reference
         self.by_user = {p.user: cid for cid, p in prompts.items()}
 
-    async def call(self, system: str, user: str, schema: dict, schema_name: str):
+    async def call(self, system: str, user: str, schema: dict, schema_name: str, *, cache_prefix_chars: int = 0):
         from grader.judges import CallOutcome
 
         cid = self.by_user[user]

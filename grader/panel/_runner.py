@@ -217,7 +217,7 @@ class CallRunner:
                 call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
                                             status="sent")
                 outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
-                                                        SCHEMA_NAME)
+                                                        SCHEMA_NAME, cache_prefix_chars=task.prompt.shared_chars)
             self.stats.calls_sent += 1
             pricing = task.spec.pricing
             cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens, outcome.cached_input_tokens,
@@ -276,7 +276,7 @@ class CallRunner:
 def store_prompt(session: Session, prompt: JudgePrompt) -> None:
     if session.get(PromptRow, prompt.sha256) is None:
         session.add(PromptRow(sha256=prompt.sha256, system=prompt.system, user=prompt.user,
-                              token_estimate=prompt.token_estimate))
+                              token_estimate=prompt.token_estimate, shared_chars=prompt.shared_chars))
         session.flush()
 
 

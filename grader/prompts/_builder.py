@@ -75,6 +75,9 @@ class JudgePrompt:
     naive_token_estimate: int
     scrubbed: int
     leaks: list[str] = field(default_factory=list)
+    shared_chars: int = 0
+    """How many characters at the start of ``user`` are the same for every contestant of the same rounds (season
+    header, round briefings): where a provider that needs explicit cache breakpoints (Anthropic) gets one."""
 
     @property
     def sha256(self) -> str:
@@ -399,13 +402,17 @@ class PromptBuilder:
                      "# OUTCOME — after the horizon\nA reference item is graded on its decisions: no outcome is "
                      "given. Score the outcome axis null."]
         else:
-            parts = [self.header(), *([shared_block] if shared_block else []), f"Contestant: {alias}",
-                     *(s.text for s in sections)]
+            shared_part = [self.header(), *([shared_block] if shared_block else [])]
+            parts = [*shared_part, f"Contestant: {alias}", *(s.text for s in sections)]
             facts = self.record_facts_section(contestant_id)
             if facts:
                 parts.append(facts)
             parts.append(self.outcome_section(contestant_id))
         user = self.neutral("\n\n".join(parts))
+        shared_chars = 0
+        if compact and window is None:
+            prefix = self.neutral("\n\n".join(shared_part) + "\n\n")
+            shared_chars = len(prefix) if user.startswith(prefix) else 0
         leaks = self.anonymizer.find_leaks(user) if compact else []
         return JudgePrompt(
             contestant_id=item[0] if item else contestant_id,
@@ -417,4 +424,5 @@ class PromptBuilder:
             naive_token_estimate=0,
             scrubbed=scrubbed,
             leaks=leaks,
+            shared_chars=shared_chars,
         )

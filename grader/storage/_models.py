@@ -126,6 +126,8 @@ class PromptRow(Base):
     system: Mapped[str] = mapped_column(Text)
     user: Mapped[str] = mapped_column(Text)
     token_estimate: Mapped[int] = mapped_column(Integer)
+    shared_chars: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Characters at the start of ``user`` shared with other records (where a cache breakpoint goes; 0009)."""
 
 
 class JudgeCallRow(Base):

@@ -368,3 +368,41 @@ def test_cached_and_written_tokens_are_priced_apart() -> None:
                                                                      + 2_000 * 15) / 1e6)
     plain = Pricing(input_per_mtok=1.0, output_per_mtok=2.0)  # no cache price known: no discount invented
     assert plain.cost_usd(10_000, 0, 6_000, 0) == pytest.approx(0.01)
+
+
+def test_batch_calls_are_priced_at_the_batch_factor() -> None:
+    from grader.judges._base import Pricing
+
+    p = Pricing(input_per_mtok=2.0, cached_input_per_mtok=0.2, output_per_mtok=10.0, batch_factor=0.5)
+    assert p.cost_usd(1_000, 100, 400, batch=True) == pytest.approx(0.5 * p.cost_usd(1_000, 100, 400))
+    assert Pricing(input_per_mtok=2.0, output_per_mtok=10.0).cost_usd(1_000, 100, batch=True) == pytest.approx(
+        (2_000 + 1_000) / 1e6)  # no batch price known: no discount invented
+
+
+def test_anthropic_gets_a_second_breakpoint_after_the_shared_part_of_the_record() -> None:
+    """Records of the same rounds share their first characters (season header, round briefings): the user message
+    goes as two text blocks, a breakpoint after the first, so a later record reads instructions and shared part from
+    the cache; the model reads the same text (the blocks concatenate to the prompt)."""
+    from grader.fakes import FakeAnthropic
+
+    shared = "# Season record\n" + "round briefing table row | value | source\n" * 300  # > 1,024 tokens
+    with FakeAnthropic() as fake:
+        spec = JudgeSpec(judge_id="c", provider="anthropic", model="m", family="anthropic", base_url=fake.base_url)
+        judge = make_judge(spec, allow_real_api_calls=False)
+
+        async def calls() -> list[CallOutcome]:
+            try:
+                return [await judge.call(LONG_SYSTEM, shared + f"Contestant: A{k}\nown record {k}", SCHEMA, "Grade",
+                                         cache_prefix_chars=len(shared)) for k in range(2)]
+            finally:
+                await judge.aclose()
+
+        first, second = asyncio.run(calls())
+        blocks = fake.requests[0].body["messages"][0]["content"]
+        assert [b.get("cache_control") for b in blocks] == [{"type": "ephemeral"}, None]
+        assert "".join(b["text"] for b in blocks) == shared + "Contestant: A0\nown record 0"
+        assert fake.requests[0].user == shared + "Contestant: A0\nown record 0"
+        system_tokens, prefix_tokens = len(LONG_SYSTEM) // 4, (len(LONG_SYSTEM) + len(shared)) // 4
+        assert first.cache_write_tokens == pytest.approx(prefix_tokens, abs=1) and not first.cached_input_tokens
+        assert second.cached_input_tokens == pytest.approx(prefix_tokens, abs=1) and not second.cache_write_tokens
+        assert second.cached_input_tokens > system_tokens

@@ -61,3 +61,16 @@ def test_an_item_keeps_only_its_rounds_briefing_inline():
     item = builder.build_item(contestant, 2, 2, "item-01", "Item 01")
     assert "# Round briefings" not in item.user
     assert item.user.count("What the model was shown (briefing ref") == 1
+
+
+def test_the_shared_part_of_a_record_is_marked_for_a_cache_breakpoint():
+    """``shared_chars`` ends right before the contestant's own record; records of the same rounds have the same
+    shared part, word for word."""
+    bundle = load_bundle(SEASON)
+    *_, prompts = judge_prompts(bundle, load_rubric("v0.4"), naive=False)
+    by_rounds: dict[frozenset, set[str]] = {}
+    for cid, prompt in prompts.items():
+        assert prompt.shared_chars > 0 and prompt.user[prompt.shared_chars:].startswith("Contestant: ")
+        rounds = frozenset(d.round_id for d in bundle.decisions_of(cid))
+        by_rounds.setdefault(rounds, set()).add(prompt.user[: prompt.shared_chars])
+    assert all(len(shared) == 1 for shared in by_rounds.values())

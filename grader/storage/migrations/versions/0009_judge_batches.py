@@ -1,5 +1,6 @@
 """provider batches: one row per batch a run submitted (OpenAI Batch, Anthropic Message Batches, xAI Batch); each
-judge call sent in one names its batch and the id its result is matched by
+judge call sent in one names its batch and the id its result is matched by; prompts record how much of the record
+is shared with other records (where a cache breakpoint goes)
 
 Revision ID: 0009
 Revises: 0008
@@ -40,9 +41,12 @@ def upgrade() -> None:
     op.add_column('judge_calls', sa.Column('batch_id', sa.Integer(), nullable=True))
     op.add_column('judge_calls', sa.Column('custom_id', sa.String(length=64), nullable=True))
     op.create_index('ix_calls_batch', 'judge_calls', ['batch_id'])
+    op.add_column('prompts', sa.Column('shared_chars', sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('prompts') as batch:
+        batch.drop_column('shared_chars')
     op.drop_index('ix_calls_batch', table_name='judge_calls')
     with op.batch_alter_table('judge_calls') as batch:
         batch.drop_column('custom_id')
