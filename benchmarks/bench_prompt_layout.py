@@ -8,7 +8,8 @@
 3. A re-grade of the demo season: naive synchronous calls (the naive dump, every call in full) against batch +
    cached prefix (the compact prompts, the batch price, the shared prefix cached) — #18's bar: <= 30%.
 
-Token counts are estimates (four characters a token): no tokenizer ships every provider's encodings offline.
+Token counts are estimates (four characters a token) so that sizes compare like with like; the cl100k_base count
+(the one encoding that ships offline) is printed beside them.
 Output is assumed at 2,000 tokens a grade (a run's cost table reports the judges' own). Anthropic caches only up to
 its breakpoints (after the instructions; after the part of the record shared with other records); OpenAI and xAI
 cache the longest prefix they have seen by themselves.
@@ -68,6 +69,12 @@ def main() -> int:
     print(f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
           f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
           f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)")
+    from grader.prompts import TOKENIZER, count_tokens
+
+    counted = [count_tokens(p.system) + count_tokens(p.user) for p in ps]
+    print(f"counted with {TOKENIZER} (offline; exact for GPT-4-family models, an estimate for the panel's): median "
+          f"{statistics.median(counted):,.0f} tokens, {statistics.median(c / t for c, t in zip(counted, total, strict=True)):.2f}"
+          " x the four-characters estimate")
     print(f"shared prefix a cache can serve (instructions, season header, the briefings of the rounds in common): "
           f"{sum(c for c, _ in auto) / sum(total):.1%} of all prompt tokens")
     panel = load_panel("frontier")

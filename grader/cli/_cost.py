@@ -15,7 +15,9 @@ def cost_table(run_id: str, db_url: str | None = None) -> Table | None:
     if not rows:
         return None
     estimate = any(r.estimate for r in rows)
-    title = (f"Cost of run {run_id}" + (" — ESTIMATE (dry run: prompt tokens estimated at 4 characters a token, "
+    from grader.prompts import counting_method
+
+    title = (f"Cost of run {run_id}" + (f" — ESTIMATE (dry run: prompt tokens {counting_method()}, "
                                         "output at each judge's max_output_tokens, instructions and the shared part of the records cached once sent; nothing paid)" if estimate else ""))
     batch_column = estimate and any(r.dollars_if_batched is not None for r in rows)
     t = Table("judge", "calls", "in batches", "input uncached", "input cached", "cache writes", "output",

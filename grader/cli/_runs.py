@@ -71,7 +71,7 @@ def grade(
     if report.dry_run:
         console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
                       "Prompt token estimates:")
-    t = Table("contestant", "prompt tokens", "naive dump tokens", "saved", title="Prompt size per contestant")
+    t = Table("contestant", "prompt tokens", "naive dump tokens", "saved", title="Prompt size per contestant (estimated at four characters a token)")
     for cid, tok in sorted(report.tokens_per_contestant.items()):
         if tok["naive_tokens"]:
             saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])

@@ -1,17 +1,17 @@
 """What a run cost, per judge: input tokens (uncached, read from the prompt cache, written to it), output tokens
 and list-price dollars from the panel's prices; for a dry run, what it would cost (an estimate, said so).
 
-Token counts are the providers' own (their usage figures); a dry run has only the grader's estimate of the
-prompt (four characters a token; no tokenizer ships its encodings offline for every provider)."""
+Token counts are the providers' own (their usage figures); a dry run has only the grader's count of the prompt
+(``grader.prompts.count_tokens``: cl100k_base offline, exact for GPT-4-family models, an estimate for the others)."""
 
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from grader.prompts._tokens import count_tokens
 from grader.storage import JudgeCallRow, RunRow, session_scope
 
 CACHE_MIN_TOKENS = 1024
@@ -71,14 +71,21 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
         shas = {r[-1] for r in rows if r[1] == "dry_run"}
         # each prompt's cacheable prefix: the instructions and the part of the record shared with other records
         prefixes: dict[str, list[tuple[str, int]]] = {}
+        counted: dict[str, int] = {}  # the same instructions and shared parts recur: counted once each
+
+        def count(text: str) -> tuple[str, int]:
+            digest = hashlib.sha256(text.encode()).hexdigest()
+            if digest not in counted:
+                counted[digest] = count_tokens(text)
+            return digest, counted[digest]
+
         for sha, system, user, shared in (s.execute(
                 select(PromptRow.sha256, PromptRow.system, PromptRow.user, PromptRow.shared_chars)
                 .where(PromptRow.sha256.in_(shas))) if shas else []):
-            digest = hashlib.sha256(system.encode()).hexdigest()
-            prefixes[sha] = [(digest, math.ceil(len(system) / 4))]
+            prefixes[sha] = [count(system)]
             if shared:
-                full = hashlib.sha256(f"{system}\0{user[:shared]}".encode()).hexdigest()
-                prefixes[sha].append((full, math.ceil((len(system) + shared) / 4)))
+                key, tokens = count(user[:shared])
+                prefixes[sha].append((f"{prefixes[sha][0][0]}:{key}", prefixes[sha][0][1] + tokens))
     specs = {j.judge_id: j for j in panel.judges} if panel else {}
     out: dict[str, JudgeCost] = {}
     seen_prefix: set[tuple[str, str]] = set()

@@ -138,16 +138,30 @@ def panel_fit(rubric, panel: PanelConfig) -> list[str]:
     return [f"{what}: the median of this run's own panel is reported ({panel.kind} panel, never official)"]
 
 
+def counted_tokens(prompt) -> int:
+    """The prompt's tokens counted with the offline tokenizer (``grader.prompts.count_tokens``), once per prompt."""
+    from grader.prompts import count_tokens
+
+    cached = getattr(prompt, "_counted", None)
+    if cached is None:
+        cached = count_tokens(prompt.system) + count_tokens(prompt.user)
+        prompt._counted = cached
+    return cached
+
+
 def _too_long(prompts, panel: PanelConfig) -> list[str]:
-    """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply."""
+    """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply
+    (tokens counted with the offline tokenizer: exact for cl100k models, an estimate for the others, said so)."""
+    from grader.prompts import counting_method
+
     out = []
     for spec in panel.judges:
         if spec.context_window is None:
             continue
         for cid, p in sorted(prompts.items()):
-            need = p.token_estimate + spec.max_output_tokens
-            if need > spec.context_window:
-                out.append(f"{cid} for {spec.judge_id}: about {p.token_estimate:,} prompt tokens + "
+            tokens = counted_tokens(p)
+            if tokens + spec.max_output_tokens > spec.context_window:
+                out.append(f"{cid} for {spec.judge_id}: {tokens:,} prompt tokens ({counting_method(spec.model)}) + "
                            f"{spec.max_output_tokens:,} for the reply > the {spec.context_window:,}-token window")
     return out
 
@@ -208,7 +222,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     schema = grade_json_schema(rubric)
     reference = ReferenceJudge(reference_bundle or bundle, rubric, replays, outcomes, pending)
     report = GradeReport(run_id, kind, panel.name, dry, notes=notes + [f"would not fit: {t}" for t in too_long])
-    report.tokens_per_contestant = {
+    report.tokens_per_contestant = {  # both at four characters a token, so the saving compares like with like
         cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate}
         for cid, p in prompts.items()}
 
@@ -317,7 +331,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
                                    model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
                                    cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
-                                   input_tokens=t.prompt.token_estimate))
+                                   input_tokens=counted_tokens(t.prompt)))
         _finish(db_url, run_id, bundle, rubric, panel, status="dry-run")
         report.status = "dry-run"
         return

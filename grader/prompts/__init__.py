@@ -8,5 +8,7 @@ from grader.prompts._builder import (
     format_value,
     prompt_hash,
 )
+from grader.prompts._tokens import TOKENIZER, count_tokens, counting_method, exact_for
 
-__all__ = ["DecisionSection", "JudgePrompt", "PromptBuilder", "estimate_tokens", "format_value", "prompt_hash"]
+__all__ = ["TOKENIZER", "DecisionSection", "JudgePrompt", "PromptBuilder", "count_tokens", "counting_method",
+           "estimate_tokens", "exact_for", "format_value", "prompt_hash"]
