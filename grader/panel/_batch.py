@@ -71,7 +71,7 @@ class BatchRunner(CallRunner):
                     return total
                 await self.sleep(poll_s)
         finally:
-            self._db.shutdown(wait=True)
+            self.shutdown()
 
     async def step(self, tasks: list[Task], on_result) -> BatchProgress:
         progress = BatchProgress()
@@ -159,7 +159,7 @@ class BatchRunner(CallRunner):
             grade = await self._store_outcome(task, call_id, result.outcome)
             stored += 1
             if grade is not None:
-                await self._in_db(on_result, TaskResult(task, "ok", call_id, grade))
+                await self.deliver(on_result, TaskResult(task, "ok", call_id, grade))
                 if self.progress is not None:
                     self.progress()
         for custom_id, (call_id, key) in queued.items():  # no result for it in an ended batch
@@ -224,11 +224,10 @@ class BatchRunner(CallRunner):
             if last is not None and last.status == "received":  # stored, not yet parsed (a process died between)
                 grade, last_kind, _ = await self._settle(last.id, last.parsed, last.raw_reply or "")
                 if grade is not None:
-                    await self._in_db(on_result, TaskResult(task, "ok", last.id, grade))
+                    await self.deliver(on_result, TaskResult(task, "ok", last.id, grade))
                     continue
             if task.key in self._completed:  # content-addressed: served by a stored reply, nothing sent
-                result = await self.run_task(task)
-                await self._in_db(on_result, result)
+                await self.deliver(on_result, await self.run_task(task))
                 continue
             made = max((c.attempt for c in attempts), default=0)
             if last is not None and last_kind not in _RETRYABLE or made >= policy.max_attempts:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from grader.judges import CallOutcome, JudgeSpec
@@ -120,6 +120,9 @@ class CallRunner:
         # storage work runs off the event loop; SQLite has one writer, so one storage thread there
         workers = 1 if database_url(db_url).startswith("sqlite") else 4
         self._db = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader-db")
+        # grades and ledgers are stored on a thread of their own, so a large store never delays the short write
+        # that must precede the next request (SQLite: WAL, the two wait for each other's lock, never fail)
+        self._store = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-store")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
@@ -172,10 +175,9 @@ class CallRunner:
             return row.id
 
     def _update(self, call_id: int, **values) -> None:
+        """One UPDATE of the call's row, committed (not loading the row: its stored reply may be large)."""
         with session_scope(self.db_url) as s:
-            row = s.get(JudgeCallRow, call_id)
-            for k, v in values.items():
-                setattr(row, k, v)
+            s.execute(update(JudgeCallRow).where(JudgeCallRow.id == call_id).values(**values))
 
     async def _settle(self, call_id: int, parsed: dict | None, raw: str) -> tuple[dict | None, str | None, str | None]:
         """Parse a stored reply and record the verdict on that attempt: ok, or invalid (kept, never scored)."""
@@ -259,15 +261,22 @@ class CallRunner:
         self.preload_attempts(tasks)
 
         async def one(t: Task) -> None:
-            result = await self.run_task(t)
-            await self._in_db(on_result, result)
+            await self.deliver(on_result, await self.run_task(t))
             if self.progress is not None:
                 self.progress()
 
         try:
             await asyncio.gather(*(one(t) for t in tasks))
         finally:
-            self._db.shutdown(wait=True)
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        self._db.shutdown(wait=True)
+        self._store.shutdown(wait=True)
+
+    async def deliver(self, on_result, result: TaskResult) -> None:
+        """Hand a task's result to ``on_result`` on the storage thread of its own (grades and ledgers)."""
+        await asyncio.get_running_loop().run_in_executor(self._store, partial(on_result, result))
 
     async def _in_db(self, fn, *args, **kwargs):
         return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args, **kwargs))
