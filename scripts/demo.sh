@@ -21,6 +21,10 @@ $G probe-judges --run demo-mock
 $G report --run demo-mock --out "$OUT/demo-mock"
 $G leaderboard --run demo-mock
 
+echo "== Re-grade under rubric v0.5 through the providers' batch APIs (mock panel: its fakes speak OpenAI Batch, Anthropic Message Batches and xAI Batch; a real panel's batches are followed with grader batch status|collect)"
+$G grade seasons/demo-2022q1 --rubric v0.5 --panel mock --run-id demo-mock-v05-batch --batch --quiet
+$G batch status --run demo-mock-v05-batch
+
 echo "== Calibration set: 20 reference items of 2 consecutive decisions drawn from the mock run, graded by the same mock panel"
 $G calibration sample --run demo-mock --n 20 --window 2 --seed 0 --set-id demo-mock-cal20 --out out/calibration/demo-mock-cal20
 $G calibration grade --set demo-mock-cal20 --quiet
@@ -42,6 +46,8 @@ $G validate seasons/cb-2026-06-1w
 $G grade seasons/cb-2026-06-1w --rubric v0.4 --panel reference --run-id cb-2026-06-1w-reference --quiet
 $G verify --run cb-2026-06-1w-reference
 $G report --run cb-2026-06-1w-reference --out "$OUT/cb-2026-06-1w-reference"
+echo "== What a re-grade of that season by the frontier panel would cost (dry run: nothing sent; batch and cache prices beside)"
+$G grade seasons/cb-2026-06-1w --rubric v0.4 --panel frontier --run-id cb-2026-06-1w-frontier-estimate --run-type dry-run --quiet | tail -n 12
 echo "== Claims the verifier contradicted in those real rationales (each with the values that decide it)"
 $G ledger --run cb-2026-06-1w-reference --status contradicted --limit 5
 

@@ -3,6 +3,7 @@ at the panel's list prices; a dry run's figures are an estimate, said so."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 from typer.testing import CliRunner
 
@@ -42,3 +43,18 @@ def test_a_dry_run_prices_an_estimate_with_the_instructions_cached(tmp_path):
     assert gpt.input_cached > 0 and gpt.dollars < gpt.dollars_without_cache
     claude = costs["claude-sonnet-4-6"]
     assert claude.cache_writes == claude.input_cached  # written by the first call, read by the second
+    assert gpt.dollars_if_batched == pytest.approx(0.5 * gpt.dollars)  # frontier: batch_factor 0.5
+
+
+def test_a_dry_run_counts_prompt_tokens_with_the_offline_tokenizer(tmp_path):
+    from grader.prompts import count_tokens
+    from grader.storage import PromptRow
+
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    bundle = write_bundle(tmp_path / "tiny")
+    grade_season(bundle, rubric_name="v0.4", panel_name="frontier", run_id="f", db_url=url, progress=False)
+    with session_scope(url) as s:
+        for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "f")):
+            prompt = s.get(PromptRow, call.prompt_sha256)
+            assert call.input_tokens == count_tokens(prompt.system) + count_tokens(prompt.user)
+            assert prompt.shared_chars and prompt.user[prompt.shared_chars:].startswith("Contestant: ")
