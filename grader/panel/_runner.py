@@ -129,7 +129,10 @@ class CallRunner:
     def preload_attempts(self, tasks: list[Task]) -> None:
         """Attempts earlier processes made for these tasks in this run: counted toward the cap, the chain
         continued; an attempt left ``sent`` (its process died with it in flight) becomes ``interrupted``."""
-        wanted = {(t.spec.judge_id, t.contestant_row_id, t.repeat) for t in tasks}
+        self.preload_attempt_keys({(t.spec.judge_id, t.contestant_row_id, t.repeat) for t in tasks})
+
+    def preload_attempt_keys(self, wanted: set[tuple[str, int, int]]) -> None:
+        """:meth:`preload_attempts` by (judge, contestant row, repeat): known before any prompt is built."""
         with session_scope(self.db_url) as s:
             rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == self.run_id,
                                                         JudgeCallRow.status.notin_(("reused", "dry_run")))
@@ -260,15 +263,16 @@ class CallRunner:
         self.preload_completed([t.key for t in tasks])
         self.preload_attempts(tasks)
 
-        async def one(t: Task) -> None:
-            await self.deliver(on_result, await self.run_task(t))
-            if self.progress is not None:
-                self.progress()
-
         try:
-            await asyncio.gather(*(one(t) for t in tasks))
+            await asyncio.gather(*(self.run_and_deliver(t, on_result) for t in tasks))
         finally:
             self.shutdown()
+
+    async def run_and_deliver(self, task: Task, on_result) -> None:
+        """Run one task and hand its result to ``on_result`` (the progress callback after)."""
+        await self.deliver(on_result, await self.run_task(task))
+        if self.progress is not None:
+            self.progress()
 
     def shutdown(self) -> None:
         self._db.shutdown(wait=True)
