@@ -30,7 +30,7 @@ OUT_TOKENS = 2_000
 
 
 def _prompts(season: Path):
-    from grader.panel._grade import judge_prompts
+    from grader.panel._prompts import judge_prompts
     from grader.season import load_bundle
     from rubric import load_rubric
 

@@ -9,8 +9,9 @@ from grader.panel._config import (
     available_panels,
     load_panel,
 )
-from grader.panel._grade import GradeReport, RunError, effective_run_type, grade_season, season_outcomes
+from grader.panel._grade import GradeReport, RunError, effective_run_type, grade_season
 from grader.panel._manifest import VerifyResult, verify_run
+from grader.panel._prompts import season_outcomes
 from grader.panel._scores import latest_version, run_inputs, store_score_version
 
 __all__ = [

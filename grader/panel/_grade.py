@@ -22,6 +22,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from grader.panel._config import PanelConfig
+from grader.panel._prompts import PromptStream, counted_tokens, judge_prompts, prompt_builder
+from grader.panel._prompts import too_long as find_too_long
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
 from grader.panel._scores import store_score_version
 from grader.storage import (
@@ -86,72 +88,6 @@ def panel_rubric_for_ids(rubric, judge_ids: list[str], families: dict[str, str])
     return rubric.model_copy(update={"panel": new_panel})
 
 
-def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
-    """(replays, outcome dict per contestant, pending?) for either bundle format."""
-
-    if bundle.info.format == "rounds":
-        from grader.replay import rounds_outcomes
-
-        outcomes, pending = rounds_outcomes(bundle)
-        return {}, outcomes, pending
-    from grader.reporting._bundles import cached_replays
-
-    replays = cached_replays(bundle)  # computed once per bundle held in memory (the CLI's), else just computed
-    return replays, {cid: r.outcome.as_dict() for cid, r in replays.items()}, False
-
-
-def anonymizer_seed(bundle, rubric) -> str:
-    """Aliases depend on the season and its contestants and on what judges see, not on every byte of the
-    bundle: a re-import that only adds a resolved round's outcomes keeps every alias, so only the prompts whose
-    content changed need a new (paid) call."""
-    return f"{bundle.info.id}:{','.join(sorted(c.id for c in bundle.contestants))}:{rubric.judge_facing_hash}"
-
-
-def prompt_builder(bundle, rubric):
-    """(replays, outcomes, pending, the season's PromptBuilder) exactly as a grading run sets them up."""
-    from grader.anonymizer import Anonymizer, NamedView
-    from grader.prompts import PromptBuilder
-
-    replays, outcomes, pending = season_outcomes(bundle)
-    if rubric.panel.anonymize:
-        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
-    else:  # seed 003's v0.3: the judge sees the contestants' own names
-        anonymizer = NamedView(bundle.contestants)
-    return replays, outcomes, pending, PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes,
-                                                     pending)
-
-
-def judge_prompts(bundle, rubric, naive: bool = True):
-    """(replays, outcomes, pending, prompt per contestant) exactly as a grading run builds them (``naive``: also
-    the size of a naive dump of each, for the savings table)."""
-    replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
-    return replays, outcomes, pending, {c.id: builder.build(c.id, naive=naive) for c in bundle.contestants}
-
-
-class PromptStream:
-    """The season's prompts built one contestant at a time, in season order, while earlier contestants' calls are
-    in flight (a streaming run); read like the dict of prompts once built. (Building them in a forked worker
-    process instead was measured: no faster here, the parent's copy-on-write faults ate the gain.)"""
-
-    def __init__(self, builder, contestant_ids: list[str]) -> None:
-        self.builder, self.order = builder, list(contestant_ids)
-        self.built: dict[str, Any] = {}
-
-    def build(self, contestant_id: str):  # noqa: ANN201 - a JudgePrompt
-        if contestant_id not in self.built:
-            self.built[contestant_id] = self.builder.build(contestant_id, naive=False)
-        return self.built[contestant_id]
-
-    def __getitem__(self, contestant_id: str):  # noqa: ANN204
-        return self.build(contestant_id)
-
-    def items(self):  # noqa: ANN201
-        return [(cid, self.build(cid)) for cid in self.order]
-
-    def values(self):  # noqa: ANN201
-        return [p for _, p in self.items()]
-
-
 def panel_fit(rubric, panel: PanelConfig) -> list[str]:
     """Whether the panel is the one the rubric defines (its judges' provider families). A real panel that does not
     fit is refused (RunError); a reference or mock panel may grade under any rubric, and the mismatch is returned
@@ -166,34 +102,6 @@ def panel_fit(rubric, panel: PanelConfig) -> list[str]:
         raise RunError(f"{what}. Use a panel with those families (e.g. --panel openai for v0.3, --panel frontier for "
                        "v0.4 and v0.5) or a rubric file whose panel section names yours")
     return [f"{what}: the median of this run's own panel is reported ({panel.kind} panel, never official)"]
-
-
-def counted_tokens(prompt) -> int:
-    """The prompt's tokens counted with the offline tokenizer (``grader.prompts.count_tokens``), once per prompt."""
-    from grader.prompts import count_tokens
-
-    cached = getattr(prompt, "_counted", None)
-    if cached is None:
-        cached = count_tokens(prompt.system) + count_tokens(prompt.user)
-        prompt._counted = cached
-    return cached
-
-
-def _too_long(prompts, panel: PanelConfig) -> list[str]:
-    """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply
-    (tokens counted with the offline tokenizer: exact for cl100k models, an estimate for the others, said so)."""
-    from grader.prompts import counting_method
-
-    out = []
-    for spec in panel.judges:
-        if spec.context_window is None:
-            continue
-        for cid, p in sorted(prompts.items()):
-            tokens = counted_tokens(p)
-            if tokens + spec.max_output_tokens > spec.context_window:
-                out.append(f"{cid} for {spec.judge_id}: {tokens:,} prompt tokens ({counting_method(spec.model)}) + "
-                           f"{spec.max_output_tokens:,} for the reply > the {spec.context_window:,}-token window")
-    return out
 
 
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
@@ -256,7 +164,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
         leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
         if leaks:
             raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
-        too_long = _too_long(prompts, panel)
+        too_long = find_too_long(prompts, panel)
         if too_long and not dry:
             raise RunError("prompt over a judge's context window (refusing before any call): "
                            + "; ".join(too_long))

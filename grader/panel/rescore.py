@@ -79,7 +79,7 @@ def _outcome_part(user: str) -> str:
 
 def regrade_plan(run_id: str, season_dir, db_url: str | None = None) -> RegradePlan:
     """Compare the prompts a run's judges saw with those the bundle at ``season_dir`` gives now."""
-    from grader.panel._grade import judge_prompts
+    from grader.panel._prompts import judge_prompts
     from grader.season import load_bundle
     from grader.storage import ContestantRow, JudgeCallRow, PromptRow, RunRow
     from rubric import load_rubric

@@ -52,7 +52,7 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
     from grader.anonymizer import Anonymizer
     from grader.judges import make_judge, missing_api_keys
     from grader.panel._config import PanelConfig, load_panel
-    from grader.panel._grade import anonymizer_seed
+    from grader.panel._prompts import anonymizer_seed
     from grader.season import load_bundle
     from rubric import load_rubric
 

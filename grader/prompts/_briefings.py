@@ -4,8 +4,8 @@ A CapitalBench briefing is markdown: a few paragraphs and many tables, and conse
 word for word. Three rules, each exact (a reader can recover every cell):
 
 1. A table row identical to a row an earlier briefing of the same record wrote out is not repeated: it is named by
-   its key (the first column whose values are unique in the table) under the table, with the briefing that has it
-   in full (never a chain of references).
+   its key (the first column whose values are unique in the table; the line names that column) under the table,
+   with the briefing that has it in full (never a chain of references).
 2. A column with one value in every (remaining) row is stated once above the table.
 3. A cell equal to the cell above it in the same column is written ``"`` (ditto).
 
@@ -142,7 +142,8 @@ def _render_table(table: _Table, memory: BriefingMemory | None, here: list) -> l
         for r in repeated:
             by_source.setdefault(memory.source[tuple(r)], []).append(r[key])
         for source, names in by_source.items():
-            out.append(f"(as written in the briefing of {source}, {len(names)} more row(s): {', '.join(names)})")
+            out.append(f"(as written in the briefing of {source}, {len(names)} more row(s) by {table.header[key]}: "
+                       f"{', '.join(names)})")
     here.append((table.header, [tuple(r) for r in rows]))
     return out
 

@@ -11,7 +11,7 @@ def season_identity_probe(season_dir: Path | str, rubric_name: str = "v0.4", see
     """Anonymize every decision as a grading run does, then probe whether style reveals the provider family.
     Groups are rounds (a rounds season) or decision days (a trading season)."""
     from grader.anonymizer import Anonymizer
-    from grader.panel._grade import anonymizer_seed
+    from grader.panel._prompts import anonymizer_seed
     from grader.prompts._builder import _PUBLIC_ROUND_ID
     from grader.season import load_bundle
     from rubric import load_rubric

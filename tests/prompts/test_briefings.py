@@ -13,7 +13,7 @@ from grader.prompts._briefings import BriefingMemory, _blocks, _Table, compact_b
 from grader.season import load_bundle
 
 SEASON = Path(__file__).resolve().parents[2] / "seasons" / "cb-2026-06-1w"
-_REPEATED = re.compile(r"^\(as written in the briefing of (.+), (\d+) more row\(s\): (.*)\)$")
+_REPEATED = re.compile(r"^\(as written in the briefing of (.+), (\d+) more row\(s\) by (.+?): (.*)\)$")
 
 
 def decode(original: str, shown: str, decoded_earlier: dict[str, list[_Table]]) -> list[_Table]:
@@ -52,16 +52,14 @@ def decode(original: str, shown: str, decoded_earlier: dict[str, list[_Table]]) 
             rows.append([row.get(h, constant.get(h)) for h in block.header])
             pos += 1
         while pos < len(lines) and (m := _REPEATED.match(lines[pos])):
-            source, count, names = m.group(1), int(m.group(2)), m.group(3).split(", ")
+            source, count, column, names = m.group(1), int(m.group(2)), m.group(3), m.group(4).split(", ")
             assert len(names) == count
+            k = block.header.index(column)
             found = [t for t in decoded_earlier[source] if t.header == block.header]
-            for name in names:  # the name picks out exactly one row there (in some one column)
-                matches = {tuple(r) for t in found for r in t.rows if name in r}
-                assert len(matches) >= 1, f"{name} not in the briefing of {source}"
-                by_column = [{tuple(r) for t in found for r in t.rows if len(r) > k and r[k] == name}
-                             for k in range(len(block.header))]
-                assert any(len(m) == 1 for m in by_column), f"{name} is ambiguous in the briefing of {source}"
-                rows.append(list(next(m for m in by_column if len(m) == 1).pop()))
+            for name in names:  # the name picks out exactly one row there, in the named column
+                matches = {tuple(r) for t in found for r in t.rows if len(r) > k and r[k] == name}
+                assert len(matches) == 1, f"{column} {name} is not one row of the briefing of {source}"
+                rows.append(list(matches.pop()))
             pos += 1
         out.append(_Table(block.header, rows, []))
     assert pos == len(lines)

@@ -8,7 +8,7 @@ def test_a_rounds_season_prompt_names_rounds_neutrally_and_shows_no_timings():
     results), no season name or attribution, no decision timings: neutral round labels with their dates."""
     import re
 
-    from grader.panel._grade import judge_prompts
+    from grader.panel._prompts import judge_prompts
     from grader.season import load_bundle
     from rubric import load_rubric
     from tests.conftest import REPO

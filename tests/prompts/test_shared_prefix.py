@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from grader.panel._grade import judge_prompts
+from grader.panel._prompts import judge_prompts
 from grader.season import load_bundle
 from rubric import load_rubric
 
@@ -49,7 +49,7 @@ def test_records_start_with_their_rounds_briefings_shared_word_for_word_and_neve
 
 def test_an_item_keeps_only_its_rounds_briefing_inline():
     from grader.anonymizer import Anonymizer
-    from grader.panel._grade import anonymizer_seed, season_outcomes
+    from grader.panel._prompts import anonymizer_seed, season_outcomes
     from grader.prompts import PromptBuilder
 
     bundle = load_bundle(SEASON)
