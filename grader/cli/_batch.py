@@ -118,7 +118,11 @@ def collect(
     Safe to run again at any time."""
     from grader.cli._common import load_or_exit
     from grader.cli._runs import grade
+    from grader.panel._batch import open_batches
 
+    if not open_batches(None, run_id):
+        fail(f"run {run_id!r} has no provider batch (graded with synchronous calls, or no such run): nothing to "
+             "collect")
     run, season_dir, loaded, panel = _run_inputs(run_id, rubric, season, allow_real_api_calls)
     load_or_exit(season_dir)
     run_type = run.run_type if run.run_type in ("official", "stability") else "official"

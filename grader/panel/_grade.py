@@ -29,6 +29,7 @@ from grader.panel._scores import store_score_version
 from grader.storage import (
     ContestantRow,
     GradeRow,
+    JudgeBatchRow,
     JudgeCallRow,
     RunRow,
     contestant_map,
@@ -249,6 +250,11 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
             if not same:
                 raise RunError(f"run {run_id!r} exists with other inputs (season, rubric, panel, type or "
                                "repeats); choose another --run-id")
+            in_flight = s.scalar(select(func.count()).select_from(JudgeBatchRow).where(
+                JudgeBatchRow.run_id == run_id, JudgeBatchRow.status.in_(("submitted", "submitting"))))
+            if in_flight and batch is None:  # a synchronous call now would pay again for a request in a batch
+                raise RunError(f"run {run_id!r} has {in_flight} provider batch(es) in flight: collect them with "
+                               f"`grader batch collect --run {run_id}` (it also retries what failed)")
             run.status = "running"
             if run.manifest is not None and batch is not None:
                 run.completed_at = None

@@ -229,3 +229,18 @@ def test_collect_of_a_real_panel_needs_the_flag(season, fakes, tmp_path, monkeyp
     _grade(season, url, panel, batch=True)
     out = cli.invoke(app, ["batch", "collect", "--run", "b"])
     assert out.exit_code == 1 and "--allow-real-api-calls" in out.output
+
+
+def test_a_synchronous_grade_of_a_run_with_batches_in_flight_is_refused(season, fakes, tmp_path, monkeypatch):
+    from grader.panel import RunError
+
+    url = f"sqlite:///{tmp_path / 'mixed.db'}"
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    _grade(season, url, panel)
+    with pytest.raises(RunError, match="provider batch\\(es\\) in flight"):
+        _grade(season, url, panel, batch=False)  # it would pay again for what the batches already carry
+    assert all(c.status == "queued" for c in _calls(url))
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    _grade(season, url, panel, run_id="sync", batch=False)
+    out = cli.invoke(app, ["batch", "collect", "--run", "sync", "--allow-real-api-calls"])
+    assert out.exit_code == 1 and "has no provider batch" in out.output
