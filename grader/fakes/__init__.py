@@ -4,9 +4,9 @@ Used by tests (in-process, background thread) and benchmarks (`python -m grader.
 SDK clients talk to them over a real 127.0.0.1 socket, so nothing reaches a provider.
 """
 
-from ._anthropic import FakeAnthropic
+from grader._lazy import lazy_exports
+
 from ._cli import FAKE_SERVERS, FakeProvider, fake_server, main
-from ._openai import FakeOpenAI
 from ._script import (
     FakeReply,
     FakeRequest,
@@ -21,8 +21,15 @@ from ._script import (
     storm,
     valid_grades,
 )
-from ._server import FakeServer, HttpFakeServer
-from ._xai import FakeXai
+
+# the servers load a web server (HTTP) or gRPC: imported when first used
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "FakeAnthropic": "grader.fakes._anthropic",
+    "FakeOpenAI": "grader.fakes._openai",
+    "FakeXai": "grader.fakes._xai",
+    "FakeServer": "grader.fakes._server",
+    "HttpFakeServer": "grader.fakes._server",
+}, globals())
 
 __all__ = [
     "FAKE_SERVERS",

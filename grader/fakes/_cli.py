@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import signal
 import sys
@@ -10,24 +11,28 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ._anthropic import FakeAnthropic
-from ._openai import FakeOpenAI
 from ._script import script_from_spec
-from ._server import FakeServer
-from ._xai import FakeXai
 
 FakeProvider = Literal["openai", "anthropic", "xai"]
 
-FAKE_SERVERS: dict[str, type[FakeServer]] = {"openai": FakeOpenAI, "anthropic": FakeAnthropic, "xai": FakeXai}
+FAKE_SERVERS: dict[str, str] = {"openai": "._openai:FakeOpenAI", "anthropic": "._anthropic:FakeAnthropic",
+                                "xai": "._xai:FakeXai"}
+"""Provider -> where its server class lives (imported when asked: the xAI fake loads gRPC, the others a web
+server; a panel without xAI never loads gRPC)."""
 
 
-def fake_server(provider: FakeProvider, **options: Any) -> FakeServer:
+def fake_server_class(provider: str):  # noqa: ANN201 - a FakeServer subclass
+    module, name = FAKE_SERVERS[provider].split(":")
+    return getattr(importlib.import_module(module, __package__), name)
+
+
+def fake_server(provider: FakeProvider, **options: Any):  # noqa: ANN201 - a FakeServer
     """A (not yet started) fake for `provider`; options go to the server class (script, latency_s, port...).
 
     'openai' also serves Chat Completions, so it stands in for openai-compatible servers too.
     """
     try:
-        server_class = FAKE_SERVERS[provider]
+        server_class = fake_server_class(provider)
     except KeyError:
         raise ValueError(
             f"unknown fake provider {provider!r}; choose one of {sorted(FAKE_SERVERS)}"
