@@ -69,9 +69,9 @@ def main() -> int:
     print(f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
           f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
           f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)")
-    from grader.prompts import TOKENIZER, count_tokens
+    from grader.prompts import TOKENIZER
 
-    counted = [count_tokens(p.system) + count_tokens(p.user) for p in ps]
+    counted = [p.counted_tokens for p in ps]
     print(f"counted with {TOKENIZER} (offline; exact for GPT-4-family models, an estimate for the panel's): median "
           f"{statistics.median(counted):,.0f} tokens, {statistics.median(c / t for c, t in zip(counted, total, strict=True)):.2f}"
           " x the four-characters estimate")

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from grader.panel._config import PanelConfig
-from grader.panel._prompts import PromptStream, counted_tokens, judge_prompts, prompt_builder
+from grader.panel._prompts import PromptStream, judge_prompts, prompt_builder
 from grader.panel._prompts import too_long as find_too_long
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
 from grader.panel._scores import store_score_version
@@ -291,7 +291,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
                                    model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
                                    cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
-                                   input_tokens=counted_tokens(t.prompt)))
+                                   input_tokens=t.prompt.counted_tokens))
         _finish(db_url, run_id, bundle, rubric, panel, status="dry-run")
         report.status = "dry-run"
         return

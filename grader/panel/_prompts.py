@@ -7,8 +7,7 @@ from typing import Any
 
 from grader.panel._config import PanelConfig
 
-__all__ = ["PromptStream", "anonymizer_seed", "counted_tokens", "judge_prompts", "prompt_builder", "season_outcomes",
-           "too_long"]
+__all__ = ["PromptStream", "anonymizer_seed", "judge_prompts", "prompt_builder", "season_outcomes", "too_long"]
 
 
 def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
@@ -77,17 +76,6 @@ class PromptStream:
         return [p for _, p in self.items()]
 
 
-def counted_tokens(prompt) -> int:
-    """The prompt's tokens counted with the offline tokenizer (``grader.prompts.count_tokens``), once per prompt."""
-    from grader.prompts import count_tokens
-
-    cached = getattr(prompt, "_counted", None)
-    if cached is None:
-        cached = count_tokens(prompt.system) + count_tokens(prompt.user)
-        prompt._counted = cached
-    return cached
-
-
 def too_long(prompts, panel: PanelConfig) -> list[str]:
     """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply
     (tokens counted with the offline tokenizer: exact for cl100k models, an estimate for the others, said so)."""
@@ -98,7 +86,7 @@ def too_long(prompts, panel: PanelConfig) -> list[str]:
         if spec.context_window is None:
             continue
         for cid, p in sorted(prompts.items()):
-            tokens = counted_tokens(p)
+            tokens = p.counted_tokens
             if tokens + spec.max_output_tokens > spec.context_window:
                 out.append(f"{cid} for {spec.judge_id}: {tokens:,} prompt tokens ({counting_method(spec.model)}) + "
                            f"{spec.max_output_tokens:,} for the reply > the {spec.context_window:,}-token window")

@@ -27,9 +27,11 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from grader.pit import MARKET_TZ, Observation
 from grader.prompts._briefings import LEGEND, BriefingMemory, compact_briefing
+from grader.prompts._tokens import count_tokens
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
@@ -82,6 +84,12 @@ class JudgePrompt:
     @property
     def sha256(self) -> str:
         return prompt_hash(self.system, self.user)
+
+    @cached_property
+    def counted_tokens(self) -> int:
+        """Tokens counted with the offline tokenizer (``grader.prompts.count_tokens``: exact for cl100k models, an
+        estimate for the others), counted once."""
+        return count_tokens(self.system) + count_tokens(self.user)
 
 
 def prompt_hash(system: str, user: str) -> str:
