@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import defer
 
 from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome
 from grader.panel._runner import SCHEMA_NAME, CallRunner, Task, TaskResult, sha256_text
@@ -89,15 +90,22 @@ class BatchRunner(CallRunner):
     # -- state of the run's calls ---------------------------------------------------------------------------------
 
     def _latest_calls(self) -> dict[tuple[str, int, int], list[JudgeCallRow]]:
-        """Every attempt of this run per (judge, contestant, repeat), oldest first (reused and dry-run rows aside)."""
+        """Every attempt of this run per (judge, contestant, repeat), oldest first (reused and dry-run rows aside),
+        without their stored replies (read again only for a reply stored and not yet parsed: :meth:`_reply_of`)."""
         out: dict[tuple[str, int, int], list[JudgeCallRow]] = defaultdict(list)
         with session_scope(self.db_url) as s:
             for row in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == self.run_id,
                                                             JudgeCallRow.status.notin_(("reused", "dry_run")))
+                                 .options(defer(JudgeCallRow.raw_reply), defer(JudgeCallRow.parsed))
                                  .order_by(JudgeCallRow.id)):
                 s.expunge(row)
                 out[(row.judge_id, row.contestant_id, row.repeat)].append(row)
         return out
+
+    def _reply_of(self, call_id: int) -> tuple[dict | None, str]:
+        with session_scope(self.db_url) as s:
+            row = s.get(JudgeCallRow, call_id)
+            return row.parsed, row.raw_reply or ""
 
     def _abandon_unsubmitted(self) -> None:
         """A batch still ``submitting`` was left by a process that died before the provider answered: lost, its
@@ -222,7 +230,7 @@ class BatchRunner(CallRunner):
                 continue
             last_kind = last.error_kind if last is not None else None
             if last is not None and last.status == "received":  # stored, not yet parsed (a process died between)
-                grade, last_kind, _ = await self._settle(last.id, last.parsed, last.raw_reply or "")
+                grade, last_kind, _ = await self._settle(last.id, *await self._in_db(self._reply_of, last.id))
                 if grade is not None:
                     await self.deliver(on_result, TaskResult(task, "ok", last.id, grade))
                     continue

@@ -244,3 +244,26 @@ def test_a_synchronous_grade_of_a_run_with_batches_in_flight_is_refused(season, 
     _grade(season, url, panel, run_id="sync", batch=False)
     out = cli.invoke(app, ["batch", "collect", "--run", "sync", "--allow-real-api-calls"])
     assert out.exit_code == 1 and "has no provider batch" in out.output
+
+
+def test_a_result_stored_but_not_parsed_when_a_process_died_is_parsed_on_collect(season, fakes, tmp_path):
+    from grader.storage import LedgerEntryRow
+
+    url = f"sqlite:///{tmp_path / 'recv.db'}"
+    panel = write_local_panel(tmp_path / "local.yaml", fakes)
+    _grade(season, url, panel)
+    end_batches(*fakes.values())
+    assert _grade(season, url, panel).status == "complete"
+    with session_scope(url) as s:  # as if the process died between storing the raw result and parsing it
+        grade = s.scalar(select(GradeRow).where(GradeRow.run_id == "b", GradeRow.judge_id == "claude"))
+        for entry in s.scalars(select(LedgerEntryRow).where(LedgerEntryRow.grade_id == grade.id)):
+            s.delete(entry)
+        s.flush()
+        s.get(JudgeCallRow, grade.call_id).status = "received"
+        s.delete(grade)
+        s.get(RunRow, "b").status = "batch_pending"
+    sent = sum(len(f.requests) for f in fakes.values())
+    assert _grade(season, url, panel).status == "complete"
+    assert sum(len(f.requests) for f in fakes.values()) == sent  # parsed from what was stored: nothing resent
+    with session_scope(url) as s:
+        assert len(s.scalars(select(GradeRow).where(GradeRow.run_id == "b")).all()) == 6
