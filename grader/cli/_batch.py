@@ -76,8 +76,13 @@ def status(
     elif live and panel.kind == "real" and not allow_real_api_calls:
         err_console.print("[yellow]note[/]: shown as last stored (pass --allow-real-api-calls to ask the providers)")
     else:
-        judges = {j.judge_id: make_judge(j, allow_real_api_calls=allow_real_api_calls) for j in panel.judges
-                  if any(b.judge_id == j.judge_id for b in live)}
+        from grader.judges import MissingApiKey, RealApiCallsNotAllowed
+
+        try:
+            judges = {j.judge_id: make_judge(j, allow_real_api_calls=allow_real_api_calls) for j in panel.judges
+                      if any(b.judge_id == j.judge_id for b in live)}
+        except (MissingApiKey, RealApiCallsNotAllowed) as exc:
+            fail(str(exc))
 
         async def ask():
             try:
