@@ -120,9 +120,10 @@ class CallRunner:
         # storage work runs off the event loop; SQLite has one writer, so one storage thread there
         workers = 1 if database_url(db_url).startswith("sqlite") else 4
         self._db = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader-db")
-        # grades and ledgers are stored on a thread of their own, so a large store never delays the short write
-        # that must precede the next request (SQLite: WAL, the two wait for each other's lock, never fail)
-        self._store = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-store")
+        # PostgreSQL: grades and ledgers are stored on a thread of their own, so a large store never delays the short
+        # write that must precede the next request. SQLite keeps one writer: a second one waits on the file lock in
+        # sleeps of growing length (measured: every write 2-3x slower), more than it saves.
+        self._store = self._db if workers == 1 else ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-store")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
@@ -276,10 +277,11 @@ class CallRunner:
 
     def shutdown(self) -> None:
         self._db.shutdown(wait=True)
-        self._store.shutdown(wait=True)
+        if self._store is not self._db:
+            self._store.shutdown(wait=True)
 
     async def deliver(self, on_result, result: TaskResult) -> None:
-        """Hand a task's result to ``on_result`` on the storage thread of its own (grades and ledgers)."""
+        """Hand a task's result to ``on_result`` on the storage thread for grades and ledgers."""
         await asyncio.get_running_loop().run_in_executor(self._store, partial(on_result, result))
 
     async def _in_db(self, fn, *args, **kwargs):
