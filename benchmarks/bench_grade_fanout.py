@@ -78,7 +78,7 @@ def main() -> int:
     db = args.workdir / "fanout.db"
     db.unlink(missing_ok=True)
     env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}"}
-    start = time.perf_counter()
+    start, wall_start = time.perf_counter(), time.time()
     done = subprocess.run([str(ROOT / ".venv" / "bin" / "grader"), "grade", str(season), "--panel", str(panel),
                            "--run-id", "fanout", "--quiet"], env=env, capture_output=True, text=True)
     grade = time.perf_counter() - start
@@ -90,6 +90,16 @@ def main() -> int:
     print(f"floor (bare asyncio + OpenAI SDK, nothing stored): {bare:6.2f} s = {bare / ideal:.2f} x ideal")
     print(f"grader grade end to end (fresh process):          {grade:6.2f} s = {grade / ideal:.2f} x ideal "
           f"(goal <= 1.25 x)")
+    from datetime import UTC
+
+    from sqlalchemy import func, select
+
+    from grader.storage import JudgeCallRow, session_scope
+
+    with session_scope(f"sqlite:///{db}") as s:
+        first = s.scalar(select(func.min(JudgeCallRow.created_at)))
+    first_s = (first if first.tzinfo else first.replace(tzinfo=UTC)).timestamp() - wall_start
+    print(f"first judge call left {first_s:.2f} s after the command started (calls stream while prompts are built)")
     return 0
 
 
