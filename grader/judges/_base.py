@@ -14,6 +14,7 @@ import json
 import os
 import re
 import time
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Generic, Literal, Protocol, Self, TypeVar, runtime_checkable
@@ -515,3 +516,24 @@ class SdkJudge(Generic[ClientT]):
         client = self._clients.pop_current()
         if client is not None:
             await client.close()
+
+    @asynccontextmanager
+    async def batch_errors(self, what: str, error_type: type[BaseException], not_found: type[BaseException]):
+        """A batch call's SDK errors (``error_type``) as BatchApiError, the key blanked out; ``lost`` when the
+        provider does not know the batch (``not_found``)."""
+        try:
+            yield
+        except error_type as error:
+            raise BatchApiError(redact(f"{self.spec.provider} batch {what}: {error}", self._secret),
+                                lost=isinstance(error, not_found)) from None
+
+
+def jsonl_results(text: str, outcome_of: Any) -> list[BatchResult]:
+    """A provider's JSONL batch results, one BatchResult per line: ``outcome_of(record, line)`` reads a record,
+    its line kept as the raw reply."""
+    out = []
+    for line in text.splitlines():
+        if line.strip():
+            item = json.loads(line)
+            out.append(BatchResult(str(item.get("custom_id")), outcome_of(item, line)))
+    return out

@@ -7,8 +7,6 @@ Sends what `messages.parse(output_format=...)` sends (the schema through the SDK
 from __future__ import annotations
 
 import asyncio
-import json
-from contextlib import asynccontextmanager
 from typing import Any
 
 import anthropic
@@ -27,6 +25,7 @@ from ._base import (
     Stopwatch,
     backstop_timeout,
     http_failure,
+    jsonl_results,
     no_reply_failure,
     outcome_from_text,
     redact,
@@ -131,20 +130,10 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
             response = await client.get(batch.results_url, cast_to=httpx2.Response,
                                         options={"headers": {"Accept": "application/binary"}})
             text = response.text
-        out = []
-        for line in text.splitlines():
-            if line.strip():
-                item = json.loads(line)
-                out.append(BatchResult(str(item.get("custom_id")), self._line_outcome(item, line)))
-        return out
+        return jsonl_results(text, self._line_outcome)
 
-    @asynccontextmanager
-    async def _batch_errors(self, what: str):
-        try:
-            yield
-        except anthropic.APIError as error:
-            raise BatchApiError(redact(f"Anthropic batch {what}: {error}", self._secret),
-                                lost=isinstance(error, anthropic.NotFoundError)) from None
+    def _batch_errors(self, what: str):  # noqa: ANN202
+        return self.batch_errors(what, anthropic.APIError, anthropic.NotFoundError)
 
     @staticmethod
     def _state(batch: Any) -> BatchState:

@@ -9,7 +9,6 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Awaitable, Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 import openai
@@ -17,7 +16,6 @@ from openai import AsyncOpenAI
 from openai.types.responses import Response
 
 from ._base import (
-    BatchApiError,
     BatchItem,
     BatchResult,
     BatchState,
@@ -27,6 +25,7 @@ from ._base import (
     Stopwatch,
     backstop_timeout,
     http_failure,
+    jsonl_results,
     no_reply_failure,
     outcome_from_text,
     redact,
@@ -149,20 +148,11 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
             for file_id in (batch.output_file_id, batch.error_file_id):
                 if not file_id:
                     continue
-                text = (await client.files.content(file_id)).text
-                for line in text.splitlines():
-                    if line.strip():
-                        item = json.loads(line)
-                        out.append(BatchResult(str(item.get("custom_id")), self._line_outcome(item, line)))
+                out += jsonl_results((await client.files.content(file_id)).text, self._line_outcome)
         return out
 
-    @asynccontextmanager
-    async def _batch_errors(self, what: str):
-        try:
-            yield
-        except openai.APIError as error:
-            raise BatchApiError(redact(f"OpenAI batch {what}: {error}", self._secret),
-                                lost=isinstance(error, openai.NotFoundError)) from None
+    def _batch_errors(self, what: str):  # noqa: ANN202
+        return self.batch_errors(what, openai.APIError, openai.NotFoundError)
 
     @staticmethod
     def _state(batch: Any) -> BatchState:
