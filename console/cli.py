@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from console._auth import AnnotatorDirectory, AuthError
-
 app = typer.Typer(help="Console annotators: add (prints a token once), list, remove.", no_args_is_help=True,
                   add_completion=False)
 
@@ -18,6 +16,8 @@ def add(name: str = typer.Argument(..., help="Annotator name (letters, digits, _
         replace: bool = typer.Option(False, "--replace", help="Re-issue the token of an existing annotator"),
         file: str | None = typer.Option(None, "--file", help=FILE_HELP)) -> None:
     """Create an annotator and print their token once (only its salted SHA-256 hash is stored)."""
+    from console._auth import AnnotatorDirectory, AuthError  # loaded by these commands only
+
     directory = AnnotatorDirectory(file)
     try:
         token = directory.add(name, email=email, replace=replace)
@@ -32,6 +32,8 @@ def add(name: str = typer.Argument(..., help="Annotator name (letters, digits, _
 @app.command("list")
 def list_(file: str | None = typer.Option(None, "--file", help=FILE_HELP)) -> None:
     """List the configured annotators (names and e-mails; never tokens)."""
+    from console._auth import AnnotatorDirectory, AuthError  # loaded by these commands only
+
     directory = AnnotatorDirectory(file)
     try:
         records = directory.records()
@@ -47,6 +49,8 @@ def list_(file: str | None = typer.Option(None, "--file", help=FILE_HELP)) -> No
 @app.command("remove")
 def remove(name: str = typer.Argument(...), file: str | None = typer.Option(None, "--file", help=FILE_HELP)) -> None:
     """Remove an annotator (their grades and annotations stay: they are append-only)."""
+    from console._auth import AnnotatorDirectory, AuthError  # loaded by these commands only
+
     directory = AnnotatorDirectory(file)
     try:
         directory.remove(name)

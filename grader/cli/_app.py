@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gc
+import sys
+
 import typer
 
 from grader.cli import _cost, _ledger, _runs, _season, _tools
+from grader.cli._gc import tune_process
 
 app = typer.Typer(
     name="grader",
@@ -49,4 +53,13 @@ app.add_typer(claims_app, name="claims")
 
 
 def main() -> None:
-    app()
+    tune_process()
+    try:
+        app()
+    finally:
+        # The process is ending: flush what it printed, then freeze the heap so the interpreter's exit does not
+        # scan every live object once more (0.4 s after a 150-contestant run). Files and database sessions are
+        # closed by the commands themselves.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        gc.freeze()

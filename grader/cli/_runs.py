@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from grader.cli._common import console, err_console, fail, load_or_exit
+from grader.cli._gc import start_up_without_collections
 
 RUN_LABELS = {
     "baseline": "[yellow]REFERENCE BASELINE[/] — deterministic non-LLM judge, not an LLM grade",
@@ -39,46 +40,40 @@ def grade(
     Exit codes: 0 complete (or a dry run); 3 complete with gaps (listed, never invented); 4 nothing scored (no
     valid grade: the run is marked failed, never official); 5 another process holds the run; 1 bad input;
     130 interrupted (Ctrl-C: run the same command again to resume)."""
-    from grader.judges import MissingApiKey, RealApiCallsNotAllowed
-    from grader.panel import PanelError, RunError, grade_season
-    from grader.panel._gaps import EXIT_BUSY, EXIT_CODES, EXIT_INTERRUPTED
-    from grader.panel._lease import RunBusy
-    from rubric import RubricError
+    with start_up_without_collections() as resume:
+        from grader.judges import MissingApiKey, RealApiCallsNotAllowed
+        from grader.panel import PanelError, RunError, grade_season
+        from grader.panel._gaps import EXIT_BUSY, EXIT_CODES, EXIT_INTERRUPTED
+        from grader.panel._lease import RunBusy
+        from rubric import RubricError
 
-    bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
-    try:
-        report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
-                              run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
-                              progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
-                              on_poll=print_poll if batch and not quiet else None)
-    except RunBusy as exc:
-        fail(str(exc), EXIT_BUSY)
-        return
-    except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
-        fail(str(exc))
-        return
-    except KeyboardInterrupt:
-        flag = " --allow-real-api-calls" if allow_real_api_calls else ""
-        extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
-        err_console.print(
-            f"[yellow]interrupted[/]: every reply received so far is stored; calls in flight are marked interrupted "
-            f"and count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} --panel "
-            f"{panel} --run-id {run_id}{extra}{flag}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
+        try:
+            report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
+                                  run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
+                                  progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
+                                  on_poll=print_poll if batch and not quiet else None, on_calls_start=resume)
+        except RunBusy as exc:
+            fail(str(exc), EXIT_BUSY)
+            return
+        except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
+            fail(str(exc))
+            return
+        except KeyboardInterrupt:
+            flag = " --allow-real-api-calls" if allow_real_api_calls else ""
+            extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
+            err_console.print(
+                f"[yellow]interrupted[/]: every reply received so far is stored; calls in flight are marked interrupted "
+                f"and count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} --panel "
+                f"{panel} --run-id {run_id}{extra}{flag}")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
         err_console.print(f"[yellow]note[/]: {note}")
     if report.dry_run:
         console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
                       "Prompt token estimates:")
-    t = Table("contestant", "prompt tokens", "naive dump tokens", "saved", title="Prompt size per contestant (estimated at four characters a token)")
-    for cid, tok in sorted(report.tokens_per_contestant.items()):
-        if tok["naive_tokens"]:
-            saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
-            t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
-        else:  # a paid run does not render the naive dump (a dry run shows it)
-            t.add_row(cid, f"{tok['prompt_tokens']:,}", "—", "—")
-    console.print(t)
+    _print_prompt_sizes(report.tokens_per_contestant, dry_run=report.dry_run)
     from grader.cli._cost import cost_table
 
     costs = cost_table(run_id)
@@ -100,6 +95,30 @@ def grade(
     code = EXIT_CODES.get(report.status, 0)
     if code:
         raise typer.Exit(code)
+
+
+def _print_prompt_sizes(sizes: dict[str, dict[str, int]], *, dry_run: bool) -> None:
+    """A dry run: every contestant's prompt beside its naive dump (what compaction saves). A paid run: the spread
+    in one line (smallest, median, largest and whose), its calls and costs being what follows."""
+    if not sizes:
+        return
+    if not dry_run:
+        ranked = sorted(sizes.items(), key=lambda kv: (kv[1]["prompt_tokens"], kv[0]))
+        low, high = ranked[0], ranked[-1]
+        median = sorted(tok["prompt_tokens"] for _, tok in ranked)[len(ranked) // 2]
+        console.print(f"prompt tokens per contestant (four characters a token): {len(ranked)} prompt(s), smallest "
+                      f"{low[1]['prompt_tokens']:,} ({low[0]}), median {median:,}, largest "
+                      f"{high[1]['prompt_tokens']:,} ({high[0]})")
+        return
+    t = Table("contestant", "prompt tokens", "naive dump tokens", "saved",
+              title="Prompt size per contestant (estimated at four characters a token)")
+    for cid, tok in sorted(sizes.items()):
+        if tok["naive_tokens"]:
+            saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
+            t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
+        else:
+            t.add_row(cid, f"{tok['prompt_tokens']:,}", "—", "—")
+    console.print(t)
 
 
 def print_poll(progress) -> None:  # noqa: ANN001 - a grader.panel._batch.BatchProgress

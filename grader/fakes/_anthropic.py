@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -88,15 +89,17 @@ class FakeAnthropic(HttpFakeServer):
         return JSONResponse(body, status_code=status, headers=headers)
 
     async def _messages(self, request: Request) -> Response:
+        arrived = time.time()  # the latency counts from here
         try:
             body = json.loads(await request.body())
         except json.JSONDecodeError:
             body = None
-        status, payload, headers = await self._respond(body, dict(request.headers), wait=True)
+        status, payload, headers = await self._respond(body, dict(request.headers), wait=True, arrived=arrived)
         return JSONResponse(payload, status_code=status, headers=headers)
 
     async def _respond(self, body: Any, request_headers: dict[str, str], *,
-                       wait: bool) -> tuple[int, dict[str, Any], dict[str, str]]:
+                       wait: bool, arrived: float | None = None
+                       ) -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON body, headers) of one Messages request; in a batch (``wait`` off) a hang is status 0
         (the request expired)."""
         headers = {"request-id": f"req_{secrets.token_hex(12)}"}
@@ -117,6 +120,7 @@ class FakeAnthropic(HttpFakeServer):
             schema, schema_name = None, None
         messages = body.get("messages") if isinstance(body.get("messages"), list) else []
         fake = self.admit(
+            received_at=arrived,
             endpoint="messages" if wait else "batch:messages",
             model=str(body.get("model", "")),
             system=_text_of(body.get("system")),
@@ -138,11 +142,11 @@ class FakeAnthropic(HttpFakeServer):
         problem = self.schema_problem(fake)
         if problem is not None:
             return error(400, "invalid_request_error", problem)
-        reply = self.decide(fake)
+        reply = await self.decide_async(fake) if wait else self.decide(fake)
         if not wait:
             if reply.kind == "hang":
                 return 0, {}, headers
-        elif not await self.wait_async(reply):
+        elif not await self.wait_async(reply, fake):
             return error(504, "timeout_error", "fake server stopped while hanging")
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:

@@ -83,15 +83,18 @@ class FakeOpenAI(HttpFakeServer):
         }
 
     async def _answer(self, request: Request, endpoint: str, render: Any) -> Response:
+        arrived = time.time()  # the latency counts from here
         try:
             body = json.loads(await request.body())
         except json.JSONDecodeError:
             body = None
-        status, payload, headers = await self._respond(endpoint, body, dict(request.headers), render, wait=True)
+        status, payload, headers = await self._respond(endpoint, body, dict(request.headers), render, wait=True,
+                                                       arrived=arrived)
         return JSONResponse(payload, status_code=status, headers=headers)
 
     async def _respond(self, endpoint: str, body: Any, request_headers: dict[str, str], render: Any, *,
-                       wait: bool) -> tuple[int, dict[str, Any], dict[str, str]]:
+                       wait: bool, arrived: float | None = None
+                       ) -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON body, headers) of one request: what the endpoint answers, or (in a batch, ``wait`` off)
         what the batch's output line carries. A hang in a batch comes back as status 0 (the request expired)."""
         headers = self._headers()
@@ -103,17 +106,17 @@ class FakeOpenAI(HttpFakeServer):
             return error(400, "We could not parse the JSON body of your request.", "invalid_request_error", None)
         fields = (self._responses_fields if endpoint == "responses" else self._chat_fields)(body)
         fake = self.admit(endpoint=endpoint if wait else f"batch:{endpoint}", headers=request_headers, body=body,
-                          **fields)
+                          received_at=arrived, **fields)
         if not self.key_accepted(fake):
             return error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
         problem = self.schema_problem(fake)
         if problem is not None:
             return error(400, problem, "invalid_request_error", "strict_schema_required")
-        reply = self.decide(fake)
+        reply = await self.decide_async(fake) if wait else self.decide(fake)
         if not wait:
             if reply.kind == "hang":
                 return 0, {}, headers
-        elif not await self.wait_async(reply):
+        elif not await self.wait_async(reply, fake):
             return error(504, "fake server stopped while hanging", "server_error", None)
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:

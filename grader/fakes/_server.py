@@ -108,6 +108,11 @@ class FakeServer(ABC):
     def stop(self) -> None:
         """Release hanging replies and shut the server down."""
 
+    @abstractmethod
+    def begin_stop(self) -> None:
+        """Start shutting down without waiting for it (``stop`` then waits): a caller overlaps the shutdown with
+        other work. New requests may be refused from here on."""
+
     def __enter__(self) -> Self:
         return self.start()
 
@@ -152,13 +157,15 @@ class FakeServer(ABC):
 
     # -- used by the provider front-ends ------------------------------------------------------------
 
-    def admit(self, **fields: Any) -> FakeRequest:
-        """Number the attempt for this prompt and record the request."""
+    def admit(self, *, received_at: float | None = None, **fields: Any) -> FakeRequest:
+        """Number the attempt for this prompt and record the request (``received_at``: when it arrived, epoch
+        seconds; default now)."""
         key = (fields["model"], fields["system"], fields["user"])
         with self._lock:
             self._attempts[key] += 1
             request = FakeRequest(
-                provider=self.provider, attempt=self._attempts[key], received_at=time.time(), **fields
+                provider=self.provider, attempt=self._attempts[key],
+                received_at=time.time() if received_at is None else received_at, **fields
             )
             self._requests.append(request)
         return request
@@ -201,17 +208,25 @@ class FakeServer(ABC):
         )
         return reply
 
-    def delay_for(self, reply: FakeReply) -> float | None:
-        """Seconds to wait before answering; None means hang."""
+    async def decide_async(self, request: FakeRequest) -> FakeReply:
+        """:meth:`decide` on a worker thread: the server keeps taking (and timing) other requests meanwhile, as a
+        provider serves requests in parallel."""
+        return await asyncio.to_thread(self.decide, request)
+
+    def delay_for(self, reply: FakeReply, request: FakeRequest | None = None) -> float | None:
+        """Seconds still to wait before answering; None means hang. The latency counts from the request's
+        arrival (``request.received_at``): the time the script took to decide is part of it, as a provider's
+        own work is part of its latency."""
         if reply.kind == "hang":
             return None
         if reply.kind in ("rate_limited", "server_error"):
             return 0.0
-        return self.latency_s + reply.delay_s
+        spent = 0.0 if request is None else max(0.0, time.time() - request.received_at)
+        return max(0.0, self.latency_s + reply.delay_s - spent)
 
-    async def wait_async(self, reply: FakeReply) -> bool:
+    async def wait_async(self, reply: FakeReply, request: FakeRequest | None = None) -> bool:
         """Sleep as the reply asks; False when a hang was released (the answer no longer matters)."""
-        delay = self.delay_for(reply)
+        delay = self.delay_for(reply, request)
         if delay == 0:
             return True
         released = self._async_release_event()
@@ -239,9 +254,10 @@ class FakeServer(ABC):
         if event is not None and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(event.set)
 
-    def wait_blocking(self, reply: FakeReply, still_wanted: Callable[[], bool] | None = None) -> bool:
+    def wait_blocking(self, reply: FakeReply, still_wanted: Callable[[], bool] | None = None,
+                      request: FakeRequest | None = None) -> bool:
         """Thread-pool twin of `wait_async`; `still_wanted()` lets a hang end when the client left."""
-        delay = self.delay_for(reply)
+        delay = self.delay_for(reply, request)
         if delay is not None:
             self._released.wait(delay)
             return True
@@ -358,11 +374,16 @@ class HttpFakeServer(FakeServer):
         self._uvicorn, self._thread, self._socket = server, thread, sock
         return self
 
-    def stop(self) -> None:
+    def begin_stop(self) -> None:
         if self._thread is None or self._uvicorn is None:
             return
         self.release_hangs()
-        self._uvicorn.should_exit = True
+        self._uvicorn.should_exit = True  # uvicorn notices within its 0.1 s tick, then closes its connections
+
+    def stop(self) -> None:
+        if self._thread is None or self._uvicorn is None:
+            return
+        self.begin_stop()
         self._thread.join(timeout=10)
         self._socket.close()
         self._thread = None

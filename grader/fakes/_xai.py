@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
 from concurrent import futures
 from typing import Any, Self
@@ -80,7 +81,7 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         if batch:
             if reply.kind == "hang":
                 return None, "", (), None
-        elif not fake.wait_blocking(reply, still_wanted=still_wanted):
+        elif not fake.wait_blocking(reply, still_wanted=still_wanted, request=recorded):
             return grpc.StatusCode.DEADLINE_EXCEEDED, "fake server stopped while hanging", (), None
         if reply.kind == "rate_limited":
             trailing = (("retry-after", f"{reply.retry_after_s:g}"),) if reply.retry_after_s is not None else ()
@@ -209,6 +210,7 @@ class FakeXai(FakeServer):
         super().__init__(**options)
         self._max_workers = max_workers
         self._server: grpc.Server | None = None
+        self._stopping: threading.Event | None = None
 
     @property
     def base_url(self) -> str:
@@ -232,9 +234,15 @@ class FakeXai(FakeServer):
         self._server, self._port = server, port
         return self
 
+    def begin_stop(self) -> None:
+        if self._server is None or self._stopping is not None:
+            return
+        self.release_hangs()
+        self._stopping = self._server.stop(grace=0.5)
+
     def stop(self) -> None:
         if self._server is None:
             return
-        self.release_hangs()
-        self._server.stop(grace=0.5).wait()
-        self._server = None
+        self.begin_stop()
+        self._stopping.wait()
+        self._server, self._stopping = None, None

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from grader.pit import MARKET_TZ
 from grader.season import Decision, SeasonBundle
@@ -108,9 +109,13 @@ class ReferenceJudge:
         self.pending = pending
         self.names = {u.symbol: u.name for u in bundle.info.universe}
         self.universe = universe_index(bundle)
-        store = bundle.store
-        self.available_fields = sorted({f for s in store.symbols for f in store.fields(s)})
         self._evidence: dict[str, list[DecisionEvidence]] = {}
+
+    @cached_property
+    def available_fields(self) -> list[str]:
+        """Every field some symbol of the season has (derives every symbol's fields: asked for on first use)."""
+        store = self.bundle.store
+        return sorted({f for s in store.symbols for f in store.fields(s)})
 
     def evidence(self, contestant_id: str) -> list[DecisionEvidence]:
         if contestant_id not in self._evidence:

@@ -51,11 +51,14 @@ def run_gaps(session, run_id: str, judge_ids: list[str] | None = None) -> list[G
         raise KeyError(f"no run {run_id!r} in this database")
     contestants = {c.id: c.contestant_key for c in session.scalars(
         select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
-    calls = session.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id)
-                            .order_by(JudgeCallRow.id)).all()
+    # only the columns a gap needs: a call's stored reply and a grade's payload are never loaded here
+    calls = session.execute(select(JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.repeat,
+                                   JudgeCallRow.attempt, JudgeCallRow.status, JudgeCallRow.error_kind,
+                                   JudgeCallRow.error_message)
+                            .where(JudgeCallRow.run_id == run_id).order_by(JudgeCallRow.id)).all()
     judges = judge_ids or sorted({c.judge_id for c in calls} | set(_panel_judges(run)))
-    graded = {(g.judge_id, g.contestant_id, g.repeat) for g in session.scalars(
-        select(GradeRow).where(GradeRow.run_id == run_id))}
+    graded = set(session.execute(select(GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat)
+                                 .where(GradeRow.run_id == run_id)).tuples())
     last: dict[tuple[str, int, int], JudgeCallRow] = {}
     attempts: dict[tuple[str, int, int], int] = {}
     for c in calls:

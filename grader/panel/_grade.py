@@ -26,6 +26,7 @@ from grader.panel._prompts import PromptStream, judge_prompts, prompt_builder
 from grader.panel._prompts import too_long as find_too_long
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
 from grader.panel._scores import store_score_version
+from grader.panel._writer import Priority
 from grader.storage import (
     ContestantRow,
     GradeRow,
@@ -109,7 +110,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                  repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
                  progress: bool = True, console=None, bundle=None, prepared=None,
                  extra_notes: list[str] | None = None, reference_bundle=None, batch: bool = False,
-                 wait: bool = False, poll_s: float = 30.0, on_poll=None) -> GradeReport:
+                 wait: bool = False, poll_s: float = 30.0, on_poll=None, on_calls_start=None) -> GradeReport:
     """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run.
 
     Everything that can refuse the run does so before anything is written: the bundle, the rubric, the panel (and
@@ -123,7 +124,10 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     ``batch``: judge calls go through the providers' batch APIs (``grader.panel._batch``): submitted, then collected
     by this call when ``wait`` (polling every ``poll_s`` s; ``on_poll(progress)`` after each step) or later by
     calling again (``grader batch collect``); the run stays ``batch_pending`` until every task is settled. A mock
-    panel always waits (its fake servers live in this process)."""
+    panel always waits (its fake servers live in this process).
+
+    ``on_calls_start()``: called once everything is set up, just before the first judge call (the CLI resumes
+    garbage collection there: ``grader.cli._gc``)."""
     from grader.judges import MissingApiKey, missing_api_keys
     from grader.judges.reference import ReferenceJudge
     from grader.panel._config import load_panel
@@ -180,7 +184,8 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                 report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
             _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress,
                  console, schema, reference, prompts, outcomes, pending, report, notes,
-                 batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None)
+                 batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None,
+                 on_calls_start=on_calls_start)
     except KeyboardInterrupt:
         _mark(db_url, run_id, "interrupted")
         raise
@@ -228,7 +233,7 @@ def _mark(db_url, run_id: str, status: str) -> None:
 
 def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress, console,
          schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str],
-         batch: dict | None = None) -> None:
+         batch: dict | None = None, on_calls_start=None) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from grader.panel._gaps import run_gaps
@@ -310,14 +315,15 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
             return None, problems
         return grade.model_dump(mode="json"), problems
 
-    def on_result(res: TaskResult) -> None:
+    def on_result(res: TaskResult):  # noqa: ANN202 - the write of the grade's rows (CallRunner.deliver)
         if res.parsed is None:
-            return
+            return None
         checked = reference.checked_claims(res.task.contestant_key) if res.task.spec.provider == "reference" else None
-        _store_result(db_url, run_id, res, rubric, outcomes, pending, bundle, checked)
+        return _grade_rows(db_url, run_id, res, rubric, outcomes, pending, bundle, checked)
 
     with ExitStack() as stack:
         judges: dict[str, Any] = {}
+        servers: list = []
         specs = list(panel.judges)
         if panel.kind == "reference":
             judges = {spec.judge_id: _ReferenceCaller(reference, prompts) for spec in specs}
@@ -336,7 +342,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 if not streaming:
                     for c in bundle.contestants:
                         script_mock(c.id, prompts[c.id])
-                specs = start_mock_servers(panel, table, stack)
+                specs, servers = start_mock_servers(panel, table, stack)
             judges = {spec.judge_id: make_judge(spec, allow_real_api_calls=allow_real_api_calls) for spec in specs}
 
         async def go() -> CallRunner:
@@ -389,8 +395,8 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                     continue
                 if panel.kind == "mock":
                     script_mock(c.id, prompt)
-                await runner._in_db(_store_prompts, db_url, [t.prompt for t in mine])
-                await runner._in_db(runner.preload_completed, [t.key for t in mine])
+                await runner._in_db(_before_sending, runner, [t.prompt for t in mine], [t.key for t in mine],
+                                    priority=Priority.SEND)
                 running += [asyncio.ensure_future(runner.run_and_deliver(t, on_result)) for t in mine]
                 await asyncio.sleep(0)  # let the calls already scheduled leave before the next prompt is built
 
@@ -406,37 +412,44 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
             def advance() -> None:
                 bar.advance(task_id)
 
+            if on_calls_start is not None:
+                on_calls_start()
             runner = asyncio.run(go())
-    if leaked:
-        note = ("identity leak in the prompt of " + "; ".join(f"{cid} ({', '.join(v)[:200]})" for cid, v in
-                                                            sorted(leaked.items()))
-                + ": never sent, a gap (the run is never official)")
-        report.notes.append(note)
+        for server in servers:  # the mock fakes shut down while the run is scored; joined on leaving the stack
+            server.begin_stop()
+        if leaked:
+            note = ("identity leak in the prompt of " + "; ".join(f"{cid} ({', '.join(v)[:200]})" for cid, v in
+                                                                sorted(leaked.items()))
+                    + ": never sent, a gap (the run is never official)")
+            report.notes.append(note)
+            with session_scope(db_url) as s:
+                run = s.get(RunRow, run_id)
+                run.notes = [*(run.notes or []), note]
+        st = runner.stats
+        report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused
+        report.attempts_failed, report.cost_usd = st.attempts_failed, st.cost_usd
+        if report.batch is not None and report.batch.pending:
+            report.status = "batch_pending"
+            _mark(db_url, run_id, "batch_pending")
+            return
+        report.score_version = store_score_version(db_url, run_id, rubric, outcomes, pending,
+                                                   [j.judge_id for j in panel.judges], judge_calls=st.calls_sent)
         with session_scope(db_url) as s:
-            run = s.get(RunRow, run_id)
-            run.notes = [*(run.notes or []), note]
-    st = runner.stats
-    report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused
-    report.attempts_failed, report.cost_usd = st.attempts_failed, st.cost_usd
-    if report.batch is not None and report.batch.pending:
-        report.status = "batch_pending"
-        _mark(db_url, run_id, "batch_pending")
-        return
-    report.score_version = store_score_version(db_url, run_id, rubric, outcomes, pending,
-                                               [j.judge_id for j in panel.judges], judge_calls=st.calls_sent)
-    with session_scope(db_url) as s:
-        gaps = run_gaps(s, run_id, [j.judge_id for j in panel.judges])
-        graded = s.scalar(select(func.count()).select_from(GradeRow).where(GradeRow.run_id == run_id)) or 0
-    report.gaps = [g.line() for g in gaps]
-    status = "complete" if not gaps else "complete_with_gaps" if graded else "failed"
-    report.status = status
-    _finish(db_url, run_id, bundle, rubric, panel, status=status)
+            gaps = run_gaps(s, run_id, [j.judge_id for j in panel.judges])
+            graded = s.scalar(select(func.count()).select_from(GradeRow).where(GradeRow.run_id == run_id)) or 0
+        report.gaps = [g.line() for g in gaps]
+        status = "complete" if not gaps else "complete_with_gaps" if graded else "failed"
+        report.status = status
+        _finish(db_url, run_id, bundle, rubric, panel, status=status)
 
 
-def _store_prompts(db_url, prompts) -> None:
-    with session_scope(db_url) as s:
+def _before_sending(runner: CallRunner, prompts, keys: list[str]) -> None:
+    """A streamed contestant's prompts stored and its earlier completed calls looked up (for reuse): one job on
+    the storage thread before its calls leave."""
+    with session_scope(runner.db_url) as s:
         for p in prompts:
             store_prompt(s, p)
+        runner.preload_completed(keys, s)
 
 
 def _once(compute, lock: threading.Lock):
@@ -469,10 +482,11 @@ class _ReferenceCaller:
                            output_tokens=math.ceil(len(raw) / 4), latency_s=0.0)
 
 
-def _store_result(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundle, checked=None) -> None:
-    """Store a valid grade with its ledger. ``checked``: the reference judge's own (claim, verification)
-    pairs, in ledger order — it extracted them from the full rationale, so they are not re-parsed from the
-    shorter ledger text."""
+def _grade_rows(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundle, checked=None):
+    """A valid grade's composite and verified ledger (CPU only), and the function that stores them (one
+    transaction; run by the caller on a storage thread). ``checked``: the reference judge's own (claim,
+    verification) pairs, in ledger order — it extracted them from the full rationale, so they are not re-parsed
+    from the shorter ledger text."""
     from grader.panel._ledger import verify_judge_ledger
     from grader.scoring import judge_composite
 
@@ -480,15 +494,19 @@ def _store_result(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bu
     outcome_ok = (not pending) and bool(outcomes.get(t.contestant_key, {}).get("available", True))
     comp = judge_composite(res.parsed, rubric, outcome_ok)
     ledger_rows = verify_judge_ledger(res.parsed.get("claim_ledger", []), bundle, t.contestant_key, checked)
-    with session_scope(db_url) as s:
-        exists = s.scalar(select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.judge_id == t.spec.judge_id,
-                                                 GradeRow.contestant_id == t.contestant_row_id,
-                                                 GradeRow.repeat == t.repeat))
-        if exists is not None:
-            return
-        contestant = s.get(ContestantRow, t.contestant_row_id)
-        store_grade(s, run_id=run_id, spec=t.spec, contestant=contestant, repeat=t.repeat, call_id=res.call_id,
-                    grade=res.parsed, composite=comp, ledger_rows=ledger_rows)
+
+    def write() -> None:
+        with session_scope(db_url) as s:
+            exists = s.scalar(select(GradeRow.id).where(
+                GradeRow.run_id == run_id, GradeRow.judge_id == t.spec.judge_id,
+                GradeRow.contestant_id == t.contestant_row_id, GradeRow.repeat == t.repeat))
+            if exists is not None:
+                return
+            contestant = s.get(ContestantRow, t.contestant_row_id)
+            store_grade(s, run_id=run_id, spec=t.spec, contestant=contestant, repeat=t.repeat, call_id=res.call_id,
+                        grade=res.parsed, composite=comp, ledger_rows=ledger_rows)
+
+    return write
 
 
 def _finish(db_url, run_id, bundle, rubric, panel, status: str) -> None:

@@ -51,26 +51,40 @@ def _scores_doc(rows: list[ContestantScoreRow]) -> list:
              r.n_judges, r.flagged, r.official_eligible] for r in sorted(rows, key=lambda r: r.contestant_id)]
 
 
+_GRADE_COLUMNS = (GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat, GradeRow.call_id,
+                  GradeRow.grade, GradeRow.reasoning, GradeRow.evidence, GradeRow.process, GradeRow.outcome,
+                  GradeRow.data_reliability, GradeRow.composite, GradeRow.lookahead_passed, GradeRow.verdict)
+_LEDGER_COLUMNS = (LedgerEntryRow.grade_id, LedgerEntryRow.position, LedgerEntryRow.claim, LedgerEntryRow.symbol,
+                   LedgerEntryRow.cited_fields, LedgerEntryRow.judge_status, LedgerEntryRow.verifier_status,
+                   LedgerEntryRow.verifier_reason, LedgerEntryRow.evidence, LedgerEntryRow.flags,
+                   LedgerEntryRow.flag_reasons, LedgerEntryRow.check_path, LedgerEntryRow.lookahead)
+
+
 def derived_hashes(session, run_id: str) -> dict:
-    """SHA-256 of what the run derived from its replies: parsed replies, grades, ledgers, scored versions."""
-    calls = session.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id)).all()
-    grades = session.scalars(select(GradeRow).where(GradeRow.run_id == run_id)).all()
-    ledger: dict[int, list[LedgerEntryRow]] = {}
-    for e in session.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id)):
+    """SHA-256 of what the run derived from its replies: parsed replies, grades, ledgers, scored versions. (Only
+    the hashed columns are read, as plain rows: a run's thousands of ledger entries are never built as objects.)"""
+    parsed = session.execute(select(JudgeCallRow.id, JudgeCallRow.parsed).where(
+        JudgeCallRow.run_id == run_id, JudgeCallRow.parsed.is_not(None))).all()
+    grades = session.execute(select(*_GRADE_COLUMNS).where(GradeRow.run_id == run_id)).all()
+    ledger: dict[int, list] = {}
+    for e in session.execute(select(*_LEDGER_COLUMNS).where(LedgerEntryRow.run_id == run_id)):
         ledger.setdefault(e.grade_id, []).append(e)
-    versions = session.scalars(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id)).all()
+    versions = session.scalars(select(ScoreVersionRow.id).where(ScoreVersionRow.run_id == run_id)).all()
     return {
-        "parsed": {str(c.id): _json_sha(c.parsed) for c in calls if c.parsed is not None},
+        "parsed": {str(c.id): _json_sha(c.parsed) for c in parsed if c.parsed is not None},
         "grades": {str(g.id): _json_sha(_grade_doc(g)) for g in grades},
         "ledgers": {str(g.id): _json_sha(_ledger_doc(ledger.get(g.id, []))) for g in grades},
-        "score_versions": {str(v.id): _json_sha(_scores_doc(session.scalars(select(ContestantScoreRow).where(
-            ContestantScoreRow.version_id == v.id)).all())) for v in versions},
+        "score_versions": {str(v): _json_sha(_scores_doc(session.scalars(select(ContestantScoreRow).where(
+            ContestantScoreRow.version_id == v)).all())) for v in versions},
     }
 
 
 def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
-    calls = session.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run.id)
-                            .order_by(JudgeCallRow.id)).all()
+    calls = session.execute(select(JudgeCallRow.id, JudgeCallRow.judge_id, JudgeCallRow.contestant_id,
+                                   JudgeCallRow.repeat, JudgeCallRow.attempt, JudgeCallRow.status,
+                                   JudgeCallRow.replaces_call_id, JudgeCallRow.reused_from_call_id,
+                                   JudgeCallRow.prompt_sha256, JudgeCallRow.raw_reply_sha256)
+                            .where(JudgeCallRow.run_id == run.id).order_by(JudgeCallRow.id)).all()
     prompts = sorted({c.prompt_sha256 for c in calls})
     return {
         "derived": derived_hashes(session, run.id),

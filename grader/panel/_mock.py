@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Callable
 from contextlib import ExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from grader.fakes import FakeReply, FakeRequest, fake_server, script_from_spec
 from grader.judges import JudgeSpec
 from grader.panel._config import PanelConfig
 from grader.prompts import prompt_hash
+
+if TYPE_CHECKING:
+    from grader.fakes import FakeServer
 
 _REPEAT = re.compile(r"\[Stability repeat (\d+)\]")
 
@@ -138,10 +141,12 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
     return script
 
 
-def start_mock_servers(panel: PanelConfig, grades: MockGrades, stack: ExitStack) -> list[JudgeSpec]:
-    """Start one fake per judge; return the judge specs pointed at them (loopback: no key, no flag)."""
+def start_mock_servers(panel: PanelConfig, grades: MockGrades,
+                       stack: ExitStack) -> tuple[list[JudgeSpec], list[FakeServer]]:
+    """Start one fake per judge (stopped when ``stack`` closes); return the judge specs pointed at them (loopback:
+    no key, no flag) and the servers."""
     assert panel.mock is not None
-    specs = []
+    specs, servers = [], []
     counter, lock, limit = itertools.count(), threading.Lock(), _stall_limit()
     for judge in panel.judges:
         script = _stalling(mock_script(judge, panel, grades), counter, lock, limit)
@@ -149,4 +154,6 @@ def start_mock_servers(panel: PanelConfig, grades: MockGrades, stack: ExitStack)
         endpoint = {"host": server.host_port} if judge.provider == "xai" else {"base_url": server.base_url}
         # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
         specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))
-    return specs
+        servers.append(server)
+    return specs, servers
+

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from grader.judges import CallOutcome, JudgeSpec
 from grader.panel._config import PanelConfig
+from grader.panel._writer import Priority, PriorityWriter
 from grader.prompts import JudgePrompt
 from grader.storage import (
     ContestantRow,
@@ -117,13 +118,12 @@ class CallRunner:
         self.stats = RunStats()
         self._completed: dict[str, JudgeCallRow] = {}
         self._prior: dict[tuple[str, int, int], tuple[int, int | None]] = {}  # task -> (attempts made, last id)
-        # storage work runs off the event loop; SQLite has one writer, so one storage thread there
+        # storage runs off the event loop, most urgent first (the row a request waits for before it leaves jumps
+        # ahead of grades being stored); SQLite has one writer, so one storage thread there
         workers = 1 if database_url(db_url).startswith("sqlite") else 4
-        self._db = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grader-db")
-        # PostgreSQL: grades and ledgers are stored on a thread of their own, so a large store never delays the short
-        # write that must precede the next request. SQLite keeps one writer: a second one waits on the file lock in
-        # sleeps of growing length (measured: every write 2-3x slower), more than it saves.
-        self._store = self._db if workers == 1 else ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-store")
+        self._db = PriorityWriter(workers, "grader-db")
+        # a reply's ledger is verified (CPU, no database) on a thread of its own, then its rows are written
+        self._verify = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-verify")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
@@ -148,18 +148,21 @@ class CallRunner:
                 count, _ = self._prior.get(key, (0, None))
                 self._prior[key] = (max(count, row.attempt), row.id)
 
-    def preload_completed(self, keys: list[str]) -> None:
-        """One query for every completed call among ``keys`` (content-addressed reuse)."""
-        with session_scope(self.db_url) as s:
-            for i in range(0, len(keys), 500):
-                chunk = keys[i : i + 500]
-                rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.cache_key.in_(chunk),
-                                                            JudgeCallRow.status.in_(("ok", "received")))
-                                 .order_by(JudgeCallRow.id)).all()
-                for row in rows:
-                    s.expunge(row)
-                    self._completed.setdefault(row.cache_key, row)
-
+    def preload_completed(self, keys: list[str], session: Session | None = None) -> None:
+        """One query for every completed call among ``keys`` (content-addressed reuse); in ``session`` when
+        given (else a transaction of its own)."""
+        if session is None:
+            with session_scope(self.db_url) as s:
+                self.preload_completed(keys, s)
+            return
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            rows = session.scalars(select(JudgeCallRow).where(JudgeCallRow.cache_key.in_(chunk),
+                                                              JudgeCallRow.status.in_(("ok", "received")))
+                                   .order_by(JudgeCallRow.id)).all()
+            for row in rows:
+                session.expunge(row)
+                self._completed.setdefault(row.cache_key, row)
 
     def _record(self, task: Task, **values) -> int:
         with session_scope(self.db_url) as s:
@@ -221,7 +224,7 @@ class CallRunner:
             async with self.semaphores[task.spec.provider]:
                 # recorded before the request leaves: a process killed now leaves a visible, counted attempt
                 call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
-                                            status="sent")
+                                            status="sent", priority=Priority.SEND)
                 outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
                                                         SCHEMA_NAME, cache_prefix_chars=task.prompt.shared_chars)
             self.stats.calls_sent += 1
@@ -276,16 +279,18 @@ class CallRunner:
             self.progress()
 
     def shutdown(self) -> None:
+        self._verify.shutdown(wait=True)
         self._db.shutdown(wait=True)
-        if self._store is not self._db:
-            self._store.shutdown(wait=True)
 
     async def deliver(self, on_result, result: TaskResult) -> None:
-        """Hand a task's result to ``on_result`` on the storage thread for grades and ledgers."""
-        await asyncio.get_running_loop().run_in_executor(self._store, partial(on_result, result))
+        """Hand a task's result to ``on_result`` on the verifier thread; what it returns (a function of no
+        arguments: the grade's rows to write, or None) then runs on the storage threads after the urgent writes."""
+        write = await asyncio.get_running_loop().run_in_executor(self._verify, partial(on_result, result))
+        if write is not None:
+            await self._in_db(write, priority=Priority.STORE)
 
-    async def _in_db(self, fn, *args, **kwargs):
-        return await asyncio.get_running_loop().run_in_executor(self._db, partial(fn, *args, **kwargs))
+    async def _in_db(self, fn, *args, priority: Priority = Priority.REPLY, **kwargs):
+        return await asyncio.wrap_future(self._db.submit(priority, partial(fn, *args, **kwargs)))
 
 
 def store_prompt(session: Session, prompt: JudgePrompt) -> None:

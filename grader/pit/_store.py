@@ -8,10 +8,12 @@ its own ``observed_at`` on. ``snapshot(symbols, as_of)`` returns only values obs
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -89,6 +91,41 @@ class _PriceTable:
         return Observation(self.symbol, field, float(col[i]), self.when[i], "prices")
 
 
+def _price_table(symbol: str, closes: pd.Series, bench_closes: pd.Series | None, vols: pd.Series | None,
+                 derive: bool) -> _PriceTable:
+    derived = derive_fields(closes, bench_closes, vols) if derive else pd.DataFrame({"close": closes})
+    return _PriceTable(symbol, derived)
+
+
+class _DerivedTables(Mapping[str, _PriceTable]):
+    """Each symbol's price table, its fields derived when the symbol is first asked for (a grading run's first
+    prompt needs a few symbols, not the whole universe); safe to read from several threads."""
+
+    def __init__(self, makers: dict[str, Callable[[], _PriceTable]]) -> None:
+        self._makers = makers
+        self._tables: dict[str, _PriceTable] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, symbol: str) -> _PriceTable:
+        table = self._tables.get(symbol)
+        if table is None:
+            make = self._makers[symbol]  # KeyError: not a priced symbol
+            with self._lock:
+                table = self._tables.get(symbol)
+                if table is None:
+                    table = self._tables[symbol] = make()
+        return table
+
+    def __contains__(self, symbol: object) -> bool:
+        return symbol in self._makers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
 class PointInTimeStore:
     """Prices, derived fields and ``fields.csv`` values, queried as of an instant."""
 
@@ -107,7 +144,6 @@ class PointInTimeStore:
         appear in a snapshot, but say which options a phrase like "among defensive sectors" means."""
         self.labels: dict[str, dict[str, str]] = labels or {}
         self._series: dict[str, dict[str, _Series]] = {}
-        self._prices: dict[str, _PriceTable] = {}
         self._closes: dict[str, pd.Series] = {}
         prices = prices.copy()
         prices["date"] = pd.to_datetime(prices["date"]).dt.date
@@ -115,6 +151,7 @@ class PointInTimeStore:
         if benchmark is not None:
             b = prices[prices["symbol"] == benchmark].sort_values("date")
             bench_closes = pd.Series(b["close"].to_numpy(float), index=b["date"].to_numpy())
+        tables: dict[str, Callable[[], _PriceTable]] = {}
         for symbol, frame in prices.groupby("symbol", sort=True):
             frame = frame.sort_values("date")
             closes = pd.Series(frame["close"].to_numpy(float), index=frame["date"].to_numpy())
@@ -122,9 +159,9 @@ class PointInTimeStore:
             vols = frame["volume"] if "volume" in frame.columns else None
             if vols is not None:
                 vols = pd.Series(vols.to_numpy(float), index=closes.index)
-            derived = (derive_fields(closes, None if symbol == benchmark else bench_closes, vols) if derive
-                       else pd.DataFrame({"close": closes}))
-            self._prices[symbol] = _PriceTable(symbol, derived)
+            tables[symbol] = partial(_price_table, symbol, closes, None if symbol == benchmark else bench_closes,
+                                     vols, derive)
+        self._prices = _DerivedTables(tables)
         grouped: dict[tuple[str, str], list[Observation]] = {}
         for row in field_rows:
             grouped.setdefault((row.symbol, row.field), []).append(

@@ -90,7 +90,7 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
             table = MockGrades()
             for item, cands in asks:
                 table.add_probe(PROBE_SYSTEM, probe_user(item.text, cands), item.family, cands)
-            specs = start_mock_servers(panel, table, stack)
+            specs, _ = start_mock_servers(panel, table, stack)
         judges = {spec.judge_id: make_judge(spec, allow_real_api_calls=allow_real_api_calls) for spec in specs}
         asyncio.run(_ask_all(db_url, run_id, panel, judges, asks, result))
     return result

@@ -101,7 +101,7 @@ class PromptBuilder:
 
     def __init__(self, bundle: SeasonBundle, instructions: str, anonymizer, replays: dict | None = None,
                  outcome: dict[str, dict] | None = None, pending: bool = False, risk: dict | None = None):
-        from grader.risk import season_risk_facts
+        from grader.risk import SeasonRiskFacts
 
         self.bundle = bundle
         self.instructions = instructions
@@ -110,9 +110,9 @@ class PromptBuilder:
         self.outcome = outcome or {}
         self.pending = pending
         self.store = bundle.store
-        # PortBench's risk evidence: per decision (point-in-time) and, for trading seasons, after the horizon
-        self.risk = risk if risk is not None else season_risk_facts(bundle, self.replays)
-        self._risk_at = {d.decision_key: d for r in self.risk.values() for d in r.decisions}
+        # PortBench's risk evidence: per decision (point-in-time) and, for trading seasons, after the horizon;
+        # a contestant's computed when its prompt is first built
+        self.risk = risk if risk is not None else SeasonRiskFacts(bundle, self.replays)
         self._briefings: dict[str, str | None] = {}
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
@@ -243,10 +243,11 @@ class PromptBuilder:
         return DecisionSection(decision.key, when, "\n".join(lines), used)
 
     def process_facts_at(self, contestant_id: str, decision: Decision) -> list[str]:
-        return self._position_facts(contestant_id, decision) + self._risk_facts(decision)
+        return self._position_facts(contestant_id, decision) + self._risk_facts(contestant_id, decision)
 
-    def _risk_facts(self, decision: Decision) -> list[str]:
-        risk = self._risk_at.get(decision.key)
+    def _risk_facts(self, contestant_id: str, decision: Decision) -> list[str]:
+        facts = self.risk.get(contestant_id)
+        risk = next((d for d in facts.decisions if d.decision_key == decision.key), None) if facts else None
         if risk is None:
             return []
         # a rounds season's VaR and correlation score are never computable: not repeated at every decision

@@ -19,6 +19,8 @@ baseline and the benchmark there) and the profile's drawdown gate.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -378,18 +380,45 @@ def season_risk(bundle: SeasonBundle, replays: dict, market: _Market | None = No
     return out
 
 
+class SeasonRiskFacts(Mapping[str, ContestantRisk]):
+    """:func:`season_risk_facts` as a mapping that computes a contestant's facts when first asked (a streamed
+    grading run's first prompt does not wait for every contestant's); the season-wide parts (market, decision
+    interval, risk outcomes) once, on first use. Safe to read from several threads."""
+
+    def __init__(self, bundle: SeasonBundle, replays: dict | None = None) -> None:
+        self.bundle, self.replays = bundle, replays or {}
+        self._ids = [c.id for c in bundle.contestants]
+        self._facts: dict[str, ContestantRisk] = {}
+        self._shared: tuple | None = None
+        self._lock = threading.Lock()
+
+    def __getitem__(self, contestant_id: str) -> ContestantRisk:
+        if contestant_id not in self._facts:
+            if contestant_id not in self._ids:
+                raise KeyError(contestant_id)
+            with self._lock:
+                if contestant_id not in self._facts:
+                    market, horizon, outcome = self._season()
+                    rep = self.replays.get(contestant_id)
+                    risk = contestant_risk(self.bundle, contestant_id, market=market, horizon=horizon,
+                                           nav=rep.nav if rep is not None else None)
+                    risk.season = outcome.get(contestant_id)
+                    self._facts[contestant_id] = risk
+        return self._facts[contestant_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def _season(self) -> tuple:
+        if self._shared is None:
+            market = None if self.bundle.info.format == "rounds" else _Market(self.bundle)
+            self._shared = (market, decision_interval(self.bundle), season_risk(self.bundle, self.replays, market))
+        return self._shared
+
+
 def season_risk_facts(bundle: SeasonBundle, replays: dict | None = None) -> dict[str, ContestantRisk]:
     """Every contestant's decision risk and (trading seasons) its risk outcome."""
-    replays = replays or {}
-    rounds = bundle.info.format == "rounds"
-    market = None if rounds else _Market(bundle)
-    horizon = decision_interval(bundle)
-    outcome = season_risk(bundle, replays)
-    out = {}
-    for c in bundle.contestants:
-        rep = replays.get(c.id)
-        risk = contestant_risk(bundle, c.id, market=market, horizon=horizon,
-                               nav=rep.nav if rep is not None else None)
-        risk.season = outcome.get(c.id)
-        out[c.id] = risk
-    return out
+    return dict(SeasonRiskFacts(bundle, replays))

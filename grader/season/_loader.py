@@ -175,7 +175,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class _StrictLoader(yaml.SafeLoader):
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: same nodes
     """SafeLoader that refuses a mapping key given twice (PyYAML keeps the last one silently)."""
 
     def construct_mapping(self, node, deep=False):  # noqa: ANN001

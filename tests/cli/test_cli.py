@@ -41,6 +41,10 @@ def test_grade_leaderboard_rescore_verify(env):
     graded = runner.invoke(app, ["grade", str(season), "--panel", "mock", "--run-id", "m", "--quiet"])
     assert graded.exit_code == 0, graded.output
     assert "MOCK PANEL" in graded.output and "judges low/median/high" in graded.output
+    # a paid run states the spread of prompt sizes in one line (a dry run shows the table: below)
+    sizes = next(line for line in graded.output.splitlines() if line.startswith("prompt tokens per contestant"))
+    assert "2 prompt(s), smallest" in sizes and "median" in sizes and "largest" in sizes
+    assert "Prompt size per contestant" not in graded.output
     board = runner.invoke(app, ["leaderboard", "--run", "m"])
     assert board.exit_code == 0 and "Model One" in board.output
     again = runner.invoke(app, ["rescore", "--run", "m", "--rubric", "rubric/examples/v0.4-evidence-heavy.yaml"])
@@ -61,6 +65,7 @@ def test_dry_run_says_so(env, monkeypatch):
     season = two_family_bundle(env / "season")
     out = runner.invoke(app, ["grade", str(season), "--panel", "frontier", "--run-id", "d", "--quiet"])
     assert out.exit_code == 0 and "dry run" in out.output.lower()
+    assert "Prompt size per contestant" in out.output and "naive dump tokens" in out.output
 
 
 def test_grading_an_invalid_bundle_writes_nothing(env, tiny_bundle):

@@ -313,6 +313,35 @@ def test_latency_delays_content_replies_but_not_errors(fake_anthropic: FakeAnthr
         fake_anthropic.latency_s = 0.0
 
 
+
+@pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
+def test_latency_counts_from_arrival_so_a_slow_script_is_part_of_it(
+        server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
+    """A script that takes 0.4 s to decide, at 0.6 s latency: the reply comes after about 0.6 s, not 1.0 s (the
+    time a provider spends working is part of its latency); a script slower than the latency adds no sleep."""
+
+    def slow(seconds: float):
+        def script(request):  # noqa: ANN001, ANN202
+            time.sleep(seconds)
+            return valid_grades(request)
+        return script
+
+    for think, latency, low, high in ((0.4, 0.6, 0.55, 0.95), (0.5, 0.2, 0.45, 0.68)):
+        fake = server_class(script=slow(think), latency_s=latency, require_strict_schema=False).start()
+        try:
+            started = time.perf_counter()
+            if isinstance(fake, FakeOpenAI):
+                openai.OpenAI(base_url=fake.base_url, api_key=KEY, max_retries=0, timeout=5).responses.create(
+                    model="m", input="x")
+            else:
+                chat = xai_sdk.Client(api_key=KEY, api_host=fake.host_port, use_insecure_channel=True,
+                                      timeout=5).chat.create(model="m", messages=[user("x")])
+                chat.sample()
+            took = time.perf_counter() - started
+        finally:
+            fake.stop()
+        assert low <= took <= high, (server_class.__name__, think, latency, took)
+
 @pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
 def test_stop_releases_a_hanging_reply(server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
     fake = server_class(script=always(FakeReply.hang()), require_strict_schema=False).start()
@@ -408,3 +437,22 @@ def test_anthropic_and_xai_batches_stay_in_progress_until_they_end() -> None:
         page = client.batch.list_batch_results(created.batch_id)
         # no schema was sent: the fake refuses it inside the batch, as it refuses a synchronous call
         assert page.results[0].batch_request_id == "one" and page.results[0].has_error
+
+
+@pytest.mark.parametrize("server_class", [FakeOpenAI, FakeAnthropic, FakeXai])
+def test_begin_stop_then_stop_shuts_the_server_down(server_class) -> None:  # noqa: ANN001
+    """``begin_stop`` returns at once (the caller overlaps the shutdown with other work); ``stop`` then waits for
+    it; both are safe to call again."""
+    fake = server_class(require_strict_schema=False).start()
+    port = fake.port
+    started = time.perf_counter()
+    fake.begin_stop()
+    fake.begin_stop()
+    assert time.perf_counter() - started < 0.05
+    fake.stop()
+    fake.stop()
+    import socket
+
+    with socket.socket() as probe:
+        probe.settimeout(1)
+        assert probe.connect_ex(("127.0.0.1", port)) != 0  # nothing listens any more

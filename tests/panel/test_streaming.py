@@ -63,3 +63,21 @@ def test_a_prompt_that_names_an_identity_is_never_sent_and_is_a_gap(season, tmp_
         assert calls and all(c.contestant_id != rows["m1"].id for c in calls)  # nothing of m1 left
         assert all("Model One" not in p.user for p in s.scalars(select(PromptRow)))
         assert any("identity leak" in n for n in s.get(RunRow, "l").notes)
+
+
+def test_on_calls_start_is_called_once_after_set_up_and_before_the_first_call(season, tmp_path):
+    """The CLI resumes garbage collection there (``grader.cli._gc``): once, with the run's rows written and
+    no judge call made yet."""
+    url = f"sqlite:///{tmp_path / 'hook.db'}"
+    seen: list[tuple[int, int]] = []
+
+    def hook() -> None:
+        with session_scope(url) as s:
+            calls = len(s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "h")).all())
+            runs = len(s.scalars(select(RunRow).where(RunRow.id == "h")).all())
+        seen.append((runs, calls))
+
+    report = grade_season(season, rubric_name="v0.4", panel_name="mock", run_id="h", db_url=url, progress=False,
+                          on_calls_start=hook)
+    assert report.status == "complete" and report.calls_sent > 0
+    assert seen == [(1, 0)]

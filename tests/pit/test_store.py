@@ -84,3 +84,30 @@ def test_snapshot_never_returns_a_later_value(real_store, minutes, fields):
     known = [d for d in closes.index if close_time(d) <= as_of]
     if known and (not fields or "close" in fields):
         assert snap["AAPL"]["close"].observed_at == close_time(known[-1])
+
+
+def test_a_symbols_fields_are_derived_when_it_is_first_asked_for_and_equal_a_direct_derivation():
+    """Building a store derives nothing; asking about one symbol derives that symbol only, with exactly the
+    values ``derive_fields`` gives; every symbol stays listed (and derivable) before it is derived."""
+    from grader.pit import derive_fields
+
+    stocks = pd.read_csv(MARKET / "stocks_adj_close.csv")[["Date", "AAPL", "XOM"]]
+    bench = pd.read_csv(MARKET / "sp500_index.csv")
+    prices = (stocks.merge(bench, on="Date").melt(id_vars="Date", var_name="symbol", value_name="close")
+              .rename(columns={"Date": "date"}))
+    store = PointInTimeStore(prices, benchmark="SP500")
+    tables = store._prices
+    assert set(tables) == {"AAPL", "XOM", "SP500"} and "AAPL" in tables and not tables._tables
+    assert store.symbols == ["AAPL", "SP500", "XOM"] and not tables._tables
+    when = close_time(date(2022, 6, 1)) + timedelta(hours=1)
+    got = store.snapshot(["XOM"], when)["XOM"]
+    assert list(tables._tables) == ["XOM"]
+    frame = prices[prices["symbol"] == "XOM"].assign(date=lambda f: pd.to_datetime(f["date"]).dt.date)
+    closes = pd.Series(frame["close"].to_numpy(float), index=frame["date"].to_numpy())
+    bframe = prices[prices["symbol"] == "SP500"].assign(date=lambda f: pd.to_datetime(f["date"]).dt.date)
+    bcloses = pd.Series(bframe["close"].to_numpy(float), index=bframe["date"].to_numpy())
+    direct = derive_fields(closes, bcloses).loc[date(2022, 6, 1)]
+    for field, obs in got.items():
+        assert obs.value == pytest.approx(direct[field], rel=0, abs=0), field
+    assert {"sma50", "rsi14", "beta", "volatility20d"} <= set(got)
+    assert store.fields("AAPL") and set(tables._tables) == {"XOM", "AAPL"}

@@ -116,3 +116,22 @@ def test_no_price_after_a_decisions_close_changes_its_risk_facts(synthetic, cut,
             d = decisions[b.decision_key]
             assert pa.process_facts_at(cid, d) == pb.process_facts_at(cid, d)
     assert checked > 0
+
+
+def test_risk_facts_are_computed_per_contestant_when_first_asked_and_equal_the_eager_ones(synthetic):
+    """A streamed grading run's first prompt does not wait for every contestant's risk facts: the mapping
+    computes a contestant's when asked, and gives exactly what ``season_risk_facts`` gives for the season."""
+    from grader.risk import SeasonRiskFacts
+
+    bundle = synthetic
+    replays = replay_season(bundle)
+    lazy = SeasonRiskFacts(bundle, replays)
+    first = bundle.contestants[0].id
+    assert lazy[first].decisions
+    assert list(lazy._facts) == [first]  # nobody else computed yet
+    eager = season_risk_facts(bundle, replays)
+    assert list(lazy) == list(eager) and len(lazy) == len(eager) == 3
+    for cid, risk in eager.items():
+        assert dataclasses.asdict(lazy[cid]) == dataclasses.asdict(risk), cid
+    with pytest.raises(KeyError):
+        lazy["nobody"]
