@@ -10,6 +10,9 @@ from rich.table import Table
 from grader.cli._common import console, err_console, fail, load_or_exit
 from grader.cli._gc import start_up_without_collections
 
+TOP_ROWS = 25
+"""Leaderboard rows ``grader grade`` prints when it is done (a season of 150 would scroll the run's summary away)."""
+
 RUN_LABELS = {
     "baseline": "[yellow]REFERENCE BASELINE[/] — deterministic non-LLM judge, not an LLM grade",
     "mock": "[magenta]MOCK PANEL[/] — scripted judges over local fakes, not real LLM grades; never official",
@@ -34,6 +37,8 @@ def grade(
         "24 h): submits and returns; `grader batch status|collect RUN` follow up. A mock panel waits for its batches"),
     wait: bool = typer.Option(False, "--wait", help="With --batch: poll until every batch has ended and collect"),
     poll: float = typer.Option(30.0, "--poll", help="With --batch --wait: seconds between status checks"),
+    top: int = typer.Option(TOP_ROWS, "--top", min=0, help="Leaderboard rows printed at the end (0: all; "
+                            "`grader leaderboard --run RUN` prints every row)"),
 ) -> None:
     """Grade a season with a judge panel and store the run (resumable; completed calls never repeat).
 
@@ -91,7 +96,7 @@ def grade(
                   "failed": "[red]failed[/]: no valid grade (never official)"}.get(report.status, report.status)
         console.print(f"run {run_id}: {status}")
         if report.status != "failed":
-            _print_leaderboard(run_id)
+            _print_leaderboard(run_id, top=top)
     code = EXIT_CODES.get(report.status, 0)
     if code:
         raise typer.Exit(code)
@@ -167,7 +172,8 @@ def _fmt(v, spec=".1f", pct=False) -> str:
     return f"{v * 100:+.2f}%" if pct else format(v, spec)
 
 
-def _print_leaderboard(run_id: str, version: int | None = None) -> None:
+def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) -> None:
+    """The scored version's table; ``top``: only its first rows, and a line saying how to see the rest."""
     from grader.panel.leaderboard import leaderboard_rows
 
     try:
@@ -184,7 +190,7 @@ def _print_leaderboard(run_id: str, version: int | None = None) -> None:
     for col in ("#", "contestant", "total", "band", "reasoning median", "efficiency", "outcome",
                 "return", "benchmark", "alpha", "judges low/median/high", "n", "process"):
         t.add_column(col, justify="right" if col not in ("contestant", "band", "process") else "left")
-    for r in rows:
+    for r in rows[: top or None]:
         spread = (f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
                   if r["n_judges"] else "—")
         t.add_row(str(r["rank"] or "—"), r["label"], _fmt(r["total"]), r["band"] or "—",
@@ -193,6 +199,8 @@ def _print_leaderboard(run_id: str, version: int | None = None) -> None:
                   spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}",
                   compact_facts(facts.get(r["contestant_id"])))
     console.print(t)
+    if top and len(rows) > top:
+        console.print(f"{len(rows) - top} more: `grader leaderboard --run {run_id}` prints every row")
     console.print("n = judges with a valid grade; ⚑ = fewer judges than the panel lists (flagged, never official); "
                   "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
                   "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean allocation HHI "

@@ -59,6 +59,19 @@ def test_grade_leaderboard_rescore_verify(env):
     assert diff.exit_code == 0 and "composite.reasoning" in diff.output and "Model One" in diff.output
 
 
+def test_grade_prints_the_top_of_the_leaderboard_and_says_how_to_see_the_rest(env):
+    season = two_family_bundle(env / "season")
+    graded = runner.invoke(app, ["grade", str(season), "--panel", "mock", "--run-id", "t1", "--quiet", "--top", "1"])
+    assert graded.exit_code == 0, graded.output
+    assert "1 more: `grader leaderboard --run t1` prints every row" in graded.output
+    board = runner.invoke(app, ["leaderboard", "--run", "t1"])
+    ranks = [line.split("│")[1].strip() for line in board.output.splitlines() if line.startswith("│") and
+             line.split("│")[1].strip().isdigit()]
+    shown = [line.split("│")[1].strip() for line in graded.output.splitlines() if line.startswith("│") and
+             line.split("│")[1].strip().isdigit()]
+    assert ranks == ["1", "2"] and shown == ["1"] and "more:" not in board.output
+
+
 def test_dry_run_says_so(env, monkeypatch):
     for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "XAI_API_KEY"):
         monkeypatch.delenv(k, raising=False)
