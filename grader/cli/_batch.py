@@ -122,7 +122,7 @@ def collect(
     new batch (linked, capped), and finish the run (grades, ledgers, scores, manifest) once nothing is pending.
     Safe to run again at any time."""
     from grader.cli._common import load_or_exit
-    from grader.cli._runs import grade
+    from grader.cli._runs import TOP_ROWS, grade
     from grader.panel._batch import open_batches
 
     if not open_batches(None, run_id):
@@ -133,4 +133,4 @@ def collect(
     run_type = run.run_type if run.run_type in ("official", "stability") else "official"
     grade(season_dir, rubric=str(rubric or run.rubric_id), panel=panel, run_id=run_id, run_type=run_type,
           repeats=run.repeats, allow_real_api_calls=allow_real_api_calls, quiet=quiet, batch=True, wait=wait,
-          poll=poll)
+          poll=poll, top=TOP_ROWS)
