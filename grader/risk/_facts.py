@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -340,26 +341,47 @@ def _weights_after(d: Decision, qty: dict[str, float], cash: float, market: _Mar
 def season_risk(bundle: SeasonBundle, replays: dict, market: _Market | None = None) -> dict[str, SeasonRisk]:
     """Every trading contestant's risk outcome (after the horizon); {} for a rounds season. ``market``: the
     season's market when already built (:func:`season_market`)."""
-    if bundle.info.format != "trading" or not replays:
-        return {}
-    info = bundle.info
-    class_of = classes_of(info)
-    market = market if market is not None else _Market(bundle)
-    first = next(iter(replays.values()))
-    days = list(first.nav.index)
-    entry = market.last_close_before(days[0]) or days[0]
-    universe = [s for s in class_of if s in market.wide.columns and s != info.benchmark]
-    closes = market.wide.loc[[entry, *[d for d in days if d != entry]], universe]
-    history = market.wide.loc[:entry, universe]
-    baselines: list[Baseline] = classical_baselines(closes, history, {s: class_of[s] for s in universe},
-                                                    info.starting_cash)
-    figures = {b.name: b.figures(info.risk_free_rate) for b in baselines}
-    notes = {b.name: b.note for b in baselines if b.note}
-    ew = next((b.nav for b in baselines if b.name == "equal weight"), None)
-    bench = market.wide.loc[[entry, *[d for d in days if d != entry]], info.benchmark]
-    profile = season_profile(info)
-    out = {}
-    for cid, rep in replays.items():
+    basis = _SeasonRiskBasis.of(bundle, replays, market)
+    return {} if basis is None else {cid: basis.contestant(rep) for cid, rep in replays.items()}
+
+
+@dataclass
+class _SeasonRiskBasis:
+    """What every contestant's risk outcome is measured against: the classical baselines, the benchmark path and
+    the investor profile (computed once; each contestant's outcome then by :meth:`contestant`)."""
+
+    info: Any
+    entry: date
+    figures: dict
+    notes: dict
+    equal_weight: pd.Series | None
+    bench: pd.Series
+    profile: Any
+
+    @classmethod
+    def of(cls, bundle: SeasonBundle, replays: dict, market: _Market | None = None) -> _SeasonRiskBasis | None:
+        if bundle.info.format != "trading" or not replays:
+            return None
+        info = bundle.info
+        class_of = classes_of(info)
+        market = market if market is not None else _Market(bundle)
+        first = next(iter(replays.values()))
+        days = list(first.nav.index)
+        entry = market.last_close_before(days[0]) or days[0]
+        universe = [s for s in class_of if s in market.wide.columns and s != info.benchmark]
+        closes = market.wide.loc[[entry, *[d for d in days if d != entry]], universe]
+        history = market.wide.loc[:entry, universe]
+        baselines: list[Baseline] = classical_baselines(closes, history, {s: class_of[s] for s in universe},
+                                                        info.starting_cash)
+        return cls(info=info, entry=entry,
+                   figures={b.name: b.figures(info.risk_free_rate) for b in baselines},
+                   notes={b.name: b.note for b in baselines if b.note},
+                   equal_weight=next((b.nav for b in baselines if b.name == "equal weight"), None),
+                   bench=market.wide.loc[[entry, *[d for d in days if d != entry]], info.benchmark],
+                   profile=season_profile(info))
+
+    def contestant(self, rep) -> SeasonRisk:  # noqa: ANN001 - a replay
+        info, entry, profile, ew = self.info, self.entry, self.profile, self.equal_weight
         nav = pd.concat([pd.Series([info.starting_cash], index=[entry]), rep.nav]) if entry not in rep.nav.index \
             else rep.nav
         stress = []
@@ -369,15 +391,14 @@ def season_risk(bundle: SeasonBundle, replays: dict, market: _Market | None = No
                 continue
             stress.append(StressResult(w.id, w.name, w.source, mine,
                                        path_in_window(ew, w) if ew is not None else None,
-                                       path_in_window(bench, w)))
+                                       path_in_window(self.bench, w)))
         mdd = max_drawdown(nav.to_numpy(float))
-        out[cid] = SeasonRisk(
-            baselines=figures, baseline_notes=notes, stress=stress,
+        return SeasonRisk(
+            baselines=self.figures, baseline_notes=self.notes, stress=stress,
             profile=profile.name if profile else None,
             drawdown_tolerance=profile.max_drawdown if profile else None,
             max_drawdown=mdd if profile else None,
             drawdown_gate_passed=(mdd <= profile.max_drawdown + 1e-9) if profile else None)
-    return out
 
 
 class SeasonRiskFacts(Mapping[str, ContestantRisk]):
@@ -398,11 +419,11 @@ class SeasonRiskFacts(Mapping[str, ContestantRisk]):
                 raise KeyError(contestant_id)
             with self._lock:
                 if contestant_id not in self._facts:
-                    market, horizon, outcome = self._season()
+                    market, horizon, basis = self._season()
                     rep = self.replays.get(contestant_id)
                     risk = contestant_risk(self.bundle, contestant_id, market=market, horizon=horizon,
                                            nav=rep.nav if rep is not None else None)
-                    risk.season = outcome.get(contestant_id)
+                    risk.season = basis.contestant(rep) if basis is not None and rep is not None else None
                     self._facts[contestant_id] = risk
         return self._facts[contestant_id]
 
@@ -415,7 +436,8 @@ class SeasonRiskFacts(Mapping[str, ContestantRisk]):
     def _season(self) -> tuple:
         if self._shared is None:
             market = None if self.bundle.info.format == "rounds" else _Market(self.bundle)
-            self._shared = (market, decision_interval(self.bundle), season_risk(self.bundle, self.replays, market))
+            self._shared = (market, decision_interval(self.bundle),
+                            _SeasonRiskBasis.of(self.bundle, self.replays, market))
         return self._shared
 
 
