@@ -401,9 +401,8 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 await asyncio.sleep(0)  # let the calls already scheduled leave before the next prompt is built
 
         leaked: dict[str, list[str]] = {}
-        expected = len(tasks) if not streaming else sum(
-            1 for spec in panel.judges for c in bundle.contestants for r in range(repeats)
-            if (spec.judge_id, crow[c.id].id, r) not in done)
+        expected = sum(1 for spec in panel.judges for c in bundle.contestants for r in range(repeats)
+                       if (spec.judge_id, crow[c.id].id, r) not in done)  # the tasks, built or to be streamed
         bar = Progress(TextColumn("[bold]grading[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        console=console, disable=not progress or not expected, transient=False)
         with bar:

@@ -113,6 +113,7 @@ class PromptBuilder:
         # PortBench's risk evidence: per decision (point-in-time) and, for trading seasons, after the horizon;
         # a contestant's computed when its prompt is first built
         self.risk = risk if risk is not None else SeasonRiskFacts(bundle, self.replays)
+        self._risk_at: dict[str, dict] = {}
         self._briefings: dict[str, str | None] = {}
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
@@ -246,8 +247,11 @@ class PromptBuilder:
         return self._position_facts(contestant_id, decision) + self._risk_facts(contestant_id, decision)
 
     def _risk_facts(self, contestant_id: str, decision: Decision) -> list[str]:
-        facts = self.risk.get(contestant_id)
-        risk = next((d for d in facts.decisions if d.decision_key == decision.key), None) if facts else None
+        at = self._risk_at.get(contestant_id)
+        if at is None:  # the contestant's decisions by key, once (its facts computed when first asked for)
+            facts = self.risk.get(contestant_id)
+            at = self._risk_at[contestant_id] = {d.decision_key: d for d in facts.decisions} if facts else {}
+        risk = at.get(decision.key)
         if risk is None:
             return []
         # a rounds season's VaR and correlation score are never computable: not repeated at every decision
