@@ -35,6 +35,14 @@ __all__ = ["AnthropicJudge", "outcome_of_message"]
 
 _TRUNCATING_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
 
+SAMPLE_MESSAGE: dict[str, Any] = {
+    "id": "msg_sample", "type": "message", "role": "assistant", "model": "sample",
+    "content": [{"type": "text", "text": "{}"}], "stop_reason": "end_turn", "stop_sequence": None, "stop_details": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+              "service_tier": "standard"},
+}
+"""A Messages body of the shape a judge's reply has, read once ahead by ``prepare_replies`` (never sent)."""
+
 
 class AnthropicJudge(SdkJudge[AsyncAnthropic]):
     """A judge on the Anthropic Messages API (json_schema output_config, SDK retries off)."""
@@ -46,6 +54,9 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
             timeout=spec.timeout_s,
             max_retries=0,
         ))
+
+    def prepare_replies(self) -> None:
+        Message.model_construct(**SAMPLE_MESSAGE)  # the SDK's own reading of a reply, on a sample (no call)
 
     def request_params(
         self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0

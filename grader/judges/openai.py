@@ -62,6 +62,26 @@ async def send_with_openai_sdk(
     return raw, watch
 
 
+SAMPLE_RESPONSE: dict[str, Any] = {
+    "id": "resp_sample", "object": "response", "created_at": 0, "status": "completed", "background": False,
+    "completed_at": 0, "error": None, "incomplete_details": None, "instructions": "sample",
+    "max_output_tokens": 1, "max_tool_calls": None, "model": "sample",
+    "output": [{"id": "rs_sample", "type": "reasoning", "summary": []},
+               {"id": "msg_sample", "type": "message", "status": "completed", "role": "assistant",
+                "content": [{"type": "output_text", "text": "{}", "annotations": [], "logprobs": []}]}],
+    "parallel_tool_calls": True, "previous_response_id": None, "prompt_cache_key": "sample",
+    "reasoning": {"effort": None, "summary": None}, "safety_identifier": None, "service_tier": "default",
+    "store": False, "temperature": 1.0,
+    "text": {"format": {"type": "json_schema", "name": "sample", "schema": {"type": "object"}, "strict": True},
+             "verbosity": "medium"},
+    "tool_choice": "auto", "tools": [], "top_logprobs": 0, "top_p": 1.0, "truncation": "disabled",
+    "usage": {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0}, "output_tokens": 1,
+              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 2},
+    "user": None, "metadata": {},
+}
+"""A Responses body of the shape a judge's reply has, read once ahead by ``prepare_replies`` (never sent)."""
+
+
 def prompt_cache_key(system: str) -> str:
     """OpenAI's ``prompt_cache_key``: the same for every request sharing these instructions (routes them to one
     cache); a hash, so nothing of the prompt is sent twice."""
@@ -98,6 +118,9 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
         if self.spec.temperature is not None:
             params["temperature"] = self.spec.temperature
         return params
+
+    def prepare_replies(self) -> None:
+        Response.model_construct(**SAMPLE_RESPONSE)  # the SDK's own reading of a reply, on a sample (no call)
 
     async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
                    cache_prefix_chars: int = 0) -> CallOutcome:

@@ -98,6 +98,10 @@ class RunStats:
     output_tokens: int = 0
 
 
+PREPARE_REPLIES_AFTER_S = 0.01
+"""How long after the first call that finds every slot taken the judges' reply reading is prepared: time for the
+requests already given a slot to leave first (loopback connects and writes take well under this)."""
+
 GradeParser = Callable[[dict | None, str], tuple[dict | None, list[str]]]
 """(parsed JSON or None, raw text) -> (valid grade dict or None, problems)."""
 
@@ -125,6 +129,7 @@ class CallRunner:
         # a reply's ledger is verified (CPU, no database) on a thread of its own, then its rows are written
         self._verify = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-verify")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
+        self._replies_prepared = False
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
     def preload_attempts(self, tasks: list[Task]) -> None:
@@ -199,6 +204,18 @@ class CallRunner:
         await self._in_db(self._update, call_id, status="invalid", error_kind="schema", error_message=message)
         return None, "schema", message
 
+    def prepare_replies(self) -> None:
+        """Let every judge ready its SDK's reading of replies (``SdkJudge.prepare_replies``) while calls are in
+        flight and the event loop would wait anyway, instead of when the first reply arrives and the freed slot's
+        next call waits behind it. A failure here only means the first reply is read the slow way."""
+        for judge in self.judges.values():
+            prepare = getattr(judge, "prepare_replies", None)
+            if prepare is not None:
+                try:
+                    prepare()
+                except Exception:  # noqa: BLE001, S110 - an optimisation; the real reply is read regardless
+                    pass
+
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
         done = self._completed.get(task.key)
@@ -221,7 +238,11 @@ class CallRunner:
         reason = "" if made < policy.max_attempts else (
             f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run")
         for attempt in range(made + 1, policy.max_attempts + 1):
-            async with self.semaphores[task.spec.provider]:
+            gate = self.semaphores[task.spec.provider]
+            if gate.locked() and not self._replies_prepared:  # every slot taken: the first wave is on its way
+                self._replies_prepared = True
+                asyncio.get_running_loop().call_later(PREPARE_REPLIES_AFTER_S, self.prepare_replies)
+            async with gate:
                 # recorded before the request leaves: a process killed now leaves a visible, counted attempt
                 call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
                                             status="sent", priority=Priority.SEND)

@@ -264,20 +264,16 @@ class PromptBuilder:
                 hhi = sum(a.weight ** 2 for a in decision.allocation)
                 return [f"holdings {len(decision.allocation)}", f"HHI {hhi:.3f}"]
             return []
-        day = decision.decided_at.astimezone(MARKET_TZ).date()
-        prior = replay.nav.index[replay.nav.index < day]
-        if len(prior) == 0:
+        row = replay.row_before(decision.decided_at.astimezone(MARKET_TZ).date())
+        if row < 0:
             return ["before the first close of the season: all cash"]
-        d0 = prior[-1]
-        nav = float(replay.nav.loc[d0])
-        cash = float(replay.cash.loc[d0])
-        held = replay.holdings.loc[d0]
-        held = held[held > 1e-9]
-        peak = float(replay.nav.loc[:d0].max())
-        parts = [f"NAV {nav:,.0f} at {d0} close", f"cash {cash / nav * 100:.1f}%",
+        navs = replay.nav.to_numpy(float)
+        nav, cash, peak = float(navs[row]), float(replay.cash.iloc[row]), float(navs[: row + 1].max())
+        parts = [f"NAV {nav:,.0f} at {replay.days[row]} close", f"cash {cash / nav * 100:.1f}%",
                  f"drawdown from peak {(1 - nav / peak) * 100:.1f}%"]
-        if len(held):
-            parts.append("held: " + ", ".join(f"{s} {q:g}" for s, q in held.items()))
+        held = replay.held_at(row)
+        if held:
+            parts.append("held: " + ", ".join(f"{s} {q:g}" for s, q in held))
         return parts
 
     def outcome_section(self, contestant_id: str) -> str:
@@ -402,11 +398,9 @@ class PromptBuilder:
                     held.add(t.symbol)
             replay = self.replays.get(contestant_id)
             if replay is not None:
-                day = d.decided_at.astimezone(MARKET_TZ).date()
-                idx = replay.holdings.index[replay.holdings.index <= day]
-                if len(idx):
-                    row = replay.holdings.loc[idx[-1]]
-                    held = set(row[row > 1e-9].index)
+                row = replay.row_through(d.decided_at.astimezone(MARKET_TZ).date())
+                if row >= 0:
+                    held = {symbol for symbol, _ in replay.held_at(row)}
         if window is not None:
             parts = [self.header(),
                      f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"

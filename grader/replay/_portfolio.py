@@ -24,8 +24,10 @@ Definitions (documented in docs/scoring.md):
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -102,6 +104,28 @@ class ContestantReplay:
     cash: pd.Series
     outcome: OutcomeMetrics
     facts: ProcessFacts
+
+    @cached_property
+    def days(self) -> list[date]:
+        """The replay's trading days, in order (the index of ``nav``, ``cash`` and ``holdings``)."""
+        return list(self.nav.index)
+
+    def row_through(self, day: date) -> int:
+        """Position of the last replay day on or before ``day`` (-1: none)."""
+        return bisect_right(self.days, day) - 1
+
+    def row_before(self, day: date) -> int:
+        """Position of the last replay day strictly before ``day`` (-1: none)."""
+        return bisect_left(self.days, day) - 1
+
+    @cached_property
+    def _quantities(self) -> np.ndarray:
+        return self.holdings.to_numpy(float)
+
+    def held_at(self, row: int) -> list[tuple[str, float]]:
+        """(symbol, quantity) of each position open at that day's close (quantity above 1e-9), in column order."""
+        qty = self._quantities[row]
+        return [(symbol, qty[j]) for j, symbol in enumerate(self.holdings.columns) if qty[j] > 1e-9]
 
 
 def _close_matrix(bundle: SeasonBundle, days: list[date], entry: date) -> pd.DataFrame:

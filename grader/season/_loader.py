@@ -98,7 +98,16 @@ class SeasonBundle:
         return {c.id: c for c in self.contestants}
 
     def decisions_of(self, contestant_id: str) -> list[Decision]:
-        return [d for d in self.decisions if d.contestant_id == contestant_id]
+        """The contestant's decisions in season order (a new list each time)."""
+        return list(self._decisions_by_contestant.get(contestant_id, ()))
+
+    @cached_property
+    def _decisions_by_contestant(self) -> dict[str, list[Decision]]:
+        """Decisions per contestant, built once (a validated bundle's decisions do not change)."""
+        out: dict[str, list[Decision]] = {}
+        for d in self.decisions:
+            out.setdefault(d.contestant_id, []).append(d)
+        return out
 
     @cached_property
     def trading_days(self) -> list[date]:

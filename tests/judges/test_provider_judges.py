@@ -406,3 +406,36 @@ def test_anthropic_gets_a_second_breakpoint_after_the_shared_part_of_the_record(
         assert first.cache_write_tokens == pytest.approx(prefix_tokens, abs=1) and not first.cached_input_tokens
         assert second.cached_input_tokens == pytest.approx(prefix_tokens, abs=1) and not second.cache_write_tokens
         assert second.cached_input_tokens > system_tokens
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_the_sample_a_judge_reads_ahead_has_every_field_of_a_real_reply(
+    provider: str, fakes: dict[str, FakeServer]
+) -> None:
+    """``prepare_replies`` reads a sample body so the SDK builds its validators before the first real reply: the
+    sample must be a valid reply for the installed SDK and carry every field a reply carries (the fakes mirror
+    the APIs' replies), or the first real reply still builds the missing parts."""
+    from anthropic.types import Message
+    from openai.types.responses import Response
+
+    from grader.judges.anthropic import SAMPLE_MESSAGE
+    from grader.judges.openai import SAMPLE_RESPONSE
+
+    sample, model = (SAMPLE_RESPONSE, Response) if provider == "openai" else (SAMPLE_MESSAGE, Message)
+    assert model.model_validate(sample)  # what the SDK reads is a well-formed reply
+    fake = fakes[provider]
+    fake.reset(script=valid_grades)
+    spec = JudgeSpec(judge_id="j", provider=provider, model=MODELS[provider], family=provider,  # type: ignore[arg-type]
+                     base_url=fake.base_url, timeout_s=5.0)
+    judge = make_judge(spec, allow_real_api_calls=False)
+
+    async def one_reply() -> dict:
+        try:
+            return json.loads((await judge.call(SYSTEM, USER, SCHEMA, "Grade")).raw_reply)
+        finally:
+            await judge.aclose()
+
+    reply = asyncio.run(one_reply())
+    assert set(reply) <= set(sample), f"fields a reply has and the sample lacks: {set(reply) - set(sample)}"
+    assert set(reply["usage"]) <= set(sample["usage"])
+    judge.prepare_replies()  # and reading it ahead raises nothing

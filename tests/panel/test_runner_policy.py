@@ -85,3 +85,34 @@ def test_attempts_are_capped_and_refusals_not_retried(tmp_path):
 def test_refusal_is_final(tmp_path, reply):
     result, _, slept, sent = _run(tmp_path, [reply])
     assert result.status == "failed" and sent == 1 and slept == []
+
+
+@pytest.mark.parametrize(("tasks", "limit", "prepared"), [(3, 1, 1), (3, 3, 0)])
+def test_replies_are_prepared_once_when_every_slot_is_taken(tmp_path, tasks, limit, prepared):
+    """The judges ready their SDK's reply reading once the calls fill every slot (the first wave is on its way),
+    not when the first reply arrives; a run that never fills its slots leaves it to the first reply."""
+    from dataclasses import replace
+
+    with FakeOpenAI(script=sequence(then=FakeReply.ok({"score": 7})), latency_s=0.05) as fake:
+        spec = JudgeSpec(judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url,
+                         timeout_s=30)
+        db = f"sqlite:///{tmp_path / 'prepare.db'}"
+        first = _setup(db, spec)
+        work = [replace(first, repeat=r, key=f"{r}" * 64) for r in range(tasks)]
+        panel = PanelConfig(name="p", kind="mock", judges=[spec], concurrency={"openai": limit})
+        calls: list[int] = []
+
+        async def go():
+            judge = make_judge(spec, allow_real_api_calls=False)
+            ready = judge.prepare_replies
+            judge.prepare_replies = lambda: (calls.append(len(fake.requests)), ready())[1]
+            runner = CallRunner(db, "t", panel, {"j": judge}, SCHEMA, lambda parsed, raw: (parsed, []))
+            results = []
+            await runner.run_all(work, results.append)
+            await judge.aclose()
+            return results
+
+        results = asyncio.run(go())
+    assert [r.status for r in results] == ["ok"] * tasks
+    assert len(calls) == prepared
+    assert all(n < tasks for n in calls)  # while calls were still to be sent, not after the last one

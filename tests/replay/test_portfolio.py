@@ -92,3 +92,23 @@ def test_oracle_score_seed_001(ret, oracle, expected):
     assert (got is None and expected is None) or got == pytest.approx(expected)
     if expected is not None and ret == 0.0393:
         assert round(got, 1) == 85.1
+
+
+def test_row_lookups_agree_with_the_replay_tables(tiny_bundle):
+    """The prompt builder's positional look-ups (last day on or before / strictly before a day, the positions open
+    that day) agree with selecting on the replay's own tables, for every day and the days either side."""
+    from datetime import timedelta
+
+    bundle = load_bundle(tiny_bundle)
+    for cid, rep in replay_season(bundle).items():
+        days = list(rep.nav.index)
+        for day in [days[0] - timedelta(days=1), *days, days[-1] + timedelta(days=3)]:
+            through = [d for d in days if d <= day]
+            before = [d for d in days if d < day]
+            assert rep.row_through(day) == (days.index(through[-1]) if through else -1), (cid, day)
+            assert rep.row_before(day) == (days.index(before[-1]) if before else -1), (cid, day)
+        for row, day in enumerate(days):
+            held = rep.holdings.loc[day]
+            assert rep.held_at(row) == list(held[held > 1e-9].items())
+    m1 = replay_season(bundle)["m1"]
+    assert [s for s, _ in m1.held_at(0)] == ["AAA"]  # the case that matters is covered: m1 holds AAA at first

@@ -164,3 +164,13 @@ def test_missing_season_field_named(tiny_bundle):
     text = (tiny_bundle / "season.yaml").read_text().replace("benchmark: SP500\n", "")
     (tiny_bundle / "season.yaml").write_text(text)
     assert any(i.startswith("season.yaml") and "benchmark" in i for i in _issues(tiny_bundle))
+
+
+def test_decisions_of_is_the_contestant_s_decisions_in_order_each_time_a_new_list(tiny_bundle):
+    bundle = load_bundle(tiny_bundle)
+    for c in bundle.contestants:
+        mine = bundle.decisions_of(c.id)
+        assert mine == [d for d in bundle.decisions if d.contestant_id == c.id]
+        mine.clear()  # a caller's list: the bundle's index is untouched
+        assert bundle.decisions_of(c.id) == [d for d in bundle.decisions if d.contestant_id == c.id]
+    assert bundle.decisions_of("nobody") == []
