@@ -356,6 +356,7 @@ class HttpFakeServer(FakeServer):
             access_log=False,
             lifespan="off",
             http="h11",
+            ws="none",  # no fake speaks websockets: their protocol modules are not even imported
             loop="asyncio",
             timeout_graceful_shutdown=1,
             backlog=512,

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import Text, cast, select
 
 from grader.storage import (
     ContestantScoreRow,
@@ -41,9 +41,11 @@ def _grade_doc(g: GradeRow) -> dict:
                                          g.composite], "lookahead": g.lookahead_passed, "verdict": g.verdict}
 
 
-def _ledger_doc(rows: list[LedgerEntryRow]) -> list:
-    return [[e.position, e.claim, e.symbol, e.cited_fields, e.judge_status, e.verifier_status, e.verifier_reason,
-             e.evidence, e.flags, e.flag_reasons, e.check_path, e.lookahead] for e in sorted(rows, key=lambda e: e.position)]
+def _ledger_doc(rows: list, decode=lambda value: value) -> list:
+    """The hashed form of a grade's ledger entries; ``decode`` reads the JSON columns when they come as text."""
+    return [[e.position, e.claim, e.symbol, decode(e.cited_fields), e.judge_status, e.verifier_status,
+             e.verifier_reason, decode(e.evidence), decode(e.flags), decode(e.flag_reasons), e.check_path, e.lookahead]
+            for e in sorted(rows, key=lambda e: e.position)]
 
 
 def _scores_doc(rows: list[ContestantScoreRow]) -> list:
@@ -54,10 +56,30 @@ def _scores_doc(rows: list[ContestantScoreRow]) -> list:
 _GRADE_COLUMNS = (GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat, GradeRow.call_id,
                   GradeRow.grade, GradeRow.reasoning, GradeRow.evidence, GradeRow.process, GradeRow.outcome,
                   GradeRow.data_reliability, GradeRow.composite, GradeRow.lookahead_passed, GradeRow.verdict)
+def _as_text(column):  # noqa: ANN001, ANN202 - a JSON column read as its stored text
+    return cast(column, Text).label(column.key)
+
+
+# the ledger's JSON columns are read as text and each distinct value decoded once (a run's thousands of entries
+# repeat a few dozen field lists, flags and reasons): the same values, a fraction of the decoding
 _LEDGER_COLUMNS = (LedgerEntryRow.grade_id, LedgerEntryRow.position, LedgerEntryRow.claim, LedgerEntryRow.symbol,
-                   LedgerEntryRow.cited_fields, LedgerEntryRow.judge_status, LedgerEntryRow.verifier_status,
-                   LedgerEntryRow.verifier_reason, LedgerEntryRow.evidence, LedgerEntryRow.flags,
-                   LedgerEntryRow.flag_reasons, LedgerEntryRow.check_path, LedgerEntryRow.lookahead)
+                   _as_text(LedgerEntryRow.cited_fields), LedgerEntryRow.judge_status, LedgerEntryRow.verifier_status,
+                   LedgerEntryRow.verifier_reason, _as_text(LedgerEntryRow.evidence), _as_text(LedgerEntryRow.flags),
+                   _as_text(LedgerEntryRow.flag_reasons), LedgerEntryRow.check_path, LedgerEntryRow.lookahead)
+
+
+def _json_decoder():  # noqa: ANN202
+    """json.loads memoised per distinct text, for values that are only hashed (never changed); NULL stays None."""
+    seen: dict[str, object] = {}
+
+    def decode(text: str | None) -> object:
+        if text is None:
+            return None
+        if text not in seen:
+            seen[text] = json.loads(text)
+        return seen[text]
+
+    return decode
 
 
 def derived_hashes(session, run_id: str) -> dict:
@@ -70,10 +92,11 @@ def derived_hashes(session, run_id: str) -> dict:
     for e in session.execute(select(*_LEDGER_COLUMNS).where(LedgerEntryRow.run_id == run_id)):
         ledger.setdefault(e.grade_id, []).append(e)
     versions = session.scalars(select(ScoreVersionRow.id).where(ScoreVersionRow.run_id == run_id)).all()
+    decode = _json_decoder()
     return {
         "parsed": {str(c.id): _json_sha(c.parsed) for c in parsed if c.parsed is not None},
         "grades": {str(g.id): _json_sha(_grade_doc(g)) for g in grades},
-        "ledgers": {str(g.id): _json_sha(_ledger_doc(ledger.get(g.id, []))) for g in grades},
+        "ledgers": {str(g.id): _json_sha(_ledger_doc(ledger.get(g.id, []), decode)) for g in grades},
         "score_versions": {str(v): _json_sha(_scores_doc(session.scalars(select(ContestantScoreRow).where(
             ContestantScoreRow.version_id == v)).all())) for v in versions},
     }
