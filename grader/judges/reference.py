@@ -113,9 +113,8 @@ class ReferenceJudge:
 
     @cached_property
     def available_fields(self) -> list[str]:
-        """Every field some symbol of the season has (derives every symbol's fields: asked for on first use)."""
-        store = self.bundle.store
-        return sorted({f for s in store.symbols for f in store.fields(s)})
+        """Every field some symbol of the season has (asked for on first use)."""
+        return self.bundle.store.field_names()
 
     def evidence(self, contestant_id: str) -> list[DecisionEvidence]:
         if contestant_id not in self._evidence:

@@ -40,6 +40,15 @@ DERIVED_PRICE_FIELDS: tuple[str, ...] = (
 VOLUME_FIELDS: tuple[str, ...] = ("volume", "avgVolume20d")
 
 
+def derivable_names(derive: bool, has_benchmark: bool, has_volumes: bool) -> set[str]:
+    """The names ``derive_fields`` can give a symbol (a short history leaves some of them empty): ``close`` alone
+    when nothing is derived, ``beta`` only against a benchmark, the volume fields only with volumes."""
+    if not derive:
+        return {"close"}
+    names = set(DERIVED_PRICE_FIELDS) - (set() if has_benchmark else {"beta"})
+    return names | (set(VOLUME_FIELDS) if has_volumes else set())
+
+
 def wilder_rsi(closes: pd.Series, period: int = 14) -> pd.Series:
     """Wilder's RSI; NaN until ``period`` changes are known."""
     delta = closes.diff().to_numpy()

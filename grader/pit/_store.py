@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pandas as pd
 
-from grader.pit._derived import derive_fields
+from grader.pit._derived import derivable_names, derive_fields
 from grader.pit._types import Observation, Snapshot
 
 MARKET_TZ = ZoneInfo("America/New_York")
@@ -101,8 +101,9 @@ class _DerivedTables(Mapping[str, _PriceTable]):
     """Each symbol's price table, its fields derived when the symbol is first asked for (a grading run's first
     prompt needs a few symbols, not the whole universe); safe to read from several threads."""
 
-    def __init__(self, makers: dict[str, Callable[[], _PriceTable]]) -> None:
+    def __init__(self, makers: dict[str, Callable[[], _PriceTable]], possible: set[str] | None = None) -> None:
         self._makers = makers
+        self.possible = possible or set()  # every field name some symbol's table can have (known underived)
         self._tables: dict[str, _PriceTable] = {}
         self._lock = threading.Lock()
 
@@ -152,6 +153,7 @@ class PointInTimeStore:
             b = prices[prices["symbol"] == benchmark].sort_values("date")
             bench_closes = pd.Series(b["close"].to_numpy(float), index=b["date"].to_numpy())
         tables: dict[str, Callable[[], _PriceTable]] = {}
+        possible: set[str] = set()
         for symbol, frame in prices.groupby("symbol", sort=True):
             frame = frame.sort_values("date")
             closes = pd.Series(frame["close"].to_numpy(float), index=frame["date"].to_numpy())
@@ -159,9 +161,10 @@ class PointInTimeStore:
             vols = frame["volume"] if "volume" in frame.columns else None
             if vols is not None:
                 vols = pd.Series(vols.to_numpy(float), index=closes.index)
-            tables[symbol] = partial(_price_table, symbol, closes, None if symbol == benchmark else bench_closes,
-                                     vols, derive)
-        self._prices = _DerivedTables(tables)
+            symbol_bench = None if symbol == benchmark else bench_closes
+            tables[symbol] = partial(_price_table, symbol, closes, symbol_bench, vols, derive)
+            possible |= derivable_names(derive, symbol_bench is not None, vols is not None and vols.notna().any())
+        self._prices = _DerivedTables(tables, possible)
         grouped: dict[tuple[str, str], list[Observation]] = {}
         for row in field_rows:
             grouped.setdefault((row.symbol, row.field), []).append(
@@ -198,6 +201,17 @@ class PointInTimeStore:
     @property
     def symbols(self) -> list[str]:
         return sorted(set(self._series) | set(self._prices))
+
+    def field_names(self) -> list[str]:
+        """Every field some symbol has (``fields`` of each symbol, united). Symbols' fields are derived only while
+        they could still add a name: once every name a price table can have is among them, no more are."""
+        names = {f for per_field in self._series.values() for f in per_field}
+        possible = getattr(self._prices, "possible", set())
+        for symbol in self._prices:
+            if possible <= names:
+                break
+            names |= set(self._prices[symbol].columns)
+        return sorted(names)
 
     def fields(self, symbol: str) -> list[str]:
         table = self._prices.get(symbol)
