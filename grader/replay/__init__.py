@@ -5,6 +5,7 @@ from grader.replay._portfolio import (
     ContestantReplay,
     OutcomeMetrics,
     ProcessFacts,
+    SeasonReplays,
     ThrashEvent,
     replay_season,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "ContestantReplay",
     "OutcomeMetrics",
     "ProcessFacts",
+    "SeasonReplays",
     "ThrashEvent",
     "oracle_score",
     "replay_season",

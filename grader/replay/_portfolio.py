@@ -24,10 +24,13 @@ Definitions (documented in docs/scoring.md):
 from __future__ import annotations
 
 import math
+import threading
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -137,38 +140,100 @@ def _close_matrix(bundle: SeasonBundle, days: list[date], entry: date) -> pd.Dat
 
 def replay_season(bundle: SeasonBundle) -> dict[str, ContestantReplay]:
     """Replay every contestant of a trading season (``format: trading``)."""
-    info = bundle.info
-    days = bundle.trading_days
-    if not days:
-        return {}
-    bench_days = sorted(bundle.prices.loc[bundle.prices["symbol"] == info.benchmark, "date"])
-    before = [d for d in bench_days if d < days[0]]
-    entry = before[-1] if before else days[0]
-    closes = _close_matrix(bundle, days, entry)
-    season_closes = closes.loc[days]
-    universe = [u.symbol for u in info.universe if u.symbol in closes.columns]
-    sector_of = {u.symbol: (u.sector or "unknown") for u in info.universe}
+    return dict(SeasonReplays(bundle))
 
-    entry_px = closes.loc[entry]
-    end_px = closes.loc[days[-1]]
-    bench_ret = float(end_px[info.benchmark] / entry_px[info.benchmark] - 1.0)
-    asset_rets = {s: float(end_px[s] / entry_px[s] - 1.0) for s in universe if not math.isnan(entry_px[s])}
-    oracle_sym = max(asset_rets, key=asset_rets.__getitem__) if asset_rets else None
-    oracle_ret = asset_rets[oracle_sym] if oracle_sym else None
-    ew_ret = float(np.mean(list(asset_rets.values()))) if asset_rets else None
-    bench_nav = info.starting_cash * season_closes[info.benchmark] / entry_px[info.benchmark]
 
-    day_index = {d: i for i, d in enumerate(days)}
-    by_contestant: dict[str, list[Decision]] = {c.id: [] for c in bundle.contestants}
-    for d in bundle.decisions:
-        by_contestant.setdefault(d.contestant_id, []).append(d)
+class SeasonReplays(Mapping[str, ContestantReplay]):
+    """:func:`replay_season` as a mapping that replays a contestant when first asked (a streamed grading run's
+    first prompt does not wait for every contestant's replay); what every replay shares (the season's closes, the
+    benchmark, the oracle) once, up front. Safe to read from several threads."""
 
-    out: dict[str, ContestantReplay] = {}
-    symbols = list(season_closes.columns)
-    col_of = {s: i for i, s in enumerate(symbols)}
-    px = season_closes.to_numpy(float)
-    px = np.where(np.isnan(px), 0.0, px)
-    for cid, decisions in by_contestant.items():
+    def __init__(self, bundle: SeasonBundle) -> None:
+        self._basis = _ReplayBasis.of(bundle)
+        self._ids = list(self._basis.by_contestant) if self._basis is not None else []
+        self._known = frozenset(self._ids)
+        self._replays: dict[str, ContestantReplay] = {}
+        self._lock = threading.Lock()
+
+    def __getitem__(self, contestant_id: str) -> ContestantReplay:
+        replay = self._replays.get(contestant_id)
+        if replay is None:
+            if contestant_id not in self._known:
+                raise KeyError(contestant_id)
+            with self._lock:
+                replay = self._replays.get(contestant_id)
+                if replay is None:
+                    assert self._basis is not None
+                    replay = self._replays[contestant_id] = self._basis.replay(contestant_id)
+        return replay
+
+    def __contains__(self, contestant_id: object) -> bool:
+        return contestant_id in self._known
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
+@dataclass
+class _ReplayBasis:
+    """What every contestant's replay of a season shares."""
+
+    info: Any
+    days: list[date]
+    by_contestant: dict[str, list[Decision]]
+    symbols: list[str]
+    col_of: dict[str, int]
+    px: np.ndarray
+    day_index: dict[date, int]
+    sector_of: dict[str, str]
+    bench_ret: float
+    bench_nav: pd.Series
+    oracle_sym: str | None
+    oracle_ret: float | None
+    ew_ret: float | None
+
+    @classmethod
+    def of(cls, bundle: SeasonBundle) -> _ReplayBasis | None:
+        info = bundle.info
+        days = bundle.trading_days
+        if not days:
+            return None
+        bench_days = sorted(bundle.prices.loc[bundle.prices["symbol"] == info.benchmark, "date"])
+        before = [d for d in bench_days if d < days[0]]
+        entry = before[-1] if before else days[0]
+        closes = _close_matrix(bundle, days, entry)
+        season_closes = closes.loc[days]
+        universe = [u.symbol for u in info.universe if u.symbol in closes.columns]
+        sector_of = {u.symbol: (u.sector or "unknown") for u in info.universe}
+
+        entry_px = closes.loc[entry]
+        end_px = closes.loc[days[-1]]
+        bench_ret = float(end_px[info.benchmark] / entry_px[info.benchmark] - 1.0)
+        asset_rets = {s: float(end_px[s] / entry_px[s] - 1.0) for s in universe if not math.isnan(entry_px[s])}
+        oracle_sym = max(asset_rets, key=asset_rets.__getitem__) if asset_rets else None
+        oracle_ret = asset_rets[oracle_sym] if oracle_sym else None
+        ew_ret = float(np.mean(list(asset_rets.values()))) if asset_rets else None
+        bench_nav = info.starting_cash * season_closes[info.benchmark] / entry_px[info.benchmark]
+
+        by_contestant: dict[str, list[Decision]] = {c.id: [] for c in bundle.contestants}
+        for d in bundle.decisions:
+            by_contestant.setdefault(d.contestant_id, []).append(d)
+        symbols = list(season_closes.columns)
+        px = season_closes.to_numpy(float)
+        px = np.where(np.isnan(px), 0.0, px)
+        return cls(info=info, days=days, by_contestant=by_contestant, symbols=symbols,
+                   col_of={s: i for i, s in enumerate(symbols)}, px=px, day_index={d: i for i, d in enumerate(days)},
+                   sector_of=sector_of, bench_ret=bench_ret, bench_nav=bench_nav, oracle_sym=oracle_sym,
+                   oracle_ret=oracle_ret, ew_ret=ew_ret)
+
+    def replay(self, cid: str) -> ContestantReplay:
+        info, days, day_index, symbols, col_of, px = (self.info, self.days, self.day_index, self.symbols,
+                                                      self.col_of, self.px)
+        sector_of, bench_ret, oracle_ret = self.sector_of, self.bench_ret, self.oracle_ret
+        decisions = self.by_contestant[cid]
         qty_delta = np.zeros((len(days), len(symbols)))
         cash_delta = np.zeros(len(days))
         notional = 0.0
@@ -208,7 +273,7 @@ def replay_season(bundle: SeasonBundle) -> dict[str, ContestantReplay]:
             portfolio_return=port_ret,
             benchmark_return=bench_ret,
             alpha=port_ret - bench_ret,
-            oracle_symbol=oracle_sym,
+            oracle_symbol=self.oracle_sym,
             oracle_return=oracle_ret,
             oracle_score=oracle_score(port_ret, oracle_ret) if oracle_ret is not None else None,
             regret=(oracle_ret - port_ret) if oracle_ret is not None else None,
@@ -216,7 +281,7 @@ def replay_season(bundle: SeasonBundle) -> dict[str, ContestantReplay]:
             sortino=float(excess.mean() / downside * math.sqrt(TRADING_DAYS)) if downside > 0 else None,
             volatility=sd * math.sqrt(TRADING_DAYS),
             max_drawdown=float(dd.max()),
-            equal_weight_return=ew_ret,
+            equal_weight_return=self.ew_ret,
         )
         pos_w = np.divide(values, nav[:, None], out=np.zeros_like(values), where=nav[:, None] > 0)
         pos_w = np.clip(pos_w, 0.0, None)
@@ -243,16 +308,15 @@ def replay_season(bundle: SeasonBundle) -> dict[str, ContestantReplay]:
             current_drawdown=float(dd[-1]),
             thrash_events=_thrash(trade_log),
         )
-        out[cid] = ContestantReplay(
+        return ContestantReplay(
             contestant_id=cid,
             nav=nav_s,
-            benchmark_nav=bench_nav,
+            benchmark_nav=self.bench_nav,
             holdings=pd.DataFrame(qty, index=days, columns=symbols),
             cash=pd.Series(cash, index=days),
             outcome=outcome,
             facts=facts,
         )
-    return out
 
 
 def _thrash(trade_log: list[tuple[int, str, str, Decision]]) -> list[ThrashEvent]:

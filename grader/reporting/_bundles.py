@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +55,12 @@ def _derived(bundle: Any, name: str, compute: Callable[[], Any]) -> Any:
     return value
 
 
-def cached_replays(bundle: Any) -> dict:
-    """``replay_season(bundle)`` of a cached bundle ({} for a rounds season)."""
-    from grader.replay import replay_season
+def cached_replays(bundle: Any) -> Mapping:
+    """Every contestant's replay of a cached bundle, each computed when first asked (``SeasonReplays``; {} for a
+    rounds season)."""
+    from grader.replay import SeasonReplays
 
-    return _derived(bundle, "replays", lambda: replay_season(bundle) if bundle.info.format == "trading" else {})
+    return _derived(bundle, "replays", lambda: SeasonReplays(bundle) if bundle.info.format == "trading" else {})
 
 
 def cached_market(bundle: Any) -> Any:

@@ -112,3 +112,21 @@ def test_row_lookups_agree_with_the_replay_tables(tiny_bundle):
             assert rep.held_at(row) == list(held[held > 1e-9].items())
     m1 = replay_season(bundle)["m1"]
     assert [s for s, _ in m1.held_at(0)] == ["AAA"]  # the case that matters is covered: m1 holds AAA at first
+
+
+def test_season_replays_replay_a_contestant_when_first_asked_and_equal_replay_season(tiny_bundle):
+    from grader.replay import SeasonReplays
+
+    bundle = load_bundle(tiny_bundle)
+    eager = replay_season(bundle)
+    lazy = SeasonReplays(bundle)
+    assert list(lazy) == list(eager) and len(lazy) == len(eager) and "m1" in lazy and "nobody" not in lazy
+    assert not lazy._replays  # listing the contestants replays nobody
+    one = lazy["m2"]
+    assert list(lazy._replays) == ["m2"] and lazy["m2"] is one  # computed once, on first ask
+    for cid, rep in eager.items():
+        got = lazy[cid]
+        assert got.outcome == rep.outcome and got.facts == rep.facts
+        assert got.nav.equals(rep.nav) and got.cash.equals(rep.cash) and got.holdings.equals(rep.holdings)
+    with pytest.raises(KeyError):
+        lazy["nobody"]
