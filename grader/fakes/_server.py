@@ -326,12 +326,36 @@ def _example_json(request: FakeRequest) -> str:
     return json.dumps(example_from_schema(request.schema))
 
 
+class _StoppableUvicorn(uvicorn.Server):
+    """uvicorn's server that leaves its main loop as soon as :meth:`request_exit` is called, instead of noticing
+    ``should_exit`` at its next 0.1 s tick (a mock run's fakes stop while the run is scored). Its date header is
+    set once, at start."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self._exit: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
+
+    async def main_loop(self) -> None:
+        self._exit = (asyncio.get_running_loop(), asyncio.Event())
+        if not self.should_exit and not await self.on_tick(0):
+            await self._exit[1].wait()
+
+    def request_exit(self) -> None:
+        self.should_exit = True  # seen by main_loop if it has not started waiting yet
+        if self._exit is not None:
+            loop, event = self._exit
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # its loop already closed: the server is gone
+                pass
+
+
 class HttpFakeServer(FakeServer):
     """A fake served by uvicorn (starlette app) on a pre-bound 127.0.0.1 socket in a daemon thread."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self._uvicorn: uvicorn.Server | None = None
+        self._uvicorn: _StoppableUvicorn | None = None
         self._thread: threading.Thread | None = None
 
     @abstractmethod
@@ -361,7 +385,7 @@ class HttpFakeServer(FakeServer):
             timeout_graceful_shutdown=1,
             backlog=512,
         )
-        server = uvicorn.Server(config)
+        server = _StoppableUvicorn(config)
         thread = threading.Thread(
             target=server.run, kwargs={"sockets": [sock]}, name=f"fake-{self.provider}", daemon=True
         )
@@ -379,7 +403,7 @@ class HttpFakeServer(FakeServer):
         if self._thread is None or self._uvicorn is None:
             return
         self.release_hangs()
-        self._uvicorn.should_exit = True  # uvicorn notices within its 0.1 s tick, then closes its connections
+        self._uvicorn.request_exit()  # uvicorn then closes its connections (a fixed 0.1 s) and stops
 
     def stop(self) -> None:
         if self._thread is None or self._uvicorn is None:
