@@ -513,10 +513,11 @@ class SdkJudge(Generic[ClientT]):
                 f"endpoint={self.spec.endpoint!r})")
 
     def prepare_replies(self) -> None:
-        """Ready the SDK to read a reply before the first one arrives. The Stainless SDKs (OpenAI, Anthropic) build
-        their reply models' validators on first use (0.05-0.13 s for a Responses object here, 0.01 s for a Message), and whatever the
-        first reply holds up waits behind it; the call runner calls this while the first calls are in flight. A
-        no-op here: a judge whose replies cost nothing to read up front (protobuf) keeps it."""
+        """Ready the SDK to read a reply before the first one arrives. The Stainless SDKs (OpenAI, Anthropic)
+        build their reply models' validators on first use (0.05-0.13 s for a Responses object here, 0.01 s for a
+        Message), and whatever the first reply holds up waits behind it; the call runner calls this while the
+        first calls are in flight. A no-op here: a judge whose replies cost nothing to read up front (protobuf)
+        keeps it."""
 
     async def aclose(self) -> None:
         client = self._clients.pop_current()

@@ -75,8 +75,8 @@ SAMPLE_RESPONSE: dict[str, Any] = {
     "text": {"format": {"type": "json_schema", "name": "sample", "schema": {"type": "object"}, "strict": True},
              "verbosity": "medium"},
     "tool_choice": "auto", "tools": [], "top_logprobs": 0, "top_p": 1.0, "truncation": "disabled",
-    "usage": {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0}, "output_tokens": 1,
-              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 2},
+    "usage": {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+              "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 2},
     "user": None, "metadata": {},
 }
 """A Responses body of the shape a judge's reply has, read once ahead by ``prepare_replies`` (never sent)."""

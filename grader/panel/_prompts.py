@@ -11,8 +11,9 @@ from grader.panel._config import PanelConfig
 __all__ = ["PromptStream", "anonymizer_seed", "judge_prompts", "prompt_builder", "season_outcomes", "too_long"]
 
 
-def season_outcomes(bundle) -> tuple[dict, dict[str, dict], bool]:
-    """(replays, outcome dict per contestant, pending?) for either bundle format."""
+def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
+    """(replays, outcome dict per contestant, pending?) for either bundle format (a trading season's replays and
+    outcomes are computed per contestant when first read)."""
 
     if bundle.info.format == "rounds":
         from grader.replay import rounds_outcomes
