@@ -56,6 +56,8 @@ def _scores_doc(rows: list[ContestantScoreRow]) -> list:
 _GRADE_COLUMNS = (GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat, GradeRow.call_id,
                   GradeRow.grade, GradeRow.reasoning, GradeRow.evidence, GradeRow.process, GradeRow.outcome,
                   GradeRow.data_reliability, GradeRow.composite, GradeRow.lookahead_passed, GradeRow.verdict)
+
+
 def _as_text(column):  # noqa: ANN001, ANN202 - a JSON column read as its stored text
     return cast(column, Text).label(column.key)
 
