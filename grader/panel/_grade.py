@@ -11,7 +11,6 @@ import asyncio
 import hashlib
 import json
 import math
-import threading
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -21,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
 from grader.panel._prompts import PromptStream, judge_prompts, prompt_builder
 from grader.panel._prompts import too_long as find_too_long
@@ -332,10 +332,12 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
 
             if panel.kind == "mock":
                 table = MockGrades()
-                shared = threading.Lock()  # the reference judge's caches are filled one grade at a time
+                # each contestant's reference grade computed when its fake first asks for it, one at a time (the
+                # reference judge's caches are filled one grade at a time), shared by the repeats
+                reference_grades = LazyMapping((c.id for c in bundle.contestants), reference.grade)
 
                 def script_mock(cid: str, prompt) -> None:  # noqa: ANN001 - before the contestant's calls leave
-                    g = _once(partial(reference.grade, cid), shared)  # computed when first asked
+                    g = partial(reference_grades.__getitem__, cid)
                     for r in range(repeats):
                         table.add(prompt.system + repeat_marker(r), prompt.user, family_of[cid], g)
 
@@ -449,19 +451,6 @@ def _before_sending(runner: CallRunner, prompts, keys: list[str]) -> None:
         for p in prompts:
             store_prompt(s, p)
         runner.preload_completed(keys, s)
-
-
-def _once(compute, lock: threading.Lock):
-    """``compute()`` on the first call only (shared by a contestant's repeats), under ``lock``."""
-    done: list = []
-
-    def value():
-        with lock:
-            if not done:
-                done.append(compute())
-            return done[0]
-
-    return value
 
 
 class _ReferenceCaller:

@@ -3,9 +3,10 @@ one contestant at a time, counted against the judges' context windows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
 
 __all__ = ["PromptStream", "anonymizer_seed", "judge_prompts", "prompt_builder", "season_outcomes", "too_long"]
@@ -23,29 +24,8 @@ def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
     from grader.reporting._bundles import cached_replays
 
     replays = cached_replays(bundle)  # computed once per bundle held in memory (the CLI's), else just computed
-    return replays, _Outcomes(replays), False
-
-
-class _Outcomes(Mapping[str, dict]):
-    """Each contestant's outcome dict from its replay, read when first asked (the replay is computed then)."""
-
-    def __init__(self, replays: Mapping) -> None:
-        self._replays = replays
-        self._done: dict[str, dict] = {}
-
-    def __getitem__(self, contestant_id: str) -> dict:
-        if contestant_id not in self._done:
-            self._done[contestant_id] = self._replays[contestant_id].outcome.as_dict()
-        return self._done[contestant_id]
-
-    def __contains__(self, contestant_id: object) -> bool:
-        return contestant_id in self._replays
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._replays)
-
-    def __len__(self) -> int:
-        return len(self._replays)
+    # each contestant's outcome read from its replay when first asked
+    return replays, LazyMapping(replays, lambda cid: replays[cid].outcome.as_dict()), False
 
 
 def anonymizer_seed(bundle, rubric) -> str:

@@ -8,9 +8,8 @@ its own ``observed_at`` on. ``snapshot(symbols, as_of)`` returns only values obs
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from functools import partial
@@ -19,6 +18,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pandas as pd
 
+from grader._lazy import LazyMapping
 from grader.pit._derived import derivable_names, derive_fields
 from grader.pit._types import Observation, Snapshot
 
@@ -97,34 +97,14 @@ def _price_table(symbol: str, closes: pd.Series, bench_closes: pd.Series | None,
     return _PriceTable(symbol, derived)
 
 
-class _DerivedTables(Mapping[str, _PriceTable]):
+class _DerivedTables(LazyMapping[str, _PriceTable]):
     """Each symbol's price table, its fields derived when the symbol is first asked for (a grading run's first
-    prompt needs a few symbols, not the whole universe); safe to read from several threads."""
+    prompt needs a few symbols, not the whole universe); ``possible``: every field name some symbol's table can
+    have, known without deriving any."""
 
-    def __init__(self, makers: dict[str, Callable[[], _PriceTable]], possible: set[str] | None = None) -> None:
-        self._makers = makers
-        self.possible = possible or set()  # every field name some symbol's table can have (known underived)
-        self._tables: dict[str, _PriceTable] = {}
-        self._lock = threading.Lock()
-
-    def __getitem__(self, symbol: str) -> _PriceTable:
-        table = self._tables.get(symbol)
-        if table is None:
-            make = self._makers[symbol]  # KeyError: not a priced symbol
-            with self._lock:
-                table = self._tables.get(symbol)
-                if table is None:
-                    table = self._tables[symbol] = make()
-        return table
-
-    def __contains__(self, symbol: object) -> bool:
-        return symbol in self._makers
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._makers)
-
-    def __len__(self) -> int:
-        return len(self._makers)
+    def __init__(self, makers: dict[str, Callable[[], _PriceTable]], possible: set[str]) -> None:
+        super().__init__(makers, lambda symbol: makers[symbol]())
+        self.possible = possible
 
 
 class PointInTimeStore:

@@ -24,9 +24,7 @@ Definitions (documented in docs/scoring.md):
 from __future__ import annotations
 
 import math
-import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -35,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from grader._lazy import LazyMapping
 from grader.pit import MARKET_TZ
 from grader.scoring import oracle_score
 from grader.season import Decision, SeasonBundle
@@ -143,38 +142,19 @@ def replay_season(bundle: SeasonBundle) -> dict[str, ContestantReplay]:
     return dict(SeasonReplays(bundle))
 
 
-class SeasonReplays(Mapping[str, ContestantReplay]):
+class SeasonReplays(LazyMapping[str, ContestantReplay]):
     """:func:`replay_season` as a mapping that replays a contestant when first asked (a streamed grading run's
     first prompt does not wait for every contestant's replay); what every replay shares (the season's closes, the
-    benchmark, the oracle) once, up front. Safe to read from several threads."""
+    benchmark, the oracle) once, up front."""
 
     def __init__(self, bundle: SeasonBundle) -> None:
-        self._basis = _ReplayBasis.of(bundle)
-        self._ids = list(self._basis.by_contestant) if self._basis is not None else []
-        self._known = frozenset(self._ids)
-        self._replays: dict[str, ContestantReplay] = {}
-        self._lock = threading.Lock()
+        basis = _ReplayBasis.of(bundle)
+        super().__init__(basis.by_contestant if basis is not None else (),
+                         basis.replay if basis is not None else _no_replay)
 
-    def __getitem__(self, contestant_id: str) -> ContestantReplay:
-        replay = self._replays.get(contestant_id)
-        if replay is None:
-            if contestant_id not in self._known:
-                raise KeyError(contestant_id)
-            with self._lock:
-                replay = self._replays.get(contestant_id)
-                if replay is None:
-                    assert self._basis is not None
-                    replay = self._replays[contestant_id] = self._basis.replay(contestant_id)
-        return replay
 
-    def __contains__(self, contestant_id: object) -> bool:
-        return contestant_id in self._known
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
+def _no_replay(contestant_id: str) -> ContestantReplay:
+    raise KeyError(contestant_id)  # never called: a season without trading days has no keys
 
 
 @dataclass

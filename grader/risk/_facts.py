@@ -19,8 +19,7 @@ baseline and the benchmark there) and the profile's drawdown gate.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from grader._lazy import LazyMapping
 from grader.pit import MARKET_TZ
 from grader.risk._baselines import Baseline, classical_baselines
 from grader.risk._classes import UNINVESTED_CASH, classes_of
@@ -401,40 +401,26 @@ class _SeasonRiskBasis:
             drawdown_gate_passed=(mdd <= profile.max_drawdown + 1e-9) if profile else None)
 
 
-class SeasonRiskFacts(Mapping[str, ContestantRisk]):
+class SeasonRiskFacts(LazyMapping[str, ContestantRisk]):
     """:func:`season_risk_facts` as a mapping that computes a contestant's facts when first asked (a streamed
     grading run's first prompt does not wait for every contestant's); the season-wide parts (market, decision
-    interval, risk outcomes) once, on first use. Safe to read from several threads."""
+    interval, risk outcomes) once, on first use."""
 
-    def __init__(self, bundle: SeasonBundle, replays: dict | None = None) -> None:
+    def __init__(self, bundle: SeasonBundle, replays: Mapping | None = None) -> None:
+        super().__init__((c.id for c in bundle.contestants), self._facts_of)
         self.bundle, self.replays = bundle, replays or {}
-        self._ids = [c.id for c in bundle.contestants]
-        self._facts: dict[str, ContestantRisk] = {}
         self._shared: tuple | None = None
-        self._lock = threading.Lock()
 
-    def __getitem__(self, contestant_id: str) -> ContestantRisk:
-        if contestant_id not in self._facts:
-            if contestant_id not in self._ids:
-                raise KeyError(contestant_id)
-            with self._lock:
-                if contestant_id not in self._facts:
-                    market, horizon, basis = self._season()
-                    rep = self.replays.get(contestant_id)
-                    risk = contestant_risk(self.bundle, contestant_id, market=market, horizon=horizon,
-                                           nav=rep.nav if rep is not None else None)
-                    risk.season = basis.contestant(rep) if basis is not None and rep is not None else None
-                    self._facts[contestant_id] = risk
-        return self._facts[contestant_id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
+    def _facts_of(self, contestant_id: str) -> ContestantRisk:
+        market, horizon, basis = self._season()
+        rep = self.replays.get(contestant_id)
+        risk = contestant_risk(self.bundle, contestant_id, market=market, horizon=horizon,
+                               nav=rep.nav if rep is not None else None)
+        risk.season = basis.contestant(rep) if basis is not None and rep is not None else None
+        return risk
 
     def _season(self) -> tuple:
-        if self._shared is None:
+        if self._shared is None:  # under the mapping's lock: computed once
             market = None if self.bundle.info.format == "rounds" else _Market(self.bundle)
             self._shared = (market, decision_interval(self.bundle),
                             _SeasonRiskBasis.of(self.bundle, self.replays, market))

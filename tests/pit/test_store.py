@@ -97,11 +97,11 @@ def test_a_symbols_fields_are_derived_when_it_is_first_asked_for_and_equal_a_dir
               .rename(columns={"Date": "date"}))
     store = PointInTimeStore(prices, benchmark="SP500")
     tables = store._prices
-    assert set(tables) == {"AAPL", "XOM", "SP500"} and "AAPL" in tables and not tables._tables
-    assert store.symbols == ["AAPL", "SP500", "XOM"] and not tables._tables
+    assert set(tables) == {"AAPL", "XOM", "SP500"} and "AAPL" in tables and not tables.computed
+    assert store.symbols == ["AAPL", "SP500", "XOM"] and not tables.computed
     when = close_time(date(2022, 6, 1)) + timedelta(hours=1)
     got = store.snapshot(["XOM"], when)["XOM"]
-    assert list(tables._tables) == ["XOM"]
+    assert tables.computed == ["XOM"]
     frame = prices[prices["symbol"] == "XOM"].assign(date=lambda f: pd.to_datetime(f["date"]).dt.date)
     closes = pd.Series(frame["close"].to_numpy(float), index=frame["date"].to_numpy())
     bframe = prices[prices["symbol"] == "SP500"].assign(date=lambda f: pd.to_datetime(f["date"]).dt.date)
@@ -110,7 +110,7 @@ def test_a_symbols_fields_are_derived_when_it_is_first_asked_for_and_equal_a_dir
     for field, obs in got.items():
         assert obs.value == pytest.approx(direct[field], rel=0, abs=0), field
     assert {"sma50", "rsi14", "beta", "volatility20d"} <= set(got)
-    assert store.fields("AAPL") and set(tables._tables) == {"XOM", "AAPL"}
+    assert store.fields("AAPL") and set(tables.computed) == {"XOM", "AAPL"}
 
 
 @pytest.mark.parametrize("volumes", [False, True])
@@ -129,4 +129,4 @@ def test_field_names_are_every_symbol_s_fields_united_without_deriving_every_sym
     probe = PointInTimeStore(prices, rows, benchmark="SP500")
     assert names == sorted({f for s in probe.symbols for f in probe.fields(s)})
     assert "peRatio" in names and "beta" in names and ("avgVolume20d" in names) is volumes
-    assert len(store._prices._tables) < len(store._prices)  # some symbol was never derived for this
+    assert len(store._prices.computed) < len(store._prices)  # some symbol was never derived for this

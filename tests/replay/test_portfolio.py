@@ -121,9 +121,9 @@ def test_season_replays_replay_a_contestant_when_first_asked_and_equal_replay_se
     eager = replay_season(bundle)
     lazy = SeasonReplays(bundle)
     assert list(lazy) == list(eager) and len(lazy) == len(eager) and "m1" in lazy and "nobody" not in lazy
-    assert not lazy._replays  # listing the contestants replays nobody
+    assert not lazy.computed  # listing the contestants replays nobody
     one = lazy["m2"]
-    assert list(lazy._replays) == ["m2"] and lazy["m2"] is one  # computed once, on first ask
+    assert lazy.computed == ["m2"] and lazy["m2"] is one  # computed once, on first ask
     for cid, rep in eager.items():
         got = lazy[cid]
         assert got.outcome == rep.outcome and got.facts == rep.facts

@@ -128,7 +128,7 @@ def test_risk_facts_are_computed_per_contestant_when_first_asked_and_equal_the_e
     lazy = SeasonRiskFacts(bundle, replays)
     first = bundle.contestants[0].id
     assert lazy[first].decisions
-    assert list(lazy._facts) == [first]  # nobody else computed yet
+    assert lazy.computed == [first]  # nobody else computed yet
     eager = season_risk_facts(bundle, replays)
     assert list(lazy) == list(eager) and len(lazy) == len(eager) == 3
     for cid, risk in eager.items():
