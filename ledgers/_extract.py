@@ -23,6 +23,7 @@ from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex
 from ledgers.reading import clause_start, main_subject, parse_text, piece_label
+from ledgers.reading._certainty import read_clause, unread_part
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
                             r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
@@ -184,6 +185,12 @@ def extract_claims(
     def add(a: Assertion, span: tuple[int, int], body: str, offset: int, briefing: bool = False) -> None:
         if _in_range(body, span):  # "-3% to -9% 1w": a range is no single value to check
             return
+        who = a.symbol
+        anchored = who is not None and ((strong and who == subject) or
+                                        (not strong and default_is_certain and who == default_symbol))
+        read = read_clause(body, span, a.rule, who, mentions, subject_words=index.words_of(who) if index else (),
+                           anchored=anchored, benchmark=bench, scope=a.label if a.rule == "ranking" else None)
+        unread = None if a.rule == "ranking" else unread_part(body, span, rankings)
         window_start = max(0, span[0] - 30)
         lead = _DIRECTION_BEFORE.search(body, window_start, span[0])
         if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"
@@ -193,7 +200,7 @@ def extract_claims(
         claims.append(Claim(
             id=f"{id_prefix}{len(claims) + 1}", text=fragment or a.raw, decided_at=decided_at, symbol=a.symbol,
             cited_fields=cited, assertions=[a], briefing_only=briefing or a.rule == "briefing",
-            span=(offset + span[0], offset + span[1]),
+            span=(offset + span[0], offset + span[1]), clause=read.clause, doubt=read.doubt, unread=unread,
         ))
 
     for seg_offset, segment, seg_symbol, hypothetical in _segments(text, index):
@@ -237,6 +244,7 @@ def extract_claims(
                 topical = len(named) == 1 and own[0].start < 20  # the sentence opens with it ("Buying AAPL: ...")
                 carried = own[0].symbol if topical else (None if named else carried)
             has_forecast = False
+            rankings = [sp for a, sp in zip(parsed.assertions, parsed.spans, strict=True) if a.rule == "ranking"]
             for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
                 if a.rule == "forecast":
                     has_forecast = True

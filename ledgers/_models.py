@@ -111,6 +111,14 @@ class Claim(_Model):
     assertions: list[Assertion] | None = None  # pre-parsed (extraction); None -> parsed from ``text``
     structured: bool = False  # ``assertions`` are the judge's own structured assertions (grade-v2)
     span: tuple[int, int] | None = None  # character offsets in the rationale it was extracted from
+    clause: str | None = None
+    """The clause the claim came from, as written (free text): what a person reviewing the verdict reads."""
+    doubt: str | None = None
+    """Why a contradiction of this claim cannot be concluded (``ledgers.reading._certainty``), or None when its
+    clause was read with certainty; only consulted when ``clause`` is set."""
+    unread: str | None = None
+    """A part of the claim's clause no assertion checks (a superlative beside a figure): the claim is then never
+    supported on its figure alone."""
 
 
 class Evidence(_Model):

@@ -118,6 +118,11 @@ class UniverseIndex:
                 self.benchmark = exact.get("SPY")
         self._exact = exact
         self._loose = loose
+        words: dict[str, set[str]] = {}
+        for table in (exact, loose):
+            for name, symbol in table.items():
+                words.setdefault(symbol, set()).update(w for w in re.split(r"[\s_\-/().,&']+", name.lower()) if w)
+        self._words = words
         self._exact_re = self._compile(exact, case=True)
         self._loose_re = self._compile(loose, case=False)
 
@@ -137,6 +142,12 @@ class UniverseIndex:
         if name in self._exact:
             return self._exact[name]
         return self._loose.get(_norm(name))
+
+    def words_of(self, symbol: str | None) -> frozenset[str]:
+        """The lower-case words of every name ``symbol`` goes by (its id, ticker, names, colloquial names)."""
+        if symbol is None:
+            return frozenset()
+        return frozenset(self._words.get(symbol, set()) | {symbol.lower(), *symbol.lower().split("_")})
 
     def mentions(self, text: str) -> list[Mention]:
         found: dict[int, Mention] = {}

@@ -150,6 +150,13 @@ class Verifier:
             status = combine([r.status for r in results])
             reason = "; ".join(r.reason for r in results)
             evidence = [o for r in results for o in r.evidence]
+        if status == "contradicted" and not claim.structured and claim.clause is not None and claim.doubt:
+            # certainty before contradiction: the clause was not read in full (ledgers.reading._certainty)
+            status, reason = NV, f"not certain enough to contradict ({claim.doubt}); the reading gave: {reason}"
+        elif status == "supported" and not claim.structured and claim.clause is not None and claim.unread:
+            # every part must hold: a figure beside an unchecked superlative does not support the whole clause
+            status, reason = NV, (f"the figure holds but the clause also ranks it ('{claim.unread}'), which was not "
+                                  f"checked: {reason}")
         rule = assertions[0].rule if len(assertions) == 1 else "+".join(dict.fromkeys(a.rule for a in assertions))
         briefing = claim.briefing_only or (bool(results) and all(r.briefing for r in results))
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)

@@ -3,6 +3,8 @@ a name with no horizon ("SMH -7.3%")."""
 
 from __future__ import annotations
 
+import re
+
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, sibling_windows, window_family
 from ledgers.reading import HORIZON_FIELDS
@@ -56,7 +58,8 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     res = _exact(ctx, a)
     sym = a.symbol or ctx.symbol
     if res.status == CON and not res.lookahead:
-        return _active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res) or res  # type: ignore[arg-type]
+        return (_active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res)  # type: ignore[arg-type]
+                or _unsigned_magnitude(ctx, sym, a, res) or _another_column(ctx, sym, a, res) or res)  # type: ignore[arg-type]
     if res.status == NV and sym in ctx.data.known and not res.lookahead and not res.evidence:
         # the window named is one the round does not show: a distinctive figure may be another it does
         field = a.field or HORIZON_FIELDS.get(a.label or "")
@@ -129,6 +132,69 @@ def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) 
             res.evidence = res.evidence + mismatch.evidence
             return res
     return None
+
+
+_SIGNED = re.compile(r"[+\-\u2212]\s*\$?\d")
+
+
+def _unsigned_magnitude(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
+    """"Low beta 0.11" where the table shows -0.11: a figure written without a sign whose magnitude is the value is
+    not read as a false one (the sign may have been dropped); not verifiable, with the reason."""
+    if a.stated is None or a.stated == 0 or _SIGNED.search(a.raw or "") or not mismatch.evidence:
+        return None
+    value = as_float(mismatch.evidence[-1])
+    if value is None or value == 0 or (value > 0) == (a.stated > 0):
+        return None
+    if matches(value, -a.stated, a.tolerance, a.approx, ctx.config):
+        return RuleResult(NV, f"{mismatch.reason}; written without a sign, its magnitude matches: not a contradiction",
+                          mismatch.evidence)
+    return None
+
+
+def _another_column(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
+    """"XLE return_5s +3.06%" where 3.06% is XLE's 5-session *active* return: a distinctive figure that is exactly
+    another field the round showed for the same option is a mislabelled column, not a false figure. The same window
+    (another measure of it), stated distinctively: supported, the reason says which; otherwise not verifiable."""
+    if a.field is None:
+        return None
+    wanted = _window_of(a.field) if distinctive(a, ctx.config) else None  # a round figure: never supported so
+    family = _column_family(a.field)
+    if family is None:
+        return None
+    hits = []
+    stated = a.stated or 0.0
+    for fld in ctx.data.store.fields(sym):
+        if fld == a.field or fld not in FIELD_SPECS or _column_family(fld) != family:
+            continue
+        o = ctx.get(sym, fld)
+        v = as_float(o)
+        # at the stated precision only (rounded or truncated): no relative tolerance across columns
+        if v is not None and (abs(v - stated) <= a.tolerance + 1e-12
+                              or (v * stated > 0 and 0 <= abs(v) - abs(stated) < 2 * a.tolerance)):
+            hits.append((fld, v, o))
+    if not hits:
+        return None
+    same = [h for h in hits if wanted is not None and _window_of(h[0]) == wanted]
+    fld, v, o = (same or hits)[0]
+    what = f"{sym} {fld} = {fmt(v, unit_of(fld))} ({when(o)}); the figure is that column, not the {a.field} the claim names"
+    if same:
+        return RuleResult(SUP, f"{what} ({mismatch.reason})", [o, *mismatch.evidence])  # type: ignore[list-item]
+    return RuleResult(NV, f"{what}: another column may be meant ({mismatch.reason})", [o, *mismatch.evidence])  # type: ignore[list-item]
+
+
+def _column_family(field: str) -> str | None:
+    """Columns a model may swap for one another: the returns (plain, active, prior active) and the percentile
+    ranks; other measures are not matched across columns."""
+    if re.match(r"^(?:return|activeReturn|priorActiveReturn)\d", field):
+        return "returns"
+    if field.endswith("Rank") or field == "qualityEvidenceScore":
+        return "ranks"
+    return None
+
+
+def _window_of(field: str) -> str | None:
+    m = re.search(r"(\d+[dmy])$", field)
+    return m.group(1) if m else None
 
 
 def rule_threshold(ctx: Ctx, a: Assertion) -> RuleResult:

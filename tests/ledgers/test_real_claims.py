@@ -44,9 +44,11 @@ def test_no_false_accusation_and_supported_means_supported(evaluation: Evaluatio
 
 
 def test_recall_accuracy_and_coverage_floors(evaluation: Evaluation) -> None:
-    assert evaluation.recall("contradicted") >= 0.75, evaluation.table()
+    # certainty before contradiction (issue 29): a clause the certainty reader cannot read in full is not
+    # verifiable, so recall of contradictions is traded for no false accusation (docs/ledgers.md)
+    assert evaluation.recall("contradicted") >= 0.55, evaluation.table()
     assert evaluation.recall("not_verifiable") >= 0.95, evaluation.table()
-    assert evaluation.accuracy >= 0.90, evaluation.table()  # the goal of issue 11
+    assert evaluation.accuracy >= 0.87, evaluation.table()
     assert evaluation.checked_share() >= 0.90, evaluation.table()  # numeric claims the tables decide
 
 
@@ -80,3 +82,23 @@ def test_a_number_about_another_option_in_the_sentence_is_not_pinned_on_the_hold
     assert len(about_other) >= 4 and len(distracted) == 5
     assert not [o.label.id for o in about_other + distracted if o.predicted == "contradicted"]
     assert [o.label.id for o in distracted if o.predicted != "supported"] == []
+
+
+HOLDOUT = Path(__file__).parent / "fixtures"
+SHARED_ROUNDS = Path(__file__).resolve().parents[3] / "shared" / "data" / "capitalbench" / "rounds"
+
+
+@pytest.mark.parametrize(("labels", "rounds"), [
+    (HOLDOUT / "holdout_claims" / "late.jsonl", SHARED_ROUNDS),  # later real rounds (only in ../shared)
+    (HOLDOUT / "holdout_v3" / "labels.jsonl", CB_ROUNDS),  # the portfolio-v3.0 format, held out
+])
+def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
+    """Sets labelled by sessions that never saw the rules (README beside each): whatever the reader cannot read
+    is not verifiable, never contradicted, and what it supports holds."""
+    found = read_labels([labels])
+    if not all((rounds / r).is_dir() for r in {lab.round for lab in found}):
+        pytest.skip(f"rounds of {labels.name} not in {rounds}")
+    result = evaluate(found, rounds)
+    print("\n" + labels.name + "\n" + result.table())
+    assert result.precision("contradicted") is None or result.precision("contradicted") >= 0.95, result.table()
+    assert result.precision("supported") >= 0.95, result.table()

@@ -1,0 +1,306 @@
+"""Certainty before contradiction: a second, small reader of the clause a claim came from.
+
+The readers in this package find claims generously, so that a supported figure is found wherever it is written.
+A *contradicted* verdict must not rest on that generosity: it says a model stated a falsehood. Before the
+verifier may contradict a free-text claim, this module reads the claim's clause with a grammar that knows only
+what it can be sure of, and names its doubt otherwise:
+
+- **subject**: the option the figure is about is written in the clause or heads the line/bullet the clause is
+  in, and no other option (or anything name-like the grammar does not know, "developed ex-US", "mega-cap tech")
+  stands in the clause; another option is allowed only as a reference right after "vs / than / relative to",
+  or as the benchmark a beta or correlation is measured to ("SPY beta", "corr to SPY");
+- **field and window**: every word between the clause's start and the figure (and after it, up to the next
+  stop word) is a measure, window, sign, light verb or function word of the vocabulary below;
+- **scope** (rankings): nothing restricts the set the superlative ranks in ("theme", "sleeve", "among liquid
+  thematic tech options", "in this cohort") unless it is the whole universe;
+- **one subject** (rankings, moves): the clause is not about a list ("semis, Taiwan, defense") or a plural
+  ("segments", "areas").
+
+A clause the grammar cannot read in full gives doubt with the word that stopped it; the verifier then says
+"not verifiable" with that reason instead of "contradicted". Supported verdicts are not gated: they are
+checked on the figure itself, and every part must hold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from ledgers._registry import FIELDS
+from ledgers.reading._clauses import Mention
+
+NEVER_CONTRADICTED = frozenset({"forecast", "probability", "plan", "briefing", "any_return", "any_field",
+                                "unrecognised", "categorical"})
+
+_MEASURE = set("""
+return returns returned returning active relative performance perf outperformance underperformance excess alpha
+momentum trend vol vola volatility volatile realized realised annualized annualised beta betas corr correlation
+correlated drawdown drawdowns dd max maximum distance from high highs low lows 52w 52wk 52-week wk week weeks weekly
+month months monthly year years yearly annual quarter quarterly day days daily session sessions trading calendar
+trailing prior previous recent recently latest last past window horizon lookback rank ranked ranking percentile
+quality score evidence up-day upday share volume z zscore z-score price prices close closing level move moves
+gain gains loss losses change ytd mtd strength rsi sma moving average ma macd signal line pe p/e ratio yield
+dividend target upside downside points pp bps basis point percent percentage pct ret spread reversal pullback
+run run-up runup bounce rebound drop decline rally rise fall selloff sell-off slide surge jump dip swing stretch
+stretched extended oversold overbought breakout range record records peak peaks trough lows term near short long
+medium intermediate price action benchmark timeframe timeframes horizons windows periods multi cross
+""".split())
+_SIGN = set("""
+up down higher lower rose fell gained lost losing declined dropped climbed rallied slipped jumped sank surged
+advanced retreated positive negative outperformed outperforming outperform outperforms underperformed
+underperforming underperform underperforms lagged lagging lags trailed trails led leading leads beat beats beating
+rising falling gaining climbing dropping declining sliding slid sold sell selling off
+""".split())
+_LIGHT = set("""
+is was are were be been being has had have having shows show showing showed shown posted posting printed prints
+delivered delivering returned returning sits sitting sat stands standing stood remains remained remaining trades
+traded trading ran running sees saw seen offers offered offering carries carried carrying its it their the a an
+and of in on over for at by to about around roughly approximately approx nearly near close ~ only just still now
+currently strong stronger strongest weak weaker weakest solid modest sharp sharply very elevated low lower lowest
+high higher highest best worst top bottom largest smallest deepest shallowest biggest greatest least most
+leading leader leaders first second third fourth fifth no not also both while with vs versus against than relative
+clear clearly steady steadily firm firmly robust notable notably significant significantly mild mildly slight
+slightly small smaller large larger big bigger substantial good better poor poorer positive negative
+same flat roughly all every each one two three four five after following despite amid since profit taking
+""".split())
+_UNIVERSAL_SCOPE = re.compile(
+    r"^(?:the\s+)?(?:whole\s+|entire\s+|full\s+|allowed\s+|option\s+|investable\s+)?"
+    r"(?:universe|table|cross[-\s]section|list|market|options?\s+list|(?:all\s+)?(?:\d+\s+)?"
+    r"(?:options|assets|etfs|choices|instruments))\b|^all\s+(?:\d+\s+)?(?:options|assets|etfs|choices|instruments)\b"
+    r"|^(?:every|any)\s+(?:option|asset|etf)\b|^(?:all\s+|multiple\s+|several\s+)?(?:time\s*frames?|horizons|"
+    r"windows|periods|lookbacks)\b",
+    re.I,
+)
+_GROUP_NOUNS = {"sector", "sectors", "theme", "themes", "thematic", "group", "groups", "factor", "factors", "style",
+                "styles", "region", "regional", "country", "countries", "industry", "industries", "sleeve", "sleeves",
+                "equity", "equities", "stocks", "bond", "bonds", "commodity", "commodities", "defensive",
+                "defensives", "cyclical", "cyclicals", "cohort", "slate", "basket", "peers", "peer", "class",
+                "tech", "international", "domestic", "developed", "emerging", "proxy", "space", "complex"}
+_SCOPE_PREP = {"in", "among", "within", "across", "of", "amongst", "inside"}
+_TAIL_STOP = set("""
+amid with as on after while backed driven supported given due thanks and but into heading ahead since which that
+to through likely despite plus because so yet though although whereas offering providing making leaving keeping
+suggesting signaling signalling indicating confirming implying showing giving supporting favoring favouring near
+""".split())
+_SUPERLATIVE = re.compile(
+    r"^(?:strongest|weakest|best|worst|highest|lowest|largest|smallest|deepest|shallowest|biggest|greatest|least|"
+    r"most|top|bottom|leading|leader|led|lead|leads|first|last)$", re.I)
+_PLURAL_SUBJECT = {"segments", "sectors", "areas", "names", "assets", "themes", "exposures", "options",
+                   "holdings", "groups", "markets", "regions", "countries", "factors", "sleeves", "candidates",
+                   "positions", "picks", "ideas", "trades", "industries"}
+_WINDOW = re.compile(r"^(?:\d+(?:\.\d+)?(?:s|d|w|m|y|mo|wk|h|-?(?:day|days|session|sessions|week|weeks|month|months|"
+                     r"year|years|yr|yrs))|\d+(?:st|nd|rd|th))$", re.I)
+_NUMBER = re.compile(r"^[+\-\u2212~]?\$?\d[\d,]*(?:\.\d+)?(?:%|x|pp|bps|[kmbt]n?)?$", re.I)
+_TOKEN = re.compile(r"[+\-\u2212~]?\$?\d[\d,]*(?:\.\d+)?(?:%|x|pp|bps)?[A-Za-z]*|[A-Za-z][A-Za-z0-9'&/]*|[(),;:]")
+_HARD = re.compile(r"[;:\u2014\u2013]|\s-\s|\.\s")
+FIELD_WORDS = frozenset(w for f in FIELDS for name in (f.name, *f.aliases)
+                        for w in re.split(r"[\s_\-/().,&']+", name.lower()) if w)
+"""Every word of a registry field's name or alias ("forward", "p/e", "ebitda", "target", ...)."""
+
+
+@dataclass(frozen=True)
+class ClauseRead:
+    """The clause a claim came from (for readers) and, when a contradiction cannot be concluded, why."""
+
+    clause: str
+    doubt: str | None
+
+
+_RANK_WORD = re.compile(r"(?<![\w-])(?:best|worst|strongest|weakest|highest|lowest|top|leading|deepest|shallowest|"
+                        r"largest|smallest|biggest|greatest|most|least)(?![\w-])", re.I)
+
+
+def unread_part(sentence: str, span: tuple[int, int], rankings: Sequence[tuple[int, int]]) -> str | None:
+    """A superlative after the claim's figure, in its clause, that no ranking assertion of the sentence covers
+    ("+5.46% 21s active return, best in universe context", "0.584 with top prior active rank"): the figure may hold while the rank does not, so the claim as a whole
+    cannot be supported on the figure alone. Returns the word, or None."""
+    start, end = clause_bounds(sentence, span)
+    # the clause and, for a figure, the comma piece after it ("+2.10%, best among sectors")
+    after = sentence[end:end + 60]
+    stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
+    for m in _RANK_WORD.finditer(sentence, span[1], stretch_end):  # a rank said of the figure after it
+        if not any(s <= m.start() < e for s, e in rankings):
+            return m.group(0)
+    return None
+
+
+def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
+    """The clause around ``span``: from the last hard boundary (";", ":", a dash, a sentence end) or unbracketed
+    comma before it to the next one after it; a figure opening a parenthesis takes the phrase before it along
+    ("Positive momentum (+4.56% 21s)")."""
+    start = 0
+    depth = 0
+    i = span[0] - 1
+    while i >= 0:
+        ch = sentence[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                pass  # the figure is inside this parenthesis: the phrase before it is its head
+            else:
+                depth -= 1
+        elif depth == 0 and (ch in ";:\u2014" or (ch == "," and not _inside_parens(sentence, i, span[0]))
+                             or (ch == "." and i + 1 < len(sentence) and sentence[i + 1] == " ")):
+            start = i + 1
+            break
+        elif depth == 0 and ch == "-" and 0 < i < len(sentence) - 1 and sentence[i - 1] == " " and sentence[i + 1] == " ":
+            start = i + 1
+            break
+        i -= 1
+    end = len(sentence)
+    depth = 0
+    for j in range(span[1], len(sentence)):
+        ch = sentence[j]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                end = j
+                break
+            depth -= 1
+        elif depth == 0 and (ch in ";:\u2014," or (ch == "." and (j + 1 == len(sentence) or sentence[j + 1] == " "))):
+            end = j
+            break
+    return start, end
+
+
+def _inside_parens(text: str, comma: int, figure: int) -> bool:
+    """Whether the comma at ``comma`` and the figure share an open parenthesis ("(+5.6% 7d, +22% 30d)")."""
+    depth = 0
+    for ch in text[comma:figure]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+    before = text[:comma]
+    return before.count("(") > before.count(")") and depth >= 0
+
+
+def _words(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text)]
+
+
+def _allowed(word: str, subject_words: set[str], field_words: set[str]) -> bool:
+    w = word.lower().strip("'")
+    if not w or w in "(),;:":
+        return True
+    if _NUMBER.match(w) or _WINDOW.match(w):
+        return True
+    parts = [p for p in re.split(r"[-/]", w) if p]
+    return all(p in _MEASURE or p in _SIGN or p in _LIGHT or p in subject_words or p in field_words
+               or _NUMBER.match(p) or _WINDOW.match(p) or p.isdigit() for p in parts)
+
+
+def read_clause(
+    sentence: str,
+    span: tuple[int, int],
+    rule: str,
+    symbol: str | None,
+    mentions: Sequence[Mention],
+    *,
+    subject_words: Iterable[str] = (),
+    field_words: Iterable[str] = (),
+    anchored: bool = False,
+    benchmark: str | None = None,
+    is_benchmark: Callable[[str], bool] | None = None,
+    scope: str | None = None,
+) -> ClauseRead:
+    """The clause of the claim at ``span`` in ``sentence`` and the doubt, if any, that forbids a contradiction.
+
+    ``mentions`` are the options the sentence names; ``subject_words`` the words of the subject's own names;
+    ``anchored``: the subject heads the line or bullet the sentence is in (or is the decision's only holding);
+    ``scope``: a ranking's scope as its reader resolved it ('universe', 'group:<peer group>'): a peer group the
+    reader resolved (every definition agreeing) may be named in the clause, any other group word may not."""
+    start, end = clause_bounds(sentence, span)
+    clause = sentence[start:end].strip(" ,;:(")
+    if rule in NEVER_CONTRADICTED:
+        return ClauseRead(clause, None)
+    subj = {w.lower() for w in subject_words}
+    fields = {w.lower() for w in field_words} or FIELD_WORDS
+    grouped = rule == "ranking" and (scope or "").startswith("group:")
+    if grouped:  # the peer group's own words are part of the reading ("among sectors", "defensive")
+        subj |= _GROUP_NOUNS | set(re.split(r"[\s_-]+", (scope or "")[6:].lower()))
+    bench = {benchmark} if benchmark else set()
+
+    # the subject and the other options in the clause
+    own_here = False
+    for m in mentions:
+        if m.end <= start or m.start >= end:
+            continue
+        if m.symbol == symbol:
+            own_here = True
+            continue
+        before = sentence[max(start, m.start - 25):m.start].lower()
+        after = sentence[m.end:m.end + 16].lower()
+        bench_ref = m.symbol in bench or (is_benchmark is not None and is_benchmark(m.symbol))
+        if m.reference and (rule in ("compare", "relative_return", "return_or_relative", "relative_momentum")
+                            or bench_ref):
+            continue  # "vs SPY", "than oil": the reference of a comparison
+        if bench_ref and (re.match(r"^\s*(?:beta|corr|correlation)", after)
+                          or re.search(r"(?:beta|corr\w*)\s+(?:to|with|vs\.?)\s*$", before)):
+            continue  # "SPY beta", "corr to SPY": what the measure is taken against
+        return ClauseRead(clause, f"the clause also names {m.symbol} ('{sentence[m.start:m.end]}'), so whose figure "
+                                  "it is is not certain")
+    if not own_here and not anchored:
+        return ClauseRead(clause, "the subject is not written in the clause, nor heads its line")
+
+    # every word up to the figure (and its window after it) must be one the grammar knows
+    mention_spans = [(m.start, m.end) for m in mentions]
+
+    def strip_mentions(a: int, b: int) -> str:
+        text = sentence[a:b]
+        for ms, me in sorted(mention_spans, reverse=True):
+            if ms >= a and me <= b:
+                text = text[:ms - a] + " " + text[me - a:]
+        return text
+
+    head = _words(strip_mentions(start, span[0]))
+    body = _words(strip_mentions(span[0], span[1]))
+    for w in head + body:
+        if w.lower() in _PLURAL_SUBJECT:
+            return ClauseRead(clause, f"'{w}': the clause is about several options")
+        if not _allowed(w, subj, fields):
+            return ClauseRead(clause, f"'{w}' in the clause is not read with certainty")
+    tail = _words(strip_mentions(span[1], end))
+    scope_words: list[str] = []
+    for k, w in enumerate(tail):
+        lw = w.lower()
+        if lw in _TAIL_STOP or w in "(),;:":
+            break
+        if rule == "ranking" and lw in _SCOPE_PREP:
+            rest = " ".join(tail[k + 1:])
+            phrase = []
+            for x in tail[k + 1:]:
+                if x.lower() in _TAIL_STOP or x in "(),;:":
+                    break
+                phrase.append(x.lower())
+            if _UNIVERSAL_SCOPE.match(rest) or (grouped and phrase and all(x in subj or x in _LIGHT for x in phrase)):
+                break
+            return ClauseRead(clause, f"the scope '{' '.join(tail[k:k + 6])}' is not resolved with certainty")
+        if lw in _PLURAL_SUBJECT:
+            return ClauseRead(clause, f"'{w}': the clause is about several options")
+        if not _allowed(w, subj, fields):
+            if rule == "ranking":
+                return ClauseRead(clause, f"'{w}' after the superlative may restrict its scope")
+            return ClauseRead(clause, f"'{w}' in the clause is not read with certainty")
+        scope_words.append(w)
+    if rule == "ranking" and not grouped:
+        rest_words = [w.lower() for w in tail]
+        for k, lw in enumerate(rest_words):
+            if lw in _SCOPE_PREP and k > len(scope_words):
+                phrase = " ".join(tail[k + 1:k + 7])
+                if not _UNIVERSAL_SCOPE.match(phrase) and not re.match(r"^\d", phrase):
+                    return ClauseRead(clause, f"the clause's scope '{tail[k]} {phrase}' may restrict the superlative")
+    if rule == "ranking":
+        group = None if grouped else next((w for w in head + body + scope_words if w.lower() in _GROUP_NOUNS), None)
+        if group is not None:
+            return ClauseRead(clause, f"'{group}' may restrict the set the superlative ranks in")
+        lists = re.search(r"\([^)]*,[^)]*\)", sentence[start:end])
+        if lists and not re.search(r"\d", lists.group(0)):
+            return ClauseRead(clause, "the superlative is said of a list")
+    return ClauseRead(clause, None)
+
+
+__all__ = ["NEVER_CONTRADICTED", "ClauseRead", "clause_bounds", "read_clause", "unread_part"]
