@@ -313,6 +313,7 @@ class LedgerEntryView(BaseModel):
     flags: list[str]
     flag_reasons: dict[str, str] = {}
     check_path: str = "text"
+    clause: str | None = None
     disagrees: bool
     lookahead: bool
     annotations: list[LedgerAnnotationView]
@@ -386,7 +387,7 @@ def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1
                 evidence=[dict(x) for x in e.evidence or [] if isinstance(x, dict)],
                 flags=[str(x) for x in e.flags or []], disagrees=bool(e.disagrees), lookahead=bool(e.lookahead),
                 flag_reasons={str(k): str(v) for k, v in (e.flag_reasons or {}).items()},
-                check_path=e.check_path or "text",
+                check_path=e.check_path or "text", clause=e.clause,
                 annotations=notes[e.id],
             )
             for e, name in rows

@@ -105,6 +105,8 @@ for e in result.entries:
         link = "./ledger?" + urlencode({"run": run.run_id, "claim": e.id})
         st.markdown(f"{head} · [link]({link})")
         st.markdown(f"> {_ui.plain(e.claim)}")
+        if e.clause:
+            st.caption(f"in the rationale: {_ui.plain(e.clause)}")
         left, right = st.columns(2)
         left.markdown(f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
                       + (f" — {_ui.plain(e.judge_note)}" if e.judge_note else ""))

@@ -9,6 +9,7 @@ import json
 from typing import Literal
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import select
 
@@ -42,7 +43,7 @@ def ledger_rows(run_id: str, contestant: str | None = None, status: str | None =
             out.append({
                 "judge": e.judge_id, "contestant": people[e.contestant_id].contestant_key if e.contestant_id in people
                 else str(e.contestant_id), "decision_date": e.decision_date.isoformat() if e.decision_date else None,
-                "symbol": e.symbol, "claim": e.claim, "judge_status": e.judge_status,
+                "symbol": e.symbol, "claim": e.claim, "clause": e.clause, "judge_status": e.judge_status,
                 "verifier_status": e.verifier_status, "path": e.check_path or "text", "reason": e.verifier_reason,
                 "flags": [{"flag": f, "reason": reasons.get(f, "")} for f in e.flags or []],
                 "evidence": e.evidence or [],
@@ -70,10 +71,11 @@ def ledger(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf)
-        w.writerow(["judge", "contestant", "decision_date", "symbol", "claim", "judge_status", "verifier_status",
-                    "path", "reason", "flags"])
+        w.writerow(["judge", "contestant", "decision_date", "symbol", "claim", "clause", "judge_status",
+                    "verifier_status", "path", "reason", "flags"])
         for r in rows:
-            w.writerow([r["judge"], r["contestant"], r["decision_date"], r["symbol"], r["claim"], r["judge_status"],
+            w.writerow([r["judge"], r["contestant"], r["decision_date"], r["symbol"], r["claim"], r["clause"] or "",
+                        r["judge_status"],
                         r["verifier_status"], r["path"], r["reason"],
                         "; ".join(f"{f['flag']}: {f['reason']}" for f in r["flags"])])
         print(buf.getvalue(), end="")
@@ -81,7 +83,8 @@ def ledger(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     t = Table("judge", "contestant", "date", "symbol", "claim", "judge", "verifier", "path", "reason", "flags (why)",
               title=f"claim ledger of run {run_id}: {len(rows)} entries", show_lines=True)
     for r in rows[: limit or None]:
-        t.add_row(r["judge"], r["contestant"], r["decision_date"] or "", r["symbol"] or "", r["claim"],
+        claim = escape(r["claim"]) + (f"\n[dim]in: {escape(r['clause'])}[/dim]" if r["clause"] else "")
+        t.add_row(r["judge"], r["contestant"], r["decision_date"] or "", r["symbol"] or "", claim,
                   r["judge_status"], r["verifier_status"], r["path"], r["reason"],
                   "\n".join(f"⚑ {f['flag']}: {f['reason']}" for f in r["flags"]))
     console.print(t)

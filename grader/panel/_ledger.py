@@ -81,5 +81,6 @@ def verify_judge_ledger(entries: list[dict], bundle: SeasonBundle, contestant_id
             "disagrees": not cc.agrees,
             "lookahead": bool(ver.lookahead) or "lookahead" in cc.flags,
             "check_path": ver.path,
+            "clause": claim.clause if claim.clause and claim.clause != claim.text else None,
         })
     return rows

@@ -43,8 +43,10 @@ def _grade_doc(g: GradeRow) -> dict:
 
 def _ledger_doc(rows: list, decode=lambda value: value) -> list:
     """The hashed form of a grade's ledger entries; ``decode`` reads the JSON columns when they come as text."""
+    # the clause (0010) joins an entry's hashed form only when it has one, so runs stored before it verify unchanged
     return [[e.position, e.claim, e.symbol, decode(e.cited_fields), e.judge_status, e.verifier_status,
-             e.verifier_reason, decode(e.evidence), decode(e.flags), decode(e.flag_reasons), e.check_path, e.lookahead]
+             e.verifier_reason, decode(e.evidence), decode(e.flags), decode(e.flag_reasons), e.check_path, e.lookahead,
+             *([e.clause] if getattr(e, "clause", None) else [])]
             for e in sorted(rows, key=lambda e: e.position)]
 
 
@@ -67,7 +69,8 @@ def _as_text(column):  # noqa: ANN001, ANN202 - a JSON column read as its stored
 _LEDGER_COLUMNS = (LedgerEntryRow.grade_id, LedgerEntryRow.position, LedgerEntryRow.claim, LedgerEntryRow.symbol,
                    _as_text(LedgerEntryRow.cited_fields), LedgerEntryRow.judge_status, LedgerEntryRow.verifier_status,
                    LedgerEntryRow.verifier_reason, _as_text(LedgerEntryRow.evidence), _as_text(LedgerEntryRow.flags),
-                   _as_text(LedgerEntryRow.flag_reasons), LedgerEntryRow.check_path, LedgerEntryRow.lookahead)
+                   _as_text(LedgerEntryRow.flag_reasons), LedgerEntryRow.check_path, LedgerEntryRow.lookahead,
+                   LedgerEntryRow.clause)
 
 
 def _json_decoder():  # noqa: ANN202

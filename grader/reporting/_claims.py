@@ -56,7 +56,8 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
             picked += chosen[: max(0, want if status != "contradicted" else examples)]
         shown = [
             {"contestant": names.get(r.contestant_id, "?"), "decision_date": str(r.decision_date),
-             "symbol": r.symbol, "claim": r.claim, "status": r.verifier_status, "reason": r.verifier_reason,
+             "symbol": r.symbol, "claim": r.claim, "in_the_rationale": r.clause or "—", "status": r.verifier_status,
+             "reason": r.verifier_reason,
              "checked_against": "; ".join(f"{e['symbol']}.{e['field']} = {e['value']:.4g} (observed "
                                           f"{str(e['observed_at'])[:10]})" for e in (r.evidence or [])
                                           if isinstance(e.get("value"), int | float)) or "—",

@@ -137,7 +137,9 @@ def test_ledger_lists_verdicts_paths_and_flag_reasons(env):
                                           "--status", "contradicted"]).output)
     assert only and all(r["judge"] == "mock-xai" and r["verifier_status"] == "contradicted" for r in only)
     csv_out = runner.invoke(app, ["ledger", "--run", "l5", "--format", "csv"]).output
-    assert csv_out.splitlines()[0] == "judge,contestant,decision_date,symbol,claim,judge_status,verifier_status,path,reason,flags"
+    assert csv_out.splitlines()[0] == ("judge,contestant,decision_date,symbol,claim,clause,judge_status,verifier_status,"
+                                       "path,reason,flags")
+    assert all("clause" in r for r in rows)
     table = runner.invoke(app, ["ledger", "--run", "l5", "--contestant", "m2"])
     assert table.exit_code == 0 and "claim ledger of run l5" in table.output
     assert runner.invoke(app, ["ledger", "--run", "nope"]).exit_code == 1

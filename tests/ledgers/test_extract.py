@@ -278,3 +278,22 @@ def test_facts_near_marker_words_stay_facts(text):
     claims = extract_claims(text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY",
                             {"ENERGY": ["Energy Sector", "XLE"]}, benchmark="SP500")
     assert claims and claims[0].assertions[0].rule == "exact_numeric", [(c.text, c.assertions[0].rule) for c in claims]
+
+
+def test_a_claim_keeps_its_clause_and_a_doubt_stops_a_contradiction():
+    """Issue 29: a fragment ("+3.1% 5s") is stored with the clause that decides it, and a clause the certainty
+    reader cannot read in full (another name before the figure) never yields a contradiction."""
+    from ledgers.reading._certainty import read_clause
+
+    text = "Strong tape; developed ex-US +0.9% over 5 sessions, JAPAN lagging."
+    read = read_clause(text, (text.index("+0.9%"), text.index("+0.9%") + 5), "exact_numeric", "JAPAN", [],
+                       subject_words={"japan"}, anchored=True)
+    assert read.clause == "developed ex-US +0.9% over 5 sessions" and "developed" in (read.doubt or "")
+    plain = "Evidence: JAPAN +0.9% over 5 sessions."
+    read = read_clause(plain, (plain.index("+0.9%"), plain.index("+0.9%") + 5), "exact_numeric", "JAPAN",
+                       [], subject_words={"japan"}, anchored=True)
+    assert read.doubt is None and read.clause == "JAPAN +0.9% over 5 sessions"
+    rank = "Strongest momentum theme; AI capex intact."
+    assert "theme" in read_clause(rank, (0, 18), "ranking", "SMH", [], subject_words={"smh"}, anchored=True).doubt
+    scoped = "Strongest momentum in the universe (+8.8% 7d)."
+    assert read_clause(scoped, (0, 18), "ranking", "SMH", [], subject_words={"smh"}, anchored=True).doubt is None

@@ -1,0 +1,24 @@
+"""ledger entries keep the clause a claim came from (free text): what a person reviewing the verdict reads
+
+Revision ID: 0010
+Revises: 0009
+Create Date: 2026-11-26 03:20:00
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = '0010'
+down_revision = '0009'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('ledger_entries') as batch:
+        batch.add_column(sa.Column('clause', sa.Text(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('ledger_entries') as batch:
+        batch.drop_column('clause')
