@@ -20,6 +20,7 @@ from grader.anonymizer._bundle import (
     scrub_log_path_for,
     write_anonymized_bundle,
 )
+from grader.anonymizer._guard import LeakGuard, lexicon
 from grader.anonymizer._models import (
     MODEL_PLACEHOLDER,
     PROVIDER_PLACEHOLDER,
@@ -34,6 +35,7 @@ from grader.anonymizer._models import (
 
 __all__ = [
     "ISSUER_BRANDS",
+    "LeakGuard",
     "MODEL_PLACEHOLDER",
     "PROVIDER_PLACEHOLDER",
     "SELF_REFERENCE_PLACEHOLDER",
@@ -49,6 +51,7 @@ __all__ = [
     "ScrubResult",
     "alias_label",
     "find_leaks",
+    "lexicon",
     "mapping_path_for",
     "scrub_log_path_for",
     "universe_allowlist",

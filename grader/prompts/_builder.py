@@ -96,6 +96,11 @@ def prompt_hash(system: str, user: str) -> str:
     return hashlib.sha256(f"{system}\0{user}".encode()).hexdigest()
 
 
+class _NoGuard:
+    def find(self, text: str) -> list[str]:
+        return []
+
+
 class PromptBuilder:
     """Builds one judge prompt per contestant for a season."""
 
@@ -123,6 +128,16 @@ class PromptBuilder:
         self._round_re = (re.compile("|".join(re.escape(rid) for rid in sorted(self.round_labels, key=len,
                                                                               reverse=True)))
                           if self.round_labels else None)
+
+    def _guard(self, contestant_id: str):
+        """The leak guard for ``contestant_id``'s record (nothing is hidden without anonymization: no guard)."""
+        from grader.anonymizer import Anonymizer, LeakGuard
+
+        if not isinstance(self.anonymizer, Anonymizer):
+            return _NoGuard()
+        author = next((c for c in self.bundle.contestants if c.id == contestant_id), None)
+        return LeakGuard(author.provider_family if author else None, author.model if author else None,
+                         self.bundle.info.symbols())
 
     def neutral(self, text: str) -> str:
         """``text`` with every public round id replaced by its neutral label (a round of another track named
@@ -421,6 +436,8 @@ class PromptBuilder:
             prefix = self.neutral("\n\n".join(shared_part) + "\n\n")
             shared_chars = len(prefix) if user.startswith(prefix) else 0
         leaks = self.anonymizer.find_leaks(user) if compact else []
+        if compact:  # the independent guard over the contestant's own record (grader/anonymizer/_guard.py)
+            leaks += [f"leak guard: {why}" for why in self._guard(contestant_id).find("\n\n".join(s.text for s in sections))]
         return JudgePrompt(
             contestant_id=item[0] if item else contestant_id,
             alias=alias,

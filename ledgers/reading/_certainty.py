@@ -59,10 +59,10 @@ traded trading ran running sees saw seen offers offered offering carries carried
 and of in on over for at by to about around roughly approximately approx nearly near close ~ only just still now
 currently strong stronger strongest weak weaker weakest solid modest sharp sharply very elevated low lower lowest
 high higher highest best worst top bottom largest smallest deepest shallowest biggest greatest least most
-leading leader leaders first second third fourth fifth no not also both while with vs versus against than relative
+no not also both while with vs versus against than relative
 clear clearly steady steadily firm firmly robust notable notably significant significantly mild mildly slight
 slightly small smaller large larger big bigger substantial good better poor poorer positive negative
-same flat roughly all every each one two three four five after following despite amid since profit taking
+same flat roughly all every each after following despite amid since profit taking
 """.split())
 _UNIVERSAL_SCOPE = re.compile(
     r"^(?:the\s+)?(?:whole\s+|entire\s+|full\s+|allowed\s+|option\s+|investable\s+)?"
@@ -72,6 +72,11 @@ _UNIVERSAL_SCOPE = re.compile(
     r"windows|periods|lookbacks)\b",
     re.I,
 )
+_WINDOW_WORDS = re.compile(r"\d+\s*-?\s*(?:s|d|w|m|y|mo|days?|sessions?|weeks?|months?|years?)\b|\b(?:one|two|three|"
+                           r"five|ten|twenty|thirty|six)[\s-]+(?:days?|sessions?|weeks?|months?|years?)\b|\b(?:weekly|monthly|"
+                           r"yearly|annual|daily|ytd|mtd|week|month|year)\b", re.I)
+_RELATIVE_WORDS = re.compile(r"\b(?:vs\.?|versus|relative|active|alpha|excess|outperform\w*|underperform\w*|beat\w*|"
+                             r"lag\w*|ahead of|behind|than|spread|benchmark|spy|s&p|sp500)\b", re.I)
 _GROUP_NOUNS = {"sector", "sectors", "theme", "themes", "thematic", "group", "groups", "factor", "factors", "style",
                 "styles", "region", "regional", "country", "countries", "industry", "industries", "sleeve", "sleeves",
                 "equity", "equities", "stocks", "bond", "bonds", "commodity", "commodities", "defensive",
@@ -286,6 +291,24 @@ def read_clause(
                 return ClauseRead(clause, f"'{w}' after the superlative may restrict its scope")
             return ClauseRead(clause, f"'{w}' in the clause is not read with certainty")
         scope_words.append(w)
+    if rule in ("relative_return", "derived_return", "exact_numeric", "return_or_relative") and re.search(
+            r"[,;]", sentence[span[0]:span[1]]):
+        return ClauseRead(clause, "the figure and its window or measure stand in separate pieces of the sentence")
+    if rule in ("relative_return", "derived_return") and not _WINDOW_WORDS.search(sentence[start:end]):
+        return ClauseRead(clause, "the window is not written in the clause")
+    if rule in ("relative_return", "relative_momentum"):
+        head_text = sentence[start:span[0]]
+        last_figure = max((m.end() for m in re.finditer(r"\d(?:[\d.,]*\d)?\s*%", head_text)), default=0)
+        joint = max((m.end() for m in re.finditer(r"\b(?:and|while|but|with|vs\.? its)\b", head_text[last_figure:])),
+                    default=0) if last_figure else 0
+        # a "relative to" that belongs to another figure ("9.38% relative to SPY over 21 sessions and 2.72% ...")
+        own = head_text[last_figure + joint:] + sentence[span[0]:end]
+        if not _RELATIVE_WORDS.search(own):
+            return ClauseRead(clause, "what the return is relative to is not written with this figure")
+    if rule == "ranking" and re.search(r"\b(?:lead(?:ing|s|er|ers)?|led)\b", sentence[span[0]:span[1]], re.I):
+        return ClauseRead(clause, "'leading' may mean one of the leaders")
+    if rule == "ranking" and re.search(r"\brank\b|percentile", sentence[span[0]:min(end, span[1] + 12)], re.I):
+        return ClauseRead(clause, "a superlative of a percentile rank is ambiguous in direction")
     if rule == "ranking" and not grouped:
         rest_words = [w.lower() for w in tail]
         for k, lw in enumerate(rest_words):

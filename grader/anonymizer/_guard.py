@@ -1,0 +1,130 @@
+"""The leak guard: a second, simpler and stricter check of what a judge will read, independent of the scrubber.
+
+The scrubber (``_anonymizer.py`` with ``_patterns.py``) decides what to replace; a guard that shared its detector
+could never find what the scrubber missed. This one shares nothing with it: it reads the identity lexicon
+(``identity_lexicon.yaml``, data) and a handful of authorship frames, and flags
+
+- **a label or key** naming a lab or model line ("model: qwen-max", ``"provider": "DeepSeek"``, "vendor = xAI",
+  "family: llama", "author: ...");
+- **an authorship frame**: first person or "this desk / portfolio / agent / model / rationale" together with made /
+  built / trained / created / powered by / runs on / speaking as or for / "as X's model" / "I'm X" / "our X desk" /
+  "X-built, I" and an identity name in the same sentence;
+- **a signature or sign-off**: "— DeepSeek" at the end of a line, "Signed, Claude", "Grok here:", "Maverick
+  signing off", "tongyi view:";
+- **the author's own model line** (its family's lines and the words of its model id) outside a market clause (a
+  sentence that names a traded symbol or a market event: launch, release, revenue, capex, deal, shares, ...).
+
+A hit refuses the prompt (the run leaves a stated gap); it never rewrites anything. Placeholders the scrubber
+writes ("[model]", "[provider]", "[self-reference]", "Contestant C") are not identities.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+_LEXICON = Path(__file__).with_name("identity_lexicon.yaml")
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    names: tuple[str, ...]
+    lines: tuple[str, ...]
+    ordinary: frozenset[str]
+
+
+@cache
+def lexicon() -> dict[str, Family]:
+    """family -> its names and model lines (``identity_lexicon.yaml``)."""
+    doc = yaml.safe_load(_LEXICON.read_text(encoding="utf-8")) or {}
+    return {k: Family(k, tuple(map(str, v.get("names", []))), tuple(map(str, v.get("lines", []))),
+                      frozenset(map(str, v.get("ordinary", [])))) for k, v in doc.items()}
+
+
+def _alt(words: Iterable[str]) -> str:
+    parts = sorted({w for w in words if w}, key=len, reverse=True)
+    return "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w)) for w in parts)
+
+
+_B = r"(?<![^\W_])"
+_E = r"(?![^\W_])"
+_SELF = (r"(?:\bI\b|\bI'm\b|\bI am\b|\bI've\b|\bme\b|\bmy\b|\bwe\b|\bwe're\b|\bour\b|\bus\b|"
+         r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision)\b)")
+_MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
+         r"generated|written|produced|authored|backed)\s+(?:in\s+\w+\s+)?by|runs?\s+on|running\s+on|based\s+on|"
+         r"speaking\s+(?:as|for)|on\s+behalf\s+of|from\s+the\s+\w+\s+of")
+_SELF_NOUN = r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|training)"
+_LABEL_KEYS = r"(?:model|model[_\s]?id|provider|vendor|family|author|lab|engine|llm|agent|built[_\s]by|made[_\s]by|signed)"
+_MARKET = re.compile(
+    r"(?i)\b(?:launch\w*|releas\w*|lifted|knocked|rall\w*|revenue|users?|capex|deal|added|adds|offer\w*|hosts?|"
+    r"integrat\w*|shares?|stock|earnings|guid\w*|funding|raised|valuation|partnership|contract|customers?|adoption|"
+    r"app|benchmarks?|outage|lawsuit|sales|margin\w*|growth|demand|spend\w*|invest\w*|stake|bid|acqui\w*|ipo|"
+    r"chips?|gpus?|cluster|cloud|bedrock|azure|copilot|price[ds]?|rose|fell|jumped|dropped|slid|surged|cut|beat)\b")
+_PLACEHOLDER = re.compile(r"\[(?:model|provider|self-reference|[a-z -]+)\]|Contestant\s+[A-Z]{1,3}\b")
+_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]?")
+
+
+class LeakGuard:
+    """Finds identity left in a text a judge will read (``find``); independent of the scrubber."""
+
+    def __init__(self, author_family: str | None, author_model: str | None, symbols: Iterable[str] = ()):
+        lex = lexicon()
+        fam = lex.get((author_family or "").lower())
+        every = [w for f in lex.values() for w in (*f.names, *f.lines)]
+        if author_family and fam is None:
+            every.append(author_family)
+        self._ident = re.compile(rf"{_B}(?:{_alt(every)}){_E}", re.I)
+        own = list(fam.lines) if fam else []
+        ordinary = fam.ordinary if fam else frozenset()
+        model_words = [w for w in re.split(r"[\s\-_./:]+", author_model or "") if len(w) >= 3 and not w.isdigit()]
+        own_any = [w for w in own if w not in ordinary] + [w for w in model_words if w.lower() not in
+                                                           {x.lower() for x in ordinary}]
+        self._own_any = re.compile(rf"{_B}(?:{_alt(own_any)}){_E}", re.I) if own_any else None
+        self._own_cap = re.compile(rf"{_B}(?-i:{_alt(ordinary)}){_E}") if ordinary else None
+        self._symbols = re.compile(rf"{_B}(?:{_alt(symbols)}){_E}") if symbols else None
+        ident = rf"(?:{self._ident.pattern})"
+        self._frames = [
+            ("label", re.compile(rf"(?im)(?:^|[|;,{{(\[]\s*|\s)[\"']?{_LABEL_KEYS}[\"']?\s*[:=]\s*[\"']?[^\n|;,}}\"']{{0,40}}?{ident}")),
+            ("authorship", re.compile(rf"(?i){_SELF}[^.;:\n]{{0,60}}?\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}")),
+            ("authorship", re.compile(rf"(?i)\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}[^.;\n]{{0,60}}?{_SELF}")),
+            ("authorship", re.compile(rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for)\s+(?:an?\s+|the\s+|your\s+)?"
+                                      rf"(?:[\w-]+\s+){{0,2}}?{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+{_SELF_NOUN}\b")),
+            ("authorship", re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}")),
+            ("authorship", re.compile(rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s*,\s*(?:I|we)\b")),
+            ("authorship", re.compile(rf"(?i)\b(?:our|my)\s+{ident}(?:[\s-]+[\w.-]+){{0,2}}?\s+{_SELF_NOUN}\b")),
+            ("authorship", re.compile(rf"(?i){ident}[\s-](?:built|made|trained|powered|backed|native)\b[^.;\n]{{0,40}}?{_SELF}")),
+            ("signature", re.compile(rf"(?im)(?:^|[.!]\s+)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s+(?:here|speaking|signing\s+off|out)\b")),
+            ("signature", re.compile(rf"(?im)^\s*{ident}(?:[\s-]+[\w.-]+){{0,2}}?(?:'s)?\s+(?:view|take|note|call|desk|read)\s*:")),
+            ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|^-)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}\s*$")),
+            ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:the\s+)?{ident}")),
+        ]
+
+    def find(self, text: str) -> list[str]:
+        """Why ``text`` would tell a judge who wrote it (empty: nothing found)."""
+        # a scrubbed self-reference still marks the sentence as the author's ("[self-reference], created by X")
+        clean = _PLACEHOLDER.sub(lambda m: " I " if "self" in m.group(0) else " ", text)
+        out: list[str] = []
+        for kind, pattern in self._frames:
+            for m in pattern.finditer(clean):
+                out.append(f"{kind}: {m.group(0).strip()[:80]!r}")
+        for sentence in _SENTENCE.findall(clean):
+            market = bool(_MARKET.search(sentence)) or bool(self._symbols and self._symbols.search(sentence))
+            if market:
+                continue
+            for rx in (self._own_any, self._own_cap):
+                if rx is None:
+                    continue
+                m = rx.search(sentence)
+                if m:
+                    out.append(f"the author's own model line outside a market clause: {m.group(0)!r} in "
+                               f"{sentence.strip()[:80]!r}")
+        return list(dict.fromkeys(out))
+
+
+__all__ = ["Family", "LeakGuard", "lexicon"]
