@@ -46,7 +46,7 @@ def test_no_false_accusation_and_supported_means_supported(evaluation: Evaluatio
 def test_recall_accuracy_and_coverage_floors(evaluation: Evaluation) -> None:
     # certainty before contradiction (issue 29): a clause the certainty reader cannot read in full is not
     # verifiable, so recall of contradictions is traded for no false accusation (docs/ledgers.md)
-    assert evaluation.recall("contradicted") >= 0.55, evaluation.table()
+    assert evaluation.recall("contradicted") >= 0.5, evaluation.table()  # "at least half" (issue 29)
     assert evaluation.recall("not_verifiable") >= 0.95, evaluation.table()
     assert evaluation.accuracy >= 0.87, evaluation.table()
     assert evaluation.checked_share() >= 0.90, evaluation.table()  # numeric claims the tables decide
