@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from grader.anonymizer import _patterns as P
+from grader.anonymizer._frames import FrameSpan, Frames
+from grader.anonymizer._guard import lexicon
 from grader.anonymizer._models import (
     MODEL_PLACEHOLDER,
     PROVIDER_PLACEHOLDER,
@@ -432,6 +434,18 @@ class _Detector:
         return list(seen)
 
 
+_UNDISCLOSED_VALUE = "[undisclosed]"
+_MARKET_WORDS = re.compile(
+    r"(?i)\b(?:launch(?:ed|es|ing)?|releas(?:e|ed|es)|lifted|knocked|rall(?:y|ied|ies)|revenue|users|capex|deal|"
+    r"added|adds|offers?|offering|hosts?|hosted|integrat(?:ion|es|ed)|shares|stock|earnings|guidance|funding|raised|"
+    r"valuation|partnership|contract|customers|adoption|app|benchmarks?|outage|lawsuit|sales|margins?|demand|"
+    r"spending|invest(?:ment|ed|s)|stake|acqui(?:re|red|sition)|chips?|gpus?|cluster|bedrock|azure|vertex|copilot|"
+    r"seats?|subscribers|downloads|pop|drove|weighed|tailwind|headwind|ships?|shipped|lists|listing|relaunch|"
+    r"pric\w+|run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|caps|picked|closed|"
+    r"series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
+    r"tiers?|fine-tune|api)\b")
+
+
 def _next_to(text: str, identity_end: int, start: int) -> bool:
     """A provider written right after an identity: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI"."""
     return 0 <= start - identity_end <= 3 and text[identity_end:start].strip() in ("(", ",", "/", "-", "—", "")
@@ -478,6 +492,10 @@ class Anonymizer:
         self._by_alias = {a.alias: a for a in self.assignments} | {a.alias_id: a for a in self.assignments}
         self.allowlist = tuple(allowlist)
         self._detector = _Detector(contestants, self.allowlist)
+        symbols = [a for a in self.allowlist if re.fullmatch(r"[A-Z][A-Z0-9.]{0,9}", a)]
+        self._frames = Frames.for_names([v for c in contestants for v in _identity_values(c)],
+                              [c.provider_family for c in contestants], symbols)
+        self._tickers = re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, symbols))})(?![\w])") if symbols else None
         self._alias_tokens = frozenset(
             {a.alias for a in self.assignments} | {a.alias_id for a in self.assignments}
         )
@@ -561,17 +579,89 @@ class Anonymizer:
 
     def scrub(self, text: str, contestant_id: str | None = None) -> ScrubResult:
         """Replace every identity in ``text``; ``contestant_id`` is the author (breaks ties when a model
-        mention fits several contestants that share a model)."""
+        mention fits several contestants that share a model). Scrubbing is idempotent: a pass that still finds
+        something in its own output (a name a first replacement put in a new frame) runs once more, and every
+        replacement points into ``text``."""
+        first = self._scrub_once(text, contestant_id)
+        if not first.replacements:
+            return first
+        second = self._scrub_once(first.text, contestant_id)
+        # only what the first pass put in a new authorship frame counts: a market mention it kept stays kept
+        again = [r for r in second.replacements if r.kind == "self_reference"]
+        if not again:
+            return first
+        parts, pos = [], 0
+        for r in again:
+            parts += [first.text[pos:r.start], r.replacement]
+            pos = r.end
+        parts.append(first.text[pos:])
+        second = ScrubResult(text="".join(parts), replacements=again, kept=[])
+        # map the second pass's replacements back into the input (they never overlap the first's placeholders)
+        shift: list[tuple[int, int, int]] = []  # (start in output, end in output, start in input) of kept text
+        pos_in, pos_out = 0, 0
+        for r in first.replacements:
+            shift.append((pos_out, pos_out + r.start - pos_in, pos_in))
+            pos_out += r.start - pos_in + len(r.replacement)
+            pos_in = r.end
+        shift.append((pos_out, pos_out + len(text) - pos_in, pos_in))
+
+        def back(i: int) -> int | None:
+            for lo, hi, src in shift:
+                if lo <= i <= hi:
+                    return src + i - lo
+            return None
+
+        extra = []
+        for r in second.replacements:
+            a, b = back(r.start), back(r.end)
+            if a is None or b is None:
+                return second.model_copy(update={"replacements": [*first.replacements]})
+            extra.append(r.model_copy(update={"start": a, "end": b, "original": text[a:b]}))
+        merged = sorted([*first.replacements, *extra], key=lambda r: r.start)
+        return ScrubResult(text=second.text, replacements=merged, kept=[*first.kept])
+
+    def _scrub_once(self, text: str, contestant_id: str | None = None) -> ScrubResult:
+        frames = self._frames.spans(text)
         groups = self._detector.groups(text, self._protected(text))
-        if not groups:
+        if not groups and not frames:
             return ScrubResult(text=text, replacements=[])
+        # an authorship frame (label, signature, self-description: grader/anonymizer/_frames.py) wins over the
+        # name patterns; a name outside every frame is the author only by the scrubber's own self-reference rules
+        items: list[tuple[int, int, object]] = []
+        for f in frames:  # a frame inside the scrubber's own self-reference phrase takes the whole phrase
+            over = [g for g in groups if g.start < f.end and f.start < g.end]
+            if over and f.kind != "label":
+                f = FrameSpan(min(f.start, *(g.start for g in over)), max(f.end, *(g.end for g in over)), f.kind)
+            items.append((f.start, f.end, f))
+        items += [(g.start, g.end, g) for g in groups if not any(f.start < g.end and g.start < f.end for f in frames)]
+        items.sort(key=lambda t: (t[0], -t[1]))
         out: list[str] = []
         replacements: list[Replacement] = []
         kept: list[Kept] = []
         pos = 0
         last_identity_end = -10
-        for g in groups:
+        for start, end, item in items:
+            if start < pos:
+                continue
+            if isinstance(item, FrameSpan):
+                kind: ReplacementKind = "self_reference"
+                replacement = _UNDISCLOSED_VALUE if item.kind == "label" else SELF_REFERENCE_PLACEHOLDER
+                last_identity_end = end
+                out.append(text[pos:start])
+                out.append(replacement)
+                replacements.append(Replacement(original=text[start:end], replacement=replacement, kind=kind,
+                                                start=start, end=end))
+                pos = end
+                continue
+            g = item
             kind, replacement = self._replacement(text, g, contestant_id)
+            if kind in ("model", "contestant") and not self._names_a_contestant(text[g.start:g.end]) \
+                    and self._market_clause(text, g.start, g.end):
+                # a model or product named as an actor in market news ("DeepSeek's R1 release knocked 17% off
+                # NVDA", "Amazon's Bedrock added Claude") stays verbatim: never an alias where a product stood
+                kept.append(Kept(original=text[g.start:g.end], kind="model", start=g.start, end=g.end,
+                                 reason="a model or product named in market context (news, launches, deals), not the author"))
+                continue
             if kind == "provider" and _next_to(text, last_identity_end, g.start):
                 pass  # "made by Claude Opus 4.8 (Anthropic)": the author's provider, named with it
             elif kind == "provider":
@@ -605,7 +695,40 @@ class Anonymizer:
             return "provider", PROVIDER_PLACEHOLDER
         if target is None:
             return "model", MODEL_PLACEHOLDER
-        return "contestant", self.alias_of(target)
+        # a neutral token, never the alias: "[Contestant C] release knocked 17% off NVDA" would tell anyone who
+        # knows the news which lab Contestant C is
+        return "contestant", MODEL_PLACEHOLDER
+
+    def _names_a_contestant(self, mention: str) -> bool:
+        """A contestant's own id or display name (not a model or product name, which market news may use)."""
+        norm = P.normalise(mention)
+        if any(norm == P.normalise(c.id) for c in self._contestants.values()):
+            return True  # an id is the season's own string, never news
+        # a display name or model string that is no public product name ("aaa-0", "Alpha Desk") names only it
+        words = set(re.split(r"[\s\-_./]+", mention.lower()))
+        public = {w.lower() for f in lexicon().values() for w in (*f.names, *f.lines)}
+        return any(norm in (P.normalise(c.model), P.normalise(c.display_name)) for c in self._contestants.values()) \
+            and words.isdisjoint(public)
+
+    def _market_clause(self, text: str, start: int, end: int) -> bool:
+        """The sentence around ``start..end`` reports a market event: it names a traded symbol or a market verb
+        or noun (launch, release, revenue, users, capex, shares, ...) and does not speak in the first person
+        about the name."""
+        lo = max(text.rfind(".", 0, start), text.rfind("\n", 0, start), text.rfind(";", 0, start),
+                 text.rfind(",", 0, start), text.rfind(":", 0, start)) + 1
+        hi_candidates = [i for i in (text.find(".", end), text.find("\n", end), text.find(";", end),
+                                     text.find(",", end), text.find(":", end)) if i != -1]
+        hi = min(hi_candidates) if hi_candidates else len(text)
+        if re.search(r"(?i)\b(?:I|I'm|my|me|we|our)\b", text[lo:hi]):
+            return False  # the author speaks in this piece: not a report of market news
+        if hi < len(text) and text[hi] == ":" and not text[lo:start].strip():
+            return False  # "Claude.ai users: ..." heads what follows, it reports nothing
+        # a market word within a few words of the name: the name is an actor of the event ("the Qwen release",
+        # "Bedrock added Claude", "ChatGPT users", "ships with Gemini")
+        near = text[max(lo, start - 40):min(hi, end + 40)]
+        if _MARKET_WORDS.search(near):
+            return True
+        return bool(self._tickers and self._tickers.search(text[lo:hi]))
 
     def mentions(self, text: str) -> list[str]:
         """Every identity-like name in ``text``, companies included (for reports on shared files such as
@@ -617,9 +740,10 @@ class Anonymizer:
 
     def find_leaks(self, text: str) -> list[str]:
         """Identities left in ``text`` (the author's or a contestant's; this anonymizer's aliases ignored):
-        a contestant's id, name or model, or a self-identifying phrase. Company and model names in market
-        context are not identities (they stay verbatim by design)."""
-        return self._detector.leaks(text, self._protected(text))
+        what scrubbing ``text`` again would still replace. Company and model names in market news are not
+        identities (they stay verbatim by design). The prompt builder also runs the independent leak guard
+        (``grader/anonymizer/_guard.py``), which shares nothing with this."""
+        return list(dict.fromkeys(r.original for r in self.scrub(text).replacements))
 
     # -- records -------------------------------------------------------------------------------
     def anonymize_decision(self, decision: Decision) -> tuple[Decision, ScrubRecord]:

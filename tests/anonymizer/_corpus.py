@@ -49,7 +49,6 @@ LEAK_CORPUS: list[tuple[str, list[str]]] = [
     ("My model, gpt-5.5, is cautious.", ["gpt"]),
     ("o3 would disagree with this thesis.", ["o3"]),
     ("o4-mini was used for the summary.", ["o4"]),
-    ("ChatGPT users are bullish on AAPL.", ["ChatGPT"]),
     ("I was built by xAI.", ["xAI"]),
     ("Grok 4.3 reasoning: buy the dip.", ["Grok"]),
     ("Decision by grok-4 (temperature 0).", ["grok"]),
@@ -104,7 +103,6 @@ LEAK_CORPUS: list[tuple[str, list[str]]] = [
     ("The Sonnet 4.6 view is neutral.", ["Sonnet"]),
     ("sonnet-4 and opus-4 variants agree.", ["sonnet", "opus"]),
     ("Google's Bard is retired.", ["Google", "Bard"]),
-    ("Copilot suggested MSFT.", ["Copilot"]),
     ("Grok-ing the data, I think XOM is cheap.", ["Grok"]),
     ("I grok the setup.", ["grok"]),
     ("as a large language model developed by Meta, I stay neutral.", ["Meta"]),
@@ -189,5 +187,9 @@ MARKET_CONTEXT_CORPUS: list[str] = [
     "Meta -8% on capex worries while Google Cloud grew +82%.",
     "A data-center lease with Anthropic and Microsoft's stake in OpenAI support the AI capex theme.",
     "xAI buying GPUs adds to Nvidia demand.",
+    # products named as actors of market news stay too (issue 30: never an alias or a placeholder where a product
+    # stood in the news)
+    "ChatGPT users are bullish on AAPL.",
+    "Copilot suggested MSFT.",
 ]
 

@@ -104,9 +104,10 @@ def test_mapping_and_scrub_log_lead_back_to_the_originals(season, tmp_path):
     m2 = next(a for a in mapping["aliases"] if a["contestant_id"] == "m2")
     first = next(d for d in view.decisions if d.contestant_id == m1["alias_id"])
     assert first.rationale == (
-        f"[self-reference] ({m1['alias']}), I buy AAA; {m2['alias']} is too cautious. Alpha Corp momentum."
+        "[self-reference] ([self-reference]), I buy AAA; [model] is too cautious. Alpha Corp momentum."
     )
-    assert first.context == f"You are {m1['alias']}, trading for {m1['alias']}."
+    assert m1["alias"] not in first.rationale and m2["alias"] not in first.rationale
+    assert first.context == "You are [model], trading for [model]."
 
     records = [json.loads(line) for line in result.scrub_log_path.read_text().splitlines()]
     assert len(records) == 4

@@ -39,8 +39,10 @@ def test_decision_copy_is_scrubbed_and_aliased(anon):
     me = anon.alias_of(d.contestant_id)
     gemini = anon.alias_of("google-gemini-3-1-pro")
     assert out.contestant_id == anon.alias_id_of(d.contestant_id)
-    assert out.rationale == f"[self-reference]. Buying GOOGL: {gemini} traffic is rising, unlike [model]'s."
-    assert out.context == f"Prompt shown to {me} by the harness."
+    # a neutral token, never an alias, where a model stood (issue 30)
+    assert out.rationale == "[self-reference]. Buying GOOGL: [model] traffic is rising, unlike [model]'s."
+    assert gemini not in out.rationale and me not in (out.context or "")
+    assert out.context == "Prompt shown to [model] by the harness."
     # everything else is unchanged, and the input is untouched (frozen model, copy returned)
     assert (out.decided_at, out.trades, out.decision_seconds, out.confidence, out.line) == (
         d.decided_at, d.trades, d.decision_seconds, d.confidence, d.line,
@@ -75,7 +77,7 @@ def test_allocation_rationales_are_scrubbed_too(anon):
     )
     out, record = anon.anonymize_decision(d)
     assert out.allocation is not None
-    assert out.allocation[0].rationale == f"{anon.alias_of('xai-grok-4-3')} would agree; OpenAI capex."
+    assert out.allocation[0].rationale == "[model] would agree; OpenAI capex."
     assert out.allocation[1].rationale is None
     assert [a.weight for a in out.allocation] == [0.6, 0.4]
     assert list(record.fields) == ["allocation[0].rationale"]

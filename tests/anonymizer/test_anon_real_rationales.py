@@ -78,10 +78,12 @@ def test_real_sentences_naming_companies_survive_verbatim(sentence):
 
 
 @pytest.mark.skipif(not ROUNDS.is_dir(), reason="shared CapitalBench data not present")
-def test_real_model_ids_and_names_become_aliases():
+def test_real_model_ids_and_names_become_a_neutral_token():
     _, contestants = _texts_and_contestants()
     anon = Anonymizer.for_contestants(contestants, "capitalbench")
     for c in contestants:
         alias = anon.alias_of(c.id)
-        assert anon.scrub(f"Submitted by {c.id}.").text == f"Submitted by {alias}."
-        assert anon.scrub(f"{c.display_name}: overweight semis.").text == f"{alias}: overweight semis."
+        assert anon.scrub(f"Submitted by {c.id}.").text == "Submitted by [self-reference]."
+        assert anon.scrub(f"{c.display_name}: overweight semis.").text in ("[model]: overweight semis.",
+                                                                           "[self-reference]: overweight semis.")
+        assert alias not in anon.scrub(f"{c.display_name}: overweight semis.").text

@@ -94,9 +94,12 @@ def test_exact_replacements(anon, sentence, expected):
         ("Mistral Large 2", "mistral-large-2"),
     ],
 )
-def test_season_contestants_become_their_alias(anon, mention, model):
+def test_season_contestants_become_a_neutral_token(anon, mention, model):
+    """Never the alias where a model stood (issue 30): "[Contestant C] release knocked 17% off NVDA" would tell
+    anyone who knows the news which lab Contestant C is."""
     result = anon.scrub(f"Compare {mention} now.")
-    assert result.text == f"Compare {anon.alias_of(_id(model))} now."
+    assert result.text == f"Compare {MODEL_PLACEHOLDER} now."
+    assert anon.alias_of(_id(model)) not in result.text
     assert [r.kind for r in result.replacements] == ["contestant"]
 
 
@@ -109,10 +112,10 @@ def test_other_models_become_a_placeholder(anon, mention):
     assert [r.kind for r in result.replacements] == ["model"]
 
 
-def test_ids_and_display_names_become_the_alias(anon):
+def test_ids_and_display_names_become_a_neutral_token(anon):
     for c in CONTESTANTS:
         for value in (c.id, c.display_name, c.id.upper(), c.display_name.replace(" ", "_")):
-            assert anon.scrub(value).text == anon.alias_of(c.id), value
+            assert anon.scrub(value).text == MODEL_PLACEHOLDER, value
 
 
 def test_replacement_records_point_into_the_input(anon):
@@ -135,7 +138,7 @@ def test_replacement_records_point_into_the_input(anon):
     assert result.replacements[0].replacement == SELF_REFERENCE_PLACEHOLDER
     assert (
         result.text
-        == f"Note: [self-reference]. [model] and {anon.alias_of('xai-grok-4-3')} disagree; [model] too."
+        == "Note: [self-reference]. [model] and [model] disagree; [model] too."
     )
     kept = anon.scrub("OpenAI's view")  # a company: kept verbatim, and the report says so
     assert kept.replacements == [] and kept.kept[0].kind == "provider" and kept.kept[0].original == "OpenAI"
@@ -147,14 +150,10 @@ def test_shared_model_goes_to_the_author_else_placeholder():
         Contestant(id="omega-desk", display_name="Omega Desk", provider_family="openai", model="gpt-5"),
     ]
     a = Anonymizer.for_contestants(twins, "s")
-    assert (
-        a.scrub("gpt-5 thinks so", contestant_id="omega-desk").text == f"{a.alias_of('omega-desk')} thinks so"
-    )
-    assert a.scrub("gpt-5 thinks so").text == "[model] thinks so"
-    assert (
-        a.scrub("Alpha Desk and Omega Desk").text
-        == f"{a.alias_of('alpha-desk')} and {a.alias_of('omega-desk')}"
-    )
+    result = a.scrub("gpt-5 thinks so", contestant_id="omega-desk")  # the author speaking of itself
+    assert result.text in ("[model] thinks so", "[self-reference] thinks so")
+    assert a.scrub("gpt-5 thinks so").text in ("[model] thinks so", "[self-reference] thinks so")
+    assert a.scrub("Alpha Desk and Omega Desk").text == "[model] and [model]"
 
 
 def test_unknown_and_conditional_families_are_scrubbed_only_when_in_the_season():
@@ -216,7 +215,7 @@ def test_identities_next_to_allowed_names_are_still_scrubbed():
         "Meta AI agree; Meta Llama 3 too. I'm Claude."
     ).text
     assert out == (
-        f"[self-reference], I like GOOGL. {a.alias_of('google-gemini-3-1-pro')} and Meta AI agree; "
+        "[self-reference], I like GOOGL. [model] and Meta AI agree; "
         "[model] too. [self-reference]."
     )
 

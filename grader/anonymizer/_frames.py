@@ -1,0 +1,308 @@
+"""Authorship frames: where a text says who wrote it, read by its structure before its words.
+
+The scrubber's name patterns (``_patterns.py``) find names; whether a name is the author or a market actor is
+decided here, one small rule per kind of frame:
+
+- **labels and keys**: a line or JSON-ish key ``model:``, ``provider:``, ``vendor:``, ``family:``, ``author:``,
+  ``lab:``, ``engine:``, ``llm:``, ``tier:`` -> its value is undisclosed, whatever it says;
+- **signatures**: "— DeepSeek" / "-- Grok 4" ending a line, "Signed, Claude", "Maverick signing off",
+  "Claude Sonnet speaking:", "tongyi view:" opening a line;
+- **self-descriptions**: first person or "this desk / portfolio / agent / model / rationale" with made / built /
+  trained / created / powered by, runs on, speaking as / for, "I'm X", "as X's model", "our X desk",
+  "X-built, I", "its sibling X model".
+
+Inside a frame every identity name (the identity lexicon, ``identity_lexicon.yaml``, and the season's contestants'
+ids, names and models) is replaced by a neutral token; outside one, names stay for the scrubber's market rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from grader.anonymizer._guard import lexicon
+
+_SELF = (r"(?:\bI\b|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
+         r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
+         r"allocation|trade)\b)")
+_MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
+         r"generated|written|produced|authored|backed|served|hosted)\s+(?:in\s+[A-Z][\w-]*\s+|up\s+)?by\b|"
+         r"\bruns?\s+on\b|\brunning\s+on\b|\bbased\s+on\b|\bspeaking\s+(?:as|for)\b|\bon\s+behalf\s+of\b|"
+         r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b")
+_ROLE = (r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|"
+         r"training|llm|ai|engine|variant|sibling|version|release|reasoner|reasoning\s+model|instance)")
+_LABEL = re.compile(
+    r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*[\"'*_]*(?:model(?:[_\s]?id|[_\s]?name)?|provider|vendor|family|author|lab|"
+    r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
+    r"(?P<val>(?!\s*(?:\[undisclosed\]|undisclosed\b|\[))[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))")
+_FRAME_TAIL = re.compile(r"\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
+                         r"(?:model|system|assistant|agent)\b)")
+_GENERIC_WORDS = frozenset("""pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
+thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split())
+_ENGLISH_NEAR = frozenset("""clause claudes gemini llamas mistrals groks grokked metal metro matter coded coders
+gamma gemma geminis scoutt maverik""".split())
+_PLAIN_WORDS = frozenset("""meta scout opus clause cloud crude grace grove gross great group groups quest gemma lama
+llama lamp code coder codes fair fail hair pair quad grok sonnet haiku close""".split())
+_MARKET_PIECE = re.compile(
+    r"(?i)\b(?:rose|fell|rall\w*|lifted|knocked|grew|revenue|capex|earnings|shares|stock|launch\w*|releas\w*|"
+    r"expanded|deal|funding|raised|signed|added|offers?|hosts?|hosting|users|sales|guid\w*|beat|missed|drove|"
+    r"partnership|integration|lists|listed|news|moves|said|announced|reported|deployed|customers?|pric\w+|"
+    r"run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|downloads|caps|picked|"
+    r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut)\b")
+
+
+@dataclass(frozen=True)
+class FrameSpan:
+    start: int
+    end: int
+    kind: str  # label | signature | self_reference
+
+
+class Frames:
+    """Finds the spans of a text that say who wrote it (see the module docstring). The patterns are compiled once
+    per set of names (``Frames.for_names``) and only run on a text that names something."""
+
+    @classmethod
+    def for_names(cls, identity_values: Iterable[str] = (), families: Iterable[str] = (),
+                  symbols: Iterable[str] = ()) -> Frames:
+        # the contestants' own ids, names and models are the name patterns' (``_anonymizer._Detector``); the frames
+        # read the identity lexicon and the season's families, so one set of patterns serves many seasons
+        lexicon_words = {w.lower() for f in lexicon().values() for w in (*f.names, *f.lines)}
+        kept = tuple(sorted({v for v in identity_values
+                             if any(t in lexicon_words for t in re.split(r"[\s\-_./]+", v.lower()))}))
+        return _cached_frames(kept, tuple(sorted(set(families))), tuple(sorted(set(symbols))))
+
+    def __init__(self, identity_values: Iterable[str] = (), families: Iterable[str] = (), symbols: Iterable[str] = ()):
+        self._symbols = frozenset(symbols)
+        self._ordinary = frozenset(w for fam in lexicon().values() for w in fam.ordinary)
+        words: set[str] = set()
+        for fam in lexicon().values():
+            words.update(fam.names)
+            words.update(fam.lines)
+        for family in families:
+            if family and family.lower() not in ("undisclosed", "unknown", "other", "none"):
+                words.add(family)
+        for value in identity_values:
+            if value and len(value) >= 2:
+                words.add(value)
+                words.update(w for w in re.split(r"[\s/]+", value)
+                             if sum(ch.isalpha() for ch in w) >= 3 and w.lower() not in _GENERIC_WORDS)
+        self._names = {w.lower() for w in words if len(w) >= 4 and w.isalpha()}
+        # misspelt names: every name of 5+ letters with one letter dropped, for the symmetric-delete look-up
+        self._near: dict[str, str | None] = {}  # word -> the name it misspells (or None), remembered
+        self._deletes: dict[str, str] = {}
+        long_names = [w.lower() for w in words if len(w) >= 5 and w.isalpha()]
+        self._initials = frozenset(w[0] for w in long_names)
+        self._shortest = min(map(len, long_names), default=5)
+        self._longest = max(map(len, long_names), default=5)
+        for w in {w for w in words if len(w) >= 5 and w.isalpha()}:
+            low = w.lower()
+            for i in range(1, len(low)):
+                self._deletes.setdefault(low[:i] + low[i + 1:], w)
+            self._deletes.setdefault(low, w)
+        parts = sorted(words, key=len, reverse=True)
+        alt = "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w) if p) for w in parts)
+        # a name and its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick", "qwen3-235b"
+        self._triggers = frozenset(t for w in words for t in re.findall(r"[a-z]+|[^\x00-\x7f]+", w.lower())[:1])
+        self.ident = re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
+                                rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])", re.I)
+        ident = self.ident.pattern
+        speech = (r"(?:here|speaking|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
+                  r"advised|concluded|says|said|calls?|notes?|"
+                  r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)")
+        # frames that say who speaks by themselves (no first person needed)
+        self._inherent: list[tuple[str, re.Pattern[str]]] = [
+            ("label", re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*[\[<#@]\s*(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})")),
+            ("label", re.compile(rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|engine|llm|source)\s*=\s*[\"']?"
+                                 rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})")),
+            ("label", re.compile(rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->")),
+            ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
+            ("label", re.compile(rf"(?i)作者\s*[:：]\s*(?P<who>[^。.\n]{{0,40}})")),
+            ("label", re.compile(rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)")),
+            ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|says|said)\s+(?:that|this|the|your)\s+(?P<who>{ident})")),
+            ("self_reference", re.compile(rf"(?i)[\u2014\u2013]\s*as\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*[\u2014\u2013]")),
+            ("signature", re.compile(rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
+                                     rf"(?:\s*\([^)]{{0,40}}\))?)\s*{speech}")),
+            ("signature", re.compile(rf"(?i)(?:\b(?:submitted|written|generated|produced|authored|posted|sent|signed|"
+                                     rf"output|note|reminder|verdict|analysis|report|message|update|call|take|view|"
+                                     rf"disclosure|rédigée?|écrit|verfasst|escrito)\s+(?:from|of|by|par|von|por)|作者)"
+                                     rf"\s*[:：]?\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
+                                     rf"(?:\s*\([^)]{{0,40}}\))?)\s*(?=\.?\s*$|:|：|,\s*(?:an?|the)\s|\s*[\u2014\u2013])")),
+            ("self_reference", re.compile(rf"(?i)\b(?:the|our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+"
+                                          rf"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b")),
+            ("signature", re.compile(rf"(?im)^\s*(?P<who>{ident}[\w.\-/]*)\s*(?:\([^)]{{0,40}}\))?\s*(?:→|->|\|)")),
+            ("self_reference", re.compile(rf"(?i)\b(?:speaking\s+(?:as|for)|on\s+behalf\s+of|disclosure\s+from|from\s+the\s+desk\s+of)"
+                                          rf"\s+(?:an?\s+|the\s+|your\s+)?(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})")),
+            ("signature", re.compile(rf"(?im)^\s*(?:my\s+\w+\s+as\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,1}}?)(?:'s)?"
+                                     rf"(?:\s+[\w-]+){{0,3}}\s*:")),
+            ("signature", re.compile(rf"(?i)\b(?:take|view|note|call|read)\s+as\s+(?:an?\s+|the\s+)?(?P<who>{ident})")),
+            ("self_reference", re.compile(rf"(?i)\bas\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
+                                          rf"\s*(?::|,\s*(?:I|we)\b|\s+(?:I|we)\b)")),
+        ]
+        self._frames: list[tuple[str, re.Pattern[str]]] = [
+            ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|(?<=\s)-|^-)\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s*$")),
+            ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)")),
+            ("signature", re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
+                                     rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b")),
+            ("signature", re.compile(rf"(?im)^\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?:'s)?\s+"
+                                     rf"(?:view|take|note|call|desk|read|verdict|pick)\s*:")),
+            ("self_reference", re.compile(rf"(?i)(?:{_MADE})\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,3}}?(?P<who>{ident})")),
+            ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for|for)\s+(?:an?\s+|the\s+|your\s+)?"
+                                          rf"(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})(?:'s)?(?:[\s\-][\w.\-]+){{0,3}}?\s+{_ROLE}\b")),
+            ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)")),
+            ("self_reference", re.compile(rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,3}}?\s*,\s*(?:I|we)\b")),
+            ("self_reference", re.compile(rf"(?i)\b(?:our|my|its|this)\s+(?:own\s+|sibling\s+|fellow\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?\s+{_ROLE}\b")),
+            ("self_reference", re.compile(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
+            ("self_reference", re.compile(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b")),
+        ]
+
+    def _misspelt(self, text: str) -> tuple[str, list[int] | None]:
+        """``text`` with misspelt names ("Cluade", "gemni", "Lamma", "Deepseak", "qwne") spelt as the name, and the
+        map from each character of the result back to the input (None: nothing was misspelt)."""
+        out: list[str] = []
+        index: list[int] = []
+        pos = 0
+        changed = False
+        for m in re.finditer(r"[A-Za-z]{4,}", text):
+            word = m.group(0)
+            low = word.lower()
+            if (word.isupper() and len(word) <= 5) or word in self._symbols:
+                continue  # a ticker ("GOOGL") is no misspelt name
+            if low[0] not in self._initials or not self._shortest - 1 <= len(low) <= self._longest + 1:
+                continue
+            if low in self._names or low in _PLAIN_WORDS or low in _ENGLISH_NEAR:
+                continue
+            name = self._near.get(low, "")
+            if name == "":
+                name = self._deletes.get(low) or next(
+                    (self._deletes[v] for v in (low[:i] + low[i + 1:] for i in range(1, len(low))) if v in self._deletes),
+                    None)
+                if len(self._near) < 200_000:
+                    self._near[low] = name
+            if name is None or name.lower()[0] != low[0]:
+                continue
+            out.append(text[pos:m.start()])
+            index.extend(range(pos, m.start()))
+            out.append(name)
+            index.extend(min(m.start() + k, m.end() - 1) for k in range(len(name)))
+            pos = m.end()
+            changed = True
+        if not changed:
+            return text, None
+        out.append(text[pos:])
+        index.extend(range(pos, len(text)))
+        return "".join(out), index
+
+    def spans(self, text: str) -> list[FrameSpan]:
+        """Identity spans inside authorship frames (labels: the whole value), merged, in text order."""
+        fixed, index = self._misspelt(text)
+        if index is not None:  # read the spelt-right copy, answer in the input's offsets
+            return [FrameSpan(index[f.start], index[f.end - 1] + 1, f.kind) for f in self._spans(fixed)]
+        return self._spans(text)
+
+    def _spans(self, text: str) -> list[FrameSpan]:
+        names_some = not self._triggers.isdisjoint(re.findall(r"[a-z]+|[^\x00-\x7f]+", text.lower()))
+        if not names_some and not (("=" in text or ":" in text) and _LABEL.search(text)):
+            return []  # names nobody and labels nothing: the common case, one pass
+        # the frames run only on the lines that name someone (a frame never spans lines but a signature block's)
+        windows: list[tuple[int, int]] = []
+        for m in self.ident.finditer(text) if names_some else ():
+            lo = text.rfind("\n", 0, m.start()) + 1
+            lo = text.rfind("\n", 0, lo - 1) + 1 if lo > 0 and text[max(0, lo - 8):lo].strip().endswith(",") else lo
+            hi = text.find("\n", m.end())
+            hi = len(text) if hi == -1 else hi
+            if windows and lo <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], max(hi, windows[-1][1]))
+            else:
+                windows.append((lo, hi))
+        # misspelt names ("Cluade", "gemni", "Lamma-4", "Deepseak") are names too (``self.ident`` holds them)
+        found: list[FrameSpan] = []
+        for m in _LABEL.finditer(text):
+            found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
+        header_cols: list[int] = []
+        for line in re.finditer(r"(?m)^\s*\|.*\|\s*$", text):
+            cells = line.group(0).strip().strip("|").split("|")
+            if any(re.fullmatch(r"\s*(?:author|model|provider|vendor|family|llm|agent)\s*", c, re.I) for c in cells):
+                header_cols = [i for i, c in enumerate(cells)
+                               if re.fullmatch(r"\s*(?:author|model|provider|vendor|family|llm|agent)\s*", c, re.I)]
+                continue
+            if header_cols and not re.fullmatch(r"[\s|:-]+", line.group(0)):
+                pos = line.start() + line.group(0).index("|") + 1
+                for i, c in enumerate(cells):
+                    if i in header_cols and c.strip():
+                        lead = len(c) - len(c.lstrip())
+                        found.append(FrameSpan(pos + lead, pos + len(c.rstrip()), "label"))
+                    pos += len(c) + 1
+        sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
+        framed: list[tuple[int, int]] = []  # sentences that hold an authorship frame
+        for kind, rx in [*self._inherent, *self._frames]:
+            inherent = any(rx is r for _, r in self._inherent)
+            for m in (x for lo, hi in windows for x in rx.finditer(text, lo, hi)):
+                group = "who" if m.group("who") is not None else "who2"
+                s, e = m.span(group)
+                if kind == "self_reference" and not inherent and not self._first_person(text, m.start(), m.end(),
+                                                                                       sentences):
+                    continue
+                found.append(FrameSpan(s, e, kind))
+                framed += [(a, b) for a, b in sentences if a <= s < b]
+        # a frame takes along what describes the same author right after it: "(OpenAI)", "(Sonnet 4.5)",
+        # "researchers at Meta", ", a Google DeepMind model"
+        tails = []
+        for f in found:
+            m = _FRAME_TAIL.match(text, f.end)
+            if m and self.ident.search(m.group(0)):
+                tails.append(FrameSpan(f.start, m.end(), f.kind))
+        found += tails
+        # in a sentence the author describes itself in, every other identity name in the same piece goes too
+        # ("I'm Haiku, the fast Claude model"), unless the piece reports market news ("..., but Anthropic expanded
+        # its Google Cloud TPU commitment") or it is a traded symbol as written
+        for a, b in dict.fromkeys(framed):
+            for piece in re.finditer(r"[^,;:\u2014\u2013]+", text[a:b]):
+                ps, pe = a + piece.start(), a + piece.end()
+                if not re.search(_SELF, text[ps:pe]) and not any(ps <= f.start < pe or f.start <= ps < f.end
+                                                                  for f in found):
+                    continue  # only the pieces the author speaks in (or that hold a frame)
+                if _MARKET_PIECE.search(text[ps:pe]) or any(
+                        re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols):
+                    continue
+                for m in self.ident.finditer(text, ps, pe):
+                    if m.group(0).islower() and m.group(0).capitalize() in self._ordinary:
+                        continue  # "a mistral wind": an ordinary word, lower case
+                    if m.group(0).isupper() and len(m.group(0)) <= 5 and m.group(0) in self._symbols:
+                        continue
+                    found.append(FrameSpan(m.start(), m.end(), "self_reference"))
+        # a name cut short by a lazy frame ("GPT-4" of "GPT-4.1") is taken whole
+        whole = []
+        for f in found:
+            m = self.ident.match(text, f.start)
+            whole.append(FrameSpan(f.start, max(f.end, m.end()), f.kind) if m else f)
+        found = sorted(whole, key=lambda f: (f.start, -f.end))
+        merged: list[FrameSpan] = []
+        for f in found:
+            if merged and f.start < merged[-1].end:
+                last = merged[-1]
+                merged[-1] = FrameSpan(last.start, max(last.end, f.end), last.kind)
+            else:
+                merged.append(f)
+        return merged
+
+    @staticmethod
+    def _first_person(text: str, start: int, end: int, sentences: list[tuple[int, int]]) -> bool:
+        """A self-description is one only in a sentence the author speaks in (first person or "this desk")."""
+        frame = text[start:end]
+        if re.search(r"(?i)\b(?:I'm|I am|I,|as|being|speaking|our|my|this\s+is)\b", frame[:14]):
+            return True
+        for s, e in sentences:
+            if s <= start < e:
+                return bool(re.search(_SELF, text[s:e]))
+        return bool(re.search(_SELF, text))
+
+
+@lru_cache(maxsize=32)
+def _cached_frames(values: tuple[str, ...], families: tuple[str, ...], symbols: tuple[str, ...]) -> Frames:
+    return Frames(values, families, symbols)
+
+
+__all__ = ["FrameSpan", "Frames"]

@@ -1,0 +1,53 @@
+"""Issue 30: the anonymizer and the leak guard on sentences written by sessions that never saw their rules
+(tests/anonymizer/battery, README there). ``dev`` and ``dev2`` are what rules were written on; ``holdout`` is only
+measured. Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.anonymizer import LeakGuard
+from tests.anonymizer._battery import UNIVERSE, load, score
+
+SYMBOLS = [s for s, _ in UNIVERSE]
+
+
+def _guard(out, author):
+    return LeakGuard(author.provider_family, author.model, SYMBOLS).find(out)
+
+
+@pytest.mark.parametrize(("name", "max_leaking", "max_altered"), [
+    ("dev", 0, 6), ("dev2", 11, 9), ("holdout", 6, 10),
+])
+def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
+    result = score(load(name), _guard)
+    print("\n" + result.line(name))
+    assert len(result.leaking) <= max_leaking, result.leaking
+    assert len(result.altered) <= max_altered, result.altered
+
+
+@pytest.mark.parametrize(("name", "min_caught"), [("dev", 0.95), ("dev2", 0.78), ("holdout", 0.88)])
+def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float) -> None:
+    """The guard on the unscrubbed sentences: a prompt that still carried them would be refused."""
+    items = load(name)
+    named = [i for i in items if i["leak_tokens"]]
+    caught = sum(bool(LeakGuard(i["family"], i["model"], SYMBOLS).find(i["text"])) for i in named)
+    market = [i for i in items if i["kind"] == "market"]
+    refused = sum(bool(LeakGuard(i["family"], i["model"], SYMBOLS).find(i["text"])) for i in market)
+    print(f"\n{name}: guard refuses {caught}/{len(named)} sentences naming their author, {refused}/{len(market)} "
+          "market sentences")
+    assert caught / len(named) >= min_caught
+    assert refused <= 0.05 * len(market)
+
+
+def test_the_guard_shares_nothing_with_the_scrubber() -> None:
+    """A check independent of what it checks: the guard imports neither the scrubber's patterns nor its frames."""
+    import ast
+    from pathlib import Path
+
+    import grader.anonymizer._guard as guard
+
+    tree = ast.parse(Path(guard.__file__).read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
+        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not any(m and ("_patterns" in m or "_frames" in m or "_anonymizer" in m) for m in imported)
