@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from grader.anonymizer._guard import LeakGuard
 from grader.anonymizer._anonymizer import Anonymizer
 from grader.season import load_bundle
 
@@ -121,13 +122,19 @@ def write_anonymized_bundle(
 
     leaks: list[tuple[str, int, str, str]] = []
     lines: list[str] = []
+    authors = {c.id: c for c in bundle.contestants}
+    guards: dict[str, LeakGuard] = {}
     for out_line, (anon, _) in enumerate(decisions, 1):
         texts = {"rationale": anon.rationale, "context": anon.context}
         for i, a in enumerate(anon.allocation or []):
             texts[f"allocation[{i}].rationale"] = a.rationale
+        author = authors[anonymizer.contestant_of(anon.contestant_id)]
+        guard = guards.setdefault(author.id, LeakGuard(author.provider_family, author.model, bundle.info.symbols()))
         for fld, text in texts.items():
             for leak in anonymizer.find_leaks(text or ""):
                 leaks.append(("decisions.jsonl", out_line, fld, leak))
+            for why in guard.find(text or ""):  # the independent check (grader/anonymizer/_guard.py)
+                leaks.append(("decisions.jsonl", out_line, fld, f"leak guard: {why}"))
         # no decision timings: efficiency is computed outside the judge, and latency differs by family
         payload = anon.model_dump(mode="json", exclude={"line", "decision_seconds"}, exclude_none=True)
         lines.append(json.dumps(payload, ensure_ascii=False, sort_keys=False))

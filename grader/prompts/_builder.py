@@ -26,7 +26,7 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, time
 from functools import cached_property
 
 from grader.pit import MARKET_TZ, Observation
@@ -94,6 +94,14 @@ class JudgePrompt:
 
 def prompt_hash(system: str, user: str) -> str:
     return hashlib.sha256(f"{system}\0{user}".encode()).hexdigest()
+
+
+def _session_part(when: datetime) -> str:
+    """"before the open", "during the session" or "after the close" (New York time) of a decision time."""
+    t = when.astimezone(MARKET_TZ).time()
+    if t < time(9, 30):
+        return "before the open"
+    return "during the session" if t < time(16, 0) else "after the close"
 
 
 class _NoGuard:
@@ -201,7 +209,9 @@ class PromptBuilder:
                          last_sent: dict[tuple[str, str], str] | None, facts: list[str],
                          seen_context: set[str] | None, shared_briefings: bool = False) -> DecisionSection:
         when = decision.decided_at
-        lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
+        # the day and the part of the session, no finer: the minute a model answered tells its latency, and latency
+        # differs by family (issue 30)
+        lines = [f"## Decision {when.astimezone(MARKET_TZ):%Y-%m-%d}, {_session_part(when)}"]
         if decision.round_id:
             lines.append(self.round_labels.get(decision.round_id, "Round (unlabelled)"))
         if decision.trades:
