@@ -257,7 +257,7 @@ class LedgerEntryRow(Base):
     flag_reasons: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """flag -> the reason a reader can check (which value, which comparison)."""
     clause: Mapped[str | None] = mapped_column(Text, nullable=True)
-    """The clause of the rationale the claim came from (claims the reference judge extracted; 0010), so a person
+    """The clause of the rationale the claim came from (claims the reference judge extracted; 0011), so a person
     reviewing the verdict reads the words that decide it, not a fragment ("5s, +2.08%")."""
 
 

@@ -23,8 +23,8 @@ def test_migrations_create_every_table(db_url):
                  "run_leases", "identity_probe_calls"):
         assert name in tables
     with get_engine(db_url).connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0010"
-    # 0010: a ledger entry keeps the clause its claim came from
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0011"
+    # 0011: a ledger entry keeps the clause its claim came from
     assert "clause" in {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("ledger_entries")}
     # 0004: identity-guess probe calls, one row per attempt
     probe = {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("identity_probe_calls")}

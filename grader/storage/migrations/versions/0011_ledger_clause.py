@@ -1,15 +1,15 @@
 """ledger entries keep the clause a claim came from (free text): what a person reviewing the verdict reads
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-26 03:20:00
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0010'
-down_revision = '0009'
+revision = '0011'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 
