@@ -20,6 +20,7 @@ from grader.storage import (
     LedgerAnnotationRow,
     LedgerEntryRow,
     RunRow,
+    record_row_hashes,
     session_scope,
 )
 
@@ -152,6 +153,7 @@ def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, g
         row = _human_grade_row(s, run, _rubric_of(run), who, contestant_row_id, grade)
         s.add(row)
         s.flush()
+        record_row_hashes(s, "human_grade", [row.id])
         return row.id
 
 
@@ -168,6 +170,7 @@ def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeI
                 for who, cid, grade in grades]
         s.add_all(rows)
         s.flush()
+        record_row_hashes(s, "human_grade", [r.id for r in rows])
         return [r.id for r in rows]
 
 
@@ -186,4 +189,5 @@ def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: st
         row = LedgerAnnotationRow(ledger_entry_id=ledger_entry_id, annotator=who.name, status=status, note=note)
         s.add(row)
         s.flush()
+        record_row_hashes(s, "ledger_annotation", [row.id])
         return row.id

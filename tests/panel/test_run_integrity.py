@@ -263,7 +263,8 @@ def test_verify_names_an_edited_derived_row(season, db_url, tmp_path, edit):
             r.total = (r.total or 0) + 1
     result = verify_run("v", db_url=db_url)
     assert not result.ok
-    word = {"grade": "grade", "parsed": "parsed reply", "ledger": "ledger of grade", "score": "scored version"}[edit]
+    word = {"grade": "grade of contestant", "parsed": "parsed reply", "ledger": "ledger of the grade of contestant",
+            "score": "scored version 1"}[edit]
     assert any(word in p for p in result.problems), result.problems
 
 

@@ -20,10 +20,10 @@ def test_migrations_create_every_table(db_url):
     tables = set(sa.inspect(get_engine(db_url)).get_table_names())
     for name in ("seasons", "contestants", "decisions", "runs", "judge_calls", "grades", "ledger_entries",
                  "human_grades", "ledger_annotations", "score_versions", "contestant_scores", "prompts",
-                 "run_leases", "identity_probe_calls"):
+                 "run_leases", "identity_probe_calls", "row_hashes"):
         assert name in tables
     with get_engine(db_url).connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0009"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0010"
     # 0004: identity-guess probe calls, one row per attempt
     probe = {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("identity_probe_calls")}
     assert {"run_id", "judge_id", "item_key", "true_family", "raw_reply", "guess", "status"} <= probe
