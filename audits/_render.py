@@ -21,6 +21,7 @@ from audits._charts import (
     rank_interval_chart,
     spread_chart,
 )
+from audits._render_rounds import comparison_sets_section, run_notes_section
 from audits._report import PENDING_NOTICE, AuditReport
 from audits._self_consistency import SIGNAL_FACTOR
 
@@ -98,6 +99,8 @@ TOTALS_DISPLAY: dict[str, tuple[str, Callable[[Any], str]]] = {
     "volatility": ("Volatility", fmt_percent),
     "max_drawdown": ("Max drawdown", fmt_percent),
     "equal_weight_return": ("Equal-weight return", fmt_percent),
+    "oracle_score_all_rounds": ("All-rounds oracle score (context)", fmt_score),
+    "outcome_over": ("Outcome over", lambda v: DASH if v is None else str(v)),
 }
 
 
@@ -160,7 +163,7 @@ def _identity(report: AuditReport) -> list[tuple[str, str]]:
     meta = report.meta
     rows = [
         ("Run", f"{meta.run_id} ({meta.run_type})"),
-        ("Season", f"{meta.season_id} ({meta.season_status})"),
+        ("Season", f"{meta.season_id} ({meta.season_resolution or meta.season_status})"),
         ("Rubric", meta.rubric_id),
         *([("Scored version", f"{meta.score_version} (every section uses its rubric, weights and bands)")]
           if meta.score_version is not None else []),
@@ -234,6 +237,12 @@ def _leaderboard(report: AuditReport) -> Section:
         ),
         Table(headers, rows),
     ]
+    if "outcome_over" in columns:
+        blocks.append(Paragraph(
+            "A rounds season: return, benchmark, alpha and regret are means over each contestant's resolved rounds "
+            "('Outcome over' says how many of its rounds, and which are pending or cancelled upstream); the oracle "
+            "score is taken over the rounds shared by its comparison set (see 'Outcome ranking: comparison sets'), "
+            "the all-rounds score is its own history, context only."))
     if report.outcome_withheld:
         blocks.append(Paragraph(PENDING_NOTICE, strong=True))
     return Section("leaderboard", "Leaderboard", blocks)
@@ -844,11 +853,9 @@ def _method(report: AuditReport) -> Section:
 
 
 def _gaps(report: AuditReport) -> Section | None:
-    if not report.gaps and not report.failed_calls and not report.run_notes:
+    if not report.gaps and not report.failed_calls:
         return None
     blocks: list[Block] = []
-    for note in report.run_notes:
-        blocks.append(Paragraph(note, strong=True))
     if report.gaps:
         blocks.append(Paragraph(f"{len(report.gaps)} expected grade(s) have no valid grade after the run's retries. "
                                 "They are left empty: every median and audit above uses the judges that did grade."))
@@ -868,6 +875,7 @@ def report_document(report: AuditReport) -> Document:
     """The report as a renderer-neutral document."""
     sections = [
         _summary(report),
+        *([n] if (n := run_notes_section(report)) is not None else []),
         _leaderboard(report),
         *([p] if (p := _process_facts(report)) is not None else []),
         _rank_confidence(report),
@@ -877,7 +885,8 @@ def report_document(report: AuditReport) -> Document:
         _calibration(report),
         _grounding(report),
     ]
-    for extra in (_gaps(report), _identity_probe(report), _rounds(report), _risk(report), _claims(report)):
+    for extra in (_gaps(report), _identity_probe(report), comparison_sets_section(report), _rounds(report),
+                  _risk(report), _claims(report)):
         if extra is not None:
             sections.append(extra)
     sections.append(_method(report))

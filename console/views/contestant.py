@@ -79,7 +79,8 @@ if not nav.available and "rounds season" in (nav.reason or ""):
                                 "allocation": st.column_config.TextColumn("Allocation", width="large")})
     st.caption("Return and S&P 500 over each round's close-to-close window; oracle score = 100 x return / the "
                "best option's return (unavailable when that is <= 0 and the return is negative). Pending rounds "
-               "withhold their outcome until they resolve.")
+               "withhold their outcome until they resolve; a cancelled round (scoring cancelled upstream) never "
+               "resolves.")
 elif not nav.available:
     st.info(f"NAV unavailable: {nav.reason}")
 else:

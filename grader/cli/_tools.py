@@ -34,6 +34,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     from grader.probe import probe_rows
     from grader.reporting import (
         collect_audit_inputs,
+        comparison_set_rows,
         real_claims_section,
         round_outcome_rows,
         run_identity_probe,
@@ -52,6 +53,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     rounds = round_outcome_rows(run_id)
     if rounds:
         inputs = inputs.model_copy(update={"round_outcomes": rounds})
+    sets = comparison_set_rows(run_id)
+    if sets:
+        inputs = inputs.model_copy(update={"comparison_sets": sets})
     probe = run_identity_probe(run_id)
     if probe is not None:
         inputs = inputs.model_copy(update={"identity_probe": probe})

@@ -32,6 +32,7 @@ from functools import cached_property
 from grader.pit import MARKET_TZ, Observation
 from grader.prompts._briefings import LEGEND, BriefingMemory, compact_briefing
 from grader.prompts._tokens import count_tokens
+from grader.replay._standings import rounds_scope
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
@@ -56,6 +57,10 @@ def format_value(field_name: str, value: float | str) -> str:
     if field_name.startswith("analystRating"):
         return f"{value:g}"
     return f"{value:.2f}"
+
+
+def _score(v) -> str:  # noqa: ANN001
+    return "unavailable" if v is None else f"{v:.1f}"
 
 
 @dataclass
@@ -291,6 +296,14 @@ class PromptBuilder:
                  f"Hindsight oracle {o.get('oracle_symbol') or ''} {pct(o.get('oracle_return'))}; "
                  f"regret {pct(o.get('regret'))}; oracle-normalised score "
                  f"{'unavailable' if o.get('oracle_score') is None else format(o['oracle_score'], '.1f')}."]
+        scope = rounds_scope(o)
+        if scope:  # a rounds season: means over the resolved rounds only, and the score's comparison set
+            cs = o.get("comparison_set") or {}
+            lines.append(f"These are means {scope}; rounds are independent, never compounded.")
+            if cs:
+                lines.append(f"The oracle-normalised score is over the {cs['rounds']} resolved round(s) shared by "
+                             f"every model of its comparison set ({cs['members']} models); over all of this "
+                             f"record's resolved rounds it is {_score(o.get('oracle_score_all_rounds'))}.")
         risk = [f"{k} {o[k]:.2f}" for k in ("sharpe", "sortino") if o.get(k) is not None]
         risk += [f"{k} {pct(o[k])}" for k in ("volatility", "max_drawdown") if o.get(k) is not None]
         if risk:
