@@ -480,7 +480,7 @@ def _agreement(report: AuditReport) -> Section:
             caption=(
                 f"Alpha: interval metric, bootstrap over contestants ({result.n_boot} replicates); >= 0.800 reliable, "
                 "0.667-0.800 tentative. ICC: two-way random, absolute agreement; Koo & Li (2016) < 0.5 poor, "
-                "0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent."
+                "0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent. " + ICC_NOTE
             ),
         ),
     ]
@@ -573,6 +573,10 @@ def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
     ]
 
 
+ICC_NOTE = ("ICC 95% CI: McGraw & Wong's F-based interval, given only when its bounds are in order around the "
+            "estimate (else —). A negative ICC means the judges disagree more than the items differ: no reliability "
+            "at all, not a weak agreement; the F-based interval does not exist for it.")
+
 _REFERENCE_HEADERS = [
     "Rater",
     "Against",
@@ -625,7 +629,7 @@ def _calibration(report: AuditReport) -> Section:
             Table(
                 _REFERENCE_HEADERS,
                 _reference_rows(result.judges),
-                caption="Judges and the panel median vs humans.",
+                caption="Judges and the panel median vs humans. " + ICC_NOTE,
             ),
             Table(
                 _REFERENCE_HEADERS,
