@@ -573,6 +573,12 @@ def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
     ]
 
 
+RANK_CONFIDENCE_METHOD = (
+    "Bootstrap over the run's judges (drawn with replacement, as many as the panel has) and, when the run has "
+    "stability repeats, over each drawn judge's repeats of the record; each replicate's reasoning median rescales the "
+    "Total Score and the ranks are recomputed. Judges grade whole records, so the sampling of decisions within a "
+    "record is not covered; a run with one judge and no repeats has no measured uncertainty (not zero).")
+
 ICC_NOTE = ("ICC 95% CI: McGraw & Wong's F-based interval, given only when its bounds are in order around the "
             "estimate (else —). A negative ICC means the judges disagree more than the items differ: no reliability "
             "at all, not a weak agreement; the F-based interval does not exist for it.")
@@ -838,14 +844,15 @@ def _method(report: AuditReport) -> Section:
                     (
                         "ICC(2,1) / ICC(2,k)",
                         "Two-way random effects, absolute agreement, single judge / panel mean "
-                        "(Shrout & Fleiss 1979), computed by pingouin.",
+                        "(Shrout & Fleiss 1979), computed by pingouin; 95% intervals McGraw & Wong (1996), "
+                        "F-based, shown only when ordered around the estimate.",
                     ),
                     (
                         "Kendall's W",
                         "Concordance of the judges' rankings with tie correction; chi-square test.",
                     ),
                     ("Bland-Altman", "Mean difference of two raters and 95% limits (mean +/- 1.96 SD)."),
-                    ("Rank confidence", "Bootstrap over decisions of the per-decision quality scores."),
+                    ("Rank confidence", RANK_CONFIDENCE_METHOD),
                     (
                         "Smallest signal difference",
                         "1.96 x sqrt(2) x pooled within-record SD from stability runs.",
