@@ -139,6 +139,8 @@ class RunMeta(BaseModel):
     panel_hash: str
     season_id: str
     season_status: SeasonStatus
+    anonymized: bool = True
+    """Whether the run's judges saw anonymized records (rubric ``panel.anonymize``; v0.3 shows names)."""
     season_resolution: str | None = None
     """How far the season resolved, in words, when "resolved" alone would say more than is true (a rounds season
     with pending or cancelled rounds: "partly resolved: 2 of 5 rounds resolved, 3 pending")."""

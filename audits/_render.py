@@ -170,6 +170,8 @@ def _identity(report: AuditReport) -> list[tuple[str, str]]:
         ("Rubric content hash", meta.rubric_hash),
         ("Rubric judge-facing hash", meta.rubric_judge_hash),
         ("Panel", meta.panel_name),
+        ("Judges saw", "anonymized records (aliases, identities scrubbed)" if meta.anonymized
+         else "the records with the contestants' own names: this run's rubric does not anonymize"),
         ("Panel hash", meta.panel_hash),
         ("Manifest hash", meta.manifest_hash),
         ("Generated at", meta.generated_at.isoformat()),
@@ -346,6 +348,8 @@ def _self_preference(report: AuditReport) -> Section:
     probe = report.identity_probe
     if probe is not None:
         blocks.append(Paragraph(
+            "This run's judges saw the contestants' names (its rubric does not anonymize): a self-preference gap may "
+            "come from the names themselves." if not report.meta.anonymized else
             f"Anonymization and style: a classifier tells the authors' families apart from the anonymized text "
             f"with {probe.accuracy:.0%} accuracy (chance: {probe.majority_rate:.0%}); see \"Can a judge tell who "
             "wrote this?\". " + ("A judge could recognise its own family from style, so a self-preference gap "
@@ -401,7 +405,9 @@ def _identity_probe(report: AuditReport) -> Section | None:
         blocks += [
             Paragraph("An offline stylometric probe: TF-IDF of words and characters with logistic regression, "
                       "trained to predict the author's provider family from each decision's anonymized rationale "
-                      "(exactly what the judges see), cross-validated with whole rounds held out."),
+                      + ("(exactly what the judges see)" if report.meta.anonymized else
+                         "(what an anonymizing rubric would show; this run's judges saw the names)")
+                      + ", cross-validated with whole rounds held out."),
             Paragraph(probe.summary(), strong=probe.p_value < 0.05),
             Table(["True family \\ predicted", *labels, "Recall"],
                   [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels]),

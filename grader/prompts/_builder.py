@@ -150,8 +150,9 @@ class PromptBuilder:
     # -- sections ---------------------------------------------------------------------------------
     def header(self) -> str:
         info = self.bundle.info
+        view = "anonymized" if getattr(self.anonymizer, "anonymizes", True) else "contestants named, not anonymized"
         lines = [
-            f"# Season record (anonymized)\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
+            f"# Season record ({view})\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
             f"Starting cash: {info.starting_cash:,.0f} {info.currency}.",
             "Universe: " + "; ".join(
                 f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})" for u in info.universe

@@ -119,6 +119,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
             rubric_judge_hash=run.judge_facing_hash, panel_name=run.panel_name, panel_hash=run.panel_hash,
             season_id=season.season_key, season_status="pending" if meta_lb["pending"] else "resolved",
             season_resolution=season_resolution(season),
+            anonymized=bool(getattr(getattr(run_rubric, "panel", None), "anonymize", True)),
             manifest_hash=run.manifest_hash or "", attribution=info.get("attribution"),
             generated_at=datetime.now(UTC), score_version=meta_lb["version"],
         )
