@@ -757,8 +757,9 @@ def _risk(report: AuditReport) -> Section | None:
     if not any(r.get(k) is not None for r in risk.contestants for k in figures) and not risk.baselines:
         return Section("risk", "Risk evidence (PortBench)", [*blocks, *[Paragraph(n) for n in risk.notes]])
     horizon = risk.horizon_sessions > 1
-    headers = ["Contestant", "Decisions", "Mean VaR95 1d"] + (["Mean VaR95 horizon"] if horizon else []) + [
-        "Mean correlation score"]
+    over = f"{risk.horizon_sessions}d (decision interval)"
+    headers = ["Contestant", "Decisions", "Mean VaR95 1d", "Mean CVaR95 1d"] + (
+        [f"Mean VaR95 {over}", f"Mean CVaR95 {over}"] if horizon else []) + ["Mean correlation score"]
     if risk.profile:
         headers += ["Mean profile alignment", "Decisions breaching"]
     gate = any("drawdown_gate_passed" in r for r in risk.contestants) and risk.profile is not None
@@ -766,8 +767,8 @@ def _risk(report: AuditReport) -> Section | None:
         headers += ["Max drawdown", "Drawdown gate"]
     rows = []
     for r in risk.contestants:
-        row = [r["contestant"], str(r["decisions"]), pct(r.get("var_1d_mean"))]
-        row += [pct(r.get("var_h_mean"))] if horizon else []
+        row = [r["contestant"], str(r["decisions"]), pct(r.get("var_1d_mean")), pct(r.get("cvar_1d_mean"))]
+        row += [pct(r.get("var_h_mean")), pct(r.get("cvar_h_mean"))] if horizon else []
         row += [num(r.get("correlation_score_mean"))]
         if risk.profile:
             row += [num(r.get("profile_alignment_mean")), str(r.get("decisions_with_breaches", 0))]
@@ -776,7 +777,9 @@ def _risk(report: AuditReport) -> Section | None:
             row += [pct(r.get("max_drawdown"), sign=False),
                     DASH if passed is None else ("passed" if passed else "FAILED")]
         rows.append(row)
-    blocks.append(Table(headers, rows, caption="Means over the contestant's decisions (point-in-time); "
+    blocks.append(Table(headers, rows, caption="Means over the contestant's decisions (point-in-time); VaR95 = the "
+                                                "5% quantile of the portfolio's historical returns, CVaR95 = the mean "
+                                                "of the returns at or below it (a loss reads negative); "
                                                 "a dash: not computable for this season (see the notes)."))
     if risk.baselines:
         blocks.append(Table(

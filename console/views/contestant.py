@@ -143,7 +143,7 @@ st.subheader("Risk evidence at each decision (PortBench)")
 risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
 pct = st.column_config.NumberColumn(format="percent")
 st.dataframe(risk, hide_index=True, width="stretch", height=280,
-             column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct,
+             column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct, "CVaR95 horizon": pct,
                             "correlation score": st.column_config.NumberColumn(format="%.2f"),
                             "profile alignment": st.column_config.NumberColumn(format="%.2f"),
                             "breaches": st.column_config.TextColumn("Breaches", width="large"),

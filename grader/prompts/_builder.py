@@ -345,7 +345,11 @@ class PromptBuilder:
         s = risk.summary()
         parts = []
         if s["var_1d_mean"] is not None:
-            parts.append(f"mean one-day VaR95 at the decisions {s['var_1d_mean'] * 100:+.2f}%")
+            parts.append(f"mean one-day VaR95 at the decisions {s['var_1d_mean'] * 100:+.2f}% "
+                         f"(CVaR95 {s['cvar_1d_mean'] * 100:+.2f}%)")
+        if s["var_h_mean"] is not None:
+            parts.append(f"mean VaR95 over the decision interval ({s['horizon']} sessions) "
+                         f"{s['var_h_mean'] * 100:+.2f}% (CVaR95 {s['cvar_h_mean'] * 100:+.2f}%)")
         if s["correlation_score_mean"] is not None:
             parts.append(f"mean two-layer correlation score {s['correlation_score_mean']:.2f}")
         out = ["Risk at the decisions (point-in-time): " + "; ".join(parts) + "."] if parts else []
