@@ -339,7 +339,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 def script_mock(cid: str, prompt) -> None:  # noqa: ANN001 - before the contestant's calls leave
                     g = partial(reference_grades.__getitem__, cid)
                     for r in range(repeats):
-                        table.add(prompt.system + repeat_marker(r), prompt.user, family_of[cid], g)
+                        table.add(prompt.system + repeat_marker(r), prompt.user, family_of[cid], g, subject=cid)
 
                 if not streaming:
                     for c in bundle.contestants:
