@@ -285,6 +285,10 @@ class PromptBuilder:
     def outcome_section(self, contestant_id: str) -> str:
         head = "# OUTCOME — after the horizon (use only for the outcome axis; never to grade earlier decisions)"
         if self.pending:
+            o = self.outcome.get(contestant_id) or {}
+            if o.get("rounds_cancelled"):  # a cancelled round never resolves: not "pending"
+                return (head + f"\nNo round of this record has resolved: outcome {rounds_scope(o)}, so there is "
+                        "none. Score the outcome axis null.")
             return head + "\nThe season is pending: no outcome is resolvable yet. Score the outcome axis null."
         o = self.outcome.get(contestant_id)
         if not o or not o.get("available", True):

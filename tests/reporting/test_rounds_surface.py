@@ -161,3 +161,23 @@ def test_the_leaderboard_oracle_score_is_the_comparison_set_score_with_all_round
         assert cs["rounds"] == len(st["round_ids"]) and set(few) <= set(st["members"])
     assert rounds_scope(out[few[0]]) == f"over {history[few[0]].rounds_resolved} of " \
                                         f"{history[few[0]].rounds_decided} rounds"
+
+
+def test_a_record_whose_only_round_was_cancelled_is_not_told_the_season_is_pending(tmp_path: Path):
+    from grader.panel._prompts import judge_prompts
+    from grader.season import load_bundle
+    from rubric import load_rubric
+
+    src = tmp_path / "rounds"
+    shutil.copytree(rounds_dir() / CANCELLED, src / CANCELLED)
+    shutil.rmtree(src / CANCELLED / "prices")
+    _job(src / CANCELLED, "cancelled", "excluded from scoring: only 4 of 8 production models")
+    import_capitalbench_with_summary(src, "1W", None, None, tmp_path / "b")
+    bundle = load_bundle(tmp_path / "b")
+    assert bundle.info.rounds[0].cancelled and "only 4 of 8" in bundle.info.rounds[0].cancelled
+    *_, prompts = judge_prompts(bundle, load_rubric("v0.4"))
+    assert prompts
+    for p in prompts.values():
+        outcome = p.user[p.user.index("# OUTCOME"):]
+        assert "pending" not in outcome.replace("0 pending", "")
+        assert "cancelled upstream, never resolves" in outcome and "Score the outcome axis null" in outcome
