@@ -34,6 +34,9 @@ def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None
              .where(ContestantScoreRow.version_id == v.id))
         for score, c in s.execute(q):
             o = score.outcome or {}
+            if "rounds_resolved" in o and "comparison_set" not in o:  # a rounds outcome stored before issue 31:
+                # its oracle score is the contestant's own all-rounds figure, never shown as a set's score
+                o = {**o, "oracle_score_all_rounds": o.get("oracle_score"), "oracle_score": None}
             rows.append({
                 "contestant_id": c.contestant_key, "label": c.display_name, "family": c.provider_family,
                 "model": c.model, "rank": score.rank, "total": score.total, "band": score.band,

@@ -181,3 +181,24 @@ def test_a_record_whose_only_round_was_cancelled_is_not_told_the_season_is_pendi
         outcome = p.user[p.user.index("# OUTCOME"):]
         assert "pending" not in outcome.replace("0 pending", "")
         assert "cancelled upstream, never resolves" in outcome and "Score the outcome axis null" in outcome
+
+
+def test_an_outcome_stored_before_comparison_sets_is_never_shown_as_a_set_score(partly: Path, tmp_path: Path):
+    from sqlalchemy import select
+
+    from grader.panel import grade_season
+    from grader.panel.leaderboard import leaderboard_rows
+    from grader.storage import ContestantScoreRow, session_scope
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    grade_season(partly, rubric_name="v0.4", panel_name="reference", run_id="o", db_url=url, progress=False)
+    with session_scope(url) as s:  # the outcome as runs stored it before: all-rounds score as "oracle_score"
+        for row in s.scalars(select(ContestantScoreRow)):
+            o = dict(row.outcome)
+            for k in ("comparison_set", "comparison_sets", "oracle_score_all_rounds", "rounds_decided"):
+                o.pop(k, None)
+            o["oracle_score"] = 42.0
+            row.outcome = o
+    rows = leaderboard_rows("o", None, url)[1]
+    assert all(r["oracle_score"] is None and r["oracle_score_all_rounds"] == 42.0 for r in rows)
+    assert all(r["rounds_scope"].startswith("over ") for r in rows)
