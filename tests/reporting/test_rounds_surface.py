@@ -106,6 +106,9 @@ def test_partial_resolution_is_said_in_the_prompt_leaderboard_report_and_console
     frames = [d.value for d in at.dataframe]
     assert any("outcome_over" in f.columns and scope in set(f["outcome_over"]) for f in frames)
     assert any("set score" in f.columns for f in frames)
+    at.switch_page("views/contestant.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Leaderboard outcome figures: means over " in page_text(at)
 
 
 def _synthetic() -> RoundsData:
