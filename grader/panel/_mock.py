@@ -59,6 +59,11 @@ def _stall_limit() -> int | None:
     return int(raw)
 
 
+NOISE_DRAW = "judge|contestant|repeat"
+"""How a mock judge's noise is drawn, part of a mock call's content address: grades stored under an earlier scheme
+(drawn per prompt text, before issue 31) are never reused for this one."""
+
+
 def repeat_marker(repeat: int) -> str:
     """Appended to a mock prompt's system text so the scripted judge can vary its noise per repeat."""
     return f"\n\n[Stability repeat {repeat}]" if repeat else ""
