@@ -34,7 +34,11 @@ OUTCOME_COLUMNS: tuple[str, ...] = (
     "volatility",
     "max_drawdown",
     "equal_weight_return",
+    "oracle_score_all_rounds",
+    "outcome_over",
 )
+#: Outcome columns in words: how many of a contestant's rounds a rounds season's outcome is over.
+TEXT_OUTCOME_COLUMNS: frozenset[str] = frozenset({"outcome_over"})
 
 SCORES_COLUMNS: tuple[str, ...] = (
     "contestant_id",
@@ -135,6 +139,11 @@ class RunMeta(BaseModel):
     panel_hash: str
     season_id: str
     season_status: SeasonStatus
+    anonymized: bool = True
+    """Whether the run's judges saw anonymized records (rubric ``panel.anonymize``; v0.3 shows names)."""
+    season_resolution: str | None = None
+    """How far the season resolved, in words, when "resolved" alone would say more than is true (a rounds season
+    with pending or cancelled rounds: "partly resolved: 2 of 5 rounds resolved, 3 pending")."""
     manifest_hash: str
     attribution: str | None = None
     generated_at: datetime
@@ -268,8 +277,10 @@ def normalize_totals(totals: pd.DataFrame) -> pd.DataFrame:
         df["efficiency"] = np.nan
     df["efficiency"] = _numeric(df, table, "efficiency", nullable=True, low=0, high=100)
     for column in OUTCOME_COLUMNS:
-        if column in df.columns:
+        if column in df.columns and column not in TEXT_OUTCOME_COLUMNS:
             df[column] = _numeric(df, table, column, nullable=True)
+    if "outcome_over" in df.columns:
+        df["outcome_over"] = _text(df, table, "outcome_over", nullable=True)
     _no_duplicates(df, table, ("contestant_id",))
     return df
 
@@ -374,6 +385,8 @@ class AuditInputs(BaseModel):
     """``audits.IdentityProbe`` of the season's anonymized rationales (filled elsewhere), or None."""
     round_outcomes: list[dict[str, Any]] | None = None
     """Rounds seasons: one row per (round, contestant) with status, allocation and outcome (filled elsewhere)."""
+    comparison_sets: list[dict[str, Any]] | None = None
+    """Rounds seasons: CapitalBench's comparison sets, one row per (set, member), best first (filled elsewhere)."""
     process_facts: dict[str, dict[str, Any]] | None = None
     """contestant id -> process facts from the trades or allocations (``grader.reporting.run_process_facts``)."""
     repeat_ledger: pd.DataFrame | None = Field(default_factory=lambda: _empty(LEDGER_COLUMNS))

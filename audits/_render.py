@@ -21,6 +21,7 @@ from audits._charts import (
     rank_interval_chart,
     spread_chart,
 )
+from audits._render_rounds import comparison_sets_section, run_notes_section
 from audits._report import PENDING_NOTICE, AuditReport
 from audits._self_consistency import SIGNAL_FACTOR
 
@@ -98,6 +99,8 @@ TOTALS_DISPLAY: dict[str, tuple[str, Callable[[Any], str]]] = {
     "volatility": ("Volatility", fmt_percent),
     "max_drawdown": ("Max drawdown", fmt_percent),
     "equal_weight_return": ("Equal-weight return", fmt_percent),
+    "oracle_score_all_rounds": ("All-rounds oracle score (context)", fmt_score),
+    "outcome_over": ("Outcome over", lambda v: DASH if v is None else str(v)),
 }
 
 
@@ -160,13 +163,15 @@ def _identity(report: AuditReport) -> list[tuple[str, str]]:
     meta = report.meta
     rows = [
         ("Run", f"{meta.run_id} ({meta.run_type})"),
-        ("Season", f"{meta.season_id} ({meta.season_status})"),
+        ("Season", f"{meta.season_id} ({meta.season_resolution or meta.season_status})"),
         ("Rubric", meta.rubric_id),
         *([("Scored version", f"{meta.score_version} (every section uses its rubric, weights and bands)")]
           if meta.score_version is not None else []),
         ("Rubric content hash", meta.rubric_hash),
         ("Rubric judge-facing hash", meta.rubric_judge_hash),
         ("Panel", meta.panel_name),
+        ("Judges saw", "anonymized records (aliases, identities scrubbed)" if meta.anonymized
+         else "the records with the contestants' own names: this run's rubric does not anonymize"),
         ("Panel hash", meta.panel_hash),
         ("Manifest hash", meta.manifest_hash),
         ("Generated at", meta.generated_at.isoformat()),
@@ -234,6 +239,12 @@ def _leaderboard(report: AuditReport) -> Section:
         ),
         Table(headers, rows),
     ]
+    if "outcome_over" in columns:
+        blocks.append(Paragraph(
+            "A rounds season: return, benchmark, alpha and regret are means over each contestant's resolved rounds "
+            "('Outcome over' says how many of its rounds, and which are pending or cancelled upstream); the oracle "
+            "score is taken over the rounds shared by its comparison set (see 'Outcome ranking: comparison sets'), "
+            "the all-rounds score is its own history, context only."))
     if report.outcome_withheld:
         blocks.append(Paragraph(PENDING_NOTICE, strong=True))
     return Section("leaderboard", "Leaderboard", blocks)
@@ -337,6 +348,8 @@ def _self_preference(report: AuditReport) -> Section:
     probe = report.identity_probe
     if probe is not None:
         blocks.append(Paragraph(
+            "This run's judges saw the contestants' names (its rubric does not anonymize): a self-preference gap may "
+            "come from the names themselves." if not report.meta.anonymized else
             f"Anonymization and style: a classifier tells the authors' families apart from the anonymized text "
             f"with {probe.accuracy:.0%} accuracy (chance: {probe.majority_rate:.0%}); see \"Can a judge tell who "
             "wrote this?\". " + ("A judge could recognise its own family from style, so a self-preference gap "
@@ -392,7 +405,9 @@ def _identity_probe(report: AuditReport) -> Section | None:
         blocks += [
             Paragraph("An offline stylometric probe: TF-IDF of words and characters with logistic regression, "
                       "trained to predict the author's provider family from each decision's anonymized rationale "
-                      "(exactly what the judges see), cross-validated with whole rounds held out."),
+                      + ("(exactly what the judges see)" if report.meta.anonymized else
+                         "(what an anonymizing rubric would show; this run's judges saw the names)")
+                      + ", cross-validated with whole rounds held out."),
             Paragraph(probe.summary(), strong=probe.p_value < 0.05),
             Table(["True family \\ predicted", *labels, "Recall"],
                   [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels]),
@@ -471,7 +486,7 @@ def _agreement(report: AuditReport) -> Section:
             caption=(
                 f"Alpha: interval metric, bootstrap over contestants ({result.n_boot} replicates); >= 0.800 reliable, "
                 "0.667-0.800 tentative. ICC: two-way random, absolute agreement; Koo & Li (2016) < 0.5 poor, "
-                "0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent."
+                "0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent. " + ICC_NOTE
             ),
         ),
     ]
@@ -564,6 +579,16 @@ def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
     ]
 
 
+RANK_CONFIDENCE_METHOD = (
+    "Bootstrap over the run's judges (drawn with replacement, as many as the panel has) and, when the run has "
+    "stability repeats, over each drawn judge's repeats of the record; each replicate's reasoning median rescales the "
+    "Total Score and the ranks are recomputed. Judges grade whole records, so the sampling of decisions within a "
+    "record is not covered; a run with one judge and no repeats has no measured uncertainty (not zero).")
+
+ICC_NOTE = ("ICC 95% CI: McGraw & Wong's F-based interval, given only when its bounds are in order around the "
+            "estimate (else —). A negative ICC means the judges disagree more than the items differ: no reliability "
+            "at all, not a weak agreement; the F-based interval does not exist for it.")
+
 _REFERENCE_HEADERS = [
     "Rater",
     "Against",
@@ -616,7 +641,7 @@ def _calibration(report: AuditReport) -> Section:
             Table(
                 _REFERENCE_HEADERS,
                 _reference_rows(result.judges),
-                caption="Judges and the panel median vs humans.",
+                caption="Judges and the panel median vs humans. " + ICC_NOTE,
             ),
             Table(
                 _REFERENCE_HEADERS,
@@ -732,8 +757,9 @@ def _risk(report: AuditReport) -> Section | None:
     if not any(r.get(k) is not None for r in risk.contestants for k in figures) and not risk.baselines:
         return Section("risk", "Risk evidence (PortBench)", [*blocks, *[Paragraph(n) for n in risk.notes]])
     horizon = risk.horizon_sessions > 1
-    headers = ["Contestant", "Decisions", "Mean VaR95 1d"] + (["Mean VaR95 horizon"] if horizon else []) + [
-        "Mean correlation score"]
+    over = f"{risk.horizon_sessions}d (decision interval)"
+    headers = ["Contestant", "Decisions", "Mean VaR95 1d", "Mean CVaR95 1d"] + (
+        [f"Mean VaR95 {over}", f"Mean CVaR95 {over}"] if horizon else []) + ["Mean correlation score"]
     if risk.profile:
         headers += ["Mean profile alignment", "Decisions breaching"]
     gate = any("drawdown_gate_passed" in r for r in risk.contestants) and risk.profile is not None
@@ -741,8 +767,8 @@ def _risk(report: AuditReport) -> Section | None:
         headers += ["Max drawdown", "Drawdown gate"]
     rows = []
     for r in risk.contestants:
-        row = [r["contestant"], str(r["decisions"]), pct(r.get("var_1d_mean"))]
-        row += [pct(r.get("var_h_mean"))] if horizon else []
+        row = [r["contestant"], str(r["decisions"]), pct(r.get("var_1d_mean")), pct(r.get("cvar_1d_mean"))]
+        row += [pct(r.get("var_h_mean")), pct(r.get("cvar_h_mean"))] if horizon else []
         row += [num(r.get("correlation_score_mean"))]
         if risk.profile:
             row += [num(r.get("profile_alignment_mean")), str(r.get("decisions_with_breaches", 0))]
@@ -751,7 +777,9 @@ def _risk(report: AuditReport) -> Section | None:
             row += [pct(r.get("max_drawdown"), sign=False),
                     DASH if passed is None else ("passed" if passed else "FAILED")]
         rows.append(row)
-    blocks.append(Table(headers, rows, caption="Means over the contestant's decisions (point-in-time); "
+    blocks.append(Table(headers, rows, caption="Means over the contestant's decisions (point-in-time); VaR95 = the "
+                                                "5% quantile of the portfolio's historical returns, CVaR95 = the mean "
+                                                "of the returns at or below it (a loss reads negative); "
                                                 "a dash: not computable for this season (see the notes)."))
     if risk.baselines:
         blocks.append(Table(
@@ -825,14 +853,15 @@ def _method(report: AuditReport) -> Section:
                     (
                         "ICC(2,1) / ICC(2,k)",
                         "Two-way random effects, absolute agreement, single judge / panel mean "
-                        "(Shrout & Fleiss 1979), computed by pingouin.",
+                        "(Shrout & Fleiss 1979), computed by pingouin; 95% intervals McGraw & Wong (1996), "
+                        "F-based, shown only when ordered around the estimate.",
                     ),
                     (
                         "Kendall's W",
                         "Concordance of the judges' rankings with tie correction; chi-square test.",
                     ),
                     ("Bland-Altman", "Mean difference of two raters and 95% limits (mean +/- 1.96 SD)."),
-                    ("Rank confidence", "Bootstrap over decisions of the per-decision quality scores."),
+                    ("Rank confidence", RANK_CONFIDENCE_METHOD),
                     (
                         "Smallest signal difference",
                         "1.96 x sqrt(2) x pooled within-record SD from stability runs.",
@@ -844,11 +873,9 @@ def _method(report: AuditReport) -> Section:
 
 
 def _gaps(report: AuditReport) -> Section | None:
-    if not report.gaps and not report.failed_calls and not report.run_notes:
+    if not report.gaps and not report.failed_calls:
         return None
     blocks: list[Block] = []
-    for note in report.run_notes:
-        blocks.append(Paragraph(note, strong=True))
     if report.gaps:
         blocks.append(Paragraph(f"{len(report.gaps)} expected grade(s) have no valid grade after the run's retries. "
                                 "They are left empty: every median and audit above uses the judges that did grade."))
@@ -868,6 +895,7 @@ def report_document(report: AuditReport) -> Document:
     """The report as a renderer-neutral document."""
     sections = [
         _summary(report),
+        *([n] if (n := run_notes_section(report)) is not None else []),
         _leaderboard(report),
         *([p] if (p := _process_facts(report)) is not None else []),
         _rank_confidence(report),
@@ -877,7 +905,8 @@ def report_document(report: AuditReport) -> Document:
         _calibration(report),
         _grounding(report),
     ]
-    for extra in (_gaps(report), _identity_probe(report), _rounds(report), _risk(report), _claims(report)):
+    for extra in (_gaps(report), _identity_probe(report), comparison_sets_section(report), _rounds(report),
+                  _risk(report), _claims(report)):
         if extra is not None:
             sections.append(extra)
     sections.append(_method(report))

@@ -119,6 +119,7 @@ class AuditReport(BaseModel):
     grounding: GroundingResult
     claims: ClaimsInRationales | None
     rounds: RoundOutcomes | None = None
+    comparison_sets: list[dict[str, Any]] | None = None
     identity_probe: IdentityProbe | None = None
     judge_probe: list[JudgeGuesses] = []
     process_facts: dict[str, dict[str, Any]] = {}
@@ -207,6 +208,7 @@ def build_report(
         run_notes=list(inputs.run_notes),
         calibration_set=inputs.calibration_set,
         rounds=rounds,
+        comparison_sets=None if pending else (list(inputs.comparison_sets) if inputs.comparison_sets else None),
         identity_probe=inputs.identity_probe,
         risk=risk,
         process_facts=dict(inputs.process_facts or {}),

@@ -42,10 +42,17 @@ def alpha_label(alpha: float | None) -> str:
     return "unreliable"
 
 
+NEGATIVE_ICC = ("negative: the judges disagree more than the items differ (the ratings' error variance exceeds the "
+                "variance between items), so there is no reliability; it is not a smaller positive agreement")
+
+
 def icc_label(icc: float | None) -> str:
-    """Koo & Li (2016): < 0.5 poor, 0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent."""
+    """Koo & Li (2016): < 0.5 poor, 0.5-0.75 moderate, 0.75-0.9 good, > 0.9 excellent; below 0: no reliability at
+    all (say so: a negative ICC is not a weak agreement)."""
     if icc is None:
         return "undefined"
+    if icc < 0:
+        return "negative: no reliability"
     if icc < 0.5:
         return "poor"
     if icc < 0.75:
@@ -57,8 +64,10 @@ def icc_label(icc: float | None) -> str:
 
 class IccEstimate(BaseModel):
     """ICC(2,1) and ICC(2,k): two-way random effects, absolute agreement (Shrout & Fleiss 1979),
-    single rater and mean of k raters, with pingouin's F-based 95% intervals (which pingouin rounds to 2
-    decimals; the report shows them at that precision)."""
+    single rater and mean of k raters, with McGraw & Wong's (1996) F-based 95% intervals computed unrounded (the
+    interval of ICC(2,k) is ICC(2,1)'s through Spearman-Brown). An interval is given only when it is one: bounds in
+    order with the estimate inside; where the F approximation breaks down (a negative ICC makes its degrees of
+    freedom meaningless, and Spearman-Brown has a pole at -1/(k-1)) the bounds are None and ``ci_note`` says why."""
 
     n_targets: int
     n_raters: int
@@ -68,6 +77,7 @@ class IccEstimate(BaseModel):
     icc2_k: float | None
     icc2_k_ci_low: float | None
     icc2_k_ci_high: float | None
+    ci_note: str | None = None
 
     @property
     def icc2_1_label(self) -> str:
@@ -111,8 +121,19 @@ def icc_two_way(matrix: pd.DataFrame) -> tuple[IccEstimate | None, str | None]:
                 return finite(row["ICC"]), low, high
         raise KeyError(f"pingouin returned none of {names}")
 
-    single, single_low, single_high = pick(_ICC2_NAMES)
-    average, average_low, average_high = pick(_ICC2K_NAMES)
+    single, _, _ = pick(_ICC2_NAMES)
+    average, _, _ = pick(_ICC2K_NAMES)
+    undefined = None
+    for value in (single, average):  # the estimators' denominators can reach 0 or below (raters' variance under
+        if value is not None and value > 1 + 1e-9:  # the error variance): a value above 1 is no ICC at all
+            undefined = ("ICC undefined: the estimator's denominator is not positive (the judges' mean differences "
+                         "are smaller than the error variance), so it gives a value above 1, which no ICC can be")
+    if undefined is not None:
+        return IccEstimate(n_targets=n_targets, n_raters=n_raters, icc2_1=None, icc2_1_ci_low=None,
+                           icc2_1_ci_high=None, icc2_k=None, icc2_k_ci_low=None, icc2_k_ci_high=None,
+                           ci_note=undefined), undefined
+    (single_low, single_high), (average_low, average_high), note = _icc_intervals(complete.to_numpy(float), single,
+                                                                                  average)
     estimate = IccEstimate(
         n_targets=n_targets,
         n_raters=n_raters,
@@ -122,10 +143,56 @@ def icc_two_way(matrix: pd.DataFrame) -> tuple[IccEstimate | None, str | None]:
         icc2_k=average,
         icc2_k_ci_low=average_low,
         icc2_k_ci_high=average_high,
+        ci_note=note,
     )
     if single is None:
         return estimate, "ICC undefined: the ratings have no variance"
     return estimate, None
+
+
+def _icc_intervals(x: np.ndarray, single: float | None, average: float | None,
+                   level: float = 0.95) -> tuple[tuple, tuple, str | None]:
+    """McGraw & Wong (1996) case 2A: the F-based interval of ICC(A,1), and ICC(A,k)'s by Spearman-Brown; each kept
+    only when its bounds are in order and hold the estimate."""
+    from scipy.stats import f as f_dist
+
+    none = ((None, None), (None, None))
+    if single is None or average is None:
+        return *none, None
+    n, k = x.shape
+    grand = x.mean()
+    ssr = k * ((x.mean(axis=1) - grand) ** 2).sum()
+    ssc = n * ((x.mean(axis=0) - grand) ** 2).sum()
+    sse = ((x - grand) ** 2).sum() - ssr - ssc
+    msr, msc, mse = ssr / (n - 1), ssc / (k - 1), sse / ((n - 1) * (k - 1))
+    if single < 0:
+        return *none, ("no interval: the ICC is negative, where the F-based interval does not hold (" + NEGATIVE_ICC
+                       + ")")
+    with np.errstate(all="ignore"):
+        a = k * single / (n * (1 - single)) if single < 1 else math.inf
+        b = 1 + k * single * (n - 1) / (n * (1 - single)) if single < 1 else math.inf
+        v = (a * msc + b * mse) ** 2 / ((a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1)))
+    if not math.isfinite(v) or v <= 0:
+        return *none, "no interval: the ratings leave the F approximation no degrees of freedom"
+    q = 1 - (1 - level) / 2
+    fl, fu = f_dist.ppf(q, n - 1, v), f_dist.ppf(q, v, n - 1)
+    low = n * (msr - fl * mse) / (fl * (k * msc + (k * n - k - n) * mse) + n * msr)
+    high = n * (fu * msr - mse) / (k * msc + (k * n - k - n) * mse + n * fu * msr)
+    low, high = finite(low), finite(high)
+    if low is None or high is None or not (low <= single <= high):
+        return *none, "no interval: the F approximation gives no interval around this estimate"
+    low, high = max(low, -1 / (k - 1)), min(high, 1.0)
+
+    def spearman_brown(r: float) -> float:
+        return k * r / (1 + (k - 1) * r)
+
+    single_ci = (low, high)
+    if low <= -1 / (k - 1) + 1e-12:  # the pole: ICC(2,k) has no finite lower bound
+        return single_ci, (None, None), "ICC(2,k): no finite lower bound (ICC(2,1)'s reaches -1/(k-1))"
+    k_low, k_high = spearman_brown(low), spearman_brown(high)
+    if not (k_low <= average <= k_high):
+        return single_ci, (None, None), "ICC(2,k): the transformed interval does not hold the estimate"
+    return single_ci, (k_low, k_high), None
 
 
 class BlandAltman(BaseModel):

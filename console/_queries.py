@@ -98,7 +98,8 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
 LEADERBOARD_COLUMNS: tuple[str, ...] = (
     "rank", "contestant", "family", "model", "total", "band", "reasoning_median", "efficiency", "outcome_axis",
     "return", "benchmark_return", "alpha", "judges_low", "judges_high", "judge_spread", "n_judges", "flagged",
-    "flag_reason", "process", "contestant_id",
+    "flag_reason", "process", "oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over",
+    "contestant_id",
 )
 
 
@@ -133,6 +134,10 @@ def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any],
                 "n_judges": r["n_judges"], "flagged": r["flagged"],
                 "flag_reason": flag_reason(r["details"], r["flagged"]),
                 "process": compact_facts(facts.get(r["contestant_id"])), "contestant_id": r["contestant_id"],
+                # rounds seasons: the comparison-set score (the ranking surface), all-rounds as context, and how
+                # many of the contestant's rounds the outcome columns are over
+                "oracle_score": r["oracle_score"], "comparison_set": r["comparison_set"] or None,
+                "oracle_score_all_rounds": r["oracle_score_all_rounds"], "outcome_over": r["rounds_scope"] or None,
             }
             for r in rows
         ],

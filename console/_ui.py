@@ -102,6 +102,20 @@ def round_outcomes(url: str, contestant_row_id: int) -> pd.DataFrame:
         return pd.DataFrame({"note": [f"per-round outcomes unavailable: {exc}"]})
 
 
+COMPARISON_NOTE = ("Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a "
+                   "new set); set score = 100 x Σ returns / Σ oracle returns over the rounds every member completed. "
+                   "All-rounds figures are each contestant's own history: context, not a ranking surface.")
+
+
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=64)
+def comparison_sets(url: str, run_id: str) -> pd.DataFrame | None:
+    """A rounds season's comparison sets (one row per set and member, best first), or None."""
+    from grader.reporting import comparison_set_rows
+
+    rows = comparison_set_rows(run_id, url)
+    return None if rows is None else pd.DataFrame(rows)
+
+
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=64)
 def process_facts(url: str, run_id: str) -> dict[str, dict[str, Any]]:
     """Every contestant's process facts (from the trades or allocations), as the judges see them."""

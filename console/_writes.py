@@ -20,6 +20,7 @@ from grader.storage import (
     LedgerAnnotationRow,
     LedgerEntryRow,
     RunRow,
+    record_row_hashes,
     session_scope,
 )
 
@@ -119,7 +120,8 @@ def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
 
 
 def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # type: ignore[no-untyped-def]
-                     grade: HumanGradeInput, source: str | None = None) -> HumanGradeRow:
+                     grade: HumanGradeInput, source: str | None = None,
+                     original: dict | None = None) -> HumanGradeRow:
     """The row for one human grade after every check the console makes (item of the run, known sub-ids)."""
     contestant = s.get(ContestantRow, contestant_row_id)
     if contestant is None or contestant.season_id != run.season_id:
@@ -129,13 +131,14 @@ def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # typ
     if unknown:
         raise WriteError(f"sub-scores: unknown sub-component id(s) {', '.join(unknown)} for {rubric.id}")
     composite, process_source = human_composite(grade, rubric)
+    original = original or {}
     return HumanGradeRow(
         run_id=run.id, contestant_id=contestant_row_id, annotator=who.name, rubric_id=run.rubric_id,
-        rubric_hash=run.rubric_hash,
+        rubric_hash=run.rubric_hash, **({"created_at": original["created_at"]} if original.get("created_at") else {}),
         reasoning=grade.reasoning, evidence=grade.evidence, outcome=grade.outcome,
         data_reliability=grade.data_reliability, composite=composite,
         sub_scores={"reasoning": grade.reasoning_sub_scores, "evidence": grade.evidence_sub_scores,
-                    "composite_note": process_source, "sign_in": who.method,
+                    "composite_note": process_source, "sign_in": original.get("sign_in") or who.method,
                     **({"source": source} if source else {})},
         comment=grade.comment,
     )
@@ -152,22 +155,28 @@ def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, g
         row = _human_grade_row(s, run, _rubric_of(run), who, contestant_row_id, grade)
         s.add(row)
         s.flush()
+        record_row_hashes(s, "human_grade", [row.id])
         return row.id
 
 
 def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeInput]], source: str,
-                        db_url: str | None = None, directory: AnnotatorDirectory | None = None) -> list[int]:
+                        db_url: str | None = None, directory: AnnotatorDirectory | None = None,
+                        originals: list[dict] | None = None) -> list[int]:
     """Append several human grades in one transaction (all or none), each checked as in the console;
-    ``source`` (e.g. the imported file and its hash) is stored with every row."""
+    ``source`` (e.g. the imported file and its hash) is stored with every row. ``originals`` (one per grade) keeps
+    what an exported grade recorded when it was first given: its time (``created_at``, so "latest" stays the
+    latest given, never the latest imported) and how its annotator signed in (``sign_in``)."""
+    originals = originals or [{} for _ in grades]
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         if run is None:
             raise WriteError(f"no run {run_id!r} in this database")
         rubric = _rubric_of(run)
-        rows = [_human_grade_row(s, run, rubric, require_current(who, directory), cid, grade, source)
-                for who, cid, grade in grades]
+        rows = [_human_grade_row(s, run, rubric, require_current(who, directory), cid, grade, source, original)
+                for (who, cid, grade), original in zip(grades, originals, strict=True)]
         s.add_all(rows)
         s.flush()
+        record_row_hashes(s, "human_grade", [r.id for r in rows])
         return [r.id for r in rows]
 
 
@@ -186,4 +195,5 @@ def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: st
         row = LedgerAnnotationRow(ledger_entry_id=ledger_entry_id, annotator=who.name, status=status, note=note)
         s.add(row)
         s.flush()
+        record_row_hashes(s, "ledger_annotation", [row.id])
         return row.id

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from console import _queries, _state, _ui
+from grader.replay._standings import rounds_scope, set_label
 
 st.title("Contestant")
 run = _ui.current_run()
@@ -71,6 +72,13 @@ nav = _ui.contestant_nav(url, contestant.row_id)
 timeline = _ui.decision_timeline(url, contestant.row_id)
 if not nav.available and "rounds season" in (nav.reason or ""):
     st.subheader("Outcome per round (independent rounds, never compounded)")
+    outcome = (score or {}).get("outcome") or {}
+    if rounds_scope(outcome):  # how much of its rounds the leaderboard's outcome figures are over, and its set
+        st.markdown(_ui.md(f"Leaderboard outcome figures: means {rounds_scope(outcome)}"
+                           + (f"; oracle score {outcome['oracle_score']:.1f} in {set_label(outcome)}"
+                              if outcome.get("comparison_set") and outcome.get("oracle_score") is not None else "")
+                           + (f"; all-rounds oracle score {outcome['oracle_score_all_rounds']:.1f} (context)"
+                              if outcome.get("oracle_score_all_rounds") is not None else "") + "."))
     rounds = _ui.round_outcomes(url, contestant.row_id)
     pct = st.column_config.NumberColumn(format="percent")
     st.dataframe(rounds, hide_index=True, width="stretch",
@@ -79,7 +87,8 @@ if not nav.available and "rounds season" in (nav.reason or ""):
                                 "allocation": st.column_config.TextColumn("Allocation", width="large")})
     st.caption("Return and S&P 500 over each round's close-to-close window; oracle score = 100 x return / the "
                "best option's return (unavailable when that is <= 0 and the return is negative). Pending rounds "
-               "withhold their outcome until they resolve.")
+               "withhold their outcome until they resolve; a cancelled round (scoring cancelled upstream) never "
+               "resolves.")
 elif not nav.available:
     st.info(f"NAV unavailable: {nav.reason}")
 else:
@@ -142,7 +151,7 @@ st.subheader("Risk evidence at each decision (PortBench)")
 risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
 pct = st.column_config.NumberColumn(format="percent")
 st.dataframe(risk, hide_index=True, width="stretch", height=280,
-             column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct,
+             column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct, "CVaR95 horizon": pct,
                             "correlation score": st.column_config.NumberColumn(format="%.2f"),
                             "profile alignment": st.column_config.NumberColumn(format="%.2f"),
                             "breaches": st.column_config.TextColumn("Breaches", width="large"),

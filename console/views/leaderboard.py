@@ -28,6 +28,9 @@ st.caption(f"Scored version {meta['version']} under {meta['rubric_id']} · {meta
 view = frame.copy()
 for col in ("return", "benchmark_return", "alpha"):
     view[col] = view[col] * 100
+rounds_season = view["outcome_over"].notna().any()
+if not rounds_season:  # the comparison-set columns belong to rounds seasons only
+    view = view.drop(columns=["oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over"])
 view.insert(2, "page", [f"./contestant?{urlencode({'run': run.run_id, 'contestant': k})}" for k in view["contestant_id"]])
 fmt = st.column_config.NumberColumn
 st.dataframe(
@@ -53,6 +56,13 @@ st.dataframe(
         "n_judges": fmt("Judges", format="%d"),
         "flagged": st.column_config.CheckboxColumn("Flagged", help="fewer judges than the panel: never official"),
         "flag_reason": st.column_config.TextColumn("Why flagged", width="medium"),
+        "oracle_score": fmt("Oracle score (set)", format="%.1f",
+                            help="100 x Σ returns / Σ oracle returns over the rounds its comparison set shares"),
+        "comparison_set": st.column_config.TextColumn("Comparison set", width="medium"),
+        "oracle_score_all_rounds": fmt("All-rounds oracle score", format="%.1f",
+                                       help="its own history over every resolved round: context, not a ranking"),
+        "outcome_over": st.column_config.TextColumn("Outcome over", help="return, benchmark and alpha are means "
+                                                    "over these rounds (pending and cancelled ones named)"),
         "process": st.column_config.TextColumn(
             "Process", help="turnover (traded notional / mean NAV) · mean position HHI · largest position weight · "
                             "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean HHI and "
@@ -61,6 +71,18 @@ st.dataframe(
 )
 st.caption("Flagged: fewer judges than the panel lists (never official). Process: the facts the judges see in the "
            "whole-record section; the contestant page has them in full.")
+
+if rounds_season:
+    st.subheader("Outcome ranking: comparison sets")
+    sets = _ui.comparison_sets(_ui.db_url(), run.run_id)
+    if sets is not None and not sets.empty:
+        st.dataframe(sets, hide_index=True, width="stretch",
+                     column_config={"set mean return": st.column_config.NumberColumn(format="percent"),
+                                    "set mean alpha": st.column_config.NumberColumn(format="percent"),
+                                    "set score": fmt(format="%.1f"), "all-rounds score": fmt(format="%.1f")})
+        st.caption(_ui.COMPARISON_NOTE)
+    else:
+        st.info("Comparison sets unavailable: the season bundle is not where it was imported from.")
 
 labels = dict(zip(frame["contestant_id"], frame["contestant"], strict=True))
 if labels:

@@ -503,6 +503,8 @@ def _build(
             exit_date=r.manifest.exit_date if r.exit is not None else None,
             cash_symbol=r.cash_id,
             briefing=r.briefing,
+            cancelled=(r.resolution_note or "scoring job cancelled upstream") if r.status == "never resolved"
+            else None,
         )
         for r in rounds
     ]
@@ -683,7 +685,7 @@ Rounds included:
 def _readme_md(info: SeasonInfo, rounds: list[SourceRound], summary: ImportSummary, command: str) -> str:
     rows = "\n".join(
         f"| `{r.id}` | {r.manifest.decision_deadline.isoformat()} | {r.manifest.entry_date} | "
-        f"{r.manifest.exit_date} | {'resolved' if r.exit is not None else 'pending'} | `{r.run_id}` | "
+        f"{r.manifest.exit_date} | {'resolved' if r.exit is not None else r.status} | `{r.run_id}` | "
         f"{len(r.submissions)} |"
         for r in rounds
     )

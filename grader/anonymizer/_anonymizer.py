@@ -480,6 +480,8 @@ class Anonymizer:
     and do not reveal the order of ``contestants.yaml``.
     """
 
+    anonymizes = True
+
     def __init__(
         self,
         contestants: Sequence[Contestant],
@@ -795,6 +797,9 @@ class Anonymizer:
 class NamedView:
     """The judge's view when a rubric turns anonymization off (seed 003's v0.3): contestants by their own display
     names and every text verbatim. Same interface as :class:`Anonymizer`, so prompts are built the same way."""
+
+    anonymizes = False
+    """The prompt says so: its record is headed "contestants named", never "anonymized"."""
 
     def __init__(self, contestants: Iterable[Contestant]):
         self._contestants = {c.id: c for c in contestants}

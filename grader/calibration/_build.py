@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 from grader.calibration._sample import ItemSpec, sample_items
-from grader.storage import CalibrationSetRow, RunRow, SeasonRow, session_scope
+from grader.storage import CalibrationSetRow, RunRow, SeasonRow, record_row_hashes, session_scope
 
 DERIVED_FILES = ("contestants.yaml", "decisions.jsonl", "season.yaml", "README.md", "calibration.yaml")
 
@@ -148,4 +148,6 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
                "method": method, "items": [i.as_json() for i in items]}
     with session_scope(db_url) as s:
         s.add(row)
+        s.flush()
+        record_row_hashes(s, "calibration_set", [row.id])
     return summary

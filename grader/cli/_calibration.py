@@ -2,13 +2,18 @@
 
 Import is append-only and all or nothing: every row is checked as the console checks a grade (scores 0-100,
 known sub-component ids, an item of the run, a configured annotator) and a bad file writes nothing, with the
-file, line and column of every problem. Export writes every stored grade (the full append-only history).
+file, line and column of every problem. It is idempotent by content: a grade already stored (same annotator,
+contestant, scores, sub-scores, comment and, when the file gives it, time) is not appended again. A grade keeps the
+time it was given (``created_at``) and how its annotator signed in, so an old export re-imported never becomes the
+"latest" grade. Export writes every stored grade (the full append-only history, oldest first); export -> import ->
+export gives the same bytes.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import typer
@@ -20,8 +25,24 @@ app = typer.Typer(help="Calibration: reference-item sets (sample, grade) and hum
                   no_args_is_help=True, add_completion=False)
 
 AXES = ("reasoning", "evidence", "outcome", "data_reliability")
-DERIVED = ("composite", "created_at", "rubric_id", "rubric_hash", "display_name", "sign_in", "id")
-"""Columns of an export that an import ignores (they are computed or recorded, never taken from a file)."""
+DERIVED = ("composite", "rubric_id", "rubric_hash", "display_name", "id")
+"""Columns of an export that an import ignores (computed or recorded, never taken from a file; ``id`` is read from
+exports written before it was dropped). ``created_at`` and ``sign_in`` are kept: when a grade was given, and how."""
+ORIGINAL = ("created_at", "sign_in")
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _grade_key(annotator: str, contestant: str, values: dict) -> tuple:
+    """What makes two grades the same grade (the time aside): who, which item, every score and the comment."""
+    def num(v) -> float | None:  # noqa: ANN001
+        return None if v is None or v == "" else float(v)
+
+    subs = tuple(tuple(sorted((k, num(v)) for k, v in (values.get(f"{part}_sub_scores") or {}).items()
+                              if num(v) is not None)) for part in ("reasoning", "evidence"))
+    return (annotator, contestant, *(num(values.get(a)) for a in AXES), values.get("comment") or "", subs)
 
 
 @app.command("import")
@@ -36,7 +57,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
 
     from console import AnnotatorDirectory, AuthError, HumanGradeInput, WriteError, record_human_grades
     from console._writes import describe_error
-    from grader.storage import ContestantRow, RunRow, session_scope
+    from grader.storage import ContestantRow, HumanGradeRow, RunRow, session_scope
 
     try:
         raw = file.read_bytes()
@@ -50,7 +71,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
     reader = csv.DictReader(text.splitlines())
     columns = reader.fieldnames or []
     problems: list[str] = []
-    known = {"annotator", "contestant", "comment", *AXES, *DERIVED}
+    known = {"annotator", "contestant", "comment", *AXES, *DERIVED, *ORIGINAL}
     for col in columns:
         if col not in known and not col.startswith(("reasoning.", "evidence.")):
             problems.append(f"{file}: line 1, column {col!r}: unknown column")
@@ -71,12 +92,23 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
 
         rubric = _rubric_of(run)
         run_rubric_hash = run.rubric_hash
+        keys = {v: k for k, v in items.items()}
+        stored_at: set[tuple] = set()  # (grade, time) of every stored grade
+        stored: set[tuple] = set()  # the grade alone
+        for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)):
+            subs = h.sub_scores or {}
+            key = _grade_key(h.annotator, keys.get(h.contestant_id, ""), {
+                **{a: getattr(h, a) for a in AXES}, "comment": h.comment,
+                **{f"{p}_sub_scores": subs.get(p) or {} for p in ("reasoning", "evidence")}})
+            stored.add(key)
+            stored_at.add((key, _utc(h.created_at)))
     for col in columns:
         part, _, sub = col.partition(".")
         if part in ("reasoning", "evidence") and sub and sub not in rubric.sub_component_weights(part):
             problems.append(f"{file}: line 1, column {col!r}: unknown sub-component id {sub!r} for {rubric.id}")
     directory = AnnotatorDirectory(annotators)
-    grades = []
+    grades, originals, already = [], [], 0
+    now = datetime.now(UTC)
     for line, row in enumerate(reader, start=2):
         where = f"{file}: line {line}"
         try:
@@ -98,24 +130,46 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         for part in ("reasoning", "evidence"):
             values[f"{part}_sub_scores"] = {c.split(".", 1)[1]: (row.get(c) or "").strip() or None
                                             for c in columns if c.startswith(f"{part}.")}
+        when = (row.get("created_at") or "").strip()
         try:
-            grades.append((who, items[key], HumanGradeInput(**values)))
+            given_at = _utc(datetime.fromisoformat(when)) if when else None
+        except ValueError:
+            problems.append(f"{where}, column 'created_at': {when!r} is not an ISO 8601 time")
+            continue
+        if given_at is not None and given_at > now:
+            problems.append(f"{where}, column 'created_at': {when} is in the future")
+            continue
+        try:
+            grade = HumanGradeInput(**values)
         except (ValidationError, WriteError) as exc:
             problems.append(f"{where}: {describe_error(exc)}")
+            continue
+        content = _grade_key(who.name, key, grade.model_dump())
+        if (content, given_at) in stored_at or (given_at is None and content in stored):
+            already += 1  # stored before (an export re-imported, or a line given twice): not appended again
+            continue
+        stored_at.add((content, given_at))
+        stored.add(content)
+        grades.append((who, items[key], grade))
+        originals.append({"created_at": given_at, "sign_in": (row.get("sign_in") or "").strip() or None})
     if problems:
         fail(f"nothing imported ({len(problems)} problem(s)):\n" + "\n".join(problems))
         return
-    if not grades:
+    if not grades and not already:
         fail(f"{file}: no rows")
         return
     source = f"{file.name} sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
+    skipped = f"; {already} already stored (same grade, same time), not appended again" if already else ""
+    if not grades:
+        console.print(f"[green]✓[/] 0 human grade(s) appended to run {run_id} from {source}{skipped}")
+        return
     try:
-        ids = record_human_grades(run_id, grades, source, directory=directory)
+        ids = record_human_grades(run_id, grades, source, directory=directory, originals=originals)
     except WriteError as exc:
         fail(f"nothing imported: {exc}")
         return
     console.print(f"[green]✓[/] {len(ids)} human grade(s) appended to run {run_id} from {source} "
-                  f"({len({w.name for w, _, _ in grades})} annotator(s))")
+                  f"({len({w.name for w, _, _ in grades})} annotator(s)){skipped}")
 
 
 @app.command("export")
@@ -135,12 +189,12 @@ def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
                          .order_by(HumanGradeRow.created_at, HumanGradeRow.id)).all()
         subs = sorted({f"{part}.{k}" for h in rows for part in ("reasoning", "evidence")
                        for k in ((h.sub_scores or {}).get(part) or {})})
-        header = ["id", "created_at", "annotator", "contestant", "display_name", "rubric_id", "rubric_hash", *AXES,
+        header = ["created_at", "annotator", "contestant", "display_name", "rubric_id", "rubric_hash", *AXES,
                   "composite", "sign_in", "comment", *subs]
         records = []
         for h in rows:
             sub = h.sub_scores or {}
-            records.append({"id": h.id, "created_at": h.created_at.isoformat(), "annotator": h.annotator,
+            records.append({"created_at": _utc(h.created_at).isoformat(), "annotator": h.annotator,
                             "contestant": people[h.contestant_id].contestant_key,
                             "display_name": people[h.contestant_id].display_name, "rubric_id": h.rubric_id,
                             "rubric_hash": h.rubric_hash or "",

@@ -201,6 +201,10 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     console.print(t)
     if top and len(rows) > top:
         console.print(f"{len(rows) - top} more: `grader leaderboard --run {run_id}` prints every row")
+    if any(r["rounds_scope"] for r in rows):
+        console.print("outcome columns of a rounds season: means over each contestant's resolved rounds — "
+                      + "; ".join(f"{r['label']} {r['rounds_scope']}" for r in rows[: top or None]), style="dim")
+    _print_comparison_sets(run_id)
     console.print("n = judges with a valid grade; ⚑ = fewer judges than the panel lists (flagged, never official); "
                   "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
                   "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean allocation HHI "
@@ -210,6 +214,29 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
         console.print(label)
     if meta.get("pending"):
         console.print("season pending: outcome columns withheld")
+
+
+def _print_comparison_sets(run_id: str) -> None:
+    """Rounds seasons: CapitalBench's ranking surface (equal-run comparison sets), all-rounds figures as context."""
+    from grader.reporting import COMPARISON_NOTE, comparison_set_rows
+
+    rows = comparison_set_rows(run_id)
+    if not rows:
+        return
+    t = Table(title="Outcome ranking: CapitalBench comparison sets", title_justify="left")
+    for col in ("set", "shared rounds", "#", "contestant", "set score", "set mean return", "all-rounds score",
+                "rounds resolved"):
+        t.add_column(col, justify="left" if col == "contestant" else "right")
+    for r in rows:
+        scope = f"{r['rounds resolved']} of {r['rounds decided']}"
+        extra = [f"{r['rounds pending']} pending" if r["rounds pending"] else "",
+                 f"{r['rounds cancelled']} cancelled" if r["rounds cancelled"] else ""]
+        scope += "".join(f", {e}" for e in extra if e)
+        t.add_row(f"{r['set']} ({r['members']} models)", str(r["shared rounds"]), str(r["rank"] or "—"),
+                  r["contestant"], _fmt(r["set score"]), _fmt(r["set mean return"], pct=True),
+                  _fmt(r["all-rounds score"]), scope)
+    console.print(t)
+    console.print(COMPARISON_NOTE, style="dim")
 
 
 def rescore(

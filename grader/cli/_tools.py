@@ -34,6 +34,7 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     from grader.probe import probe_rows
     from grader.reporting import (
         collect_audit_inputs,
+        comparison_set_rows,
         real_claims_section,
         round_outcome_rows,
         run_identity_probe,
@@ -52,6 +53,9 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     rounds = round_outcome_rows(run_id)
     if rounds:
         inputs = inputs.model_copy(update={"round_outcomes": rounds})
+    sets = comparison_set_rows(run_id)
+    if sets:
+        inputs = inputs.model_copy(update={"comparison_sets": sets})
     probe = run_identity_probe(run_id)
     if probe is not None:
         inputs = inputs.model_copy(update={"identity_probe": probe})
@@ -175,10 +179,20 @@ def probe_judges(run_id: str = typer.Option(..., "--run", "--run-id", help="Run 
     except ProbeError as exc:
         fail(str(exc))
         return
-    console.print(f"{result.items} items, candidates {', '.join(result.candidates)}; {result.calls_made} call(s) "
-                  f"made, {result.reused} answer(s) reused from earlier probes of this run")
-    t = Table("judge", "items", "named correctly", "leak rate", "chance", "p (Holm)", "verdict")
-    for g in judge_guess_stats(probe_rows(run_id)):
+    console.print(f"this probe: {result.items} items (--n {n}, --seed {seed}), candidates "
+                  f"{', '.join(result.candidates)}; {result.calls_made} call(s) made, {result.reused} answer(s) reused "
+                  "from earlier probes of this run")
+    rows = probe_rows(run_id)
+    merged = len({r["item_key"] for r in rows})
+    if merged != result.items:  # the stored answers of earlier probes (another --n or --seed) are merged in
+        console.print(f"the table merges every item probed in this run so far: {merged} items ({result.items} of "
+                      f"this probe and {merged - result.items} more from earlier probes with another --n or --seed); "
+                      f"its leak rates and chance are over those {merged} items, not this probe's {result.items}")
+    else:
+        console.print(f"the table covers this probe's {merged} items")
+    t = Table("judge", "items", "named correctly", "leak rate", "chance", "p (Holm)", "verdict",
+              title=f"Identity-guess probe of run {run_id}: {merged} items", title_justify="left")
+    for g in judge_guess_stats(rows):
         t.add_row(g.judge_id, str(g.items), str(g.correct), f"{g.leak_rate:.0%}", f"{g.chance:.0%}",
                   f"{g.p_value_holm:.3g}", "can tell" if g.flagged else "no evidence")
     console.print(t)

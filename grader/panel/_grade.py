@@ -237,7 +237,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from grader.panel._gaps import run_gaps
-    from grader.panel._mock import MockGrades, repeat_marker, start_mock_servers
+    from grader.panel._mock import NOISE_DRAW, MockGrades, repeat_marker, start_mock_servers
 
     dry = kind == "dry-run"
     season_id = _import(db_url, bundle)
@@ -270,7 +270,8 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
         done = {(g.judge_id, g.contestant_id, g.repeat) for g in
                 s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))}
     family_of = {c.id: c.provider_family for c in bundle.contestants}
-    mock_settings = panel.mock.model_dump(mode="json") if panel.kind == "mock" and panel.mock else None
+    mock_settings = ({**panel.mock.model_dump(mode="json"), "noise_draw": NOISE_DRAW}
+                     if panel.kind == "mock" and panel.mock else None)  # a mock grade drawn otherwise is never reused
 
     def tasks_of(cid: str, prompt) -> list[Task]:  # noqa: ANN001
         out = []
@@ -339,7 +340,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 def script_mock(cid: str, prompt) -> None:  # noqa: ANN001 - before the contestant's calls leave
                     g = partial(reference_grades.__getitem__, cid)
                     for r in range(repeats):
-                        table.add(prompt.system + repeat_marker(r), prompt.user, family_of[cid], g)
+                        table.add(prompt.system + repeat_marker(r), prompt.user, family_of[cid], g, subject=cid)
 
                 if not streaming:
                     for c in bundle.contestants:

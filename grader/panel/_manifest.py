@@ -15,6 +15,7 @@ from pathlib import Path
 from sqlalchemy import Text, cast, select
 
 from grader.storage import (
+    ContestantRow,
     ContestantScoreRow,
     GradeRow,
     JudgeCallRow,
@@ -23,6 +24,7 @@ from grader.storage import (
     RunRow,
     ScoreVersionRow,
     SeasonRow,
+    check_row_hashes,
     session_scope,
 )
 
@@ -43,7 +45,7 @@ def _grade_doc(g: GradeRow) -> dict:
 
 def _ledger_doc(rows: list, decode=lambda value: value) -> list:
     """The hashed form of a grade's ledger entries; ``decode`` reads the JSON columns when they come as text."""
-    # the clause (0010) joins an entry's hashed form only when it has one, so runs stored before it verify unchanged
+    # the clause (0011) joins an entry's hashed form only when it has one, so runs stored before it verify unchanged
     return [[e.position, e.claim, e.symbol, decode(e.cited_fields), e.judge_status, e.verifier_status,
              e.verifier_reason, decode(e.evidence), decode(e.flags), decode(e.flag_reasons), e.check_path, e.lookahead,
              *([e.clause] if getattr(e, "clause", None) else [])]
@@ -230,18 +232,22 @@ def _verify_derived(s, run_id: str, want: dict | None, calls: dict, result: Veri
                                "were recorded): derived data not checked")
         return
     have = derived_hashes(s, run_id)
-    names = {"parsed": "parsed reply of call", "grades": "grade", "ledgers": "ledger of grade",
-             "score_versions": "scored version"}
-    for part, label in names.items():
+    names = _row_names(s, run_id, want)
+    labels = {"parsed": "parsed reply of call", "grades": "grade", "ledgers": "ledger of grade",
+              "score_versions": "scored version"}
+    for part in labels:
         for key, sha in want.get(part, {}).items():
             result.checked += 1
             if key not in have.get(part, {}):
-                result.problems.append(f"{label} {key}: missing from the database")
+                result.problems.append(f"{names(part, key)}: missing from the database")
             elif have[part][key] != sha:
-                result.problems.append(f"{label} {key}: changed since the run (stored rows edited)")
+                result.problems.append(f"{names(part, key)}: changed since the run (stored rows edited)")
         for key in set(have.get(part, {})) - set(want.get(part, {})):
-            if part != "score_versions":  # a rescore adds versions after the run: expected
-                result.problems.append(f"{label} {key}: not in the manifest (added after the run)")
+            if part != "score_versions":  # a rescore adds versions after the run: checked by their row hashes
+                result.problems.append(f"{names(part, key)}: not in the manifest (added after the run)")
+    rows = check_row_hashes(s, run_id)  # every scored version, contestant score, human grade, annotation, set
+    result.checked += rows.checked
+    result.problems.extend(rows.problems)
     for g in s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)):
         call = calls.get(g.call_id) if g.call_id is not None else None
         if call is None:
@@ -249,5 +255,41 @@ def _verify_derived(s, run_id: str, want: dict | None, calls: dict, result: Veri
         source = call if call.reused_from_call_id is None else s.get(JudgeCallRow, call.reused_from_call_id)
         result.checked += 1
         if source is None or source.parsed != g.grade:
-            result.problems.append(f"grade {g.id} ({g.judge_id}): differs from the parsed reply of call "
+            result.problems.append(f"{names('grades', str(g.id))}: differs from the parsed reply of call "
                                    f"{getattr(source, 'id', g.call_id)} it was stored from")
+
+
+def _row_names(s, run_id: str, want: dict):  # noqa: ANN202
+    """name(part, key): a manifest entry as a reader knows it (the run's version number, the judge and the
+    contestant), not a database id alone; entries whose rows are gone keep the id (and the version's number
+    when its rows still say it)."""
+    keys = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).join(
+        RunRow, RunRow.season_id == ContestantRow.season_id).where(RunRow.id == run_id))}
+    grades = {str(g.id): (g.judge_id, keys.get(g.contestant_id, g.contestant_id), g.repeat) for g in s.execute(
+        select(GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat).where(GradeRow.run_id == run_id))}
+    calls = {str(c.id): (c.judge_id, keys.get(c.contestant_id, c.contestant_id), c.attempt) for c in s.execute(
+        select(JudgeCallRow.id, JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.attempt)
+        .where(JudgeCallRow.run_id == run_id))}
+    numbers = {str(v.id): v.number for v in s.execute(select(ScoreVersionRow.id, ScoreVersionRow.number)
+                                                      .where(ScoreVersionRow.run_id == run_id))}
+    if not numbers.keys() & set(want.get("score_versions", {})) and len(want.get("score_versions", {})) == 1:
+        numbers.update({key: 1 for key in want["score_versions"]})  # a run's manifest holds its first version
+
+    def name(part: str, key: str) -> str:
+        if part in ("grades", "ledgers"):
+            what = "grade" if part == "grades" else "ledger of the grade"
+            if key in grades:
+                judge, contestant, repeat = grades[key]
+                return f"{what} of contestant {contestant} by {judge}" + (f" (repeat {repeat})" if repeat else "") \
+                    + f" [row {key}]"
+            return f"{what} [row {key}]"
+        if part == "parsed":
+            if key in calls:
+                judge, contestant, attempt = calls[key]
+                return f"parsed reply of {judge} on contestant {contestant} (attempt {attempt}) [call {key}]"
+            return f"parsed reply of call {key}"
+        if key in numbers:
+            return f"scored version {numbers[key]} [row {key}]"
+        return f"scored version [row {key}]"
+
+    return name

@@ -1,6 +1,7 @@
 """The mock panel: scripted judges behind local fake servers, reached through the real SDK clients.
 
-Each mock grade is the reference judge's grade for the same prompt plus seeded per-judge noise plus the
+Each mock grade is the reference judge's grade for the same prompt plus seeded noise (drawn per judge, contestant and
+repeat, so a prompt's wording does not redraw it) plus the
 planted bias of the panel file (points added to every sub-score when the contestant's provider family is
 in the judge's bias map). The fake learns the family from a table the grader hands it out of band — the
 prompt itself stays anonymized. Everything a mock judge returns is labelled MOCK.
@@ -58,27 +59,39 @@ def _stall_limit() -> int | None:
     return int(raw)
 
 
+NOISE_DRAW = "judge|contestant|repeat"
+"""How a mock judge's noise is drawn, part of a mock call's content address: grades stored under an earlier scheme
+(drawn per prompt text, before issue 31) are never reused for this one."""
+
+
 def repeat_marker(repeat: int) -> str:
     """Appended to a mock prompt's system text so the scripted judge can vary its noise per repeat."""
     return f"\n\n[Stability repeat {repeat}]" if repeat else ""
 
 
 class MockGrades:
-    """Prompt hash -> (contestant family, reference grade, or how to compute it on the first request)."""
+    """Prompt hash -> (contestant family, reference grade, or how to compute it on the first request, and the
+    contestant it grades)."""
 
     def __init__(self) -> None:
-        self.table: dict[str, tuple[str, Any]] = {}
+        self.table: dict[str, tuple[str, Any, str | None]] = {}
         self.probes: dict[str, tuple[str, list[str]]] = {}
 
-    def add(self, system: str, user: str, family: str, grade: dict | Callable[[], dict]) -> None:
+    def add(self, system: str, user: str, family: str, grade: dict | Callable[[], dict],
+            subject: str | None = None) -> None:
         """The reference grade of a prompt, or a memoising, thread-safe function computing it when the prompt is
-        first asked (so the calls start before every reference grade is computed)."""
-        self.table[prompt_hash(system, user)] = (family, grade)
+        first asked (so the calls start before every reference grade is computed). ``subject`` (the contestant)
+        keys the judge's noise, so an edit of the prompt's wording does not redraw it; without it the prompt
+        hash does."""
+        self.table[prompt_hash(system, user)] = (family, grade, subject)
 
     def grade_of(self, key: str) -> tuple[str, dict]:
         """(family, reference grade) of a prompt; a function given to :meth:`add` is called here (it memoises)."""
-        family, grade = self.table[key]
+        family, grade, _ = self.table[key]
         return family, (grade() if callable(grade) else grade)
+
+    def subject_of(self, key: str) -> str | None:
+        return self.table[key][2]
 
     def add_probe(self, system: str, user: str, family: str, candidates: list[str]) -> None:
         """An identity-probe question: the true family stays here, out of band, never in the prompt."""
@@ -117,7 +130,12 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
         family, reference = grades.grade_of(key)
         m = _REPEAT.search(request.system)
         repeat = int(m.group(1)) if m else 0
-        seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|{judge.judge_id}|{key}|{repeat}".encode())
+        # the noise is drawn per judge, contestant and repeat: the same draw whatever the prompt's wording, so a
+        # demo's outcome does not change with every edit of the prompt text (it is still one random draw: an
+        # unbiased judge is flagged by chance at the self-preference test's level)
+        subject = grades.subject_of(key)
+        drawn = f"subject:{subject}" if subject is not None else key
+        seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|{judge.judge_id}|{drawn}|{repeat}".encode())
                               .digest()[:8], "big")
         rng = np.random.default_rng(seed)
         bias = bias_map.get(family, 0.0)

@@ -11,6 +11,7 @@ from grader.storage import (
     GradeRow,
     RunRow,
     ScoreVersionRow,
+    record_row_hashes,
     session_scope,
 )
 
@@ -60,17 +61,22 @@ def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], 
         s.flush()
         key_to_row = {c.contestant_key: c.id for c in contestants.values()}
         official = run.run_type == "official"
+        rows = []
         for sc in scores:
             outcome = dict(outcomes.get(sc.contestant_id, {}))
             if pending:
                 outcome = {"available": False, "pending": True}
-            s.add(ContestantScoreRow(
+            rows.append(ContestantScoreRow(
                 version_id=version.id, contestant_id=key_to_row[sc.contestant_id], rank=sc.rank, total=sc.total,
                 reasoning_median=sc.reasoning_median, efficiency=sc.efficiency, band=sc.band,
                 judges_low=sc.panel.low, judges_high=sc.panel.high, n_judges=sc.panel.n_judges,
                 flagged=sc.flagged, official_eligible=official and sc.official_eligible,
                 outcome=outcome, details=sc.model_dump(mode="json"),
             ))
+        s.add_all(rows)
+        s.flush()
+        record_row_hashes(s, "score_version", [version.id])  # verify names an edit of any version, not only 1
+        record_row_hashes(s, "contestant_score", [r.id for r in rows])
         run.official_eligible = official and all(sc.official_eligible for sc in scores)
         return version.number
 

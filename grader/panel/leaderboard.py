@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from grader.panel._scores import version_by_number
+from grader.replay._standings import rounds_scope, set_label
 from grader.storage import (
     ContestantRow,
     ContestantScoreRow,
@@ -33,6 +34,9 @@ def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None
              .where(ContestantScoreRow.version_id == v.id))
         for score, c in s.execute(q):
             o = score.outcome or {}
+            if "rounds_resolved" in o and "comparison_set" not in o:  # a rounds outcome stored before issue 31:
+                # its oracle score is the contestant's own all-rounds figure, never shown as a set's score
+                o = {**o, "oracle_score_all_rounds": o.get("oracle_score"), "oracle_score": None}
             rows.append({
                 "contestant_id": c.contestant_key, "label": c.display_name, "family": c.provider_family,
                 "model": c.model, "rank": score.rank, "total": score.total, "band": score.band,
@@ -44,6 +48,10 @@ def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None
                 "judges_low": score.judges_low, "judges_high": score.judges_high, "n_judges": score.n_judges,
                 "flagged": score.flagged, "official_eligible": score.official_eligible,
                 "details": score.details, "outcome": o,
+                # rounds seasons: how much of the contestant's rounds the outcome covers, and the comparison set
+                # its oracle score is taken from (its all-rounds figure is context)
+                "rounds_scope": rounds_scope(o), "comparison_set": set_label(o),
+                "oracle_score_all_rounds": o.get("oracle_score_all_rounds"),
             })
         rows.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0, r["label"]))
         meta = {"run_id": run_id, "run_type": run.run_type, "rubric_id": v.rubric_id, "rubric_hash": v.rubric_hash,

@@ -32,6 +32,7 @@ from functools import cached_property
 from grader.pit import MARKET_TZ, Observation
 from grader.prompts._briefings import LEGEND, BriefingMemory, compact_briefing
 from grader.prompts._tokens import count_tokens
+from grader.replay._standings import rounds_scope
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
@@ -56,6 +57,10 @@ def format_value(field_name: str, value: float | str) -> str:
     if field_name.startswith("analystRating"):
         return f"{value:g}"
     return f"{value:.2f}"
+
+
+def _score(v) -> str:  # noqa: ANN001
+    return "unavailable" if v is None else f"{v:.1f}"
 
 
 @dataclass
@@ -168,8 +173,9 @@ class PromptBuilder:
     # -- sections ---------------------------------------------------------------------------------
     def header(self) -> str:
         info = self.bundle.info
+        view = "anonymized" if getattr(self.anonymizer, "anonymizes", True) else "contestants named, not anonymized"
         lines = [
-            f"# Season record (anonymized)\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
+            f"# Season record ({view})\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
             f"Starting cash: {info.starting_cash:,.0f} {info.currency}.",
             "Universe: " + "; ".join(
                 f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})" for u in info.universe
@@ -304,6 +310,10 @@ class PromptBuilder:
     def outcome_section(self, contestant_id: str) -> str:
         head = "# OUTCOME — after the horizon (use only for the outcome axis; never to grade earlier decisions)"
         if self.pending:
+            o = self.outcome.get(contestant_id) or {}
+            if o.get("rounds_cancelled"):  # a cancelled round never resolves: not "pending"
+                return (head + f"\nNo round of this record has resolved: outcome {rounds_scope(o)}, so there is "
+                        "none. Score the outcome axis null.")
             return head + "\nThe season is pending: no outcome is resolvable yet. Score the outcome axis null."
         o = self.outcome.get(contestant_id)
         if not o or not o.get("available", True):
@@ -316,6 +326,14 @@ class PromptBuilder:
                  f"Hindsight oracle {o.get('oracle_symbol') or ''} {pct(o.get('oracle_return'))}; "
                  f"regret {pct(o.get('regret'))}; oracle-normalised score "
                  f"{'unavailable' if o.get('oracle_score') is None else format(o['oracle_score'], '.1f')}."]
+        scope = rounds_scope(o)
+        if scope:  # a rounds season: means over the resolved rounds only, and the score's comparison set
+            cs = o.get("comparison_set") or {}
+            lines.append(f"These are means {scope}; rounds are independent, never compounded.")
+            if cs:
+                lines.append(f"The oracle-normalised score is over the {cs['rounds']} resolved round(s) shared by "
+                             f"every model of its comparison set ({cs['members']} models); over all of this "
+                             f"record's resolved rounds it is {_score(o.get('oracle_score_all_rounds'))}.")
         risk = [f"{k} {o[k]:.2f}" for k in ("sharpe", "sortino") if o.get(k) is not None]
         risk += [f"{k} {pct(o[k])}" for k in ("volatility", "max_drawdown") if o.get(k) is not None]
         if risk:
@@ -356,7 +374,11 @@ class PromptBuilder:
         s = risk.summary()
         parts = []
         if s["var_1d_mean"] is not None:
-            parts.append(f"mean one-day VaR95 at the decisions {s['var_1d_mean'] * 100:+.2f}%")
+            parts.append(f"mean one-day VaR95 at the decisions {s['var_1d_mean'] * 100:+.2f}% "
+                         f"(CVaR95 {s['cvar_1d_mean'] * 100:+.2f}%)")
+        if s["var_h_mean"] is not None:
+            parts.append(f"mean VaR95 over the decision interval ({s['horizon']} sessions) "
+                         f"{s['var_h_mean'] * 100:+.2f}% (CVaR95 {s['cvar_h_mean'] * 100:+.2f}%)")
         if s["correlation_score_mean"] is not None:
             parts.append(f"mean two-layer correlation score {s['correlation_score_mean']:.2f}")
         out = ["Risk at the decisions (point-in-time): " + "; ".join(parts) + "."] if parts else []

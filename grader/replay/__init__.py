@@ -12,25 +12,33 @@ from grader.replay._portfolio import (
 from grader.replay._rounds import (
     ComparisonSet,
     RoundOutcome,
+    RoundPick,
     RoundResults,
     RoundsData,
     RoundsDataError,
+    RoundSpec,
     RoundSummary,
     comparison_set,
     rounds_outcomes,
     score_rounds,
 )
+from grader.replay._standings import comparison_set_standings, rounds_scope, set_label
 from grader.scoring import oracle_score
 
 __all__ = [
     "ComparisonSet",
     "RoundOutcome",
+    "RoundPick",
     "RoundResults",
     "RoundSummary",
     "RoundsData",
     "RoundsDataError",
+    "RoundSpec",
     "comparison_set",
+    "comparison_set_standings",
     "rounds_outcomes",
+    "rounds_scope",
+    "set_label",
     "score_rounds",
     "THRASH_WINDOW_DAYS",
     "ContestantReplay",

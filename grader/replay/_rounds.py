@@ -60,6 +60,7 @@ class RoundSpec(_Frozen):
     entry_date: date
     exit_date: date | None = None  # None while pending
     cash_symbol: str | None = None
+    cancelled: str | None = None  # why it never resolves (cancelled upstream): never "pending"
 
 
 class RoundPick(_Frozen):
@@ -103,6 +104,7 @@ class RoundsData(_Frozen):
                 entry_date=r.entry_date,
                 exit_date=r.exit_date,
                 cash_symbol=r.cash_symbol,
+                cancelled=r.cancelled,
             )
             for r in info.rounds
         ]
@@ -195,7 +197,8 @@ class RoundSummary(_Frozen):
     decided_at: datetime
     entry_date: date
     exit_date: date | None
-    status: Literal["resolved", "pending"]
+    status: Literal["resolved", "pending", "cancelled"]
+    cancelled: str | None = None  # why a cancelled round never resolves
     benchmark_return: float | None = None
     oracle_return: float | None = None
     oracle_symbols: list[str] = []
@@ -206,7 +209,7 @@ class RoundSummary(_Frozen):
 class RoundOutcome(_Frozen):
     round_id: str
     contestant_id: str
-    status: Literal["resolved", "pending"]
+    status: Literal["resolved", "pending", "cancelled"]
     weights: dict[str, float]
     hhi: float
     cash_weight: float
@@ -244,6 +247,7 @@ class ContestantRounds(_Frozen):
     rounds_decided: int
     rounds_resolved: int
     rounds_pending: int
+    rounds_cancelled: int = 0
     average_return: float | None
     average_alpha: float | None
     sum_return: float | None
@@ -285,6 +289,8 @@ def _summarise_round(
         "entry_date": spec.entry_date,
         "exit_date": spec.exit_date,
     }
+    if spec.cancelled is not None and not resolved:
+        return RoundSummary(**base, status="cancelled", cancelled=spec.cancelled)
     if not resolved:
         return RoundSummary(**base, status="pending")
     returns = {s: p.exit / p.entry - 1.0 for s, p in prices.items() if p.exit is not None}
@@ -316,6 +322,11 @@ def _score_pick(pick: RoundPick, summary: RoundSummary, cash_symbol: str | None)
         "hhi": hhi,
         "cash_weight": cash_weight,
     }
+    if summary.status == "cancelled":
+        return RoundOutcome(
+            **base, status="cancelled",
+            withheld=f"round cancelled upstream, it will never resolve ({summary.cancelled}): no outcome",
+        )
     if summary.status == "pending":
         return RoundOutcome(
             **base, status="pending", withheld="round pending: outcome withheld until the exit close"
@@ -412,6 +423,7 @@ def score_rounds(source: RoundsData | str | Path) -> RoundResults:
                 rounds_decided=len(mine),
                 rounds_resolved=len(done),
                 rounds_pending=sum(o.status == "pending" for o in mine),
+                rounds_cancelled=sum(o.status == "cancelled" for o in mine),
                 average_return=sum(o.portfolio_return for o in done) / len(done) if done else None,  # type: ignore[misc]
                 average_alpha=sum(o.alpha for o in done) / len(done) if done else None,  # type: ignore[misc]
                 sum_return=s_ret,
@@ -446,9 +458,17 @@ def rounds_outcomes(bundle) -> tuple[dict[str, dict], bool]:
     for o in results.outcomes:
         if o.status == "resolved" and o.portfolio_return is not None:
             by_contestant.setdefault(o.contestant_id, []).append(o)
+    from grader.replay._standings import _set_brief, comparison_set_standings
+
+    sets = comparison_set_standings(results)
     out: dict[str, dict] = {}
     for c in results.contestants:
         rows = by_contestant.get(c.contestant_id, [])
+        mine = [st for st in sets if c.contestant_id in st["ranks"]]
+        # the contestant's ranking surface: the set with the most members (then rounds) it belongs to, so that
+        # as many contestants as possible are compared on the same rounds
+        primary = max(mine, key=lambda st: (len(st["members"]), len(st["round_ids"]), -st["number"]),
+                      default=None)
 
         def mean(values: list[float | None]) -> float | None:
             vals = [v for v in values if v is not None]
@@ -461,10 +481,16 @@ def rounds_outcomes(bundle) -> tuple[dict[str, dict], bool]:
             "alpha": mean([o.alpha for o in rows]),
             "regret": mean([o.regret for o in rows]),
             "oracle_return": mean([o.oracle_return for o in rows]),
-            "oracle_score": c.score_all_available,
+            "oracle_score": primary["scores"][c.contestant_id] if primary else None,
+            "oracle_score_all_rounds": c.score_all_available,
+            "comparison_set": _set_brief(primary, c.contestant_id) if primary else None,
+            "comparison_sets": [_set_brief(st, c.contestant_id) for st in mine],
+            "rounds_decided": c.rounds_decided,
             "rounds_resolved": c.rounds_resolved,
             "rounds_pending": c.rounds_pending,
+            "rounds_cancelled": c.rounds_cancelled,
             "aggregation": "mean over resolved rounds (rounds are independent; never compounded)",
         }
     pending = not results.resolved_round_ids
     return out, pending
+

@@ -118,6 +118,8 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
             run_id=run_id, run_type=run.run_type, rubric_id=meta_lb["rubric_id"], rubric_hash=meta_lb["rubric_hash"],
             rubric_judge_hash=run.judge_facing_hash, panel_name=run.panel_name, panel_hash=run.panel_hash,
             season_id=season.season_key, season_status="pending" if meta_lb["pending"] else "resolved",
+            season_resolution=season_resolution(season),
+            anonymized=bool(getattr(getattr(run_rubric, "panel", None), "anonymize", True)),
             manifest_hash=run.manifest_hash or "", attribution=info.get("attribution"),
             generated_at=datetime.now(UTC), score_version=meta_lb["version"],
         )
@@ -136,6 +138,9 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
     ], columns=["contestant_id", "contestant_label", "total", "reasoning_median", "efficiency", "band",
                 "return", "benchmark_return", "alpha", "oracle_score", "regret", "sharpe", "sortino",
                 "volatility", "max_drawdown", "equal_weight_return"])
+    if any(r["rounds_scope"] for r in rows):  # a rounds season: how many of its rounds each outcome is over
+        totals["oracle_score_all_rounds"] = [r["oracle_score_all_rounds"] for r in rows]
+        totals["outcome_over"] = [r["rounds_scope"] or None for r in rows]
     kwargs: dict = {}
     if humans:
         kwargs["human_grades"] = pd.DataFrame(humans)
@@ -151,3 +156,29 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
     return AuditInputs(meta=meta, scores=scores, totals=totals,
                        ledger=ledger, repeat_ledger=repeat_ledger,
                        lookahead_checks=lookahead, **kwargs)
+
+
+def season_resolution(season) -> str | None:  # noqa: ANN001
+    """A rounds season's resolution in words when some round is pending or cancelled upstream (the report header
+    must not say "resolved" for it); None otherwise."""
+    from pathlib import Path
+
+    from grader.replay import score_rounds
+    from grader.season._models import SeasonInfo
+
+    if SeasonInfo.model_validate(season.info).format != "rounds":
+        return None
+    try:
+        rounds = score_rounds(Path(season.source_path)).rounds
+    except (OSError, ValueError):
+        return None
+    n = {k: sum(r.status == k for r in rounds) for k in ("resolved", "pending", "cancelled")}
+    if not n["pending"] and not n["cancelled"]:
+        return None
+    rest = [f"{n['pending']} pending"] if n["pending"] else []
+    rest += [f"{n['cancelled']} cancelled upstream (never resolve{'s' if n['cancelled'] == 1 else ''})"] \
+        if n["cancelled"] else []
+    if not n["resolved"]:
+        head = "pending" if n["pending"] else "never resolved"
+        return f"{head}: none of {len(rounds)} rounds resolved; {', '.join(rest)}"
+    return f"partly resolved: {n['resolved']} of {len(rounds)} rounds resolved, {', '.join(rest)}"

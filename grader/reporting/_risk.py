@@ -112,6 +112,7 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
             "VaR95 1d": d.var_1d.var if d.var_1d else None,
             "CVaR95 1d": d.var_1d.cvar if d.var_1d else None,
             "VaR95 horizon": d.var_h.var if d.var_h else None,
+            "CVaR95 horizon": d.var_h.cvar if d.var_h else None,
             "correlation score": d.correlation.s_corr if d.correlation else None,
             "profile alignment": d.profile.pas if d.profile else None,
             "breaches": "; ".join(d.profile.breaches) if d.profile else "",

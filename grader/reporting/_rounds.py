@@ -65,3 +65,48 @@ def round_outcome_rows(run_id: str, db_url: str | None = None) -> list[dict] | N
             rows.append({"contestant": name, **{k: (None if isinstance(v, float) and v != v else v)
                                                 for k, v in rec.items()}})
     return sorted(rows, key=lambda r: (r["round"], r["contestant"]))
+
+
+COMPARISON_NOTE = ("Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a new "
+                   "set with the models present); a set's score is 100 × Σ returns / Σ oracle returns over the rounds "
+                   "every member completed (rounds never compounded). All-rounds figures are each contestant's own "
+                   "history: context, not a fair ranking surface.")
+
+
+def comparison_set_rows(run_id: str, db_url: str | None = None) -> list[dict] | None:
+    """Rounds seasons: one row per (comparison set, member), best first in each set, with the member's all-rounds
+    figures as context and how many of its rounds resolved; None for a trading season (or a bundle moved)."""
+    from grader.replay import comparison_set_standings, score_rounds
+    from grader.season._models import SeasonInfo
+
+    with session_scope(db_url) as s:
+        run = s.get(RunRow, run_id)
+        if run is None:
+            return None
+        season = s.get(SeasonRow, run.season_id)
+        if SeasonInfo.model_validate(season.info).format != "rounds":
+            return None
+        names = {c.contestant_key: c.display_name for c in s.scalars(select(ContestantRow).where(
+            ContestantRow.season_id == run.season_id))}
+        source = season.source_path
+    try:
+        results = score_rounds(Path(source))
+    except (OSError, ValueError):
+        return None
+    history = {c.contestant_id: c for c in results.contestants}
+    rows = []
+    for st in comparison_set_standings(results):
+        for r in st["rows"]:
+            c = history.get(r["contestant_id"])
+            rows.append({
+                "set": st["number"], "members": len(st["members"]), "shared rounds": len(st["round_ids"]),
+                "rank": st["ranks"].get(r["contestant_id"]), "contestant": names.get(r["contestant_id"],
+                                                                                   r["contestant_id"]),
+                "set score": r["score"], "set mean return": r["average_return"],
+                "set mean alpha": r["average_alpha"],
+                "all-rounds score": c.score_all_available if c else None,
+                "rounds resolved": c.rounds_resolved if c else None, "rounds decided": c.rounds_decided if c else None,
+                "rounds pending": c.rounds_pending if c else None,
+                "rounds cancelled": c.rounds_cancelled if c else None,
+            })
+    return rows

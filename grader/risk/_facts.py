@@ -135,19 +135,27 @@ class ContestantRisk:
         return [(d.decision_key, d.profile.breaches) for d in self.decisions
                 if d.profile is not None and d.profile.breaches]
 
-    def mean_of(self, attr: str) -> float | None:
+    def mean_of(self, attr: str, part: str = "var") -> float | None:
+        """Mean over the decisions of a VaR estimate's ``var`` or ``cvar`` (``part``), or of the correlation score."""
         vals = []
         for d in self.decisions:
             v = getattr(d, attr)
             if v is None:
                 continue
-            vals.append(v.var if isinstance(v, VarEstimate) else v.s_corr)
+            vals.append(getattr(v, part) if isinstance(v, VarEstimate) else v.s_corr)
         return float(np.mean(vals)) if vals else None
 
+    def horizon(self) -> int | None:
+        """The decision interval (sessions) the ``var_h`` figures are over, when any was computed."""
+        return next((d.var_h.horizon for d in self.decisions if d.var_h is not None), None)
+
     def summary(self) -> dict[str, float | int | None]:
-        """Per contestant, for the report and the console."""
+        """Per contestant, for the report and the console: VaR95 and CVaR95 over one session and over the decision
+        interval (``horizon`` sessions), means over the decisions."""
         return {"decisions": len(self.decisions), "var_1d_mean": self.mean_of("var_1d"),
-                "var_h_mean": self.mean_of("var_h"), "correlation_score_mean": self.mean_of("correlation"),
+                "cvar_1d_mean": self.mean_of("var_1d", "cvar"), "var_h_mean": self.mean_of("var_h"),
+                "cvar_h_mean": self.mean_of("var_h", "cvar"), "horizon": self.horizon(),
+                "correlation_score_mean": self.mean_of("correlation"),
                 "profile_alignment_mean": self.pas_mean(), "decisions_with_breaches": len(self.breaches())}
 
 

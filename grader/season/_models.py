@@ -71,6 +71,8 @@ class Round(_Strict):
     exit_date: date | None = None  # None while the round is pending
     cash_symbol: str | None = None
     briefing: str | None = None
+    cancelled: str | None = None
+    """Why the round will never resolve (its scoring was cancelled upstream); None for a resolved or pending round."""
 
 
 class Contestant(_Strict):

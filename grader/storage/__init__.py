@@ -15,11 +15,13 @@ from grader.storage._models import (
     LedgerAnnotationRow,
     LedgerEntryRow,
     PromptRow,
+    RowHashRow,
     RunLeaseRow,
     RunRow,
     ScoreVersionRow,
     SeasonRow,
 )
+from grader.storage._row_hashes import RowCheck, check_row_hashes, record_all_row_hashes, record_row_hashes
 from grader.storage._seasons import ImportResult, contestant_map, import_season, season_by_hash
 
 __all__ = [
@@ -37,14 +39,19 @@ __all__ = [
     "LedgerAnnotationRow",
     "LedgerEntryRow",
     "PromptRow",
+    "RowHashRow",
+    "RowCheck",
     "RunLeaseRow",
     "RunRow",
     "ScoreVersionRow",
     "SeasonRow",
+    "check_row_hashes",
     "contestant_map",
     "database_url",
     "get_engine",
     "import_season",
+    "record_all_row_hashes",
+    "record_row_hashes",
     "season_by_hash",
     "session_scope",
 ]

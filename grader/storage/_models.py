@@ -381,3 +381,23 @@ class CalibrationSetRow(Base):
     items: Mapped[list[Any]] = mapped_column(JSON)
     """Per item: id, label, source contestant, decision keys, stratum and why it was chosen."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RowHashRow(Base):
+    """The SHA-256 of one derived row, recorded in the transaction that writes it (0010): every scored version and
+    its contestant scores, human calibration grades, ledger annotations, calibration sets. Append-only; ``label``
+    names the row as a reader knows it (the run's version number, the contestant, the annotator), so
+    ``grader verify`` can name an edited or deleted row even when the row itself is gone."""
+
+    __tablename__ = "row_hashes"
+    __table_args__ = (Index("ix_row_hashes_run_kind", "run_id", "kind"),
+                      UniqueConstraint("kind", "ref", name="uq_row_hashes_kind_ref"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(30))
+    """score_version | contestant_score | human_grade | ledger_annotation | calibration_set"""
+    ref: Mapped[str] = mapped_column(String(200))
+    """The row's primary key, as text."""
+    label: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64))
+    recorded_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -120,3 +120,30 @@ def test_without_round_prices_the_table_is_not_reproduced(tmp_path_factory: pyte
             if o.portfolio_return is None or abs(o.portfolio_return - float(row["portfolio_return"])) > 1e-9:
                 off += 1
     assert off > 0
+
+
+def test_comparison_set_standings_follow_from_the_published_round_results(scored: dict[str, RoundResults]) -> None:
+    """The ranking surface the leaderboard, report and console show, recomputed from CapitalBench's own published
+    per-round results (each official results/leaderboard.csv: return, and oracle = return + regret vs the best
+    option) with seed 001's formula 100 × Σ returns / Σ oracle returns over each set's shared rounds: the same
+    scores and the same ranks. (The data holds no published comparison-set table to compare with directly.)"""
+    from grader.replay import comparison_set_standings
+
+    checked = 0
+    for track in ("1W", "1M"):
+        results = next(r for rid, r in scored.items() if track_of(rid) == track and "-V2-" not in rid)
+        for st in comparison_set_standings(results):
+            published: dict[str, float] = {}
+            for m in st["members"]:
+                rets, orcs = [], []
+                for rid in st["round_ids"]:
+                    row = next(r for r in leaderboard(ROUNDS / rid) if r["model_id"] == m)
+                    ret = float(row["portfolio_return"] or row["selected_asset_return"])
+                    rets.append(ret)
+                    orcs.append(ret + float(row["regret_vs_best_option"]))
+                published[m] = 100 * sum(rets) / sum(orcs)
+            assert st["scores"] == pytest.approx(published, abs=1e-9)
+            order = sorted(published, key=lambda m: (-published[m], m))
+            assert [m for m in sorted(st["ranks"], key=lambda m: st["ranks"][m])] == order
+            checked += 1
+    assert checked >= 2

@@ -66,7 +66,7 @@ def test_independent_uniform_noise_gives_alpha_near_zero() -> None:
     assert composite.krippendorff_alpha_label == "unreliable"
     assert composite.krippendorff_alpha_ci_low < 0 < composite.krippendorff_alpha_ci_high
     assert abs(composite.icc2_1) < 0.15
-    assert composite.icc2_1_label == "poor"
+    assert composite.icc2_1_label == ("poor" if composite.icc2_1 >= 0 else "negative: no reliability")
 
 
 def test_closed_form_alpha_equals_the_krippendorff_package_with_missing_values() -> None:
@@ -203,3 +203,39 @@ def test_bootstrap_interval_is_reproducible_with_the_seed() -> None:
         b.krippendorff_alpha_ci_high,
     )
     assert a.krippendorff_alpha_ci_low < a.krippendorff_alpha < a.krippendorff_alpha_ci_high
+
+
+def test_icc_intervals_are_ordered_around_the_estimate_and_a_negative_icc_is_explained() -> None:
+    """Issue 31: an ICC(2,k) of -8.71 was printed with a "95% CI" [12.55, 0.19]. Every interval given now has its
+    bounds in order with the estimate inside; a negative ICC has no interval, says why, and reads "no reliability"."""
+    from audits._stats import icc_label
+
+    rng = np.random.default_rng(7)
+    negatives = 0
+    for _ in range(200):
+        n, k = int(rng.integers(5, 12)), int(rng.integers(2, 5))
+        spread = rng.uniform(0, 3)
+        m = pd.DataFrame(rng.normal(size=(n, 1)) * spread + rng.normal(size=(n, k)) * 5 + rng.normal(size=k) * 3)
+        est, _ = icc_two_way(m)
+        if est.icc2_1 is None:  # undefined (the estimator left its range): said why, nothing printed as an ICC
+            assert "undefined" in est.ci_note and est.icc2_k is None
+            continue
+        for value, low, high in ((est.icc2_1, est.icc2_1_ci_low, est.icc2_1_ci_high),
+                                 (est.icc2_k, est.icc2_k_ci_low, est.icc2_k_ci_high)):
+            if low is not None or high is not None:
+                assert low <= value <= high, (value, low, high)
+        for value in (est.icc2_1, est.icc2_k):  # an ICC above 1 is no ICC: undefined, never "excellent"
+            assert value is None or value <= 1
+        if est.icc2_1 < 0:
+            negatives += 1
+            assert est.icc2_1_ci_low is None and est.icc2_k_ci_low is None
+            assert "disagree more than the items differ" in est.ci_note
+            assert icc_label(est.icc2_1) == "negative: no reliability"
+            assert est.icc2_k is None or icc_label(est.icc2_k) == "negative: no reliability"
+    assert negatives > 10  # the draw did exercise negative ICCs
+
+
+def test_the_report_explains_a_negative_icc() -> None:
+    from audits._render import ICC_NOTE
+
+    assert "negative ICC means the judges disagree more than the items differ" in ICC_NOTE

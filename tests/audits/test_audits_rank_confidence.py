@@ -103,3 +103,16 @@ def test_seeded_and_reproducible():
     b = rank_confidence(_totals(scores), scores, n_boot=300, seed=4)
     assert a == b
     assert not np.isnan([c.score_low for c in a.contestants]).any()
+
+
+def test_the_reports_method_note_says_what_rank_confidence_resamples() -> None:
+    """Issue 31: the method note said "bootstrap over decisions of per-decision quality scores", which the code
+    never did; it must name what the bootstrap draws (judges, repeats) and what it does not cover (decisions)."""
+    import audits._rank_confidence as rc
+    from audits._render import RANK_CONFIDENCE_METHOD
+
+    assert "over decisions" not in RANK_CONFIDENCE_METHOD and "per-decision" not in RANK_CONFIDENCE_METHOD
+    assert "judges" in RANK_CONFIDENCE_METHOD and "repeats" in RANK_CONFIDENCE_METHOD
+    assert "sampling of decisions within a record is not covered" in RANK_CONFIDENCE_METHOD
+    doc = rc.__doc__ or ""
+    assert "the run's judges are drawn with replacement" in doc and "sampling of decisions within a record" in doc

@@ -263,7 +263,8 @@ def test_verify_names_an_edited_derived_row(season, db_url, tmp_path, edit):
             r.total = (r.total or 0) + 1
     result = verify_run("v", db_url=db_url)
     assert not result.ok
-    word = {"grade": "grade", "parsed": "parsed reply", "ledger": "ledger of grade", "score": "scored version"}[edit]
+    word = {"grade": "grade of contestant", "parsed": "parsed reply", "ledger": "ledger of the grade of contestant",
+            "score": "scored version 1"}[edit]
     assert any(word in p for p in result.problems), result.problems
 
 
@@ -337,11 +338,29 @@ def test_v03_is_one_openai_judge_without_anonymization(season, db_url, tmp_path)
         from grader.storage import PromptRow
         user = s.get(PromptRow, prompt.prompt_sha256).user
     assert "Model One" in user  # the judge sees the contestant's own name under v0.3
+    assert "(anonymized)" not in user and "# Season record (contestants named, not anonymized)" in user
     report = _grade(season, db_url, "mock", "m04", rubric="v0.4")
     with session_scope(db_url) as s:
         from grader.storage import PromptRow
         calls = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "m04")).all()
         assert all("Model One" not in s.get(PromptRow, c.prompt_sha256).user for c in calls)
+        assert all("# Season record (anonymized)" in s.get(PromptRow, c.prompt_sha256).user for c in calls)
+
+
+def test_a_v03_report_says_the_judges_saw_names_and_the_mismatch_is_a_run_note_not_a_gap(season, tmp_path,
+                                                                                          monkeypatch):
+    url = f"sqlite:///{tmp_path / 'v03.db'}"
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    _grade(season, url, "mock", "m03", rubric="v0.3")
+    out = cli.invoke(app, ["report", "--run", "m03", "--out", str(tmp_path / "rep")])
+    assert out.exit_code == 0, out.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "(anonymized)" not in md and "exactly what the judges see" not in md
+    assert "the records with the contestants' own names: this run's rubric does not anonymize" in md
+    notes = md.split("## Notes on this run", 1)[1].split("\n## ", 1)[0]
+    assert "rubric grounded_financial_reasoning_judge_v0.3" in notes
+    gaps = md.split("## Gaps and failed calls", 1)[1].split("\n## ", 1)[0] if "## Gaps and failed calls" in md else ""
+    assert "rubric grounded_financial_reasoning_judge_v0.3" not in gaps
 
 
 def test_a_changed_mock_panel_never_reuses_old_grades(season, db_url, tmp_path):

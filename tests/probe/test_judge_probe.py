@@ -142,3 +142,29 @@ def test_statistics_by_hand():
     assert ga.p_value_holm == pytest.approx(2 * 11 / 1024) and ga.flagged and not gb.flagged
     lo, hi = ga.leak_rate_ci
     assert lo < 0.9 < hi
+
+
+def test_a_smaller_probe_after_a_larger_one_says_what_its_table_merges(season, tmp_path, monkeypatch):
+    """Issue 31: `probe-judges --n 10` after `--n 60` said "10 items" while its table merged every stored item."""
+    from typer.testing import CliRunner
+
+    from grader.cli import app
+
+    db = f"sqlite:///{tmp_path / 'p.db'}"
+    monkeypatch.setenv("GRADER_DATABASE_URL", db)
+    monkeypatch.setenv("COLUMNS", "250")
+    grade_season(season, rubric_name="v0.4", panel_name="mock", run_id="m", db_url=db, progress=False)
+    runner = CliRunner()
+    first = runner.invoke(app, ["probe-judges", "--run", "m", "--n", "20"])
+    assert first.exit_code == 0, first.output
+    assert "the table covers this probe's 20 items" in first.output
+    second = runner.invoke(app, ["probe-judges", "--run", "m", "--n", "10", "--seed", "5"])
+    assert second.exit_code == 0, second.output
+    merged = len({r["item_key"] for r in probe_rows("m", db)})
+    assert merged > 20  # another seed draws other items: the stored answers are merged
+    text = " ".join(second.output.split())
+    assert "this probe: 10 items (--n 10, --seed 5)" in text
+    assert (f"the table merges every item probed in this run so far: {merged} items (10 of this probe and "
+            f"{merged - 10} more from earlier probes") in text
+    assert f"Identity-guess probe of run m: {merged} items" in text
+    assert all(g.items == merged for g in judge_guess_stats(probe_rows("m", db)))

@@ -54,3 +54,53 @@ def test_rounds_season_report_says_what_is_not_computed(tmp_path):
     md = write_report(build_report(inputs), tmp_path / "report")["markdown"].read_text()
     section = md.split("## Risk evidence (PortBench)", 1)[1].split("\n## ", 1)[0]
     assert "not a daily price series" in section and "| Contestant |" not in section
+
+
+def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_judges(tmp_path, monkeypatch):
+    """Issue 31: the spec asks for VaR and CVaR, one-day and over the decision interval. The report's risk table,
+    the contestant page and the judges' whole-record summary each show all four; the figures are the decisions'
+    own estimates averaged (checked against the per-decision table)."""
+    import pandas as pd
+
+    from grader.reporting import contestant_risk_table
+
+    season = tmp_path / "season"
+    build_synthetic_season(season, n_contestants=2, n_days=40, seed=2)
+    info = yaml.safe_load((season / "season.yaml").read_text())
+    # a decision every 5th session: each contestant's first decision keeps its buys, the later ones hold
+    lines = [json.loads(line) for line in (season / "decisions.jsonl").read_text().splitlines() if line.strip()]
+    kept, seen = [], {}
+    for d in lines:
+        i = seen.get(d["contestant_id"], 0)
+        seen[d["contestant_id"]] = i + 1
+        if i % 5 == 0:
+            kept.append({**d, "trades": d["trades"] if i == 0 else []})
+    (season / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in kept))
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="r", db_url=db, progress=False)
+    risk = run_risk_evidence("r", db)
+    horizon = risk["horizon_sessions"]
+    assert horizon > 1, info  # the synthetic season decides every few sessions
+    for r in risk["contestants"]:
+        assert r["cvar_1d_mean"] <= r["var_1d_mean"] < 0 and r["cvar_h_mean"] <= r["var_h_mean"]
+        assert r["horizon"] == horizon
+    md = write_report(build_report(collect_audit_inputs("r", db).model_copy(update={"risk": risk})),
+                      tmp_path / "report")["markdown"].read_text()
+    assert "| Mean VaR95 1d | Mean CVaR95 1d | Mean VaR95 " f"{horizon}d (decision interval) | Mean CVaR95 " \
+           f"{horizon}d (decision interval) |" in md
+    first = risk["contestants"][0]
+    assert f"{first['cvar_h_mean'] * 100:+.2f}%" in md
+
+    from sqlalchemy import select
+
+    from grader.storage import ContestantRow, PromptRow, session_scope
+
+    with session_scope(db) as s:
+        row = s.scalar(select(ContestantRow).where(ContestantRow.display_name == first["contestant"]))
+        users = [p.user for p in s.scalars(select(PromptRow))]
+    table, _ = contestant_risk_table(row.id, db)
+    assert {"VaR95 1d", "CVaR95 1d", "VaR95 horizon", "CVaR95 horizon"} <= set(table.columns)
+    assert pd.Series(table["CVaR95 horizon"]).mean() == __import__("pytest").approx(first["cvar_h_mean"])
+    summary = [line for u in users for line in u.splitlines() if line.startswith("Risk at the decisions")]
+    assert summary and all("CVaR95" in line and f"over the decision interval ({horizon} sessions)" in line
+                           for line in summary)
