@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
 from grader.panel._prompts import PromptStream, judge_prompts, prompt_builder
+from grader.panel._prompts import headroom as window_headroom
 from grader.panel._prompts import too_long as find_too_long
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
 from grader.panel._scores import store_score_version
@@ -63,6 +64,9 @@ class GradeReport:
     status: str = "running"
     """complete | complete_with_gaps | failed (no valid grade) | dry-run | batch_pending (provider batches still
     running: ``grader batch collect``): see ``grader.panel._gaps.EXIT_CODES``."""
+    headroom: list[dict] = field(default_factory=list)
+    """Per judge with a context window: the largest prompt and the share of the window left for the reply
+    (``grader.panel._prompts.headroom``; prompts built before any call only)."""
     batch: Any = None
     """A batch run's progress (``grader.panel._batch.BatchProgress``), else None."""
 
@@ -160,6 +164,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     stream = (not dry and not batch and prepared is None and panel.kind != "reference"
               and all(j.context_window is None for j in panel.judges))
     too_long: list[str] = []
+    room: list[dict] = []
     if stream:
         replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
         prompts = PromptStream(builder, [c.id for c in bundle.contestants])
@@ -170,12 +175,14 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
         if leaks:
             raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
         too_long = find_too_long(prompts, panel)
+        room = window_headroom(prompts, panel)
         if too_long and not dry:
             raise RunError("prompt over a judge's context window (refusing before any call): "
                            + "; ".join(too_long))
     schema = grade_json_schema(rubric)
     reference = ReferenceJudge(reference_bundle or bundle, rubric, replays, outcomes, pending)
     report = GradeReport(run_id, kind, panel.name, dry, notes=notes + [f"would not fit: {t}" for t in too_long])
+    report.headroom = room
 
     lease = acquire_lease(run_id, db_url)  # RunBusy: another process holds this run; nothing written
     try:

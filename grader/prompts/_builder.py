@@ -3,21 +3,23 @@
 Layout of the user message (one contestant per prompt — pointwise scoring), shared parts first so a provider's
 prompt cache can serve them (the rubric instructions are the system prompt):
 
-1. Season header (universe, benchmark, window) — no identities — and, for a rounds season, the briefings of
-   the rounds the contestant took part in, in round order (word for word the same for contestants of the same
-   rounds; each labelled with its round and date, and the judge told a later round's briefing was not known at
-   an earlier decision). Then the contestant's own record:
+1. Season header (universe, benchmark, window) — no identities — and what the record leaves out and how a judge
+   treats a claim about a value it cannot see (the same for every record of the season). Then the contestant's own
+   record:
 2. One section per decision, in time order: the decision time, trades or target allocation, the rationale
-   (anonymized), what the model was shown (briefing, once per distinct text), process facts known at that
-   moment, and the point-in-time snapshot of the held, traded and recently traded symbols **as of
-   ``decided_at``**. Every value in a decision's section comes from ``PointInTimeStore.snapshot(...,
-   decided_at)``, so nothing observed later can appear there (the lookahead guard; a property test proves it).
+   (anonymized, verbatim), for a rounds season its round's briefing named by reference with only the lines whose
+   figures the text quotes, process facts known at that moment (the portfolio), and the point-in-time snapshot
+   **as of ``decided_at``** of what the decision touches (``_touched.py``): the close of every symbol it trades,
+   allocates to or holds, and every field the verifier reads to check its text's claims. Every value in a
+   decision's section comes from ``PointInTimeStore.snapshot(..., decided_at)``, so nothing observed later can
+   appear there (the lookahead guard; a property test proves it).
 3. "Whole-record process facts" (turnover, concentration, thrash events) — facts of the record, not market data.
 4. "OUTCOME — after the horizon" — returns, benchmark, alpha, oracle, risk metrics; withheld when pending.
 
-Compaction: only fields a claim could cite are sent (the PIT fields), only for symbols the decision touches
-or holds, at display precision, and a value is not repeated while it is unchanged since the last time it was
-sent for that symbol. Tokens are estimated as ceil(characters / 4) — no tokenizer download is possible offline.
+The record grows with what the contestant wrote and did, not with the market tables or the briefings (issue 32):
+a value is not repeated while it is unchanged since the last time it was sent for that symbol, at display precision.
+A calibration item (``build_item``) keeps its round's briefing inline and every field of the symbols it holds or
+recently traded. ``token_estimate`` is ceil(characters / 4); ``counted_tokens`` uses the offline tokenizer.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from datetime import datetime
 from functools import cached_property
 
 from grader.pit import MARKET_TZ, Observation
-from grader.prompts._briefings import LEGEND, BriefingMemory, compact_briefing
 from grader.prompts._tokens import count_tokens
+from grader.prompts._touched import briefing_excerpt, touched_fields
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
@@ -154,26 +156,20 @@ class PromptBuilder:
         ]
         return "\n".join(lines)
 
-    def shared_briefings(self, round_ids: set[str] | None = None) -> str:
-        """The briefings of the rounds ``round_ids`` (all rounds when None), in round order: what contestants of
-        the same rounds share word for word, placed before the contestant's own record so a provider's prompt
-        cache can serve it. Only the rounds a contestant took part in: a record is never made longer than with
-        its briefings inline."""
-        parts = []
-        memory = BriefingMemory()  # the table rows written out so far in this record, and where
-        for r in sorted(self.bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id)):
-            if round_ids is not None and r.id not in round_ids:
-                continue
-            text = self.round_briefing(r.id)
-            if text:
-                digest = hashlib.sha256(text.encode()).hexdigest()[:12]  # of what the model was shown, in full
-                shown = compact_briefing(text, memory, self.round_labels[r.id])
-                parts.append(f"## Briefing of {self.round_labels[r.id]} (ref {digest})\n{shown}")
-        if not parts:
-            return ""
-        return ("# Round briefings (what every contestant of each round was shown; the same for every record)\n"
-                "Each briefing applies only to the decisions of its round: a later round's briefing was not known "
-                f"at an earlier decision and must not be used to grade it. {LEGEND}\n\n" + "\n\n".join(parts))
+    def left_out_section(self) -> str:
+        """What a whole record leaves out, and how a judge treats a claim about what it cannot see (the same for
+        every record of the season: part of the shared prefix)."""
+        rounds = self.bundle.info.format == "rounds" or bool(self.bundle.info.rounds)
+        lines = ["# Left out of this record",
+                 "Rationales, trades, allocations and confidences are verbatim. Market tables are not: each decision "
+                 "shows, as of its time, the closes of what it trades or holds and the fields its text claims about "
+                 "(a value unchanged since last shown is not repeated)."]
+        if rounds:
+            lines.append("Round briefings are named by reference; each decision quotes only the briefing lines whose "
+                         "figures its text quotes. A briefing applies only to its own round.")
+        lines.append("A claim about a value not shown here: status not_verifiable, neither wrong nor right; our "
+                     "verifier checks every claim against the full point-in-time store.")
+        return "\n".join(lines)
 
     def _relevant_symbols(self, decision: Decision, held: set[str], recent: list[set[str]]) -> list[str]:
         syms = set(held) | {t.symbol for t in decision.trades}
@@ -184,7 +180,10 @@ class PromptBuilder:
 
     def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
                          last_sent: dict[tuple[str, str], str] | None, facts: list[str],
-                         seen_context: set[str] | None, shared_briefings: bool = False) -> DecisionSection:
+                         seen_context: set[str] | None, fields: dict[str, set[str]] | None = None) -> DecisionSection:
+        """``fields``: per symbol, the fields to show (a whole record: what the decision's text and trades touch,
+        ``_touched.py``; its round's briefing is then named and only the lines its text cites are quoted); None:
+        every field of ``symbols`` (a calibration item, the naive dump)."""
         when = decision.decided_at
         lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
         if decision.round_id:
@@ -204,12 +203,18 @@ class PromptBuilder:
             if a.rationale and a.rationale not in shown.rationale:  # not already quoted in the rationale
                 lines.append(f"  - {a.symbol}: {a.rationale}")
         briefing = None if shown.context else self.round_briefing(decision.round_id)
-        if briefing and shared_briefings:  # in the shared materials at the top, the same for every contestant
+        if briefing and fields is not None:  # a whole record: the briefing named, the lines its text cites quoted
             digest = hashlib.sha256(briefing.encode()).hexdigest()[:12]
+            cited = briefing_excerpt(briefing, shown.rationale + "\n" + "\n".join(
+                a.rationale or "" for a in shown.allocation or []))
             lines.append(f"What the model was shown: the briefing of "
-                         f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}, in the shared "
-                         "round briefings above).")
-        context = shown.context or (None if shared_briefings else briefing)
+                         f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}; not reproduced, "
+                         f"{count_tokens(briefing):,} tokens)" + (
+                             ". Its lines with figures this decision's text quotes:" if cited else
+                             "; this decision's text quotes none of its figures."))
+            lines.extend(f"  > {line}" for line in cited)
+            briefing = None
+        context = shown.context or briefing
         if context:
             digest = hashlib.sha256(context.encode()).hexdigest()[:12]
             if seen_context is not None and digest in seen_context:
@@ -220,11 +225,14 @@ class PromptBuilder:
                 lines.append(f"What the model was shown (briefing ref {digest}):\n{context}")
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
-        snap = self.bundle.store_for(decision.round_id).snapshot(symbols, when)
+        wanted = None if fields is None else {f for per in fields.values() for f in per}
+        snap = self.bundle.store_for(decision.round_id).snapshot(symbols, when, fields=wanted)
         used: list[Observation] = []
         snap_lines = []
         for sym in symbols:
             per = snap.get(sym, {})
+            if fields is not None:
+                per = {f: o for f, o in per.items() if f in fields.get(sym, ())}
             parts = []
             for fname in sorted(per):
                 obs = per[fname]
@@ -239,7 +247,9 @@ class PromptBuilder:
             if parts:
                 asof = max(per[f].observed_at for f in per).astimezone(MARKET_TZ).date()
                 snap_lines.append(f"  {sym} (as of {asof}): " + ", ".join(parts))
-        lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted):")
+        lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted"
+                     + ("; the closes of what it trades or holds and the fields its text touches):"
+                        if fields is not None else "):"))
         lines.extend(snap_lines or ["  (no changed values)"])
         return DecisionSection(decision.key, when, "\n".join(lines), used)
 
@@ -367,10 +377,12 @@ class PromptBuilder:
         value is sent afresh at the window's first decision, and there is no whole-record or outcome part."""
         decisions = self.bundle.decisions_of(contestant_id)
         alias = item[1] if item else self.anonymizer.alias_of(contestant_id)
-        # a whole record puts the round briefings first, shared by every contestant; an item keeps its own inline
-        shared_block = (self.shared_briefings({d.round_id for d in decisions if d.round_id})
-                        if compact and window is None else "")
-        shared = bool(shared_block)
+        # a whole record names each round's briefing and quotes the lines its decisions cite, and shows the fields
+        # their text and trades touch (what it leaves out is said up front, shared by every record); an item keeps
+        # its own round's briefing inline and every field of the symbols it holds or recently traded
+        whole = compact and window is None
+        shared_block = self.left_out_section() if whole else ""
+        touched = touched_fields(self.bundle, decisions) if whole else None
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
         seen_context: set[str] | None = set() if compact else None
@@ -382,15 +394,22 @@ class PromptBuilder:
             if window is not None and i > window[1]:
                 break
             shown, record = self.anonymizer.anonymize_decision(d)
-            symbols = (self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:]) if compact
-                       else universe)
+            fields = None
+            if touched is not None:
+                fields = {sym: {"close"} for sym in self._relevant_symbols(d, held, [])}
+                for sym, names in touched[d.key].items():
+                    fields.setdefault(sym, set()).update(names)
+                symbols = sorted(fields)
+            else:
+                symbols = (self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:]) if compact
+                           else universe)
             if window is None or i >= window[0]:
                 if window is not None and i == window[0]:
                     last_sent, seen_context = {}, set()  # the item's first decision shows every value
                 scrubbed += record.count
                 facts = self.process_facts_at(contestant_id, d)
                 sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context,
-                                                      shared_briefings=shared))
+                                                      fields=fields))
             traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
             recent.append(traded)
             for t in d.trades:
