@@ -18,8 +18,7 @@ prompt cache can serve them (the rubric instructions are the system prompt):
 
 The record grows with what the contestant wrote and did, not with the market tables or the briefings (issue 32):
 a value is not repeated while it is unchanged since the last time it was sent for that symbol, at display precision.
-A calibration item (``build_item``) keeps its round's briefing inline and every field of the symbols it holds or
-recently traded. ``token_estimate`` is ceil(characters / 4); ``counted_tokens`` uses the offline tokenizer.
+A calibration item (``build_item``) shows the same fields and keeps its round's briefing inline. ``token_estimate`` is ceil(characters / 4); ``counted_tokens`` uses the offline tokenizer.
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ from ledgers import FIELDS
 
 _PUBLIC_ROUND_ID = re.compile(r"\bCB-\d{4}-\d{2}-\d{2}(?:-[A-Z0-9]+)*\b")
 """A CapitalBench-style public round id (with the allocation, it finds a model in the published results)."""
-RECENT_TRADES_WINDOW = 5  # decisions: a symbol traded in the last N decisions stays in the snapshot
 PERCENT_FIELDS = frozenset(spec.name for spec in FIELDS if spec.unit == "fraction")
 """Fields shown as percentages (the registry's fractions: returns, volatility, drawdown, margins, ...)."""
 
@@ -156,10 +154,11 @@ class PromptBuilder:
         ]
         return "\n".join(lines)
 
-    def left_out_section(self) -> str:
-        """What a whole record leaves out, and how a judge treats a claim about what it cannot see (the same for
-        every record of the season: part of the shared prefix)."""
-        rounds = self.bundle.info.format == "rounds" or bool(self.bundle.info.rounds)
+    def left_out_section(self, briefings_named: bool = True) -> str:
+        """What a whole record (or, ``briefings_named=False``, a calibration item, which keeps its briefing) leaves
+        out, and how a judge treats a claim about what it cannot see (the same for every record of the season: part
+        of the shared prefix)."""
+        rounds = briefings_named and bool(self.bundle.info.rounds)
         lines = ["# Left out of this record",
                  "Rationales, trades, allocations and confidences are verbatim. Market tables are not: each decision "
                  "shows, as of its time, the closes of what it trades or holds and the fields its text claims about "
@@ -171,19 +170,19 @@ class PromptBuilder:
                      "verifier checks every claim against the full point-in-time store.")
         return "\n".join(lines)
 
-    def _relevant_symbols(self, decision: Decision, held: set[str], recent: list[set[str]]) -> list[str]:
+    def _relevant_symbols(self, decision: Decision, held: set[str]) -> list[str]:
+        """What a decision trades, allocates to or holds (before it)."""
         syms = set(held) | {t.symbol for t in decision.trades}
         syms |= {a.symbol for a in decision.allocation or []}
-        for s in recent:
-            syms |= s
         return sorted(syms)
 
     def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
                          last_sent: dict[tuple[str, str], str] | None, facts: list[str],
-                         seen_context: set[str] | None, fields: dict[str, set[str]] | None = None) -> DecisionSection:
-        """``fields``: per symbol, the fields to show (a whole record: what the decision's text and trades touch,
-        ``_touched.py``; its round's briefing is then named and only the lines its text cites are quoted); None:
-        every field of ``symbols`` (a calibration item, the naive dump)."""
+                         seen_context: set[str] | None, fields: dict[str, set[str]] | None = None,
+                         name_briefing: bool = False) -> DecisionSection:
+        """``fields``: per symbol, the fields to show (what the decision's text and trades touch, ``_touched.py``);
+        None: every field of ``symbols`` (the naive dump). ``name_briefing`` (a whole record): its round's briefing is
+        named by reference and only the lines its text cites are quoted; otherwise it is shown in full, once."""
         when = decision.decided_at
         lines = [f"## Decision {when.astimezone(MARKET_TZ).strftime('%Y-%m-%d %H:%M %Z')}"]
         if decision.round_id:
@@ -203,7 +202,7 @@ class PromptBuilder:
             if a.rationale and a.rationale not in shown.rationale:  # not already quoted in the rationale
                 lines.append(f"  - {a.symbol}: {a.rationale}")
         briefing = None if shown.context else self.round_briefing(decision.round_id)
-        if briefing and fields is not None:  # a whole record: the briefing named, the lines its text cites quoted
+        if briefing and name_briefing:  # a whole record: the briefing named, the lines its text cites quoted
             digest = hashlib.sha256(briefing.encode()).hexdigest()[:12]
             cited = briefing_excerpt(briefing, shown.rationale + "\n" + "\n".join(
                 a.rationale or "" for a in shown.allocation or []))
@@ -246,11 +245,19 @@ class PromptBuilder:
                 used.append(obs)
             if parts:
                 asof = max(per[f].observed_at for f in per).astimezone(MARKET_TZ).date()
-                snap_lines.append(f"  {sym} (as of {asof}): " + ", ".join(parts))
-        lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted"
-                     + ("; the closes of what it trades or holds and the fields its text touches):"
-                        if fields is not None else "):"))
-        lines.extend(snap_lines or ["  (no changed values)"])
+                snap_lines.append((sym, asof, ", ".join(parts)))
+        dates = {asof for _, asof, _ in snap_lines}
+        if fields is not None and len(dates) == 1:  # one date, said once
+            lines.append(f"Point-in-time snapshot as of {dates.pop()} (only values known at the decision; unchanged "
+                         "values omitted; the closes of what it trades or holds and the fields its text touches):")
+            lines.extend(f"  {sym}: {parts}" for sym, _, parts in snap_lines)
+        else:
+            lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted"
+                         + ("; the closes of what it trades or holds and the fields its text touches):"
+                            if fields is not None else "):"))
+            lines.extend(f"  {sym} (as of {asof}): {parts}" for sym, asof, parts in snap_lines)
+        if not snap_lines:
+            lines.append("  (no changed values)")
         return DecisionSection(decision.key, when, "\n".join(lines), used)
 
     def process_facts_at(self, contestant_id: str, decision: Decision) -> list[str]:
@@ -373,21 +380,20 @@ class PromptBuilder:
                 item: tuple[str, str] | None = None) -> JudgePrompt:
         """``compact=False`` is the naive dump: every field of every universe symbol at every decision,
         repeated values and briefings included (used only to report what compaction saves). With ``window``,
-        only those decisions are rendered (the earlier ones still set what is held and recently traded), every
+        only those decisions are rendered (the earlier ones still set what is held), every
         value is sent afresh at the window's first decision, and there is no whole-record or outcome part."""
         decisions = self.bundle.decisions_of(contestant_id)
         alias = item[1] if item else self.anonymizer.alias_of(contestant_id)
-        # a whole record names each round's briefing and quotes the lines its decisions cite, and shows the fields
-        # their text and trades touch (what it leaves out is said up front, shared by every record); an item keeps
-        # its own round's briefing inline and every field of the symbols it holds or recently traded
+        # a record and an item show the fields their decisions' text and trades touch; a whole record names each
+        # round's briefing and quotes the lines its decisions cite (what it leaves out is said up front, shared by
+        # every record); an item keeps its own round's briefing inline
         whole = compact and window is None
         shared_block = self.left_out_section() if whole else ""
-        touched = touched_fields(self.bundle, decisions) if whole else None
+        touched = touched_fields(self.bundle, decisions) if compact else None
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
         seen_context: set[str] | None = set() if compact else None
         universe = sorted(self.bundle.info.symbols())
-        recent: list[set[str]] = []
         held: set[str] = set()
         scrubbed = 0
         for i, d in enumerate(decisions):
@@ -396,22 +402,19 @@ class PromptBuilder:
             shown, record = self.anonymizer.anonymize_decision(d)
             fields = None
             if touched is not None:
-                fields = {sym: {"close"} for sym in self._relevant_symbols(d, held, [])}
+                fields = {sym: {"close"} for sym in self._relevant_symbols(d, held)}
                 for sym, names in touched[d.key].items():
                     fields.setdefault(sym, set()).update(names)
                 symbols = sorted(fields)
-            else:
-                symbols = (self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:]) if compact
-                           else universe)
+            else:  # the naive dump
+                symbols = universe
             if window is None or i >= window[0]:
                 if window is not None and i == window[0]:
                     last_sent, seen_context = {}, set()  # the item's first decision shows every value
                 scrubbed += record.count
                 facts = self.process_facts_at(contestant_id, d)
                 sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context,
-                                                      fields=fields))
-            traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
-            recent.append(traded)
+                                                      fields=fields, name_briefing=whole))
             for t in d.trades:
                 if t.side == "buy":
                     held.add(t.symbol)
@@ -421,7 +424,7 @@ class PromptBuilder:
                 if row >= 0:
                     held = {symbol for symbol, _ in replay.held_at(row)}
         if window is not None:
-            parts = [self.header(),
+            parts = [self.header(), self.left_out_section(briefings_named=False),
                      f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"
                      f" of the {len(decisions)} of one contestant's record. Grade these decisions only; each shows "
                      "the portfolio as it stood before it.", *(s.text for s in sections),

@@ -37,7 +37,7 @@ def test_layout_and_compaction(tmp_path):
     # fields the text does not touch are left out (AAA's sector and P/E: "Buying AAA on momentum" cites neither);
     # the close of what it trades is shown, and an unchanged value is not repeated
     assert "sector=" not in p.user and "peRatio=" not in p.user
-    assert p.sections[0].text.count("AAA (as of 2021-12-31): close=") == 1
+    assert p.sections[0].text.count("  AAA: close=") == 1 and "as of 2021-12-31" in p.sections[0].text
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -86,9 +86,9 @@ def test_a_decision_shows_the_fields_its_text_cites_and_the_closes_of_what_it_ho
     bundle = load_bundle(write_bundle(tmp_path / "s", decisions=decisions, fields=fields))
     *_, builder = prompt_builder(bundle, load_rubric("v0.4"))
     first, second = builder.build("m1", naive=False).sections
-    assert "BBB (as of 2021-12-31): close=" in first.text and "peRatio" not in first.text
-    assert "AAA (as of 2022-01-03): close=102.00, peRatio=25.50" in second.text
-    assert "BBB (as of 2022-01-03): close=" in second.text  # held, never named by this text: its close
+    assert "as of 2021-12-31" in first.text and "  BBB: close=" in first.text and "peRatio" not in first.text
+    assert "as of 2022-01-03" in second.text and "  AAA: close=102.00, peRatio=25.50" in second.text
+    assert "  BBB: close=" in second.text  # held, never named by this text: its close
     assert "peRatio=11.25" not in second.text  # BBB's P/E: no claim of this text reads it
     assert all(o.observed_at <= second.decided_at for o in second.observations)
 
