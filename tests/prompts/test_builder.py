@@ -60,7 +60,7 @@ def test_no_later_value_in_a_decision_section(tmp_path_factory, decision_hours, 
         if when.date() > datetime(2022, 1, 14).date():
             continue
         decisions.append({"contestant_id": "m1", "decided_at": when.isoformat(), "trades": [],
-                          "rationale": "Watching AAA.", "decision_seconds": 1.0})
+                          "rationale": "Watching AAA at a P/E of 7000.", "decision_seconds": 1.0})
     if not decisions:
         return
     path = write_bundle(root, decisions=[*decisions,
@@ -74,6 +74,10 @@ def test_no_later_value_in_a_decision_section(tmp_path_factory, decision_hours, 
     prompt = _builder(bundle).build("m1")
     for section in prompt.sections:
         assert all(o.observed_at <= section.decided_at for o in section.observations)
+        if "P/E" in section.text and any(when <= section.decided_at for when, _ in sentinels):
+            # the text cites the P/E: the field is shown (its latest value, or earlier in the record if unchanged)
+            assert any(shown in prompt.user.split(section.text)[0] + section.text
+                       for when, shown in sentinels if when <= section.decided_at)
         for when, shown in sentinels:
             if when > section.decided_at:
                 assert shown not in section.text, (shown, section.decided_at, when)
