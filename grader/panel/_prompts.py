@@ -106,14 +106,21 @@ def too_long(prompts, panel: PanelConfig) -> list[str]:
     return out
 
 
-def headroom(prompts, panel: PanelConfig) -> list[dict]:
+def headroom(prompts, panel: PanelConfig, windowed: Mapping | None = None) -> list[dict]:
     """Per judge with a context window: its largest prompt (offline count), whose, and the share of the window left
-    for the reply."""
+    for the reply. A record graded in windows for a judge counts by its largest window (``windowed``: (judge,
+    contestant) -> ``grader.panel._windowed.WindowedChain``)."""
     out = []
+    windowed = windowed or {}
     for spec in panel.judges:
         if spec.context_window is None or not prompts:
             continue
-        cid, largest = max(((cid, p.counted_tokens) for cid, p in prompts.items()), key=lambda kv: (kv[1], kv[0]))
+        sizes = []
+        for cid, p in prompts.items():
+            chain = windowed.get((spec.judge_id, cid))
+            tokens = max(w.counted_tokens for w in chain.prompts) if chain is not None else p.counted_tokens
+            sizes.append((cid + (" (windowed)" if chain is not None else ""), tokens))
+        cid, largest = max(sizes, key=lambda kv: (kv[1], kv[0]))
         out.append({"judge": spec.judge_id, "window": spec.context_window, "largest_prompt": largest,
                     "contestant": cid, "left": 1 - largest / spec.context_window})
     return out

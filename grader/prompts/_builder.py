@@ -114,6 +114,7 @@ class PromptBuilder:
         # a contestant's computed when its prompt is first built
         self.risk = risk if risk is not None else SeasonRiskFacts(bundle, self.replays)
         self._risk_at: dict[str, dict] = {}
+        self._touched: dict[str, dict] = {}
         self._briefings: dict[str, str | None] = {}
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
@@ -376,8 +377,25 @@ class PromptBuilder:
         and no outcome. Keyed ``item_id`` and shown as ``label`` (neither names the contestant)."""
         return self._render(contestant_id, compact=True, window=(first, last), item=(item_id, label))
 
+    def build_window(self, contestant_id: str, first: int, last: int, intro: list[str]) -> JudgePrompt:
+        """Decisions ``first``..``last`` of a windowed record (``grader.prompts._windows``), laid out as in the whole
+        record (briefings named, the fields the text touches; values sent afresh at ``first``) after ``intro``."""
+        return self._render(contestant_id, compact=True, window=(first, last), frame=intro)
+
+    def build_synthesis(self, contestant_id: str, parts: list[str]) -> JudgePrompt:
+        """A windowed record's whole-horizon pass: ``parts`` (thesis log, the windows' findings), then the
+        whole-record process facts and the outcome."""
+        alias = self.anonymizer.alias_of(contestant_id)
+        shared_part = [self.header(), self.left_out_section()]
+        body = [*shared_part, f"Contestant: {alias}", *parts]
+        facts = self.record_facts_section(contestant_id)
+        if facts:
+            body.append(facts)
+        body.append(self.outcome_section(contestant_id))
+        return self._prompt(contestant_id, alias, body, shared_part, [], 0, compact=True)
+
     def _render(self, contestant_id: str, compact: bool, window: tuple[int, int] | None = None,
-                item: tuple[str, str] | None = None) -> JudgePrompt:
+                item: tuple[str, str] | None = None, frame: list[str] | None = None) -> JudgePrompt:
         """``compact=False`` is the naive dump: every field of every universe symbol at every decision,
         repeated values and briefings included (used only to report what compaction saves). With ``window``,
         only those decisions are rendered (the earlier ones still set what is held), every
@@ -387,9 +405,11 @@ class PromptBuilder:
         # a record and an item show the fields their decisions' text and trades touch; a whole record names each
         # round's briefing and quotes the lines its decisions cite (what it leaves out is said up front, shared by
         # every record); an item keeps its own round's briefing inline
-        whole = compact and window is None
+        whole = compact and (window is None or frame is not None)  # a windowed record's window is laid out alike
         shared_block = self.left_out_section() if whole else ""
-        touched = touched_fields(self.bundle, decisions) if compact else None
+        if compact and contestant_id not in self._touched:
+            self._touched[contestant_id] = touched_fields(self.bundle, decisions)
+        touched = self._touched[contestant_id] if compact else None
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
         seen_context: set[str] | None = set() if compact else None
@@ -423,7 +443,13 @@ class PromptBuilder:
                 row = replay.row_through(d.decided_at.astimezone(MARKET_TZ).date())
                 if row >= 0:
                     held = {symbol for symbol, _ in replay.held_at(row)}
-        if window is not None:
+        shared_part: list[str] = []
+        if frame is not None:  # a window of a windowed record: no whole-record facts, the outcome in the last pass
+            shared_part = [self.header(), shared_block]
+            parts = [*shared_part, *frame, f"Contestant: {alias}", *(s.text for s in sections),
+                     "# OUTCOME — after the horizon\nGiven in the whole-horizon pass, not in a window: score the "
+                     "outcome axis null."]
+        elif window is not None:
             parts = [self.header(), self.left_out_section(briefings_named=False),
                      f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"
                      f" of the {len(decisions)} of one contestant's record. Grade these decisions only; each shows "
@@ -437,14 +463,21 @@ class PromptBuilder:
             if facts:
                 parts.append(facts)
             parts.append(self.outcome_section(contestant_id))
+        return self._prompt(item[0] if item else contestant_id, alias, parts, shared_part, sections, scrubbed,
+                            compact)
+
+    def _prompt(self, key: str, alias: str, parts: list[str], shared_part: list[str], sections, scrubbed: int,
+                compact: bool) -> JudgePrompt:
+        """The prompt of ``parts`` (round ids made neutral, identities checked), its first ``shared_part`` marked
+        for a cache breakpoint."""
         user = self.neutral("\n\n".join(parts))
         shared_chars = 0
-        if compact and window is None:
+        if compact and shared_part:
             prefix = self.neutral("\n\n".join(shared_part) + "\n\n")
             shared_chars = len(prefix) if user.startswith(prefix) else 0
         leaks = self.anonymizer.find_leaks(user) if compact else []
         return JudgePrompt(
-            contestant_id=item[0] if item else contestant_id,
+            contestant_id=key,
             alias=alias,
             system=self.instructions,
             user=user,
