@@ -2,7 +2,9 @@
 
 1. The real June 2026 CapitalBench season (weekly track, committed as seasons/cb-2026-06-1w, or SEASON_DIR): tokens
    per contestant, the share of all prompt tokens a provider's prompt cache can serve (each prompt's longest start
-   in common with a prompt sent before it), and the size against a naive dump.
+   in common with a prompt sent before it), and the size against a naive dump. (Since issue 32 a record names each
+   round's briefing instead of sharing it in full: the records are far smaller and the shared part is a small share
+   of them; benchmarks/bench_record_size.py prints sizes by horizon.)
 2. A re-grade of that season with the frontier panel: every call in full, with the shared prefix cached, and
    through the providers' batch APIs with the cache.
 3. A re-grade of the demo season: naive synchronous calls (the naive dump, every call in full) against batch +
@@ -75,7 +77,7 @@ def main() -> int:
     print(f"counted with {TOKENIZER} (offline; exact for GPT-4-family models, an estimate for the panel's): median "
           f"{statistics.median(counted):,.0f} tokens, {statistics.median(c / t for c, t in zip(counted, total, strict=True)):.2f}"
           " x the four-characters estimate")
-    print(f"shared prefix a cache can serve (instructions, season header, the briefings of the rounds in common): "
+    print(f"shared prefix a cache can serve (instructions, season header, what a record leaves out): "
           f"{sum(c for c, _ in auto) / sum(total):.1%} of all prompt tokens")
     panel = load_panel("frontier")
     for judge in panel.judges:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from grader.anonymizer import _patterns as P
-from grader.anonymizer._frames import FrameSpan, Frames
+from grader.anonymizer._frames import Frames, FrameSpan
 from grader.anonymizer._guard import lexicon
 from grader.anonymizer._models import (
     MODEL_PLACEHOLDER,

@@ -19,8 +19,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from grader.anonymizer._guard import LeakGuard
 from grader.anonymizer._anonymizer import Anonymizer
+from grader.anonymizer._guard import LeakGuard
 from grader.season import load_bundle
 
 MAPPING_WARNING = (

@@ -119,7 +119,7 @@ class Frames:
                                  rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})")),
             ("label", re.compile(rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->")),
             ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
-            ("label", re.compile(rf"(?i)作者\s*[:：]\s*(?P<who>[^。.\n]{{0,40}})")),
+            ("label", re.compile(r"(?i)作者\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
             ("label", re.compile(rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)")),
             ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|says|said)\s+(?:that|this|the|your)\s+(?P<who>{ident})")),
             ("self_reference", re.compile(rf"(?i)[\u2014\u2013]\s*as\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*[\u2014\u2013]")),

@@ -79,6 +79,9 @@ def grade(
         console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
                       "Prompt token estimates:")
     _print_prompt_sizes(report.tokens_per_contestant, dry_run=report.dry_run)
+    for room in report.headroom:
+        console.print(f"window {room['judge']}: largest prompt {room['largest_prompt']:,} tokens "
+                      f"({room['contestant']}) of {room['window']:,}: {room['left']:.1%} left for the reply")
     from grader.cli._cost import cost_table
 
     costs = cost_table(run_id)

@@ -22,10 +22,12 @@ from sqlalchemy import func, select
 
 from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
-from grader.panel._prompts import PromptStream, judge_prompts, prompt_builder
+from grader.panel._prompts import PromptStream, prompt_builder
+from grader.panel._prompts import headroom as window_headroom
 from grader.panel._prompts import too_long as find_too_long
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
 from grader.panel._scores import store_score_version
+from grader.panel._windowed import windowed_task
 from grader.panel._writer import Priority
 from grader.storage import (
     ContestantRow,
@@ -63,6 +65,9 @@ class GradeReport:
     status: str = "running"
     """complete | complete_with_gaps | failed (no valid grade) | dry-run | batch_pending (provider batches still
     running: ``grader batch collect``): see ``grader.panel._gaps.EXIT_CODES``."""
+    headroom: list[dict] = field(default_factory=list)
+    """Per judge with a context window: the largest prompt and the share of the window left for the reply
+    (``grader.panel._prompts.headroom``; prompts built before any call only)."""
     batch: Any = None
     """A batch run's progress (``grader.panel._batch.BatchProgress``), else None."""
 
@@ -160,22 +165,42 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     stream = (not dry and not batch and prepared is None and panel.kind != "reference"
               and all(j.context_window is None for j in panel.judges))
     too_long: list[str] = []
+    room: list[dict] = []
+    windowed: dict = {}
     if stream:
         replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
         prompts = PromptStream(builder, [c.id for c in bundle.contestants])
     else:
         # the naive-dump sizes are for a dry run's savings table: a paid run skips that second rendering
-        replays, outcomes, pending, prompts = prepared or judge_prompts(bundle, rubric, naive=dry)
+        if prepared:
+            replays, outcomes, pending, prompts = prepared
+            builder = None
+        else:
+            replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
+            prompts = {c.id: builder.build(c.id, naive=dry) for c in bundle.contestants}
         leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
         if leaks:
             raise RunError("identity leak in a judge prompt (refusing to send): " + json.dumps(leaks)[:500])
         too_long = find_too_long(prompts, panel)
+        if too_long and builder is not None:  # graded in windows, then a whole-horizon pass (labelled, never cut)
+            from grader.panel._windowed import plan_windowed, windowed_note
+
+            windowed, too_long = plan_windowed(builder, prompts, panel)
+            if any(c.leaks for chain in windowed.values() for c in chain.prompts):
+                raise RunError("identity leak in a window of a judge prompt (refusing to send)")
+            notes = notes + [windowed_note(judge, cid, chain.plan) for (judge, cid), chain in sorted(windowed.items())]
+            if windowed and batch:
+                raise RunError("records graded in windows (" + "; ".join(f"{c} for {j}" for j, c in windowed)
+                               + ") are graded synchronously: their whole-horizon pass is built from the windows' "
+                               "replies; grade without --batch")
+        room = window_headroom(prompts, panel, windowed)
         if too_long and not dry:
             raise RunError("prompt over a judge's context window (refusing before any call): "
                            + "; ".join(too_long))
     schema = grade_json_schema(rubric)
     reference = ReferenceJudge(reference_bundle or bundle, rubric, replays, outcomes, pending)
     report = GradeReport(run_id, kind, panel.name, dry, notes=notes + [f"would not fit: {t}" for t in too_long])
+    report.headroom = room
 
     lease = acquire_lease(run_id, db_url)  # RunBusy: another process holds this run; nothing written
     try:
@@ -183,7 +208,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
             if lease.taken_over:
                 report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
             _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress,
-                 console, schema, reference, prompts, outcomes, pending, report, notes,
+                 console, schema, reference, prompts, outcomes, pending, report, notes, windowed,
                  batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None,
                  on_calls_start=on_calls_start)
     except KeyboardInterrupt:
@@ -232,7 +257,7 @@ def _mark(db_url, run_id: str, status: str) -> None:
 
 
 def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress, console,
-         schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str],
+         schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str], windowed: dict,
          batch: dict | None = None, on_calls_start=None) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -273,15 +298,28 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
     mock_settings = ({**panel.mock.model_dump(mode="json"), "noise_draw": NOISE_DRAW}
                      if panel.kind == "mock" and panel.mock else None)  # a mock grade drawn otherwise is never reused
 
+    def marked(prompt, r: int):  # noqa: ANN001, ANN202 - a mock repeat's prompt carries its marker
+        return replace(prompt, system=prompt.system + repeat_marker(r)) if panel.kind == "mock" and r else prompt
+
     def tasks_of(cid: str, prompt) -> list[Task]:  # noqa: ANN001
         out = []
         for spec in panel.judges:
             for r in range(repeats):
                 if (spec.judge_id, crow[cid].id, r) in done:
                     continue
-                p = replace(prompt, system=prompt.system + repeat_marker(r)) if panel.kind == "mock" and r else prompt
+                chain = windowed.get((spec.judge_id, cid))
+                if chain is not None:  # one task: its windows, then the whole-horizon pass built from their grades
+                    out.append(windowed_task(spec, cid, crow[cid].id, r, chain, marked, schema, mock_settings,
+                                              on_pass=script_pass))
+                    continue
+                p = marked(prompt, r)
                 out.append(Task(spec, cid, crow[cid].id, p, r, cache_key(spec, p, schema, r, mock_settings)))
         return out
+
+    def script_pass(task: Task) -> None:  # a windowed record's pass is scripted for the mock fakes when built
+        if panel.kind == "mock" and mock_table:
+            g = partial(reference_grades.__getitem__, task.contestant_key)
+            mock_table[0].add(task.prompt.system, task.prompt.user, family_of[task.contestant_key], g)
 
     streaming = isinstance(prompts, PromptStream)
     by_contestant = {} if streaming else {c.id: tasks_of(c.id, prompts[c.id]) for c in bundle.contestants}
@@ -290,14 +328,16 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
 
     with session_scope(db_url) as s:
         for t in tasks:
-            store_prompt(s, t.prompt)
+            for each in t.windowed.windows if t.windowed is not None else [t]:
+                store_prompt(s, each.prompt)
     if dry:
         with session_scope(db_url) as s:
-            for t in tasks:
-                s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
-                                   model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
-                                   cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
-                                   input_tokens=t.prompt.counted_tokens))
+            for task in tasks:  # a windowed record: its windows (its pass is built from their replies)
+                for t in task.windowed.windows if task.windowed is not None else [task]:
+                    s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
+                                       model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
+                                       cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
+                                       input_tokens=t.prompt.counted_tokens))
         _finish(db_url, run_id, bundle, rubric, panel, status="dry-run")
         report.status = "dry-run"
         return
@@ -322,6 +362,8 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
         checked = reference.checked_claims(res.task.contestant_key) if res.task.spec.provider == "reference" else None
         return _grade_rows(db_url, run_id, res, rubric, outcomes, pending, bundle, checked)
 
+    mock_table: list = []  # the mock fakes' script, once started (a windowed record's pass is added when built)
+    reference_grades: Any = None
     with ExitStack() as stack:
         judges: dict[str, Any] = {}
         servers: list = []
@@ -337,10 +379,14 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
                 # reference judge's caches are filled one grade at a time), shared by the repeats
                 reference_grades = LazyMapping((c.id for c in bundle.contestants), reference.grade)
 
+                mock_table.append(table)
+
                 def script_mock(cid: str, prompt) -> None:  # noqa: ANN001 - before the contestant's calls leave
                     g = partial(reference_grades.__getitem__, cid)
+                    windows = [p for (_, c), chain in windowed.items() if c == cid for p in chain.prompts]
                     for r in range(repeats):
-                        table.add(prompt.system + repeat_marker(r), prompt.user, family_of[cid], g, subject=cid)
+                        for p in [prompt, *windows]:
+                            table.add(p.system + repeat_marker(r), p.user, family_of[cid], g, subject=cid)
 
                 if not streaming:
                     for c in bundle.contestants:

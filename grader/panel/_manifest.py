@@ -125,6 +125,8 @@ def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
                    "judge_facing_hash": rubric.judge_facing_hash, "path": rubric.source_path},
         "panel": {"name": panel.name, "kind": panel.kind, "hash": panel.content_hash},
         "prompts": prompts,
+        # what a run says about how it graded (e.g. a record graded in windows, then a whole-horizon pass)
+        "notes": list(run.notes or []),
         "calls": [
             {"id": c.id, "judge": c.judge_id, "contestant": c.contestant_id, "repeat": c.repeat,
              "attempt": c.attempt, "status": c.status, "replaces": c.replaces_call_id,

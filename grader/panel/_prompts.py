@@ -3,13 +3,15 @@ one contestant at a time, counted against the judges' context windows."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
 
-__all__ = ["PromptStream", "anonymizer_seed", "judge_prompts", "prompt_builder", "season_outcomes", "too_long"]
+__all__ = ["REPLY_SHARE", "PromptStream", "anonymizer_seed", "headroom", "judge_prompts", "prompt_builder",
+           "season_outcomes", "too_long"]
 
 
 def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
@@ -80,18 +82,45 @@ class PromptStream:
         return [p for _, p in self.items()]
 
 
+REPLY_SHARE = 0.15
+"""The share of a judge's context window a record must leave for the reply (PRODUCT.md, "Non-functional bars")."""
+
+
 def too_long(prompts, panel: PanelConfig) -> list[str]:
-    """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply
-    (tokens counted with the offline tokenizer: exact for cl100k models, an estimate for the others, said so)."""
+    """Every (judge, contestant) whose prompt would not fit the judge's context window with room for its reply: at
+    least ``REPLY_SHARE`` of the window and at least the judge's ``max_output_tokens`` left (tokens counted with the
+    offline tokenizer: exact for cl100k models, an estimate for the others, said so)."""
     from grader.prompts import counting_method
 
     out = []
     for spec in panel.judges:
         if spec.context_window is None:
             continue
+        room = max(spec.max_output_tokens, math.ceil(spec.context_window * REPLY_SHARE))
         for cid, p in sorted(prompts.items()):
             tokens = p.counted_tokens
-            if tokens + spec.max_output_tokens > spec.context_window:
+            if tokens + room > spec.context_window:
                 out.append(f"{cid} for {spec.judge_id}: {tokens:,} prompt tokens ({counting_method(spec.model)}) + "
-                           f"{spec.max_output_tokens:,} for the reply > the {spec.context_window:,}-token window")
+                           f"{room:,} for the reply (the larger of max_output_tokens {spec.max_output_tokens:,} and "
+                           f"{REPLY_SHARE:.0%} of the window) > the {spec.context_window:,}-token window")
+    return out
+
+
+def headroom(prompts, panel: PanelConfig, windowed: Mapping | None = None) -> list[dict]:
+    """Per judge with a context window: its largest prompt (offline count), whose, and the share of the window left
+    for the reply. A record graded in windows for a judge counts by its largest window (``windowed``: (judge,
+    contestant) -> ``grader.panel._windowed.WindowedChain``)."""
+    out = []
+    windowed = windowed or {}
+    for spec in panel.judges:
+        if spec.context_window is None or not prompts:
+            continue
+        sizes = []
+        for cid, p in prompts.items():
+            chain = windowed.get((spec.judge_id, cid))
+            tokens = max(w.counted_tokens for w in chain.prompts) if chain is not None else p.counted_tokens
+            sizes.append((cid + (" (windowed)" if chain is not None else ""), tokens))
+        cid, largest = max(sizes, key=lambda kv: (kv[1], kv[0]))
+        out.append({"judge": spec.judge_id, "window": spec.context_window, "largest_prompt": largest,
+                    "contestant": cid, "left": 1 - largest / spec.context_window})
     return out

@@ -75,6 +75,16 @@ class Task:
     prompt: JudgePrompt
     repeat: int
     key: str
+    windowed: WindowedTasks | None = None
+    """A record graded in windows (``grader.panel._windowed``): this task runs its windows' tasks, then the
+    whole-horizon pass built from their grades; its result is the pass's."""
+
+
+@dataclass
+class WindowedTasks:
+    windows: list[Task]
+    final: Callable[[list[dict]], Task]
+    """The windows' grades (in order) -> the whole-horizon pass's task."""
 
 
 @dataclass
@@ -218,6 +228,8 @@ class CallRunner:
 
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
+        if task.windowed is not None:
+            return await self._run_windowed(task)
         done = self._completed.get(task.key)
         if done is not None and done.status == "received":  # interrupted between storing and parsing
             grade, _, _ = await self._settle(done.id, done.parsed, done.raw_reply or "")
@@ -284,8 +296,22 @@ class CallRunner:
         self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
         return TaskResult(task, "failed", previous, None, max(made, policy.max_attempts), reason)
 
+    async def _run_windowed(self, task: Task) -> TaskResult:
+        """The windows (concurrently, each an ordinary task: stored, retried, reused), then the whole-horizon pass
+        from their grades; a window without a grade leaves the record ungraded (a gap, said which window)."""
+        chain = task.windowed
+        results = await asyncio.gather(*(self.run_task(t) for t in chain.windows))
+        failed = [(k, r) for k, r in enumerate(results, 1) if r.parsed is None]
+        if failed:
+            reason = "; ".join(f"window {k} of {len(results)}: {r.reason or r.status}" for k, r in failed)
+            return TaskResult(task, "failed", failed[0][1].call_id, None, 0, reason)
+        final = chain.final([r.parsed for r in results])
+        await self._in_db(_store_prompt_and_preload, self, final, priority=Priority.SEND)
+        result = await self.run_task(final)
+        return TaskResult(task, result.status, result.call_id, result.parsed, result.attempts, result.reason)
+
     async def run_all(self, tasks: list[Task], on_result: Callable[[TaskResult], None]) -> None:
-        self.preload_completed([t.key for t in tasks])
+        self.preload_completed([w.key for t in tasks for w in (t.windowed.windows if t.windowed else [t])])
         self.preload_attempts(tasks)
 
         try:
@@ -312,6 +338,13 @@ class CallRunner:
 
     async def _in_db(self, fn, *args, priority: Priority = Priority.REPLY, **kwargs):
         return await asyncio.wrap_future(self._db.submit(priority, partial(fn, *args, **kwargs)))
+
+
+def _store_prompt_and_preload(runner: CallRunner, task: Task) -> None:
+    """A whole-horizon pass's prompt stored, and an earlier process's completed call of it found, before it is sent."""
+    with session_scope(runner.db_url) as s:
+        store_prompt(s, task.prompt)
+        runner.preload_completed([task.key], s)
 
 
 def store_prompt(session: Session, prompt: JudgePrompt) -> None:

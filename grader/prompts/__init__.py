@@ -9,6 +9,8 @@ from grader.prompts._builder import (
     prompt_hash,
 )
 from grader.prompts._tokens import TOKENIZER, count_tokens, counting_method, exact_for
+from grader.prompts._windows import WINDOWED_LABEL, WindowPlan, plan_windows, synthesis_prompt, window_prompt
 
-__all__ = ["TOKENIZER", "DecisionSection", "JudgePrompt", "PromptBuilder", "count_tokens", "counting_method",
-           "estimate_tokens", "exact_for", "format_value", "prompt_hash"]
+__all__ = ["TOKENIZER", "WINDOWED_LABEL", "DecisionSection", "JudgePrompt", "PromptBuilder", "WindowPlan",
+           "count_tokens", "counting_method", "estimate_tokens", "exact_for", "format_value", "plan_windows",
+           "prompt_hash", "synthesis_prompt", "window_prompt"]

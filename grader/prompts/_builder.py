@@ -3,21 +3,22 @@
 Layout of the user message (one contestant per prompt — pointwise scoring), shared parts first so a provider's
 prompt cache can serve them (the rubric instructions are the system prompt):
 
-1. Season header (universe, benchmark, window) — no identities — and, for a rounds season, the briefings of
-   the rounds the contestant took part in, in round order (word for word the same for contestants of the same
-   rounds; each labelled with its round and date, and the judge told a later round's briefing was not known at
-   an earlier decision). Then the contestant's own record:
+1. Season header (universe, benchmark, window) — no identities — and what the record leaves out and how a judge
+   treats a claim about a value it cannot see (the same for every record of the season). Then the contestant's own
+   record:
 2. One section per decision, in time order: the decision time, trades or target allocation, the rationale
-   (anonymized), what the model was shown (briefing, once per distinct text), process facts known at that
-   moment, and the point-in-time snapshot of the held, traded and recently traded symbols **as of
-   ``decided_at``**. Every value in a decision's section comes from ``PointInTimeStore.snapshot(...,
-   decided_at)``, so nothing observed later can appear there (the lookahead guard; a property test proves it).
+   (anonymized, verbatim), for a rounds season its round's briefing named by reference with only the lines whose
+   figures the text quotes, process facts known at that moment (the portfolio), and the point-in-time snapshot
+   **as of ``decided_at``** of what the decision touches (``_touched.py``): the close of every symbol it trades,
+   allocates to or holds, and every field the verifier reads to check its text's claims. Every value in a
+   decision's section comes from ``PointInTimeStore.snapshot(..., decided_at)``, so nothing observed later can
+   appear there (the lookahead guard; a property test proves it).
 3. "Whole-record process facts" (turnover, concentration, thrash events) — facts of the record, not market data.
 4. "OUTCOME — after the horizon" — returns, benchmark, alpha, oracle, risk metrics; withheld when pending.
 
-Compaction: only fields a claim could cite are sent (the PIT fields), only for symbols the decision touches
-or holds, at display precision, and a value is not repeated while it is unchanged since the last time it was
-sent for that symbol. Tokens are estimated as ceil(characters / 4) — no tokenizer download is possible offline.
+The record grows with what the contestant wrote and did, not with the market tables or the briefings (issue 32):
+a value is not repeated while it is unchanged since the last time it was sent for that symbol, at display precision.
+A calibration item (``build_item``) shows the same fields and keeps its round's briefing inline. ``token_estimate`` is ceil(characters / 4); ``counted_tokens`` uses the offline tokenizer.
 """
 
 from __future__ import annotations
@@ -30,15 +31,14 @@ from datetime import datetime, time
 from functools import cached_property
 
 from grader.pit import MARKET_TZ, Observation
-from grader.prompts._briefings import LEGEND, BriefingMemory, compact_briefing
 from grader.prompts._tokens import count_tokens
+from grader.prompts._touched import briefing_excerpt, touched_fields
 from grader.replay._standings import rounds_scope
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 
 _PUBLIC_ROUND_ID = re.compile(r"\bCB-\d{4}-\d{2}-\d{2}(?:-[A-Z0-9]+)*\b")
 """A CapitalBench-style public round id (with the allocation, it finds a model in the published results)."""
-RECENT_TRADES_WINDOW = 5  # decisions: a symbol traded in the last N decisions stays in the snapshot
 PERCENT_FIELDS = frozenset(spec.name for spec in FIELDS if spec.unit == "fraction")
 """Fields shown as percentages (the registry's fractions: returns, volatility, drawdown, margins, ...)."""
 
@@ -132,6 +132,7 @@ class PromptBuilder:
         # a contestant's computed when its prompt is first built
         self.risk = risk if risk is not None else SeasonRiskFacts(bundle, self.replays)
         self._risk_at: dict[str, dict] = {}
+        self._touched: dict[str, dict] = {}
         self._briefings: dict[str, str | None] = {}
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
@@ -183,37 +184,35 @@ class PromptBuilder:
         ]
         return "\n".join(lines)
 
-    def shared_briefings(self, round_ids: set[str] | None = None) -> str:
-        """The briefings of the rounds ``round_ids`` (all rounds when None), in round order: what contestants of
-        the same rounds share word for word, placed before the contestant's own record so a provider's prompt
-        cache can serve it. Only the rounds a contestant took part in: a record is never made longer than with
-        its briefings inline."""
-        parts = []
-        memory = BriefingMemory()  # the table rows written out so far in this record, and where
-        for r in sorted(self.bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id)):
-            if round_ids is not None and r.id not in round_ids:
-                continue
-            text = self.round_briefing(r.id)
-            if text:
-                digest = hashlib.sha256(text.encode()).hexdigest()[:12]  # of what the model was shown, in full
-                shown = compact_briefing(text, memory, self.round_labels[r.id])
-                parts.append(f"## Briefing of {self.round_labels[r.id]} (ref {digest})\n{shown}")
-        if not parts:
-            return ""
-        return ("# Round briefings (what every contestant of each round was shown; the same for every record)\n"
-                "Each briefing applies only to the decisions of its round: a later round's briefing was not known "
-                f"at an earlier decision and must not be used to grade it. {LEGEND}\n\n" + "\n\n".join(parts))
+    def left_out_section(self, briefings_named: bool = True) -> str:
+        """What a whole record (or, ``briefings_named=False``, a calibration item, which keeps its briefing) leaves
+        out, and how a judge treats a claim about what it cannot see (the same for every record of the season: part
+        of the shared prefix)."""
+        rounds = briefings_named and bool(self.bundle.info.rounds)
+        lines = ["# Left out of this record",
+                 "Rationales, trades, allocations and confidences are verbatim. Market tables are not: each decision "
+                 "shows, as of its time, the closes of what it trades or holds and the fields its text claims about "
+                 "(a value unchanged since last shown is not repeated)."]
+        if rounds:
+            lines.append("Round briefings are named by reference; each decision quotes only the briefing lines whose "
+                         "figures its text quotes. A briefing applies only to its own round.")
+        lines.append("A claim about a value not shown here: status not_verifiable, neither wrong nor right; our "
+                     "verifier checks every claim against the full point-in-time store.")
+        return "\n".join(lines)
 
-    def _relevant_symbols(self, decision: Decision, held: set[str], recent: list[set[str]]) -> list[str]:
+    def _relevant_symbols(self, decision: Decision, held: set[str]) -> list[str]:
+        """What a decision trades, allocates to or holds (before it)."""
         syms = set(held) | {t.symbol for t in decision.trades}
         syms |= {a.symbol for a in decision.allocation or []}
-        for s in recent:
-            syms |= s
         return sorted(syms)
 
     def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
                          last_sent: dict[tuple[str, str], str] | None, facts: list[str],
-                         seen_context: set[str] | None, shared_briefings: bool = False) -> DecisionSection:
+                         seen_context: set[str] | None, fields: dict[str, set[str]] | None = None,
+                         name_briefing: bool = False) -> DecisionSection:
+        """``fields``: per symbol, the fields to show (what the decision's text and trades touch, ``_touched.py``);
+        None: every field of ``symbols`` (the naive dump). ``name_briefing`` (a whole record): its round's briefing is
+        named by reference and only the lines its text cites are quoted; otherwise it is shown in full, once."""
         when = decision.decided_at
         # the day and the part of the session, no finer: the minute a model answered tells its latency, and latency
         # differs by family (issue 30)
@@ -235,12 +234,18 @@ class PromptBuilder:
             if a.rationale and a.rationale not in shown.rationale:  # not already quoted in the rationale
                 lines.append(f"  - {a.symbol}: {a.rationale}")
         briefing = None if shown.context else self.round_briefing(decision.round_id)
-        if briefing and shared_briefings:  # in the shared materials at the top, the same for every contestant
+        if briefing and name_briefing:  # a whole record: the briefing named, the lines its text cites quoted
             digest = hashlib.sha256(briefing.encode()).hexdigest()[:12]
+            cited = briefing_excerpt(briefing, shown.rationale + "\n" + "\n".join(
+                a.rationale or "" for a in shown.allocation or []))
             lines.append(f"What the model was shown: the briefing of "
-                         f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}, in the shared "
-                         "round briefings above).")
-        context = shown.context or (None if shared_briefings else briefing)
+                         f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}; not reproduced, "
+                         f"{count_tokens(briefing):,} tokens)" + (
+                             ". Its lines with figures this decision's text quotes:" if cited else
+                             "; this decision's text quotes none of its figures."))
+            lines.extend(f"  > {line}" for line in cited)
+            briefing = None
+        context = shown.context or briefing
         if context:
             digest = hashlib.sha256(context.encode()).hexdigest()[:12]
             if seen_context is not None and digest in seen_context:
@@ -251,11 +256,14 @@ class PromptBuilder:
                 lines.append(f"What the model was shown (briefing ref {digest}):\n{context}")
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
-        snap = self.bundle.store_for(decision.round_id).snapshot(symbols, when)
+        wanted = None if fields is None else {f for per in fields.values() for f in per}
+        snap = self.bundle.store_for(decision.round_id).snapshot(symbols, when, fields=wanted)
         used: list[Observation] = []
         snap_lines = []
         for sym in symbols:
             per = snap.get(sym, {})
+            if fields is not None:
+                per = {f: o for f, o in per.items() if f in fields.get(sym, ())}
             parts = []
             for fname in sorted(per):
                 obs = per[fname]
@@ -269,9 +277,19 @@ class PromptBuilder:
                 used.append(obs)
             if parts:
                 asof = max(per[f].observed_at for f in per).astimezone(MARKET_TZ).date()
-                snap_lines.append(f"  {sym} (as of {asof}): " + ", ".join(parts))
-        lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted):")
-        lines.extend(snap_lines or ["  (no changed values)"])
+                snap_lines.append((sym, asof, ", ".join(parts)))
+        dates = {asof for _, asof, _ in snap_lines}
+        if fields is not None and len(dates) == 1:  # one date, said once
+            lines.append(f"Point-in-time snapshot as of {dates.pop()} (only values known at the decision; unchanged "
+                         "values omitted; the closes of what it trades or holds and the fields its text touches):")
+            lines.extend(f"  {sym}: {parts}" for sym, _, parts in snap_lines)
+        else:
+            lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted"
+                         + ("; the closes of what it trades or holds and the fields its text touches):"
+                            if fields is not None else "):"))
+            lines.extend(f"  {sym} (as of {asof}): {parts}" for sym, asof, parts in snap_lines)
+        if not snap_lines:
+            lines.append("  (no changed values)")
         return DecisionSection(decision.key, when, "\n".join(lines), used)
 
     def process_facts_at(self, contestant_id: str, decision: Decision) -> list[str]:
@@ -406,40 +424,64 @@ class PromptBuilder:
         and no outcome. Keyed ``item_id`` and shown as ``label`` (neither names the contestant)."""
         return self._render(contestant_id, compact=True, window=(first, last), item=(item_id, label))
 
+    def build_window(self, contestant_id: str, first: int, last: int, intro: list[str]) -> JudgePrompt:
+        """Decisions ``first``..``last`` of a windowed record (``grader.prompts._windows``), laid out as in the whole
+        record (briefings named, the fields the text touches; values sent afresh at ``first``) after ``intro``."""
+        return self._render(contestant_id, compact=True, window=(first, last), frame=intro)
+
+    def build_synthesis(self, contestant_id: str, parts: list[str]) -> JudgePrompt:
+        """A windowed record's whole-horizon pass: ``parts`` (thesis log, the windows' findings), then the
+        whole-record process facts and the outcome."""
+        alias = self.anonymizer.alias_of(contestant_id)
+        shared_part = [self.header(), self.left_out_section()]
+        body = [*shared_part, f"Contestant: {alias}", *parts]
+        facts = self.record_facts_section(contestant_id)
+        if facts:
+            body.append(facts)
+        body.append(self.outcome_section(contestant_id))
+        return self._prompt(contestant_id, alias, body, shared_part, [], 0, compact=True)
+
     def _render(self, contestant_id: str, compact: bool, window: tuple[int, int] | None = None,
-                item: tuple[str, str] | None = None) -> JudgePrompt:
+                item: tuple[str, str] | None = None, frame: list[str] | None = None) -> JudgePrompt:
         """``compact=False`` is the naive dump: every field of every universe symbol at every decision,
         repeated values and briefings included (used only to report what compaction saves). With ``window``,
-        only those decisions are rendered (the earlier ones still set what is held and recently traded), every
+        only those decisions are rendered (the earlier ones still set what is held), every
         value is sent afresh at the window's first decision, and there is no whole-record or outcome part."""
         decisions = self.bundle.decisions_of(contestant_id)
         alias = item[1] if item else self.anonymizer.alias_of(contestant_id)
-        # a whole record puts the round briefings first, shared by every contestant; an item keeps its own inline
-        shared_block = (self.shared_briefings({d.round_id for d in decisions if d.round_id})
-                        if compact and window is None else "")
-        shared = bool(shared_block)
+        # a record and an item show the fields their decisions' text and trades touch; a whole record names each
+        # round's briefing and quotes the lines its decisions cite (what it leaves out is said up front, shared by
+        # every record); an item keeps its own round's briefing inline
+        whole = compact and (window is None or frame is not None)  # a windowed record's window is laid out alike
+        shared_block = self.left_out_section() if whole else ""
+        if compact and contestant_id not in self._touched:
+            self._touched[contestant_id] = touched_fields(self.bundle, decisions)
+        touched = self._touched[contestant_id] if compact else None
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
         seen_context: set[str] | None = set() if compact else None
         universe = sorted(self.bundle.info.symbols())
-        recent: list[set[str]] = []
         held: set[str] = set()
         scrubbed = 0
         for i, d in enumerate(decisions):
             if window is not None and i > window[1]:
                 break
             shown, record = self.anonymizer.anonymize_decision(d)
-            symbols = (self._relevant_symbols(d, held, recent[-RECENT_TRADES_WINDOW:]) if compact
-                       else universe)
+            fields = None
+            if touched is not None:
+                fields = {sym: {"close"} for sym in self._relevant_symbols(d, held)}
+                for sym, names in touched[d.key].items():
+                    fields.setdefault(sym, set()).update(names)
+                symbols = sorted(fields)
+            else:  # the naive dump
+                symbols = universe
             if window is None or i >= window[0]:
                 if window is not None and i == window[0]:
                     last_sent, seen_context = {}, set()  # the item's first decision shows every value
                 scrubbed += record.count
                 facts = self.process_facts_at(contestant_id, d)
                 sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context,
-                                                      shared_briefings=shared))
-            traded = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
-            recent.append(traded)
+                                                      fields=fields, name_briefing=whole))
             for t in d.trades:
                 if t.side == "buy":
                     held.add(t.symbol)
@@ -448,8 +490,14 @@ class PromptBuilder:
                 row = replay.row_through(d.decided_at.astimezone(MARKET_TZ).date())
                 if row >= 0:
                     held = {symbol for symbol, _ in replay.held_at(row)}
-        if window is not None:
-            parts = [self.header(),
+        shared_part: list[str] = []
+        if frame is not None:  # a window of a windowed record: no whole-record facts, the outcome in the last pass
+            shared_part = [self.header(), shared_block]
+            parts = [*shared_part, *frame, f"Contestant: {alias}", *(s.text for s in sections),
+                     "# OUTCOME — after the horizon\nGiven in the whole-horizon pass, not in a window: score the "
+                     "outcome axis null."]
+        elif window is not None:
+            parts = [self.header(), self.left_out_section(briefings_named=False),
                      f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"
                      f" of the {len(decisions)} of one contestant's record. Grade these decisions only; each shows "
                      "the portfolio as it stood before it.", *(s.text for s in sections),
@@ -462,16 +510,24 @@ class PromptBuilder:
             if facts:
                 parts.append(facts)
             parts.append(self.outcome_section(contestant_id))
+        return self._prompt(item[0] if item else contestant_id, alias, parts, shared_part, sections, scrubbed,
+                            compact, author=contestant_id)
+
+    def _prompt(self, key: str, alias: str, parts: list[str], shared_part: list[str], sections, scrubbed: int,
+                compact: bool, author: str | None = None) -> JudgePrompt:
+        """The prompt of ``parts`` (round ids made neutral, identities checked), its first ``shared_part`` marked
+        for a cache breakpoint."""
         user = self.neutral("\n\n".join(parts))
         shared_chars = 0
-        if compact and window is None:
+        if compact and shared_part:
             prefix = self.neutral("\n\n".join(shared_part) + "\n\n")
             shared_chars = len(prefix) if user.startswith(prefix) else 0
         leaks = self.anonymizer.find_leaks(user) if compact else []
         if compact:  # the independent guard over the contestant's own record (grader/anonymizer/_guard.py)
-            leaks += [f"leak guard: {why}" for why in self._guard(contestant_id).find("\n\n".join(s.text for s in sections))]
+            guard = self._guard(author or key)
+            leaks += [f"leak guard: {why}" for why in guard.find("\n\n".join(s.text for s in sections))]
         return JudgePrompt(
-            contestant_id=item[0] if item else contestant_id,
+            contestant_id=key,
             alias=alias,
             system=self.instructions,
             user=user,

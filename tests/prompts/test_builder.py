@@ -29,10 +29,15 @@ def test_layout_and_compaction(tmp_path):
     p = _builder(bundle).build("m1")
     assert p.system == "INSTRUCTIONS"
     assert p.user.index("## Decision") < p.user.index("# OUTCOME — after the horizon")
-    assert p.token_estimate < p.naive_token_estimate
     assert "Model One" not in p.user and "Contestant" in p.user
-    # an unchanged value is not repeated: AAA's sector appears once across both decisions
-    assert p.user.count("sector=Technology") == 1
+    # the record says what it leaves out; beyond that fixed note it is smaller than a naive dump even here
+    note = p.user.split("# Left out of this record", 1)[1].split("\n\nContestant: ", 1)[0]
+    assert "not_verifiable" in note
+    assert p.token_estimate - len(note) / 4 < p.naive_token_estimate
+    # fields the text does not touch are left out (AAA's sector and P/E: "Buying AAA on momentum" cites neither);
+    # the close of what it trades is shown, and an unchanged value is not repeated
+    assert "sector=" not in p.user and "peRatio=" not in p.user
+    assert p.sections[0].text.count("  AAA: close=") == 1 and "as of 2021-12-31" in p.sections[0].text
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -55,7 +60,7 @@ def test_no_later_value_in_a_decision_section(tmp_path_factory, decision_hours, 
         if when.date() > datetime(2022, 1, 14).date():
             continue
         decisions.append({"contestant_id": "m1", "decided_at": when.isoformat(), "trades": [],
-                          "rationale": "Watching AAA.", "decision_seconds": 1.0})
+                          "rationale": "Watching AAA at a P/E of 7000.", "decision_seconds": 1.0})
     if not decisions:
         return
     path = write_bundle(root, decisions=[*decisions,
@@ -69,6 +74,10 @@ def test_no_later_value_in_a_decision_section(tmp_path_factory, decision_hours, 
     prompt = _builder(bundle).build("m1")
     for section in prompt.sections:
         assert all(o.observed_at <= section.decided_at for o in section.observations)
+        if "P/E" in section.text and any(when <= section.decided_at for when, _ in sentinels):
+            # the text cites the P/E: the field is shown (its latest value, or earlier in the record if unchanged)
+            assert any(shown in prompt.user.split(section.text)[0] + section.text
+                       for when, shown in sentinels if when <= section.decided_at)
         for when, shown in sentinels:
             if when > section.decided_at:
                 assert shown not in section.text, (shown, section.decided_at, when)

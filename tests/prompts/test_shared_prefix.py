@@ -1,50 +1,48 @@
 """Prompt layout for caching: on a rounds season (the real CapitalBench slice) every contestant's prompt starts
-with the same instructions, season header and round briefings; each decision points to its round's briefing by
-reference; a calibration item keeps only its own round's briefing, inline."""
+with the same instructions, season header and note of what the record leaves out; each decision names its round's
+briefing by reference and quotes the lines its text cites; a calibration item keeps its own round's briefing, inline."""
 
 from __future__ import annotations
 
-import re
+import hashlib
 from pathlib import Path
 
-from grader.panel._prompts import judge_prompts
+from grader.panel._prompts import judge_prompts, prompt_builder
 from grader.season import load_bundle
 from rubric import load_rubric
 
 SEASON = Path(__file__).resolve().parents[2] / "seasons" / "cb-2026-06-1w"
 
 
-def test_records_start_with_their_rounds_briefings_shared_word_for_word_and_never_grow():
-    """Each record starts with the briefings of exactly the rounds its contestant took part in, in round order;
-    contestants of the same rounds share that whole prefix; no record is longer than with briefings inline."""
-    from grader.prompts import PromptBuilder
+def test_records_share_their_prefix_and_name_each_rounds_briefing_quoting_only_what_their_text_cites():
+    """Every record starts with the same season header and note of what it leaves out (word for word: one cache
+    prefix for the season); each decision names its own round's briefing by the reference of what the model was
+    shown and quotes only lines of that briefing, each one containing a figure its text quotes. (Issue 32: the
+    briefings were shared in full before, and a quarter of rounds no longer fitted a judge's window.)"""
+    from grader.prompts._touched import cited_numbers
 
     bundle = load_bundle(SEASON)
     rubric = load_rubric("v0.4")
-    *_, prompts = judge_prompts(bundle, rubric, naive=False)
-    assert len({p.system for p in prompts.values()}) == 1
-    label = {r.id: i for i, r in enumerate(sorted(bundle.info.rounds, key=lambda r: (r.decided_at, r.id)), 1)}
-    prefixes: dict[frozenset, set[str]] = {}
+    _, _, _, builder = prompt_builder(bundle, rubric)
+    prompts = {c.id: builder.build(c.id, naive=False) for c in bundle.contestants}
+    heads = {p.user.split("\nContestant: ", 1)[0] for p in prompts.values()}
+    assert len(heads) == 1 and "## Briefing of" not in heads.pop()
+    quoted = 0
     for cid, prompt in prompts.items():
-        head, own = prompt.user.split("\nContestant: ", 1)
-        rounds = {d.round_id for d in bundle.decisions_of(cid)}
-        shown = [int(n) for n in re.findall(r"## Briefing of Round (\d+) ", head)]
-        assert shown == sorted(label[r] for r in rounds)  # exactly its rounds, in order
-        assert "## Briefing of" not in own and "a later round's briefing was not known" in head
-        refs = set(re.findall(r"## Briefing of Round \d+ \(decided [\d-]+\) \(ref ([0-9a-f]{12})\)", head))
-        assert set(re.findall(r"the briefing of Round \d+ \(decided [\d-]+\) \(ref ([0-9a-f]{12})", own)) <= refs
-        prefixes.setdefault(frozenset(rounds), set()).add(head)
-    assert all(len(heads) == 1 for heads in prefixes.values())  # same rounds, same prefix word for word
-    assert any(len([c for c in prompts if frozenset(d.round_id for d in bundle.decisions_of(c)) == rs]) > 1
-               for rs in prefixes)  # some contestants do share one
-    saved = PromptBuilder.shared_briefings
-    try:
-        PromptBuilder.shared_briefings = lambda self, round_ids=None: ""  # the inline layout, for comparison
-        *_, inline = judge_prompts(bundle, rubric, naive=False)
-    finally:
-        PromptBuilder.shared_briefings = saved
-    for cid, prompt in prompts.items():
-        assert prompt.token_estimate <= inline[cid].token_estimate * 1.01
+        decisions = bundle.decisions_of(cid)
+        assert len(prompt.sections) == len(decisions)
+        for d, section in zip(decisions, prompt.sections, strict=True):
+            briefing = builder.round_briefing(d.round_id)
+            ref = hashlib.sha256(briefing.encode()).hexdigest()[:12]
+            assert f"(ref {ref}; not reproduced" in section.text
+            lines = [ln[4:] for ln in section.text.split("\n") if ln.startswith("  > ")]
+            text = d.rationale + " ".join(a.rationale or "" for a in d.allocation or [])
+            for line in lines:  # a line of that briefing (a table row: its cells), with a figure of this text
+                assert line in briefing or all(cell in briefing for cell in line.split(" | ")), line
+                numbers = cited_numbers(line)
+                assert not numbers or numbers & cited_numbers(text), line  # (a table's header has none)
+            quoted += len(lines)
+    assert quoted > 0
 
 
 def test_an_item_keeps_only_its_rounds_briefing_inline():
