@@ -46,5 +46,26 @@ def main() -> None:
                 print(f"  verifier: {v.status} [{v.rule}] {v.reason}")
 
 
+HELD_OUT = [
+    ("later real rounds (11 rounds of 2026-07-21..31 only in ../shared; labelled by a session that never saw the rules)",
+     REPO / "tests" / "ledgers" / "fixtures" / "holdout_claims" / "late.jsonl",
+     Path(os.environ.get("GRADER_TEST_CB_ROUNDS") or REPO.parent / "shared" / "data" / "capitalbench" / "rounds")),
+    ("portfolio-v3.0 format (held out: never read while writing rules; written and labelled by another session)",
+     REPO / "tests" / "ledgers" / "fixtures" / "holdout_v3" / "labels.jsonl", ROUNDS),
+]
+
+
+def held_out() -> None:
+    """The same figures on sets the rules were not written on (docs/ledgers.md, "Generalisation")."""
+    for what, path, rounds in HELD_OUT:
+        labels = read_labels([path])
+        if not all((rounds / r).is_dir() for r in {lab.round for lab in labels}):
+            print(f"\n{what}: rounds not found in {rounds}; skipped")
+            continue
+        print(f"\n{what}: {len(labels)} claims")
+        print(evaluate(labels, rounds).table())
+
+
 if __name__ == "__main__":
     main()
+    held_out()

@@ -141,8 +141,18 @@ class LeakGuard:
         clean = _PLACEHOLDER.sub(lambda m: " I " if "self" in m.group(0) else " ", text)
         clean = self._canonical(clean)
         out: list[str] = []
+        windows: list[tuple[int, int]] = []  # the lines that name someone (a signature block: with the line before)
+        for hit in self._ident.finditer(clean):
+            lo = clean.rfind("\n", 0, hit.start()) + 1
+            lo = clean.rfind("\n", 0, max(lo - 1, 0)) + 1 if lo else 0
+            hi = clean.find("\n", hit.end())
+            hi = len(clean) if hi == -1 else hi
+            if windows and lo <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], max(hi, windows[-1][1]))
+            else:
+                windows.append((lo, hi))
         for kind, pattern in self._frames:
-            for m in pattern.finditer(clean):
+            for m in (x for lo, hi in windows for x in pattern.finditer(clean, lo, hi)):
                 if not self._real_identity(m.group(0)):
                     continue
                 out.append(f"{kind}: {m.group(0).strip()[:80]!r}")
@@ -186,15 +196,27 @@ cloud crowd coder grow growth groan great group fair fail hair pair""".split())
 def _canonical_method(self, text: str) -> str:
     """``text`` with near-miss spellings of lexicon names written as the names (the guard's own copy)."""
 
+    seen: dict[str, str] = self.__dict__.setdefault("_seen", {})
+    by_initial: dict[str, list[tuple[str, str]]] = self.__dict__.setdefault("_by_initial", {})
+    if not by_initial:
+        for key, canon in self._canon.items():
+            by_initial.setdefault(key[0], []).append((key, canon))
+
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
+        hit = seen.get(word)
+        if hit is not None:
+            return hit
         low = word.lower()
-        if low in self._canon or len(low) < 4 or low in _COMMON:
-            return word
-        for key, canon in self._canon.items():
-            if abs(len(key) - len(low)) <= 1 and key[0] == low[0] and _near_miss(low, key):
-                return canon
-        return word
+        out = word
+        if low not in self._canon and len(low) >= 4 and low not in _COMMON:
+            for key, canon in by_initial.get(low[0], ()):
+                if abs(len(key) - len(low)) <= 1 and _near_miss(low, key):
+                    out = canon
+                    break
+        if len(seen) < 200_000:
+            seen[word] = out
+        return out
 
     return re.sub(r"[A-Za-z]{4,}", fix, text)
 
