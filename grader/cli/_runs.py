@@ -9,6 +9,7 @@ from rich.table import Table
 
 from grader.cli._common import console, err_console, fail, load_or_exit
 from grader.cli._gc import start_up_without_collections
+from grader.cli._signals import terminate_as_interrupt
 
 TOP_ROWS = 25
 """Leaderboard rows ``grader grade`` prints when it is done (a season of 150 would scroll the run's summary away)."""
@@ -44,11 +45,11 @@ def grade(
 
     Exit codes: 0 complete (or a dry run); 3 complete with gaps (listed, never invented); 4 nothing scored (no
     valid grade: the run is marked failed, never official); 5 another process holds the run; 1 bad input;
-    130 interrupted (Ctrl-C: run the same command again to resume)."""
-    with start_up_without_collections() as resume:
+    130 interrupted (Ctrl-C), 143 terminated (SIGTERM): run the same command again to resume."""
+    with start_up_without_collections() as resume, terminate_as_interrupt() as stopped:
         from grader.judges import MissingApiKey, RealApiCallsNotAllowed
         from grader.panel import PanelError, RunError, grade_season
-        from grader.panel._gaps import EXIT_BUSY, EXIT_CODES, EXIT_INTERRUPTED
+        from grader.panel._gaps import EXIT_BUSY, EXIT_CODES
         from grader.panel._lease import RunBusy
         from rubric import RubricError
 
@@ -67,11 +68,12 @@ def grade(
         except KeyboardInterrupt:
             flag = " --allow-real-api-calls" if allow_real_api_calls else ""
             extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
+            what = "terminated (SIGTERM)" if stopped.received else "interrupted"
             err_console.print(
-                f"[yellow]interrupted[/]: every reply received so far is stored; calls in flight are marked interrupted "
-                f"and count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} --panel "
-                f"{panel} --run-id {run_id}{extra}{flag}")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+                f"[yellow]{what}[/]: every reply received so far is stored; calls in flight are marked interrupted "
+                f"and never count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} "
+                f"--panel {panel} --run-id {run_id}{extra}{flag}", soft_wrap=True)
+            raise typer.Exit(stopped.exit_code) from None
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
         err_console.print(f"[yellow]note[/]: {note}")

@@ -23,6 +23,7 @@ from ._base import (
     is_local_endpoint,
     make_judge,
     missing_api_keys,
+    scrub_outcome,
 )
 
 __all__ = [
@@ -45,4 +46,5 @@ __all__ = [
     "is_local_endpoint",
     "make_judge",
     "missing_api_keys",
+    "scrub_outcome",
 ]

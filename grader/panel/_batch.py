@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import defer
 
-from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome
+from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome, scrub_outcome
 from grader.panel._runner import SCHEMA_NAME, CallRunner, Task, TaskResult, sha256_text
 from grader.storage import JudgeBatchRow, JudgeCallRow, session_scope
 
@@ -164,7 +164,8 @@ class BatchRunner(CallRunner):
             task = by_key.get(key)
             if task is None:
                 continue
-            grade = await self._store_outcome(task, call_id, result.outcome)
+            grade = await self._store_outcome(task, call_id,
+                                              scrub_outcome(self.judges[task.spec.judge_id], result.outcome))
             stored += 1
             if grade is not None:
                 await self.deliver(on_result, TaskResult(task, "ok", call_id, grade))
