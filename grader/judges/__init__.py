@@ -6,6 +6,7 @@ The offline reference judge lives in `grader.judges.reference`.
 from ._base import (
     DEFAULT_API_KEY_ENVS,
     DEFAULT_ENDPOINTS,
+    MAX_REPLY_CHARS,
     RETRYABLE_ERROR_KINDS,
     BatchApiError,
     BatchItem,
@@ -24,11 +25,13 @@ from ._base import (
     make_judge,
     missing_api_keys,
     scrub_outcome,
+    strict_json_loads,
 )
 
 __all__ = [
     "DEFAULT_API_KEY_ENVS",
     "DEFAULT_ENDPOINTS",
+    "MAX_REPLY_CHARS",
     "RETRYABLE_ERROR_KINDS",
     "BatchApiError",
     "BatchItem",
@@ -47,4 +50,5 @@ __all__ = [
     "make_judge",
     "missing_api_keys",
     "scrub_outcome",
+    "strict_json_loads",
 ]

@@ -428,12 +428,42 @@ def error_kind_for_status(status: int) -> ErrorKind:
     return "request"
 
 
+MAX_REPLY_CHARS = 262_144
+"""The longest model text accepted as a grade (256 Ki characters; a 16,000-token reply is about 64,000). A longer
+one is an invalid attempt (``format``): kept as received, never parsed or scored."""
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names the same key twice (refused: which value the model meant is unknowable)."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def strict_json_loads(text: str) -> Any:
+    """``json.loads`` that refuses an object with a duplicate key (``DuplicateKey``) instead of keeping the last
+    value."""
+    return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+
+
 def parse_model_json(text: str) -> tuple[dict[str, Any] | None, ErrorKind | None, str | None]:
-    """The JSON object the model wrote; ('format', why) when it is not JSON, ('schema', why) when not an object."""
+    """The JSON object the model wrote; ('format', why) when it is not JSON, is over ``MAX_REPLY_CHARS`` or names a
+    key twice in one object; ('schema', why) when it is not an object."""
     if not text.strip():
         return None, "format", "the model returned no text"
+    if len(text) > MAX_REPLY_CHARS:
+        return None, "format", (f"the model's text is {len(text):,} characters, over the limit of "
+                                f"{MAX_REPLY_CHARS:,}: not parsed")
     try:
-        value = json.loads(text)
+        value = strict_json_loads(text)
+    except DuplicateKey as error:
+        return None, "format", f"the model's JSON names the key {str(error)[:100]!r} twice in one object (refused)"
     except json.JSONDecodeError as error:
         return None, "format", f"the model's text is not valid JSON: {error}"
     if not isinstance(value, dict):

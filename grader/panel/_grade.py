@@ -310,12 +310,14 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
     def parse(parsed: dict | None, raw: str):
         from rubric import normalise_grade
 
+        from grader.judges import strict_json_loads
+
         data = parsed
         if data is None:
             try:
-                data = json.loads(raw)
+                data = strict_json_loads(raw)  # a key named twice is refused, never last-wins
             except (TypeError, ValueError):
-                return None, ["reply is not JSON"]
+                return None, ["reply is not JSON (or names a key twice)"]
         grade, problems = normalise_grade(data, rubric)
         if grade is None:
             return None, problems

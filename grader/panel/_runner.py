@@ -76,6 +76,20 @@ def retry_delay(policy: RetryPolicy, attempt: int, retry_after_s: float | None) 
     return max(0.0, min(policy.max_delay_s, wanted))
 
 
+MAX_CLAIMS = 1000
+"""The most claims one judge reply may put in its ``claim_ledger`` (the reference judge's longest ledger on the
+bundled seasons has 431). A reply with more is an invalid attempt (``schema``): kept as received, never scored, no
+ledger row written. The reference judge, our own code, is not held to it."""
+
+
+def claims_over_limit(parsed: dict | None) -> str | None:
+    """Why a reply's claim ledger is over ``MAX_CLAIMS``, or None."""
+    claims = parsed.get("claim_ledger") if isinstance(parsed, dict) else None
+    if isinstance(claims, list) and len(claims) > MAX_CLAIMS:
+        return f"claim_ledger has {len(claims):,} claims, over the limit of {MAX_CLAIMS:,}: not scored"
+    return None
+
+
 def sha256_text(text: str | None) -> str | None:
     return None if text is None else hashlib.sha256(text.encode()).hexdigest()
 
@@ -209,8 +223,9 @@ class CallRunner:
 
     async def _settle(self, call_id: int, parsed: dict | None, raw: str) -> tuple[dict | None, str | None, str | None]:
         """Parse a stored reply and record the verdict on that attempt: ok, or invalid (kept, never scored)."""
+        over = claims_over_limit(parsed) if self.panel.kind != "reference" else None
         try:
-            grade, problems = self.parse(parsed, raw)
+            grade, problems = (None, [over]) if over else self.parse(parsed, raw)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not lose the call
             grade, problems = None, [f"parser error: {exc!r}"]
         if grade is not None:
