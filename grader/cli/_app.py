@@ -10,6 +10,10 @@ import typer
 from grader.cli import _cost, _ledger, _runs, _season, _tools
 from grader.cli._common import err_console, reads
 from grader.cli._gc import tune_process
+from grader.cli._signals import EXIT_TERMINATED, STOP
+from grader.cli._signals import install as install_stop_signals
+
+EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="grader",
@@ -60,9 +64,14 @@ app.add_typer(claims_app, name="claims")
 
 
 def main() -> None:
+    install_stop_signals()  # SIGTERM stops any command as Ctrl-C does (grader.cli._signals)
     tune_process()
     try:
         app()
+    except SystemExit as done:  # Typer turns Ctrl-C into exit 130; a SIGTERM says 143
+        if done.code == EXIT_INTERRUPTED and STOP.received:
+            sys.exit(EXIT_TERMINATED)
+        raise
     except Exception as exc:  # a locked database, a full disk, ...: one line and an exit code of its own
         failure = _storage_failure(exc)
         if failure is None:

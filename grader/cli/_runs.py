@@ -47,24 +47,9 @@ def grade(
     valid grade: the run is marked failed, never official); 5 another process holds the run; 1 bad input;
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM): run the same command again to resume."""
     with start_up_without_collections() as resume, terminate_as_interrupt() as stopped:
-        from grader.judges import MissingApiKey, RealApiCallsNotAllowed
-        from grader.panel import PanelError, RunError, grade_season
-        from grader.panel._gaps import EXIT_BUSY, EXIT_CODES
-        from grader.panel._lease import RunBusy
-        from rubric import RubricError
-
-        bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
-        try:
-            report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
-                                  run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
-                                  progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
-                                  on_poll=print_poll if batch and not quiet else None, on_calls_start=resume)
-        except RunBusy as exc:
-            fail(str(exc), EXIT_BUSY)
-            return
-        except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
-            fail(str(exc))
-            return
+        try:  # from the first import on: a stop while modules load is a stop like any other
+            report = _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet,
+                            batch, wait, poll, resume)
         except KeyboardInterrupt:
             flag = " --allow-real-api-calls" if allow_real_api_calls else ""
             extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
@@ -74,6 +59,8 @@ def grade(
                 f"and never count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} "
                 f"--panel {panel} --run-id {run_id}{extra}{flag}", soft_wrap=True)
             raise typer.Exit(stopped.exit_code) from None
+    from grader.panel._gaps import EXIT_CODES
+
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
         err_console.print(f"[yellow]note[/]: {note}")
@@ -102,6 +89,27 @@ def grade(
     code = EXIT_CODES.get(report.status, 0)
     if code:
         raise typer.Exit(code)
+
+
+def _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet, batch, wait, poll,
+           resume):  # noqa: ANN001, ANN202 - the arguments of `grade`; its GradeReport
+    """``grade_season`` with its refusals as one line and an exit code (a stop is the caller's to report)."""
+    from grader.judges import MissingApiKey, RealApiCallsNotAllowed
+    from grader.panel import PanelError, RunError, grade_season
+    from grader.panel._gaps import EXIT_BUSY
+    from grader.panel._lease import RunBusy
+    from rubric import RubricError
+
+    bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
+    try:
+        return grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
+                            run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
+                            progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
+                            on_poll=print_poll if batch and not quiet else None, on_calls_start=resume)
+    except RunBusy as exc:
+        fail(str(exc), EXIT_BUSY)
+    except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
+        fail(str(exc))
 
 
 def _print_prompt_sizes(sizes: dict[str, dict[str, int]], *, dry_run: bool) -> None:

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["EXIT_TERMINATED", "StopSignal", "terminate_as_interrupt"]
+__all__ = ["EXIT_TERMINATED", "STOP", "StopSignal", "install", "terminate_as_interrupt"]
 
 EXIT_TERMINATED = 143
 """Exit code of a command stopped by SIGTERM (130 for SIGINT)."""
@@ -35,25 +35,35 @@ class StopSignal:
         return EXIT_TERMINATED if self.received == signal.SIGTERM else EXIT_INTERRUPTED
 
 
+STOP = StopSignal()
+"""This process's: set by the SIGTERM handler (the ``grader`` process has one from its start)."""
+
+
+def _on_term(signum, frame) -> None:  # noqa: ANN001
+    STOP.received = signal.SIGTERM
+    handler = signal.getsignal(signal.SIGINT)  # Python's, or asyncio.run's while it runs
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:  # SIGINT ignored (a background job): SIGTERM still stops
+        raise KeyboardInterrupt
+
+
+def install() -> None:
+    """SIGTERM as Ctrl-C for the rest of the process (``main`` calls it first thing: a command stopped while its
+    modules load stops cleanly too). Only from the main thread."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_term)
+
+
 @contextmanager
 def terminate_as_interrupt() -> Iterator[StopSignal]:
     """Inside the block, SIGTERM does what SIGINT does (see the module); yields which signal arrived. Outside the
     main thread (a command called from a worker thread) nothing changes."""
-    stop = StopSignal()
     if threading.current_thread() is not threading.main_thread():
-        yield stop
+        yield StopSignal()
         return
-
-    def on_term(signum, frame) -> None:  # noqa: ANN001
-        stop.received = signal.SIGTERM
-        handler = signal.getsignal(signal.SIGINT)  # Python's, or asyncio.run's while it runs
-        if callable(handler):
-            handler(signal.SIGINT, frame)
-        else:
-            raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
+    previous = signal.signal(signal.SIGTERM, _on_term)
     try:
-        yield stop
+        yield STOP
     finally:
         signal.signal(signal.SIGTERM, previous)

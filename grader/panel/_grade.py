@@ -308,9 +308,8 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
         return
 
     def parse(parsed: dict | None, raw: str):
-        from rubric import normalise_grade
-
         from grader.judges import strict_json_loads
+        from rubric import normalise_grade
 
         data = parsed
         if data is None:

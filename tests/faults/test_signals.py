@@ -13,7 +13,15 @@ from sqlalchemy import func, select
 
 from grader.panel.leaderboard import leaderboard_rows
 from grader.storage import JudgeCallRow, session_scope
-from tests.faults._helpers import EXIT_BY_SIGNAL, REPO, count_calls, grade_cmd, lease_held, run_and_stop, run_status
+from tests.faults._helpers import (
+    EXIT_BY_SIGNAL,
+    REPO,
+    count_calls,
+    grade_cmd,
+    lease_held,
+    run_and_stop,
+    run_status,
+)
 from tests.panel.conftest import write_panel
 
 TASKS = 6  # 3 judges x 2 contestants
