@@ -153,3 +153,24 @@ def test_a_full_disk_stops_with_its_own_code_and_resumes(season, tmp_path):
     clean = f"sqlite:///{tmp_path / 'clean.db'}"
     assert _grader(clean, *grade_cmd(season, panel, "g")[3:]).returncode == 0
     assert _scores(url) == _scores(clean)
+
+
+def test_reading_commands_work_on_a_read_only_postgresql_database(season, tmp_path):
+    """A PostgreSQL database that accepts no writes (a read replica; here ``default_transaction_read_only``): the
+    reading commands work, a write says so in one line (exit 8)."""
+    import sqlalchemy as sa
+
+    from tests.conftest import fresh_pg_database
+
+    panel = write_panel(tmp_path / "panel.yaml")
+    with fresh_pg_database("grader_ro") as url:
+        assert _grader(url, *grade_cmd(season, panel, "g")[3:]).returncode == 0
+        admin = sa.create_engine(url.rsplit("/", 1)[0] + "/postgres", isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(sa.text(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" SET default_transaction_read_only = on'))
+        admin.dispose()
+        for args in (*READS, ["report", "--run", "g", "--out", str(tmp_path / "report")]):
+            done = _grader(url, *args)
+            assert done.returncode == 0, (args, done.stderr[-2000:])
+        wrote = _grader(url, *grade_cmd(season, panel, "g2")[3:])
+        _one_line_error(wrote, EXIT_NOT_WRITABLE, "may not be written")
