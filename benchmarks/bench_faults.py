@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 PANEL = """name: bench-faults
 kind: mock
 description: MOCK panel for the fault benchmark (attempt cap 2)
-concurrency: {{openai: 4, anthropic: 4, xai: 4}}
+concurrency: {{openai: {limit}, anthropic: {limit}, xai: {limit}}}
 retry: {{max_attempts: 2, base_delay_s: 0.05, max_delay_s: 0.5}}
 mock: {{seed: 7, noise_sd: 4.0, latency_s: {latency}{failures}}}
 judges:
@@ -94,7 +94,7 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
     for n in range(campaigns):
         db = work / f"signals-{n}.db"
         url = f"sqlite:///{db}"
-        sent = early = 0
+        sent = early = late = 0
         for _ in range(40):
             sig = rng.choice([signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
             proc = subprocess.Popen([sys.executable, "-m", "grader", *grade_args(season, panel, "s")], cwd=ROOT,
@@ -109,9 +109,13 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
             out, err = proc.communicate(timeout=120)
             if proc.returncode == 0:
                 break
-            if proc.returncode in (-sig, 130, 143) and not _has_run(db):
+            status = _run_status(db)
+            if proc.returncode in (-sig, 130, 143) and status is None:
                 early += 1  # stopped before the command started: nothing written, nothing to resume
                 continue
+            if proc.returncode == -sig and status == "complete":
+                late += 1  # landed while the interpreter shut down, its work done (signal handlers are gone then)
+                break
             check(proc.returncode == EXPECTED_EXIT[sig], f"campaign {n}: {sig.name} gave exit {proc.returncode}: "
                   f"{err[-300:]}")
             check("Traceback" not in err, f"campaign {n}: {sig.name} printed a traceback: {err[-300:]}")
@@ -124,20 +128,21 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
             check(False, f"campaign {n}: not complete after 40 signals")
         with sqlite3.connect(db) as conn:
             interrupted = conn.execute("select count(*) from judge_calls where status = 'interrupted'").fetchone()[0]
-        print(f"  campaign {n}: {sent} signal(s) ({early} before the command started), {interrupted} attempt(s) "
-              "cut off, then complete")
+        print(f"  campaign {n}: {sent} signal(s) ({early} before the command started, {late} after its work "
+              f"ended), {interrupted} attempt(s) cut off, then complete")
         settle(url, db, "s", reference, f"campaign {n}")
     print(f"  signals sent: {tally}")
 
 
-def _has_run(db: Path) -> bool:
+def _run_status(db: Path) -> str | None:
     if not db.exists():
-        return False
+        return None
     try:
         with sqlite3.connect(db) as conn:
-            return conn.execute("select count(*) from runs").fetchone()[0] > 0
+            row = conn.execute("select status from runs").fetchone()
     except sqlite3.Error:
-        return False
+        return None
+    return row[0] if row else None
 
 
 def _mount_runner() -> tuple[str, ...] | None:
@@ -150,7 +155,7 @@ def _mount_runner() -> tuple[str, ...] | None:
     return None
 
 
-def full_disk(season: Path, panel: Path, work: Path, reference: dict) -> None:
+def full_disk(season: Path, panel: Path, work: Path, reference: dict, room_kib: int) -> None:
     db = work / "full.db"
     url = f"sqlite:///{db}"
     assert grader(url, "import", str(season)).returncode == 0
@@ -159,7 +164,7 @@ def full_disk(season: Path, panel: Path, work: Path, reference: dict) -> None:
     if prefix is not None:
         mnt = work / "tmpfs"
         mnt.mkdir()
-        room = size + 96 * 1024
+        room = size + room_kib * 1024
         print(f"full disk: a {room // 1024} KiB tmpfs ({' '.join(prefix)}) holding the {size // 1024} KiB database")
         inner = (f'mount -t tmpfs -o size={room} tmpfs "{mnt}" && cp "{db}" "{mnt}/" && '
                  f'GRADER_DATABASE_URL="sqlite:///{mnt}/full.db" "{sys.executable}" -m grader '
@@ -237,7 +242,7 @@ def hostile_retry_after(season: Path, work: Path, latency: float) -> None:
     panel = work / "hostile.yaml"
     failures = (", failures: {mock-openai: [rate-limited:3600], mock-anthropic: [rate-limited:3600], "
                 "mock-xai: [rate-limited:3600]}")
-    panel.write_text(PANEL.format(latency=latency, failures=failures))
+    panel.write_text(PANEL.format(latency=latency, failures=failures, limit=4))
     url = f"sqlite:///{work / 'hostile.db'}"
     started = time.perf_counter()
     done = grader(url, *grade_args(season, panel, "h"))
@@ -249,11 +254,14 @@ def hostile_retry_after(season: Path, work: Path, latency: float) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--contestants", type=int, default=8)
-    parser.add_argument("--campaigns", type=int, default=3)
-    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--campaigns", type=int, default=5)
+    parser.add_argument("--latency", type=float, default=1.0, help="mock reply latency (s) of the signal campaigns")
+    parser.add_argument("--room-kib", type=int, default=2048, help="tmpfs room beyond the imported database (KiB)")
     parser.add_argument("--seed", type=int, default=37)
+    parser.add_argument("--only", choices=("signals", "disk", "locked", "hostile"), action="append")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    wanted = set(args.only or ("signals", "disk", "locked", "hostile"))
     from grader.demo import build_synthetic_season
 
     with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
@@ -261,20 +269,28 @@ def main() -> int:
         os.chmod(work, 0o755)
         season = work / "season"
         build_synthetic_season(season, n_contestants=args.contestants, n_days=5, seed=0)
-        panel = work / "panel.yaml"
-        panel.write_text(PANEL.format(latency=args.latency, failures=""))
+        slow = work / "panel.yaml"  # calls long enough for signals to land among them: 2 at a time per judge
+        slow.write_text(PANEL.format(latency=args.latency, failures="", limit=2))
+        fast = work / "fast.yaml"
+        fast.write_text(PANEL.format(latency=0.05, failures="", limit=4))
         clean = f"sqlite:///{work / 'clean.db'}"
         started = time.perf_counter()
-        first = grader(clean, *grade_args(season, panel, "s"))
+        first = grader(clean, *grade_args(season, slow, "s"))
         took = time.perf_counter() - started
         assert first.returncode == 0, first.stderr[-2000:]
         print(f"season: {args.contestants} synthetic contestants x 3 mock judges = {args.contestants * 3} calls; "
-              f"an uninterrupted run takes {took:.1f} s (seed {args.seed})")
+              f"an uninterrupted run at {args.latency:g} s a reply takes {took:.1f} s (seed {args.seed})")
         reference = scores(clean, "s")
-        signal_campaigns(season, panel, work, reference, args.campaigns, rng, took * 1.2)
-        full_disk(season, panel, work, reference)
-        locked_and_read_only(season, panel, work, reference)
-        hostile_retry_after(season, work, args.latency)
+        assert grader(clean, *grade_args(season, fast, "fast")).returncode == 0
+        check(scores(clean, "fast") == reference, "the panels' latency changed the scores")
+        if "signals" in wanted:
+            signal_campaigns(season, slow, work, reference, args.campaigns, rng, took)
+        if "disk" in wanted:
+            full_disk(season, fast, work, reference, args.room_kib)
+        if "locked" in wanted:
+            locked_and_read_only(season, fast, work, reference)
+        if "hostile" in wanted:
+            hostile_retry_after(season, work, 0.05)
     print(f"faults: {'all expectations held' if not problems else f'{len(problems)} problem(s)'}")
     for p in problems:
         print(f"  - {p}")
