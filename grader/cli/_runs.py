@@ -45,7 +45,9 @@ def grade(
 
     Exit codes: 0 complete (or a dry run); 3 complete with gaps (listed, never invented); 4 nothing scored (no
     valid grade: the run is marked failed, never official); 5 another process holds the run; 1 bad input;
-    130 interrupted (Ctrl-C), 143 terminated (SIGTERM): run the same command again to resume."""
+    130 interrupted (Ctrl-C), 143 terminated (SIGTERM); 6 database locked, 7 disk full, 8 database not writable,
+    9 database schema not this grader's (`grader db upgrade`). After 130, 143, 6 or 7: run the same command again to
+    resume."""
     with start_up_without_collections() as resume, terminate_as_interrupt() as stopped:
         try:  # from the first import on: a stop while modules load is a stop like any other
             report = _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet,
