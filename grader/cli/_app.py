@@ -8,7 +8,12 @@ import sys
 import typer
 
 from grader.cli import _cost, _ledger, _runs, _season, _tools
+from grader.cli._common import err_console, reads
 from grader.cli._gc import tune_process
+from grader.cli._signals import EXIT_TERMINATED, STOP
+from grader.cli._signals import install as install_stop_signals
+
+EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="grader",
@@ -22,13 +27,13 @@ app.command("import")(_season.import_)
 app.command("anonymize")(_season.anonymize)
 app.command("import-capitalbench")(_season.import_capitalbench)
 app.command("grade")(_runs.grade)
-app.command("verify")(_runs.verify)
-app.command("leaderboard")(_runs.leaderboard)
-app.command("cost")(_cost.cost)
+app.command("verify")(reads(_runs.verify))
+app.command("leaderboard")(reads(_runs.leaderboard))
+app.command("cost")(reads(_cost.cost))
 app.command("rescore")(_runs.rescore)
-app.command("audit")(_tools.audit)
-app.command("report")(_tools.report)
-app.command("ledger")(_ledger.ledger)
+app.command("audit")(reads(_tools.audit))
+app.command("report")(reads(_tools.report))
+app.command("ledger")(reads(_ledger.ledger))
 app.command("probe")(_tools.probe)
 app.command("probe-judges")(_tools.probe_judges)
 app.command("console")(_tools.console_cmd)
@@ -47,19 +52,53 @@ app.add_typer(calibration_app, name="calibration")
 app.add_typer(batch_app, name="batch")
 app.add_typer(annotators_app, name="annotators", help="Console annotators: add (prints a token once), list, remove.")
 
+db_app = typer.Typer(help="The database: its schema revision; migrations (reading commands never migrate).",
+                     no_args_is_help=True)
+db_app.command("upgrade")(_tools.db_upgrade)
+db_app.command("status")(reads(_tools.db_status))
+app.add_typer(db_app, name="db")
+
 claims_app = typer.Typer(help="Claim ledgers: verify claims against point-in-time fields.", no_args_is_help=True)
 claims_app.command("verify")(_tools.claims_verify)
 app.add_typer(claims_app, name="claims")
 
 
 def main() -> None:
+    install_stop_signals()  # SIGTERM stops any command as Ctrl-C does (grader.cli._signals)
     tune_process()
     try:
         app()
+    except SystemExit as done:  # Typer turns Ctrl-C into exit 130; a SIGTERM says 143
+        if done.code == EXIT_INTERRUPTED and STOP.received:
+            sys.exit(EXIT_TERMINATED)
+        raise
+    except Exception as exc:  # a locked database, a full disk, ...: one line and an exit code of its own
+        failure = _storage_failure(exc)
+        if failure is None:
+            raise
+        err_console.print(f"[bold red]error:[/] {failure.message}", soft_wrap=True)
+        sys.exit(failure.code)
     finally:
+        _close_storage()
         # The process is ending: flush what it printed, then freeze the heap so the interpreter's exit does not
         # scan every live object once more (0.4 s after a 150-contestant run). Files and database sessions are
         # closed by the commands themselves.
         sys.stdout.flush()
         sys.stderr.flush()
         gc.freeze()
+
+
+def _storage_failure(exc: BaseException):  # noqa: ANN202 - a grader.storage.StorageFailure or None
+    if "grader.storage" not in sys.modules:
+        return None
+    from grader.storage import storage_failure
+
+    return storage_failure(exc)
+
+
+def _close_storage() -> None:
+    """Engines closed; a SQLite file this process wrote left complete in its ``.db`` (``close_engines``)."""
+    if "grader.storage._engine" in sys.modules:
+        from grader.storage import close_engines
+
+        close_engines()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -31,3 +33,20 @@ def load_or_exit(season_dir: Path):
 def fail(message: str, code: int = 1) -> None:
     err_console.print(f"[bold red]error:[/] {message}")
     raise typer.Exit(code)
+
+
+def reads(command: Callable) -> Callable:
+    """A command that only reads the database: opened read-only, never migrated, no lock file (works on a database
+    it may not write; one behind the code's schema is refused with what to run). The mode ends with the command."""
+
+    @functools.wraps(command)
+    def read_only(*args, **kwargs):  # noqa: ANN202
+        from grader.storage import read_only_access
+
+        read_only_access(True)
+        try:
+            return command(*args, **kwargs)
+        finally:
+            read_only_access(False)
+
+    return read_only

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from grader.cli._common import console, err_console, fail, load_or_exit
 from grader.cli._gc import start_up_without_collections
+from grader.cli._signals import terminate_as_interrupt
 
 TOP_ROWS = 25
 """Leaderboard rows ``grader grade`` prints when it is done (a season of 150 would scroll the run's summary away)."""
@@ -44,34 +45,24 @@ def grade(
 
     Exit codes: 0 complete (or a dry run); 3 complete with gaps (listed, never invented); 4 nothing scored (no
     valid grade: the run is marked failed, never official); 5 another process holds the run; 1 bad input;
-    130 interrupted (Ctrl-C: run the same command again to resume)."""
-    with start_up_without_collections() as resume:
-        from grader.judges import MissingApiKey, RealApiCallsNotAllowed
-        from grader.panel import PanelError, RunError, grade_season
-        from grader.panel._gaps import EXIT_BUSY, EXIT_CODES, EXIT_INTERRUPTED
-        from grader.panel._lease import RunBusy
-        from rubric import RubricError
-
-        bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
-        try:
-            report = grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
-                                  run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
-                                  progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
-                                  on_poll=print_poll if batch and not quiet else None, on_calls_start=resume)
-        except RunBusy as exc:
-            fail(str(exc), EXIT_BUSY)
-            return
-        except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
-            fail(str(exc))
-            return
+    130 interrupted (Ctrl-C), 143 terminated (SIGTERM); 6 database locked, 7 disk full, 8 database not writable,
+    9 database schema not this grader's (`grader db upgrade`). After 130, 143, 6 or 7: run the same command again to
+    resume."""
+    with start_up_without_collections() as resume, terminate_as_interrupt() as stopped:
+        try:  # from the first import on: a stop while modules load is a stop like any other
+            report = _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet,
+                            batch, wait, poll, resume)
         except KeyboardInterrupt:
             flag = " --allow-real-api-calls" if allow_real_api_calls else ""
             extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
+            what = "terminated (SIGTERM)" if stopped.received else "interrupted"
             err_console.print(
-                f"[yellow]interrupted[/]: every reply received so far is stored; calls in flight are marked interrupted "
-                f"and count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} --panel "
-                f"{panel} --run-id {run_id}{extra}{flag}")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+                f"[yellow]{what}[/]: every reply received so far is stored; calls in flight are marked interrupted "
+                f"and never count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} "
+                f"--panel {panel} --run-id {run_id}{extra}{flag}", soft_wrap=True)
+            raise typer.Exit(stopped.exit_code) from None
+    from grader.panel._gaps import EXIT_CODES
+
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
         err_console.print(f"[yellow]note[/]: {note}")
@@ -103,6 +94,27 @@ def grade(
     code = EXIT_CODES.get(report.status, 0)
     if code:
         raise typer.Exit(code)
+
+
+def _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet, batch, wait, poll,
+           resume):  # noqa: ANN001, ANN202 - the arguments of `grade`; its GradeReport
+    """``grade_season`` with its refusals as one line and an exit code (a stop is the caller's to report)."""
+    from grader.judges import MissingApiKey, RealApiCallsNotAllowed
+    from grader.panel import PanelError, RunError, grade_season
+    from grader.panel._gaps import EXIT_BUSY
+    from grader.panel._lease import RunBusy
+    from rubric import RubricError
+
+    bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
+    try:
+        return grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
+                            run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
+                            progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
+                            on_poll=print_poll if batch and not quiet else None, on_calls_start=resume)
+    except RunBusy as exc:
+        fail(str(exc), EXIT_BUSY)
+    except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
+        fail(str(exc))
 
 
 def _print_prompt_sizes(sizes: dict[str, dict[str, int]], *, dry_run: bool) -> None:

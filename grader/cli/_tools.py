@@ -198,3 +198,26 @@ def probe_judges(run_id: str = typer.Option(..., "--run", "--run-id", help="Run 
     console.print(t)
     if any(result.failed.values()):
         console.print("[yellow]unanswered:[/] " + ", ".join(f"{j} {k}" for j, k in sorted(result.failed.items()) if k))
+
+
+def db_upgrade() -> None:
+    """Migrate the database (GRADER_DATABASE_URL) to this grader's schema. Commands that write do it themselves;
+    commands that only read never do (they work on a database they may not write)."""
+    from grader.storage import database_url, upgrade_database
+
+    before, after = upgrade_database()
+    where = database_url()
+    if before == after:
+        console.print(f"{where}: schema already at revision {after}; nothing to do", markup=False)
+    else:
+        console.print(f"{where}: schema migrated from revision {before or '(none)'} to {after}", markup=False)
+
+
+def db_status() -> None:
+    """The database's schema revision beside this grader's (read-only: nothing migrated, nothing written)."""
+    from grader.storage import database_url, schema_revisions
+
+    current, head = schema_revisions()
+    state = "up to date" if current == head else "behind: run `grader db upgrade`"
+    console.print(f"{database_url()}: schema revision {current or '(none)'}, this grader expects {head} ({state})",
+                  markup=False)

@@ -6,6 +6,7 @@ The offline reference judge lives in `grader.judges.reference`.
 from ._base import (
     DEFAULT_API_KEY_ENVS,
     DEFAULT_ENDPOINTS,
+    MAX_REPLY_CHARS,
     RETRYABLE_ERROR_KINDS,
     BatchApiError,
     BatchItem,
@@ -23,11 +24,14 @@ from ._base import (
     is_local_endpoint,
     make_judge,
     missing_api_keys,
+    scrub_outcome,
+    strict_json_loads,
 )
 
 __all__ = [
     "DEFAULT_API_KEY_ENVS",
     "DEFAULT_ENDPOINTS",
+    "MAX_REPLY_CHARS",
     "RETRYABLE_ERROR_KINDS",
     "BatchApiError",
     "BatchItem",
@@ -45,4 +49,6 @@ __all__ = [
     "is_local_endpoint",
     "make_judge",
     "missing_api_keys",
+    "scrub_outcome",
+    "strict_json_loads",
 ]

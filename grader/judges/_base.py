@@ -15,7 +15,7 @@ import os
 import re
 import time
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.utils import parsedate_to_datetime
 from typing import Any, Generic, Literal, Protocol, Self, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
@@ -366,6 +366,32 @@ def redact(text: str | None, secret: str) -> str | None:
     return text.replace(secret, "[redacted]")
 
 
+def redact_value(value: Any, secret: str) -> Any:
+    """``value`` (parsed JSON: dicts, lists, strings) with ``secret`` blanked out of every string, keys included."""
+    if isinstance(value, str):
+        return redact(value, secret)
+    if isinstance(value, dict):
+        return {redact(k, secret) if isinstance(k, str) else k: redact_value(v, secret) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact_value(v, secret) for v in value]
+    return value
+
+
+def scrub_outcome(judge: Any, outcome: CallOutcome) -> CallOutcome:
+    """``outcome`` with the judge's key blanked out of every form of the reply that may be stored: the raw reply,
+    the parsed reply (an endpoint may echo the request's key into the model's text), the error message. The
+    caller stores only what this returns (``SdkJudge`` keeps the key; other judges have none)."""
+    secret = getattr(judge, "_secret", "") or ""
+    if not secret or secret == LOCAL_PLACEHOLDER_KEY:
+        return outcome
+    raw = redact(outcome.raw_reply, secret) or ""
+    parsed = redact_value(outcome.parsed, secret) if outcome.parsed is not None else None
+    message = redact(outcome.error_message, secret)
+    if raw == outcome.raw_reply and parsed == outcome.parsed and message == outcome.error_message:
+        return outcome
+    return replace(outcome, raw_reply=raw, parsed=parsed, error_message=message)
+
+
 def retry_after_seconds(headers: Any) -> float | None:
     """Seconds to wait from `retry-after-ms`, `retry-after` (seconds or HTTP date), if present."""
     if headers is None:
@@ -402,12 +428,42 @@ def error_kind_for_status(status: int) -> ErrorKind:
     return "request"
 
 
+MAX_REPLY_CHARS = 262_144
+"""The longest model text accepted as a grade (256 Ki characters; a 16,000-token reply is about 64,000). A longer
+one is an invalid attempt (``format``): kept as received, never parsed or scored."""
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names the same key twice (refused: which value the model meant is unknowable)."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def strict_json_loads(text: str) -> Any:
+    """``json.loads`` that refuses an object with a duplicate key (``DuplicateKey``) instead of keeping the last
+    value."""
+    return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+
+
 def parse_model_json(text: str) -> tuple[dict[str, Any] | None, ErrorKind | None, str | None]:
-    """The JSON object the model wrote; ('format', why) when it is not JSON, ('schema', why) when not an object."""
+    """The JSON object the model wrote; ('format', why) when it is not JSON, is over ``MAX_REPLY_CHARS`` or names a
+    key twice in one object; ('schema', why) when it is not an object."""
     if not text.strip():
         return None, "format", "the model returned no text"
+    if len(text) > MAX_REPLY_CHARS:
+        return None, "format", (f"the model's text is {len(text):,} characters, over the limit of "
+                                f"{MAX_REPLY_CHARS:,}: not parsed")
     try:
-        value = json.loads(text)
+        value = strict_json_loads(text)
+    except DuplicateKey as error:
+        return None, "format", f"the model's JSON names the key {str(error)[:100]!r} twice in one object (refused)"
     except json.JSONDecodeError as error:
         return None, "format", f"the model's text is not valid JSON: {error}"
     if not isinstance(value, dict):

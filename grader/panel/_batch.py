@@ -12,7 +12,7 @@ The same tasks, content addresses, retry cap and audit trail as synchronous call
   the next batch as a new attempt linked to the one it replaces, up to the panel's attempt cap across processes.
 - Resuming: every step reads its state from the database, so ``collect`` can be run again at any time. A batch
   left ``submitting`` by a process that died before the provider answered is marked ``lost`` and its calls
-  ``interrupted`` (they count toward the cap and are sent again). A batch the provider no longer knows is ``lost``.
+  ``interrupted`` (sent again; never counted toward the cap: our crash is no failure of the judge). A batch the provider no longer knows is ``lost``.
 - Completed calls are reused by content address, as synchronous ones are (a batch result serves a later
   synchronous run with the same inputs, and the other way round).
 """
@@ -26,8 +26,8 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import defer
 
-from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome
-from grader.panel._runner import SCHEMA_NAME, CallRunner, Task, TaskResult, sha256_text
+from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome, scrub_outcome
+from grader.panel._runner import INTERRUPTED, SCHEMA_NAME, CallRunner, Task, TaskResult, sha256_text
 from grader.storage import JudgeBatchRow, JudgeCallRow, session_scope
 
 DEFAULT_POLL_S = 30.0
@@ -109,7 +109,7 @@ class BatchRunner(CallRunner):
 
     def _abandon_unsubmitted(self) -> None:
         """A batch still ``submitting`` was left by a process that died before the provider answered: lost, its
-        calls interrupted (counted, sent again in a new batch)."""
+        calls interrupted (sent again in a new batch, not counted toward the cap)."""
         with session_scope(self.db_url) as s:
             for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.run_id == self.run_id,
                                                            JudgeBatchRow.status == "submitting")):
@@ -164,7 +164,8 @@ class BatchRunner(CallRunner):
             task = by_key.get(key)
             if task is None:
                 continue
-            grade = await self._store_outcome(task, call_id, result.outcome)
+            grade = await self._store_outcome(task, call_id,
+                                              scrub_outcome(self.judges[task.spec.judge_id], result.outcome))
             stored += 1
             if grade is not None:
                 await self.deliver(on_result, TaskResult(task, "ok", call_id, grade))
@@ -238,7 +239,8 @@ class BatchRunner(CallRunner):
                 await self.deliver(on_result, await self.run_task(task))
                 continue
             made = max((c.attempt for c in attempts), default=0)
-            if last is not None and last_kind not in _RETRYABLE or made >= policy.max_attempts:
+            counted = sum(1 for c in attempts if c.status not in INTERRUPTED)  # our own crashes never count
+            if last is not None and last_kind not in _RETRYABLE or counted >= policy.max_attempts:
                 continue  # a gap: the attempts are on record
             wanted[task.spec.judge_id].append((task, made + 1, last.id if last is not None else None))
         for judge_id, items in wanted.items():

@@ -14,7 +14,9 @@ RUN_STATUSES = ("running", "complete", "complete_with_gaps", "failed", "interrup
 EXIT_CODES = {"complete": 0, "dry-run": 0, "batch_pending": 0, "complete_with_gaps": 3, "failed": 4}
 """``grader grade`` exit codes: 0 complete (or a dry run), 3 complete with gaps (some judge x contestant has no valid
 grade: listed, never invented), 4 nothing scored (no valid grade at all: the run is marked failed, never official),
-5 the run is held by another process, 1 bad input (bundle, rubric, panel, keys, context window), 130 interrupted."""
+5 the run is held by another process, 1 bad input (bundle, rubric, panel, keys, context window), 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM); storage faults of any command: 6 database locked, 7 disk full, 8 not writable,
+9 schema not this grader's (``grader.storage._errors``)."""
 EXIT_BUSY = 5
 EXIT_INTERRUPTED = 130
 

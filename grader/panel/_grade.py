@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
@@ -203,17 +203,17 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     report.headroom = room
 
     lease = acquire_lease(run_id, db_url)  # RunBusy: another process holds this run; nothing written
-    try:
-        with lease:
-            if lease.taken_over:
-                report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
+    with lease:  # released however the run ends (an interrupt included), after the run is marked
+        if lease.taken_over:
+            report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
+        try:
             _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress,
                  console, schema, reference, prompts, outcomes, pending, report, notes, windowed,
                  batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None,
                  on_calls_start=on_calls_start)
-    except KeyboardInterrupt:
-        _mark(db_url, run_id, "interrupted")
-        raise
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM in the CLI (grader.cli._signals)
+            _mark(db_url, run_id, "interrupted")
+            raise
     report.tokens_per_contestant = {  # both at four characters a token, so the saving compares like with like
         cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate}
         for cid, p in prompts.items()}
@@ -249,11 +249,17 @@ def _import(db_url, bundle) -> int:
 
 
 def _mark(db_url, run_id: str, status: str) -> None:
+    """The run's status; ``interrupted`` also marks its attempts still ``sent`` (in flight when this process was
+    stopped; it holds the run's lease) as interrupted: never counted toward the retry cap, re-sent on resume."""
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         if run is not None:
             run.status = status
             run.official_eligible = False
+        if status == "interrupted":
+            s.execute(update(JudgeCallRow).where(JudgeCallRow.run_id == run_id, JudgeCallRow.status == "sent")
+                      .values(status="interrupted", error_kind="interrupted",
+                              error_message="this process was stopped before the attempt's reply was stored"))
 
 
 def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress, console,
@@ -343,14 +349,15 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
         return
 
     def parse(parsed: dict | None, raw: str):
+        from grader.judges import strict_json_loads
         from rubric import normalise_grade
 
         data = parsed
         if data is None:
             try:
-                data = json.loads(raw)
+                data = strict_json_loads(raw)  # a key named twice is refused, never last-wins
             except (TypeError, ValueError):
-                return None, ["reply is not JSON"]
+                return None, ["reply is not JSON (or names a key twice)"]
         grade, problems = normalise_grade(data, rubric)
         if grade is None:
             return None, problems

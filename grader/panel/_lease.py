@@ -93,8 +93,14 @@ class RunLease:
         self.start_heartbeat()
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.release()
+    def __exit__(self, exc_type, exc, tb) -> None:  # noqa: ANN001
+        if exc_type is None:
+            self.release()
+            return
+        try:  # the run failed (a locked database, a full disk, ...): that error is the one to report
+            self.release()
+        except Exception:  # noqa: BLE001, S110 - a lease left behind is taken over: its pid is gone
+            pass
 
 
 def acquire_lease(run_id: str, db_url: str | None = None, *, expiry_s: float = EXPIRY_S) -> RunLease:

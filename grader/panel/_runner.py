@@ -6,10 +6,13 @@ Rules (PRODUCT.md "Audit trail"):
   as soon as the reply is in: the provider's raw reply is stored before it is parsed, so a crash loses no
   paid-for call, and an attempt in flight when a process died is visible (``interrupted`` on resume).
 - The retry cap holds across processes: a resumed run counts the attempts earlier processes made for a task
-  and continues its chain (each attempt linked to the one it replaces).
+  and continues its chain (each attempt linked to the one it replaces). An attempt cut off by our own process
+  (killed, interrupted: left ``sent``, then ``interrupted``) is on record but never counts toward the cap: it is
+  no failure of the judge, and a run resumed after any number of crashes at the same point still completes.
 - Retries only for infrastructure or format failures (transport, timeout, 429, 5xx, unparseable or
   schema-invalid output), capped by the panel's retry policy, each linked to the attempt it replaces;
-  429s wait ``Retry-After`` when given, otherwise exponential backoff.
+  429s wait ``Retry-After`` when given, otherwise exponential backoff; either wait is capped by the panel's
+  ``max_delay_s`` (a hostile or broken endpoint cannot stall a run).
 - Invalid replies are kept and never scored. A judge that fails for a contestant leaves a visible gap.
 - Completed calls are content-addressed (provider, model, endpoint kind, system, user, schema, output
   limits, repeat): a resumed run or a re-run with identical inputs reuses the stored reply and never pays twice.
@@ -29,8 +32,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from grader.judges import CallOutcome, JudgeSpec
-from grader.panel._config import PanelConfig
+from grader.judges import CallOutcome, JudgeSpec, scrub_outcome
+from grader.panel._config import PanelConfig, RetryPolicy
 from grader.panel._writer import Priority, PriorityWriter
 from grader.prompts import JudgePrompt
 from grader.storage import (
@@ -44,6 +47,8 @@ from grader.storage import (
 )
 
 SCHEMA_NAME = "judge_grade"
+INTERRUPTED = ("sent", "interrupted")
+"""Statuses of an attempt our own process cut off (never a failure of the judge: not counted toward the cap)."""
 
 
 def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, mock: dict | None = None) -> str:
@@ -61,6 +66,28 @@ def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, m
         **({"mock": mock} if mock is not None else {}),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def retry_delay(policy: RetryPolicy, attempt: int, retry_after_s: float | None) -> float:
+    """How long to wait before the next attempt: the provider's Retry-After when given, else exponential backoff
+    from ``base_delay_s``; never more than the panel's ``max_delay_s`` (a ``Retry-After: 86400`` from a hostile or
+    broken endpoint waits ``max_delay_s``, and the attempt cap ends the chain)."""
+    wanted = retry_after_s if retry_after_s is not None else policy.base_delay_s * 2 ** (attempt - 1)
+    return max(0.0, min(policy.max_delay_s, wanted))
+
+
+MAX_CLAIMS = 1000
+"""The most claims one judge reply may put in its ``claim_ledger`` (the reference judge's longest ledger on the
+bundled seasons has 431). A reply with more is an invalid attempt (``schema``): kept as received, never scored, no
+ledger row written. The reference judge, our own code, is not held to it."""
+
+
+def claims_over_limit(parsed: dict | None) -> str | None:
+    """Why a reply's claim ledger is over ``MAX_CLAIMS``, or None."""
+    claims = parsed.get("claim_ledger") if isinstance(parsed, dict) else None
+    if isinstance(claims, list) and len(claims) > MAX_CLAIMS:
+        return f"claim_ledger has {len(claims):,} claims, over the limit of {MAX_CLAIMS:,}: not scored"
+    return None
 
 
 def sha256_text(text: str | None) -> str | None:
@@ -131,7 +158,8 @@ class CallRunner:
         self.sleep = sleep
         self.stats = RunStats()
         self._completed: dict[str, JudgeCallRow] = {}
-        self._prior: dict[tuple[str, int, int], tuple[int, int | None]] = {}  # task -> (attempts made, last id)
+        # task -> (attempts that count toward the cap, highest attempt number on record, last id)
+        self._prior: dict[tuple[str, int, int], tuple[int, int, int | None]] = {}
         # storage runs off the event loop, most urgent first (the row a request waits for before it leaves jumps
         # ahead of grades being stored); SQLite has one writer, so one storage thread there
         workers = 1 if database_url(db_url).startswith("sqlite") else 4
@@ -143,8 +171,9 @@ class CallRunner:
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
     def preload_attempts(self, tasks: list[Task]) -> None:
-        """Attempts earlier processes made for these tasks in this run: counted toward the cap, the chain
-        continued; an attempt left ``sent`` (its process died with it in flight) becomes ``interrupted``."""
+        """Attempts earlier processes made for these tasks in this run: the chain continued, counted toward the cap
+        unless our own process cut them off (an attempt left ``sent``: its process died or was interrupted with it
+        in flight, becomes ``interrupted`` and does not count)."""
         self.preload_attempt_keys({(t.spec.judge_id, t.contestant_row_id, t.repeat) for t in tasks})
 
     def preload_attempt_keys(self, wanted: set[tuple[str, int, int]]) -> None:
@@ -160,8 +189,9 @@ class CallRunner:
                 if row.status == "sent":
                     row.status, row.error_kind = "interrupted", "interrupted"
                     row.error_message = "the process making this attempt stopped before its reply was stored"
-                count, _ = self._prior.get(key, (0, None))
-                self._prior[key] = (max(count, row.attempt), row.id)
+                counted, number, _ = self._prior.get(key, (0, 0, None))
+                counts = row.status not in INTERRUPTED
+                self._prior[key] = (counted + counts, max(number, row.attempt), row.id)
 
     def preload_completed(self, keys: list[str], session: Session | None = None) -> None:
         """One query for every completed call among ``keys`` (content-addressed reuse); in ``session`` when
@@ -203,8 +233,9 @@ class CallRunner:
 
     async def _settle(self, call_id: int, parsed: dict | None, raw: str) -> tuple[dict | None, str | None, str | None]:
         """Parse a stored reply and record the verdict on that attempt: ok, or invalid (kept, never scored)."""
+        over = claims_over_limit(parsed) if self.panel.kind != "reference" else None
         try:
-            grade, problems = self.parse(parsed, raw)
+            grade, problems = (None, [over]) if over else self.parse(parsed, raw)
         except Exception as exc:  # noqa: BLE001 - a parser bug must not lose the call
             grade, problems = None, [f"parser error: {exc!r}"]
         if grade is not None:
@@ -246,10 +277,12 @@ class CallRunner:
             return TaskResult(task, "reused", call_id, done.parsed, 0)
         policy = self.panel.retry
         judge = self.judges[task.spec.judge_id]
-        made, previous = self._prior.get((task.spec.judge_id, task.contestant_row_id, task.repeat), (0, None))
+        made, number, previous = self._prior.get((task.spec.judge_id, task.contestant_row_id, task.repeat),
+                                                 (0, 0, None))
         reason = "" if made < policy.max_attempts else (
             f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run")
-        for attempt in range(made + 1, policy.max_attempts + 1):
+        for counted in range(made + 1, policy.max_attempts + 1):
+            attempt = number + counted - made  # numbers go on after interrupted attempts; the cap counts the rest
             gate = self.semaphores[task.spec.provider]
             if gate.locked() and not self._replies_prepared:  # every slot taken: the first wave is on its way
                 self._replies_prepared = True
@@ -260,6 +293,7 @@ class CallRunner:
                                             status="sent", priority=Priority.SEND)
                 outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
                                                         SCHEMA_NAME, cache_prefix_chars=task.prompt.shared_chars)
+            outcome = scrub_outcome(judge, outcome)  # the key out of every stored form of the reply
             self.stats.calls_sent += 1
             pricing = task.spec.pricing
             cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens, outcome.cached_input_tokens,
@@ -288,11 +322,9 @@ class CallRunner:
             self.stats.attempts_failed += 1
             reason = f"{kind}: {message or ''}".strip()
             retryable = kind in ("transport", "timeout", "rate_limited", "server", "format", "schema")
-            if not retryable or attempt == policy.max_attempts:
+            if not retryable or counted == policy.max_attempts:
                 break
-            delay = outcome.retry_after_s if outcome.retry_after_s is not None else min(
-                policy.max_delay_s, policy.base_delay_s * 2 ** (attempt - 1))
-            await self.sleep(delay)
+            await self.sleep(retry_delay(policy, counted, outcome.retry_after_s))
         self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
         return TaskResult(task, "failed", previous, None, max(made, policy.max_attempts), reason)
 

@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from grader.judges import scrub_outcome
+from grader.panel._runner import retry_delay
 from grader.probe._items import ProbeItem, probe_items
 from grader.probe._prompt import PROBE_SCHEMA_NAME, PROBE_SYSTEM, parse_guess, probe_schema, probe_user
 from grader.prompts import prompt_hash
@@ -140,7 +142,7 @@ async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list
             s.flush()
             row_id = row.id
         async with limit:
-            outcome = await judge.call(PROBE_SYSTEM, user, schema, PROBE_SCHEMA_NAME)
+            outcome = scrub_outcome(judge, await judge.call(PROBE_SYSTEM, user, schema, PROBE_SCHEMA_NAME))
         result.calls_made += 1
         guess = conf = error = None
         if outcome.ok:
@@ -157,9 +159,7 @@ async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list
             row.completed_at = datetime.now(UTC)
         if status != "failed" or outcome.error_kind not in RETRYABLE:
             break
-        delay = outcome.retry_after_s if outcome.retry_after_s is not None else min(
-            policy.max_delay_s, policy.base_delay_s * 2 ** (attempts - 1))
-        await asyncio.sleep(delay)
+        await asyncio.sleep(retry_delay(policy, attempts, outcome.retry_after_s))
     key = "answered" if status == "ok" else "failed"
     getattr(result, key)[jid] = getattr(result, key).get(jid, 0) + 1
 

@@ -1,6 +1,16 @@
 """Storage: SQLAlchemy 2 models, Alembic migrations, sessions; ``GRADER_DATABASE_URL`` picks the database."""
 
-from grader.storage._engine import database_url, get_engine, session_scope
+from grader.storage._engine import (
+    SchemaMismatch,
+    close_engines,
+    database_url,
+    get_engine,
+    read_only_access,
+    schema_revisions,
+    session_scope,
+    upgrade_database,
+)
+from grader.storage._errors import StorageFailure, storage_failure
 from grader.storage._models import (
     Base,
     CalibrationSetRow,
@@ -44,14 +54,21 @@ __all__ = [
     "RunLeaseRow",
     "RunRow",
     "ScoreVersionRow",
+    "SchemaMismatch",
     "SeasonRow",
     "check_row_hashes",
+    "StorageFailure",
+    "close_engines",
     "contestant_map",
     "database_url",
     "get_engine",
     "import_season",
     "record_all_row_hashes",
     "record_row_hashes",
+    "read_only_access",
+    "schema_revisions",
     "season_by_hash",
     "session_scope",
+    "storage_failure",
+    "upgrade_database",
 ]

@@ -153,7 +153,8 @@ class JudgeCallRow(Base):
     prompt_sha256: Mapped[str] = mapped_column(ForeignKey("prompts.sha256"))
     status: Mapped[str] = mapped_column(String(20))
     """sent (recorded before the request leaves) | queued (in a provider batch, awaiting its result) | received | ok
-    | invalid | error | interrupted (a process died with it in flight: counted as an attempt, never re-read) |
+    | invalid | error | interrupted (our process stopped with it in flight: never re-read, never counted toward the
+    attempt cap) |
     dry_run | reused"""
     error_kind: Mapped[str | None] = mapped_column(String(30), nullable=True)
     error_message: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -185,6 +185,20 @@ def test_a_process_that_died_while_submitting_leaves_the_batch_visible_and_its_c
     assert {c.replaces_call_id for c in gpt if c.attempt == 2} == {c.id for c in gpt if c.attempt == 1}
 
 
+def test_a_batch_lost_to_our_own_crash_does_not_use_up_the_attempt_cap(season, fakes, tmp_path):
+    """With a cap of one attempt, a submission cut off by our dying process still leaves the judge its attempt."""
+    url = f"sqlite:///{tmp_path / 'cap.db'}"
+    panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=1)
+    _grade(season, url, panel, batch=True)
+    with session_scope(url) as s:  # as if the process died before the provider's answer was stored
+        b = s.scalar(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "gpt"))
+        b.status, b.provider_batch_id = "submitting", None
+    _grade(season, url, panel, batch=True)
+    gpt = [c for c in _calls(url) if c.judge_id == "gpt"]
+    assert [c.status for c in gpt if c.attempt == 1] == ["interrupted"] * 2
+    assert len([c for c in gpt if c.attempt == 2]) == 2  # sent again, not a gap at the cap
+
+
 def test_batch_results_serve_a_later_synchronous_run_with_the_same_inputs(season, fakes, tmp_path):
     url = f"sqlite:///{tmp_path / 'reuse.db'}"
     panel = write_local_panel(tmp_path / "local.yaml", fakes)
