@@ -190,7 +190,8 @@ def _near_miss(a: str, b: str) -> bool:
 
 
 _COMMON = frozenset("""meta scout opus claude gross grace grove gemini clause gemma lama llama lamp crude quest quad
-cloud crowd coder grow growth groan great group fair fail hair pair""".split())
+cloud crowd coder grow growth groan great group fair fail hair pair board beard bird bars bare barn gems gross
+groks soar sore sort""".split())
 
 
 def _canonical_method(self, text: str) -> str:
@@ -211,7 +212,7 @@ def _canonical_method(self, text: str) -> str:
         out = word
         if low not in self._canon and len(low) >= 4 and low not in _COMMON:
             for key, canon in by_initial.get(low[0], ()):
-                if abs(len(key) - len(low)) <= 1 and _near_miss(low, key):
+                if (abs(len(key) - len(low)) <= 1 if len(key) >= 5 else len(key) == len(low)) and _near_miss(low, key):
                     out = canon
                     break
         if len(seen) < 200_000:

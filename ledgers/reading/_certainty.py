@@ -62,7 +62,7 @@ high higher highest best worst top bottom largest smallest deepest shallowest bi
 no not also both while with vs versus against than relative
 clear clearly steady steadily firm firmly robust notable notably significant significantly mild mildly slight
 slightly small smaller large larger big bigger substantial good better poor poorer positive negative
-same flat roughly all every each after following despite amid since profit taking
+same flat roughly all every each too after following despite amid since profit taking
 """.split())
 _UNIVERSAL_SCOPE = re.compile(
     r"^(?:the\s+)?(?:whole\s+|entire\s+|full\s+|allowed\s+|option\s+|investable\s+)?"
@@ -82,6 +82,10 @@ _GROUP_NOUNS = {"sector", "sectors", "theme", "themes", "thematic", "group", "gr
                 "equity", "equities", "stocks", "bond", "bonds", "commodity", "commodities", "defensive",
                 "defensives", "cyclical", "cyclicals", "cohort", "slate", "basket", "peers", "peer", "class",
                 "tech", "international", "domestic", "developed", "emerging", "proxy", "space", "complex"}
+_PREDICATES = {"rich", "cheap", "expensive", "attractive", "reasonable", "demanding", "undemanding", "compelling",
+               "confirm", "confirms", "support", "supports", "suggest", "suggests", "indicate", "indicates", "show",
+               "shows", "point", "points", "argue", "argues", "justify", "justifies", "favor", "favors", "favour",
+               "favours", "signal", "signals", "imply", "implies", "reinforce", "reinforces", "validate", "validates"}
 _SCOPE_PREP = {"in", "among", "within", "across", "of", "amongst", "inside"}
 _TAIL_STOP = set("""
 amid with as on after while backed driven supported given due thanks and but into heading ahead since which that
@@ -249,7 +253,13 @@ def read_clause(
         return ClauseRead(clause, f"the clause also names {m.symbol} ('{sentence[m.start:m.end]}'), so whose figure "
                                   "it is is not certain")
     if not own_here and not anchored:
-        return ClauseRead(clause, "the subject is not written in the clause, nor heads its line")
+        # a lead naming the subject before a colon heads what follows ("Holding AMD: RSI(14) at 83.5 and ...")
+        lead = sentence[:start]
+        colon = lead.rfind(":")
+        named = [m for m in mentions if m.end <= start]
+        if not (colon != -1 and len(lead[:colon]) <= 60 and named and all(m.symbol == symbol for m in named)
+                and any(m.end <= colon for m in named)):
+            return ClauseRead(clause, "the subject is not written in the clause, nor heads its line")
 
     # every word up to the figure (and its window after it) must be one the grammar knows
     mention_spans = [(m.start, m.end) for m in mentions]
@@ -289,7 +299,9 @@ def read_clause(
         if not _allowed(w, subj, fields):
             if rule == "ranking":
                 return ClauseRead(clause, f"'{w}' after the superlative may restrict its scope")
-            return ClauseRead(clause, f"'{w}' in the clause is not read with certainty")
+            if lw not in _PREDICATES:
+                return ClauseRead(clause, f"'{w}' in the clause is not read with certainty")
+            break  # a new predicate after the figure and its measure ("... confirm the uptrend")
         scope_words.append(w)
     if rule in ("relative_return", "derived_return", "exact_numeric", "return_or_relative") and re.search(
             r"[,;]", sentence[span[0]:span[1]]):
