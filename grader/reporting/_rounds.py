@@ -42,16 +42,22 @@ def round_outcomes(contestant_row_id: int, db_url: str | None = None) -> pd.Data
 
 
 
-def round_outcome_rows(run_id: str, db_url: str | None = None) -> list[dict] | None:
-    """Rounds seasons: one row per (round, contestant) for the report; None for a trading season."""
+def _rounds_run(s, run_id: str):  # noqa: ANN001, ANN202 - a session, the run row
+    """The run, when it grades a rounds season (None otherwise, or when there is no such run)."""
     from grader.season._models import SeasonInfo
 
+    run = s.get(RunRow, run_id)
+    if run is None or SeasonInfo.model_validate(s.get(SeasonRow, run.season_id).info).format != "rounds":
+        return None
+    return run
+
+
+def round_outcome_rows(run_id: str, db_url: str | None = None) -> list[dict] | None:
+    """Rounds seasons: one row per (round, contestant) for the report; None for a trading season."""
+
     with session_scope(db_url) as s:
-        run = s.get(RunRow, run_id)
+        run = _rounds_run(s, run_id)
         if run is None:
-            return None
-        season = s.get(SeasonRow, run.season_id)
-        if SeasonInfo.model_validate(season.info).format != "rounds":
             return None
         people = [(c.id, c.display_name) for c in s.scalars(select(ContestantRow).where(
             ContestantRow.season_id == run.season_id).order_by(ContestantRow.display_name))]
@@ -77,18 +83,14 @@ def comparison_set_rows(run_id: str, db_url: str | None = None) -> list[dict] | 
     """Rounds seasons: one row per (comparison set, member), best first in each set, with the member's all-rounds
     figures as context and how many of its rounds resolved; None for a trading season (or a bundle moved)."""
     from grader.replay import comparison_set_standings, score_rounds
-    from grader.season._models import SeasonInfo
 
     with session_scope(db_url) as s:
-        run = s.get(RunRow, run_id)
+        run = _rounds_run(s, run_id)
         if run is None:
-            return None
-        season = s.get(SeasonRow, run.season_id)
-        if SeasonInfo.model_validate(season.info).format != "rounds":
             return None
         names = {c.contestant_key: c.display_name for c in s.scalars(select(ContestantRow).where(
             ContestantRow.season_id == run.season_id))}
-        source = season.source_path
+        source = s.get(SeasonRow, run.season_id).source_path
     try:
         results = score_rounds(Path(source))
     except (OSError, ValueError):
