@@ -223,7 +223,7 @@ def read_clause(
     ``scope``: a ranking's scope as its reader resolved it ('universe', 'group:<peer group>'): a peer group the
     reader resolved (every definition agreeing) may be named in the clause, any other group word may not."""
     start, end = clause_bounds(sentence, span)
-    clause = sentence[start:end].strip(" ,;:(")
+    clause = sentence[start:end].strip().strip(" ,;:(").strip()
     if rule in NEVER_CONTRADICTED:
         return ClauseRead(clause, None)
     subj = {w.lower() for w in subject_words}
