@@ -26,9 +26,13 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
     assert len(result.altered) <= max_altered, result.altered
 
 
-@pytest.mark.parametrize(("name", "min_caught"), [("dev", 0.95), ("dev2", 0.78), ("holdout", 0.88)])
-def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float) -> None:
-    """The guard on the unscrubbed sentences: a prompt that still carried them would be refused."""
+@pytest.mark.parametrize(("name", "min_caught", "max_refused"), [
+    ("dev", 0.95, 0.0), ("dev2", 0.94, 0.02), ("holdout", 0.92, 0.15),
+])
+def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float,
+                                                                         max_refused: float) -> None:
+    """The guard on the unscrubbed sentences: a prompt that still carried them would be refused. A refused market
+    sentence costs a gap (the record is not sent), never a leak: the guard leans to refusing."""
     items = load(name)
     named = [i for i in items if i["leak_tokens"]]
     caught = sum(bool(LeakGuard(i["family"], i["model"], SYMBOLS).find(i["text"])) for i in named)
@@ -37,7 +41,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
     print(f"\n{name}: guard refuses {caught}/{len(named)} sentences naming their author, {refused}/{len(market)} "
           "market sentences")
     assert caught / len(named) >= min_caught
-    assert refused <= 0.05 * len(market)
+    assert refused <= max_refused * len(market)
 
 
 def test_the_guard_shares_nothing_with_the_scrubber() -> None:
