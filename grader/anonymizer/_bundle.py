@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections import Counter
 from collections.abc import Iterable
@@ -79,6 +80,24 @@ def _judge_season_yaml(path: Path) -> str:
         for key in _IDENTIFYING_SEASON_KEYS:
             info.pop(key, None)
     return yaml.safe_dump(info, sort_keys=False, allow_unicode=True, width=110)
+
+
+def _neutral_ids(bundle) -> dict[str, str]:  # noqa: ANN001 - a SeasonBundle
+    """public id -> neutral label: the season's id and each round's, in decision order."""
+    out = {bundle.info.id: "season"}
+    rounds = sorted(bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id))
+    out.update({r.id: f"round-{i:02d}" for i, r in enumerate(rounds, 1)})
+    return out
+
+
+def _neutralise(text: str, neutral: dict[str, str]) -> str:
+    """``text`` with every public id (whole, longest first) replaced by its neutral label."""
+    from grader.prompts._builder import _PUBLIC_ROUND_ID  # the prompts' own reading of a public round id
+
+    if neutral:
+        rx = re.compile("|".join(rf"(?<![\w-]){re.escape(k)}(?![\w-])" for k in sorted(neutral, key=len, reverse=True)))
+        text = rx.sub(lambda m: neutral[m.group(0)], text)
+    return _PUBLIC_ROUND_ID.sub("a parallel round", text)  # a round of another track a briefing names
 
 
 def write_anonymized_bundle(
@@ -153,6 +172,7 @@ def write_anonymized_bundle(
         "seed": seed,
         "source_content_hash": bundle.content_hash,
         "judge_view": out_dir.name,
+        "neutral_ids": _neutral_ids(bundle),
         "allowlist": list(anonymizer.allowlist),
         "aliases": [
             {
@@ -176,10 +196,18 @@ def write_anonymized_bundle(
         if tmp_dir.exists():
             shutil.rmtree(tmp_dir)
         tmp_dir.mkdir()
-        (tmp_dir / "season.yaml").write_text(_judge_season_yaml(season_dir / "season.yaml"), encoding="utf-8")
+        # no public id reaches the judge's view: a round id with an allocation finds a model in the round's published
+        # results, a season id names the competition; both become neutral labels (the map stays grader-side)
+        neutral = _neutral_ids(bundle)
+        (tmp_dir / "season.yaml").write_text(
+            _neutralise(_judge_season_yaml(season_dir / "season.yaml"), neutral), encoding="utf-8")
         (tmp_dir / "contestants.yaml").write_text(contestants_text, encoding="utf-8")
-        (tmp_dir / "decisions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        shutil.copytree(season_dir / "market", tmp_dir / "market")
+        (tmp_dir / "decisions.jsonl").write_text(_neutralise("\n".join(lines) + "\n", neutral), encoding="utf-8")
+        (tmp_dir / "market").mkdir()
+        for src in sorted((season_dir / "market").iterdir()):
+            if src.is_file():
+                (tmp_dir / "market" / src.name).write_text(
+                    _neutralise(src.read_text(encoding="utf-8"), neutral), encoding="utf-8")
         tmp_map.write_text(json.dumps(mapping, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         tmp_log.write_text(
             "".join(r.model_dump_json() + "\n" for r in records),

@@ -69,8 +69,11 @@ def test_writes_the_judge_view_and_keeps_the_mapping_outside(season, tmp_path):
     # season.yaml without what names the competition (its name, attribution); market and rules kept
     judged, source = yaml.safe_load((out / "season.yaml").read_text()), yaml.safe_load((season / "season.yaml").read_text())
     assert judged["name"] == "Anonymized season" and "attribution" not in judged
-    assert {k: v for k, v in judged.items() if k != "name"} == {k: v for k, v in source.items()
-                                                               if k not in ("name", "attribution")}
+    # no public id: the season's id is a neutral label (rounds likewise; the map stays grader-side)
+    assert judged["id"] == "season" and "tiny" not in (out / "season.yaml").read_text()
+    assert {k: v for k, v in judged.items() if k not in ("name", "id")} == {
+        k: v for k, v in source.items() if k not in ("name", "attribution", "id")}
+    assert load_bundle(out).info.id == "season"  # the judge's view is a valid bundle
 
     # no identity anywhere in the judge's view
     original = load_bundle(season)
@@ -85,7 +88,7 @@ def test_mapping_and_scrub_log_lead_back_to_the_originals(season, tmp_path):
     result = write_anonymized_bundle(season, out, seed="s1")
     mapping = json.loads(result.mapping_path.read_text())
     assert "GRADER-SIDE ONLY" in mapping["warning"]
-    assert mapping["seed"] == "s1" and mapping["season_id"] == "tiny"
+    assert mapping["seed"] == "s1" and mapping["season_id"] == "tiny" and mapping["neutral_ids"] == {"tiny": "season"}
     alias_to_id = {a["alias_id"]: a["contestant_id"] for a in mapping["aliases"]}
     assert sorted(alias_to_id.values()) == ["m1", "m2"]
     assert {a["contestant_id"]: a["model"] for a in mapping["aliases"]} == {
@@ -160,3 +163,20 @@ def test_identity_mentions_in_season_yaml_are_reported_and_the_attribution_dropp
     result = write_anonymized_bundle(season, tmp_path / "judge", seed="s")
     assert result.season_yaml_mentions == ["OpenAI", "Anthropic"]  # reported for a person to check
     assert "attribution" not in yaml.safe_load((tmp_path / "judge" / "season.yaml").read_text())
+
+
+def test_a_rounds_season_reaches_the_judge_with_no_public_round_id(tmp_path):
+    """Issue 30: a public round id with an allocation finds a model in the round's published results; the judge's
+    view names rounds and the season neutrally, and is still a valid bundle."""
+    import re
+
+    from grader.demo import DEMO_DIR
+
+    season = DEMO_DIR.parent / "cb-2026-06-1w"
+    out = tmp_path / "judge"
+    write_anonymized_bundle(season, out, seed="s")
+    text = "".join(p.read_text() for p in sorted(out.rglob("*")) if p.is_file())
+    assert not re.search(r"CB-\d{4}-\d{2}-\d{2}", text) and "cb-2026-06-1w" not in text
+    view = load_bundle(out)
+    assert view.info.id == "season" and {r.id for r in view.info.rounds} == {f"round-{i:02d}" for i in range(1, 20)}
+    assert len(view.decisions) == len(load_bundle(season).decisions)
