@@ -446,6 +446,12 @@ _MARKET_WORDS = re.compile(
     r"tiers?|fine-tune|api)\b")
 
 
+@lru_cache(maxsize=1)
+def _public_names() -> frozenset[str]:
+    """Every lab, parent and model-line name of the identity lexicon, lower case."""
+    return frozenset(w.lower() for f in lexicon().values() for w in (*f.names, *f.lines))
+
+
 def _next_to(text: str, identity_end: int, start: int) -> bool:
     """A provider written right after an identity: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI"."""
     return 0 <= start - identity_end <= 3 and text[identity_end:start].strip() in ("(", ",", "/", "-", "—", "")
@@ -708,9 +714,8 @@ class Anonymizer:
             return True  # an id is the season's own string, never news
         # a display name or model string that is no public product name ("aaa-0", "Alpha Desk") names only it
         words = set(re.split(r"[\s\-_./]+", mention.lower()))
-        public = {w.lower() for f in lexicon().values() for w in (*f.names, *f.lines)}
         return any(norm in (P.normalise(c.model), P.normalise(c.display_name)) for c in self._contestants.values()) \
-            and words.isdisjoint(public)
+            and words.isdisjoint(_public_names())
 
     def _market_clause(self, text: str, start: int, end: int) -> bool:
         """The sentence around ``start..end`` reports a market event: it names a traded symbol or a market verb

@@ -142,13 +142,12 @@ def write_anonymized_bundle(
     leaks: list[tuple[str, int, str, str]] = []
     lines: list[str] = []
     authors = {c.id: c for c in bundle.contestants}
-    guards: dict[str, LeakGuard] = {}
     for out_line, (anon, _) in enumerate(decisions, 1):
         texts = {"rationale": anon.rationale, "context": anon.context}
         for i, a in enumerate(anon.allocation or []):
             texts[f"allocation[{i}].rationale"] = a.rationale
         author = authors[anonymizer.contestant_of(anon.contestant_id)]
-        guard = guards.setdefault(author.id, LeakGuard(author.provider_family, author.model, bundle.info.symbols()))
+        guard = LeakGuard.for_author(author.provider_family, author.model, bundle.info.symbols())
         for fld, text in texts.items():
             for leak in anonymizer.find_leaks(text or ""):
                 leaks.append(("decisions.jsonl", out_line, fld, leak))

@@ -64,12 +64,6 @@ _MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?t
          r"speaking\s+(?:as|for)|on\s+behalf\s+of|from\s+the\s+\w+\s+of")
 _SELF_NOUN = r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|training)"
 _LABEL_KEYS = r"(?:model|model[_\s]?id|provider|vendor|family|author|lab|engine|llm|agent|built[_\s]by|made[_\s]by|signed)"
-_MARKET = re.compile(
-    r"(?i)\b(?:launch\w*|releas\w*|lifted|knocked|rall\w*|revenue|users?|capex|deal|added|adds|offer\w*|hosts?|"
-    r"integrat\w*|shares?|stock|earnings|guid\w*|funding|raised|valuation|partnership|contract|customers?|adoption|"
-    r"app|benchmarks?|outage|lawsuit|sales|margin\w*|growth|demand|spend\w*|invest\w*|stake|bid|acqui\w*|ipo|"
-    r"chips?|gpus?|cluster|cloud|bedrock|azure|copilot|price[ds]?|rose|fell|jumped|dropped|slid|surged|cut|beat|"
-    r"ships?|shipped|distribution|moat|market\s+share)\b")
 _MARKET_EVENT = re.compile(
     r"(?i)\b(?:launch\w*|releas\w*|added|adds|offers?|offering|hosts?|hosting|hosted|integrat\w*|deal|partner\w*|"
     r"pric\w+|price\s+cut|users|downloads|ship\w*|rolled\s+out|licen[cs]e|lists|listed|tie-up|outage|lawsuit|ban\w*|"
@@ -79,7 +73,6 @@ _MARKET_EVENT = re.compile(
     r"orders?|contract\w*|stake|invest\w*|round|buildout|data\s+center|sales|glasses|available|bring|models|"
     r"distribution|refresh|tuned|topped|cuts?|fell|rose|holders|burn|coding|tie)\b")
 _PLACEHOLDER = re.compile(r"\[(?:model|provider|self-reference|[a-z -]+)\]|Contestant\s+[A-Z]{1,3}\b")
-_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]?")
 
 
 class LeakGuard:
@@ -107,6 +100,10 @@ class LeakGuard:
         self._ordinary_low = frozenset(w.lower() for w in self._ordinary_exact)
         self._canon = {w.lower(): w for f in lex.values() for w in (*f.names, *f.lines)
                        if len(w) >= 4 and re.fullmatch(r"[A-Za-z]+", w)}
+        self._by_initial: dict[str, list[tuple[str, str]]] = {}
+        for key, canon in self._canon.items():
+            self._by_initial.setdefault(key[0], []).append((key, canon))
+        self._seen: dict[str, str] = {}  # word -> as the guard reads it (remembered)
         self._frames = [
             ("tag", re.compile(rf"(?im)(?:^|[.!?]\s+)\s*[\[<][^\]>\n]{{0,40}}?{ident}|[@#]\w*{ident}")),
             ("key", re.compile(rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|lab|engine|llm|tier|source|"
@@ -137,6 +134,33 @@ class LeakGuard:
             ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|^-)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}\s*$")),
             ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:the\s+)?{ident}")),
         ]
+
+    @classmethod
+    def for_author(cls, author_family: str | None, author_model: str | None, symbols: Iterable[str] = ()) -> LeakGuard:
+        """One guard per author and universe, built once (its patterns and its word memory are reused)."""
+        return _cached_guard(author_family, author_model, tuple(sorted(symbols)))
+
+    def _canonical(self, text: str) -> str:
+        """``text`` with near-miss spellings of lexicon names written as the names (the guard's own copy)."""
+
+        def fix(m: re.Match[str]) -> str:
+            word = m.group(0)
+            hit = self._seen.get(word)
+            if hit is not None:
+                return hit
+            low = word.lower()
+            out = word
+            if low not in self._canon and len(low) >= 4 and low not in _COMMON:
+                for key, canon in self._by_initial.get(low[0], ()):
+                    near = abs(len(key) - len(low)) <= 1 if len(key) >= 5 else len(key) == len(low)
+                    if near and _near_miss(low, key):
+                        out = canon
+                        break
+            if len(self._seen) < 200_000:
+                self._seen[word] = out
+            return out
+
+        return re.sub(r"[A-Za-z]{4,}", fix, text)
 
     def _real_identity(self, span: str) -> bool:
         """Whether a frame's identity names are more than ordinary words in ordinary case ("as a haiku",
@@ -206,34 +230,10 @@ cloud crowd coder grow growth groan great group fair fail hair pair board beard 
 groks soar sore sort""".split())
 
 
-def _canonical_method(self, text: str) -> str:
-    """``text`` with near-miss spellings of lexicon names written as the names (the guard's own copy)."""
 
-    seen: dict[str, str] = self.__dict__.setdefault("_seen", {})
-    by_initial: dict[str, list[tuple[str, str]]] = self.__dict__.setdefault("_by_initial", {})
-    if not by_initial:
-        for key, canon in self._canon.items():
-            by_initial.setdefault(key[0], []).append((key, canon))
+@cache
+def _cached_guard(author_family: str | None, author_model: str | None, symbols: tuple[str, ...]) -> LeakGuard:
+    return LeakGuard(author_family, author_model, symbols)
 
-    def fix(m: re.Match[str]) -> str:
-        word = m.group(0)
-        hit = seen.get(word)
-        if hit is not None:
-            return hit
-        low = word.lower()
-        out = word
-        if low not in self._canon and len(low) >= 4 and low not in _COMMON:
-            for key, canon in by_initial.get(low[0], ()):
-                if (abs(len(key) - len(low)) <= 1 if len(key) >= 5 else len(key) == len(low)) and _near_miss(low, key):
-                    out = canon
-                    break
-        if len(seen) < 200_000:
-            seen[word] = out
-        return out
-
-    return re.sub(r"[A-Za-z]{4,}", fix, text)
-
-
-LeakGuard._canonical = _canonical_method  # type: ignore[attr-defined]
 
 __all__ = ["Family", "LeakGuard", "lexicon"]

@@ -150,8 +150,8 @@ class PromptBuilder:
         if not isinstance(self.anonymizer, Anonymizer):
             return _NoGuard()
         author = next((c for c in self.bundle.contestants if c.id == contestant_id), None)
-        return LeakGuard(author.provider_family if author else None, author.model if author else None,
-                         self.bundle.info.symbols())
+        return LeakGuard.for_author(author.provider_family if author else None, author.model if author else None,
+                                    self.bundle.info.symbols())
 
     def neutral(self, text: str) -> str:
         """``text`` with every public round id replaced by its neutral label (a round of another track named

@@ -24,7 +24,7 @@ checked on the figure itself, and every part must hold.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ledgers._registry import FIELDS
@@ -210,10 +210,8 @@ def read_clause(
     mentions: Sequence[Mention],
     *,
     subject_words: Iterable[str] = (),
-    field_words: Iterable[str] = (),
     anchored: bool = False,
     benchmark: str | None = None,
-    is_benchmark: Callable[[str], bool] | None = None,
     scope: str | None = None,
 ) -> ClauseRead:
     """The clause of the claim at ``span`` in ``sentence`` and the doubt, if any, that forbids a contradiction.
@@ -227,7 +225,7 @@ def read_clause(
     if rule in NEVER_CONTRADICTED:
         return ClauseRead(clause, None)
     subj = {w.lower() for w in subject_words}
-    fields = {w.lower() for w in field_words} or FIELD_WORDS
+    fields = FIELD_WORDS
     grouped = rule == "ranking" and (scope or "").startswith("group:")
     if grouped:  # the peer group's own words are part of the reading ("among sectors", "defensive")
         subj |= _GROUP_NOUNS | set(re.split(r"[\s_-]+", (scope or "")[6:].lower()))
@@ -243,7 +241,7 @@ def read_clause(
             continue
         before = sentence[max(start, m.start - 25):m.start].lower()
         after = sentence[m.end:m.end + 16].lower()
-        bench_ref = m.symbol in bench or (is_benchmark is not None and is_benchmark(m.symbol))
+        bench_ref = m.symbol in bench
         if m.reference and (rule in ("compare", "relative_return", "return_or_relative", "relative_momentum")
                             or bench_ref):
             continue  # "vs SPY", "than oil": the reference of a comparison
