@@ -22,6 +22,8 @@ from typing import Any, ClassVar, Self
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from ._batches import BatchStore
@@ -326,6 +328,11 @@ def _example_json(request: FakeRequest) -> str:
     return json.dumps(example_from_schema(request.schema))
 
 
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    """A client that went away while its request was read (its process stopped): nothing to answer, nothing to log."""
+    return Response(status_code=499)
+
+
 class _StoppableUvicorn(uvicorn.Server):
     """uvicorn's server that leaves its main loop as soon as :meth:`request_exit` is called, instead of noticing
     ``should_exit`` at its next 0.1 s tick (a mock run's fakes stop while the run is scored). Its date header is
@@ -375,7 +382,7 @@ class HttpFakeServer(FakeServer):
         sock.listen(512)
         self._port = sock.getsockname()[1]
         config = uvicorn.Config(
-            Starlette(routes=self.routes()),
+            Starlette(routes=self.routes(), exception_handlers={ClientDisconnect: _client_gone}),
             log_level="warning",
             access_log=False,
             lifespan="off",

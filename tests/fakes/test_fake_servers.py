@@ -456,3 +456,33 @@ def test_begin_stop_then_stop_shuts_the_server_down(server_class) -> None:  # no
     with socket.socket() as probe:
         probe.settimeout(1)
         assert probe.connect_ex(("127.0.0.1", port)) != 0  # nothing listens any more
+
+
+class _Recorder(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.mark.parametrize("server_class", [FakeOpenAI, FakeAnthropic])
+def test_a_client_gone_mid_request_is_no_error(server_class) -> None:  # noqa: ANN001
+    """A grader stopped by a signal leaves its requests half sent: the fake (in the same process) logs nothing."""
+    import socket
+
+    recorder = _Recorder()
+    uvicorn_error = logging.getLogger("uvicorn.error")
+    path = "/v1/responses" if server_class is FakeOpenAI else "/v1/messages"
+    try:
+        with server_class() as fake:
+            uvicorn_error.addHandler(recorder)  # after start: uvicorn's logging set-up replaces its handlers
+            with socket.create_connection(("127.0.0.1", fake.port)) as sock:
+                sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: 5000\r\n\r\n{{\"model\": ".encode())
+                time.sleep(0.2)
+            time.sleep(0.3)
+    finally:
+        uvicorn_error.removeHandler(recorder)
+    assert [r.getMessage() for r in recorder.records if r.levelno >= logging.ERROR] == []
