@@ -23,7 +23,8 @@ from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex
 from ledgers.reading import clause_start, main_subject, parse_text, piece_label
-from ledgers.reading._certainty import read_clause, unread_part
+from ledgers.reading._certainty import read_clause
+from ledgers.reading._ranking import figure_rank
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
                             r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
@@ -190,7 +191,7 @@ def extract_claims(
                                         (not strong and default_is_certain and who == default_symbol))
         read = read_clause(body, span, a.rule, who, mentions, subject_words=index.words_of(who) if index else (),
                            anchored=anchored, benchmark=bench, scope=a.label if a.rule == "ranking" else None)
-        unread = None if a.rule == "ranking" else unread_part(body, span, rankings)
+        unread = None if a.rule == "ranking" else figure_rank(body, span, rankings)
         window_start = max(0, span[0] - 30)
         lead = _DIRECTION_BEFORE.search(body, window_start, span[0])
         if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"

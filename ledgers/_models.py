@@ -96,6 +96,18 @@ class CitedValue(_Model):
     observed_at: AwareDatetime | None = None
 
 
+class FigureRank(_Model):
+    """A superlative said of a figure ("0.827 highest in table"): which way it ranks and among what."""
+
+    word: str
+    polarity: int  # +1: the highest value; -1: the lowest
+    scope: str | None
+    """'universe' (written, or none written: a bare "(highest)") or 'group:<peer group>' (``ledgers/peer_groups.yaml``);
+    None when the set it ranks in cannot be resolved ("in the cluster", "among finalists")."""
+    near_top: bool = False
+    """"among the highest": near the top, not first (supported within the top tenth; never contradicted)."""
+
+
 class Claim(_Model):
     """A factual claim from a rationale or a judge's ledger entry."""
 
@@ -116,9 +128,10 @@ class Claim(_Model):
     doubt: str | None = None
     """Why a contradiction of this claim cannot be concluded (``ledgers.reading._certainty``), or None when its
     clause was read with certainty; only consulted when ``clause`` is set."""
-    unread: str | None = None
-    """A part of the claim's clause no assertion checks (a superlative beside a figure): the claim is then never
-    supported on its figure alone."""
+    unread: FigureRank | None = None
+    """A superlative said of the claim's figure in its clause that no assertion of the sentence checks ("0.817
+    (highest)", "+2.10%, best among sectors"): the claim is supported only when the figure holds AND the option
+    ranks as said (``ledgers.rules.rank_of_figure``), never contradicted by its rank."""
 
 
 class Evidence(_Model):

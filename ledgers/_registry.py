@@ -205,7 +205,8 @@ FIELDS: tuple[FieldSpec, ...] = (
     _f("volatility20d", "fraction", "price_momentum", "annualised 20-day volatility of daily returns",
        "volatility", "vol", "20-day volatility", "realized volatility", "realised volatility",
        "annualized volatility", "annualised volatility", "historical volatility"),
-    _f("beta", "ratio", "price_momentum", "60-day beta to the benchmark", "beta", "market beta"),
+    _f("beta", "ratio", "price_momentum", "60-day beta to the benchmark", "beta", "market beta", "beta to spy",
+       "beta vs spy", "beta versus spy", "beta to the s&p 500", "beta to sp500", "beta to the s&p", "spy beta"),
     # tables of CapitalBench rounds (trailing returns, decision context, quality evidence; docs/ledgers.md).
     # "Nd" is N trading days (sessions, the tables' "Ns"), except the calendar horizons 7d/30d/6m/1y.
     *_capitalbench_fields(),

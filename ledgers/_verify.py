@@ -15,7 +15,7 @@ from grader.pit import Observation, PointInTimeStore
 from ledgers._data import StoreData, store_data
 from ledgers._models import Assertion, Claim, Evidence, Status, Verification, VerifierConfig
 from ledgers.reading import parse_assertions_cached
-from ledgers.rules import NV, RULES, Ctx, RuleResult
+from ledgers.rules import NV, RULES, Ctx, RuleResult, rank_of_figure
 
 DEFAULT_CONFIG = VerifierConfig()
 
@@ -154,12 +154,32 @@ class Verifier:
             # certainty before contradiction: the clause was not read in full (ledgers.reading._certainty)
             status, reason = NV, f"not certain enough to contradict ({claim.doubt}); the reading gave: {reason}"
         elif status == "supported" and not claim.structured and claim.clause is not None and claim.unread:
-            # every part must hold: a figure beside an unchecked superlative does not support the whole clause
-            status, reason = NV, (f"the figure holds but the clause also ranks it ('{claim.unread}'), which was not "
-                                  f"checked: {reason}")
+            # every part must hold: the figure holds; the superlative said of it is checked on the figure's field
+            status, reason, evidence = self._ranked_figure(ctx, claim, assertions, results, reason, evidence)
         rule = assertions[0].rule if len(assertions) == 1 else "+".join(dict.fromkeys(a.rule for a in assertions))
         briefing = claim.briefing_only or (bool(results) and all(r.briefing for r in results))
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)
+
+    @staticmethod
+    def _ranked_figure(ctx: Ctx, claim: Claim, assertions: list[Assertion], results: list[RuleResult], reason: str,
+                       evidence: list[Observation]) -> tuple[Status, str, list[Observation]]:
+        """A supported figure with a superlative said of it ("0.817 (highest)"): supported when the rank holds too;
+        contradicted when it is refuted in a set the clause writes and the clause was read with certainty."""
+        assert claim.unread is not None
+        sym = assertions[0].symbol or ctx.symbol
+        fields = list(dict.fromkeys(o.field for r in results for o in r.evidence if o.symbol == sym))
+        a = assertions[0]
+        named = a.field is not None and a.rule not in ("any_field", "any_return") and not a.bare
+        if sym is None or len(assertions) != 1 or len(fields) != 1 or a.inferred or not named:
+            return NV, (f"the figure holds but the clause also ranks it ('{claim.unread.word}'), and which measure "
+                        f"it ranks on is not certain: {reason}"), evidence
+        ranked = rank_of_figure(ctx, claim.unread, sym, fields[0])
+        status = ranked.status
+        if status == "contradicted" and claim.doubt:
+            status, why = NV, f"not certain enough to contradict ({claim.doubt}); "
+        else:
+            why = ""
+        return status, f"{why}{reason}; and its rank: {ranked.reason}", [*evidence, *ranked.evidence]
 
     def verify_many(self, claims: Iterable[Claim]) -> list[Verification]:
         # a batch allocates many small, long-lived objects (results, evidence): the cyclic collector would

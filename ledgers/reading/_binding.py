@@ -97,8 +97,23 @@ class Binding:
     op: str = "eq"
 
 
+_RETURN_OVER = re.compile(
+    r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:return|change|move|gain|loss|decline|drop)\s+(?:over|in|across|during|for)"
+    r"\s+(?:the\s+)?(?:past|last|prior|trailing|latest)\s+", re.I)
+"""A return named before its window: "a -0.01% return over the last 5 days", "a 2.1% gain in the past 21 sessions"."""
+
+
 def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
     after = text[end : end + 80]
+    lead = leading_field_phrase(after)
+    if lead is not None and lead[1] in ("distance52wHigh", "distance52wLow"):  # "-19.69% 52w drawdown": not a window
+        return Binding("exact_numeric", field=lead[1], start=end, end=end + lead[0])
+    over = _RETURN_OVER.match(after)
+    window = SUFFIX_HORIZON.match(after[over.end():]) if over else None
+    if over and window and not is_rate_tenor(window) and not _NOT_A_RETURN.match(after[over.end() + window.end():]):
+        loss = re.match(r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:loss|decline|drop)", after, re.I)
+        return Binding("return", horizon=match_horizon(window), start=end, end=end + over.end() + window.end(),
+                       sign=-1 if loss else 0)
     m = _SUFFIX_WITHIN.match(after)
     if m and re.search(r"\bwithin\s*$", text[max(0, start - 12):start], re.I):
         f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"

@@ -116,24 +116,6 @@ class ClauseRead:
     doubt: str | None
 
 
-_RANK_WORD = re.compile(r"(?<![\w-])(?:best|worst|strongest|weakest|highest|lowest|top|leading|deepest|shallowest|"
-                        r"largest|smallest|biggest|greatest|most|least)(?![\w-])", re.I)
-
-
-def unread_part(sentence: str, span: tuple[int, int], rankings: Sequence[tuple[int, int]]) -> str | None:
-    """A superlative after the claim's figure, in its clause, that no ranking assertion of the sentence covers
-    ("+5.46% 21s active return, best in universe context", "0.584 with top prior active rank"): the figure may hold while the rank does not, so the claim as a whole
-    cannot be supported on the figure alone. Returns the word, or None."""
-    start, end = clause_bounds(sentence, span)
-    # the clause and, for a figure, the comma piece after it ("+2.10%, best among sectors")
-    after = sentence[end:end + 60]
-    stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
-    for m in _RANK_WORD.finditer(sentence, span[1], stretch_end):  # a rank said of the figure after it
-        if not any(s <= m.start() < e for s, e in rankings):
-            return m.group(0)
-    return None
-
-
 def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
     """The clause around ``span``: from the last hard boundary (";", ":", a dash, a sentence end) or unbracketed
     comma before it to the next one after it; a figure opening a parenthesis takes the phrase before it along
@@ -336,4 +318,4 @@ def read_clause(
     return ClauseRead(clause, None)
 
 
-__all__ = ["NEVER_CONTRADICTED", "ClauseRead", "clause_bounds", "read_clause", "unread_part"]
+__all__ = ["NEVER_CONTRADICTED", "ClauseRead", "clause_bounds", "read_clause"]

@@ -23,7 +23,8 @@ import re
 from collections.abc import Callable
 
 from ledgers._groups import find_group, group_words_pattern
-from ledgers._models import Assertion
+from ledgers._models import Assertion, FigureRank
+from ledgers.reading._certainty import clause_bounds
 from ledgers.reading._clauses import forecast_marker_before
 from ledgers.reading._horizons import horizon_key
 
@@ -281,4 +282,50 @@ def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tupl
                               polarity=1 if m["sign"].lower() == "positive" else -1,
                               horizons=_horizons(m["mid"] or ""), raw=m.group(0)), span))
     return out
+
+
+
+_FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?P<dir>{_HIGH}|{_LOW}|top|most|least)(?![\w-])", re.I)
+_NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to)\s+(?:the\s+)?$", re.I)
+_SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:all\s+(?:the\s+)?|the\s+|its\s+|"
+                          r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,3})", re.I)
+_A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d+(?![\w.])")
+"""A figure (a percentage or a decimal), not a window ("21s", "5-day")."""
+_ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
+_SCOPE_TAIL_OK = re.compile(r"^(?:context|set|list|cross-section|today|now|overall)?$", re.I)
+
+
+def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, int]]) -> FigureRank | None:
+    """A superlative said of the figure at ``span``, after it in its clause (or the comma piece after it) and
+    covered by no ranking assertion of the sentence ("0.817 (highest)", "+2.10%, best among sectors", "0.827
+    highest in table", "0.746, among the highest in universe"), with the set it ranks in; None when there is
+    none. A superlative followed by words that are not a scope ("top safety ranks") is said of something else:
+    its scope is then None, and the claim is never supported on its figure alone."""
+    _, end = clause_bounds(sentence, span)
+    after = sentence[end:end + 60]
+    stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
+    for m in _FIGURE_RANK_WORD.finditer(sentence, span[1], stretch_end):
+        if any(s <= m.start() < e for s, e in rankings):
+            continue
+        between = sentence[span[1]:m.start()]
+        if _A_FIGURE.search(between):
+            return None  # said of the other figure written between them
+        word = m["dir"].lower()
+        polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
+        near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
+        if len(between.split()) > 5:  # too far from the figure to be sure it is said of it
+            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near)
+        tail = sentence[m.end():stretch_end]
+        if _ENDS_HERE.match(tail):
+            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near)
+        written = _SCOPE_WORDS.match(tail)
+        head = group_words_pattern().match(written["words"]) if written else None  # the set is the first words
+        group = find_group(head.group(0)) if head else None
+        if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(written["words"][head.end():].strip()):
+            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near)
+        if group.name == "universe":
+            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near)
+        return FigureRank(word=word, polarity=polarity, scope=f"group:{group.name}" if group.sets else None,
+                          near_top=near)
+    return None
 

@@ -71,7 +71,7 @@ from ledgers.rules._levels import (
     rule_valuation,
     rule_volatility_level,
 )
-from ledgers.rules._ranking import rule_ranking
+from ledgers.rules._ranking import rank_of_figure, rule_ranking
 from ledgers.rules._relative import (
     rule_compare,
     rule_relative_momentum,
@@ -133,4 +133,4 @@ RULES = {
 """rule name (``Assertion.rule``) -> the function that checks it."""
 
 
-__all__ = ["CON", "NV", "RULES", "SUP", "Ctx", "RuleResult", "consensus_label"]
+__all__ = ["CON", "NV", "RULES", "SUP", "Ctx", "RuleResult", "consensus_label", "rank_of_figure"]

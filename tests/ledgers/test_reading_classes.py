@@ -206,3 +206,41 @@ def test_a_shallow_drawdown_is_the_least_negative(text, status):
     store = PointInTimeStore(prices, rows, benchmark="SP500", labels=labels)
     got = [(c.assertions[0].rule, v.status) for c, v in read(store, text)]
     assert ("ranking", status) in got
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    # a superlative said of a figure: supported when the figure AND the rank hold (OIL's 21s return is the highest)
+    ("OIL 21-session return 28.6% (highest)", "supported"),
+    ("OIL 21-session return 28.6%, highest in the universe", "supported"),
+    ("Healthcare 21-session return 6.01%, among the highest in the universe", "supported"),  # 2nd of 12
+    # the figure holds, the rank does not: a gap, never an accusation (which set and measure is not certain)
+    ("Healthcare 21-session return 6.01% (highest)", "not_verifiable"),
+    ("Healthcare 21-session return 6.01%, best in the universe", "not_verifiable"),
+    # a scope no definition resolves, or a superlative said of another measure
+    ("OIL 21-session return 28.6%, highest in its cluster", "not_verifiable"),
+    ("Utilities 5-session return 2.48%, top safety ranks", "not_verifiable"),
+    # "best" says better, not higher: on a risk measure its order is not certain
+    ("AGG 21-day volatility 4.31%, best in the universe", "not_verifiable"),
+    ("AGG 21-day volatility 4.31%, lowest in the universe", "supported"),
+])
+def test_a_superlative_said_of_a_figure_must_hold_too(store, text, status):
+    assert [v.status for _, v in read(store, text)] == [status]
+
+
+def test_a_superlative_said_of_another_figure_is_not_this_ones(store):
+    # "(highest)" follows OIL's 21s figure, not its 5s one: the 5s figure stands on its own
+    got = [(c.assertions[0].field, v.status) for c, v in read(store, "OIL 5-session return 10.27% and 21-session "
+                                                                   "return 28.6% (highest)")]
+    assert got == [("return5d", "supported"), ("return21d", "supported")]
+
+
+@pytest.mark.parametrize(("text", "field", "stated"), [
+    ("Healthcare had a 3.12% return over the last 5 days.", "return5d", 0.0312),
+    ("Healthcare had a 6.01% gain over the past 21 sessions.", "return21d", 0.0601),
+    ("Technology had a 7.76% loss over the past 21 sessions.", "return21d", -0.0776),
+    ("Utilities beta to SPY was 0.35.", "beta", 0.35),
+])
+def test_a_measure_written_around_its_figure(store, text, field, stated):
+    [(claim, verdict)] = read(store, text)
+    assert (claim.assertions[0].field, verdict.status) == (field, "supported")
+    assert claim.assertions[0].stated == pytest.approx(stated)
