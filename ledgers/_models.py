@@ -35,6 +35,7 @@ RuleName = Literal[
     "dividend_yield",  # high dividend yield
     "beta_level",  # low / high beta
     "volatility_level",  # low / high volatility
+    "standing",  # low / high on a measure the round ranks by (quality score, prior active rank, correlation)
     "upside_direction",  # analyst target above / below the close
     "consensus",  # analyst consensus from rating counts
     "categorical",  # sector / industry label

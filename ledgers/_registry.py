@@ -97,7 +97,8 @@ def _capitalbench_fields() -> list[FieldSpec]:
     for n in (16, 105):
         out.append(_f(f"priorActiveReturn{n}d", "fraction", "price_momentum",
                       f"active return vs SPY over the {n} sessions before the latest window",
-                      *[f"prior {w} active return" for w in _session_words(n)], f"prior {n}s active return"))
+                      *[f"prior {w} active return" for w in _session_words(n)], f"prior {n}s active return",
+                      *[f"prior {w} active" for w in _session_words(n)], f"prior_{n}s_active", f"prior {n}s active"))
     for h, what in (("30d", "30 calendar days"), ("21d", "21 sessions"), ("63d", "63 sessions")):
         words = _horizon_words(h)
         out.append(_f(f"volatility{h}", "fraction", "price_momentum",
@@ -117,7 +118,7 @@ def _capitalbench_fields() -> list[FieldSpec]:
            "correlation", "corr", "correlation to spy", "correlation with spy", "corr to spy"),
         _f("priorActiveReturn", "fraction", "price_momentum", "prior-window active return, window not stated",
            "prior active return", "prior-window active return", "prior window active return",
-           "prior-window active", "prior active trend", "prior-window trend"),
+           "prior-window active", "prior active trend", "prior-window trend", "prior active"),
         _f("volumeZscore", "ratio", "volume", "volume z-score, windows not stated",
            "volume z-score", "volume z", "volume zscore", "volume z score"),
     ]

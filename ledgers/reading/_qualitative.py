@@ -10,6 +10,7 @@ from ledgers._models import Assertion
 from ledgers.reading import _comparisons as comparisons
 from ledgers.reading import _fundamentals as fundamentals
 from ledgers.reading import _moves as moves
+from ledgers.reading import _standing as standing
 from ledgers.reading import _technical as technical
 from ledgers.reading import _trend as trend
 from ledgers.reading._clauses import Mention, clause_start, forecast_marker_before, overlaps
@@ -27,6 +28,7 @@ READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
     (("growth",), fundamentals.read_growth),
     (("valu", "cheap", "expensive", "bargain", "pricey", "premium"), fundamentals.read_valuation),
     (("dividend",), fundamentals.read_dividend),
+    (("quality", "rank", "correlation"), standing.read_standing),
     (("beta",), trend.read_beta_level),
     (("vol",), trend.read_volatility_level),
     (("upside", "downside", "target"), fundamentals.read_upside),

@@ -72,6 +72,33 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
     return RuleResult(CON, f"{head}; claimed {claim}, and {rel} does not hold either", [o])  # type: ignore[list-item]
 
 
+def rule_standing(ctx: Ctx, a: Assertion) -> RuleResult:
+    """"High prior active rank", "low quality evidence score", "low SPY correlation": the option's place among the
+    options (cash excluded) on that measure, every window the round shows: supported in the third the word names;
+    otherwise not verifiable (the words draw no line, so a middle place refutes nothing)."""
+    sym = a.symbol or ctx.symbol
+    if sym is None or sym not in ctx.data.known or a.field is None:
+        return missing(ctx, sym, a.field or "the measure")
+    fields = [f for f in (window_family(a.field) or (a.field,)) if ctx.get(sym, f) is not None]
+    if not fields:
+        return missing(ctx, sym, a.field)
+    third = "top" if a.polarity > 0 else "bottom"
+    parts, evidence, holds = [], [], []
+    for f in fields:
+        o = ctx.get(sym, f)
+        v = as_float(o)
+        share = None if v is None else _percentile(ctx, sym, f, v)
+        if share is None:
+            return RuleResult(NV, f"{sym} {f}: too few options to place it")
+        holds.append(share >= 2 / 3 if a.polarity > 0 else share <= 1 / 3)
+        parts.append(f"{sym} {f} = {fmt(v, unit_of(f))} ({when(o)}), at the {share:.0%} point of the options")  # type: ignore[arg-type]
+        evidence.append(o)
+    reason = f"{'; '.join(parts)}; claimed the {third} third"
+    if all(holds):
+        return RuleResult(SUP, reason, evidence)  # type: ignore[arg-type]
+    return RuleResult(NV, f"{reason}: not there on every window, and the words draw no line to refute", evidence)  # type: ignore[arg-type]
+
+
 def _percentile(ctx: Ctx, sym: str, fld: str, value: float) -> float | None:
     """Share of the other options (cash excluded) whose ``fld`` is at or below ``value`` at the decision; None when
     fewer than ``ranking_min_peers`` options have the field."""

@@ -127,11 +127,19 @@ def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) 
         if other == a.field or ctx.get(sym, other) is None:
             continue
         res = _exact(ctx, a.model_copy(update={"field": other, "label": None}))
-        if res.status == SUP:
+        if res.status == SUP and _at_stated_precision(as_float(ctx.get(sym, other)), a):
             res.reason = f"{res.reason}: the figure is {other}, not the {a.field} the claim names ({mismatch.reason})"
             res.evidence = res.evidence + mismatch.evidence
             return res
     return None
+
+
+def _at_stated_precision(value: float | None, a: Assertion) -> bool:
+    """The value written at the claim's precision (rounded or truncated) is the stated figure: another column or
+    window matched within a relative tolerance is a coincidence as often as a mislabel."""
+    stated = a.stated or 0.0
+    return value is not None and (abs(value - stated) <= a.tolerance + 1e-12
+                                  or (value * stated > 0 and 0 <= abs(value) - abs(stated) < 2 * a.tolerance))
 
 
 _SIGNED = re.compile(r"[+\-\u2212]\s*\$?\d")
@@ -162,15 +170,13 @@ def _another_column(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> R
     if family is None:
         return None
     hits = []
-    stated = a.stated or 0.0
     for fld in ctx.data.store.fields(sym):
         if fld == a.field or fld not in FIELD_SPECS or _column_family(fld) != family:
             continue
         o = ctx.get(sym, fld)
         v = as_float(o)
         # at the stated precision only (rounded or truncated): no relative tolerance across columns
-        if v is not None and (abs(v - stated) <= a.tolerance + 1e-12
-                              or (v * stated > 0 and 0 <= abs(v) - abs(stated) < 2 * a.tolerance)):
+        if _at_stated_precision(v, a):
             hits.append((fld, v, o))
     if not hits:
         return None

@@ -244,3 +244,32 @@ def test_a_measure_written_around_its_figure(store, text, field, stated):
     [(claim, verdict)] = read(store, text)
     assert (claim.assertions[0].field, verdict.status) == (field, "supported")
     assert claim.assertions[0].stated == pytest.approx(stated)
+
+
+@pytest.fixture(scope="module")
+def ranked_store() -> PointInTimeStore:
+    """The quality-evidence table's percentile ranks: OIL first, TECHNOLOGY last."""
+    when = close_time(date(2026, 7, 17))
+    order = ["TECHNOLOGY", "SEMICONDUCTORS", "CONSUMER_STAPLES", "FINANCIALS", "SMALL_CAP", "MID_CAP", "UTILITIES",
+             "HEALTHCARE", "ENERGY", "OIL"]
+    rows = [FieldRow(s, "priorActiveRank", i / (len(order) - 1), when, "capitalbench:R") for i, s in enumerate(order)]
+    rows += [FieldRow(s, "correlation63d", 0.9 - i / 10, when, "capitalbench:R") for i, s in enumerate(order)]
+    prices = pd.DataFrame([{"date": date(2026, 7, 17), "symbol": s, "close": 100.0} for s in order])
+    return PointInTimeStore(prices, rows, benchmark="SP500", labels={s: {"name": UNIVERSE[s][0]} for s in order})
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("Crude has a high prior active rank.", "supported"),
+    ("Technology: weak prior active rank, no trend to follow.", "supported"),
+    ("Crude: low correlation to SPY.", "supported"),
+    # the middle third: the words draw no line, so nothing is refuted
+    ("Mid caps have a high prior active rank.", "not_verifiable"),
+    ("Technology has a high prior active rank.", "not_verifiable"),
+])
+def test_a_standing_said_in_words_is_checked_in_thirds(ranked_store, text, status):
+    got = read(ranked_store, text)
+    assert [(c.assertions[0].rule, v.status) for c, v in got] == [("standing", status)]
+
+
+def test_a_correlation_to_something_else_is_not_the_tables(ranked_store):
+    assert read(ranked_store, "Crude offers low correlation to tech.") == []

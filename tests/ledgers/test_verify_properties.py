@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from grader.pit import close_time
@@ -29,6 +29,9 @@ def _text(field: str, value: float) -> str:
     offset=st.integers(min_value=120, max_value=520),
     hour=st.integers(min_value=9, max_value=20),
 )
+# AMD's scaled 20-day return (3.24%) is within 2% of its 5-day one (3.22%): a near match in another window is no
+# mislabel (only a match at the written precision is)
+@example(symbol="AMD", field="return20d", offset=292, hour=16)
 def test_stated_snapshot_value_is_supported_and_a_scaled_one_contradicted(store, symbol, field, offset, hour):
     day = date(2020, 7, 1) + timedelta(days=offset)
     decided = close_time(day).replace(hour=hour)
