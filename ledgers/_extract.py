@@ -31,9 +31,10 @@ _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
 _HEADER_BRACKET = re.compile(r"^\s*(?:[-*\u2022]\s*)?\[(?P<name>[^\]\n]{1,60})\]\s*:?\s*")
 _HEADER_COLON = re.compile(
-    # "SMH: ...", "- SEMICONDUCTORS (Semiconductors), 30%: ..." (a holding line with its weight)
+    # "SMH: ...", "- SEMICONDUCTORS (Semiconductors), 30%: ..." (a holding line with its weight), "- JAPAN (Japan),
+    # rank 2: ..." (a candidate assessment with the model's rank)
     r"^\s*(?:[-*\u2022]\s*)?(?P<name>[A-Za-z0-9&_ .'/-]{2,60}?)\s*(?:\((?P<paren>[^)\n]{1,60})\))?"
-    r"(?:,\s*\d{1,3}(?:\.\d+)?\s*%)?\s*:\s+"
+    r"(?:,\s*(?:\d{1,3}(?:\.\d+)?\s*%|rank\s+\d{1,3}))?\s*:\s+"
 )
 _NUMERIC_RULES = ("exact_numeric", "threshold", "derived_return", "relative_return", "return_or_relative",
                   "distance_52w_high",

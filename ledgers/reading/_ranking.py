@@ -289,6 +289,12 @@ _FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?P<dir>{_HIGH}|{_LOW}|top|most|leas
 _NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to)\s+(?:the\s+)?$", re.I)
 _SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:all\s+(?:the\s+)?|the\s+|its\s+|"
                           r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,3})", re.I)
+_ONLY = re.compile(
+    r"(?<![\w-])(?<!is\s)(?<!was\s)(?<!are\s)(?<!were\s)(?:only|sole|lone)\s+(?=[A-Za-z])(?!(?:a|an|about|around|"
+    r"slightly|modestly|marginally|mildly|just|barely|partly|partially|briefly|recently|since|after|if|when|as|to|by|"
+    r"in|on|from|off|below|above|up|down|near|for|over|under|with|because|once|then|now|this|that|its|their)\b)", re.I)
+"""Exclusivity said of the subject ("the only sector with ...", "sole option positive on both windows"): a claim
+about every other option too. "Only -1.35% off its high", "was only 0.254", "only modestly" mean merely."""
 _A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d+(?![\w.])")
 """A figure (a percentage or a decimal), not a window ("21s", "5-day")."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
@@ -301,7 +307,10 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
     highest in table", "0.746, among the highest in universe"), with the set it ranks in; None when there is
     none. A superlative followed by words that are not a scope ("top safety ranks") is said of something else:
     its scope is then None, and the claim is never supported on its figure alone."""
-    _, end = clause_bounds(sentence, span)
+    start, end = clause_bounds(sentence, span)
+    only = _ONLY.search(sentence, start, span[0])
+    if only is not None:  # "Only major sector with positive prior active return (+2.10%)": the others are not read
+        return FigureRank(word=only.group(0).lower(), polarity=1, scope=None)
     after = sentence[end:end + 60]
     stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
     for m in _FIGURE_RANK_WORD.finditer(sentence, span[1], stretch_end):

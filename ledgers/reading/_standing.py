@@ -29,8 +29,15 @@ _TO_ANOTHER = re.compile(r"^\s+(?:to|with|vs\.?|versus|against)\b", re.I)
 _LOW_WORDS = frozenset({"low", "weak", "poor", "modest"})
 
 
+_STANDING_AFTER = re.compile(
+    r"(?<![\w-])(?P<measure>" + "|".join(f"(?P<m{i}>{pattern})" for i, (_, pattern) in enumerate(_MEASURES))
+    + r")\s+(?:(?:is|was|remains|stays|looks)\s+)?(?P<adj>low|weak|poor|high|strong|elevated)(?=\s*(?:[,.;:)]|$))",
+    re.I)
+"""The measure first: "quality score elevated", "prior active rank is high"."""
+
+
 def read_standing(text: str, add: Emit, benchmark: str | None) -> None:
-    for m in _STANDING.finditer(text):
+    for m in [*_STANDING.finditer(text), *_STANDING_AFTER.finditer(text)]:
         if _NOT_OF_THE_SUBJECT.match(text[m.end():]):
             continue  # "high quality score names": a set described, not the subject
         field = next(f for i, (f, _) in enumerate(_MEASURES) if m.group(f"m{i}"))

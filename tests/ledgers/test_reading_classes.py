@@ -273,3 +273,14 @@ def test_a_standing_said_in_words_is_checked_in_thirds(ranked_store, text, statu
 
 def test_a_correlation_to_something_else_is_not_the_tables(ranked_store):
     assert read(ranked_store, "Crude offers low correlation to tech.") == []
+
+
+def test_exclusivity_is_a_claim_about_the_others_too(store):
+    # OIL's 21s return is positive, but so are others': "only" is not supported on OIL's figure alone
+    [(_, verdict)] = read(store, "Crude is the only option with a positive 21-session return (+28.6%).")
+    assert verdict.status == "not_verifiable" and "only" in verdict.reason
+
+
+def test_only_before_a_figure_means_merely(store):
+    [(_, verdict)] = read(store, "Crude 21-session return was only 28.6%.")
+    assert verdict.status == "supported"
