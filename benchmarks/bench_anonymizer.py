@@ -17,9 +17,10 @@ from tests.anonymizer._battery import UNIVERSE, load, score  # noqa: E402
 
 def main() -> None:
     symbols = [s for s, _ in UNIVERSE]
-    for name in ("dev", "dev2", "holdout"):
+    for name in ("dev", "dev2", "dev3", "holdout"):
         result = score(load(name), lambda out, a: LeakGuard(a.provider_family, a.model, symbols).find(out))
-        print(result.line(name))
+        past = len(set(result.leaking) - set(result.refused))
+        print(result.line(name) + f"; naming the author past both scrubber and guard {past}")
     bundle = load_bundle(REPO / "seasons" / "cb-2026-06-1w")
     anon = Anonymizer.for_season(bundle.info, bundle.contestants, "bench")
     texts = [d.rationale for d in bundle.decisions]

@@ -587,24 +587,26 @@ class Anonymizer:
 
     def scrub(self, text: str, contestant_id: str | None = None) -> ScrubResult:
         """Replace every identity in ``text``; ``contestant_id`` is the author (breaks ties when a model
-        mention fits several contestants that share a model). Scrubbing is idempotent: a pass that still finds
-        something in its own output (a name a first replacement put in a new frame) runs once more, and every
-        replacement points into ``text``."""
-        first = self._scrub_once(text, contestant_id)
-        if not first.replacements:
-            return first
-        second = self._scrub_once(first.text, contestant_id)
-        # only what the first pass put in a new authorship frame counts: a market mention it kept stays kept
-        again = [r for r in second.replacements if r.kind == "self_reference"]
-        if not again:
-            return first
-        parts, pos = [], 0
-        for r in again:
-            parts += [first.text[pos:r.start], r.replacement]
-            pos = r.end
-        parts.append(first.text[pos:])
-        second = ScrubResult(text="".join(parts), replacements=again, kept=[])
-        # map the second pass's replacements back into the input (they never overlap the first's placeholders)
+        mention fits several contestants that share a model). Scrubbing is idempotent: a replacement changes the
+        context of the names around it (a new authorship frame, a clause that now reads otherwise), so passes run
+        until one finds nothing more (at most four), and every replacement points into ``text``."""
+        result = self._scrub_once(text, contestant_id)
+        for _ in range(3):
+            if not result.replacements:
+                return result
+            more = self._scrub_once(result.text, contestant_id)
+            if not more.replacements:
+                return result
+            composed = self._compose(text, result, more)
+            if composed is None:
+                return more.model_copy(update={"replacements": [*result.replacements]})
+            result = composed
+        return result
+
+    @staticmethod
+    def _compose(text: str, first: ScrubResult, second: ScrubResult) -> ScrubResult | None:
+        """``second`` (a pass over ``first.text``) with its replacements mapped back into ``text``; None when one
+        reaches into a placeholder of ``first`` (it cannot be placed in the input)."""
         shift: list[tuple[int, int, int]] = []  # (start in output, end in output, start in input) of kept text
         pos_in, pos_out = 0, 0
         for r in first.replacements:
@@ -623,10 +625,11 @@ class Anonymizer:
         for r in second.replacements:
             a, b = back(r.start), back(r.end)
             if a is None or b is None:
-                return second.model_copy(update={"replacements": [*first.replacements]})
+                return None
             extra.append(r.model_copy(update={"start": a, "end": b, "original": text[a:b]}))
         merged = sorted([*first.replacements, *extra], key=lambda r: r.start)
-        return ScrubResult(text=second.text, replacements=merged, kept=[*first.kept])
+        kept = [k for k in first.kept if not any(e.start <= k.start < e.end for e in extra)]
+        return ScrubResult(text=second.text, replacements=merged, kept=kept)
 
     def _scrub_once(self, text: str, contestant_id: str | None = None) -> ScrubResult:
         frames = self._frames.spans(text)
@@ -728,7 +731,7 @@ class Anonymizer:
         hi = min(hi_candidates) if hi_candidates else len(text)
         if re.search(r"(?i)\b(?:I|I'm|my|me|we|our)\b", text[lo:hi]):
             return False  # the author speaks in this piece: not a report of market news
-        if hi < len(text) and text[hi] == ":" and not text[lo:start].strip():
+        if hi < len(text) and text[hi] == ":" and not text[lo:start].strip() and len(text[end:hi].split()) <= 3:
             return False  # "Claude.ai users: ..." heads what follows, it reports nothing
         # a market word within a few words of the name: the name is an actor of the event ("the Qwen release",
         # "Bedrock added Claude", "ChatGPT users", "ships with Gemini")

@@ -105,10 +105,16 @@ class Frames:
         parts = sorted(words, key=len, reverse=True)
         alt = "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w) if p) for w in parts)
         # a name and its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick", "qwen3-235b"
-        self._triggers = frozenset(t for w in words for t in re.findall(r"[a-z]+|[^\x00-\x7f]+", w.lower())[:1])
+        self._triggers = frozenset(t for w in words for t in re.findall(r"[a-z]+", w.lower())[:1])
+        # names in other scripts ("通义千问") run on with the words around them: looked for as substrings
+        self._wide_triggers = tuple(sorted({w for w in words if not w.isascii() and not re.search(r"[a-z]", w.lower())}))
         self.ident = re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
                                 rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])", re.I)
         ident = self.ident.pattern
+        # a name inside a handle or tag ("#GrokTrades", "@ClaudeDesk"): a capitalised part of a compound word
+        self._compound = re.compile(rf"(?<![\w@#])[@#](?P<who>\w*?(?:{alt})\w*)", re.I)
+        maker = (r"(?:parent(?:\s+company)?|developer|developers|maker|makers|creator|creators|builder|lab|vendor|"
+                 r"provider|owner|trainer|company|house|home\s+lab)")
         speech = (r"(?:here|speaking|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
                   r"advised|concluded|says|said|calls?|notes?|"
                   r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)")
@@ -119,6 +125,14 @@ class Frames:
                                  rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})")),
             ("label", re.compile(rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->")),
             ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
+            ("label", self._compound),
+            # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
+            # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
+            ("self_reference", re.compile(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
+            ("self_reference", re.compile(rf"(?i)(?P<who>{ident})\s*,\s*(?:my|our)\s+{maker}\b")),
+            ("self_reference", re.compile(rf"(?i)\bas\s+the\s+(?:model|assistant|agent|bot|llm|system)\s+(?:that\s+|which\s+)?"
+                                          rf"(?:[\w'\u2019]+\s+){{0,2}}?(?P<who>{ident})\s+(?:ships|makes|builds|built|made|"
+                                          rf"trains|trained|serves|offers|runs|released|deploys|hosts)\b")),
             ("label", re.compile(r"(?i)作者\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
             ("label", re.compile(rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)")),
             ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|says|said)\s+(?:that|this|the|your)\s+(?P<who>{ident})")),
@@ -203,7 +217,8 @@ class Frames:
         return self._spans(text)
 
     def _spans(self, text: str) -> list[FrameSpan]:
-        names_some = not self._triggers.isdisjoint(re.findall(r"[a-z]+|[^\x00-\x7f]+", text.lower()))
+        names_some = not self._triggers.isdisjoint(re.findall(r"[a-z]+", text.lower())) or (
+            not text.isascii() and any(t in text for t in self._wide_triggers))
         if not names_some and not (("=" in text or ":" in text) and _LABEL.search(text)):
             return []  # names nobody and labels nothing: the common case, one pass
         # the frames run only on the lines that name someone (a frame never spans lines but a signature block's)

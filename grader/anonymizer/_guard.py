@@ -37,6 +37,7 @@ class Family:
     names: tuple[str, ...]
     lines: tuple[str, ...]
     ordinary: frozenset[str]
+    public: frozenset[str] = frozenset()
 
 
 @cache
@@ -44,7 +45,8 @@ def lexicon() -> dict[str, Family]:
     """family -> its names and model lines (``identity_lexicon.yaml``)."""
     doc = yaml.safe_load(_LEXICON.read_text(encoding="utf-8")) or {}
     return {k: Family(k, tuple(map(str, v.get("names", []))), tuple(map(str, v.get("lines", []))),
-                      frozenset(map(str, v.get("ordinary", [])))) for k, v in doc.items()}
+                      frozenset(map(str, v.get("ordinary", []))), frozenset(map(str, v.get("public", []))))
+            for k, v in doc.items()}
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -71,7 +73,8 @@ _MARKET_EVENT = re.compile(
     r"app|api|tiers?|default|powers?|powering|voice|delay\w*|flopped|poached|accusation|bought|buying|sells?|sold|"
     r"relies|customer\w*|adoption|subscribers|seats?|growth|lifted|knocked|cost|rall\w*|tumbl\w*|jump\w*|"
     r"orders?|contract\w*|stake|invest\w*|round|buildout|data\s+center|sales|glasses|available|bring|models|"
-    r"distribution|refresh|tuned|topped|cuts?|fell|rose|holders|burn|coding|tie)\b")
+    r"distribution|refresh|tuned|topped|cuts?|fell|rose|holders|burn|coding|tie|exposed|exposure|positions?|"
+    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake)\b")
 _PLACEHOLDER = re.compile(r"\[(?:model|provider|self-reference|[a-z -]+)\]|Contestant\s+[A-Z]{1,3}\b")
 
 
@@ -104,6 +107,17 @@ class LeakGuard:
         for key, canon in self._canon.items():
             self._by_initial.setdefault(key[0], []).append((key, canon))
         self._seen: dict[str, str] = {}  # word -> as the guard reads it (remembered)
+        self._joined = {re.sub(r"[^a-z]", "", w.lower()): w for f in lex.values() for w in (*f.names, *f.lines)
+                        if len(re.sub(r"[^a-z]", "", w.lower())) >= 4}
+        public = fam.public if fam else frozenset()
+        family_words = [w for w in ((*fam.names, *fam.lines) if fam else ()) if w not in ordinary and w not in public]
+        family_words += [w for w in model_words if w.lower() not in {x.lower() for x in ordinary}]
+        if author_family and fam is None:
+            family_words.append(author_family)
+        self._family = re.compile(rf"{_B}(?:{_alt(family_words)}){_E}", re.I) if family_words else None
+        quiet = ordinary | public  # ordinary words and listed companies: only next to a placeholder
+        self._family_quiet = re.compile(rf"{_B}(?:{_alt(quiet)}){_E}", re.I) if quiet else None
+        self._symbol_set = frozenset(symbols)
         self._frames = [
             ("tag", re.compile(rf"(?im)(?:^|[.!?]\s+)\s*[\[<][^\]>\n]{{0,40}}?{ident}|[@#]\w*{ident}")),
             ("key", re.compile(rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|lab|engine|llm|tier|source|"
@@ -150,7 +164,7 @@ class LeakGuard:
                 return hit
             low = word.lower()
             out = word
-            if low not in self._canon and len(low) >= 4 and low not in _COMMON:
+            if low not in self._canon and len(low) >= 4 and low not in _COMMON and word not in self._symbol_set:
                 for key, canon in self._by_initial.get(low[0], ()):
                     near = abs(len(key) - len(low)) <= 1 if len(key) >= 5 else len(key) == len(low)
                     if near and _near_miss(low, key):
@@ -160,7 +174,16 @@ class LeakGuard:
                 self._seen[word] = out
             return out
 
+        text = _SPACED.sub(lambda m: re.sub(r" (?! )", "", m.group(0)).replace("  ", " "), text)  # "g r o k", "Q w e n  M a x"
+        text = _MIXED.sub(self._unleet, text)  # "G00gle", "Cl@ude", "d33pseek", "Llam4"
+        text = _SPLIT.sub(lambda m: self._joined.get(re.sub(r"[^a-z]", "", m.group(0).lower()), m.group(0)), text)
         return re.sub(r"[A-Za-z]{4,}", fix, text)
+
+    def _unleet(self, m: re.Match[str]) -> str:
+        word = m.group(0)
+        plain = word.translate(_LEET)
+        key = re.sub(r"[^a-z]", "", plain.lower())
+        return self._joined.get(key, word) if key != word.lower() else word
 
     def _real_identity(self, span: str) -> bool:
         """Whether a frame's identity names are more than ordinary words in ordinary case ("as a haiku",
@@ -171,7 +194,7 @@ class LeakGuard:
     def find(self, text: str) -> list[str]:
         """Why ``text`` would tell a judge who wrote it (empty: nothing found)."""
         # a scrubbed self-reference still marks the sentence as the author's ("[self-reference], created by X")
-        clean = _PLACEHOLDER.sub(lambda m: " I " if "self" in m.group(0) else " ", text)
+        clean = _PLACEHOLDER.sub(lambda m: " I \u2060" if "self" in m.group(0) else " \u2060 ", text)
         clean = self._canonical(clean)
         out: list[str] = []
         windows: list[tuple[int, int]] = []  # the lines that name someone (a signature block: with the line before)
@@ -189,6 +212,7 @@ class LeakGuard:
                 if not self._real_identity(m.group(0)):
                     continue
                 out.append(f"{kind}: {m.group(0).strip()[:80]!r}")
+        out += self._family_named(clean, text)
         for sentence in re.findall(r"(?:[^.!?;\n]|\.(?=\d))+", clean):
             for rx in (self._own_any, self._own_cap):
                 if rx is None:
@@ -211,6 +235,78 @@ class LeakGuard:
                     out.append(f"the author's own model line outside a market clause: {word!r} in "
                                f"{sentence.strip()[:80]!r}")
         return list(dict.fromkeys(out))
+
+
+    def _family_named(self, clean: str, raw: str) -> list[str]:
+        """The author's own family (its lab, parent, model lines; spelt any way the canonical copy undoes) in a
+        piece of text that reports no market event and names no traded symbol: a tag, a key, a signature, a
+        sign-off or a self-description, whatever its grammar. An ordinary word of the family ("scout", "haiku")
+        counts only next to a placeholder the scrubber left ("// scout ([model])")."""
+        out = []
+        out = []
+        for m in self._family.finditer(clean) if self._family is not None else ():
+            lo, hi = _piece(clean, m.start(), m.end())
+            piece = clean[lo:hi]
+            if _MARKET_EVENT.search(piece) or (self._symbols is not None and self._symbols.search(piece)):
+                continue  # the family as an actor of market news, or beside a traded symbol
+            words = re.findall(r"[A-Za-z]{2,}", clean[lo:m.start()] + " " + clean[m.end():hi])
+            if len(words) > 3 and not re.search(_SPEAKS, piece):
+                continue  # a longer piece that neither speaks as the author nor is a tag, a label or a sign-off
+            if m.group(0).islower() and not re.search(_SPEAKS, _sentence_of(clean, m.start())):
+                continue  # "grok the setup", "a gemini pattern", "the tongyi (unified) market": ordinary words
+            out.append(f"the author's family outside any market clause: {m.group(0)!r} in {piece.strip()[:80]!r}")
+        for m in self._family_quiet.finditer(clean) if self._family_quiet is not None else ():
+            before, after = clean[max(0, m.start() - 16):m.start()], clean[m.end():m.end() + 16]
+            lo, hi = _piece(clean, m.start(), m.end())
+            speaks = re.search(_SPEAKS, _sentence_of(clean, m.start()))
+            if _TAG_KEY.search(clean[max(0, m.start() - 24):m.start()]) or _GLOSS_BEFORE.search(before) or \
+                    _GLOSS_AFTER.match(after) or _VARIANT.match(after) or (
+                    speaks and _MAKER_BEFORE.search(before) and not _MARKET_EVENT.search(clean[lo:hi])):
+                out.append(f"the author's family next to what was scrubbed: {m.group(0)!r} in "
+                           f"{(before + m.group(0) + after).strip()!r}")
+        return out
+
+
+def _piece(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause piece around ``text[start:end]``: bounded by punctuation (a full stop only before a space or the
+    end: "Sonnet 4.5", "$1.5B" stay whole), brackets, tags and separators."""
+    lo = max(m.start() for m in _BREAK.finditer(text, 0, start)) if _BREAK.search(text, 0, start) else -1
+    hi = _BREAK.search(text, end)
+    return lo + 1, hi.start() if hi else len(text)
+
+
+_BREAK = re.compile(r"[,;:()\[\]<>|\u2014\u2013/\n!?=\"{}~#]|\.(?=\s|$)")
+_SPEAKS = (r"(?i)\b(?:I|I'm|I'd|I've|me|my|we|our|us|this\s+(?:desk|agent|model|bot|assistant|portfolio|system)|"
+           r"says|said|here|thinks|rationale|signing|bot|model|agent|assistant|desk|weights|arm|team|lab|lineage|"
+           r"family)\b|\u2060")
+
+
+_TAG_KEY = re.compile(r"(?i)<(?:provider|model|vendor|author|signature|family|lab|engine|agent|system|signed)[^>]{0,20}>"
+                      r"\s*[^<]{0,20}$")
+_VARIANT = re.compile(r"^[\-_.](?:small|large|medium|mini|nano|pro|max|plus|turbo|flash|lite|ultra|instruct|chat|"
+                      r"latest|v?\d)", re.I)
+"""An ordinary word made a model name by its variant ("magistral-small", "scout-17b")."""
+_MAKER_BEFORE = re.compile(r"(?i)\b(?:by|from|at)\s+$")
+"""Who made the author, in a sentence it speaks in: "open weights from google", "Built by Meta's GenAI team"."""
+
+
+def _sentence_of(text: str, at: int) -> str:
+    lo = max(text.rfind(c, 0, at) for c in ".!?\n")
+    his = [i for i in (text.find(c, at) for c in ".!?\n") if i != -1]
+    return text[lo + 1:min(his) if his else len(text)]
+
+
+_GLOSS_BEFORE = re.compile("\u2060[\\s\\])]*(?:,|\\()[\\s\"']*$")
+_GLOSS_AFTER = re.compile("^(?:'s)?[\\s\"']*(?:\\(|,)[\\s\\[(]*\u2060")
+"""A name glossing what the scrubber replaced, or glossed by it: "[self-reference], Meta's open model", "scout
+([model])" (the guard's copy marks each placeholder with a word joiner)."""
+_SPACED = re.compile(r"(?<![\w])(?:[A-Za-z] {1,2}){2,}[A-Za-z](?![\w])")
+"""Letters written apart to hide a name ("g r o k", "L L A M A", "Q w e n  M a x")."""
+_MIXED = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$])")
+"""A word of letters mixed with the digits or signs that stand for them ("G00gle", "Cl@ude", "M1stral")."""
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
+_SPLIT = re.compile(r"(?<![\w])[A-Za-z]{2,}[\-_.][A-Za-z]{2,}(?![\w])")
+"""Words a name was split into ("deep-seek", "Open AI", "x.ai")."""
 
 
 def _near_miss(a: str, b: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -168,8 +169,10 @@ def test_with_a_universe_allowlist_scrubbing_stays_idempotent_and_clean(data):
     assert anon.find_leaks(once) == []
     for kept in ("GOOGL", "Google Cloud", "Meta Platforms", "Microsoft Azure"):
         if kept in text and kept not in once:
-            # only possible when the kept name was swallowed by a longer identity around it
-            assert any(kept in r.original for r in anon.scrub(text).replacements)
+            # only possible when the kept name was swallowed by a longer identity around it, or said of the
+            # author itself ("I'm  Google Cloud": a self-description, whatever name it claims)
+            assert any(kept in r.original or (r.kind == "self_reference" and r.original in kept)
+                       for r in anon.scrub(text).replacements)
 
 
 def test_a_window_cutting_a_word_does_not_invent_a_match():
@@ -185,3 +188,21 @@ def test_a_window_cutting_a_word_does_not_invent_a_match():
          "seek yield; keep in mind the duration risk. Claudette sold her shares. ")
     once = a.scrub(u + "gpt-4.1, " + u[7:])
     assert "Sonnets" in once.text and a.scrub(once.text).text == once.text
+
+
+@pytest.mark.parametrize("text", [
+    "bought bought bought bought bought, Copilot bought bought bought bought Running as gemini-3-1-pro.: ",
+    "bought bought bought bought bought, Copilot bought bought bought-gpt4: ",
+])
+def test_a_replacement_that_changes_its_neighbours_context_is_followed_to_the_end(text):
+    """Found by the property test: a name replaced in one pass changed how the clause of another name read, so
+    scrubbing the output scrubbed more; passes now run until one finds nothing."""
+    from grader.anonymizer import Anonymizer
+    from grader.season import Contestant
+
+    people = [Contestant(id=f"aaaa-00-{i}", display_name="Aaaa", provider_family="openai", model="aaa-0")
+              for i in range(4)]
+    anon = Anonymizer.for_contestants(people, "s")
+    once = anon.scrub(text)
+    assert anon.scrub(once.text).text == once.text
+    assert all(text[r.start:r.end] == r.original for r in once.replacements)

@@ -1,6 +1,7 @@
 """Issue 30: the anonymizer and the leak guard on sentences written by sessions that never saw their rules
-(tests/anonymizer/battery, README there). ``dev`` and ``dev2`` are what rules were written on; ``holdout`` is only
-measured. Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
+(tests/anonymizer/battery, README there). ``dev``, ``dev2`` and ``dev3`` are what rules were written on (dev3 first
+measured before any rule was written on it: 33/112 naming their author after scrubbing, 6/33 of those refused by
+the guard); ``holdout`` is only measured. Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def _guard(out, author):
 
 
 @pytest.mark.parametrize(("name", "max_leaking", "max_altered"), [
-    ("dev", 0, 6), ("dev2", 11, 9), ("holdout", 6, 10),
+    ("dev", 0, 6), ("dev2", 5, 9), ("dev3", 33, 20), ("holdout", 6, 10),
 ])
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
     result = score(load(name), _guard)
@@ -27,7 +28,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
 
 
 @pytest.mark.parametrize(("name", "min_caught", "max_refused"), [
-    ("dev", 0.95, 0.0), ("dev2", 0.94, 0.02), ("holdout", 0.92, 0.15),
+    ("dev", 0.97, 0.0), ("dev2", 0.95, 0.02), ("dev3", 0.97, 0.19), ("holdout", 0.97, 0.15),
 ])
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float,
                                                                          max_refused: float) -> None:
@@ -42,6 +43,16 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
           "market sentences")
     assert caught / len(named) >= min_caught
     assert refused <= max_refused * len(market)
+
+
+@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 2), ("dev3", 3), ("holdout", 2)])
+def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
+    """The second line of defence: a scrubbed sentence that still names its author is refused (a gap, never a
+    leak). The ones that pass both are counted; the floor is the measured figure."""
+    result = score(load(name), _guard)
+    past = sorted(set(result.leaking) - set(result.refused))
+    print(f"\n{name}: {len(result.leaking)} still naming the author after scrubbing, {len(past)} past the guard")
+    assert len(past) <= max_past, past
 
 
 def test_the_guard_shares_nothing_with_the_scrubber() -> None:
