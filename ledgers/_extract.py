@@ -193,10 +193,13 @@ def extract_claims(
         read = read_clause(body, span, a.rule, who, mentions, subject_words=index.words_of(who) if index else (),
                            anchored=anchored, benchmark=bench, scope=a.label if a.rule == "ranking" else None)
         unread = None if a.rule == "ranking" else figure_rank(body, span, rankings)
+        rank_end = unread.end if unread is not None and unread.end > span[1] else None
         window_start = max(0, span[0] - 30)
         lead = _DIRECTION_BEFORE.search(body, window_start, span[0])
         if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"
             span = (lead.start(), span[1])
+        if rank_end is not None:  # "-21.33%, the worst in the universe": one claim, its superlative with it
+            span = (span[0], rank_end)
         fragment = _tidy(body[span[0]:span[1]])
         cited = [a.field] if a.field else []
         claims.append(Claim(

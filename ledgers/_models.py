@@ -107,6 +107,8 @@ class FigureRank(_Model):
     None when the set it ranks in cannot be resolved ("in the cluster", "among finalists")."""
     near_top: bool = False
     """"among the highest": near the top, not first (supported within the top tenth; never contradicted)."""
+    end: int = 0
+    """Where the superlative and its scope end in the text read (the claim's span reaches there)."""
 
 
 class Claim(_Model):

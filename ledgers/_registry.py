@@ -129,7 +129,8 @@ def _capitalbench_fields() -> list[FieldSpec]:
                   "distance from 52-week high", "distance from the 52-week high", "distance to 52-week high",
                   "distance from 52w high", "below 52-week high", "off the 52-week high", "off its 52-week high",
                   "distance_52w_high", "distance_from_52w_high", "distance to 52w high", "distance to the 52-week high",
-                  "distance 52w high", "distance 52-week high", "52w drawdown", "52-week drawdown",
+                  "distance 52w high", "distance 52-week high", "52w drawdown", "52-week drawdown", "dist_52w",
+                  "dist 52w", "dist_52w_high",
                   "distance to the 52w high"))
     out.append(_f("distance52wLow", "fraction", "price_momentum", "close / 52-week low - 1 (zero or positive)",
                   "distance from 52-week low", "distance from the 52-week low", "above 52-week low",
@@ -149,7 +150,8 @@ def _capitalbench_fields() -> list[FieldSpec]:
     for name, what, *aliases in (
         ("qualityEvidenceScore", "CapitalBench quality evidence score (0..1)",
          "quality evidence score", "quality score", "quality-evidence score", "evidence score"),
-        ("priorActiveRank", "percentile rank (0..1) of the prior-window active return", "prior active rank"),
+        ("priorActiveRank", "percentile rank (0..1) of the prior-window active return", "prior active rank",
+         "prior rank", "prior-trend rank", "prior trend rank"),
         ("recentPullbackRank", "percentile rank (0..1) of the recent active pullback (reversal)",
          "recent pullback rank", "pullback rank", "recent active reversal rank", "reversal rank", "recent-pullback rank"),
         ("lowVolatilityRank", "percentile rank (0..1) of low volatility", "low volatility rank",

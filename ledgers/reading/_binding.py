@@ -55,6 +55,10 @@ _SUFFIX_RELATIVE = re.compile(
 )
 
 
+_FIGURE_NEXT = re.compile(r"^\s*(?:'s\s+)?(?:at\s+|of\s+|was\s+)?[+\-\u2212]?\$?\d[\d,]*(?:\.\d+\s*%?|\s*%)")
+"""A figure (not a window: "vs SPY 30d") right after the compared option."""
+
+
 def behind_sign(m: re.Match[str]) -> int:
     """-1 when the relative verb says behind ("underperformed SPY by 2.71%": an active return of -2.71%)."""
     return -1 if re.match(r"(?:underperform|lag|trail)", m.group(0), re.I) else 0
@@ -99,7 +103,7 @@ class Binding:
 
 _RETURN_OVER = re.compile(
     r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:return|change|move|gain|loss|decline|drop)\s+(?:over|in|across|during|for)"
-    r"\s+(?:the\s+)?(?:past|last|prior|trailing|latest)\s+", re.I)
+    r"\s+(?:the\s+)?(?:(?:past|last|prior|trailing|latest)\s+)?", re.I)
 """A return named before its window: "a -0.01% return over the last 5 days", "a 2.1% gain in the past 21 sessions"."""
 
 
@@ -119,6 +123,8 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
         f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
         return Binding("near_52w_extreme", field=f, start=start, end=end + m.end())
     m = _SUFFIX_RELATIVE.match(after)
+    if m and _FIGURE_NEXT.match(after[m.end():]):
+        m = None  # "RSP +1.30% vs SPY -0.40%": two options' figures side by side, neither one relative
     if m:
         b = Binding("relative_return", relative=True, start=end, end=end + m.end())
         h = SUFFIX_HORIZON.match(after[m.end():])

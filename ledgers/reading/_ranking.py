@@ -286,8 +286,8 @@ def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tupl
 
 
 _FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?P<dir>{_HIGH}|{_LOW}|top|most|least)(?![\w-])", re.I)
-_NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to)\s+(?:the\s+)?$", re.I)
-_SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:all\s+(?:the\s+)?|the\s+|its\s+|"
+_NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to|nearly|almost)\s+(?:the\s+)?$", re.I)
+_SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:the\s+|its\s+|"
                           r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,3})", re.I)
 _ONLY = re.compile(
     r"(?<![\w-])(?<!is\s)(?<!was\s)(?<!are\s)(?<!were\s)(?:only|sole|lone)\s+(?=[A-Za-z])(?!(?:a|an|about|around|"
@@ -298,7 +298,8 @@ about every other option too. "Only -1.35% off its high", "was only 0.254", "onl
 _A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d+(?![\w.])")
 """A figure (a percentage or a decimal), not a window ("21s", "5-day")."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
-_SCOPE_TAIL_OK = re.compile(r"^(?:context|set|list|cross-section|today|now|overall)?$", re.I)
+_SCOPE_TAIL_OK = re.compile(r"^(?:context|set|list|cross-section|today|now|overall|this\s+(?:round|week|month)|"
+                            r"right\s+now|at\s+present)?$", re.I)
 
 
 def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, int]]) -> FigureRank | None:
@@ -323,18 +324,19 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
         near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
         if len(between.split()) > 5:  # too far from the figure to be sure it is said of it
-            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near)
+            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, end=m.end())
         tail = sentence[m.end():stretch_end]
         if _ENDS_HERE.match(tail):
-            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near)
+            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, end=m.end())
         written = _SCOPE_WORDS.match(tail)
         head = group_words_pattern().match(written["words"]) if written else None  # the set is the first words
         group = find_group(head.group(0)) if head else None
+        end = m.end() + (written.end() if written else 0)
         if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(written["words"][head.end():].strip()):
-            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near)
+            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, end=end)
         if group.name == "universe":
-            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near)
+            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, end=end)
         return FigureRank(word=word, polarity=polarity, scope=f"group:{group.name}" if group.sets else None,
-                          near_top=near)
+                          near_top=near, end=end)
     return None
 
