@@ -115,7 +115,7 @@ def _capitalbench_fields() -> list[FieldSpec]:
         _f("maxDrawdown", "fraction", "price_momentum", "maximum drawdown, window not stated",
            "max drawdown", "maximum drawdown", "drawdown", "max dd"),
         _f("correlation", "ratio", "price_momentum", "correlation with SPY, window not stated",
-           "correlation", "corr", "correlation to spy", "correlation with spy", "corr to spy"),
+           "correlation", "corr", "correlation to spy", "correlation with spy", "corr to spy", "corr_spy", "corr spy"),
         _f("priorActiveReturn", "fraction", "price_momentum", "prior-window active return, window not stated",
            "prior active return", "prior-window active return", "prior window active return",
            "prior-window active", "prior active trend", "prior-window trend", "prior active"),
@@ -155,7 +155,7 @@ def _capitalbench_fields() -> list[FieldSpec]:
         ("recentPullbackRank", "percentile rank (0..1) of the recent active pullback (reversal)",
          "recent pullback rank", "pullback rank", "recent active reversal rank", "reversal rank", "recent-pullback rank"),
         ("lowVolatilityRank", "percentile rank (0..1) of low volatility", "low volatility rank",
-         "low-volatility rank"),
+         "low-volatility rank", "low_vol_rank", "low vol rank", "low-vol rank"),
         ("shallowDrawdownRank", "percentile rank (0..1) of a shallow drawdown", "shallow drawdown rank",
          "shallow-drawdown rank"),
     ):

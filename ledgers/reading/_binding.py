@@ -11,6 +11,7 @@ from ledgers._registry import FIELD_SPECS, window_family
 from ledgers.reading._fields import last_field_phrase, leading_field_phrase, only_connectors, words_between
 from ledgers.reading._horizons import (
     FIELD_HORIZONS,
+    HORIZON,
     HORIZON_RE,
     SUFFIX_HORIZON,
     SUFFIX_WORD_HORIZON,
@@ -55,6 +56,9 @@ _SUFFIX_RELATIVE = re.compile(
 )
 
 
+_PAREN_WINDOW = re.compile(r"^\s*\(\s*" + HORIZON.replace("(?P<hn>", "(?P<n>").replace("(?P<hu>", "(?P<u>") + r"\s*\)")
+_OFF_THE_HIGH = re.compile(r"^\s*(?:off|below|under|from|beneath)\s+(?:its|the|their)?\s*(?:recent\s+)?highs?\b"
+                           r"(?!\s*(?:of|at)\s)", re.I)
 _FIGURE_NEXT = re.compile(r"^\s*(?:'s\s+)?(?:at\s+|of\s+|was\s+)?[+\-\u2212]?\$?\d[\d,]*(?:\.\d+\s*%?|\s*%)")
 """A figure (not a window: "vs SPY 30d") right after the compared option."""
 
@@ -102,7 +106,8 @@ class Binding:
 
 
 _RETURN_OVER = re.compile(
-    r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:return|change|move|gain|loss|decline|drop)\s+(?:over|in|across|during|for)"
+    r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:return|change|move|gain|rise|advance|rally|loss|decline|drop|slip|"
+    r"dip|slide|fall|pullback)\s+(?:over|in|across|during|for)"
     r"\s+(?:the\s+)?(?:(?:past|last|prior|trailing|latest)\s+)?", re.I)
 """A return named before its window: "a -0.01% return over the last 5 days", "a 2.1% gain in the past 21 sessions"."""
 
@@ -115,9 +120,17 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
     over = _RETURN_OVER.match(after)
     window = SUFFIX_HORIZON.match(after[over.end():]) if over else None
     if over and window and not is_rate_tenor(window) and not _NOT_A_RETURN.match(after[over.end() + window.end():]):
-        loss = re.match(r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:loss|decline|drop)", after, re.I)
+        loss = re.match(r"^\s*(?:absolute\s+|price\s+|total\s+)?(?:loss|decline|drop|slip|dip|slide|fall|pullback)",
+                        after, re.I)
         return Binding("return", horizon=match_horizon(window), start=end, end=end + over.end() + window.end(),
                        sign=-1 if loss else 0)
+    paren = _PAREN_WINDOW.match(after)
+    if paren and not is_rate_tenor(paren):  # "+0.53% (5s)": the window in brackets after the figure
+        return Binding("return", horizon=match_horizon(paren), start=end, end=end + paren.end())
+    high = _OFF_THE_HIGH.match(after)
+    if high:  # "7.06% off its high": the one high the tables show is the 52-week one, but it is not written
+        return Binding("distance_52w_high", field="week52High", start=end, end=end + high.end(), sign=-1,
+                       label="inferred")
     m = _SUFFIX_WITHIN.match(after)
     if m and re.search(r"\bwithin\s*$", text[max(0, start - 12):start], re.I):
         f = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
