@@ -16,7 +16,7 @@ Unit = Literal["fraction", "price", "ratio", "count", "text"]
 """fraction: 0.087 = 8.7%; price: an amount in the season currency (a price, a market value);
 ratio: a plain number (P/E, beta, RSI points); count: shares or ratings; text: a label (sector)."""
 
-Category = Literal["price_momentum", "volume", "valuation", "analyst", "sector"]
+Category = Literal["price_momentum", "volume", "valuation", "analyst", "sector", "market_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +121,23 @@ def _capitalbench_fields() -> list[FieldSpec]:
            "prior-window active", "prior active trend", "prior-window trend", "prior active"),
         _f("volumeZscore", "ratio", "volume", "volume z-score, windows not stated",
            "volume z-score", "volume z", "volume zscore", "volume z score"),
+    ]
+    for n in (5, 21):  # the market's state, held by the benchmark's row (no option has it)
+        words = _session_words(n)
+        out.append(_f(f"positiveAssetShare{n}d", "fraction", "market_state",
+                      f"share of the round's options with a positive {n}-session return (breadth)",
+                      *[f"{w} positive asset share" for w in words], *[f"{w} breadth" for w in words],
+                      f"positive_asset_share_{n}s", f"breadth_{n}s", f"breadth {n}s"))
+        out.append(_f(f"activeReturnDispersion{n}d", "fraction", "market_state",
+                      f"cross-sectional dispersion of the options' {n}-session active returns",
+                      *[f"{w} dispersion" for w in words], *[f"{w} active-return dispersion" for w in words],
+                      f"active_return_dispersion_{n}s", f"dispersion_{n}s", f"dispersion {n}s"))
+    out += [
+        _f("positiveAssetShare", "fraction", "market_state", "breadth, window not stated",
+           "positive asset share", "positive-asset share", "breadth", "share of assets positive",
+           "share of options positive"),
+        _f("activeReturnDispersion", "fraction", "market_state", "active-return dispersion, window not stated",
+           "dispersion", "active-return dispersion", "active return dispersion", "return dispersion"),
     ]
     out.append(_f("upDayShare30d", "fraction", "price_momentum", "share of up days over 30 calendar days",
                   "up-day share", "up day share", "30d up-day share", "share of up days", "up days"))
@@ -302,6 +319,8 @@ WINDOW_FAMILIES: dict[str, tuple[str, ...]] = {
                      "activeReturn1y"),
     "volumeZscore": ("volumeZscore5v60", "volumeZscore20v120"),
     "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
+    "positiveAssetShare": ("positiveAssetShare5d", "positiveAssetShare21d"),
+    "activeReturnDispersion": ("activeReturnDispersion5d", "activeReturnDispersion21d"),
 }
 """canonical field of a generic word -> every field of that measure (any window)."""
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from grader.pit import Observation, PointInTimeStore
 from ledgers._data import StoreData, store_data
 from ledgers._models import Assertion, Claim, Evidence, Status, Verification, VerifierConfig
+from ledgers._registry import FIELD_SPECS
 from ledgers.reading import parse_assertions_cached
 from ledgers.rules import NV, RULES, Ctx, RuleResult, rank_of_figure
 
@@ -120,6 +121,10 @@ def _other_subjects(ctx: Ctx, a: Assertion, first: RuleResult) -> RuleResult:
                           f"{first.reason}", first.evidence, first.lookahead)
 
 
+MARKET_STATE = frozenset(f for f, spec in FIELD_SPECS.items() if spec.category == "market_state")
+"""Fields of the market as a whole (breadth, dispersion): kept with the benchmark, whatever option a claim is about."""
+
+
 class Verifier:
     """Verifies claims against one store; snapshots are cached per (symbol, decided_at)."""
 
@@ -137,6 +142,8 @@ class Verifier:
                                "unrecognised", False, False)
         results: list[RuleResult] = []
         for a in assertions:  # an assertion without a symbol is about the claim's symbol (ctx.symbol)
+            if a.field in MARKET_STATE and self.config.benchmark:  # breadth, dispersion: the benchmark's row holds
+                a = a.model_copy(update={"symbol": self.config.benchmark, "alternatives": []})  # the market's state
             res = RULES[a.rule](ctx, a)
             if res.status == "contradicted" and a.alternatives:
                 res = _other_subjects(ctx, a, res)

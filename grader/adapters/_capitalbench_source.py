@@ -592,6 +592,13 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
                 elif oid is None:
                     read.unused.add(f"market_state.{ticker.lower()}_* (no option with ticker {ticker})")
             derive_returns_from_active(read)
+        if read.market_wide and read.as_of is not None:  # breadth and dispersion: the benchmark's row holds them
+            bench = next((o.id for o in options if o.is_benchmark), None) or next(
+                (o.id for o in options if (o.symbol or "").upper() == "SPY"), None)
+            if bench is not None:
+                read.rows.append(TableRow(bench, read.as_of, None, dict(read.market_wide), table))
+            else:
+                read.unused.update(f"market_state.{f} (no benchmark option)" for f in read.market_wide)
         trailing.extend(read.rows)
         if read.unused:
             unused[table] = sorted(read.unused)

@@ -50,6 +50,8 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tup
         (r"beta_to_sp500_(?P<h>1y)", lambda m: f"beta{m['h']}"),
         (r"volume_zscore_(?P<a>\d+)v(?P<b>\d+)", lambda m: f"volumeZscore{m['a']}v{m['b']}"),
         (r"quality_evidence_score", lambda m: "qualityEvidenceScore"),
+        (r"positive_asset_share_(?P<n>\d+)s", lambda m: f"positiveAssetShare{m['n']}d"),
+        (r"active_return_dispersion_(?P<n>\d+)s", lambda m: f"activeReturnDispersion{m['n']}d"),
         (r"prior_active_rank", lambda m: "priorActiveRank"),
         (r"recent_active_reversal_rank", lambda m: "recentPullbackRank"),
         (r"low_volatility_rank", lambda m: "lowVolatilityRank"),
@@ -93,6 +95,7 @@ class TableRow:
 class TableRead:
     rows: list[TableRow] = field(default_factory=list)
     by_ticker: dict[str, dict[str, float]] = field(default_factory=dict)  # market_state figures per ETF ticker
+    market_wide: dict[str, float] = field(default_factory=dict)  # market_state figures of no option (breadth, dispersion)
     as_of: date | None = None
     unused: set[str] = field(default_factory=set)  # columns no rule maps (reported by the import)
     problems: list[tuple[int | None, str | None, str]] = field(default_factory=list)  # (line, column, message)
@@ -178,7 +181,10 @@ def read_json_table(path: Path, table: str, default_as_of: date | None) -> Table
             m = _STATE_KEY.fullmatch(str(key))
             v = _number(raw)
             if m is None or not isinstance(v, float):
-                if not _STATE_MARKET_WIDE.fullmatch(str(key)):
+                wide = column_field(str(key)) if _STATE_MARKET_WIDE.fullmatch(str(key)) else None
+                if wide is not None and isinstance(v, float):
+                    read.market_wide[wide] = v  # kept with the benchmark's row: the market's own state
+                elif not _STATE_MARKET_WIDE.fullmatch(str(key)):
                     read.unused.add(f"market_state.{key}")
                 continue
             name = f"return{m['n']}d" if m["what"] == "return" else f"activeReturn{m['n']}d"

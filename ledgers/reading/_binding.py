@@ -56,6 +56,12 @@ _SUFFIX_RELATIVE = re.compile(
 )
 
 
+_ASSETS_POSITIVE = re.compile(
+    r"^\s*(?:of\s+(?:the\s+|all\s+)?(?:tracked\s+|listed\s+)?(?:assets|options|names|etfs|funds|the\s+universe)\s+"
+    r"(?:(?:were|was|are|finished|closed|ended)\s+)?(?:(?:the\s+)?(?P<inner>(?:\w+\s+){0,2}sessions?)\s+)?"
+    r"(?:positive|up|higher|in\s+the\s+green))", re.I)
+"""A share of the options that rose: "34.78% of assets were positive", "only about a third (34.78%) finished the
+five sessions positive" (the share's own words), "49% positive (5s)"."""
 _PAREN_WINDOW = re.compile(r"^\s*\(\s*" + HORIZON.replace("(?P<hn>", "(?P<n>").replace("(?P<hu>", "(?P<u>") + r"\s*\)")
 _OFF_THE_HIGH = re.compile(r"^\s*(?:off|below|under|from|beneath)\s+(?:its|the|their)?\s*(?:recent\s+)?highs?\b"
                            r"(?!\s*(?:of|at)\s)", re.I)
@@ -124,6 +130,14 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
                         after, re.I)
         return Binding("return", horizon=match_horizon(window), start=end, end=end + over.end() + window.end(),
                        sign=-1 if loss else 0)
+    share = _ASSETS_POSITIVE.match(after)
+    if share:  # "34.78% of assets were positive over the last 5 sessions": breadth, the market's own state
+        window = SUFFIX_HORIZON.match(after[share.end():]) or _PAREN_WINDOW.match(after[share.end():]) or (
+            share["inner"] and SUFFIX_HORIZON.match(" over " + share["inner"]))
+        key = match_horizon(window) if window else None
+        field = f"positiveAssetShare{key[:-1]}d" if key and key[-1] in "TD" else "positiveAssetShare"
+        return Binding("exact_numeric", field=field if field in FIELD_SPECS else "positiveAssetShare", start=end,
+                       end=end + share.end() + (window.end() if window and not share["inner"] else 0))
     paren = _PAREN_WINDOW.match(after)
     if paren and not is_rate_tenor(paren):  # "+0.53% (5s)": the window in brackets after the figure
         return Binding("return", horizon=match_horizon(paren), start=end, end=end + paren.end())

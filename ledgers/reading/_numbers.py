@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ledgers._models import Assertion
-from ledgers._registry import FIELD_SPECS, resolve_field, window_family
+from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, resolve_field, window_family
 from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
 from ledgers.reading._binding import PREFIX_RELATIVE, Binding, behind_sign, bind_prefix, bind_suffix
 from ledgers.reading._clauses import forecast_marker_before
@@ -27,8 +27,11 @@ from ledgers.reading._vocab import CONTEXT_JUST_BEFORE, CONTEXT_SUFFIX, DATE_AFT
 NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
 
+_SAME_MEASURE_LINK = re.compile(r"\s*,?\s*(?:and|while|but|versus|vs\.?|compared\s+with|against|from|to|"
+                                r"(?:improving|rising|falling|easing|up|down)\s+to)?\s*", re.I)
 _PORTFOLIO_SUFFIX = re.compile(
-    r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets|allocation)|caps?\b|allocation|allocated|weights?"
+    r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets(?!\s+(?:were|was|are|finished|closed|ended|positive|up|"
+    r"higher|rose|in\s+the\s+green))|allocation)|caps?\b|allocation|allocated|weights?"
     r"|weighting|position|sleeve|stake|limit|max(?:imum)?(?![\s-]+(?:draw|vol|loss|decline))|exposure\s+cap|in\s+cash"
     r"|cash\b|each\b|equal)",
     re.I,
@@ -249,6 +252,16 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         joined = bool(hits) and re.fullmatch(r"\s*,?\s*(?:and|while|but)?\s*", text[hits[-1].span[1]:start]) is not None
         if joined and hits[-1].stated.percent and not stated.percent and not suffix:
             stated = dataclasses.replace(stated, percent=True)  # "by 1.70 percentage points ... and 0.97 over 21 sessions"
+        if hits and hits[-1].field and FIELD_SPECS[hits[-1].field].category == "market_state" and binding.rule in (
+                "return", "briefing", "any_field") and _SAME_MEASURE_LINK.fullmatch(text[hits[-1].span[1]:start]):
+            # "34.78% of assets were positive over 5 sessions versus 49.28% over 21": the same measure, its window
+            family = window_family(hits[-1].field)
+            key = binding.horizon
+            suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower()) if key else None
+            fld = next((f for f in family if suffix and f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()), None)
+            generic = next((g for g, members in WINDOW_FAMILIES.items() if hits[-1].field in members), hits[-1].field)
+            binding = Binding("exact_numeric", field=fld or generic, start=start, end=binding.end,
+                              label=None if fld else "inferred")
         if last_relative is not None and binding.rule in ("return", "relative_return") and joined:
             binding.rule, binding.relative, binding.sign = "relative_return", True, last_relative.sign
         last_relative = binding if binding.rule == "relative_return" else None

@@ -284,3 +284,19 @@ def test_exclusivity_is_a_claim_about_the_others_too(store):
 def test_only_before_a_figure_means_merely(store):
     [(_, verdict)] = read(store, "Crude 21-session return was only 28.6%.")
     assert verdict.status == "supported"
+
+
+def test_breadth_is_the_markets_state_whatever_option_the_line_is_about():
+    """'34.78% of assets were positive over 5 sessions' in OIL's line: the benchmark's row holds the market's state."""
+    when = close_time(date(2026, 7, 17))
+    rows = [FieldRow("SP500", "positiveAssetShare5d", 0.3478, when, "capitalbench:R"),
+            FieldRow("SP500", "positiveAssetShare21d", 0.4928, when, "capitalbench:R"),
+            FieldRow("OIL", "return5d", 0.1027, when, "capitalbench:R")]
+    prices = pd.DataFrame([{"date": date(2026, 7, 17), "symbol": s, "close": 100.0} for s in ("SP500", "OIL")])
+    market = PointInTimeStore(prices, rows, benchmark="SP500")
+    got = read(market, "Only 34.78% of assets were positive over the last 5 sessions versus 49.28% over 21.",
+               default="OIL")
+    assert [(c.assertions[0].field, v.status) for c, v in got] == [("positiveAssetShare5d", "supported"),
+                                                                    ("positiveAssetShare", "supported")]  # "over 21": the window, unit unsaid
+    [(_, wrong)] = read(market, "Only 30.43% of assets were positive over the last 5 sessions.", default="OIL")
+    assert wrong.status != "supported"

@@ -54,7 +54,9 @@ def test_units_and_categories():
     assert field_spec("volume").unit == "count" and field_spec("volume").category == "volume"
     assert field_spec("analystTargetPrice").unit == "price" and field_spec("analystTargetPrice").category == "analyst"
     assert field_spec("sector").unit == "text" and field_spec("industry").category == "sector"
-    assert {s.category for s in FIELD_SPECS.values()} == {"price_momentum", "volume", "valuation", "analyst", "sector"}
+    assert field_spec("positive_asset_share_5s").category == "market_state"  # breadth: no option holds it
+    assert {s.category for s in FIELD_SPECS.values()} == {"price_momentum", "volume", "valuation", "analyst", "sector",
+                                                          "market_state"}
 
 
 @pytest.mark.parametrize(
