@@ -27,6 +27,11 @@ from ledgers.reading._vocab import CONTEXT_JUST_BEFORE, CONTEXT_SUFFIX, DATE_AFT
 NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
 
+_DOWN_WORDS = frozenset("down fell lost dropped declined slipped slid shed sank tumbled".split())
+_SIGN_WORD_BEFORE = re.compile(
+    r"(?<![\w-])(?P<w>up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|"
+    r"jumped|surged|tumbled)\s+(?:by\s+)?$", re.I)
+"""A word right before a figure that says which way it moved: the figure is then signed ("down 1.90%")."""
 _SAME_MEASURE_LINK = re.compile(r"\s*,?\s*(?:and|while|but|versus|vs\.?|compared\s+with|against|from|to|"
                                 r"(?:improving|rising|falling|easing|up|down)\s+to)?\s*", re.I)
 _PORTFOLIO_SUFFIX = re.compile(
@@ -136,6 +141,7 @@ class NumberHit:
     bare: bool = False  # a window and a figure, the measure unsaid ("5s +0.85%"): see ``Assertion.bare``
     unbound: bool = False  # no field, window or context word around it ("healthcare sector strength of 4.26%")
     inferred: bool = False  # its window was taken from earlier in the sentence
+    sign_word: str | None = None  # the word right before it that says which way ("down 1.90%", "Up 3.39%")
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -275,6 +281,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if not stated.explicit_sign and not negated and hits and hits[-1].negated and binding.rule in (
                 "return", "exact_numeric") and re.fullmatch(r"\s*,?\s*and\s*", text[hits[-1].span[1]:start]):
             negated = True  # "declined 1.54% over five sessions and 0.68% over 21 sessions"
+        word = _SIGN_WORD_BEFORE.search(before) if not stated.explicit_sign and binding.rule in (
+            "return", "exact_numeric", "derived_return") else None
+        if word is not None and (word["w"].lower() in _DOWN_WORDS) != negated:
+            word = None  # the word and the reading disagree on the way: no sign is certain
         if negated:
             stated = stated.negated()
         approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
@@ -286,7 +296,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         fc = forecast_marker_before(text, start)
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
                               binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
-                              ordinal, negated, bare, binding.label == "unbound", binding.label == "inferred"))
+                              ordinal, negated, bare, binding.label == "unbound", binding.label == "inferred",
+                              word["w"].lower() if word else None))
         floor = max(m.end(), binding.end)
     return hits
 
@@ -320,5 +331,6 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
     return Assertion(
         rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
         op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
-        label="within" if rule == "near_52w_extreme" else horizon, raw=hit.stated.raw, bare=hit.bare, inferred=hit.inferred,
+        label="within" if rule == "near_52w_extreme" else horizon, bare=hit.bare, inferred=hit.inferred,
+        raw=f"{hit.sign_word} {hit.stated.raw}" if hit.sign_word else hit.stated.raw,
     )

@@ -12,7 +12,7 @@ from functools import lru_cache
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS
 from ledgers._units import number_from_match
-from ledgers.reading._numbers import NUM_RE, NumberHit
+from ledgers.reading._numbers import _DOWN_WORDS, _SIGN_WORD_BEFORE, NUM_RE, NumberHit
 from ledgers.reading._text import parse_text, replace
 
 _INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
@@ -65,11 +65,18 @@ def parse_assertions_cached(
             out.append(replace(assertion, raw=raw))
             continue
         stated = number_from_match(numbers[hit.ordinal])
+        written_sign = stated.explicit_sign
         if hit.negated and not stated.explicit_sign:
             stated = stated.negated()
         unit = "fraction" if assertion.field is None or assertion.rule in _FRACTION_RULES else FIELD_SPECS[assertion.field].unit
         value, tol = stated.in_unit(unit)
-        out.append(replace(assertion, stated=value, tolerance=tol, raw=stated.raw))
+        raw = stated.raw
+        if not written_sign and hit.binding_rule in ("return", "exact_numeric", "derived_return"):
+            start = numbers[hit.ordinal].start()
+            word = _SIGN_WORD_BEFORE.search(text[max(0, start - 40):start])  # as ``find_numbers`` reads it
+            if word is not None and (word["w"].lower() in _DOWN_WORDS) == hit.negated:
+                raw = f"{word['w'].lower()} {stated.raw}"
+        out.append(replace(assertion, stated=value, tolerance=tol, raw=raw))
     return out
 
 

@@ -142,7 +142,9 @@ def _at_stated_precision(value: float | None, a: Assertion) -> bool:
                                   or (value * stated > 0 and 0 <= abs(value) - abs(stated) < 2 * a.tolerance))
 
 
-_SIGNED = re.compile(r"[+\-\u2212]\s*\$?\d")
+_SIGNED = re.compile(r"[+\-\u2212]\s*\$?\d|^(?:up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|"
+                     r"rallied|advanced|shed|sank|jumped|surged|tumbled)\s")
+"""A figure written with its sign, or with the word that says which way it moved (``Assertion.raw``)."""
 
 
 def _unsigned_magnitude(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:

@@ -300,3 +300,12 @@ def test_breadth_is_the_markets_state_whatever_option_the_line_is_about():
                                                                     ("positiveAssetShare", "supported")]  # "over 21": the window, unit unsaid
     [(_, wrong)] = read(market, "Only 30.43% of assets were positive over the last 5 sessions.", default="OIL")
     assert wrong.status != "supported"
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("Crude is down 10.27% over 5 sessions.", "contradicted"),  # OIL +10.27%: the word says the way
+    ("Crude is up 10.27% over 5 sessions.", "supported"),
+    ("Crude moved 10.27% over 5 sessions.", "supported"),  # no sign written: the magnitude is the claim
+])
+def test_a_word_right_before_a_figure_signs_it(store, text, status):
+    assert [v.status for _, v in read(store, text)] == [status]
