@@ -50,6 +50,8 @@ HELD_OUT = [
     ("later real rounds (11 rounds of 2026-07-21..31, not in data/: set GRADER_TEST_CB_ROUNDS to the full public "
      "rounds; labelled by a session that never saw the rules)",
      REPO / "tests" / "ledgers" / "fixtures" / "holdout_claims" / "late.jsonl", ROUNDS),
+    ("portfolio-v3.0 style, other rounds (development: written and labelled by another session, read to write rules)",
+     REPO / "tests" / "ledgers" / "fixtures" / "dev_v3" / "labels.jsonl", ROUNDS),
     ("portfolio-v3.0 format (held out: never read while writing rules; written and labelled by another session)",
      REPO / "tests" / "ledgers" / "fixtures" / "holdout_v3" / "labels.jsonl", ROUNDS),
 ]

@@ -91,6 +91,7 @@ HOLDOUT = Path(__file__).parent / "fixtures"
     # later real rounds, not in the repository's slice: measured when GRADER_TEST_CB_ROUNDS names the full rounds
     (HOLDOUT / "holdout_claims" / "late.jsonl", CB_ROUNDS),
     (HOLDOUT / "holdout_v3" / "labels.jsonl", CB_ROUNDS),  # the portfolio-v3.0 format, held out
+    (HOLDOUT / "dev_v3" / "labels.jsonl", CB_ROUNDS),  # the same style on other rounds, a development set
 ])
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
     """Sets labelled by sessions that never saw the rules (README beside each): whatever the reader cannot read
