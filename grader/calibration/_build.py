@@ -23,7 +23,8 @@ from grader.storage import CalibrationSetRow, RunRow, SeasonRow, record_row_hash
 DERIVED_FILES = ("contestants.yaml", "decisions.jsonl", "season.yaml", "README.md", "calibration.yaml")
 
 
-def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = None) -> tuple[dict, dict]:  # noqa: ANN001
+def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = None,  # noqa: ANN001
+                 secret: str = "") -> tuple[dict, dict]:
     """(item id -> judge prompt, item id -> the source contestant's replay) built on the source ``bundle``. With
     ``shown``, also fills it with what the judges are shown of each item decision (source decision key ->
     ``{"rationale", "allocation", "facts"}``: scrubbed rationale, target weights with each holding's scrubbed
@@ -34,7 +35,8 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = Non
 
     replays, outcomes, pending = season_outcomes(bundle)
     if rubric.panel.anonymize:
-        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
+        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
+                                           seed=anonymizer_seed(bundle, rubric, secret))
     else:
         anonymizer = NamedView(bundle.contestants)
     builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
@@ -120,7 +122,9 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
     bundle = load_bundle(source)
     items, method = sample_items(run_id, n, window, seed, db_url, bundle=bundle)
     shown: dict[str, dict] = {}
-    prompts, _ = item_prompts(bundle, rubric, items, shown=shown)
+    from grader.storage import alias_secret
+
+    prompts, _ = item_prompts(bundle, rubric, items, shown=shown, secret=alias_secret(bundle.info.id, db_url))
     for i in items:  # what the judges are shown, for the console's item view
         i.rationales = {key: shown[key]["rationale"] for key in i.decision_keys}
         i.allocations = {key: shown[key]["allocation"] for key in i.decision_keys if shown[key]["allocation"]}

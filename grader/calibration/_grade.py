@@ -48,7 +48,9 @@ def grade_set(set_id: str, *, panel_name: str | None = None, run_id: str | None 
     from grader.calibration._build import item_prompts
 
     source = load_bundle(source_path)
-    prompts, replays = item_prompts(source, rubric, items)
+    from grader.storage import alias_secret
+
+    prompts, replays = item_prompts(source, rubric, items, secret=alias_secret(source.info.id, db_url))
     graded = {f"{i.item_id}@{key.split('@', 1)[1]}" for i in items for key in i.decision_keys}
     only_items = replace(derived, decisions=[d for d in derived.decisions if d.key in graded])
     return grade_season(Path(meta["bundle_path"]), rubric_name=rubric_ref, panel_name=panel_name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import typer
@@ -36,15 +37,17 @@ def import_(season_dir: Path = typer.Argument(..., help="Season bundle directory
 def anonymize(
     season_dir: Path = typer.Argument(..., help="Season bundle directory"),
     out: Path = typer.Option(..., "--out", help="Output directory for the judge's view"),
-    seed: str | None = typer.Option(None, "--seed", help="Alias seed (default: the bundle's content hash)"),
+    seed: str | None = typer.Option(None, "--seed", help="Alias seed (default: a new random secret, recorded "
+                                    "grader-side in the mapping file; pass it again to reproduce the view)"),
 ) -> None:
     """Write the judge's view of a season: same layout, contestants reduced to aliases, identities scrubbed."""
     from grader.anonymizer import AnonymizationLeakError, write_anonymized_bundle
     from grader.cli._common import fail
 
-    bundle = load_or_exit(season_dir)
+    load_or_exit(season_dir)  # a bad bundle: file, line and field, nothing written
     try:
-        result = write_anonymized_bundle(season_dir, out, seed or bundle.content_hash)
+        # never the content hash: anyone holding the public bundle could recompute which alias is which contestant
+        result = write_anonymized_bundle(season_dir, out, seed or secrets.token_hex(32))
     except (AnonymizationLeakError, FileExistsError) as exc:
         fail(str(exc))
         return

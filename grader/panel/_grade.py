@@ -35,6 +35,7 @@ from grader.storage import (
     JudgeBatchRow,
     JudgeCallRow,
     RunRow,
+    alias_secret,
     contestant_map,
     import_season,
     session_scope,
@@ -167,8 +168,10 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     too_long: list[str] = []
     room: list[dict] = []
     windowed: dict = {}
+    # the season's alias secret (grader-side, created once): aliases no one can recompute from public inputs
+    secret = alias_secret(bundle.info.id, db_url) if rubric.panel.anonymize and prepared is None else ""
     if stream:
-        replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
+        replays, outcomes, pending, builder = prompt_builder(bundle, rubric, secret)
         prompts = PromptStream(builder, [c.id for c in bundle.contestants])
     else:
         # the naive-dump sizes are for a dry run's savings table: a paid run skips that second rendering
@@ -176,7 +179,7 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
             replays, outcomes, pending, prompts = prepared
             builder = None
         else:
-            replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
+            replays, outcomes, pending, builder = prompt_builder(bundle, rubric, secret)
             prompts = {c.id: builder.build(c.id, naive=dry) for c in bundle.contestants}
         leaks = {cid: p.leaks for cid, p in prompts.items() if p.leaks}
         if leaks:

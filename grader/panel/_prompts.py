@@ -30,31 +30,34 @@ def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
     return replays, LazyMapping(replays, lambda cid: replays[cid].outcome.as_dict()), False
 
 
-def anonymizer_seed(bundle, rubric) -> str:
+def anonymizer_seed(bundle, rubric, secret: str = "") -> str:
     """Aliases depend on the season and its contestants and on what judges see, not on every byte of the
     bundle: a re-import that only adds a resolved round's outcomes keeps every alias, so only the prompts whose
-    content changed need a new (paid) call."""
-    return f"{bundle.info.id}:{','.join(sorted(c.id for c in bundle.contestants))}:{rubric.judge_facing_hash}"
+    content changed need a new (paid) call. ``secret`` (the season's alias secret, ``grader.storage.alias_secret``)
+    keeps anyone who knows the public inputs from recomputing which contestant an alias is."""
+    public = f"{bundle.info.id}:{','.join(sorted(c.id for c in bundle.contestants))}:{rubric.judge_facing_hash}"
+    return f"{secret}:{public}" if secret else public
 
 
-def prompt_builder(bundle, rubric):
+def prompt_builder(bundle, rubric, secret: str = ""):
     """(replays, outcomes, pending, the season's PromptBuilder) exactly as a grading run sets them up."""
     from grader.anonymizer import Anonymizer, NamedView
     from grader.prompts import PromptBuilder
 
     replays, outcomes, pending = season_outcomes(bundle)
     if rubric.panel.anonymize:
-        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
+        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
+                                           seed=anonymizer_seed(bundle, rubric, secret))
     else:  # seed 003's v0.3: the judge sees the contestants' own names
         anonymizer = NamedView(bundle.contestants)
     return replays, outcomes, pending, PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes,
                                                      pending)
 
 
-def judge_prompts(bundle, rubric, naive: bool = True):
+def judge_prompts(bundle, rubric, naive: bool = True, secret: str = ""):
     """(replays, outcomes, pending, prompt per contestant) exactly as a grading run builds them (``naive``: also
     the size of a naive dump of each, for the savings table)."""
-    replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
+    replays, outcomes, pending, builder = prompt_builder(bundle, rubric, secret)
     return replays, outcomes, pending, {c.id: builder.build(c.id, naive=naive) for c in bundle.contestants}
 
 

@@ -97,7 +97,10 @@ def regrade_plan(run_id: str, season_dir, db_url: str | None = None) -> RegradeP
             seen.setdefault(keys[call.contestant_id], set()).add(call.prompt_sha256)
         old_user = {cid: s.get(PromptRow, next(iter(shas))).user for cid, shas in seen.items()
                     if shas and s.get(PromptRow, next(iter(shas))) is not None}
-    *_, prompts = judge_prompts(bundle, rubric)
+    from grader.storage import alias_secret
+
+    *_, prompts = judge_prompts(bundle, rubric, secret=alias_secret(bundle.info.id, db_url, create=False)
+                                if rubric.panel.anonymize else "")
     changed: dict[str, str] = {}
     unchanged: list[str] = []
     for cid, prompt in prompts.items():

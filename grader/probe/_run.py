@@ -76,7 +76,10 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
             raise ProbeError("missing API keys (set them in the environment): " + ", ".join(missing))
     bundle = load_bundle(source)
     rubric = load_rubric(rubric_ref)
-    anon = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric))
+    from grader.storage import alias_secret
+
+    anon = Anonymizer.for_season(bundle.info, bundle.contestants,
+                                 seed=anonymizer_seed(bundle, rubric, alias_secret(bundle.info.id, db_url)))
     items = probe_items(bundle, anon, n, seed)
     families = sorted({c.provider_family for c in bundle.contestants})
     result = ProbeRunResult(run_id=run_id, items=len(items), candidates=families)

@@ -12,6 +12,7 @@ from grader.storage._engine import (
 )
 from grader.storage._errors import StorageFailure, storage_failure
 from grader.storage._models import (
+    AliasSecretRow,
     Base,
     CalibrationSetRow,
     ContestantRow,
@@ -33,9 +34,12 @@ from grader.storage._models import (
 )
 from grader.storage._row_hashes import RowCheck, check_row_hashes, record_all_row_hashes, record_row_hashes
 from grader.storage._seasons import ImportResult, contestant_map, import_season, season_by_hash
+from grader.storage._secrets import alias_secret
 
 __all__ = [
+    "AliasSecretRow",
     "Base",
+    "alias_secret",
     "ContestantRow",
     "ContestantScoreRow",
     "DecisionRow",

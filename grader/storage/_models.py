@@ -402,3 +402,14 @@ class RowHashRow(Base):
     label: Mapped[str] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(String(64))
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AliasSecretRow(Base):
+    """A season's alias secret (0012): mixed into the seed that orders its contestants' aliases, so the aliases a
+    judge sees cannot be recomputed from public inputs (season id, contestant ids, rubric). Kept grader-side with the
+    mapping, written once per season and never shown: not in manifests, prompts, reports or logs."""
+
+    __tablename__ = "alias_secrets"
+    season_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    secret: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

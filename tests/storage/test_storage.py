@@ -23,7 +23,9 @@ def test_migrations_create_every_table(db_url):
                  "run_leases", "identity_probe_calls", "row_hashes"):
         assert name in tables
     with get_engine(db_url).connect() as c:
-        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0011"
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0012"
+    # 0012: a per-season alias secret, grader-side
+    assert "alias_secrets" in tables
     # 0011: a ledger entry keeps the clause its claim came from
     assert "clause" in {col["name"] for col in sa.inspect(get_engine(db_url)).get_columns("ledger_entries")}
     # 0004: identity-guess probe calls, one row per attempt
