@@ -72,6 +72,15 @@ _CORPORATE_SUFFIX = re.compile(
 
 
 _ORDINARY_WORD = re.compile(r"[a-z]{3,}")
+@lru_cache(maxsize=1)
+def _lexicon_words() -> frozenset[str]:
+    """The identity lexicon's names and lines in lower case: the words a plain lower-case use may be ordinary for
+    (a contestant's own name or id never is)."""
+    from grader.anonymizer._guard import lexicon
+
+    return frozenset(w.lower() for f in lexicon().values() for w in (*f.names, *f.lines))
+
+
 _SPEAKER_BEFORE = re.compile(r"\b(?:I|we|me)\s+$")
 """"I grok the setup": right after the author's own pronoun a model line may be the author naming itself."""
 _VERSION_AFTER = re.compile(r"[\s\-_.]?(?:v?\d|mini|pro|max|flash|large|small|medium|nano|turbo|instruct|chat|code)\b")
@@ -672,7 +681,8 @@ class Anonymizer:
                 continue
             g = item
             kind, replacement = self._replacement(text, g, contestant_id)
-            if kind in ("model", "contestant") and _ORDINARY_WORD.fullmatch(text[g.start:g.end]) and not \
+            if kind == "model" and _ORDINARY_WORD.fullmatch(text[g.start:g.end]) and \
+                    text[g.start:g.end] in _lexicon_words() and not \
                     _VERSION_AFTER.match(text, g.end) and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start):
                 # a model line written as a plain lower-case word outside every frame ("grok the setup", "a gemini
                 # pattern"): an ordinary word; were it the author, the leak guard would still refuse it

@@ -206,3 +206,14 @@ def test_a_replacement_that_changes_its_neighbours_context_is_followed_to_the_en
     once = anon.scrub(text)
     assert anon.scrub(once.text).text == once.text
     assert all(text[r.start:r.end] == r.original for r in once.replacements)
+
+
+def test_a_contestants_own_name_in_lower_case_is_never_an_ordinary_word():
+    """Found by the property test: 'aaaa' (the contestant 'Aaaa') is scrubbed; only the identity lexicon's lines
+    written in lower case ("grok the setup") may be ordinary words."""
+    from grader.anonymizer import Anonymizer
+    from grader.season import Contestant
+
+    anon = Anonymizer.for_contestants([Contestant(id="aaaa-00-0", display_name="Aaaa", provider_family="openai",
+                                                  model="aaa-0")], "s")
+    assert "aaaa" not in anon.scrub("aaaa bought the dip").text.lower()
