@@ -24,6 +24,7 @@ import streamlit as st
 
 from console import _nav, _queries, _state
 from console._auth import AnnotatorDirectory, AuthError, BrowserSessions, SignedIn, require_current
+from console._blind import Blind, blinding
 from console._state import CONTESTANT_KEY, RUN_KEY
 from grader.storage import database_url
 
@@ -45,29 +46,42 @@ def runs(url: str) -> list[_queries.RunSummary]:
     return _queries.list_runs(url)
 
 
+def blind(run: _queries.RunSummary) -> Blind:
+    """What the signed-in annotator (or a reader not signed in) may not see of the run yet (blind calibration);
+    every cached read below that names a contestant or shows a judge's grade is keyed by it."""
+    who = signed_in()
+    return _blinding(db_url(), run.run_id, who.name if who else None, _queries.human_grade_stamp(run.run_id, db_url()))
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=256)
+def _blinding(url: str, run_id: str, viewer: str | None, stamp: tuple[int, int]) -> Blind:
+    return blinding(run_id, viewer, url)
+
+
 @st.cache_data(ttl=600, show_spinner=False, max_entries=64)
-def leaderboard(url: str, run_id: str, version: int | None) -> tuple[dict[str, Any], pd.DataFrame]:
-    return _queries.leaderboard(run_id, url)
+def leaderboard(url: str, run_id: str, version: int | None, blind: Blind) -> tuple[dict[str, Any], pd.DataFrame]:
+    return _queries.leaderboard(run_id, url, blind=blind)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=64)
-def contestants(url: str, run_id: str) -> list[_queries.ContestantRef]:
-    return _queries.run_contestants(run_id, url)
+def contestants(url: str, run_id: str, blind: Blind) -> list[_queries.ContestantRef]:
+    return _queries.run_contestants(run_id, url, blind=blind)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def judge_grades(url: str, run_id: str, contestant_row_id: int) -> list[_queries.JudgeGradeView]:
-    return _queries.judge_grades(run_id, contestant_row_id, url)
+def judge_grades(url: str, run_id: str, contestant_row_id: int, blind: Blind) -> list[_queries.JudgeGradeView]:
+    return _queries.judge_grades(run_id, contestant_row_id, url, blind=blind)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None) -> dict | None:
-    return _queries.contestant_score(run_id, contestant_row_id, url)
+def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None,
+                     blind: Blind) -> dict | None:
+    return _queries.contestant_score(run_id, contestant_row_id, url, blind=blind)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def decision_timeline(url: str, contestant_row_id: int) -> pd.DataFrame:
-    return _queries.decision_timeline(contestant_row_id, url)
+def decision_timeline(url: str, contestant_row_id: int, blind: Blind) -> pd.DataFrame:
+    return _queries.decision_timeline(contestant_row_id, url, blind=blind)
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=8)
@@ -277,13 +291,15 @@ def prewarm_server(run: _queries.RunSummary | None) -> None:
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
-def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | None) -> pd.DataFrame:
-    return _queries.compare_runs(run_a, run_b, url)
+def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | None, blind_a: Blind,
+                 blind_b: Blind) -> pd.DataFrame:
+    return _queries.compare_runs(run_a, run_b, url, blind_a=blind_a, blind_b=blind_b)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
-def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None) -> pd.DataFrame:
-    return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url)
+def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None,
+                    blind: Blind) -> pd.DataFrame:
+    return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url, blind=blind)
 
 
 @st.cache_data(ttl=3600, show_spinner=False)
@@ -509,7 +525,7 @@ def png(b64: str) -> bytes:
 
 def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _queries.ContestantRef | None:
     """A contestant picker whose choice is kept across pages (``selected_contestant``)."""
-    cs = contestants(db_url(), run.run_id)
+    cs = contestants(db_url(), run.run_id, blind(run))
     if not cs:
         st.info("This run's season has no contestants.")
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from console import _state, _ui
+from console import _queries, _state, _ui
 
 st.title("Audits")
 run = _ui.current_run()
@@ -17,6 +17,12 @@ _state.publish()
 if run.latest_version is None:
     _ui.run_banner(run)
     st.info("This run has no scored version yet, so there is nothing to audit.")
+    st.stop()
+
+withheld = _queries.audits_withheld(_ui.blind(run))
+if withheld:
+    _ui.run_banner(run)
+    st.info(withheld)
     st.stop()
 
 key = _ui.audit_key(run)

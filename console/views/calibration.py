@@ -182,7 +182,8 @@ def _reveal() -> None:
     if st.session_state.pop("calib_submitted", None) == item.number:
         st.success(f"Grade of {item.alias} recorded. The judges' grades are revealed below.")
     st.subheader(f"Revealed: the judges' grades of {item.alias}")
-    judges = _ui.judge_grades(url, run.run_id, item_id)
+    blind = _ui.blind(run)  # this item is graded by now: the blind view lets its judges through
+    judges = _ui.judge_grades(url, run.run_id, item_id, blind)
     rows = [{"grader": f"you ({who.name})", "composite": last.composite, "reasoning": last.reasoning,
              "evidence": last.evidence, "outcome": last.outcome, "data reliability": last.data_reliability,
              "verdict / comment": last.comment or "—"}]
@@ -194,7 +195,7 @@ def _reveal() -> None:
                      "composite", "reasoning", "evidence", "outcome", "data reliability")})
     if judges and last.composite is not None:
         median = statistics.median(g.composite for g in judges)
-        score = _ui.contestant_score(url, run.run_id, item_id, run.latest_version)
+        score = _ui.contestant_score(url, run.run_id, item_id, run.latest_version, blind)
         cols = st.columns(3)
         cols[0].metric("Your composite", f"{last.composite:.1f}", f"{last.composite - median:+.1f} vs panel median",
                        delta_color="off")

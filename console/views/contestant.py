@@ -18,9 +18,16 @@ _ui.link_warnings()
 _ui.run_banner(run)
 if contestant is None:
     st.stop()
-st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · id `{contestant.key}`")
+blind = _ui.blind(run)
+if contestant.hidden:
+    st.caption(f"{contestant.display_name} · id `{contestant.key}`")
+    st.info("Blind calibration: this item's author, scores and judges' grades are hidden until you have graded it "
+            "(Calibration page).")
+else:
+    st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · "
+               f"id `{contestant.key}`")
 
-score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version)
+score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
     cols = st.columns(6)
     cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
@@ -35,9 +42,11 @@ if score is not None:
         st.warning(f"Flagged, never official: {_ui.md(_queries.flag_reason(score['details']))}.")
 
 # ------------------------------------------------------------------ judges
-grades = _ui.judge_grades(url, run.run_id, contestant.row_id)
+grades = _ui.judge_grades(url, run.run_id, contestant.row_id, blind)
 st.subheader("Judges")
-if not grades:
+if contestant.hidden:
+    st.caption("Hidden until you have graded this item.")
+elif not grades:
     st.info("No judge grades for this contestant in this run.")
 else:
     axes = pd.DataFrame([
@@ -69,7 +78,7 @@ else:
 # ------------------------------------------------------------------ NAV
 st.subheader("NAV against the benchmark")
 nav = _ui.contestant_nav(url, contestant.row_id)
-timeline = _ui.decision_timeline(url, contestant.row_id)
+timeline = _ui.decision_timeline(url, contestant.row_id, blind)
 if not nav.available and "rounds season" in (nav.reason or ""):
     st.subheader("Outcome per round (independent rounds, never compounded)")
     outcome = (score or {}).get("outcome") or {}
@@ -138,7 +147,7 @@ else:
     st.caption(f"{facts['decisions']} decisions, {facts['trades']} trades, {facts['holds']} holds"
                + (f"; top sector {facts['top_sector']} {facts['top_sector_weight'] * 100:.0f}%"
                   if facts.get("top_sector") else ""))
-    if facts["thrash"]:
+    if facts["thrash"] and not contestant.hidden:  # the rationales as written may name their author
         with st.expander(f"Thrash events ({len(facts['thrash'])}) with both rationales"):
             st.dataframe(pd.DataFrame(facts["thrash"]).rename(columns={
                 "first": "first", "second": "then", "days": "trading days apart"}), hide_index=True,

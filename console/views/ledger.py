@@ -21,7 +21,8 @@ url = _ui.db_url()
 who = _ui.signed_in()
 
 judges = _ui.ledger_judges(url, run.run_id)
-people = _ui.contestants(url, run.run_id)
+blind = _ui.blind(run)
+people = _ui.contestants(url, run.run_id, blind)
 names = {c.key: c.display_name for c in people}
 row_of = {c.key: c.row_id for c in people}
 STATUSES = list(_queries.CLAIM_STATUSES)
@@ -63,7 +64,7 @@ filters = _queries.LedgerFilters(entry_id=claim_id) if claim_id is not None else
     lookahead_only=lookahead,
 )
 page_no = int(st.session_state.get("ledger_page", 1))
-result = _queries.ledger_page(run.run_id, filters, page_no, page_size, url)
+result = _queries.ledger_page(run.run_id, filters, page_no, page_size, url, blind=blind)
 top_left, top_right = st.columns([3, 1], vertical_alignment="bottom")
 top_left.markdown(f"**{result.total}** claims match · page {result.page} of {result.pages}")
 st.session_state["ledger_page"] = result.page  # clamped when the filters shrink the result
@@ -80,6 +81,9 @@ if claim_id is not None:
         st.rerun()
     if not result.entries:
         st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}.")
+if result.hidden_items:
+    st.info(f"Blind calibration: the ledgers of {result.hidden_items} item(s) you have not graded yet are hidden; "
+            "grade them on the Calibration page to review them.")
 if not who:
     st.caption("Sign in (sidebar) to record the correct status of a claim.")
 

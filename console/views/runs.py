@@ -58,7 +58,8 @@ if mode == "Two runs":
             st.warning(f"{r.run_id}: **{label}**")
     if by_id[run_a].season_id != by_id[run_b].season_id:
         st.info("The two runs grade different seasons: only contestants with the same id are matched.")
-    frame = _ui.compare_runs(url, run_a, run_b, by_id[run_a].latest_version, by_id[run_b].latest_version)
+    frame = _ui.compare_runs(url, run_a, run_b, by_id[run_a].latest_version, by_id[run_b].latest_version,
+                             _ui.blind(by_id[run_a]), _ui.blind(by_id[run_b]))
     _summary(frame, "total A", "total B")
     st.dataframe(frame.drop(columns=["contestant_id"]), hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
@@ -80,7 +81,7 @@ else:
         st.warning("The judge-facing part differs: the stored grades were made under one of them only, so the "
                    "other's scores re-use grades its judges never saw (a re-grade is needed for a fair comparison).")
     try:
-        frame = _ui.compare_rubrics(url, run_id, ra, rb, by_id[run_id].latest_version)
+        frame = _ui.compare_rubrics(url, run_id, ra, rb, by_id[run_id].latest_version, _ui.blind(by_id[run_id]))
     except ValueError as exc:
         st.error(f"Cannot score this run under both rubrics: {exc}")
     else:
