@@ -513,10 +513,17 @@ def md(text: str) -> str:
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
 
 
+#: Where GitHub-flavoured markdown would make a bare URL or e-mail a link (after escapes are decoded): a word
+#: joiner (U+2060, invisible) after "www", "http(s):" and "@" breaks the pattern without changing what is read.
+_AUTOLINK = re.compile(r"(?i)(www(?=\\?\.)|https?\\?:(?=//)|@)")
+
+
 def plain(text: str) -> str:
-    """Text someone typed (a note, a comment) for ``st.markdown``/``st.caption`` as plain text: every markdown
-    character escaped, so a note cannot fetch an image, make a link, colour text or run LaTeX."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", (text or "").replace("\r", "")).replace("\n", "  \n")
+    """Text someone wrote (a judge's summary, a claim, a reason) for ``st.markdown``/``st.caption`` as plain text:
+    every markdown character escaped and bare URLs and e-mails kept from becoming links, so the text cannot fetch
+    an image, make a link, colour text or run LaTeX. (Annotators' own notes are shown with ``st.text``.)"""
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", (text or "").replace("\r", "")).replace("\n", "  \n")
+    return _AUTOLINK.sub("\\1\u2060", escaped)
 
 
 def png(b64: str) -> bytes:

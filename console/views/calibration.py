@@ -165,7 +165,16 @@ def _submit(number: int, contestant_row_id: int, generation: int) -> None:
     """Record the grade of item ``number`` (bound when the form was drawn, never read from the picker)."""
     ss = st.session_state
     try:
-        grade = HumanGradeInput(**_values(_form_key(number, generation)))
+        values = _values(_form_key(number, generation))
+        problems = []
+        try:
+            grade = HumanGradeInput(**values)
+        except ValueError as exc:
+            problems.append(describe_error(exc))
+        if values["data_reliability"] is None:  # the form asks for every axis (only outcome may be ticked off)
+            problems.append("data_reliability: a score 0-100 is required")
+        if problems:
+            raise ValueError("; ".join(problems))
         previous = _queries.human_grades(run.run_id, contestant_row_id, who.name, _ui.db_url())
         if previous and _same_as(grade, previous[-1]):
             raise ValueError("nothing changed since your previous grade of this item: change a score or the "
@@ -245,8 +254,9 @@ with st.form(f"calib_form_{run.run_id}_{item.number}_{generation}"):
             for n, sub in enumerate(getattr(rubric.axes, axis).sub_components):
                 cols[n % 3].number_input(f"{sub.label} (0–100)", value=None, step=1.0, placeholder="0–100",
                                          key=f"{k}sub:{axis}:{sub.id}", help=sub.description, format="%.0f")
+    # no max_chars (the browser would cut a paste without a word): an over-long comment is refused on submit
     st.text_area("Comment (plain text)", key=f"{k}comment", placeholder="What most shaped your grade?",
-                 max_chars=MAX_COMMENT)
+                 help=f"up to {MAX_COMMENT:,} characters, shown exactly as typed")
     st.form_submit_button(f"Submit grade of {item.alias} and reveal the judges", type="primary", on_click=_submit,
                           args=(item.number, item_id, generation))
 if mine and st.button("Cancel the re-grade", key=f"calib_cancel_{item.number}"):

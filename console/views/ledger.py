@@ -94,8 +94,8 @@ def _save(entry_id: int) -> None:
                                  st.session_state.get(f"ann_note_{entry_id}", ""), _ui.db_url())
         st.session_state[f"ann_saved_{entry_id}"] = True
         st.session_state[f"ann_note_{entry_id}"] = ""
-    except ValueError as exc:
-        st.session_state[f"ann_error_{entry_id}"] = describe_error(exc)
+    except ValueError as exc:  # the note stays in its field, to be shortened
+        st.session_state[f"ann_error_{entry_id}"] = f"Not recorded: {describe_error(exc)}"
 
 
 for e in result.entries:
@@ -126,17 +126,18 @@ for e in result.entries:
             st.caption(f"No point-in-time value was found for the cited fields: {', '.join(e.cited_fields) or '—'}")
         for flag in e.flags:
             st.caption(f"⚑ {flag}: {_ui.plain(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
-        for a in e.annotations:
-            st.caption(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
-                       + (f" — {_ui.plain(a.note)}" if a.note else ""))
+        for a in e.annotations:  # st.text: no markdown at all, so no link, image or formatting is ever made
+            st.text(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}" + (f" — {a.note}" if a.note else ""))
         if who:
             with st.form(f"ann_form_{e.id}", border=False):
                 f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")
                 f1.selectbox("Correct status", list(_queries.CLAIM_STATUSES), key=f"ann_status_{e.id}",
                              index=list(_queries.CLAIM_STATUSES).index(e.verifier_status)
                              if e.verifier_status in _queries.CLAIM_STATUSES else 0)
-                f2.text_input("Note", key=f"ann_note_{e.id}", max_chars=MAX_COMMENT,
-                              help="plain text: shown to other reviewers exactly as typed")
+                # no max_chars: the browser would drop an over-long paste without a word; the write refuses it
+                f2.text_input("Note", key=f"ann_note_{e.id}",
+                              help=f"plain text (up to {MAX_COMMENT:,} characters): shown to other reviewers "
+                                   "exactly as typed")
                 f3.form_submit_button("Record", on_click=_save, args=(e.id,))
             if st.session_state.pop(f"ann_saved_{e.id}", False):
                 st.success("Recorded.")
