@@ -68,6 +68,12 @@ def contestants(url: str, run_id: str, blind: Blind) -> list[_queries.Contestant
     return _queries.run_contestants(run_id, url, blind=blind)
 
 
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def contestant_keys(url: str, run_id: str) -> frozenset[str]:
+    """The contestant ids of a run's season (ids only: they name no author)."""
+    return frozenset(c.key for c in _queries.run_contestants(run_id, url))
+
+
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
 def judge_grades(url: str, run_id: str, contestant_row_id: int, blind: Blind) -> list[_queries.JudgeGradeView]:
     return _queries.judge_grades(run_id, contestant_row_id, url, blind=blind)
@@ -440,6 +446,11 @@ def sidebar_sign_in() -> SignedIn | None:
 # ------------------------------------------------------------------------------------------- runs
 
 
+def default_run(all_runs: list[_queries.RunSummary]) -> _queries.RunSummary:
+    """The run a first visit opens on: the newest with a scored version (a dry run has none), else the newest."""
+    return next((r for r in all_runs if r.latest_version is not None), all_runs[0])
+
+
 def sidebar_run_picker() -> _queries.RunSummary | None:
     """The run every page shows (shared across pages)."""
     url = db_url()
@@ -454,7 +465,7 @@ def sidebar_run_picker() -> _queries.RunSummary | None:
     by_id = {r.run_id: r for r in all_runs}
     _state.seed(RUN_KEY, ids, "run")
     if st.session_state.get(RUN_KEY) not in by_id:
-        st.session_state[RUN_KEY] = ids[0]
+        _state.default(RUN_KEY, default_run(all_runs).run_id)
     st.sidebar.selectbox("Run", ids, key=RUN_KEY, format_func=lambda r: by_id[r].label)
     _state.remember(RUN_KEY)
     if st.sidebar.button("Refresh data", key="refresh"):
@@ -471,7 +482,7 @@ def current_run() -> _queries.RunSummary | None:
     by_id = {r.run_id: r for r in all_runs}
     run = by_id.get(st.session_state.get(RUN_KEY, ""))
     if run is None and all_runs:
-        run = all_runs[0]
+        run = default_run(all_runs)
     if run is None:
         st.info(f"No grading runs in `{url}` yet. Grade a season first, e.g. "
                 "`grader grade seasons/demo-2022q1 --panel reference --run-id demo-ref`.")
@@ -540,7 +551,7 @@ def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _que
     by_key = {c.key: c for c in cs}
     _state.seed(CONTESTANT_KEY, keys, "contestant")
     if st.session_state.get(CONTESTANT_KEY) not in by_key:
-        st.session_state[CONTESTANT_KEY] = keys[0]
+        _state.default(CONTESTANT_KEY, keys[0])
     key = st.selectbox(label, keys, key=CONTESTANT_KEY, format_func=lambda k: f"{by_key[k].display_name} ({k})")
     _state.remember(CONTESTANT_KEY)
     return by_key[key]

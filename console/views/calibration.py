@@ -65,7 +65,7 @@ with st.expander(f"All items ({len(gradable)}) and who graded them", expanded=Fa
                                for i in gradable]), hide_index=True, width="stretch")
 next_up = (queue["needs_second"] + queue["ungraded"])[:1]
 if st.session_state.get(ITEM_KEY) not in by_number:
-    st.session_state[ITEM_KEY] = next_up[0].number if next_up else gradable[0].number
+    _state.default(ITEM_KEY, next_up[0].number if next_up else gradable[0].number)
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 # options are item numbers in a fixed order and the labels never change: the choice is the item itself
 item_no = left.selectbox("Item", list(by_number), key=ITEM_KEY, format_func=lambda n: by_number[n].alias)

@@ -27,6 +27,9 @@ else:
     st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · "
                f"id `{contestant.key}`")
 
+st.page_link("views/ledger.py", label=f"Ledger review of {contestant.display_name}'s claims",
+             icon=":material/fact_check:", query_params={"run": run.run_id, "who": contestant.key})
+
 score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
     cols = st.columns(6)

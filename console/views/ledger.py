@@ -127,7 +127,7 @@ for e in result.entries:
         for flag in e.flags:
             st.caption(f"⚑ {flag}: {_ui.plain(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
         for a in e.annotations:  # st.text: no markdown at all, so no link, image or formatting is ever made
-            st.text(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}" + (f" — {a.note}" if a.note else ""))
+            st.text(f"Note by {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}" + (f" — {a.note}" if a.note else ""))
         if who:
             with st.form(f"ann_form_{e.id}", border=False):
                 f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")
