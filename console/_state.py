@@ -53,7 +53,7 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "Runs": ("a", "b"),
 }
 #: Values that mean the same as an absent parameter: never written to the URL.
-FIXED_DEFAULTS: dict[str, Any] = {"per": 20, "page": 1}
+FIXED_DEFAULTS: dict[str, Any] = {"per": 20, "page": 1, "judge": "(any)", "agree": "any"}
 _LISTS = {"verifier", "jstatus"}
 _INTS = {"item", "per", "page", "claim"}
 _BOOLS = {"lookahead"}

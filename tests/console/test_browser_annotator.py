@@ -91,11 +91,25 @@ def test_an_annotator_session_on_a_calibration_run(annotator_db, tmp_path):
                 _shot(page, f"{name.lower().replace(' ', '-')}-blind")
                 assert not [w for w in words if w in _body(page)], name
 
-            # Back returns to the previous view, the first time
-            _go(page, "Leaderboard")
+            # Back returns to the previous view, the first time (the run and contestant named in the URL)
+            page.goto(f"{url}/?run={RUN}", wait_until="domcontentloaded")
+            expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible(timeout=60_000)
+            settle(page)
             _go(page, "Contestant")
+            page.get_by_role("combobox", name="Contestant").click()
+            page.get_by_role("option", name=re.compile("Item 02")).click()
+            settle(page)
+            assert _query(page) == {"run": RUN, "contestant": "item-02"}
+            _go(page, "Ledger review")
             page.go_back()
-            expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible(timeout=30_000)
+            settle(page)
+            expect(page.get_by_role("heading", name="Contestant")).to_be_visible(timeout=30_000)
+            assert _query(page) == {"run": RUN, "contestant": "item-02"}
+            page.go_back()
+            settle(page)
+            page.wait_for_timeout(1500)
+            assert _query(page) == {"run": RUN}  # the contestant page before the pick (its default: no parameter)
+            page.go_back()
             settle(page)
             page.wait_for_timeout(1500)
             expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()  # and stays there
