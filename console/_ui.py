@@ -503,17 +503,26 @@ def run_banner(run: _queries.RunSummary) -> None:
 
 def run_caption(run: _queries.RunSummary) -> None:
     st.caption(f"Run `{run.run_id}` ({run.run_type}, {run.status}) · season {run.season_key} — {run.season_name} "
-               f"· rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
+               f"· graded under rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
 
 
 def unique_headers(headers: list[str]) -> list[str]:
-    """Table headers made unique for a DataFrame (a repeated "95% CI" becomes "95% CI (2)")."""
-    seen: dict[str, int] = {}
-    out = []
+    """Table headers made unique for a DataFrame: a header that repeats ("95% CI", "Reading") is named after the
+    statistic before it ("ICC(2,1) 95% CI", "ICC(2,1) reading"); anything still repeated gets a number."""
+    counts = {h: headers.count(h) for h in headers}
+    out, owner = [], ""
     for h in headers:
+        if counts[h] > 1 and owner:
+            out.append(f"{owner} {h if h.isupper() or h[:1].isdigit() else h.lower()}")
+        else:
+            out.append(h)
+            owner = h if counts[h] == 1 else owner
+    seen: dict[str, int] = {}
+    final = []
+    for h in out:
         seen[h] = seen.get(h, 0) + 1
-        out.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
-    return out
+        final.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
+    return final
 
 
 def md(text: str) -> str:

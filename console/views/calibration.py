@@ -255,8 +255,8 @@ with st.form(f"calib_form_{run.run_id}_{item.number}_{generation}"):
                 cols[n % 3].number_input(f"{sub.label} (0–100)", value=None, step=1.0, placeholder="0–100",
                                          key=f"{k}sub:{axis}:{sub.id}", help=sub.description, format="%.0f")
     # no max_chars (the browser would cut a paste without a word): an over-long comment is refused on submit
-    st.text_area("Comment (plain text)", key=f"{k}comment", placeholder="What most shaped your grade?",
-                 help=f"up to {MAX_COMMENT:,} characters, shown exactly as typed")
+    st.text_area("Comment (plain text)", key=f"{k}comment",
+                 placeholder=f"What most shaped your grade? (up to {MAX_COMMENT:,} characters, shown as typed)")
     st.form_submit_button(f"Submit grade of {item.alias} and reveal the judges", type="primary", on_click=_submit,
                           args=(item.number, item_id, generation))
 if mine and st.button("Cancel the re-grade", key=f"calib_cancel_{item.number}"):

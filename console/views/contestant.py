@@ -32,7 +32,7 @@ st.page_link("views/ledger.py", label=f"Ledger review of {contestant.display_nam
 
 score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
-    cols = st.columns(6)
+    cols = st.columns([1, 1, 0.7, 1.3, 1, 1.6])  # the judge spread ("77.1–80.2") gets room not to be cut
     cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
     cols[1].metric("Band", score["band"] or "—")
     cols[2].metric("Rank", score["rank"] or "—")
@@ -62,14 +62,14 @@ else:
     st.dataframe(axes, hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
                      "composite", "reasoning", "evidence", "process", "outcome", "data reliability")})
-    left, right = st.columns(2)
     labels = _ui.sub_score_labels(run.rubric_id)
-    for col, axis in ((left, "reasoning"), (right, "evidence")):
+    for axis in ("reasoning", "evidence"):  # full width: a column per judge, every judge visible at 1280 px
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
         subs.index = [labels.get(i, i) for i in subs.index]
         subs.index.name = f"{axis} sub-score"
-        col.markdown(f"**{axis.capitalize()} sub-scores**")
-        col.dataframe(subs, width="stretch")
+        st.markdown(f"**{axis.capitalize()} sub-scores** (one column per judge)")
+        st.dataframe(subs, width="stretch", column_config={
+            j: st.column_config.NumberColumn(j, format="%.0f") for j in subs.columns})
     for g in grades:
         with st.container(border=True):
             st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
