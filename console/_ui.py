@@ -46,11 +46,49 @@ def runs(url: str) -> list[_queries.RunSummary]:
     return _queries.list_runs(url)
 
 
+def grade_stamp(run_id: str) -> tuple[int, int]:
+    """(count, highest id) of the run's human grades, read once per page view: the key of every cached read that a
+    new human grade changes (the calibration queue, an annotator's grades, the blind view)."""
+    memo = st.session_state.setdefault("_grade_stamps", {})
+    view = st.session_state.get("_view_id")
+    if memo.get("view") != view:
+        memo.clear()
+        memo["view"] = view
+    if run_id not in memo:
+        memo[run_id] = _queries.human_grade_stamp(run_id, db_url())
+    return memo[run_id]
+
+
+def new_view() -> None:
+    """Mark the start of a page view (a script run): per-view memos such as :func:`grade_stamp` start afresh."""
+    st.session_state["_view_id"] = st.session_state.get("_view_id", 0) + 1
+
+
 def blind(run: _queries.RunSummary) -> Blind:
     """What the signed-in annotator (or a reader not signed in) may not see of the run yet (blind calibration);
     every cached read below that names a contestant or shows a judge's grade is keyed by it."""
     who = signed_in()
-    return _blinding(db_url(), run.run_id, who.name if who else None, _queries.human_grade_stamp(run.run_id, db_url()))
+    return _blinding(db_url(), run.run_id, who.name if who else None, grade_stamp(run.run_id))
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def calibration_items(url: str, run_id: str, stamp: tuple[int, int]) -> list[_queries.CalibrationItem]:
+    """The run's calibration items and who graded each (keyed by the human-grade stamp)."""
+    return _queries.calibration_items(run_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=512)
+def human_grades(url: str, run_id: str, contestant_row_id: int, annotator: str,
+                 stamp: tuple[int, int]) -> list[_queries.HumanGradeView]:
+    """One annotator's grades of one item (keyed by the human-grade stamp)."""
+    return _queries.human_grades(run_id, contestant_row_id, annotator, url)
+
+
+@st.cache_resource(show_spinner=False)
+def rubric(rubric_id: str):  # noqa: ANN201 - rubric.Rubric
+    from rubric import load_rubric
+
+    return load_rubric(rubric_id)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
@@ -243,7 +281,7 @@ def audit_key(run: _queries.RunSummary) -> AuditKey | None:
     if run.latest_version is None:
         return None
     url = db_url()
-    return (url, run.run_id, run.latest_version, _queries.human_grade_stamp(run.run_id, url))
+    return (url, run.run_id, run.latest_version, grade_stamp(run.run_id))
 
 
 class _Prewarm:

@@ -23,7 +23,7 @@ run = _ui.current_run()
 _ui.run_banner(run)
 url = _ui.db_url()
 who = _ui.signed_in()
-items = _queries.calibration_items(run.run_id, url)
+items = _ui.calibration_items(url, run.run_id, _ui.grade_stamp(run.run_id))
 gradable = [i for i in items if i.has_record]
 by_number = {i.number: i for i in gradable}
 _state.seed(ITEM_KEY, list(by_number), "calibration item")
@@ -31,13 +31,6 @@ if who is None:
     _state.publish("item")
     st.warning("Sign in (sidebar) to grade: every human grade is recorded under its annotator's name.")
     st.stop()
-
-
-@st.cache_resource(show_spinner=False)
-def _rubric(rubric_id: str):  # noqa: ANN202
-    from rubric import load_rubric
-
-    return load_rubric(rubric_id)
 
 
 queue = _queries.calibration_queue(items, who.name)
@@ -60,7 +53,8 @@ def _go_to(number: int) -> None:
     _state.set_value(ITEM_KEY, number)
 
 
-with st.expander(f"All items ({len(gradable)}) and who graded them", expanded=False):
+# drawn only when asked for: a table of every item on every view costs the browser more than the rest of the page
+if st.toggle(f"Show all items ({len(gradable)}) and who graded them", key="calib_all_items"):
     st.dataframe(pd.DataFrame([{"item": i.alias, "status for you": _status(i), "graded by": ", ".join(i.annotators)}
                                for i in gradable]), hide_index=True, width="stretch")
 next_up = (queue["needs_second"] + queue["ungraded"])[:1]
@@ -80,8 +74,8 @@ item_id = item.contestant_row_id
 st.caption(f"{item.alias}: {_status(item)}" + (f" (graded by {', '.join(item.annotators)})"
                                                  if item.annotators and who.name not in item.annotators else ""))
 record = _ui.blind_record(url, run.run_id, item_id)
-rubric = _rubric(run.rubric_id)
-mine = _queries.human_grades(run.run_id, item_id, who.name, url)
+rubric = _ui.rubric(run.rubric_id)
+mine = _ui.human_grades(url, run.run_id, item_id, who.name, _ui.grade_stamp(run.run_id))
 regrade_key = f"calib_regrade_{run.run_id}_{item.number}"
 
 with st.expander("What the judges were told (rubric and instructions)"):
