@@ -563,6 +563,27 @@ def unique_headers(headers: list[str]) -> list[str]:
     return final
 
 
+def split_wide(frame: pd.DataFrame, max_columns: int = 7) -> list[pd.DataFrame]:
+    """A table too wide for the page as several narrower ones, each led by the first (naming) column and cut only
+    between statistics (a statistic keeps its interval and reading: "ICC(2,1)", "ICC(2,1) 95% CI", ...)."""
+    columns = list(frame.columns)
+    if len(columns) <= max_columns:
+        return [frame]
+    key, rest = columns[0], columns[1:]
+    groups: list[list[str]] = []
+    for c in rest:
+        if groups and str(c).startswith(f"{groups[-1][0]} "):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    parts: list[list[str]] = [[]]
+    for g in groups:
+        if parts[-1] and 1 + len(parts[-1]) + len(g) > max_columns:
+            parts.append([])
+        parts[-1].extend(g)
+    return [frame[[key, *part]] for part in parts]
+
+
 def md(text: str) -> str:
     """Text for ``st.markdown`` with dollar signs escaped (so "$12 to $15" is not read as LaTeX)."""
     return (text or "").replace("$", "\\$")
