@@ -80,7 +80,9 @@ if claim_id is not None:
         _state.set_value("ledger_claim", None)
         st.rerun()
     if not result.entries:
-        st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}.")
+        st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}"
+                   + (" that you may see yet (the claims of items you have not graded are hidden)."
+                      if result.hidden_items else "."))
 if result.hidden_items:
     st.info(f"Blind calibration: the ledgers of {result.hidden_items} item(s) you have not graded yet are hidden; "
             "grade them on the Calibration page to review them.")
