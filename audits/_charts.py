@@ -166,20 +166,23 @@ def bland_altman_chart(pairs: Sequence[BlandAltmanPair]) -> Chart | None:
     usable = [p for p in pairs if p.points and p.mean_difference is not None]
     if not usable:
         return None
-    figure = Figure(figsize=(min(12.0, 4.0 * len(usable)), 3.6))
+    # at most two panels a row, so the figure is drawn near its own size on a page (its text readable at ~760 px)
+    columns = min(2, len(usable))
+    rows = -(-len(usable) // columns)
+    figure = Figure(figsize=(4.0 * columns, 3.4 * rows))
     for k, pair in enumerate(usable):
-        axes = figure.add_subplot(1, len(usable), k + 1)
+        axes = figure.add_subplot(rows, columns, k + 1)
         axes.scatter([m for m, _ in pair.points], [d for _, d in pair.points], s=18, color=_PALETTE[k % len(_PALETTE)])
         axes.axhline(pair.mean_difference, color="black", linewidth=1)
         for limit in (pair.loa_low, pair.loa_high):
             if limit is not None:
                 axes.axhline(limit, color="#999999", linestyle="--", linewidth=0.9)
         axes.axhline(0, color="#cccccc", linewidth=0.6, zorder=0)
-        axes.set_title(f"{pair.judge_a} - {pair.judge_b}", fontsize=9)
-        axes.set_xlabel("mean of the two (composite)", fontsize=8)
-        if k == 0:
-            axes.set_ylabel("difference", fontsize=8)
-        axes.tick_params(labelsize=7)
+        axes.set_title(f"{pair.judge_a} - {pair.judge_b}", fontsize=10)
+        axes.set_xlabel("mean of the two (composite)", fontsize=9)
+        if k % columns == 0:
+            axes.set_ylabel("difference", fontsize=9)
+        axes.tick_params(labelsize=8)
     figure.tight_layout()
     return Chart(
         key="bland_altman",

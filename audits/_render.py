@@ -334,8 +334,12 @@ def _self_preference(report: AuditReport) -> Section:
             f"flag at Holm-adjusted p < {result.significance_level:g} with a positive gap)."
         ),
     )
-    chart = consensus_chart(result.points, report.bands)
-    blocks: list[Block] = [table, test, ChartBlock(chart, "No grades to plot."), Caveats(result.caveats)]
+    if len({j.judge_id for j in result.judges}) < 2:  # the consensus of a one-judge panel is that judge itself
+        chart, placeholder = None, ("No self-preference chart: this run has one judge, so the panel consensus it "
+                                    "would be compared with is that judge itself.")
+    else:
+        chart, placeholder = consensus_chart(result.points, report.bands), "No grades to plot."
+    blocks: list[Block] = [table, test, ChartBlock(chart, placeholder), Caveats(result.caveats)]
     leaking = [g.judge_id for g in report.judge_probe if g.flagged]
     if report.judge_probe:
         blocks.append(Paragraph(

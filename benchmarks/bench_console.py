@@ -147,6 +147,7 @@ def main() -> int:
                   and ":" not in w.key).removesuffix("reasoning")
     at.number_input(key=f"{prefix}reasoning").set_value(60)
     at.number_input(key=f"{prefix}evidence").set_value(55)
+    at.number_input(key=f"{prefix}data_reliability").set_value(50)  # every axis but outcome is required
     form = next(b for b in at.form_submit_button if b.key != "sign_in_button")
     submit = timed(at, form.click().run)
     if "Revealed: the judges' grades" not in page_text(at):

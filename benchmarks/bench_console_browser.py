@@ -7,7 +7,9 @@ Debian's chromium with Playwright. For each page it prints:
   session) opened on the page's URL, until the page's last element is drawn and the script run has finished.
   The browser has loaded the leaderboard and another contestant's page before (its cache holds Streamlit's and
   the charting library's scripts, as after any earlier visit); the first visit with an empty cache is printed apart;
-- reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats.
+- reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats;
+- the calibration views of a signed-in annotator: an item opened in a new tab, a switch to another item, a grade
+  submitted until the judges' grades are revealed (first, then the median of two more, each on an ungraded item).
 
 The server is warmed once before timing (one page view that imports the modules), as a running console is.
 Run: .venv/bin/python benchmarks/bench_console_browser.py [--workdir DIR] [--strict]
@@ -43,6 +45,43 @@ def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: AN
             return
         page.wait_for_timeout(25)
     raise TimeoutError(f"{marker!r} not drawn within {timeout} s on {page.url}")
+
+
+AXIS_LABELS = ("Reasoning quality (0–100)", "Evidence grounding (0–100)", "Data reliability (0–100)")
+
+
+def _calibration_views(base: str, run_id: str, context, items, item: int) -> list[tuple[str, float, float]]:  # noqa: ANN001
+    """A signed-in annotator's calibration views: open the page in a new tab, switch to another item, submit a grade
+    (until the judges are revealed); each --repeats times on items nobody graded, median."""
+    ungraded = [i for i in items if not i.annotators and i.has_record and i.number != item]
+    opened, switched, submitted = [], [], []
+    for k in range(3):
+        here, there = ungraded[2 * k], ungraded[2 * k + 1]
+        tab = context.new_page()
+        start = time.perf_counter()
+        tab.goto(f"{base}/calibration?run={run_id}&item={here.number}", wait_until="commit")
+        _until_drawn(tab, rf"^Submit grade of {here.alias}")
+        opened.append(time.perf_counter() - start)
+        tab.get_by_role("combobox", name="Item").click()
+        tab.keyboard.type(there.alias)  # the list is virtualized: filter it to the item
+        option = tab.get_by_role("option", name=there.alias, exact=True)
+        start = time.perf_counter()
+        option.click()
+        _until_drawn(tab, rf"^Submit grade of {there.alias}")
+        switched.append(time.perf_counter() - start)
+        for label, value in zip(AXIS_LABELS, (55, 60, 50), strict=True):
+            box = tab.get_by_label(label, exact=True)
+            box.fill(str(value))
+            box.press("Tab")
+        tab.wait_for_timeout(300)
+        start = time.perf_counter()
+        tab.get_by_role("button", name=re.compile(r"^Submit grade of")).click()
+        _until_drawn(tab, rf"^Revealed: the judges' grades of {there.alias}")
+        submitted.append(time.perf_counter() - start)
+        tab.close()
+    return [("Calibration (signed in): open an item in a new tab", opened[0], statistics.median(opened[1:])),
+            ("Calibration: switch to another item", switched[0], statistics.median(switched[1:])),
+            ("Calibration: submit a grade -> judges revealed", submitted[0], statistics.median(submitted[1:]))]
 
 
 def main() -> int:
@@ -108,6 +147,7 @@ def main() -> int:
             tab.get_by_role("button", name="Sign in").click()
             _until_drawn(tab, r"^Submit grade of Item")
             signed_in = time.perf_counter() - start
+            calibration = _calibration_views(base, RUN_ID, signing, items, item)
             signing.close()
             for name, path, marker in pages:
                 tab = context.new_page()  # a new tab: a new Streamlit session, the browser's cache shared
@@ -125,6 +165,7 @@ def main() -> int:
                 results.append((name, first, statistics.median(again)))
                 if name.startswith("Calibration"):
                     results.append(("Calibration: sign in -> blind record and form", signed_in, float("nan")))
+                    results.extend(calibration)
         finally:
             browser.close()
 

@@ -15,6 +15,7 @@ import pandas as pd
 from pydantic import BaseModel
 from sqlalchemy import func, select
 
+from console._blind import HIDDEN_AUTHOR, Blind, resolve
 from grader.storage import (
     ContestantRow,
     ContestantScoreRow,
@@ -114,12 +115,34 @@ def flag_reason(details: dict[str, Any] | None, flagged: bool = True) -> str:
     return text + (f" — missing: {', '.join(missing)}" if missing else "")
 
 
-def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version)."""
+#: Leaderboard columns that carry judges' scores (withheld for an item the viewer has not graded).
+SCORE_COLUMNS: tuple[str, ...] = tuple(c for c in LEADERBOARD_COLUMNS if c not in (
+    "contestant", "family", "model", "process", "contestant_id"))
+
+
+def _blind_rows(rows: list[dict[str, Any]], blind: Blind) -> list[dict[str, Any]]:
+    """Leaderboard rows with the hidden items' authors and scores withheld, visible rows first (by rank) and the
+    hidden ones after by label (so their place reveals no score either)."""
+    if not blind.hides_any:
+        return rows
+    shown = [r for r in rows if not blind.hides_key(r["contestant_id"])]
+    hidden = [{**{k: None for k in r}, "contestant_id": r["contestant_id"], "label": blind.label(r["contestant_id"]),
+               "family": HIDDEN_AUTHOR, "model": HIDDEN_AUTHOR, "flagged": None, "details": None,
+               "rounds_scope": None, "comparison_set": None}
+              for r in rows if blind.hides_key(r["contestant_id"])]
+    return shown + sorted(hidden, key=lambda r: r["label"])
+
+
+def leaderboard(run_id: str, db_url: str | None = None, *, blind: Blind | None = None,
+                ) -> tuple[dict[str, Any], pd.DataFrame]:
+    """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version); the
+    items ``blind`` hides show their neutral label and no score."""
     from grader.panel.leaderboard import leaderboard_rows
     from grader.reporting import compact_facts, run_process_facts
 
+    blind = resolve(run_id, blind, db_url)
     meta, rows = leaderboard_rows(run_id, None, db_url)
+    rows = _blind_rows(rows, blind)
     facts = run_process_facts(run_id, db_url)
     frame = pd.DataFrame(
         [
@@ -132,7 +155,7 @@ def leaderboard(run_id: str, db_url: str | None = None) -> tuple[dict[str, Any],
                 "judge_spread": None if r["judges_low"] is None or r["judges_high"] is None
                 else r["judges_high"] - r["judges_low"],
                 "n_judges": r["n_judges"], "flagged": r["flagged"],
-                "flag_reason": flag_reason(r["details"], r["flagged"]),
+                "flag_reason": flag_reason(r["details"], bool(r["flagged"])),
                 "process": compact_facts(facts.get(r["contestant_id"])), "contestant_id": r["contestant_id"],
                 # rounds seasons: the comparison-set score (the ranking surface), all-rounds as context, and how
                 # many of the contestant's rounds the outcome columns are over
@@ -154,15 +177,21 @@ class ContestantRef(BaseModel):
     display_name: str
     provider_family: str
     model: str
+    hidden: bool = False
+    """An item of a calibration run the viewer has not graded: its author and its grades are withheld."""
 
 
-def run_contestants(run_id: str, db_url: str | None = None) -> list[ContestantRef]:
-    """The contestants of the run's season, in season order."""
+def run_contestants(run_id: str, db_url: str | None = None, *, blind: Blind | None = None) -> list[ContestantRef]:
+    """The contestants of the run's season, in season order (an item ``blind`` hides: its label, no author)."""
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         if run is None:
             raise KeyError(f"no run {run_id!r} in this database")
+        blind = resolve(run_id, blind, db_url)
         return [
+            ContestantRef(row_id=c.id, key=c.contestant_key, display_name=blind.label(c.contestant_key),
+                          provider_family=HIDDEN_AUTHOR, model=HIDDEN_AUTHOR, hidden=True)
+            if blind.hides(c.id) else
             ContestantRef(row_id=c.id, key=c.contestant_key, display_name=c.display_name,
                           provider_family=c.provider_family, model=c.model)
             for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id)
@@ -192,8 +221,11 @@ class JudgeGradeView(BaseModel):
 
 
 def judge_grades(run_id: str, contestant_row_id: int, db_url: str | None = None,
-                 repeat: int | None = 0) -> list[JudgeGradeView]:
-    """Every judge's grade of a contestant in a run (repeat 0 unless ``repeat`` is None: all repeats)."""
+                 repeat: int | None = 0, *, blind: Blind | None = None) -> list[JudgeGradeView]:
+    """Every judge's grade of a contestant in a run (repeat 0 unless ``repeat`` is None: all repeats); none of an
+    item ``blind`` hides."""
+    if resolve(run_id, blind, db_url).hides(contestant_row_id):
+        return []
     with session_scope(db_url) as s:
         q = select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.contestant_id == contestant_row_id)
         if repeat is not None:
@@ -217,8 +249,12 @@ def judge_grades(run_id: str, contestant_row_id: int, db_url: str | None = None,
         return out
 
 
-def contestant_score(run_id: str, contestant_row_id: int, db_url: str | None = None) -> dict[str, Any] | None:
-    """The contestant's row of the run's latest scored version (total, band, outcome, details)."""
+def contestant_score(run_id: str, contestant_row_id: int, db_url: str | None = None, *,
+                     blind: Blind | None = None) -> dict[str, Any] | None:
+    """The contestant's row of the run's latest scored version (total, band, outcome, details); None for an item
+    ``blind`` hides."""
+    if resolve(run_id, blind, db_url).hides(contestant_row_id):
+        return None
     with session_scope(db_url) as s:
         version = s.scalar(select(func.max(ScoreVersionRow.id)).where(ScoreVersionRow.run_id == run_id))
         if version is None:
@@ -252,8 +288,14 @@ def _trades_text(trades: list[Any] | None) -> str:
     return "; ".join(parts)
 
 
-def decision_timeline(contestant_row_id: int, db_url: str | None = None) -> pd.DataFrame:
-    """The contestant's decisions in time order, with trades spelled out (one row per decision)."""
+HIDDEN_RATIONALE = "hidden until you grade this item (the Calibration page shows it anonymized)"
+
+
+def decision_timeline(contestant_row_id: int, db_url: str | None = None, *, blind: Blind | None = None,
+                      ) -> pd.DataFrame:
+    """The contestant's decisions in time order, with trades spelled out (one row per decision). The rationales
+    of an item ``blind`` hides are withheld: as written, they may name their author."""
+    hidden = blind is not None and blind.hides(contestant_row_id)
     with session_scope(db_url) as s:
         c = s.get(ContestantRow, contestant_row_id)
         if c is None:
@@ -267,7 +309,8 @@ def decision_timeline(contestant_row_id: int, db_url: str | None = None) -> pd.D
     return pd.DataFrame(
         [
             {"decided_at": r.decided_at, "trades": len(r.trades or []), "what": _trades_text(r.trades)
-             or (_allocation_text(r.allocation) if r.allocation else "hold"), "rationale": r.rationale,
+             or (_allocation_text(r.allocation) if r.allocation else "hold"),
+             "rationale": HIDDEN_RATIONALE if hidden else r.rationale,
              "decision_seconds": r.decision_seconds, "confidence": r.confidence, "line": r.line}
             for r in rows
         ],
@@ -330,6 +373,8 @@ class LedgerPage(BaseModel):
     page_size: int
     pages: int
     entries: list[LedgerEntryView]
+    hidden_items: int = 0
+    """Items of a calibration run whose ledgers are withheld until the viewer grades them."""
 
 
 def ledger_judges(run_id: str, db_url: str | None = None) -> list[str]:
@@ -358,11 +403,15 @@ def _ledger_where(run_id: str, f: LedgerFilters) -> list[Any]:
 
 
 def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1, page_size: int = 20,
-                db_url: str | None = None) -> LedgerPage:
-    """One page of the run's claim ledgers (filtered, ordered by contestant, judge and position)."""
+                db_url: str | None = None, *, blind: Blind | None = None) -> LedgerPage:
+    """One page of the run's claim ledgers (filtered, ordered by contestant, judge and position); the ledgers of
+    the items ``blind`` hides are left out (``hidden_items`` says how many)."""
     f = filters or LedgerFilters()
     page_size = max(1, min(int(page_size), 200))
+    blind = resolve(run_id, blind, db_url)
     where = _ledger_where(run_id, f)
+    if blind.hides_any:
+        where.append(LedgerEntryRow.contestant_id.not_in(sorted(blind.hidden_rows)))
     with session_scope(db_url) as s:
         total = int(s.scalar(select(func.count(LedgerEntryRow.id)).where(*where)) or 0)
         pages = max(1, math.ceil(total / page_size))
@@ -397,7 +446,8 @@ def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1
             )
             for e, name in rows
         ]
-    return LedgerPage(total=total, page=page, page_size=page_size, pages=pages, entries=entries)
+    return LedgerPage(total=total, page=page, page_size=page_size, pages=pages, entries=entries,
+                      hidden_items=len(blind.hidden_rows))
 
 
 # -------------------------------------------------------------------------------------- calibration
@@ -533,12 +583,16 @@ def human_grade_stamp(run_id: str, db_url: str | None = None) -> tuple[int, int]
 # ------------------------------------------------------------------------------------ comparisons
 
 
-def compare_runs(run_a: str, run_b: str, db_url: str | None = None) -> pd.DataFrame:
-    """Two runs side by side per contestant (matched by contestant id): total, rank and band in each."""
+def compare_runs(run_a: str, run_b: str, db_url: str | None = None, *, blind_a: Blind | None = None,
+                 blind_b: Blind | None = None) -> pd.DataFrame:
+    """Two runs side by side per contestant (matched by contestant id): total, rank and band in each (an item a
+    run's ``blind`` hides: its label and no figure)."""
     from grader.panel.leaderboard import leaderboard_rows
 
     keep = ["contestant_id", "contestant", "total", "rank", "band", "reasoning_median"]
-    a, b = (pd.DataFrame([{**r, "contestant": r["label"]} for r in leaderboard_rows(run, None, db_url)[1]],
+    blinds = {run_a: resolve(run_a, blind_a, db_url), run_b: resolve(run_b, blind_b, db_url)}
+    a, b = (pd.DataFrame([{**r, "contestant": r["label"]}
+                          for r in _blind_rows(leaderboard_rows(run, None, db_url)[1], blinds[run])],
                          columns=[*keep, "label"])[keep] for run in (run_a, run_b))
     merged = a[keep].merge(b[keep], on="contestant_id", how="outer", suffixes=(" A", " B"))
     merged["contestant"] = merged["contestant A"].fillna(merged["contestant B"])
@@ -593,14 +647,16 @@ def _scoring_inputs(run_id: str, db_url: str | None):
     return grades, families, judges, timings, available, names
 
 
-def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None) -> pd.DataFrame:
+def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None, *,
+                    blind: Blind | None = None) -> pd.DataFrame:
     """Every contestant of a run scored under rubric A and rubric B from its stored grades (no judge call,
-    nothing stored), as ``grader rubric diff --run`` does."""
+    nothing stored), as ``grader rubric diff --run`` does; an item ``blind`` hides: its label and no figure."""
     from grader.panel._grade import panel_rubric_for_ids
     from grader.scoring import score_run
     from rubric import load_rubric
 
     ra, rb = load_rubric(rubric_a), load_rubric(rubric_b)
+    blind = resolve(run_id, blind, db_url)
     grades, families, judges, timings, available, names = _scoring_inputs(run_id, db_url)
     scored = [{sc.contestant_id: sc for sc in score_run(grades, panel_rubric_for_ids(r, judges, families), timings,
                                                          available)} for r in (ra, rb)]
@@ -609,15 +665,29 @@ def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | Non
          "Δ total": None if a.total is None or b.total is None else b.total - a.total,
          "rank A": a.rank, "rank B": b.rank, "rank moved": a.rank != b.rank,
          "band A": a.band, "band B": b.band, "band changed": a.band != b.band, "contestant_id": c}
-        for c in grades for a, b in [(scored[0][c], scored[1][c])]
-    ])
+        for c in grades if not blind.hides_key(c) for a, b in [(scored[0][c], scored[1][c])]
+    ] + [{"contestant": blind.label(c), "contestant_id": c} for c in sorted(grades, key=blind.label)
+         if blind.hides_key(c)], columns=["contestant", "total A", "total B", "Δ total", "rank A", "rank B",
+                                          "rank moved", "band A", "band B", "band changed", "contestant_id"])
     frame.attrs["rubrics"] = {"A": ra.id, "B": rb.id}
     if frame.empty:
         return frame
-    return frame.sort_values("rank B", na_position="last").reset_index(drop=True)
+    shown = frame[~frame["contestant_id"].map(blind.hides_key)]
+    return pd.concat([shown.sort_values("rank B", na_position="last"),
+                      frame[frame["contestant_id"].map(blind.hides_key)]]).reset_index(drop=True)
 
 
 # ------------------------------------------------------------------------------------------- audits
+
+
+def audits_withheld(blind: Blind) -> str | None:
+    """Why the run's audit report is withheld from this viewer (None: it is not). On a calibration run the report
+    names every item's judges' scores and the human-vs-judge agreement, so it waits until the viewer has graded
+    every item."""
+    if not blind.hides_any:
+        return None
+    return (f"This is a calibration run: its audits show every item's judge scores, so they are withheld until "
+            f"you have graded every item ({len(blind.hidden_rows)} still to grade by you; sign in to grade).")
 
 
 def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 500, n_boot_alpha: int = 300,

@@ -6,6 +6,14 @@ URL-linked value therefore has a *shadow* in the session state that no widget ow
 on a session's first run, re-seeds its widget when the widget comes back, and is what :func:`publish` writes
 to the query string. Values read from a link are checked against what exists (:func:`seed`); a link naming a
 run or contestant that is not there says so instead of silently showing another one.
+
+History: the browser adds one entry per page switch and one per change a person makes, never one for a value a page
+picks by itself. So (1) the sidebar's page links carry the target page's state (:func:`link_params`): the switch
+lands on its final URL at once, with no second entry when the page writes its query string; (2) values a page
+picks by default (the latest scored run, the first contestant, ledger page 1, 20 per page) are not written to the
+URL (:func:`default`, ``FIXED_DEFAULTS``); (3) a URL that changes under the page (Back, Forward, a followed link)
+is the truth: the page's values are re-read from it, an absent one back to its default (:func:`sync_from_url`), so
+the page cannot write its previous state back and "flip" the browser forward again.
 """
 
 from __future__ import annotations
@@ -35,12 +43,25 @@ PARAMS: dict[str, str] = {
     "a": "cmp_run_a",
     "b": "cmp_run_b",
 }
+#: The query-string parameters each page owns (besides ``run``), by page title.
+PAGE_PARAMS: dict[str, tuple[str, ...]] = {
+    "Leaderboard": (),
+    "Contestant": ("contestant",),
+    "Ledger review": ("judge", "verifier", "jstatus", "agree", "who", "lookahead", "per", "page", "claim"),
+    "Calibration": ("item",),
+    "Audits": (),
+    "Runs": ("a", "b"),
+}
+#: Values that mean the same as an absent parameter: never written to the URL.
+FIXED_DEFAULTS: dict[str, Any] = {"per": 20, "page": 1, "judge": "(any)", "agree": "any"}
 _LISTS = {"verifier", "jstatus"}
 _INTS = {"item", "per", "page", "claim"}
 _BOOLS = {"lookahead"}
 _READ = "_url_read"
 _UNKNOWN = "_url_unknown"
 _FROM_URL = "_url_keys"
+_PUBLISHED = "_url_published"
+_DEFAULTED = "_url_defaulted"
 
 
 def _shadow(key: str) -> str:
@@ -71,19 +92,39 @@ def _format(value: Any) -> str | None:
     return str(value)
 
 
-def restore_from_url() -> None:
-    """On a session's first run (a new tab, a reload, a followed link): take the page state from the URL."""
+def _current_query() -> dict[str, str]:
+    return {k: ",".join(st.query_params.get_all(k)) for k in st.query_params}
+
+
+def sync_from_url(page_title: str) -> None:
+    """Take the page state from the URL on a session's first run (a new tab, a reload, a followed link: every
+    parameter it names) and whenever the URL changed under the page since it last wrote it (Back, Forward, a page
+    link: the run and this page's parameters, an absent one back to its default)."""
     ss = st.session_state
-    if ss.get(_READ):
-        return
+    first = not ss.get(_READ)
+    if not first and _current_query() == ss.get(_PUBLISHED):
+        return  # a widget changed (the URL is the page's own): the page writes the new state itself
     ss[_READ] = True
-    for param, key in PARAMS.items():
+    params = list(PARAMS) if first else ["run", *PAGE_PARAMS.get(page_title, ())]
+    for param in params:
+        key = PARAMS[param]
         raw = st.query_params.get_all(param)
-        if raw:
-            value = _parse(param, raw)
-            if value is not None:
-                ss[_shadow(key)] = value
-                ss.setdefault(_FROM_URL, set()).add(key)
+        value = _parse(param, raw) if raw else None
+        if value is not None:
+            ss[_shadow(key)] = value
+            ss.setdefault(_FROM_URL, set()).add(key)
+            ss.get(_DEFAULTED, {}).pop(key, None)
+            if not first:  # the widget shows the URL's value (on a first run, seed() gives it)
+                ss[key] = value
+        elif not first:
+            ss.pop(_shadow(key), None)
+            ss.pop(key, None)
+
+
+def restore_from_url() -> None:
+    """On a session's first run: take the page state from the URL (see :func:`sync_from_url`)."""
+    if not st.session_state.get(_READ):
+        sync_from_url("")
 
 
 def seed(key: str, valid: list[Any] | None = None, what: str = "") -> None:
@@ -112,9 +153,21 @@ def seed(key: str, valid: list[Any] | None = None, what: str = "") -> None:
         ss[key] = kept
 
 
+def default(key: str, value: Any) -> None:
+    """Before its widget is created, with no kept value: the page's own pick (not written to the URL until a person
+    changes it, so it adds no history entry)."""
+    ss = st.session_state
+    ss[key] = value
+    ss.setdefault(_DEFAULTED, {})[key] = value
+
+
 def remember(key: str) -> None:
     """After its widget is created: keep its value."""
-    st.session_state[_shadow(key)] = st.session_state.get(key)
+    ss = st.session_state
+    ss[_shadow(key)] = ss.get(key)
+    defaulted = ss.get(_DEFAULTED, {})
+    if key in defaulted and defaulted[key] != ss.get(key):
+        del defaulted[key]  # a person changed it: from now on it is part of the URL
 
 
 def set_value(key: str, value: Any) -> None:
@@ -127,17 +180,37 @@ def kept(key: str) -> Any:
     return st.session_state.get(_shadow(key))
 
 
-def publish(*params: str) -> None:
-    """Write the run and the page's own ``params`` to the query string (and nothing else)."""
+def _wanted(params: tuple[str, ...], live: bool = False) -> dict[str, str]:
+    """The query string of ``run`` and ``params``: kept values (``live``: a widget's current value where it has
+    one), without values a page picked by itself or that mean the same as an absent parameter."""
     ss = st.session_state
+    defaulted = ss.get(_DEFAULTED, {})
     wanted = {}
     for param in ("run", *params):
-        value = _format(ss.get(_shadow(PARAMS[param])))
-        if value is not None:
-            wanted[param] = value
-    current = {k: ",".join(st.query_params.get_all(k)) for k in st.query_params}
-    if current != wanted:
+        key = PARAMS[param]
+        value = ss[key] if live and key in ss else ss.get(_shadow(key))
+        if key in defaulted and defaulted[key] == value:
+            continue
+        if param in FIXED_DEFAULTS and value == FIXED_DEFAULTS[param]:
+            continue
+        text = _format(value)
+        if text is not None:
+            wanted[param] = text
+    return wanted
+
+
+def publish(*params: str) -> None:
+    """Write the run and the page's own ``params`` to the query string (and nothing else)."""
+    wanted = _wanted(params)
+    if _current_query() != wanted:
         st.query_params.from_dict(wanted)
+    st.session_state[_PUBLISHED] = wanted
+
+
+def link_params(page_title: str) -> dict[str, str]:
+    """The query string a link to ``page_title`` carries: the run and that page's kept values (so the switch lands
+    on the URL the page keeps, one history entry)."""
+    return _wanted(PAGE_PARAMS.get(page_title, ()), live=True)
 
 
 def unknown_from_link() -> list[str]:

@@ -24,6 +24,7 @@ import streamlit as st
 
 from console import _nav, _queries, _state
 from console._auth import AnnotatorDirectory, AuthError, BrowserSessions, SignedIn, require_current
+from console._blind import Blind, blinding
 from console._state import CONTESTANT_KEY, RUN_KEY
 from grader.storage import database_url
 
@@ -45,29 +46,86 @@ def runs(url: str) -> list[_queries.RunSummary]:
     return _queries.list_runs(url)
 
 
-@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
-def leaderboard(url: str, run_id: str, version: int | None) -> tuple[dict[str, Any], pd.DataFrame]:
-    return _queries.leaderboard(run_id, url)
+def grade_stamp(run_id: str) -> tuple[int, int]:
+    """(count, highest id) of the run's human grades, read once per page view: the key of every cached read that a
+    new human grade changes (the calibration queue, an annotator's grades, the blind view)."""
+    memo = st.session_state.setdefault("_grade_stamps", {})
+    view = st.session_state.get("_view_id")
+    if memo.get("view") != view:
+        memo.clear()
+        memo["view"] = view
+    if run_id not in memo:
+        memo[run_id] = _queries.human_grade_stamp(run_id, db_url())
+    return memo[run_id]
+
+
+def new_view() -> None:
+    """Mark the start of a page view (a script run): per-view memos such as :func:`grade_stamp` start afresh."""
+    st.session_state["_view_id"] = st.session_state.get("_view_id", 0) + 1
+
+
+def blind(run: _queries.RunSummary) -> Blind:
+    """What the signed-in annotator (or a reader not signed in) may not see of the run yet (blind calibration);
+    every cached read below that names a contestant or shows a judge's grade is keyed by it."""
+    who = signed_in()
+    return _blinding(db_url(), run.run_id, who.name if who else None, grade_stamp(run.run_id))
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=64)
-def contestants(url: str, run_id: str) -> list[_queries.ContestantRef]:
-    return _queries.run_contestants(run_id, url)
+def calibration_items(url: str, run_id: str, stamp: tuple[int, int]) -> list[_queries.CalibrationItem]:
+    """The run's calibration items and who graded each (keyed by the human-grade stamp)."""
+    return _queries.calibration_items(run_id, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=512)
+def human_grades(url: str, run_id: str, contestant_row_id: int, annotator: str,
+                 stamp: tuple[int, int]) -> list[_queries.HumanGradeView]:
+    """One annotator's grades of one item (keyed by the human-grade stamp)."""
+    return _queries.human_grades(run_id, contestant_row_id, annotator, url)
+
+
+@st.cache_resource(show_spinner=False)
+def rubric(rubric_id: str):  # noqa: ANN201 - rubric.Rubric
+    from rubric import load_rubric
+
+    return load_rubric(rubric_id)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def judge_grades(url: str, run_id: str, contestant_row_id: int) -> list[_queries.JudgeGradeView]:
-    return _queries.judge_grades(run_id, contestant_row_id, url)
+def _blinding(url: str, run_id: str, viewer: str | None, stamp: tuple[int, int]) -> Blind:
+    return blinding(run_id, viewer, url)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def leaderboard(url: str, run_id: str, version: int | None, blind: Blind) -> tuple[dict[str, Any], pd.DataFrame]:
+    return _queries.leaderboard(run_id, url, blind=blind)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def contestants(url: str, run_id: str, blind: Blind) -> list[_queries.ContestantRef]:
+    return _queries.run_contestants(run_id, url, blind=blind)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=64)
+def contestant_keys(url: str, run_id: str) -> frozenset[str]:
+    """The contestant ids of a run's season (ids only: they name no author)."""
+    return frozenset(c.key for c in _queries.run_contestants(run_id, url))
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None) -> dict | None:
-    return _queries.contestant_score(run_id, contestant_row_id, url)
+def judge_grades(url: str, run_id: str, contestant_row_id: int, blind: Blind) -> list[_queries.JudgeGradeView]:
+    return _queries.judge_grades(run_id, contestant_row_id, url, blind=blind)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def decision_timeline(url: str, contestant_row_id: int) -> pd.DataFrame:
-    return _queries.decision_timeline(contestant_row_id, url)
+def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None,
+                     blind: Blind) -> dict | None:
+    return _queries.contestant_score(run_id, contestant_row_id, url, blind=blind)
+
+
+@st.cache_data(ttl=600, show_spinner=False, max_entries=256)
+def decision_timeline(url: str, contestant_row_id: int, blind: Blind) -> pd.DataFrame:
+    return _queries.decision_timeline(contestant_row_id, url, blind=blind)
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=8)
@@ -223,7 +281,7 @@ def audit_key(run: _queries.RunSummary) -> AuditKey | None:
     if run.latest_version is None:
         return None
     url = db_url()
-    return (url, run.run_id, run.latest_version, _queries.human_grade_stamp(run.run_id, url))
+    return (url, run.run_id, run.latest_version, grade_stamp(run.run_id))
 
 
 class _Prewarm:
@@ -277,13 +335,15 @@ def prewarm_server(run: _queries.RunSummary | None) -> None:
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
-def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | None) -> pd.DataFrame:
-    return _queries.compare_runs(run_a, run_b, url)
+def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | None, blind_a: Blind,
+                 blind_b: Blind) -> pd.DataFrame:
+    return _queries.compare_runs(run_a, run_b, url, blind_a=blind_a, blind_b=blind_b)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
-def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None) -> pd.DataFrame:
-    return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url)
+def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None,
+                    blind: Blind) -> pd.DataFrame:
+    return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url, blind=blind)
 
 
 @st.cache_data(ttl=3600, show_spinner=False)
@@ -424,6 +484,11 @@ def sidebar_sign_in() -> SignedIn | None:
 # ------------------------------------------------------------------------------------------- runs
 
 
+def default_run(all_runs: list[_queries.RunSummary]) -> _queries.RunSummary:
+    """The run a first visit opens on: the newest with a scored version (a dry run has none), else the newest."""
+    return next((r for r in all_runs if r.latest_version is not None), all_runs[0])
+
+
 def sidebar_run_picker() -> _queries.RunSummary | None:
     """The run every page shows (shared across pages)."""
     url = db_url()
@@ -438,7 +503,7 @@ def sidebar_run_picker() -> _queries.RunSummary | None:
     by_id = {r.run_id: r for r in all_runs}
     _state.seed(RUN_KEY, ids, "run")
     if st.session_state.get(RUN_KEY) not in by_id:
-        st.session_state[RUN_KEY] = ids[0]
+        _state.default(RUN_KEY, default_run(all_runs).run_id)
     st.sidebar.selectbox("Run", ids, key=RUN_KEY, format_func=lambda r: by_id[r].label)
     _state.remember(RUN_KEY)
     if st.sidebar.button("Refresh data", key="refresh"):
@@ -455,7 +520,7 @@ def current_run() -> _queries.RunSummary | None:
     by_id = {r.run_id: r for r in all_runs}
     run = by_id.get(st.session_state.get(RUN_KEY, ""))
     if run is None and all_runs:
-        run = all_runs[0]
+        run = default_run(all_runs)
     if run is None:
         st.info(f"No grading runs in `{url}` yet. Grade a season first, e.g. "
                 "`grader grade seasons/demo-2022q1 --panel reference --run-id demo-ref`.")
@@ -476,17 +541,47 @@ def run_banner(run: _queries.RunSummary) -> None:
 
 def run_caption(run: _queries.RunSummary) -> None:
     st.caption(f"Run `{run.run_id}` ({run.run_type}, {run.status}) · season {run.season_key} — {run.season_name} "
-               f"· rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
+               f"· graded under rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
 
 
 def unique_headers(headers: list[str]) -> list[str]:
-    """Table headers made unique for a DataFrame (a repeated "95% CI" becomes "95% CI (2)")."""
-    seen: dict[str, int] = {}
-    out = []
+    """Table headers made unique for a DataFrame: a header that repeats ("95% CI", "Reading") is named after the
+    statistic before it ("ICC(2,1) 95% CI", "ICC(2,1) reading"); anything still repeated gets a number."""
+    counts = {h: headers.count(h) for h in headers}
+    out, owner = [], ""
     for h in headers:
+        if counts[h] > 1 and owner:
+            out.append(f"{owner} {h if h.isupper() or h[:1].isdigit() else h.lower()}")
+        else:
+            out.append(h)
+            owner = h if counts[h] == 1 else owner
+    seen: dict[str, int] = {}
+    final = []
+    for h in out:
         seen[h] = seen.get(h, 0) + 1
-        out.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
-    return out
+        final.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
+    return final
+
+
+def split_wide(frame: pd.DataFrame, max_columns: int = 7) -> list[pd.DataFrame]:
+    """A table too wide for the page as several narrower ones, each led by the first (naming) column and cut only
+    between statistics (a statistic keeps its interval and reading: "ICC(2,1)", "ICC(2,1) 95% CI", ...)."""
+    columns = list(frame.columns)
+    if len(columns) <= max_columns:
+        return [frame]
+    key, rest = columns[0], columns[1:]
+    groups: list[list[str]] = []
+    for c in rest:
+        if groups and str(c).startswith(f"{groups[-1][0]} "):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    parts: list[list[str]] = [[]]
+    for g in groups:
+        if parts[-1] and 1 + len(parts[-1]) + len(g) > max_columns:
+            parts.append([])
+        parts[-1].extend(g)
+    return [frame[[key, *part]] for part in parts]
 
 
 def md(text: str) -> str:
@@ -497,10 +592,17 @@ def md(text: str) -> str:
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
 
 
+#: Where GitHub-flavoured markdown would make a bare URL or e-mail a link (after escapes are decoded): a word
+#: joiner (U+2060, invisible) after "www", "http(s):" and "@" breaks the pattern without changing what is read.
+_AUTOLINK = re.compile(r"(?i)(www(?=\\?\.)|https?\\?:(?=//)|@)")
+
+
 def plain(text: str) -> str:
-    """Text someone typed (a note, a comment) for ``st.markdown``/``st.caption`` as plain text: every markdown
-    character escaped, so a note cannot fetch an image, make a link, colour text or run LaTeX."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", (text or "").replace("\r", "")).replace("\n", "  \n")
+    """Text someone wrote (a judge's summary, a claim, a reason) for ``st.markdown``/``st.caption`` as plain text:
+    every markdown character escaped and bare URLs and e-mails kept from becoming links, so the text cannot fetch
+    an image, make a link, colour text or run LaTeX. (Annotators' own notes are shown with ``st.text``.)"""
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", (text or "").replace("\r", "")).replace("\n", "  \n")
+    return _AUTOLINK.sub("\\1\u2060", escaped)
 
 
 def png(b64: str) -> bytes:
@@ -509,7 +611,7 @@ def png(b64: str) -> bytes:
 
 def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _queries.ContestantRef | None:
     """A contestant picker whose choice is kept across pages (``selected_contestant``)."""
-    cs = contestants(db_url(), run.run_id)
+    cs = contestants(db_url(), run.run_id, blind(run))
     if not cs:
         st.info("This run's season has no contestants.")
         return None
@@ -517,7 +619,7 @@ def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _que
     by_key = {c.key: c for c in cs}
     _state.seed(CONTESTANT_KEY, keys, "contestant")
     if st.session_state.get(CONTESTANT_KEY) not in by_key:
-        st.session_state[CONTESTANT_KEY] = keys[0]
+        _state.default(CONTESTANT_KEY, keys[0])
     key = st.selectbox(label, keys, key=CONTESTANT_KEY, format_func=lambda k: f"{by_key[k].display_name} ({k})")
     _state.remember(CONTESTANT_KEY)
     return by_key[key]

@@ -85,7 +85,8 @@ class HumanGradeInput(BaseModel):
     @classmethod
     def _comment(cls, value: str) -> str:
         if len(value) > MAX_COMMENT:
-            raise WriteError(f"comment: longer than {MAX_COMMENT} characters")
+            raise WriteError(f"comment: {len(value):,} characters, longer than the limit of {MAX_COMMENT:,}; "
+                             "shorten it (nothing was recorded)")
         return value.strip()
 
 
@@ -188,7 +189,8 @@ def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: st
         raise WriteError(f"status: {status!r} is not one of {', '.join(CLAIM_STATUSES)}")
     note = (note or "").strip()
     if len(note) > MAX_COMMENT:
-        raise WriteError(f"note: longer than {MAX_COMMENT} characters")
+        raise WriteError(f"note: {len(note):,} characters, longer than the limit of {MAX_COMMENT:,}; "
+                         "shorten it (nothing was recorded)")
     with session_scope(db_url) as s:
         if s.get(LedgerEntryRow, ledger_entry_id) is None:
             raise WriteError(f"no ledger entry {ledger_entry_id}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from console import _state, _ui
+from console import _queries, _state, _ui
 
 st.title("Audits")
 run = _ui.current_run()
@@ -17,6 +17,12 @@ _state.publish()
 if run.latest_version is None:
     _ui.run_banner(run)
     st.info("This run has no scored version yet, so there is nothing to audit.")
+    st.stop()
+
+withheld = _queries.audits_withheld(_ui.blind(run))
+if withheld:
+    _ui.run_banner(run)
+    st.info(withheld)
     st.stop()
 
 key = _ui.audit_key(run)
@@ -60,6 +66,7 @@ st.caption(f"{doc.title} · live from the database · {key[3][0]} human grade ro
 with st.expander("Run identity and hashes"):
     st.table(pd.DataFrame(doc.identity, columns=["", "value"]))
 
+WIDE_TABLE = 7  # columns: a wider table would not fit at 1280 px as a scrolling grid
 HUMAN_SECTIONS = {"calibration"}  # individual human grades: for signed-in annotators only
 reader = _ui.signed_in()
 tabs = st.tabs([section.title for section in doc.sections])
@@ -75,8 +82,12 @@ for tab, section in zip(tabs, doc.sections, strict=True):
             elif isinstance(block, Table):
                 if block.caption:
                     st.caption(block.caption)
-                st.dataframe(pd.DataFrame(block.rows, columns=_ui.unique_headers(block.headers)),
-                             hide_index=True, width="stretch")
+                frame = pd.DataFrame(block.rows, columns=_ui.unique_headers(block.headers))
+                if len(frame.columns) > WIDE_TABLE:  # in parts, drawn whole with cells wrapped: nothing clipped
+                    for part in _ui.split_wide(frame, WIDE_TABLE):
+                        st.table(part, hide_index=True)
+                else:
+                    st.dataframe(frame, hide_index=True, width="stretch")
             elif isinstance(block, ChartBlock):
                 if block.chart is None:
                     st.info(block.placeholder)

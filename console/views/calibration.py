@@ -23,7 +23,7 @@ run = _ui.current_run()
 _ui.run_banner(run)
 url = _ui.db_url()
 who = _ui.signed_in()
-items = _queries.calibration_items(run.run_id, url)
+items = _ui.calibration_items(url, run.run_id, _ui.grade_stamp(run.run_id))
 gradable = [i for i in items if i.has_record]
 by_number = {i.number: i for i in gradable}
 _state.seed(ITEM_KEY, list(by_number), "calibration item")
@@ -31,13 +31,6 @@ if who is None:
     _state.publish("item")
     st.warning("Sign in (sidebar) to grade: every human grade is recorded under its annotator's name.")
     st.stop()
-
-
-@st.cache_resource(show_spinner=False)
-def _rubric(rubric_id: str):  # noqa: ANN202
-    from rubric import load_rubric
-
-    return load_rubric(rubric_id)
 
 
 queue = _queries.calibration_queue(items, who.name)
@@ -60,12 +53,13 @@ def _go_to(number: int) -> None:
     _state.set_value(ITEM_KEY, number)
 
 
-with st.expander(f"All items ({len(gradable)}) and who graded them", expanded=False):
+# drawn only when asked for: a table of every item on every view costs the browser more than the rest of the page
+if st.toggle(f"Show all items ({len(gradable)}) and who graded them", key="calib_all_items"):
     st.dataframe(pd.DataFrame([{"item": i.alias, "status for you": _status(i), "graded by": ", ".join(i.annotators)}
                                for i in gradable]), hide_index=True, width="stretch")
 next_up = (queue["needs_second"] + queue["ungraded"])[:1]
 if st.session_state.get(ITEM_KEY) not in by_number:
-    st.session_state[ITEM_KEY] = next_up[0].number if next_up else gradable[0].number
+    _state.default(ITEM_KEY, next_up[0].number if next_up else gradable[0].number)
 left, right = st.columns([3, 1], vertical_alignment="bottom")
 # options are item numbers in a fixed order and the labels never change: the choice is the item itself
 item_no = left.selectbox("Item", list(by_number), key=ITEM_KEY, format_func=lambda n: by_number[n].alias)
@@ -80,8 +74,8 @@ item_id = item.contestant_row_id
 st.caption(f"{item.alias}: {_status(item)}" + (f" (graded by {', '.join(item.annotators)})"
                                                  if item.annotators and who.name not in item.annotators else ""))
 record = _ui.blind_record(url, run.run_id, item_id)
-rubric = _rubric(run.rubric_id)
-mine = _queries.human_grades(run.run_id, item_id, who.name, url)
+rubric = _ui.rubric(run.rubric_id)
+mine = _ui.human_grades(url, run.run_id, item_id, who.name, _ui.grade_stamp(run.run_id))
 regrade_key = f"calib_regrade_{run.run_id}_{item.number}"
 
 with st.expander("What the judges were told (rubric and instructions)"):
@@ -165,7 +159,16 @@ def _submit(number: int, contestant_row_id: int, generation: int) -> None:
     """Record the grade of item ``number`` (bound when the form was drawn, never read from the picker)."""
     ss = st.session_state
     try:
-        grade = HumanGradeInput(**_values(_form_key(number, generation)))
+        values = _values(_form_key(number, generation))
+        problems = []
+        try:
+            grade = HumanGradeInput(**values)
+        except ValueError as exc:
+            problems.append(describe_error(exc))
+        if values["data_reliability"] is None:  # the form asks for every axis (only outcome may be ticked off)
+            problems.append("data_reliability: a score 0-100 is required")
+        if problems:
+            raise ValueError("; ".join(problems))
         previous = _queries.human_grades(run.run_id, contestant_row_id, who.name, _ui.db_url())
         if previous and _same_as(grade, previous[-1]):
             raise ValueError("nothing changed since your previous grade of this item: change a score or the "
@@ -182,7 +185,8 @@ def _reveal() -> None:
     if st.session_state.pop("calib_submitted", None) == item.number:
         st.success(f"Grade of {item.alias} recorded. The judges' grades are revealed below.")
     st.subheader(f"Revealed: the judges' grades of {item.alias}")
-    judges = _ui.judge_grades(url, run.run_id, item_id)
+    blind = _ui.blind(run)  # this item is graded by now: the blind view lets its judges through
+    judges = _ui.judge_grades(url, run.run_id, item_id, blind)
     rows = [{"grader": f"you ({who.name})", "composite": last.composite, "reasoning": last.reasoning,
              "evidence": last.evidence, "outcome": last.outcome, "data reliability": last.data_reliability,
              "verdict / comment": last.comment or "—"}]
@@ -194,7 +198,7 @@ def _reveal() -> None:
                      "composite", "reasoning", "evidence", "outcome", "data reliability")})
     if judges and last.composite is not None:
         median = statistics.median(g.composite for g in judges)
-        score = _ui.contestant_score(url, run.run_id, item_id, run.latest_version)
+        score = _ui.contestant_score(url, run.run_id, item_id, run.latest_version, blind)
         cols = st.columns(3)
         cols[0].metric("Your composite", f"{last.composite:.1f}", f"{last.composite - median:+.1f} vs panel median",
                        delta_color="off")
@@ -244,8 +248,9 @@ with st.form(f"calib_form_{run.run_id}_{item.number}_{generation}"):
             for n, sub in enumerate(getattr(rubric.axes, axis).sub_components):
                 cols[n % 3].number_input(f"{sub.label} (0–100)", value=None, step=1.0, placeholder="0–100",
                                          key=f"{k}sub:{axis}:{sub.id}", help=sub.description, format="%.0f")
-    st.text_area("Comment (plain text)", key=f"{k}comment", placeholder="What most shaped your grade?",
-                 max_chars=MAX_COMMENT)
+    # no max_chars (the browser would cut a paste without a word): an over-long comment is refused on submit
+    st.text_area("Comment (plain text)", key=f"{k}comment",
+                 placeholder=f"What most shaped your grade? (up to {MAX_COMMENT:,} characters, shown as typed)")
     st.form_submit_button(f"Submit grade of {item.alias} and reveal the judges", type="primary", on_click=_submit,
                           args=(item.number, item_id, generation))
 if mine and st.button("Cancel the re-grade", key=f"calib_cancel_{item.number}"):

@@ -18,11 +18,21 @@ _ui.link_warnings()
 _ui.run_banner(run)
 if contestant is None:
     st.stop()
-st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · id `{contestant.key}`")
+blind = _ui.blind(run)
+if contestant.hidden:
+    st.caption(f"{contestant.display_name} · id `{contestant.key}`")
+    st.info("Blind calibration: this item's author, scores and judges' grades are hidden until you have graded it "
+            "(Calibration page).")
+else:
+    st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · "
+               f"id `{contestant.key}`")
 
-score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version)
+st.page_link("views/ledger.py", label=f"Ledger review of {contestant.display_name}'s claims",
+             icon=":material/fact_check:", query_params={"run": run.run_id, "who": contestant.key})
+
+score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
-    cols = st.columns(6)
+    cols = st.columns([1, 1, 0.7, 1.3, 1, 1.6])  # the judge spread ("77.1–80.2") gets room not to be cut
     cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
     cols[1].metric("Band", score["band"] or "—")
     cols[2].metric("Rank", score["rank"] or "—")
@@ -35,9 +45,11 @@ if score is not None:
         st.warning(f"Flagged, never official: {_ui.md(_queries.flag_reason(score['details']))}.")
 
 # ------------------------------------------------------------------ judges
-grades = _ui.judge_grades(url, run.run_id, contestant.row_id)
+grades = _ui.judge_grades(url, run.run_id, contestant.row_id, blind)
 st.subheader("Judges")
-if not grades:
+if contestant.hidden:
+    st.caption("Hidden until you have graded this item.")
+elif not grades:
     st.info("No judge grades for this contestant in this run.")
 else:
     axes = pd.DataFrame([
@@ -50,14 +62,14 @@ else:
     st.dataframe(axes, hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
                      "composite", "reasoning", "evidence", "process", "outcome", "data reliability")})
-    left, right = st.columns(2)
     labels = _ui.sub_score_labels(run.rubric_id)
-    for col, axis in ((left, "reasoning"), (right, "evidence")):
+    for axis in ("reasoning", "evidence"):  # full width: a column per judge, every judge visible at 1280 px
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
         subs.index = [labels.get(i, i) for i in subs.index]
         subs.index.name = f"{axis} sub-score"
-        col.markdown(f"**{axis.capitalize()} sub-scores**")
-        col.dataframe(subs, width="stretch")
+        st.markdown(f"**{axis.capitalize()} sub-scores** (one column per judge)")
+        st.dataframe(subs, width="stretch", column_config={
+            j: st.column_config.NumberColumn(j, format="%.0f") for j in subs.columns})
     for g in grades:
         with st.container(border=True):
             st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
@@ -69,7 +81,7 @@ else:
 # ------------------------------------------------------------------ NAV
 st.subheader("NAV against the benchmark")
 nav = _ui.contestant_nav(url, contestant.row_id)
-timeline = _ui.decision_timeline(url, contestant.row_id)
+timeline = _ui.decision_timeline(url, contestant.row_id, blind)
 if not nav.available and "rounds season" in (nav.reason or ""):
     st.subheader("Outcome per round (independent rounds, never compounded)")
     outcome = (score or {}).get("outcome") or {}
@@ -138,7 +150,7 @@ else:
     st.caption(f"{facts['decisions']} decisions, {facts['trades']} trades, {facts['holds']} holds"
                + (f"; top sector {facts['top_sector']} {facts['top_sector_weight'] * 100:.0f}%"
                   if facts.get("top_sector") else ""))
-    if facts["thrash"]:
+    if facts["thrash"] and not contestant.hidden:  # the rationales as written may name their author
         with st.expander(f"Thrash events ({len(facts['thrash'])}) with both rationales"):
             st.dataframe(pd.DataFrame(facts["thrash"]).rename(columns={
                 "first": "first", "second": "then", "days": "trading days apart"}), hide_index=True,

@@ -19,11 +19,17 @@ if run.latest_version is None:
     st.info("This run has no scored version yet (a dry run, or grading still in progress).")
     st.stop()
 
-meta, frame = _ui.leaderboard(_ui.db_url(), run.run_id, run.latest_version)
+blind = _ui.blind(run)
+meta, frame = _ui.leaderboard(_ui.db_url(), run.run_id, run.latest_version, blind)
 if meta.get("pending"):
     st.warning("Season pending: outcome figures (return, alpha, outcome axis) are withheld until it resolves.")
-st.caption(f"Scored version {meta['version']} under {meta['rubric_id']} · {meta['judge_calls']} judge calls · "
-           f"{len(frame)} contestants")
+rescored = meta["rubric_id"] != run.rubric_id
+st.caption(f"Scored version {meta['version']} under rubric {meta['rubric_id']}"
+           + (f" (re-scored: the judges graded under {run.rubric_id})" if rescored else "")
+           + f" · {meta['judge_calls']} judge calls · {len(frame)} contestants")
+if blind.hides_any:
+    st.info(f"Blind calibration: {len(blind.hidden_rows)} item(s) you have not graded yet show no author and no "
+            "score (listed last); grade them on the Calibration page to see them.")
 
 view = frame.copy()
 for col in ("return", "benchmark_return", "alpha"):

@@ -21,7 +21,8 @@ url = _ui.db_url()
 who = _ui.signed_in()
 
 judges = _ui.ledger_judges(url, run.run_id)
-people = _ui.contestants(url, run.run_id)
+blind = _ui.blind(run)
+people = _ui.contestants(url, run.run_id, blind)
 names = {c.key: c.display_name for c in people}
 row_of = {c.key: c.row_id for c in people}
 STATUSES = list(_queries.CLAIM_STATUSES)
@@ -63,7 +64,7 @@ filters = _queries.LedgerFilters(entry_id=claim_id) if claim_id is not None else
     lookahead_only=lookahead,
 )
 page_no = int(st.session_state.get("ledger_page", 1))
-result = _queries.ledger_page(run.run_id, filters, page_no, page_size, url)
+result = _queries.ledger_page(run.run_id, filters, page_no, page_size, url, blind=blind)
 top_left, top_right = st.columns([3, 1], vertical_alignment="bottom")
 top_left.markdown(f"**{result.total}** claims match · page {result.page} of {result.pages}")
 st.session_state["ledger_page"] = result.page  # clamped when the filters shrink the result
@@ -79,7 +80,12 @@ if claim_id is not None:
         _state.set_value("ledger_claim", None)
         st.rerun()
     if not result.entries:
-        st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}.")
+        st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}"
+                   + (" that you may see yet (the claims of items you have not graded are hidden)."
+                      if result.hidden_items else "."))
+if result.hidden_items:
+    st.info(f"Blind calibration: the ledgers of {result.hidden_items} item(s) you have not graded yet are hidden; "
+            "grade them on the Calibration page to review them.")
 if not who:
     st.caption("Sign in (sidebar) to record the correct status of a claim.")
 
@@ -90,8 +96,8 @@ def _save(entry_id: int) -> None:
                                  st.session_state.get(f"ann_note_{entry_id}", ""), _ui.db_url())
         st.session_state[f"ann_saved_{entry_id}"] = True
         st.session_state[f"ann_note_{entry_id}"] = ""
-    except ValueError as exc:
-        st.session_state[f"ann_error_{entry_id}"] = describe_error(exc)
+    except ValueError as exc:  # the note stays in its field, to be shortened
+        st.session_state[f"ann_error_{entry_id}"] = f"Not recorded: {describe_error(exc)}"
 
 
 for e in result.entries:
@@ -122,17 +128,18 @@ for e in result.entries:
             st.caption(f"No point-in-time value was found for the cited fields: {', '.join(e.cited_fields) or '—'}")
         for flag in e.flags:
             st.caption(f"⚑ {flag}: {_ui.plain(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
-        for a in e.annotations:
-            st.caption(f"🖊 {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
-                       + (f" — {_ui.plain(a.note)}" if a.note else ""))
+        for a in e.annotations:  # st.text: no markdown at all, so no link, image or formatting is ever made
+            st.text(f"Note by {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}" + (f" — {a.note}" if a.note else ""))
         if who:
             with st.form(f"ann_form_{e.id}", border=False):
                 f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")
                 f1.selectbox("Correct status", list(_queries.CLAIM_STATUSES), key=f"ann_status_{e.id}",
                              index=list(_queries.CLAIM_STATUSES).index(e.verifier_status)
                              if e.verifier_status in _queries.CLAIM_STATUSES else 0)
-                f2.text_input("Note", key=f"ann_note_{e.id}", max_chars=MAX_COMMENT,
-                              help="plain text: shown to other reviewers exactly as typed")
+                # no max_chars: the browser would drop an over-long paste without a word; the write refuses it
+                f2.text_input("Note", key=f"ann_note_{e.id}",
+                              help=f"plain text (up to {MAX_COMMENT:,} characters): shown to other reviewers "
+                                   "exactly as typed")
                 f3.form_submit_button("Record", on_click=_save, args=(e.id,))
             if st.session_state.pop(f"ann_saved_{e.id}", False):
                 st.success("Recorded.")

@@ -44,8 +44,14 @@ if mode == "Two runs":
     c1, c2 = st.columns(2)
     _state.seed("cmp_run_a", ids, "run")
     _state.seed("cmp_run_b", ids, "run")
-    st.session_state.setdefault("cmp_run_a", ids[0])
-    st.session_state.setdefault("cmp_run_b", ids[min(1, len(ids) - 1)])
+    if "cmp_run_a" not in st.session_state:  # the run every page shows, else the newest scored one
+        current = st.session_state.get(_ui.RUN_KEY)
+        _state.default("cmp_run_a", current if current in by_id else ids[0])
+    if "cmp_run_b" not in st.session_state:  # the newest other run with contestants in common
+        a_keys = _ui.contestant_keys(url, st.session_state["cmp_run_a"])
+        others = [r for r in ids if r != st.session_state["cmp_run_a"]]
+        _state.default("cmp_run_b", next((r for r in others if a_keys & _ui.contestant_keys(url, r)),
+                                         others[0] if others else ids[0]))
     run_a = c1.selectbox("Run A", ids, key="cmp_run_a", format_func=lambda r: by_id[r].label)
     run_b = c2.selectbox("Run B", ids, key="cmp_run_b", format_func=lambda r: by_id[r].label)
     _state.remember("cmp_run_a")
@@ -58,7 +64,8 @@ if mode == "Two runs":
             st.warning(f"{r.run_id}: **{label}**")
     if by_id[run_a].season_id != by_id[run_b].season_id:
         st.info("The two runs grade different seasons: only contestants with the same id are matched.")
-    frame = _ui.compare_runs(url, run_a, run_b, by_id[run_a].latest_version, by_id[run_b].latest_version)
+    frame = _ui.compare_runs(url, run_a, run_b, by_id[run_a].latest_version, by_id[run_b].latest_version,
+                             _ui.blind(by_id[run_a]), _ui.blind(by_id[run_b]))
     _summary(frame, "total A", "total B")
     st.dataframe(frame.drop(columns=["contestant_id"]), hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
@@ -80,7 +87,7 @@ else:
         st.warning("The judge-facing part differs: the stored grades were made under one of them only, so the "
                    "other's scores re-use grades its judges never saw (a re-grade is needed for a fair comparison).")
     try:
-        frame = _ui.compare_rubrics(url, run_id, ra, rb, by_id[run_id].latest_version)
+        frame = _ui.compare_rubrics(url, run_id, ra, rb, by_id[run_id].latest_version, _ui.blind(by_id[run_id]))
     except ValueError as exc:
         st.error(f"Cannot score this run under both rubrics: {exc}")
     else:

@@ -139,6 +139,12 @@ def test_audits_page_shows_the_report_sections_and_charts(console_env):
     assert any("calibration" in label.lower() for label in labels)
     assert len(at.get("image")) >= 1  # charts rendered from the report
     assert "No human grades yet." in page_text(at)
+    # the agreement table (12 columns) is drawn in parts that fit at 1280 px, each led by the axis and cut between
+    # statistics, its repeated headers named after their statistic
+    parts = [list(t.value.columns) for t in at.table if "Axis" in t.value.columns]
+    assert ["Axis", "ICC(2,1)", "ICC(2,1) 95% CI", "ICC(2,1) reading", "ICC(2,k)", "ICC(2,k) 95% CI",
+            "ICC(2,k) reading"] in parts
+    assert all(len(p) <= 7 and not any(c.endswith("(2)") for c in p) for p in parts)
 
 
 def test_runs_page_compares_two_runs_and_two_rubrics(console_env):

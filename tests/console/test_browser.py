@@ -66,7 +66,7 @@ def test_browser_sign_in_grade_and_reveal(console_env, console_server, tmp_path)
             submit.click()  # an untouched form is not a grade
             expect(page.get_by_text("reasoning: a score 0-100 is required")).to_be_visible(timeout=30_000)
             settle(page)
-            grade_in_browser(page, {"reasoning": 62, "evidence": 48}, "Browser test: coherent theses, weak sourcing.")
+            grade_in_browser(page, {"reasoning": 62, "evidence": 48, "data_reliability": 55}, "Browser test: coherent theses, weak sourcing.")
             submit.click()
             expect(page.get_by_text("Revealed: the judges' grades")).to_be_visible(timeout=60_000)
             settle(page)

@@ -171,7 +171,7 @@ def test_two_annotators_regrading_one_item_at_once_each_land_on_that_item(db_url
                         page.get_by_role("button", name=re.compile(f"Grade {target.alias} again")).click()
                         settle(page)
                     expect(page.get_by_text(f"Your grade of {target.alias}")).to_be_visible(timeout=30_000)
-                    grade_in_browser(page, {"reasoning": 40 + round_no, "evidence": 50 + round_no},
+                    grade_in_browser(page, {"reasoning": 40 + round_no, "evidence": 50 + round_no, "data_reliability": 50},
                                      f"{name} round {round_no}")
                 # both submit without waiting for each other: the two script runs overlap on the server
                 for page in pages.values():

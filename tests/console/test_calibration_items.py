@@ -47,5 +47,8 @@ def test_an_item_is_shown_as_decisions_rationale_and_snapshot_blind_then_graded(
     assert at.checkbox(key=prefix).value is True  # an item has no outcome section
     fill_calibration(at, reasoning=61, evidence=57)
     write_forms(at)[0].click().run()
+    assert "data_reliability: a score 0-100 is required" in page_text(at)  # every axis, as the form says
+    fill_calibration(at, data_reliability=50)
+    write_forms(at)[0].click().run()
     assert "Revealed: the judges' grades of Item 03" in page_text(at)
     assert list(at.dataframe[-1].value["grader"]) == ["you (alice)", "reference"]

@@ -5,8 +5,6 @@ The same behaviours in a real browser (reload, links, Tab sign-in, two annotator
 
 from __future__ import annotations
 
-import re
-
 from console import (
     AnnotatorDirectory,
     build_synthetic_run,
@@ -72,17 +70,40 @@ def test_ledger_filters_and_a_linked_claim_live_in_the_url(console_env):
 
 
 def test_notes_render_as_plain_text(console_env):
-    """A markdown image or link in a note is shown as typed, never fetched or followed."""
+    """A markdown image or link, a bare URL or an e-mail in a note is shown exactly as typed, with no markdown
+    at all (st.text): never fetched, followed or made a link."""
     who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
     entry = ledger_page(console_env.run_id, None, 1, 1, console_env.db_url).entries[0]
-    record_ledger_annotation(who, entry.id, "supported", "see ![x](http://attacker.example/p.png) and "
-                             "[here](http://attacker.example) :red[alarm] $x^2$", console_env.db_url)
+    note = ("see ![x](http://attacker.example/p.png) and [here](http://attacker.example) :red[alarm] $x^2$ "
+            "https://example.com/a_b www.example.org mail@example.com")
+    record_ledger_annotation(who, entry.id, "supported", note, console_env.db_url)
     at = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
-    caption = next(c.value for c in at.caption if "attacker" in c.value)
-    note = caption[caption.index("see "):]
-    assert not re.search(r"(?<!\\)[!\[\]()$:^]", note), note  # every markdown character escaped
-    assert caption.replace("\\", "").endswith("see ![x](http://attacker.example/p.png) and "
-                                              "[here](http://attacker.example) :red[alarm] $x^2$")
+    shown = [t.value for t in at.text if "attacker" in t.value]
+    assert shown and shown[0].endswith(note)  # exactly as typed
+    assert not [c.value for c in at.caption if "attacker" in c.value]  # never through markdown
+
+
+def test_judge_text_in_markdown_makes_no_link_of_a_bare_url_or_email():
+    from console._ui import plain
+
+    text = plain("see https://example.com/x, www.example.org and mail@example.com")
+    assert "https\\:\u2060//" in text and "www\u2060\\." in text and "@\u2060example" in text
+    assert text.replace("\u2060", "").replace("\\", "") == "see https://example.com/x, www.example.org and " \
+        "mail@example.com"
+
+
+def test_an_over_long_note_is_refused_with_a_message_and_nothing_stored(console_env):
+    from grader.storage import LedgerAnnotationRow
+
+    entry = ledger_page(console_env.run_id, None, 1, 1, console_env.db_url).entries[0]
+    at = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
+    sign_in(at, "alice", console_env.tokens["alice"])
+    at.text_input(key=f"ann_note_{entry.id}").input("x" * 6000)
+    write_forms(at)[0].click().run()
+    assert "note: 6,000 characters, longer than the limit of 5,000" in page_text(at)
+    assert at.text_input(key=f"ann_note_{entry.id}").value == "x" * 6000  # kept, to be shortened
+    with session_scope(console_env.db_url) as s:
+        assert s.query(LedgerAnnotationRow).count() == 0
 
 
 def test_human_grades_need_a_sign_in_on_the_audits_page(console_env):

@@ -199,7 +199,8 @@ def test_a_human_grade_records_the_rubric_hash_and_errors_read_plainly(console_e
         assert row.rubric_hash == s.get(RunRow, console_env.run_id).rubric_hash and len(row.rubric_hash) == 64
     with pytest.raises(ValidationError) as info:
         HumanGradeInput(reasoning=50, evidence=50, comment="x" * 6000)
-    assert describe_error(info.value) == "comment: longer than 5000 characters"
+    assert describe_error(info.value) == ("comment: 6,000 characters, longer than the limit of 5,000; shorten it "
+                                         "(nothing was recorded)")
     with pytest.raises(ValidationError) as info:
         HumanGradeInput(reasoning=None, evidence=50, reasoning_sub_scores={"thesis_quality": 140})
     assert describe_error(info.value) == ("reasoning: a score 0-100 is required; "
