@@ -10,6 +10,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# Property tests draw the same examples on every run of `make test` (CI included): a failure is reproducible and a
+# clean run stays clean. `HYPOTHESIS_PROFILE=explore make test` draws new examples (fix what it finds and pin it
+# with @example).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"

@@ -738,6 +738,9 @@ class Anonymizer:
         norm = P.normalise(mention)
         if any(norm == P.normalise(c.id) for c in self._contestants.values()):
             return True  # an id is the season's own string, never news
+        if any(re.search(rf"(?<![^\W_]){re.escape(c.id)}(?![^\W_])", mention, re.I)
+               for c in self._contestants.values()):
+            return True  # a mention that holds an id among other words ("Aaaa aaaa-00-2")
         # a display name or model string that is no public product name ("aaa-0", "Alpha Desk") names only it
         words = set(re.split(r"[\s\-_./]+", mention.lower()))
         return any(norm in (P.normalise(c.model), P.normalise(c.display_name)) for c in self._contestants.values()) \

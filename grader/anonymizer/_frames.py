@@ -53,6 +53,13 @@ _MARKET_PIECE = re.compile(
     r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut)\b")
 
 
+_WORDISH = re.compile(r"(?P<spaced>(?<![\w])(?:[A-Za-z] ){2,}[A-Za-z](?![\w]))|"
+                      r"(?P<leet>(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$]))|"
+                      r"(?P<plain>[A-Za-z]{4,})")
+"""A word as it may be written to hide a name: letters spaced apart, digits or signs for letters, or plain."""
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
+
+
 @dataclass(frozen=True)
 class FrameSpan:
     start: int
@@ -90,6 +97,7 @@ class Frames:
                 words.update(w for w in re.split(r"[\s/]+", value)
                              if sum(ch.isalpha() for ch in w) >= 3 and w.lower() not in _GENERIC_WORDS)
         self._names = {w.lower() for w in words if len(w) >= 4 and w.isalpha()}
+        self._short = {w.lower() for w in words if len(w) == 3 and w.isalpha()}  # "GPT" spelt "G P T"
         # misspelt names: every name of 5+ letters with one letter dropped, for the symmetric-delete look-up
         self._near: dict[str, str | None] = {}  # word -> the name it misspells (or None), remembered
         self._deletes: dict[str, str] = {}
@@ -179,8 +187,19 @@ class Frames:
         index: list[int] = []
         pos = 0
         changed = False
-        for m in re.finditer(r"[A-Za-z]{4,}", text):
+        for m in _WORDISH.finditer(text):
             word = m.group(0)
+            if m.lastgroup in ("spaced", "leet"):  # "g r o k", "L L A M A", "Gemin1", "Cl@ude", "d33pseek"
+                joined = word.replace(" ", "") if m.lastgroup == "spaced" else word.translate(_LEET)
+                if joined.lower() not in self._names and joined.lower() not in self._short:
+                    continue
+                out.append(text[pos:m.start()])
+                index.extend(range(pos, m.start()))
+                out.append(joined)
+                index.extend(min(m.start() + k * len(word) // len(joined), m.end() - 1) for k in range(len(joined)))
+                pos = m.end()
+                changed = True
+                continue
             low = word.lower()
             if (word.isupper() and len(word) <= 5) or word in self._symbols:
                 continue  # a ticker ("GOOGL") is no misspelt name

@@ -217,3 +217,15 @@ def test_a_contestants_own_name_in_lower_case_is_never_an_ordinary_word():
     anon = Anonymizer.for_contestants([Contestant(id="aaaa-00-0", display_name="Aaaa", provider_family="openai",
                                                   model="aaa-0")], "s")
     assert "aaaa" not in anon.scrub("aaaa bought the dip").text.lower()
+
+
+def test_a_mention_holding_a_contestant_id_is_never_market_news():
+    """Found by the property test: "momentum Aaaa aaaa-00-2" (a display name and an id read as one mention) was kept
+    as a market mention because the whole was no contestant's exact name."""
+    from grader.anonymizer import Anonymizer
+    from grader.season import Contestant
+
+    people = [Contestant(id=f"aaaa-00-{i}", display_name=name, provider_family="openai", model="aaa-0")
+              for i, name in enumerate(("Aaaa", "Aaaa", "Aaaa Aaaa"))]
+    out = Anonymizer.for_contestants(people, "").scrub("momentum Aaaa aaaa-00-2 ").text
+    assert "aaaa" not in out.lower()
