@@ -25,12 +25,28 @@ PANELS_DIR = Path(__file__).parent / "panels"
 
 
 class RetryPolicy(BaseModel):
-    """Retries only for infrastructure or format failures, capped; backoff doubles from ``base_delay_s``."""
+    """Retries only for infrastructure or format failures, capped; backoff (full jitter) doubles from
+    ``base_delay_s``. Refusals for capacity (429, 529) are not failures of the judge and do not count toward
+    ``max_attempts``; ``max_rate_limited`` of them end a chain (a provider that never lets a request through)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     max_attempts: int = Field(default=4, ge=1, le=10)
     base_delay_s: float = Field(default=1.0, ge=0)
     max_delay_s: float = Field(default=30.0, ge=0)
+    max_rate_limited: int = Field(default=20, ge=1, le=1000)
+    """Refusals for capacity (429 / RESOURCE_EXHAUSTED, 529 overloaded) one judge x contestant may meet before it
+    is left a gap."""
+
+
+class FakeProviderLimits(BaseModel):
+    """Rate limits a mock judge's fake server enforces (per minute), over a sliding window of ``window_s``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rpm: int | None = Field(default=None, gt=0)
+    tpm: int | None = Field(default=None, gt=0)
+    input_tpm: int | None = Field(default=None, gt=0)
+    output_tpm: int | None = Field(default=None, gt=0)
+    window_s: float = Field(default=60.0, gt=0)
 
 
 class MockSettings(BaseModel):
@@ -47,6 +63,9 @@ class MockSettings(BaseModel):
     recognition: dict[str, float] = Field(default_factory=dict)
     """judge_id -> planted share of identity-probe items it answers with the true family (the rest are uniform
     guesses); a judge not listed guesses at chance. Only the identity probe reads it."""
+    provider_limits: dict[str, FakeProviderLimits] = Field(default_factory=dict)
+    """judge_id -> rate limits its fake server emulates (429 with Retry-After past them, the provider's rate-limit
+    headers on every reply); the judge's own ``rate_limits`` are what the grader paces by."""
 
 
 class PanelConfig(BaseModel):
@@ -71,6 +90,11 @@ class PanelConfig(BaseModel):
             raise ValueError("reference judges belong in a reference panel")
         if self.kind == "mock" and any(j.provider not in ("openai", "anthropic", "xai") for j in self.judges):
             raise ValueError("mock judges are openai, anthropic or xai judges behind local fakes")
+        unknown = sorted(set(self.mock.provider_limits) - set(ids)) if self.mock else []
+        if unknown:
+            raise ValueError(f"mock.provider_limits names judges not in the panel: {unknown}")
+        if self.kind == "reference" and any(j.rate_limits for j in self.judges):
+            raise ValueError("the reference judge calls no provider: it takes no rate_limits")
         return self
 
     def limit(self, provider: str) -> int:
@@ -78,7 +102,17 @@ class PanelConfig(BaseModel):
 
     @property
     def content_hash(self) -> str:
-        return hashlib.sha256(json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()
+        """The panel's hash; pacing settings left unset (``rate_limits``, ``max_rate_limited``,
+        ``provider_limits``) are left out, so a panel that sets none hashes as before they existed."""
+        data = self.model_dump(mode="json")
+        for judge in data["judges"]:
+            if judge.get("rate_limits") is None:
+                judge.pop("rate_limits", None)
+        if "max_rate_limited" not in self.retry.model_fields_set:
+            data["retry"].pop("max_rate_limited", None)
+        if data.get("mock") is not None and not data["mock"].get("provider_limits"):
+            data["mock"].pop("provider_limits", None)
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 class PanelError(ValueError):
