@@ -26,6 +26,7 @@ import asyncio
 import math
 import random
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from grader.panel._config import RetryPolicy
 __all__ = ["HEADROOM", "AdaptiveConcurrency", "JudgePacer", "Ticket", "TokenBucket", "is_capacity_refusal",
            "retry_delay"]
 
-HEADROOM = 0.97
+HEADROOM = 0.98
 """The share of a limit the buckets pace at: room for the provider's window edges and counting differences."""
 
 RETRY_AFTER_SPREAD = 0.5
@@ -100,7 +101,8 @@ class TokenBucket:
 
 class AdaptiveConcurrency:
     """At most ``limit`` requests of a judge in flight; AIMD: halved on a capacity refusal (once per wave), plus
-    1/limit on every success (so one more slot per window of successes), between 1 and ``maximum``."""
+    1/limit on every success (so one more slot per window of successes), between 1 and ``maximum``. Waiters are
+    served first come, first served, a freed slot handed to the next one directly."""
 
     def __init__(self, maximum: int, *, clock: Callable[[], float]) -> None:
         self.maximum = max(1, maximum)
@@ -109,7 +111,7 @@ class AdaptiveConcurrency:
         self.cuts = 0
         self._cut_at = -math.inf
         self._clock = clock
-        self._changed = asyncio.Condition()
+        self._waiters: deque[asyncio.Future[None]] = deque()
 
     @property
     def slots(self) -> int:
@@ -121,22 +123,39 @@ class AdaptiveConcurrency:
 
     async def acquire(self) -> float:
         """Take a slot (waiting for one); returns when it was taken."""
-        async with self._changed:
-            await self._changed.wait_for(lambda: self.in_use < self.slots)
+        if self.in_use < self.slots and not self._waiters:
             self.in_use += 1
+            return self._clock()
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed a slot as it was cancelled: pass it on
+                self.in_use -= 1
+                self._hand_over()
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
+            raise
         return self._clock()
 
-    async def release(self, *, refused: bool | None, taken_at: float) -> None:
+    def release(self, *, refused: bool | None, taken_at: float) -> None:
         """Give the slot back; ``refused``: True on a capacity refusal, False on a success, None otherwise."""
-        async with self._changed:
-            self.in_use -= 1
-            if refused and taken_at >= self._cut_at:
-                self.limit = max(1.0, self.limit / 2)
-                self._cut_at = self._clock()
-                self.cuts += 1
-            elif refused is False and self.limit < self.maximum:
-                self.limit = min(float(self.maximum), self.limit + 1.0 / self.limit)
-            self._changed.notify_all()
+        self.in_use -= 1
+        if refused and taken_at >= self._cut_at:
+            self.limit = max(1.0, self.limit / 2)
+            self._cut_at = self._clock()
+            self.cuts += 1
+        elif refused is False and self.limit < self.maximum:
+            self.limit = min(float(self.maximum), self.limit + 1.0 / self.limit)
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        while self._waiters and self.in_use < self.slots:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                self.in_use += 1
+                waiter.set_result(None)
 
 
 @dataclass
@@ -166,8 +185,6 @@ class JudgePacer:
     max_concurrency: int
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
-    count: Callable[[str], int] | None = None
-    """Offline token counting (default ``grader.prompts.count_tokens``)."""
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     paused_until: float = 0.0
     refusals: int = 0
@@ -181,13 +198,11 @@ class JudgePacer:
                 self.buckets[kind] = TokenBucket(per_minute, clock=self.clock)
 
     # -- estimates ---------------------------------------------------------------------------------------
-    def _counted(self, key: str, text: Callable[[], str]) -> int:
+    async def _counted(self, key: str, count: Callable[[], int]) -> int:
+        """The prompt's offline token count, counted once, on a worker thread (the tokenizer takes milliseconds
+        a prompt, which the event loop does not wait for)."""
         if key not in self._counts:
-            if self.count is None:
-                from grader.prompts import count_tokens
-
-                self.count = count_tokens
-            self._counts[key] = self.count(text())
+            self._counts[key] = await asyncio.to_thread(count)
         return self._counts[key]
 
     def input_factor(self) -> float:
@@ -212,32 +227,33 @@ class JudgePacer:
             outcome = seen[-1] if seen else None
             refused = None if outcome is None else (True if is_capacity_refusal(outcome) else (
                 False if outcome.ok else None))
-            await self.concurrency.release(refused=refused, taken_at=taken_at)
+            self.concurrency.release(refused=refused, taken_at=taken_at)
 
-    async def admit(self, key: str, text: Callable[[], str], *, own_pause: float | None = None) -> Ticket:
-        """Wait until the request (prompt ``key``, its text when it must be counted) may leave; charge it.
+    async def admit(self, key: str, count: Callable[[], int], *, own_pause: float | None = None) -> Ticket:
+        """Wait until the request (prompt ``key``; ``count``: its offline token count, asked only when a token
+        limit is known) may leave; charge it.
         ``own_pause``: the pause this task's own refusal set, which its retry delay has already waited out."""
-        costs: dict[str, float] = {}
-        counted, input_estimate, output_estimate = 0, 0.0, 0.0
-        if self.buckets.keys() - {"requests"}:
-            counted = self._counted(key, text)
-            input_estimate = counted * self.input_factor()
-            output_estimate = self.output_estimate()
-        for kind in self.buckets:
-            costs[kind] = {"requests": 1.0, "tokens": input_estimate + output_estimate,
-                           "input_tokens": input_estimate, "output_tokens": output_estimate}[kind]
+        counted: int | None = None
         while True:
+            if counted is None and self.buckets.keys() - {"requests"}:  # (a bucket may be learned while waiting)
+                counted = await self._counted(key, count)
             now = self.clock()
             # this task's own refusal's pause (and the buckets held up to it) its retry delay has waited out
             waited = own_pause if own_pause is not None else -math.inf
             pause = self.paused_until if self.paused_until > waited else 0.0
             at = max([now, pause] + [b.ready_at() for b in self.buckets.values() if b.ready_at() > waited])
             if at <= now:
-                break
+                break  # nothing awaited from here to the charge below: no other request sees the buckets between
             await self.sleep(at - now)
             if self.clock() >= at or self.sleep is asyncio.sleep:
                 continue
             break  # an injected sleep that does not advance the clock (tests): what was waited is on record
+        counted = counted or 0
+        input_estimate = counted * self.input_factor()
+        output_estimate = self.output_estimate() if counted else 0.0
+        every = {"requests": 1.0, "tokens": input_estimate + output_estimate, "input_tokens": input_estimate,
+                 "output_tokens": output_estimate}
+        costs = {kind: every[kind] for kind in self.buckets}
         now = self.clock()
         for kind, bucket in self.buckets.items():
             bucket.take(now, costs[kind])

@@ -295,8 +295,7 @@ class CallRunner:
                 self._replies_prepared = True  # every slot taken: the first wave is on its way
                 asyncio.get_running_loop().call_later(PREPARE_REPLIES_AFTER_S, self.prepare_replies)
             async with pacer.slot() as seen:
-                ticket = await pacer.admit(task.key, lambda: task.prompt.system + task.prompt.user,
-                                           own_pause=own_pause)
+                ticket = await pacer.admit(task.key, lambda: task.prompt.counted_tokens, own_pause=own_pause)
                 async with gate:
                     # recorded before the request leaves: a process killed now leaves a visible, counted attempt
                     call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
