@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 
+import pytest
 from sqlalchemy import select
 
-from grader.fakes import FakeLimits, FakeOpenAI, FakeReply, sequence
+from grader.fakes import FakeLimits, FakeOpenAI, FakeReply, FakeServer, fake_server, sequence
 from grader.judges import JudgeSpec, RateLimits, make_judge
 from grader.panel import PanelConfig, RetryPolicy
 from grader.panel._runner import CallRunner, Task
@@ -42,13 +43,15 @@ def _tasks(db: str, spec: JudgeSpec, n: int, user_chars: int = 40) -> list[Task]
     return tasks
 
 
-def _run(tmp_path, fake: FakeOpenAI, n: int, *, concurrency: int, policy: RetryPolicy,
+def _run(tmp_path, fake: FakeServer, n: int, *, concurrency: int, policy: RetryPolicy,
          rate_limits: RateLimits | None = None, user_chars: int = 40):
-    spec = JudgeSpec(judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url,
-                     timeout_s=30, max_output_tokens=64, rate_limits=rate_limits)
+    endpoint = {"host": fake.host_port} if fake.provider == "xai" else {"base_url": fake.base_url}
+    spec = JudgeSpec(judge_id="j", provider=fake.provider, model="m", family=fake.provider, timeout_s=30,
+                     max_output_tokens=64, rate_limits=rate_limits, **endpoint)
     db = f"sqlite:///{tmp_path / 'pacing.db'}"
     tasks = _tasks(db, spec, n, user_chars)
-    panel = PanelConfig(name="p", kind="mock", judges=[spec], retry=policy, concurrency={"openai": concurrency})
+    panel = PanelConfig(name="p", kind="mock", judges=[spec], retry=policy,
+                        concurrency={fake.provider: concurrency})
 
     async def go():
         judge = make_judge(spec, allow_real_api_calls=False)
@@ -67,11 +70,14 @@ def _run(tmp_path, fake: FakeOpenAI, n: int, *, concurrency: int, policy: RetryP
     return results, runner, rows
 
 
-def test_a_burst_of_429s_with_one_retry_after_is_not_retried_in_lockstep(tmp_path):
-    """24 requests refused at once, all told Retry-After 0.5 s: every retry waits at least that, and they reach the
-    fake spread out (no 20 ms in which more than a quarter of them arrive), not as one wave."""
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "xai"])
+def test_a_burst_of_429s_with_one_retry_after_is_not_retried_in_lockstep(tmp_path, provider):
+    """24 requests refused at once, all told Retry-After 1 s (xAI: RESOURCE_EXHAUSTED with retry-after metadata):
+    every retry waits at least that, and they reach the fake spread out (no 20 ms in which more than a third of
+    them arrive: in lockstep all 24 would), not as one wave."""
     n = 24
-    with FakeOpenAI(script=sequence(FakeReply.rate_limited(0.5), then=FakeReply.ok({"score": 7}))) as fake:
+    script = sequence(FakeReply.rate_limited(1.0), then=FakeReply.ok({"score": 7}))
+    with fake_server(provider, script=script) as fake:
         results, runner, rows = _run(tmp_path, fake, n, concurrency=n,
                                      policy=RetryPolicy(max_attempts=2, base_delay_s=0.05, max_delay_s=5))
         requests = fake.requests
@@ -79,10 +85,10 @@ def test_a_burst_of_429s_with_one_retry_after_is_not_retried_in_lockstep(tmp_pat
     first = {r.user: r.received_at for r in requests if r.attempt == 1}
     retries = sorted((r.received_at, r.user) for r in requests if r.attempt == 2)
     assert len(retries) == n
-    assert all(at - first[user] >= 0.5 for at, user in retries)  # Retry-After honoured
+    assert all(at - first[user] >= 1.0 for at, user in retries)  # Retry-After honoured
     times = [at for at, _ in retries]
     busiest = max(sum(1 for u in times if t <= u < t + 0.02) for t in times)
-    assert busiest <= n // 4, f"{busiest} of {n} retries arrived within 20 ms"
+    assert busiest <= n // 3, f"{busiest} of {n} retries arrived within 20 ms"
     assert times[-1] - times[0] >= 0.2
 
 
