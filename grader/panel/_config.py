@@ -137,5 +137,28 @@ def load_panel(name_or_path: str | Path) -> PanelConfig:
     try:
         return PanelConfig.model_validate(data)
     except ValidationError as err:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+        text = path.read_text()
+        problems = "; ".join(f"{_line_of(text, e['loc'])}{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                             for e in err.errors())
         raise PanelError(f"{path}: {problems}") from None
+
+
+def _line_of(text: str, loc: tuple) -> str:
+    """"line N: " of the YAML node a validation error's location names (the deepest that exists), or ""."""
+    try:
+        node = yaml.compose(text)
+    except yaml.YAMLError:
+        return ""
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            found = next((v for k, v in node.value if k.value == part), None)
+            if found is None:
+                found = next((k for k, _ in node.value if k.value == part), None)
+                node = found if found is not None else node
+                break
+            node = found
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+        else:
+            break
+    return f"line {node.start_mark.line + 1}: " if node is not None else ""

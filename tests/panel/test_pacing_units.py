@@ -154,9 +154,10 @@ judges:
 
 
 @pytest.mark.parametrize(("limits", "provider_limits", "message"), [
-    ("    rate_limits: {rpm: 0}\n", "", "judges.0.rate_limits.rpm: Input should be greater than 0"),
-    ("    rate_limits: {}\n", "", "rate_limits names no limit"),
-    ("    rate_limits: {tpm: 1000, burst: 3}\n", "", "judges.0.rate_limits.burst: Extra inputs are not permitted"),
+    ("    rate_limits: {rpm: 0}\n", "", "line 9: judges.0.rate_limits.rpm: Input should be greater than 0"),
+    ("    rate_limits: {}\n", "", "line 9: judges.0.rate_limits: Value error, rate_limits names no limit"),
+    ("    rate_limits: {tpm: 1000, burst: 3}\n", "",
+     "line 9: judges.0.rate_limits.burst: Extra inputs are not permitted"),
     ("", ", provider_limits: {other: {rpm: 5}}", "provider_limits names judges not in the panel: ['other']"),
 ])
 def test_bad_rate_limits_name_the_file_and_field(tmp_path, limits, provider_limits, message):
