@@ -34,11 +34,15 @@ from dataclasses import dataclass, field
 from grader.judges import LIMIT_KINDS, CallOutcome, JudgeSpec, RateLimitSnapshot
 from grader.panel._config import RetryPolicy
 
-__all__ = ["HEADROOM", "AdaptiveConcurrency", "JudgePacer", "Ticket", "TokenBucket", "is_capacity_refusal",
+__all__ = ["BURST_S", "HEADROOM", "AdaptiveConcurrency", "JudgePacer", "Ticket", "TokenBucket", "is_capacity_refusal",
            "retry_delay"]
 
 HEADROOM = 0.98
 """The share of a limit the buckets pace at: room for the provider's window edges and counting differences."""
+
+BURST_S = 0.25
+"""Seconds of its rate a bucket may bank while idle or behind (GCRA's burst tolerance): a process that fell behind
+for a moment (a busy machine) catches up instead of losing the time; a sliver of a provider's 60 s window."""
 
 RETRY_AFTER_SPREAD = 0.5
 """A wait after Retry-After is Retry-After plus up to this share of it (at least of ``base_delay_s``), drawn."""
@@ -71,29 +75,30 @@ def is_capacity_refusal(outcome: CallOutcome) -> bool:
 
 
 class TokenBucket:
-    """A GCRA bucket: ``tat`` is when it has caught up with what was taken; a request leaves at max(now, tat) and
-    pushes ``tat`` on by its cost at ``rate`` (units a second)."""
+    """A GCRA bucket: ``tat`` is when it has caught up with what was taken; a request leaves once ``tat`` is not
+    in the future and pushes it on by its cost at ``rate`` (units a second), from no further back than ``BURST_S``
+    before now."""
 
     def __init__(self, per_minute: float, *, clock: Callable[[], float]) -> None:
         self.per_minute = per_minute
         self.rate = per_minute / 60.0 * HEADROOM
-        self.tat = clock()
+        self.tat = clock() - BURST_S
         self._clock = clock
 
     def ready_at(self) -> float:
         return self.tat
 
     def take(self, at: float, amount: float) -> None:
-        self.tat = max(self.tat, at) + amount / self.rate
+        self.tat = max(self.tat, at - BURST_S) + amount / self.rate
 
     def settle(self, difference: float) -> None:
         """A cost turned out ``difference`` larger (or, negative, smaller) than taken: owe it, or get it back (never
         back past now: time not used is gone)."""
         now = self._clock()
         if difference >= 0:
-            self.tat = max(self.tat, now) + difference / self.rate
-        elif self.tat > now:
-            self.tat = max(now, self.tat + difference / self.rate)
+            self.tat = max(self.tat, now - BURST_S) + difference / self.rate
+        elif self.tat > now - BURST_S:
+            self.tat = max(now - BURST_S, self.tat + difference / self.rate)
 
     def hold_until(self, when: float) -> None:
         self.tat = max(self.tat, when)

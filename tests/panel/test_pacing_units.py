@@ -9,7 +9,7 @@ import pytest
 
 from grader.judges import CallOutcome, JudgeSpec, RateLimits, snapshot_from_headers
 from grader.panel import HEADROOM, JudgePacer, PanelError, load_panel
-from grader.panel._pacing import AdaptiveConcurrency
+from grader.panel._pacing import BURST_S, AdaptiveConcurrency
 
 
 class Clock:
@@ -51,17 +51,19 @@ def test_requests_leave_at_the_paced_rate_and_usage_settles_the_estimate():
 
     async def go():
         starts = []
-        for _ in range(3):
+        for _ in range(6):
             ticket = await pacer.admit("p", lambda: 500)
             starts.append(clock.now)
             pacer.settle(ticket, CallOutcome(True, "{}", input_tokens=250, output_tokens=10))
         return starts
 
     starts = asyncio.run(go())
-    # the first leaves at once and owes 500 counted tokens; its usage says the provider counts half: 250 given back
-    assert starts[1] - starts[0] == pytest.approx(250 / (1000 * HEADROOM))
-    assert pacer.input_factor() == pytest.approx(0.5)
-    assert starts[2] - starts[1] == pytest.approx(250 / (1000 * HEADROOM))
+    # each owes 500 counted tokens; usage says the provider counts half (250 given back, and learned): once the
+    # BURST_S banked at the start is spent, requests leave 250 tokens' worth apart at HEADROOM of the rate
+    assert starts[0] == 1000.0 and pacer.input_factor() == pytest.approx(0.5)
+    gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+    assert gaps[-1] == pytest.approx(250 / (1000 * HEADROOM)) and gaps[-2] == pytest.approx(gaps[-1])
+    assert starts[-1] - starts[0] == pytest.approx(5 * 250 / (1000 * HEADROOM) - BURST_S, abs=0.01)
 
 
 def test_a_refusal_gives_back_its_charge_and_retry_after_pauses_the_judge():
