@@ -11,9 +11,12 @@
   the panel file (the pacer learns it from the headers). Goal: within 1.10 x the bound, a handful of 429s at most.
   "calls" is the first call to the last reply (what the limit governs); "end to end" adds the process's start-up
   and tail (prompts, storage, scores), a fixed cost of about two seconds here.
-- inspect_ai, printed beside when it is installed (it is not a dependency of this project).
+- inspect_ai (``benchmarks/inspect_rate_limited.py``: one ``generate()`` per prompt, the same prompts) against the
+  same kind of fake, with and without the limit, printed beside when a Python with inspect_ai is at hand: this one,
+  or ``GRADER_BENCH_INSPECT_PYTHON`` (it is not a dependency of this project).
 
 Run: .venv/bin/python benchmarks/bench_rate_limits.py [--workdir DIR] [--runs N]
+(with inspect_ai: GRADER_BENCH_INSPECT_PYTHON=/path/to/venv/bin/python .venv/bin/python benchmarks/...)
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import json
 import math
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -69,11 +75,43 @@ def call_figures(db: Path) -> dict[str, float]:
     return {"tokens": float(tokens), "429s": float(refused), "rows": float(calls)}
 
 
-async def inspect_ai_run() -> str:
-    """inspect_ai against the same kind of fake, when installed; else why not."""
-    if importlib.util.find_spec("inspect_ai") is None:
-        return "inspect_ai: not installed (not a dependency of this project): not measured"
-    return "inspect_ai: installed, but no rate-limited task of this shape is wired here: not measured"
+def inspect_python() -> str | None:
+    """A Python with inspect_ai: this one, or ``GRADER_BENCH_INSPECT_PYTHON`` (it is not this project's dependency)."""
+    if importlib.util.find_spec("inspect_ai") is not None:
+        return sys.executable
+    return os.environ.get("GRADER_BENCH_INSPECT_PYTHON") or None
+
+
+def inspect_ai_run(python: str, prompts: Path, *, connections: int, tpm: int | None) -> dict[str, float]:
+    """inspect_ai's eval of the same prompts against the same kind of fake (1 s latency, 800 output tokens a reply,
+    the TPM limit over the same window when given): wall seconds, the calls (first request to last reply) and 429s."""
+    from grader.fakes import FakeLimits, FakeOpenAI, FakeReply, always
+
+    limits = FakeLimits(tpm=tpm, window_s=WINDOW_S) if tpm else None
+    script = always(FakeReply.ok({"score": 7}, output_tokens=800))
+    with FakeOpenAI(script=script, latency_s=LATENCY, limits=limits, require_strict_schema=False) as fake:
+        done = subprocess.run([python, str(ROOT / "benchmarks" / "inspect_rate_limited.py"), str(prompts),
+                               "--base-url", fake.base_url, "--max-connections", str(connections)],
+                              env={**os.environ, "OPENAI_API_KEY": "sk-bench"}, capture_output=True, text=True)
+        requests = fake.requests
+        refused = fake.limits.refused if fake.limits is not None else 0
+    if done.returncode != 0:
+        raise SystemExit(f"inspect_ai failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    first = min(r.received_at for r in requests)
+    calls = max(r.received_at for r in requests) + LATENCY - first
+    return {"total": result["seconds"], "calls": calls, "429s": float(refused), "requests": float(len(requests)),
+            "errors": float(result["errors"])}
+
+
+def export_prompts(db: Path, out: Path) -> Path:
+    from sqlalchemy import select
+
+    from grader.storage import PromptRow, session_scope
+
+    with session_scope(f"sqlite:///{db}") as s:
+        out.write_text(json.dumps([[p.system, p.user] for p in s.scalars(select(PromptRow))]))
+    return out
 
 
 def main() -> int:
@@ -128,7 +166,23 @@ def main() -> int:
         refused = [int(f["429s"]) for _, f in rows]
         print(f"  {name:27s}: calls {calls:6.2f} s = {calls / bound:.3f} x bound (goal <= 1.10 x); end to end "
               f"{end:6.2f} s = {end / bound:.3f} x; 429s {refused} (goal: a handful at most)")
-    print(asyncio.run(inspect_ai_run()))
+    python = inspect_python()
+    if python is None:
+        print("inspect_ai: not installed here (not a dependency of this project; point GRADER_BENCH_INSPECT_PYTHON at "
+              "a Python that has it): not measured")
+        return 0
+    prompts = export_prompts(args.workdir / "free-0.db", args.workdir / "prompts.json")
+    free_inspect = [inspect_ai_run(python, prompts, connections=FANOUT_CONCURRENCY, tpm=None) for _ in range(runs)]
+    limited_inspect = [inspect_ai_run(python, prompts, connections=LIMITED_CONCURRENCY, tpm=tpm) for _ in range(runs)]
+    free_total = med([r["total"] for r in free_inspect])
+    print(f"inspect_ai, same prompts, same kind of fake: no limit, {FANOUT_CONCURRENCY} connections: eval "
+          f"{free_total:.2f} s = {free_total / ideal:.2f} x ideal, calls {med([r['calls'] for r in free_inspect]):.2f} s")
+    calls = med([r["calls"] for r in limited_inspect])
+    end = med([r["total"] for r in limited_inspect])
+    print(f"  under the TPM limit, {LIMITED_CONCURRENCY} connections: calls {calls:6.2f} s = {calls / bound:.3f} x bound; "
+          f"eval {end:6.2f} s = {end / bound:.3f} x; 429s {[int(r['429s']) for r in limited_inspect]}; "
+          f"requests {[int(r['requests']) for r in limited_inspect]}, samples in error "
+          f"{[int(r['errors']) for r in limited_inspect]}")
     return 0
 
 
