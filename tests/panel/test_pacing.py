@@ -169,3 +169,24 @@ def test_limits_not_in_the_panel_file_are_learned_from_the_headers(tmp_path):
     assert [r.status for r in results] == ["ok"] * 80
     assert sum(1 for r in rows if r.error_kind == "rate_limited") <= 4
     assert runner.pacers["j"].buckets["tokens"].per_minute == 3_000_000
+
+
+def test_a_mock_panels_fake_enforces_its_provider_limits_end_to_end(season, sqlite_url, tmp_path):
+    """``mock.provider_limits`` makes the mock judge's fake refuse past one request a second; with an attempt cap of
+    1 the run still ends complete: the 429 is on record, and its retry graded the record."""
+    import yaml
+
+    from grader.panel import grade_season
+    from tests.panel.conftest import write_panel
+
+    panel = write_panel(tmp_path / "limited.yaml", provider_limits={"mock-openai": {"rpm": 60, "window_s": 1.0}})
+    data = yaml.safe_load(panel.read_text())
+    data["retry"]["max_attempts"] = 1
+    panel.write_text(yaml.safe_dump(data, sort_keys=False))
+    report = grade_season(season, rubric_name="v0.4", panel_name=str(panel), run_id="limited", db_url=sqlite_url,
+                          progress=False)
+    assert not report.gaps
+    with session_scope(sqlite_url) as s:
+        openai_calls = list(s.scalars(select(JudgeCallRow).where(JudgeCallRow.judge_id == "mock-openai")))
+    assert [c.http_status for c in openai_calls].count(429) >= 1
+    assert sum(1 for c in openai_calls if c.status == "ok") == 2
