@@ -102,13 +102,14 @@ class PanelConfig(BaseModel):
 
     @property
     def content_hash(self) -> str:
-        """The panel's hash; pacing settings left unset (``rate_limits``, ``max_rate_limited``,
-        ``provider_limits``) are left out, so a panel that sets none hashes as before they existed."""
+        """The panel's hash; pacing settings at their defaults (no ``rate_limits``, ``max_rate_limited`` 20, no
+        ``provider_limits``) are left out, so a panel that sets none hashes as before they existed (and as its stored
+        ``model_dump`` does)."""
         data = self.model_dump(mode="json")
         for judge in data["judges"]:
             if judge.get("rate_limits") is None:
                 judge.pop("rate_limits", None)
-        if "max_rate_limited" not in self.retry.model_fields_set:
+        if self.retry.max_rate_limited == RetryPolicy.model_fields["max_rate_limited"].default:
             data["retry"].pop("max_rate_limited", None)
         if data.get("mock") is not None and not data["mock"].get("provider_limits"):
             data["mock"].pop("provider_limits", None)

@@ -181,3 +181,11 @@ def test_rate_limits_load_and_change_the_panel_hash(tmp_path):
                                                           "output_tokens": 8000}
     assert limited.mock.provider_limits["j"].window_s == 10
     assert limited.content_hash != plain.content_hash
+
+
+def test_a_panel_stored_with_its_run_hashes_as_loaded(tmp_path):
+    """``runs.panel_doc`` is the panel's model_dump (defaults written out): validated again it hashes the same."""
+    from grader.panel import PanelConfig
+
+    for panel in (load_panel("mock"), load_panel("frontier")):
+        assert PanelConfig.model_validate(panel.model_dump(mode="json")).content_hash == panel.content_hash
