@@ -154,7 +154,9 @@ def main() -> int:
         return statistics.median(values)
 
     total = [g["total"] for g in fanout]
-    print(f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency; median of {runs} run(s)")
+    load = os.getloadavg()[0]
+    print(f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency; median of {runs} run(s); "
+          f"load average {load:.1f} on {os.cpu_count()} cores (figures stretch with it)")
     print(f"no limit, concurrency {FANOUT_CONCURRENCY}: ideal {ideal:.1f} s; floor (bare asyncio + SDK) "
           f"{med(floors):.2f} s = {med(floors) / ideal:.2f} x; grader grade end to end {med(total):.2f} s = "
           f"{med(total) / ideal:.2f} x ideal (goal <= 1.15 x), calls {med([g['calls'] for g in fanout]):.2f} s")
