@@ -7,6 +7,7 @@ SDK clients talk to them over a real 127.0.0.1 socket, so nothing reaches a prov
 from grader._lazy import lazy_exports
 
 from ._cli import FAKE_SERVERS, FakeProvider, fake_server, main
+from ._limits import FakeLimits, LimitWindows, WindowState
 from ._script import (
     FakeReply,
     FakeRequest,
@@ -34,6 +35,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 __all__ = [
     "FAKE_SERVERS",
     "FakeAnthropic",
+    "FakeLimits",
     "FakeOpenAI",
     "FakeProvider",
     "FakeReply",
@@ -41,6 +43,7 @@ __all__ = [
     "FakeServer",
     "FakeXai",
     "HttpFakeServer",
+    "LimitWindows",
     "ReplyKind",
     "Script",
     "always",
@@ -53,4 +56,5 @@ __all__ = [
     "sequence",
     "storm",
     "valid_grades",
+    "WindowState",
 ]

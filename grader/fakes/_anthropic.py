@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ._limits import WindowState
 from ._script import FakeRequest
 from ._server import HttpFakeServer, RenderedContent
 
@@ -42,6 +43,20 @@ def _forced_tool(body: dict[str, Any]) -> dict[str, Any] | None:
         if isinstance(tool, dict) and tool.get("name") == choice.get("name"):
             return tool
     return None
+
+
+def anthropic_rate_limit_headers(state: dict[str, WindowState]) -> dict[str, str]:
+    """Anthropic's ``anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}``
+    (resets as RFC 3339 times)."""
+    headers: dict[str, str] = {}
+    now = time.time()
+    for kind, window in state.items():
+        name = kind.replace("_", "-")
+        reset = datetime.fromtimestamp(now + window.reset_s, UTC).isoformat(timespec="milliseconds")
+        headers[f"anthropic-ratelimit-{name}-limit"] = str(window.limit)
+        headers[f"anthropic-ratelimit-{name}-remaining"] = str(window.remaining)
+        headers[f"anthropic-ratelimit-{name}-reset"] = reset.replace("+00:00", "Z")
+    return headers
 
 
 class FakeAnthropic(HttpFakeServer):
@@ -142,12 +157,15 @@ class FakeAnthropic(HttpFakeServer):
         problem = self.schema_problem(fake)
         if problem is not None:
             return error(400, "invalid_request_error", problem)
-        reply = await self.decide_async(fake) if wait else self.decide(fake)
+        refused = self.over_limit(fake) if wait else None
+        reply = refused or (await self.decide_async(fake) if wait else self.decide(fake))
         if not wait:
             if reply.kind == "hang":
                 return 0, {}, headers
         elif not await self.wait_async(reply, fake):
             return error(504, "timeout_error", "fake server stopped while hanging")
+        if wait:
+            headers.update(anthropic_rate_limit_headers(self.limit_state(fake)))
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:
                 headers["retry-after"] = (
@@ -155,7 +173,7 @@ class FakeAnthropic(HttpFakeServer):
                     if float(reply.retry_after_s).is_integer()
                     else f"{reply.retry_after_s:g}"
                 )
-            headers["anthropic-ratelimit-requests-remaining"] = "0"
+            headers.setdefault("anthropic-ratelimit-requests-remaining", "0")
             return error(429, "rate_limit_error", "This request would exceed your rate limit.")
         if reply.kind == "server_error":
             if reply.status == 529:

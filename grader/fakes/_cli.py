@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--script",
         default="ok",
-        help="ok | malformed | truncated | refused | hang | rate-limited[:S] | server-error[:STATUS] | "
+        help="ok | malformed | truncated | refused | hang | overloaded | rate-limited[:S] | server-error[:STATUS] | "
         "slow:S | storm:N[:S] | package.module:attribute (default: ok, schema-valid answers)",
     )
     parser.add_argument(
@@ -62,13 +62,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--allow-no-schema", action="store_true",
         help="answer requests without a strict JSON schema (default: refuse them, as the grader always sends one)",
     )
+    for name, what in (("rpm", "requests"), ("tpm", "tokens (input and output)"), ("input-tpm", "input tokens"),
+                       ("output-tpm", "output tokens")):
+        parser.add_argument(f"--{name}", type=int, default=None, help=f"emulate a limit of {what} per minute per key")
+    parser.add_argument("--limit-window", type=float, default=60.0,
+                        help="seconds of the sliding window the limits are enforced over (default 60)")
     args = parser.parse_args(argv)
     try:
         script = script_from_spec(args.script)
     except (ValueError, ImportError, AttributeError) as error:
         parser.error(str(error))
+    limits = None
+    if any(v is not None for v in (args.rpm, args.tpm, args.input_tpm, args.output_tpm)):
+        from ._limits import FakeLimits
+
+        try:
+            limits = FakeLimits(args.rpm, args.tpm, args.input_tpm, args.output_tpm, args.limit_window)
+        except ValueError as error:
+            parser.error(str(error))
     server = fake_server(
         args.provider,
+        limits=limits,
         script=script,
         latency_s=args.latency,
         port=args.port,

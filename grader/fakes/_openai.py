@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ._limits import WindowState
 from ._script import FakeReply, FakeRequest
 from ._server import HttpFakeServer, RenderedContent
 
@@ -44,6 +45,28 @@ def _split_messages(messages: Any) -> tuple[list[str], list[str]]:
 
 def _seconds_header(seconds: float) -> str:
     return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
+def reset_duration(seconds: float) -> str:
+    """OpenAI's way of writing a reset time: ``20ms``, ``1.5s``, ``6m0s``."""
+    if seconds < 1:
+        return f"{int(round(seconds * 1000))}ms"
+    if seconds < 60:
+        return f"{seconds:.3f}".rstrip("0").rstrip(".") + "s"
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes)}m{rest:.0f}s"
+
+
+def openai_rate_limit_headers(state: dict[str, WindowState]) -> dict[str, str]:
+    """OpenAI's ``x-ratelimit-*`` headers for requests and tokens (tokens: the TPM limit, else input TPM)."""
+    headers: dict[str, str] = {}
+    tokens = state.get("tokens") or state.get("input_tokens")
+    for name, window in (("requests", state.get("requests")), ("tokens", tokens)):
+        if window is not None:
+            headers[f"x-ratelimit-limit-{name}"] = str(window.limit)
+            headers[f"x-ratelimit-remaining-{name}"] = str(window.remaining)
+            headers[f"x-ratelimit-reset-{name}"] = reset_duration(window.reset_s)
+    return headers
 
 
 def _error(status: int, message: str, error_type: str, code: str | None, headers: dict[str, str]) -> Response:
@@ -112,17 +135,21 @@ class FakeOpenAI(HttpFakeServer):
         problem = self.schema_problem(fake)
         if problem is not None:
             return error(400, problem, "invalid_request_error", "strict_schema_required")
-        reply = await self.decide_async(fake) if wait else self.decide(fake)
+        refused = self.over_limit(fake) if wait else None
+        reply = refused or (await self.decide_async(fake) if wait else self.decide(fake))
         if not wait:
             if reply.kind == "hang":
                 return 0, {}, headers
         elif not await self.wait_async(reply, fake):
             return error(504, "fake server stopped while hanging", "server_error", None)
+        if wait:
+            headers.update(openai_rate_limit_headers(self.limit_state(fake)))
         if reply.kind == "rate_limited":
             if reply.retry_after_s is not None:
                 headers["retry-after"] = _seconds_header(reply.retry_after_s)
                 headers["retry-after-ms"] = str(int(reply.retry_after_s * 1000))
-            headers.update({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0"})
+            if self.limits is None:
+                headers.update({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0"})
             return error(429, f"Rate limit reached for requests on {fake.model}. Please try again later.",
                          "requests", "rate_limit_exceeded")
         if reply.kind == "server_error":

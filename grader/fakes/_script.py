@@ -137,6 +137,11 @@ class FakeReply:
         return cls("server_error", status=status)
 
     @classmethod
+    def overloaded(cls) -> FakeReply:
+        """Anthropic's 529 ``overloaded_error`` (the API, not the key, is at capacity; other fakes answer 529)."""
+        return cls.server_error(529)
+
+    @classmethod
     def slow(
         cls,
         delay_s: float,
@@ -232,7 +237,8 @@ def by_prompt(rules: Mapping[str, ReplyOrScript], *, default: ReplyOrScript | No
 def script_from_spec(spec: str) -> Script:
     """A script from a command-line word.
 
-    `ok`, `malformed`, `truncated`, `refused`, `hang`, `rate-limited[:SECONDS]`, `server-error[:STATUS]`,
+    `ok`, `malformed`, `truncated`, `refused`, `hang`, `overloaded` (529), `rate-limited[:SECONDS]`,
+    `server-error[:STATUS]`,
     `slow:SECONDS`, `storm:COUNT[:SECONDS]`, or `package.module:attribute` naming a script or a
     `FakeReply`.
     """
@@ -243,6 +249,7 @@ def script_from_spec(spec: str) -> Script:
         "truncated": FakeReply.truncated,
         "refused": FakeReply.refused,
         "hang": FakeReply.hang,
+        "overloaded": FakeReply.overloaded,
     }
     try:
         if name in simple and not argument:
@@ -266,7 +273,7 @@ def script_from_spec(spec: str) -> Script:
             return target
         raise ValueError(f"fake script {spec!r} names neither a script nor a FakeReply")
     raise ValueError(
-        f"unknown fake script {spec!r}: use ok, malformed, truncated, refused, hang, rate-limited[:S], "
+        f"unknown fake script {spec!r}: use ok, malformed, truncated, refused, hang, overloaded, rate-limited[:S], "
         "server-error[:STATUS], slow:S, storm:N[:S] or package.module:attribute"
     )
 

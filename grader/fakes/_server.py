@@ -27,6 +27,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from ._batches import BatchStore
+from ._limits import FakeLimits, LimitWindows, WindowState
 from ._script import FakeReply, FakeRequest, Script, credential_of, example_from_schema, valid_grades
 
 logger = logging.getLogger("grader.fakes")
@@ -76,6 +77,7 @@ class FakeServer(ABC):
         hang_limit_s: float = 600.0,
         require_strict_schema: bool = True,
         batch_latency_s: float = 0.0,
+        limits: FakeLimits | None = None,
     ) -> None:
         if latency_s < 0:
             raise ValueError(f"latency_s must be >= 0, got {latency_s}")
@@ -90,6 +92,8 @@ class FakeServer(ABC):
         self.batches = BatchStore(batch_latency_s)
         """Submitted batches (provider batch APIs): each request answered by the script at submission, the batch
         ending ``batch_latency_s`` later."""
+        self.limits = LimitWindows(limits) if limits is not None else None
+        """The rate limits this fake enforces per API key (``grader.fakes._limits``), if any."""
         self._requested_port = port
         self._port: int | None = None
         self._lock = threading.Lock()
@@ -192,6 +196,22 @@ class FakeServer(ABC):
         if not key:
             return False
         return self.require_api_key is None or key == self.require_api_key
+
+    def over_limit(self, request: FakeRequest) -> FakeReply | None:
+        """A 429 (with the seconds until the window has room as Retry-After) when the request would exceed one of
+        this fake's limits for its key; None when it is admitted (and counted) or the fake has no limits."""
+        if self.limits is None:
+            return None
+        refused = self.limits.admit(request.api_key or "", estimate_tokens(request.system + request.user),
+                                    request.received_at or None)
+        if refused is None:
+            return None
+        kind, wait = refused
+        return FakeReply.rate_limited(max(0.001, round(wait + 0.0005, 3)))
+
+    def limit_state(self, request: FakeRequest) -> dict[str, WindowState]:
+        """What is left of each limit for the request's key (empty: the fake has no limits)."""
+        return {} if self.limits is None else self.limits.state(request.api_key or "")
 
     def decide(self, request: FakeRequest) -> FakeReply:
         """Ask the script; a script that raises answers 500 (and is logged, it is a test bug)."""
@@ -302,6 +322,8 @@ class FakeServer(ABC):
         from dataclasses import replace
 
         content = self._content_of(reply, request)
+        if self.limits is not None:
+            self.limits.record_output(request.api_key or "", content.output_tokens)
         cached, written = self.cache_usage(request)
         return replace(content, cached_tokens=min(cached, content.input_tokens),
                        cache_write_tokens=min(written, content.input_tokens))

@@ -20,6 +20,7 @@ from google.protobuf import empty_pb2, json_format, timestamp_pb2
 from google.rpc import status_pb2
 from xai_sdk.proto import batch_pb2, batch_pb2_grpc, chat_pb2, chat_pb2_grpc, sample_pb2, usage_pb2
 
+from ._openai import openai_rate_limit_headers
 from ._script import FakeReply
 from ._server import LOCALHOST, FakeServer
 
@@ -38,9 +39,9 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         code, message, trailing, response = self.respond(
             request, {key.lower(): str(value) for key, value in context.invocation_metadata()},
             still_wanted=context.is_active)
+        if trailing:
+            context.set_trailing_metadata(trailing)
         if code is not None:
-            if trailing:
-                context.set_trailing_metadata(trailing)
             context.abort(code, message)
         return response
 
@@ -77,7 +78,8 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         problem = fake.schema_problem(recorded)
         if problem is not None:
             return grpc.StatusCode.INVALID_ARGUMENT, problem, (), None
-        reply = fake.decide(recorded)
+        refused = None if batch else fake.over_limit(recorded)
+        reply = refused or fake.decide(recorded)
         if batch:
             if reply.kind == "hang":
                 return None, "", (), None
@@ -85,12 +87,20 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
             return grpc.StatusCode.DEADLINE_EXCEEDED, "fake server stopped while hanging", (), None
         if reply.kind == "rate_limited":
             trailing = (("retry-after", f"{reply.retry_after_s:g}"),) if reply.retry_after_s is not None else ()
-            return grpc.StatusCode.RESOURCE_EXHAUSTED, "Rate limit exceeded for this team and model", trailing, None
+            return (grpc.StatusCode.RESOURCE_EXHAUSTED, "Rate limit exceeded for this team and model",
+                    trailing + self._rate_metadata(recorded, batch), None)
         if reply.kind == "server_error":
             if reply.status == 503:
                 return grpc.StatusCode.UNAVAILABLE, "The service is temporarily unavailable", (), None
             return grpc.StatusCode.INTERNAL, "Internal error", (), None
-        return None, "", (), self._completion(recorded.model, reply, fake.content_of(reply, recorded))
+        completion = self._completion(recorded.model, reply, fake.content_of(reply, recorded))
+        return None, "", self._rate_metadata(recorded, batch), completion
+
+    def _rate_metadata(self, recorded: Any, batch: bool) -> tuple[tuple[str, str], ...]:
+        """The key's rate-limit state as gRPC metadata, under OpenAI's ``x-ratelimit-*`` names (none in a batch)."""
+        if batch:
+            return ()
+        return tuple(openai_rate_limit_headers(self._fake.limit_state(recorded)).items())
 
     @staticmethod
     def _completion(model: str, reply: FakeReply, content: Any) -> chat_pb2.GetChatCompletionResponse:

@@ -27,10 +27,12 @@ from ._base import (
     scrub_outcome,
     strict_json_loads,
 )
+from ._ratelimits import LIMIT_KINDS, LimitState, RateLimits, RateLimitSnapshot, snapshot_from_headers
 
 __all__ = [
     "DEFAULT_API_KEY_ENVS",
     "DEFAULT_ENDPOINTS",
+    "LIMIT_KINDS",
     "MAX_REPLY_CHARS",
     "RETRYABLE_ERROR_KINDS",
     "BatchApiError",
@@ -41,14 +43,18 @@ __all__ = [
     "CallOutcome",
     "ErrorKind",
     "JudgeSpec",
+    "LimitState",
     "MissingApiKey",
     "Pricing",
     "Provider",
     "ProviderJudge",
+    "RateLimitSnapshot",
+    "RateLimits",
     "RealApiCallsNotAllowed",
     "is_local_endpoint",
     "make_judge",
     "missing_api_keys",
     "scrub_outcome",
+    "snapshot_from_headers",
     "strict_json_loads",
 ]

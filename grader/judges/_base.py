@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ._ratelimits import RateLimits, RateLimitSnapshot, snapshot_from_headers
+
 ClientT = TypeVar("ClientT")
 
 Provider = Literal["openai", "anthropic", "xai", "openai-compatible", "reference"]
@@ -112,6 +114,9 @@ class JudgeSpec(BaseModel):
     context_window: int | None = Field(default=None, gt=0)
     """The model's context window in tokens (from the panel file): a prompt that would not fit with room for the
     reply (``max_output_tokens``) is refused before any paid call."""
+    rate_limits: RateLimits | None = None
+    """The provider tier's limits per minute for this judge's key and model (requests, tokens, input and output
+    tokens): its requests are paced to approach them, not hit them (``grader.panel._pacing``)."""
 
     @model_validator(mode="after")
     def _endpoint_fits_provider(self) -> Self:
@@ -169,6 +174,8 @@ class CallOutcome:
     request_id: str | None = None
     stop_reason: str | None = None
     """The provider's own word for why generation stopped (e.g. 'completed', 'max_tokens', 'length')."""
+    rate_limits: RateLimitSnapshot | None = None
+    """What the reply's rate-limit headers (gRPC: metadata) said of the key's limits, if anything."""
 
     @property
     def retryable(self) -> bool:
@@ -547,6 +554,7 @@ def http_failure(
         retry_after_s=retry_after_seconds(headers) if kind in ("rate_limited", "server") else None,
         latency_s=latency_s,
         request_id=request_id,
+        rate_limits=snapshot_from_headers(headers),
     )
 
 

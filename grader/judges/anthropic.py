@@ -29,6 +29,7 @@ from ._base import (
     no_reply_failure,
     outcome_from_text,
     redact,
+    snapshot_from_headers,
 )
 
 __all__ = ["AnthropicJudge", "outcome_of_message"]
@@ -110,6 +111,7 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic]):
             "http_status": raw.status_code,
             "request_id": raw.request_id,
             "latency_s": watch.elapsed,
+            "rate_limits": snapshot_from_headers(raw.headers),
         }
         try:
             message = await raw.parse()

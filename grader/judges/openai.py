@@ -29,6 +29,7 @@ from ._base import (
     no_reply_failure,
     outcome_from_text,
     redact,
+    snapshot_from_headers,
 )
 
 __all__ = ["OpenAIJudge", "outcome_of_response", "send_with_openai_sdk"]
@@ -137,6 +138,7 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI]):
             "http_status": raw.status_code,
             "request_id": raw.request_id,
             "latency_s": watch.elapsed,
+            "rate_limits": snapshot_from_headers(raw.headers),
         }
         try:
             response = raw.parse()

@@ -33,6 +33,7 @@ from ._base import (
     no_reply_failure,
     outcome_from_text,
     redact,
+    snapshot_from_headers,
 )
 
 __all__ = ["XaiJudge", "no_retry_channel_options"]
@@ -223,6 +224,7 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
             error_message=redact(f"gRPC {code.name}: {details}", self._secret),
             retry_after_s=retry_after,
             latency_s=latency_s,
+            rate_limits=snapshot_from_headers(trailing) if kind == "rate_limited" else None,
         )
 
 

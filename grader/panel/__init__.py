@@ -2,6 +2,7 @@
 
 from grader.panel._config import (
     PANELS_DIR,
+    FakeProviderLimits,
     MockSettings,
     PanelConfig,
     PanelError,
@@ -11,12 +12,16 @@ from grader.panel._config import (
 )
 from grader.panel._grade import GradeReport, RunError, effective_run_type, grade_season
 from grader.panel._manifest import VerifyResult, verify_run
+from grader.panel._pacing import HEADROOM, JudgePacer, retry_delay
 from grader.panel._prompts import season_outcomes
 from grader.panel._scores import latest_version, run_inputs, store_score_version
 
 __all__ = [
+    "HEADROOM",
     "PANELS_DIR",
+    "FakeProviderLimits",
     "GradeReport",
+    "JudgePacer",
     "MockSettings",
     "PanelConfig",
     "PanelError",
@@ -28,6 +33,7 @@ __all__ = [
     "grade_season",
     "latest_version",
     "load_panel",
+    "retry_delay",
     "run_inputs",
     "season_outcomes",
     "store_score_version",

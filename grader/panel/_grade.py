@@ -304,7 +304,7 @@ def _run(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_ap
         done = {(g.judge_id, g.contestant_id, g.repeat) for g in
                 s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))}
     family_of = {c.id: c.provider_family for c in bundle.contestants}
-    mock_settings = ({**panel.mock.model_dump(mode="json"), "noise_draw": NOISE_DRAW}
+    mock_settings = ({**panel.mock.model_dump(mode="json", exclude={"provider_limits"}), "noise_draw": NOISE_DRAW}
                      if panel.kind == "mock" and panel.mock else None)  # a mock grade drawn otherwise is never reused
 
     def marked(prompt, r: int):  # noqa: ANN001, ANN202 - a mock repeat's prompt carries its marker

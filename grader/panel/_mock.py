@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grader.fakes import FakeReply, FakeRequest, fake_server, script_from_spec
+from grader.fakes import FakeLimits, FakeReply, FakeRequest, fake_server, script_from_spec
 from grader.judges import JudgeSpec
 from grader.panel._config import PanelConfig
 from grader.prompts import prompt_hash
@@ -168,7 +168,11 @@ def start_mock_servers(panel: PanelConfig, grades: MockGrades,
     counter, lock, limit = itertools.count(), threading.Lock(), _stall_limit()
     for judge in panel.judges:
         script = _stalling(mock_script(judge, panel, grades), counter, lock, limit)
-        server = stack.enter_context(fake_server(judge.provider, script=script, latency_s=panel.mock.latency_s))
+        limits = panel.mock.provider_limits.get(judge.judge_id)
+        emulated = FakeLimits(limits.rpm, limits.tpm, limits.input_tpm, limits.output_tpm,
+                              limits.window_s) if limits is not None else None
+        server = stack.enter_context(fake_server(judge.provider, script=script, latency_s=panel.mock.latency_s,
+                                                 limits=emulated))
         endpoint = {"host": server.host_port} if judge.provider == "xai" else {"base_url": server.base_url}
         # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
         specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))

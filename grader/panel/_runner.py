@@ -33,7 +33,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from grader.judges import CallOutcome, JudgeSpec, scrub_outcome
-from grader.panel._config import PanelConfig, RetryPolicy
+from grader.panel._config import PanelConfig
+from grader.panel._pacing import JudgePacer, is_capacity_refusal, retry_delay
 from grader.panel._writer import Priority, PriorityWriter
 from grader.prompts import JudgePrompt
 from grader.storage import (
@@ -49,6 +50,9 @@ from grader.storage import (
 SCHEMA_NAME = "judge_grade"
 INTERRUPTED = ("sent", "interrupted")
 """Statuses of an attempt our own process cut off (never a failure of the judge: not counted toward the cap)."""
+
+__all__ = ["INTERRUPTED", "SCHEMA_NAME", "CallRunner", "RunStats", "Task", "TaskResult", "cache_key", "retry_delay",
+           "store_grade", "store_prompt"]
 
 
 def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, mock: dict | None = None) -> str:
@@ -66,14 +70,6 @@ def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, m
         **({"mock": mock} if mock is not None else {}),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-
-def retry_delay(policy: RetryPolicy, attempt: int, retry_after_s: float | None) -> float:
-    """How long to wait before the next attempt: the provider's Retry-After when given, else exponential backoff
-    from ``base_delay_s``; never more than the panel's ``max_delay_s`` (a ``Retry-After: 86400`` from a hostile or
-    broken endpoint waits ``max_delay_s``, and the attempt cap ends the chain)."""
-    wanted = retry_after_s if retry_after_s is not None else policy.base_delay_s * 2 ** (attempt - 1)
-    return max(0.0, min(policy.max_delay_s, wanted))
 
 
 MAX_CLAIMS = 1000
@@ -133,6 +129,8 @@ class RunStats:
     cost_usd: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
+    capacity_refusals: int = 0
+    """Attempts refused for capacity (429, 529): stored and linked, never counted toward the attempt cap."""
 
 
 PREPARE_REPLIES_AFTER_S = 0.01
@@ -158,8 +156,9 @@ class CallRunner:
         self.sleep = sleep
         self.stats = RunStats()
         self._completed: dict[str, JudgeCallRow] = {}
-        # task -> (attempts that count toward the cap, highest attempt number on record, last id)
-        self._prior: dict[tuple[str, int, int], tuple[int, int, int | None]] = {}
+        # task -> (attempts that count toward the cap, capacity refusals (429/529: not counted toward it), highest
+        # attempt number on record, last id)
+        self._prior: dict[tuple[str, int, int], tuple[int, int, int, int | None]] = {}
         # storage runs off the event loop, most urgent first (the row a request waits for before it leaves jumps
         # ahead of grades being stored); SQLite has one writer, so one storage thread there
         workers = 1 if database_url(db_url).startswith("sqlite") else 4
@@ -167,6 +166,8 @@ class CallRunner:
         # a reply's ledger is verified (CPU, no database) on a thread of its own, then its rows are written
         self._verify = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-verify")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
+        # per judge: rate-limit pacing and adaptive concurrency (within its provider's semaphore)
+        self.pacers = {j.judge_id: JudgePacer(j, panel.limit(j.provider), sleep=sleep) for j in panel.judges}
         self._replies_prepared = False
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
@@ -189,9 +190,10 @@ class CallRunner:
                 if row.status == "sent":
                     row.status, row.error_kind = "interrupted", "interrupted"
                     row.error_message = "the process making this attempt stopped before its reply was stored"
-                counted, number, _ = self._prior.get(key, (0, 0, None))
-                counts = row.status not in INTERRUPTED
-                self._prior[key] = (counted + counts, max(number, row.attempt), row.id)
+                counted, limited, number, _ = self._prior.get(key, (0, 0, 0, None))
+                refused = row.status not in INTERRUPTED and (row.error_kind == "rate_limited" or row.http_status == 529)
+                counts = row.status not in INTERRUPTED and not refused
+                self._prior[key] = (counted + counts, limited + refused, max(number, row.attempt), row.id)
 
     def preload_completed(self, keys: list[str], session: Session | None = None) -> None:
         """One query for every completed call among ``keys`` (content-addressed reuse); in ``session`` when
@@ -277,22 +279,31 @@ class CallRunner:
             return TaskResult(task, "reused", call_id, done.parsed, 0)
         policy = self.panel.retry
         judge = self.judges[task.spec.judge_id]
-        made, number, previous = self._prior.get((task.spec.judge_id, task.contestant_row_id, task.repeat),
-                                                 (0, 0, None))
-        reason = "" if made < policy.max_attempts else (
-            f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run")
-        for counted in range(made + 1, policy.max_attempts + 1):
-            attempt = number + counted - made  # numbers go on after interrupted attempts; the cap counts the rest
+        pacer = self.pacers[task.spec.judge_id]
+        counted, limited, attempt, previous = self._prior.get(
+            (task.spec.judge_id, task.contestant_row_id, task.repeat), (0, 0, 0, None))
+        reason = (f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run"
+                  if counted >= policy.max_attempts else "")
+        if limited >= policy.max_rate_limited:
+            reason = (f"{limited} refusals for capacity (429/529) by earlier processes of this run: the cap of "
+                      f"{policy.max_rate_limited} was reached")
+        own_pause: float | None = None
+        while not reason:
+            attempt += 1  # numbers go on after interrupted attempts; the caps count the rest
             gate = self.semaphores[task.spec.provider]
-            if gate.locked() and not self._replies_prepared:  # every slot taken: the first wave is on its way
-                self._replies_prepared = True
+            if (gate.locked() or pacer.concurrency.full) and not self._replies_prepared:
+                self._replies_prepared = True  # every slot taken: the first wave is on its way
                 asyncio.get_running_loop().call_later(PREPARE_REPLIES_AFTER_S, self.prepare_replies)
-            async with gate:
-                # recorded before the request leaves: a process killed now leaves a visible, counted attempt
-                call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
-                                            status="sent", priority=Priority.SEND)
-                outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
-                                                        SCHEMA_NAME, cache_prefix_chars=task.prompt.shared_chars)
+            async with pacer.slot() as seen:
+                ticket = await pacer.admit(task.key, lambda: task.prompt.counted_tokens, own_pause=own_pause)
+                async with gate:
+                    # recorded before the request leaves: a process killed now leaves a visible, counted attempt
+                    call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
+                                                status="sent", priority=Priority.SEND)
+                    outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
+                                                            SCHEMA_NAME, cache_prefix_chars=task.prompt.shared_chars)
+                seen.append(outcome)
+                own_pause = pacer.settle(ticket, outcome)
             outcome = scrub_outcome(judge, outcome)  # the key out of every stored form of the reply
             self.stats.calls_sent += 1
             pricing = task.spec.pricing
@@ -320,13 +331,23 @@ class CallRunner:
             if grade is not None:
                 return TaskResult(task, "ok", previous, grade, attempt)
             self.stats.attempts_failed += 1
+            refused = is_capacity_refusal(outcome)
+            if refused:  # the provider's capacity, no failure of the judge: not counted toward the attempt cap
+                limited += 1
+                self.stats.capacity_refusals += 1
+            else:
+                counted += 1
             reason = f"{kind}: {message or ''}".strip()
             retryable = kind in ("transport", "timeout", "rate_limited", "server", "format", "schema")
-            if not retryable or counted == policy.max_attempts:
+            if not retryable or counted >= policy.max_attempts:
                 break
-            await self.sleep(retry_delay(policy, counted, outcome.retry_after_s))
+            if limited >= policy.max_rate_limited:
+                reason = f"{reason} (the {limited}th refusal for capacity: the cap of {policy.max_rate_limited})"
+                break
+            reason = ""
+            await self.sleep(retry_delay(policy, limited if refused else counted, outcome.retry_after_s))
         self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
-        return TaskResult(task, "failed", previous, None, max(made, policy.max_attempts), reason)
+        return TaskResult(task, "failed", previous, None, attempt, reason)
 
     async def _run_windowed(self, task: Task) -> TaskResult:
         """The windows (concurrently, each an ordinary task: stored, retried, reused), then the whole-horizon pass

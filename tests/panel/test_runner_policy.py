@@ -63,22 +63,64 @@ def _run(tmp_path, replies, policy=RetryPolicy(max_attempts=4, base_delay_s=0.5,
 
 
 def test_retry_after_is_honoured(tmp_path):
+    """Retry-After is waited, plus a drawn spread of at most half of it (so refusals do not come back together)."""
     result, runner, slept, sent = _run(tmp_path, [FakeReply.rate_limited(2.5), FakeReply.rate_limited(7)])
     assert result.status == "ok" and result.parsed == {"score": 7}
-    assert slept == [2.5, 7.0] and sent == 3  # one request per attempt: the SDK does not retry by itself
+    assert len(slept) == 2 and sent == 3  # one request per attempt: the SDK does not retry by itself
+    assert 2.5 <= slept[0] <= 2.5 * 1.5 and 7.0 <= slept[1] <= 7.0 * 1.5
 
 
-def test_exponential_backoff_without_retry_after(tmp_path):
+def test_backoff_without_retry_after_is_full_jitter(tmp_path):
     result, _, slept, sent = _run(tmp_path, [FakeReply.server_error(500), FakeReply.malformed(),
                                              FakeReply.server_error(503)])
-    assert result.status == "ok" and slept == [0.5, 1.0, 2.0] and sent == 4
+    assert result.status == "ok" and sent == 4 and len(slept) == 3
+    assert all(0 <= wait <= bound for wait, bound in zip(slept, [0.5, 1.0, 2.0], strict=True))
+
+
+def test_backoff_draws_spread_over_the_whole_window():
+    """Full jitter: the waits of many refused attempts cover [0, base x 2^(n-1)], not one value."""
+    import random
+
+    from grader.panel import retry_delay
+
+    policy = RetryPolicy(max_attempts=4, base_delay_s=1.0, max_delay_s=30)
+    rng = random.Random(1)
+    waits = [retry_delay(policy, 3, None, rng) for _ in range(400)]
+    assert min(waits) < 0.4 and max(waits) > 3.6 and max(waits) <= 4.0
+    after = [retry_delay(policy, 1, 2.0, rng) for _ in range(400)]
+    assert min(after) >= 2.0 and max(after) <= 3.0 and max(after) - min(after) > 0.8
 
 
 def test_attempts_are_capped_and_refusals_not_retried(tmp_path):
     result, runner, slept, sent = _run(tmp_path, [FakeReply.server_error(500)] * 5,
                                        policy=RetryPolicy(max_attempts=2, base_delay_s=0.1, max_delay_s=1))
-    assert result.status == "failed" and sent == 2 and slept == [0.1]
+    assert result.status == "failed" and sent == 2 and len(slept) == 1 and 0 <= slept[0] <= 0.1
     assert runner.stats.gaps and "server" in runner.stats.gaps[0]
+
+
+def test_capacity_refusals_do_not_count_toward_the_attempt_cap(tmp_path):
+    """Five 429s and a 529 overloaded, then a grade, with an attempt cap of 2: every refusal is a stored attempt,
+    linked to the one before, and none is a failure of the judge."""
+    from sqlalchemy import select
+
+    from grader.storage import JudgeCallRow
+
+    refusals = [FakeReply.rate_limited(0.01)] * 5 + [FakeReply.overloaded()]
+    result, runner, slept, sent = _run(tmp_path, refusals,
+                                       policy=RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.1))
+    assert result.status == "ok" and sent == 7 and result.attempts == 7
+    assert runner.stats.capacity_refusals == 6
+    with session_scope(f"sqlite:///{tmp_path / 'policy.db'}") as s:
+        rows = list(s.scalars(select(JudgeCallRow).order_by(JudgeCallRow.id)))
+    assert [r.http_status for r in rows] == [429] * 5 + [529, 200]
+    assert [r.replaces_call_id for r in rows] == [None] + [r.id for r in rows[:-1]]
+
+
+def test_capacity_refusals_have_a_cap_of_their_own(tmp_path):
+    result, runner, _, sent = _run(tmp_path, [FakeReply.rate_limited(0.01)] * 10,
+                                   policy=RetryPolicy(max_attempts=4, base_delay_s=0.01, max_delay_s=0.1,
+                                                      max_rate_limited=3))
+    assert result.status == "failed" and sent == 3 and "cap of 3" in result.reason
 
 
 @pytest.mark.parametrize("reply", [FakeReply.refused()])
