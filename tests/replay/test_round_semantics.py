@@ -188,6 +188,8 @@ def _write_bundle(root: Path, with_round_prices: bool) -> Path:
         ],
     }
     (root / "season.yaml").write_text(yaml.safe_dump(season, sort_keys=False))
+    (root / "contestants.yaml").write_text(  # a bundle is validated whole before it is scored
+        yaml.safe_dump([{"id": "m", "display_name": "M", "provider_family": "openai", "model": "m-1"}]))
     decisions = [
         {
             "contestant_id": "m",
