@@ -28,7 +28,7 @@ from grader.season._errors import Collector, line_of
 
 MAX_DEPTH = 32
 """Deepest nesting of lists and mappings in a JSON line or YAML file (a bundle needs 4)."""
-MAX_YAML_NODES = 2_000_000
+MAX_YAML_NODES = 500_000
 """Most values a YAML file may expand to (aliases counted each time they are used: no 'billion laughs')."""
 MIN_YEAR, MAX_YEAR = 1900, 2200
 """Dates and timestamps outside these years are refused (none is a trading day; arithmetic on them overflows)."""
@@ -288,6 +288,10 @@ def load_yaml(rel: str, text: str | None, col: Collector) -> tuple[Any, dict[tup
         try:
             node = loader.get_single_node()
             lines = _node_lines(node)
+            if lines is None:
+                col.add(rel, None, None, f"expands to more than {MAX_YAML_NODES:,} values (aliases used over and "
+                                         "over?): refused before it is built")
+                return None, {}
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -310,14 +314,19 @@ def load_yaml(rel: str, text: str | None, col: Collector) -> tuple[Any, dict[tup
     return data, lines
 
 
-def _node_lines(root: yaml.Node | None) -> dict[tuple, int]:
-    """Line of every value by its path (keys and indexes), iteratively; depth is bounded."""
+def _node_lines(root: yaml.Node | None) -> dict[tuple, int] | None:
+    """Line of every value by its path (keys and indexes), iteratively; depth is bounded. None when the document
+    expands to more than :data:`MAX_YAML_NODES` values (an alias is a shared node, walked each time it is used)."""
     lines: dict[tuple, int] = {}
     if root is None:
         return lines
     stack: list[tuple[yaml.Node, tuple]] = [(root, ())]
+    visited = 0
     while stack:
         node, path = stack.pop()
+        visited += 1
+        if visited > MAX_YAML_NODES:
+            return None
         lines.setdefault(path, node.start_mark.line + 1)
         if len(path) > MAX_DEPTH:
             continue
