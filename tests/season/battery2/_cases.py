@@ -51,12 +51,12 @@ def write_rounds_bundle(root: Path) -> Path:
     }
     (root / "season.yaml").write_text(yaml.safe_dump(season, sort_keys=False))
     (root / "contestants.yaml").write_text(yaml.safe_dump(
-        [{"id": "m", "display_name": "Model M", "provider_family": "openai", "model": "m-1"},
-         {"id": "n", "display_name": "Model N", "provider_family": "anthropic", "model": "n-1"}]))
+        [{"id": "rm1", "display_name": "Rounds Model One", "provider_family": "openai", "model": "rm-1"},
+         {"id": "rm2", "display_name": "Rounds Model Two", "provider_family": "anthropic", "model": "rm-2"}]))
     decisions = [
         {"contestant_id": c, "decided_at": f"2026-06-0{i + 1}T22:00:00Z", "round_id": f"R{i}", "trades": [],
          "rationale": "x", "allocation": [{"symbol": "AAA", "weight": 0.75}, {"symbol": "CASH", "weight": 0.25}]}
-        for c in ("m", "n") for i in (0, 1)
+        for c in ("rm1", "rm2") for i in (0, 1)
     ]
     (root / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in decisions))
     (root / "market" / "prices.csv").write_text(
