@@ -30,6 +30,8 @@ MAX_DEPTH = 32
 """Deepest nesting of lists and mappings in a JSON line or YAML file (a bundle needs 4)."""
 MAX_YAML_NODES = 500_000
 """Most values a YAML file may expand to (aliases counted each time they are used: no 'billion laughs')."""
+MAX_FILE_BYTES = 1 << 30
+"""Largest bundle file read (1 GiB; the largest real season's decisions are a few MB)."""
 MIN_YEAR, MAX_YEAR = 1900, 2200
 """Dates and timestamps outside these years are refused (none is a trading day; arithmetic on them overflows)."""
 MAX_INT = 2**63
@@ -92,6 +94,9 @@ def read_text(root: Path, rel: str, col: Collector, refused: set[str], required:
         mode = os.lstat(p).st_mode
     except OSError:
         mode = None
+    if mode is not None and stat.S_ISREG(mode) and p.stat().st_size > MAX_FILE_BYTES:
+        col.add(rel, None, None, f"{p.stat().st_size:,} bytes: larger than {MAX_FILE_BYTES:,} (not read)")
+        return None
     if mode is None or not stat.S_ISREG(mode):
         if mode is None and required:
             col.add(rel, None, None, "file is missing")
