@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from typing import Literal
 
 import typer
@@ -13,7 +14,7 @@ from rich.table import Table
 from sqlalchemy import select
 
 from grader.cli._common import console, fail
-from grader.hygiene import for_csv_row, for_terminal
+from grader.hygiene import for_csv_row, for_terminal, visible_controls
 
 STATUSES = ("supported", "not_verifiable", "contradicted")
 
@@ -77,7 +78,10 @@ def ledger(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
             w.writerow(for_csv_row([r["judge"], r["contestant"], r["decision_date"], r["symbol"], r["claim"],
                                     r["clause"] or "", r["judge_status"], r["verifier_status"], r["path"], r["reason"],
                                     "; ".join(f"{f['flag']}: {f['reason']}" for f in r["flags"])]))
-        print(buf.getvalue(), end="")
+        text = buf.getvalue()
+        if sys.stdout.isatty():  # on a terminal, a control character in a claim is shown, never sent
+            text = visible_controls(text, multiline=True)
+        print(text, end="")
         return
     t = Table("judge", "contestant", "date", "symbol", "claim", "judge", "verifier", "path", "reason", "flags (why)",
               title=f"claim ledger of run {run_id}: {len(rows)} entries", show_lines=True)

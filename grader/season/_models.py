@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -30,6 +30,22 @@ def _not_blank(value: str) -> str:
         raise ValueError("must not be blank")
     return value
 
+
+def _in_calendar(value: date) -> date:
+    """A date or aware timestamp between 1900 and 2200 (arithmetic on year 1 or 9999 overflows; none is a trading
+    day), whose offset does not move it out of the calendar."""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        try:
+            value.astimezone(UTC)
+        except (OverflowError, ValueError):
+            raise ValueError("its offset moves it out of the calendar") from None
+    if not 1900 <= value.year <= 2200:
+        raise ValueError(f"year {value.year} is outside 1900..2200")
+    return value
+
+
+Day = Annotated[date, AfterValidator(_in_calendar)]
+Instant = Annotated[datetime, AfterValidator(_in_calendar)]
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_not_blank)]
 """An id, symbol or display name: one line of at most 200 characters, not blank."""
@@ -69,8 +85,8 @@ class InvestorProfile(_Strict):
 class SeasonInfo(_Strict):
     id: Name
     name: str = Field(min_length=1, max_length=500)
-    start: date
-    end: date
+    start: Day
+    end: Day
     benchmark: Name
     risk_free_rate: float = Field(default=0.0, ge=-0.05, le=0.25)  # annual, a fraction: -5% .. 25% is plausible
     starting_cash: float = Field(gt=0, le=MAX_AMOUNT)
@@ -93,9 +109,9 @@ class Round(_Strict):
     """A CapitalBench-style independent round (bundle extension, format: rounds)."""
 
     id: Name
-    decided_at: datetime
-    entry_date: date
-    exit_date: date | None = None  # None while the round is pending
+    decided_at: Instant
+    entry_date: Day
+    exit_date: Day | None = None  # None while the round is pending
     cash_symbol: Name | None = None
     briefing: str | None = None
     cancelled: str | None = None
@@ -144,7 +160,7 @@ class AllocationItem(_Strict):
 
 class Decision(_Strict):
     contestant_id: Name
-    decided_at: datetime
+    decided_at: Instant
     trades: list[Trade] = Field(default_factory=list)
     allocation: list[AllocationItem] | None = None
     rationale: str

@@ -318,6 +318,9 @@ def cases() -> list[Case]:
              "market/prices.csv", "date"),
         Case("season-start-year-1", "parser", T, _replace("season.yaml", "start: '2022-01-03'", "start: 0001-01-01"),
              "refused", "season.yaml", "start"),
+        Case("season-end-quoted-year-9999", "parser", T, _season(end="9999-12-31"), "refused", "season.yaml", "end"),
+        Case("round-entry-quoted-year-1", "parser", R, _round(1, entry_date="0001-01-01"), "refused", "season.yaml",
+             "entry_date"),
         Case("huge-integer", "parser", T, _decision_line(0, '{"contestant_id": "m1", "decided_at": '
                                                           '"2022-01-03T15:30:00-05:00", "trades": [], '
                                                           '"rationale": "x", "decision_seconds": ' + "9" * 5000 + "}"),
