@@ -243,6 +243,9 @@ def _load_decisions(root, info, contestants, symbols, col, refused) -> list[Deci
                 col.add(rel, lineno, f"trades[{i}].symbol", f"unknown symbol {t.symbol!r}")
         if d.allocation is not None:
             _check_allocation(d, info, symbols, rel, col)
+        elif d.trades and info is not None and info.format == "rounds":
+            col.add(rel, lineno, "trades", "trades in a rounds season (format: rounds) would be ignored: a round "
+                                           "scores each contestant's target allocation; give an allocation")
         if d.round_id is not None and info is not None and d.round_id not in round_ids:
             col.add(rel, lineno, "round_id", f"unknown round {d.round_id!r}")
         if d.decision_seconds is not None and d.decision_seconds < 0:

@@ -388,6 +388,9 @@ def cases() -> list[Case]:
         # --- allocations ---
         Case("allocation-in-a-trading-season", "allocations", T, _trading_allocation, "refused",
              "decisions.jsonl", "allocation"),
+        Case("trades-in-a-rounds-season", "allocations", R, _decision(
+            0, allocation=None, trades=[{"symbol": "AAA", "side": "buy", "quantity": 1, "price": 50}]), "refused",
+             "decisions.jsonl", "trades"),
         Case("allocation-without-round", "allocations", R, _decision(0, round_id=None), "refused",
              "decisions.jsonl", "round_id"),
         # --- output: legal values that must print as written and act on nothing ---
