@@ -32,7 +32,8 @@ from grader.season._reading import (
 )
 from grader.season._round_prices import read_round_prices
 
-__all__ = ["BundleError", "BundleIssue", "SeasonBundle", "hash_bundle_files", "load_bundle", "parse_aware"]
+__all__ = ["BundleError", "BundleIssue", "SeasonBundle", "hash_bundle_files", "load_bundle", "parse_aware",
+           "refused_entries"]
 
 REQUIRED_FILES = ("season.yaml", "contestants.yaml", "decisions.jsonl", "market/prices.csv")
 OPTIONAL_FILES = ("market/fields.csv",)
@@ -115,6 +116,11 @@ def hash_bundle_files(path: Path) -> tuple[dict[str, str], str]:
     for rel, h in sorted(hashes.items()):
         digest.update(f"{rel}\0{h}\n".encode())
     return hashes, digest.hexdigest()
+
+
+def refused_entries(path: Path) -> list[str]:
+    """Links and special files under ``path`` (relative paths), found without following or reading any."""
+    return sorted(scan_tree(path, Collector()))
 
 
 def load_bundle(path: str | Path) -> SeasonBundle:

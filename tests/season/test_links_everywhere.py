@@ -36,6 +36,10 @@ def test_calibration_sample_refuses_a_source_season_that_holds_a_link(tmp_path):
     assert any(i.file == "market/extra.csv" and "symbolic link" in i.message for i in err.value.issues)
     assert not out.exists() or not any(out.rglob("*"))
     assert SECRET not in str(err.value)
+    from grader.panel import verify_run
+
+    problems = verify_run("src", db_url=url).problems  # verify names the link it did not read
+    assert any("market/extra.csv" in p and "link" in p for p in problems), problems
 
 
 def test_anonymize_refuses_a_season_that_holds_a_link(tmp_path, monkeypatch):
