@@ -178,7 +178,7 @@ def _apply_one(root: Path, scratch: Path, p: Path, op: tuple) -> None:
             os.symlink(scratch / "moved", target)
             return
         if target.exists() or target.is_symlink():
-            if how != "outside":
+            if how != "outside" or target.is_symlink() or not target.is_file():  # a pipe made earlier: never opened
                 return
             (scratch / "outside").write_bytes(target.read_bytes() + b"\nSECRET\n")
             target.unlink()
