@@ -182,8 +182,6 @@ def _season(root: Path, col: Collector, refused: set[str]) -> SeasonInfo | None:
 
 
 def _contestants(root: Path, col: Collector, refused: set[str]) -> list[Contestant]:
-    from grader.anonymizer import collides_with_aliases  # the anonymizer's own rule (imported when needed)
-
     rel = "contestants.yaml"
     raw, lines = load_yaml(rel, read_text(root, rel, col, refused), col)
     contestants: list[Contestant] = []
@@ -202,10 +200,7 @@ def _contestants(root: Path, col: Collector, refused: set[str]) -> list[Contesta
             continue
         if c.id in ids:
             col.add(rel, lines.get((i, "id")), f"[{i}].id", f"duplicate contestant id {c.id!r}")
-        for fld in ("id", "display_name", "model"):
-            if collides_with_aliases(getattr(c, fld)):
-                col.add(rel, lines.get((i, fld)), f"[{i}].{fld}", f"{getattr(c, fld)!r} would read as an anonymized "
-                        "alias or placeholder ('Contestant B', 'model', one letter) in a judge's view: rename it")
+
         ids.add(c.id)
         contestants.append(c)
     return contestants

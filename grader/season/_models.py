@@ -49,6 +49,8 @@ Instant = Annotated[datetime, AfterValidator(_in_calendar)]
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_not_blank)]
 """An id, symbol or display name: one line of at most 200 characters, not blank."""
+LongName = Annotated[str, StringConstraints(min_length=1, max_length=10_000), AfterValidator(_not_blank)]
+"""A season's id or name (an adapter's id can join many round ids), not blank."""
 
 
 class _Strict(BaseModel):
@@ -83,8 +85,8 @@ class InvestorProfile(_Strict):
 
 
 class SeasonInfo(_Strict):
-    id: Name
-    name: str = Field(min_length=1, max_length=500)
+    id: LongName
+    name: LongName
     start: Day
     end: Day
     benchmark: Name

@@ -212,7 +212,12 @@ def check_bundle(base: str, ops: list[tuple], *, grade: bool = False) -> str:
                 assert "SECRET" not in str(issue)  # nothing read through a link
             _grading_writes_nothing(root, tmp_path)
             return "refused"
-        _derive_everything(bundle)
+        from grader.panel import RunError
+
+        try:
+            _derive_everything(bundle)
+        except RunError:  # valid as a bundle, refused by grading before anything is written (an id reads as an alias)
+            return "refused"
         if grade:
             _grade_and_report(root, tmp_path)
         return "valid"
