@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from audits._render import render_html, render_markdown
 from audits._report import AuditReport
+from grader.hygiene import for_csv
 
 
 def _frame(rows: list[BaseModel], flatten: dict[str, str] | None = None) -> pd.DataFrame:
@@ -32,6 +33,7 @@ def _csv(frame: pd.DataFrame, path: Path, columns: list[str], report: AuditRepor
     frame = frame.copy()
     frame.insert(0, "run_type", report.meta.run_type)
     frame.insert(0, "run_id", report.meta.run_id)
+    frame = frame.astype(object).map(for_csv)  # a display name "=HYPERLINK(...)" stays text in a spreadsheet
     frame.to_csv(path, index=False, lineterminator="\n")
     return path
 

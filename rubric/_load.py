@@ -76,10 +76,10 @@ def _line_index(text: str) -> dict[tuple[str | int, ...], int]:
 
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        if root is not None:
+            walk(root, ())
+    except (yaml.YAMLError, RecursionError):
         return index
-    if root is not None:
-        walk(root, ())
     return index
 
 
@@ -116,6 +116,43 @@ def rubric_from_mapping(data: Any, *, path: Path | str | None = None, text: str 
         raise RubricError(path, issues) from None
 
 
+MAX_DEPTH = 32
+"""Deepest nesting a rubric file may have (the bundled ones need 6)."""
+
+
+def _check_text_and_depth(data: Any, file: Path, text: str) -> None:
+    """No NUL and no lone surrogate in any key or string (they would reach every judge prompt, and a database
+    cannot store them), nesting at most :data:`MAX_DEPTH`; iteratively, so depth cannot crash the check."""
+    issues: list[tuple[str, str, int | None]] = []
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    index: dict[tuple[str | int, ...], int] | None = None
+    while stack and len(issues) < 20:
+        value, path = stack.pop()
+        problem = None
+        if len(path) > MAX_DEPTH:
+            problem = f"nested more than {MAX_DEPTH} levels deep"
+        elif isinstance(value, str):
+            problem = "holds a NUL character" if "\x00" in value else None
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                problem = "holds a lone surrogate (an unpaired \\ud800-\\udfff escape): not text"
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                stack.append((k, (*path, "<key>")) if isinstance(k, str) else (None, path))
+                stack.append((v, (*path, str(k))))
+        elif isinstance(value, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(value))
+        if problem:
+            if index is None:
+                index = _line_index(text)
+            issues.append((_dotted(path), problem, _line_for(index, path)))
+            if len(path) > MAX_DEPTH:
+                break
+    if issues:
+        raise RubricError(file, issues)
+
+
 def load_rubric_file(path: Path | str) -> Rubric:
     """Load and validate one rubric YAML file."""
     file = Path(path)
@@ -132,6 +169,11 @@ def load_rubric_file(path: Path | str) -> Rubric:
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
         raise RubricError(file, [("", f"not valid YAML: {problem}", line)]) from None
+    except RecursionError:
+        raise RubricError(file, [("", f"nested more than {MAX_DEPTH} levels deep", None)]) from None
+    except Exception as exc:  # noqa: BLE001 - the parser's boundary: a timestamp PyYAML cannot build, an unhashable key
+        raise RubricError(file, [("", f"a value YAML cannot build: {exc}", None)]) from None
+    _check_text_and_depth(data, file, text)
     rubric = rubric_from_mapping(data, path=file, text=text)
     rubric._source_path = str(file)
     return rubric

@@ -30,7 +30,8 @@ _RESERVED_IDS = frozenset(dir(BaseModel)) | {"note", "score", "sub_scores"}
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # no NaN or infinity anywhere: `.inf` as a scale or a weight would crash a run after its grades are stored
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class SubComponent(_Frozen):
@@ -38,7 +39,7 @@ class SubComponent(_Frozen):
 
     id: str
     label: str = Field(min_length=1)
-    weight: float = Field(ge=0)
+    weight: float = Field(ge=0, le=100)
     description: str = Field(min_length=1)
 
 
@@ -73,10 +74,10 @@ class Axes(_Frozen):
 class CompositeWeights(_Frozen):
     """Per-judge composite weights in percent; data reliability is reported, not weighted."""
 
-    reasoning: float = Field(ge=0)
-    evidence: float = Field(ge=0)
-    process: float = Field(ge=0)
-    outcome: float = Field(ge=0)
+    reasoning: float = Field(ge=0, le=100)
+    evidence: float = Field(ge=0, le=100)
+    process: float = Field(ge=0, le=100)
+    outcome: float = Field(ge=0, le=100)
 
     def as_dict(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in COMPOSITE_COMPONENTS}
@@ -101,8 +102,8 @@ class ProcessDefinition(_Frozen):
 class Bands(_Frozen):
     """Inclusive lower bounds on the unrounded score; below ``mixed`` is weak."""
 
-    strong: float
-    mixed: float
+    strong: float = Field(ge=0, le=100)
+    mixed: float = Field(ge=0, le=100)
 
 
 class JudgeSlot(_Frozen):
@@ -115,14 +116,14 @@ class Panel(_Frozen):
     judges: list[JudgeSlot] = Field(min_length=1)
     aggregation: Literal["median", "mean"] = "median"
     anonymize: bool
-    min_judges: int = Field(ge=1)
+    min_judges: int = Field(ge=1, le=100)
 
 
 class TotalBlend(_Frozen):
     """Total Score blend in percent."""
 
-    reasoning_median: float = Field(ge=0)
-    efficiency: float = Field(ge=0)
+    reasoning_median: float = Field(ge=0, le=100)
+    efficiency: float = Field(ge=0, le=100)
 
 
 class EfficiencyRule(_Frozen):
@@ -132,7 +133,7 @@ class EfficiencyRule(_Frozen):
     timing_field: Literal["decision_seconds"] = "decision_seconds"
     timing_statistic: Literal["median"] = "median"
     reference: Literal["season_best"] = "season_best"
-    scale: float = Field(default=100, gt=0)
+    scale: float = Field(default=100, gt=0, le=100)  # efficiency is a 0-100 column
 
 
 class TotalRule(_Frozen):

@@ -10,6 +10,7 @@ from grader.anonymizer._anonymizer import (
     Anonymizer,
     NamedView,
     alias_label,
+    collides_with_aliases,
     find_leaks,
     universe_allowlist,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "ScrubRecord",
     "ScrubResult",
     "alias_label",
+    "collides_with_aliases",
     "find_leaks",
     "lexicon",
     "mapping_path_for",

@@ -493,6 +493,15 @@ def find_leaks(text: str, contestants: Iterable[Contestant], allowlist: Iterable
     return _cached_detector(tuple(contestants), tuple(allowlist)).leaks(text)
 
 
+def collides_with_aliases(value: str) -> bool:
+    """Whether a contestant's id, display name or model would read as an alias or a placeholder once scrubbed
+    ("Contestant B", "model", a single letter): such a contestant cannot be anonymized (``load_bundle`` refuses
+    it with its file, line and field)."""
+    tokens = P.split_tokens(value)
+    return bool(_ALIAS_LIKE.fullmatch(P.normalise(value)) or (
+        tokens and all(t in _RESERVED_TOKENS or (len(t) == 1 and t.isalpha()) for t in tokens)))
+
+
 class Anonymizer:
     """Aliases for one season's contestants and the scrubber that applies them.
 
@@ -536,10 +545,7 @@ class Anonymizer:
         for c in contestants:
             for fld in ("id", "display_name", "model"):
                 value = getattr(c, fld)
-                tokens = P.split_tokens(value)
-                if _ALIAS_LIKE.fullmatch(P.normalise(value)) or (
-                    tokens and all(t in _RESERVED_TOKENS or (len(t) == 1 and t.isalpha()) for t in tokens)
-                ):
+                if collides_with_aliases(value):
                     raise ValueError(
                         f"contestant {c.id!r}: {fld} {value!r} collides with the anonymizer's aliases or "
                         "placeholders; rename it"

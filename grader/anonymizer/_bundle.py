@@ -204,7 +204,7 @@ def write_anonymized_bundle(
         (tmp_dir / "decisions.jsonl").write_text(_neutralise("\n".join(lines) + "\n", neutral), encoding="utf-8")
         (tmp_dir / "market").mkdir()
         for src in sorted((season_dir / "market").iterdir()):
-            if src.is_file():
+            if src.is_file() and not src.is_symlink():  # a link is never read (load_bundle refused it)
                 (tmp_dir / "market" / src.name).write_text(
                     _neutralise(src.read_text(encoding="utf-8"), neutral), encoding="utf-8")
         tmp_map.write_text(json.dumps(mapping, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -61,11 +61,11 @@ def _write_bundle(source: Path, bundle, items: list[ItemSpec], out: Path, set_id
         raise FileExistsError(f"{out} exists and is not empty: choose another --out or --set-id")
     out.mkdir(parents=True, exist_ok=True)
     for path in source.iterdir():
-        if path.name in DERIVED_FILES:
+        if path.name in DERIVED_FILES or path.is_symlink():  # a link is never followed (load_bundle refused it)
             continue
         if path.is_dir():
-            shutil.copytree(path, out / path.name)
-        else:
+            shutil.copytree(path, out / path.name, symlinks=True)
+        elif path.is_file():
             shutil.copy2(path, out / path.name)
     season = yaml.safe_load((source / "season.yaml").read_text(encoding="utf-8"))
     season["id"] = f"{season['id']}--{set_id}"

@@ -12,6 +12,7 @@ from grader.cli._common import err_console, reads
 from grader.cli._gc import tune_process
 from grader.cli._signals import EXIT_TERMINATED, STOP
 from grader.cli._signals import install as install_stop_signals
+from grader.hygiene import for_terminal
 
 EXIT_INTERRUPTED = 130
 
@@ -76,7 +77,7 @@ def main() -> None:
         failure = _storage_failure(exc)
         if failure is None:
             raise
-        err_console.print(f"[bold red]error:[/] {failure.message}", soft_wrap=True)
+        err_console.print(f"[bold red]error:[/] {for_terminal(failure.message)}", soft_wrap=True)
         sys.exit(failure.code)
     finally:
         _close_storage()

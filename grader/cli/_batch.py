@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from grader.cli._common import console, err_console, fail
+from grader.hygiene import for_terminal
 
 app = typer.Typer(help="Provider batches of a run (grader grade --batch): status, collect.", no_args_is_help=True)
 
@@ -102,7 +103,7 @@ def status(
     console.print(t)
     for b in rows:
         if b.error_message:
-            err_console.print(f"[yellow]{b.judge_id}[/] batch {b.provider_batch_id or b.id}: {b.error_message}")
+            err_console.print(f"[yellow]{b.judge_id}[/] batch {b.provider_batch_id or b.id}: {for_terminal(b.error_message)}")
     console.print("calls: " + ", ".join(f"{n} {k}" for k, n in sorted(calls.items())))
 
 

@@ -20,6 +20,7 @@ import typer
 from rich.table import Table
 
 from grader.cli._common import console, fail
+from grader.hygiene import for_csv, for_terminal
 
 app = typer.Typer(help="Calibration: reference-item sets (sample, grade) and human grades (import, export).",
                   no_args_is_help=True, add_completion=False)
@@ -205,7 +206,7 @@ def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     with out.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=header)
         writer.writeheader()
-        writer.writerows(records)
+        writer.writerows({k: for_csv(v) for k, v in r.items()} for r in records)
     console.print(f"[green]✓[/] {len(records)} human grade(s) of run {run_id} written to {out}")
 
 
@@ -230,9 +231,10 @@ def sample(run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose 
         return
     t = Table("item", "stratum", "decisions", "why", title=f"Calibration set {made['set_id']}")
     for item in made["items"]:
-        t.add_row(item["label"], item["stratum"], f"{item['first'] + 1}-{item['last'] + 1}", item["reason"])
+        t.add_row(for_terminal(item["label"]), for_terminal(item["stratum"]), f"{item['first'] + 1}-{item['last'] + 1}",
+                  for_terminal(item["reason"]))
     console.print(t)
-    console.print(made["method"])
+    console.print(for_terminal(made["method"], multiline=True))
     if made.get("existing"):
         console.print(f"set {made['set_id']} was drawn before with these parameters: the same items (nothing new "
                       "written)")
@@ -272,7 +274,7 @@ def grade_items(set_id: str = typer.Option(..., "--set", help="Calibration set i
 
     console.print(RUN_TYPE_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {for_terminal(note)}")
     sizes = [t["prompt_tokens"] for t in report.tokens_per_contestant.values()]
     if sizes:
         console.print(f"item prompts: {len(sizes)}, {min(sizes):,}-{max(sizes):,} tokens (estimate)")

@@ -7,12 +7,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-console = Console(highlight=False)
+from grader.hygiene import SafeConsole, for_terminal
+
+# SafeConsole: no emoji codes, control characters shown and never sent; every value from a bundle interpolated
+# into a markup string goes through for_terminal (markup escaped)
+console = SafeConsole(highlight=False)
 if not console.is_terminal:  # logs and pipes: wide enough for the leaderboard
-    console = Console(highlight=False, width=170)
-err_console = Console(stderr=True, highlight=False, width=None if console.is_terminal else 170)
+    console = SafeConsole(highlight=False, width=170)
+err_console = SafeConsole(stderr=True, highlight=False, width=None if console.is_terminal else 170)
 
 
 def load_or_exit(season_dir: Path):
@@ -24,14 +27,15 @@ def load_or_exit(season_dir: Path):
     try:
         return cached_bundle(season_dir)
     except BundleError as err:
-        err_console.print(f"[bold red]invalid season bundle[/] {err.path}: {len(err.issues)} problem(s)")
+        err_console.print(f"[bold red]invalid season bundle[/] {for_terminal(err.path)}: {len(err.issues)} problem(s)")
         for issue in err.issues:
-            err_console.print(f"  [red]✗[/] {issue}", markup=True, soft_wrap=True)
+            err_console.print(f"  [red]✗[/] {for_terminal(issue)}", markup=True, soft_wrap=True)
         raise typer.Exit(1) from None
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console.print(f"[bold red]error:[/] {message}")
+    """Print ``message`` (plain text, never read as markup: it may quote bundle text) and exit ``code``."""
+    err_console.print(f"[bold red]error:[/] {for_terminal(message, multiline=True)}")
     raise typer.Exit(code)
 
 

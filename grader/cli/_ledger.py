@@ -6,14 +6,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from typing import Literal
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import select
 
 from grader.cli._common import console, fail
+from grader.hygiene import for_csv_row, for_terminal, visible_controls
 
 STATUSES = ("supported", "not_verifiable", "contradicted")
 
@@ -74,19 +75,21 @@ def ledger(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
         w.writerow(["judge", "contestant", "decision_date", "symbol", "claim", "clause", "judge_status",
                     "verifier_status", "path", "reason", "flags"])
         for r in rows:
-            w.writerow([r["judge"], r["contestant"], r["decision_date"], r["symbol"], r["claim"], r["clause"] or "",
-                        r["judge_status"],
-                        r["verifier_status"], r["path"], r["reason"],
-                        "; ".join(f"{f['flag']}: {f['reason']}" for f in r["flags"])])
-        print(buf.getvalue(), end="")
+            w.writerow(for_csv_row([r["judge"], r["contestant"], r["decision_date"], r["symbol"], r["claim"],
+                                    r["clause"] or "", r["judge_status"], r["verifier_status"], r["path"], r["reason"],
+                                    "; ".join(f"{f['flag']}: {f['reason']}" for f in r["flags"])]))
+        text = buf.getvalue()
+        if sys.stdout.isatty():  # on a terminal, a control character in a claim is shown, never sent
+            text = visible_controls(text, multiline=True)
+        print(text, end="")
         return
     t = Table("judge", "contestant", "date", "symbol", "claim", "judge", "verifier", "path", "reason", "flags (why)",
               title=f"claim ledger of run {run_id}: {len(rows)} entries", show_lines=True)
     for r in rows[: limit or None]:
-        claim = escape(r["claim"]) + (f"\n[dim]in: {escape(r['clause'])}[/dim]" if r["clause"] else "")
-        t.add_row(r["judge"], r["contestant"], r["decision_date"] or "", r["symbol"] or "", claim,
-                  r["judge_status"], r["verifier_status"], r["path"], r["reason"],
-                  "\n".join(f"⚑ {f['flag']}: {f['reason']}" for f in r["flags"]))
+        claim = for_terminal(r["claim"]) + (f"\n[dim]in: {for_terminal(r['clause'])}[/dim]" if r["clause"] else "")
+        t.add_row(*(for_terminal(v or "") for v in (r["judge"], r["contestant"], r["decision_date"], r["symbol"])), claim,
+                  *(for_terminal(v or "") for v in (r["judge_status"], r["verifier_status"], r["path"], r["reason"])),
+                  "\n".join(f"⚑ {for_terminal(f['flag'])}: {for_terminal(f['reason'])}" for f in r["flags"]))
     console.print(t)
     if limit and len(rows) > limit:
         console.print(f"{len(rows) - limit} more; use --limit 0, --format csv or --format json for all")

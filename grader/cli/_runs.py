@@ -10,6 +10,7 @@ from rich.table import Table
 from grader.cli._common import console, err_console, fail, load_or_exit
 from grader.cli._gc import start_up_without_collections
 from grader.cli._signals import terminate_as_interrupt
+from grader.hygiene import for_terminal
 
 TOP_ROWS = 25
 """Leaderboard rows ``grader grade`` prints when it is done (a season of 150 would scroll the run's summary away)."""
@@ -65,14 +66,14 @@ def grade(
 
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
-        err_console.print(f"[yellow]note[/]: {note}")
+        err_console.print(f"[yellow]note[/]: {for_terminal(note)}")
     if report.dry_run:
         console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
                       "Prompt token estimates:")
     _print_prompt_sizes(report.tokens_per_contestant, dry_run=report.dry_run)
     for room in report.headroom:
         console.print(f"window {room['judge']}: largest prompt {room['largest_prompt']:,} tokens "
-                      f"({room['contestant']}) of {room['window']:,}: {room['left']:.1%} left for the reply")
+                      f"({for_terminal(room['contestant'])}) of {room['window']:,}: {room['left']:.1%} left for the reply")
     from grader.cli._cost import cost_table
 
     costs = cost_table(run_id)
@@ -85,7 +86,7 @@ def grade(
         console.print(f"judge calls: {report.calls_sent} sent, {report.calls_reused} reused from earlier runs, "
                       f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}")
         for gap in report.gaps:
-            err_console.print(f"[red]gap[/]: {gap} — no score invented")
+            err_console.print(f"[red]gap[/]: {for_terminal(gap)} — no score invented")
         status = {"complete": "[green]complete[/]", "complete_with_gaps": "[yellow]complete with gaps[/] (never official)",
                   "failed": "[red]failed[/]: no valid grade (never official)"}.get(report.status, report.status)
         console.print(f"run {run_id}: {status}")
@@ -135,9 +136,9 @@ def _print_prompt_sizes(sizes: dict[str, dict[str, int]], *, dry_run: bool) -> N
     for cid, tok in sorted(sizes.items()):
         if tok["naive_tokens"]:
             saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
-            t.add_row(cid, f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
+            t.add_row(for_terminal(cid), f"{tok['prompt_tokens']:,}", f"{tok['naive_tokens']:,}", f"{saved:.0%}")
         else:
-            t.add_row(cid, f"{tok['prompt_tokens']:,}", "—", "—")
+            t.add_row(for_terminal(cid), f"{tok['prompt_tokens']:,}", "—", "—")
     console.print(t)
 
 
@@ -149,14 +150,14 @@ def print_poll(progress) -> None:  # noqa: ANN001 - a grader.panel._batch.BatchP
     console.print(f"{stamp} batches: {progress.submitted} request(s) submitted, {progress.collected} result(s) "
                   f"collected, {len(progress.open_batches)} batch(es) open")
     for problem in progress.problems:
-        err_console.print(f"[yellow]batch[/]: {problem}")
+        err_console.print(f"[yellow]batch[/]: {for_terminal(problem)}")
 
 
 def print_pending(run_id: str, progress) -> None:  # noqa: ANN001
     console.print(f"run {run_id}: [cyan]batches submitted[/] — results are collected by "
                   f"`grader batch collect --run {run_id}` (status: `grader batch status --run {run_id}`)")
     for line in progress.open_batches:
-        console.print(f"  open: {line}")
+        console.print(f"  open: {for_terminal(line)}")
 
 
 def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
@@ -170,7 +171,7 @@ def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
         console.print(f"[green]✓[/] run {run_id}: {result.checked} hashes verified, nothing changed")
         return
     for p in result.problems:
-        err_console.print(f"[red]✗[/] {p}")
+        err_console.print(f"[red]✗[/] {for_terminal(p)}")
     raise typer.Exit(1)
 
 
@@ -196,7 +197,7 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     except KeyError as exc:
         fail(str(exc.args[0]))
         return
-    title = (f"{meta['season']} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
+    title = (f"{for_terminal(meta['season'])} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
              f"panel {meta['panel']} · scored version {meta['version']}")
     t = Table(title=title, title_justify="left")
     from grader.reporting import compact_facts, run_process_facts
@@ -208,17 +209,17 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     for r in rows[: top or None]:
         spread = (f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
                   if r["n_judges"] else "—")
-        t.add_row(str(r["rank"] or "—"), r["label"], _fmt(r["total"]), r["band"] or "—",
+        t.add_row(str(r["rank"] or "—"), for_terminal(r["label"]), _fmt(r["total"]), r["band"] or "—",
                   _fmt(r["reasoning_median"]), _fmt(r["efficiency"]), _fmt(r["outcome_axis"]),
                   _fmt(r["return"], pct=True), _fmt(r["benchmark_return"], pct=True), _fmt(r["alpha"], pct=True),
                   spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}",
-                  compact_facts(facts.get(r["contestant_id"])))
+                  for_terminal(compact_facts(facts.get(r["contestant_id"]))))
     console.print(t)
     if top and len(rows) > top:
         console.print(f"{len(rows) - top} more: `grader leaderboard --run {run_id}` prints every row")
     if any(r["rounds_scope"] for r in rows):
         console.print("outcome columns of a rounds season: means over each contestant's resolved rounds — "
-                      + "; ".join(f"{r['label']} {r['rounds_scope']}" for r in rows[: top or None]), style="dim")
+                      + "; ".join(f"{for_terminal(r['label'])} {r['rounds_scope']}" for r in rows[: top or None]), style="dim")
     _print_comparison_sets(run_id)
     console.print("n = judges with a valid grade; ⚑ = fewer judges than the panel lists (flagged, never official); "
                   "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
@@ -247,8 +248,8 @@ def _print_comparison_sets(run_id: str) -> None:
         extra = [f"{r['rounds pending']} pending" if r["rounds pending"] else "",
                  f"{r['rounds cancelled']} cancelled" if r["rounds cancelled"] else ""]
         scope += "".join(f", {e}" for e in extra if e)
-        t.add_row(f"{r['set']} ({r['members']} models)", str(r["shared rounds"]), str(r["rank"] or "—"),
-                  r["contestant"], _fmt(r["set score"]), _fmt(r["set mean return"], pct=True),
+        t.add_row(f"{for_terminal(r['set'])} ({r['members']} models)", str(r["shared rounds"]), str(r["rank"] or "—"),
+                  for_terminal(r["contestant"]), _fmt(r["set score"]), _fmt(r["set mean return"], pct=True),
                   _fmt(r["all-rounds score"]), scope)
     console.print(t)
     console.print(COMPARISON_NOTE, style="dim")
@@ -289,7 +290,7 @@ def rescore(
         fail(str(exc))
         return
     except RescoreNeedsRegrade as exc:
-        err_console.print(f"[yellow]re-grade needed[/]: {exc}")
+        err_console.print(f"[yellow]re-grade needed[/]: {for_terminal(exc)}")
         err_console.print(f"judges and contestants to re-grade: {', '.join(exc.judges)} × "
                           f"{len(exc.contestants)} contestants — run `grader grade SEASON --rubric {rubric} "
                           f"--panel {exc.panel} --run-id NEW_ID`")

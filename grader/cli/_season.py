@@ -8,13 +8,14 @@ from pathlib import Path
 import typer
 
 from grader.cli._common import console, load_or_exit
+from grader.hygiene import for_terminal
 
 
 def validate(season_dir: Path = typer.Argument(..., help="Season bundle directory")) -> None:
     """Validate a season bundle; list every problem with file, line and field."""
     bundle = load_or_exit(season_dir)
     console.print(
-        f"[green]✓[/] {season_dir}: season [bold]{bundle.info.id}[/] is valid — "
+        f"[green]✓[/] {for_terminal(season_dir)}: season [bold]{for_terminal(bundle.info.id)}[/] is valid — "
         f"{len(bundle.contestants)} contestants, {len(bundle.decisions)} decisions, "
         f"{bundle.prices['symbol'].nunique()} symbols, content hash {bundle.content_hash[:12]}"
     )
@@ -29,7 +30,7 @@ def import_(season_dir: Path = typer.Argument(..., help="Season bundle directory
         result = import_season(session, bundle)
     verb = "imported" if result.created else "already imported (same content hash)"
     console.print(
-        f"[green]✓[/] season [bold]{bundle.info.id}[/] {verb}: id {result.season_id}, "
+        f"[green]✓[/] season [bold]{for_terminal(bundle.info.id)}[/] {verb}: id {result.season_id}, "
         f"{result.contestants} contestants, {result.decisions} decisions → {database_url()}"
     )
 
@@ -57,10 +58,10 @@ def anonymize(
         console.print("scrubbed by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(result.by_kind.items())))
     if result.kept:
         console.print("kept verbatim as market context (companies, not the author; each in the scrub log with "
-                      "its reason): " + ", ".join(f"{name} {n}" for name, n in result.kept.items()))
+                      "its reason): " + ", ".join(f"{for_terminal(name)} {n}" for name, n in result.kept.items()))
     console.print(f"grader-side only (never show to a judge): {result.mapping_path}, {result.scrub_log_path}")
     for mention in result.season_yaml_mentions:
-        console.print(f"[yellow]note[/]: season.yaml (name and attribution dropped; briefings kept) mentions {mention!r}")
+        console.print(f"[yellow]note[/]: season.yaml (name and attribution dropped; briefings kept) mentions {for_terminal(repr(mention))}")
 
 
 def import_capitalbench(
@@ -91,10 +92,10 @@ def import_capitalbench(
             round_ids=round_ids or None, season_id=season_id,
             command="grader " + " ".join(a for a in sys.argv[1:] if a != "--overwrite"))
     except CapitalBenchError as exc:
-        err_console.print(f"[bold red]refused:[/] {exc}")
+        err_console.print(f"[bold red]refused:[/] {for_terminal(exc, multiline=True)}")
         raise typer.Exit(2) from None
     for line in summary.lines():
-        console.print(line)
+        console.print(for_terminal(line))
     bundle = load_or_exit(out)
     console.print(f"[green]✓[/] {out} is a valid bundle: {len(bundle.contestants)} contestants, "
                   f"{len(bundle.decisions)} decisions")

@@ -151,7 +151,7 @@ class VerifyResult:
 def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None = None) -> VerifyResult:
     """Recompute every hash of the run's manifest and name anything that changed."""
     from grader.panel._config import PanelConfig, load_panel
-    from grader.season import hash_bundle_files
+    from grader.season import hash_bundle_files, refused_entries
     from rubric import load_rubric
 
     result = VerifyResult(run_id)
@@ -168,6 +168,8 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
         if src.is_dir():
             files, _ = hash_bundle_files(src)
             want = m.get("season", {}).get("files", {})
+            for rel in refused_entries(src):  # never read: named, so a link added after the run is seen
+                result.problems.append(f"season entry {rel}: a link or special file (refused, never read)")
             for rel in sorted(set(want) | set(files)):
                 result.checked += 1
                 if rel not in files:

@@ -46,8 +46,14 @@ def prompt_builder(bundle, rubric, secret: str = ""):
 
     replays, outcomes, pending = season_outcomes(bundle)
     if rubric.panel.anonymize:
-        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
-                                           seed=anonymizer_seed(bundle, rubric, secret))
+        try:
+            anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
+                                               seed=anonymizer_seed(bundle, rubric, secret))
+        except ValueError as exc:  # a contestant that cannot be anonymized (its id reads as an alias): refused
+            from grader.panel._grade import RunError
+
+            raise RunError(f"contestants.yaml: {exc} (an anonymized judge's view cannot tell it from an alias)"
+                           ) from None
     else:  # seed 003's v0.3: the judge sees the contestants' own names
         anonymizer = NamedView(bundle.contestants)
     return replays, outcomes, pending, PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from grader.hygiene import for_terminal
 from grader.panel._grade import panel_rubric_for_ids
 from grader.panel._scores import latest_version, run_inputs
 from grader.storage import ContestantScoreRow, GradeRow, session_scope
@@ -41,7 +42,7 @@ def print_rubric_diff(a: str, b: str, run_id: str | None, console) -> None:
     t = Table(title=f"rubric diff {ra.id} → {rb.id}", title_justify="left")
     t.add_column("change")
     for line in diff.summary_lines():
-        t.add_row(line)
+        t.add_row(for_terminal(line))
     console.print(t)
     console.print(f"content hash {ra.content_hash[:12]} → {rb.content_hash[:12]}; judge-facing hash "
                   f"{ra.judge_facing_hash[:12]} → {rb.judge_facing_hash[:12]} "
@@ -59,7 +60,7 @@ def print_rubric_diff(a: str, b: str, run_id: str | None, console) -> None:
         band = f"{sa.band} → {sb.band}"
         moved = sa.rank != sb.rank
         changed_band = sa.band != sb.band
-        tt.add_row(r["label"], f"{sa.total:.1f}" if sa.total is not None else "—",
+        tt.add_row(for_terminal(r["label"]), f"{sa.total:.1f}" if sa.total is not None else "—",
                    f"{sb.total:.1f}" if sb.total is not None else "—",
                    "—" if delta is None else f"{delta:+.1f}",
                    f"[bold yellow]{rank}[/]" if moved else rank,

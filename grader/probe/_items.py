@@ -30,6 +30,7 @@ def probe_items(bundle: SeasonBundle, anonymizer, n: int, seed: int = 0) -> list
     """Up to ``n`` decisions, the same number from every family (as many as the smallest family allows), drawn
     with a seeded generator; each anonymized as in a grading run, with public round ids replaced."""
     from grader.prompts._builder import _PUBLIC_ROUND_ID
+    from grader.prompts._fence import fence
 
     family = {c.id: c.provider_family for c in bundle.contestants}
     by_family: dict[str, list[Decision]] = {}
@@ -49,5 +50,5 @@ def probe_items(bundle: SeasonBundle, anonymizer, n: int, seed: int = 0) -> list
         if len(rationale) > MAX_RATIONALE_CHARS:
             rationale = rationale[:MAX_RATIONALE_CHARS] + " [... cut for the probe]"
         items.append(ProbeItem(key=d.key, family=family[d.contestant_id],
-                               text=f"Decision ({_actions(shown)}).\nRationale:\n{rationale}"))
+                               text=f"Decision ({_actions(shown)}).\n{fence(rationale, 'rationale')}"))
     return items

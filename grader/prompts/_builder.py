@@ -31,6 +31,7 @@ from datetime import datetime, time
 from functools import cached_property
 
 from grader.pit import MARKET_TZ, Observation
+from grader.prompts._fence import READING_RULE, fence, one_line, unfence
 from grader.prompts._tokens import count_tokens
 from grader.prompts._touched import briefing_excerpt, touched_fields
 from grader.replay._standings import rounds_scope
@@ -177,9 +178,9 @@ class PromptBuilder:
         view = "anonymized" if getattr(self.anonymizer, "anonymizes", True) else "contestants named, not anonymized"
         lines = [
             f"# Season record ({view})\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
-            f"Starting cash: {info.starting_cash:,.0f} {info.currency}.",
+            f"Starting cash: {info.starting_cash:,.0f} {one_line(info.currency)}.",
             "Universe: " + "; ".join(
-                f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})" for u in info.universe
+                one_line(f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})") for u in info.universe
             ),
         ]
         return "\n".join(lines)
@@ -198,7 +199,7 @@ class PromptBuilder:
                          "figures its text quotes. A briefing applies only to its own round.")
         lines.append("A claim about a value not shown here: status not_verifiable, neither wrong nor right; our "
                      "verifier checks every claim against the full point-in-time store.")
-        return "\n".join(lines)
+        return "\n".join(lines) + "\n\n" + READING_RULE
 
     def _relevant_symbols(self, decision: Decision, held: set[str]) -> list[str]:
         """What a decision trades, allocates to or holds (before it)."""
@@ -229,10 +230,10 @@ class PromptBuilder:
             lines.append("Trades: none (hold)")
         if decision.confidence is not None:
             lines.append(f"Stated confidence: {decision.confidence:.2f}")
-        lines.append(f"Rationale: {shown.rationale}")
+        lines.append(fence(shown.rationale, "rationale"))  # the contestant's text: quoted, it forges nothing
         for a in shown.allocation or []:
             if a.rationale and a.rationale not in shown.rationale:  # not already quoted in the rationale
-                lines.append(f"  - {a.symbol}: {a.rationale}")
+                lines.append(fence(a.rationale, f"reason for {a.symbol}"))
         briefing = None if shown.context else self.round_briefing(decision.round_id)
         if briefing and name_briefing:  # a whole record: the briefing named, the lines its text cites quoted
             digest = hashlib.sha256(briefing.encode()).hexdigest()[:12]
@@ -243,7 +244,7 @@ class PromptBuilder:
                          f"{count_tokens(briefing):,} tokens)" + (
                              ". Its lines with figures this decision's text quotes:" if cited else
                              "; this decision's text quotes none of its figures."))
-            lines.extend(f"  > {line}" for line in cited)
+            lines.extend(f"  > {one_line(line)}" for line in cited)
             briefing = None
         context = shown.context or briefing
         if context:
@@ -253,7 +254,8 @@ class PromptBuilder:
             else:
                 if seen_context is not None:
                     seen_context.add(digest)
-                lines.append(f"What the model was shown (briefing ref {digest}):\n{context}")
+                lines.append(f"What the model was shown (briefing ref {digest}):\n"
+                             + fence(context, "what the model was shown"))
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
         wanted = None if fields is None else {f for per in fields.values() for f in per}
@@ -525,7 +527,8 @@ class PromptBuilder:
         leaks = self.anonymizer.find_leaks(user) if compact else []
         if compact:  # the independent guard over the contestant's own record (grader/anonymizer/_guard.py)
             guard = self._guard(author or key)
-            leaks += [f"leak guard: {why}" for why in guard.find("\n\n".join(s.text for s in sections))]
+            # on the record as the contestant wrote it (the guard reads lines: the fence's marks are taken off)
+            leaks += [f"leak guard: {why}" for why in guard.find(unfence("\n\n".join(s.text for s in sections)))]
         return JudgePrompt(
             contestant_id=key,
             alias=alias,

@@ -62,7 +62,9 @@ def thesis_log(builder, contestant_id: str, upto: int) -> str:
         else:
             action = "hold"
         conf = f"; confidence {d.confidence:.2f}" if d.confidence is not None else ""
-        lines.append(f"- {when}{where}: {action}{conf}. Thesis: {_first_sentence(shown.rationale)}")
+        # the contestant's words as a quoted string on one line: they cannot start a line or close the quote
+        thesis = json.dumps(_first_sentence(shown.rationale), ensure_ascii=False)
+        lines.append(f"- {when}{where}: {action}{conf}. Thesis (its own words): {thesis}")
     return "\n".join(lines)
 
 

@@ -22,27 +22,24 @@ size of their oracle opportunity). One set is formed per distinct roster of a re
 joins later starts a new set with the models present). All-available figures per contestant are context,
 not a fair ranking surface.
 
-This module reads a bundle directly (``season.yaml``, ``decisions.jsonl``, ``market/round_prices.csv`` or,
+This module reads a bundle validated by ``load_bundle`` (``season.yaml``, ``decisions.jsonl``, ``market/round_prices.csv`` or,
 without it, ``market/prices.csv`` on the entry and exit dates, taking the season universe as every round's
 options) or accepts plain :class:`RoundsData`.
 """
 
 from __future__ import annotations
 
-import csv
-import json
+import math
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from grader.scoring import oracle_score
 from grader.season._models import Decision, SeasonInfo
 
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TIE = 1e-15
 
 
@@ -127,8 +124,7 @@ class RoundsData(_Frozen):
                 if rid not in table:
                     raise RoundsDataError(f"market/round_prices.csv:{i}: round_id: unknown round {rid!r}")
                 entry = _float(row.get("entry_close"), f"market/round_prices.csv:{i}: entry_close")
-                raw_exit = (row.get("exit_close") or "").strip()
-                ex = _float(raw_exit, f"market/round_prices.csv:{i}: exit_close") if raw_exit else None
+                ex = _float(row.get("exit_close"), f"market/round_prices.csv:{i}: exit_close")
                 if entry is None:
                     raise RoundsDataError(f"market/round_prices.csv:{i}: entry_close: missing")
                 table[rid][sym] = PricePair(entry=entry, exit=ex)
@@ -153,40 +149,34 @@ class RoundsData(_Frozen):
 
     @classmethod
     def from_bundle_dir(cls, path: str | Path) -> RoundsData:
-        """Read the files of a ``format: rounds`` bundle directly (no validation beyond what scoring needs)."""
-        root = Path(path)
+        """A ``format: rounds`` bundle, validated first (``load_bundle``: every file, ``round_prices.csv``
+        included), so no invalid value reaches a score; an invalid bundle raises :class:`RoundsDataError` naming
+        every problem. A bundle already loaded in this process is reused while no file changed."""
+        from grader.reporting._bundles import cached_bundle
+        from grader.season import BundleError
+
         try:
-            raw = yaml.load((root / "season.yaml").read_text(encoding="utf-8"), Loader=_YamlLoader)
-        except FileNotFoundError as exc:
-            raise RoundsDataError(f"{root / 'season.yaml'}: file is missing") from exc
-        info = SeasonInfo.model_validate(raw)
-        decisions: list[Decision] = []
-        for lineno, line in enumerate((root / "decisions.jsonl").read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                try:
-                    decisions.append(Decision.model_validate({**json.loads(line), "line": lineno}))
-                except (json.JSONDecodeError, ValueError) as exc:
-                    raise RoundsDataError(f"decisions.jsonl:{lineno}: {exc}") from exc
-        rp = root / "market" / "round_prices.csv"
-        if rp.is_file():
-            with rp.open(newline="", encoding="utf-8") as fh:
-                return cls.from_models(info, decisions, round_prices=list(csv.DictReader(fh)))
-        rows: list[tuple[date, str, float]] = []
-        with (root / "market" / "prices.csv").open(newline="", encoding="utf-8") as fh:
-            for i, row in enumerate(csv.DictReader(fh), start=2):
-                close = _float(row.get("close"), f"market/prices.csv:{i}: close")
-                if close is not None:
-                    rows.append((date.fromisoformat(row["date"]), row["symbol"], close))
-        return cls.from_models(info, decisions, prices=rows)
+            bundle = cached_bundle(Path(path))
+        except BundleError as exc:
+            raise RoundsDataError(str(exc)) from exc
+        round_prices = bundle.extras.get("round_prices")
+        if round_prices is not None:
+            return cls.from_models(bundle.info, bundle.decisions, round_prices=round_prices)
+        frame = bundle.prices[["date", "symbol", "close"]]
+        rows = [(d, str(sym), float(c)) for d, sym, c in frame.itertuples(index=False, name=None)]
+        return cls.from_models(bundle.info, bundle.decisions, prices=rows)
 
 
-def _float(raw: str | None, where: str) -> float | None:
+def _float(raw: str | float | None, where: str) -> float | None:
     if raw is None or not str(raw).strip():
         return None
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError as exc:
         raise RoundsDataError(f"{where}: not a number: {raw!r}") from exc
+    if not math.isfinite(value) or value <= 0:
+        raise RoundsDataError(f"{where}: not a positive finite number: {raw!r}")
+    return value
 
 
 # --- results ---

@@ -7,6 +7,7 @@ from grader.season._loader import (
     hash_bundle_files,
     load_bundle,
     parse_aware,
+    refused_entries,
 )
 from grader.season._models import (
     AllocationItem,
@@ -34,4 +35,5 @@ __all__ = [
     "hash_bundle_files",
     "load_bundle",
     "parse_aware",
+    "refused_entries",
 ]

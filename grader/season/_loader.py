@@ -6,10 +6,7 @@ or row and the field; :class:`BundleError` carries them all. Nothing is written 
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import json
-import math
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -18,36 +15,29 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import yaml
 from pydantic import ValidationError
 
-from grader.pit import MARKET_TZ, FieldRow, PointInTimeStore, close_time
+from grader.pit import MARKET_TZ, FieldRow, PointInTimeStore
+from grader.season._errors import BundleError, BundleIssue, Collector
+from grader.season._market import read_fields, read_prices
 from grader.season._models import Contestant, Decision, SeasonInfo
+from grader.season._reading import (
+    lines_of,
+    load_yaml,
+    parse_aware,
+    parse_json_object,
+    read_text,
+    regular_files,
+    scan_tree,
+)
+from grader.season._round_prices import read_round_prices
+
+__all__ = ["BundleError", "BundleIssue", "SeasonBundle", "hash_bundle_files", "load_bundle", "parse_aware",
+           "refused_entries"]
 
 REQUIRED_FILES = ("season.yaml", "contestants.yaml", "decisions.jsonl", "market/prices.csv")
 OPTIONAL_FILES = ("market/fields.csv",)
 _EPS = 1e-9
-
-
-@dataclass(frozen=True)
-class BundleIssue:
-    file: str
-    line: int | None
-    field: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line is not None else "")
-        return f"{where}: {self.field + ': ' if self.field else ''}{self.message}"
-
-
-class BundleError(Exception):
-    """A bundle failed validation; ``issues`` lists every problem found."""
-
-    def __init__(self, path: Path, issues: list[BundleIssue]):
-        self.path = path
-        self.issues = issues
-        super().__init__(f"{path}: {len(issues)} problem(s)\n" + "\n".join(f"  {i}" for i in issues))
 
 
 @dataclass
@@ -117,309 +107,39 @@ class SeasonBundle:
 
 
 def hash_bundle_files(path: Path) -> tuple[dict[str, str], str]:
-    """SHA-256 of every file in the bundle and one hash over all of them (path-sorted)."""
+    """SHA-256 of every regular file in the bundle and one hash over all of them (path-sorted); links and special
+    files are never read (``load_bundle`` refuses a bundle holding any)."""
     hashes: dict[str, str] = {}
-    for p in sorted(path.rglob("*")):
-        if p.is_file():
-            hashes[p.relative_to(path).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
+    for p in regular_files(path):
+        hashes[p.relative_to(path).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     digest = hashlib.sha256()
     for rel, h in sorted(hashes.items()):
         digest.update(f"{rel}\0{h}\n".encode())
     return hashes, digest.hexdigest()
 
 
-class _Collector:
-    def __init__(self) -> None:
-        self.issues: list[BundleIssue] = []
-
-    def add(self, file: str, line: int | None, fld: str | None, message: str) -> None:
-        self.issues.append(BundleIssue(file, line, fld, message))
-
-    def pydantic(self, file: str, line: int | None, err: ValidationError, prefix: str = "") -> None:
-        for e in err.errors():
-            loc = ".".join(str(x) for x in e["loc"])
-            self.add(file, line, f"{prefix}{loc}" if loc else prefix or None, e["msg"])
-
-
-def _read_text(root: Path, rel: str, col: _Collector, required: bool = True) -> str | None:
-    p = root / rel
-    if not p.is_file():
-        if required:
-            col.add(rel, None, None, "file is missing")
-        return None
-    if not p.resolve().is_relative_to(root.resolve()):
-        col.add(rel, None, None, "is a link out of the bundle (not read)")  # never read or echo its content
-        return None
-    data = p.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")  # a byte-order mark is fine
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        col.add(rel, line, None, f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the "
-                                 "file as UTF-8")
-        return None
-    if not text.strip():
-        col.add(rel, None, None, "file is empty")
-        return None
-    return text
-
-
-def _lines(text: str) -> list[str]:
-    """Lines split on "\\n" only (str.splitlines also splits inside JSON strings at U+2028, NEL, ...)."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
-    return out
-
-
-class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: same nodes
-    """SafeLoader that refuses a mapping key given twice (PyYAML keeps the last one silently)."""
-
-    def construct_mapping(self, node, deep=False):  # noqa: ANN001
-        seen: dict[Any, int] = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} given twice (first on line {seen[key]})", key_node.start_mark)
-            seen[key] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep=deep)
-
-
-def _yaml(rel: str, text: str | None, col: _Collector) -> Any:
-    if text is None:
-        return None
-    try:
-        return yaml.load(text, Loader=_StrictLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", "") or ""
-        if "given twice" in problem:  # which value counts would be ambiguous
-            col.add(rel, mark.line + 1 if mark else None, None, problem)
-        else:
-            col.add(rel, mark.line + 1 if mark else None, None, f"not valid YAML (truncated?): {exc}")
-        return None
-
-
-def _yaml_line(text: str, key: str) -> int | None:
-    for i, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith(f"{key}:"):
-            return i
-    return None
-
-
-def parse_aware(value: Any, file: str, line: int | None, fld: str, col: _Collector) -> datetime | None:
-    """An ISO 8601 timestamp that must carry an offset."""
-    if not isinstance(value, str):
-        col.add(file, line, fld, f"expected an ISO 8601 timestamp string, got {value!r}")
-        return None
-    try:
-        ts = datetime.fromisoformat(value)
-    except ValueError:
-        col.add(file, line, fld, f"not an ISO 8601 timestamp: {value!r}")
-        return None
-    if ts.tzinfo is None:
-        col.add(file, line, fld, f"timestamp has no UTC offset: {value!r}")
-        return None
-    return ts
-
-
-def _number(raw: str, file: str, line: int, fld: str, col: _Collector, positive: bool = False) -> float | None:
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        col.add(file, line, fld, f"not a number: {raw!r}")
-        return None
-    if math.isnan(value) or math.isinf(value):
-        col.add(file, line, fld, f"not a finite number: {raw!r}")
-        return None
-    if positive and value <= 0:
-        col.add(file, line, fld, f"must be positive: {raw!r}")
-        return None
-    return value
-
-
-def _check_finite(obj: Any, file: str, line: int, prefix: str, col: _Collector) -> None:
-    """JSON lets NaN/Infinity through; the bundle does not."""
-    if isinstance(obj, float) and (math.isnan(obj) or math.isinf(obj)):
-        col.add(file, line, prefix, f"not a finite number: {obj!r}")
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            _check_finite(v, file, line, f"{prefix}.{k}" if prefix else k, col)
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            _check_finite(v, file, line, f"{prefix}[{i}]", col)
-
-
-def _csv_rows(rel: str, text: str, required_cols: tuple[str, ...], col: _Collector):
-    reader = csv.reader(_lines(text))
-    try:
-        header = next(reader)
-    except StopIteration:
-        col.add(rel, 1, None, "no header row")
-        return []
-    header = [h.strip() for h in header]
-    twice = sorted({h for h in header if header.count(h) > 1})
-    if twice:  # the second column would silently win
-        col.add(rel, 1, ",".join(twice), "column given twice in the header")
-        return []
-    missing = [c for c in required_cols if c not in header]
-    if missing:
-        col.add(rel, 1, ",".join(missing), "missing column(s) in header")
-        return []
-    rows = []
-    for lineno, row in enumerate(reader, start=2):
-        if not row or all(not c.strip() for c in row):
-            continue
-        if len(row) != len(header):
-            col.add(rel, lineno, None, f"expected {len(header)} columns, got {len(row)} (truncated row?)")
-            continue
-        rows.append((lineno, dict(zip(header, (c.strip() for c in row), strict=True))))
-    if not rows:
-        col.add(rel, None, None, "file has a header but no rows")
-    return rows
+def refused_entries(path: Path) -> list[str]:
+    """Links and special files under ``path`` (relative paths), found without following or reading any."""
+    return sorted(scan_tree(path, Collector()))
 
 
 def load_bundle(path: str | Path) -> SeasonBundle:
     """Load and validate a bundle; raise :class:`BundleError` listing every problem."""
     root = Path(path)
-    col = _Collector()
+    col = Collector()
     if not root.is_dir():
         raise BundleError(root, [BundleIssue(str(root), None, None, "not a directory")])
+    refused = scan_tree(root, col)  # links and special files: reported, never read
 
-    season_text = _read_text(root, "season.yaml", col)
-    season_raw = _yaml("season.yaml", season_text, col)
-    info: SeasonInfo | None = None
-    if season_raw is not None:
-        if not isinstance(season_raw, dict):
-            col.add("season.yaml", 1, None, "expected a mapping")
-        else:
-            try:
-                info = SeasonInfo.model_validate(season_raw)
-            except ValidationError as err:
-                for e in err.errors():
-                    loc = ".".join(str(x) for x in e["loc"])
-                    col.add("season.yaml", _yaml_line(season_text or "", str(e["loc"][0])), loc, e["msg"])
-            if info is not None and info.start > info.end:
-                col.add("season.yaml", _yaml_line(season_text or "", "end"), "end", "season ends before it starts")
-            if info is not None:
-                seen: set[str] = set()
-                for i, u in enumerate(info.universe):
-                    if u.symbol in seen:
-                        col.add("season.yaml", None, f"universe[{i}].symbol", f"duplicate symbol {u.symbol!r}")
-                    seen.add(u.symbol)
-
-    contestants: list[Contestant] = []
-    c_text = _read_text(root, "contestants.yaml", col)
-    c_raw = _yaml("contestants.yaml", c_text, col)
-    if c_raw is not None:
-        if not isinstance(c_raw, list):
-            col.add("contestants.yaml", 1, None, "expected a list of contestants")
-        else:
-            ids: set[str] = set()
-            for i, item in enumerate(c_raw):
-                try:
-                    c = Contestant.model_validate(item)
-                except ValidationError as err:
-                    col.pydantic("contestants.yaml", None, err, prefix=f"[{i}].")
-                    continue
-                if c.id in ids:
-                    col.add("contestants.yaml", None, f"[{i}].id", f"duplicate contestant id {c.id!r}")
-                ids.add(c.id)
-                contestants.append(c)
-
+    info = _season(root, col, refused)
+    contestants = _contestants(root, col, refused)
     symbols = info.symbols() | {info.benchmark} if info else set()
     if info and info.rounds:
         symbols |= {r.cash_symbol for r in info.rounds if r.cash_symbol}
-
-    # market/prices.csv
-    prices = pd.DataFrame(columns=["date", "symbol", "close"])
-    p_text = _read_text(root, "market/prices.csv", col)
-    if p_text is not None:
-        records = []
-        seen_px: set[tuple[date, str]] = set()
-        for lineno, row in _csv_rows("market/prices.csv", p_text, ("date", "symbol", "close"), col):
-            try:
-                d = date.fromisoformat(row["date"])
-            except ValueError:
-                col.add("market/prices.csv", lineno, "date", f"not a date: {row['date']!r}")
-                continue
-            sym = row["symbol"]
-            if symbols and sym not in symbols:
-                col.add("market/prices.csv", lineno, "symbol", f"unknown symbol {sym!r} (not in the universe)")
-                continue
-            close = _number(row["close"], "market/prices.csv", lineno, "close", col, positive=True)
-            if close is None:
-                continue
-            rec: dict[str, Any] = {"date": d, "symbol": sym, "close": close}
-            for opt in ("open", "high", "low", "volume"):
-                if row.get(opt):
-                    v = _number(row[opt], "market/prices.csv", lineno, opt, col)
-                    if v is not None:
-                        rec[opt] = v
-            if (d, sym) in seen_px:
-                col.add("market/prices.csv", lineno, "date", f"duplicate price row for {sym} on {d}")
-                continue
-            seen_px.add((d, sym))
-            records.append(rec)
-        if records:
-            prices = pd.DataFrame.from_records(records)
-        if info is not None and records and info.benchmark not in set(prices["symbol"]):
-            col.add("market/prices.csv", None, "symbol", f"no prices for the benchmark {info.benchmark!r}")
-
-    # market/fields.csv (optional)
-    field_rows: list[FieldRow] = []
-    f_text = _read_text(root, "market/fields.csv", col, required=False)
-    if f_text is not None:
-        seen_f: set[tuple[str, str, datetime, str]] = set()
-        cols = ("symbol", "field", "value", "observed_at", "source")
-        for lineno, row in _csv_rows("market/fields.csv", f_text, cols, col):
-            sym = row["symbol"]
-            if symbols and sym not in symbols:
-                col.add("market/fields.csv", lineno, "symbol", f"unknown symbol {sym!r}")
-                continue
-            if not row["field"]:
-                col.add("market/fields.csv", lineno, "field", "empty field name")
-                continue
-            obs = _observed_at(row["observed_at"], "market/fields.csv", lineno, col)
-            if obs is None:
-                continue
-            if info is not None and obs.astimezone(MARKET_TZ).date() > info.end:
-                col.add(
-                    "market/fields.csv", lineno, "observed_at",
-                    f"observed {row['observed_at']} after the season end {info.end}: cannot be known in the season",
-                )
-                continue
-            raw = row["value"]
-            value: float | str
-            if row["field"] in ("sector", "industry"):
-                value = raw
-            else:
-                v = _number(raw, "market/fields.csv", lineno, "value", col)
-                if v is None:
-                    continue
-                value = v
-            # rounds seasons keep each round's own rows (source "capitalbench:<round>"): one per source
-            key = (sym, row["field"], obs, row["source"] if info is not None and info.format == "rounds" else "")
-            if key in seen_f:
-                col.add("market/fields.csv", lineno, "observed_at", f"duplicate row for {sym}.{row['field']} at {obs}")
-                continue
-            seen_f.add(key)
-            field_rows.append(FieldRow(sym, row["field"], value, obs, row["source"] or "fields.csv"))
-
-    decisions = _load_decisions(root, info, contestants, symbols, col)
+    prices = read_prices(root, info, symbols, col, refused)
+    field_rows = read_fields(root, info, symbols, col, refused)
+    round_prices = read_round_prices(root, info, symbols, col, refused)
+    decisions = _load_decisions(root, info, contestants, symbols, col, refused)
     if info is not None and info.format == "trading" and not prices.empty:
         _check_against_prices(decisions, prices, info, "decisions.jsonl", col)
 
@@ -427,43 +147,80 @@ def load_bundle(path: str | Path) -> SeasonBundle:
         raise BundleError(root, col.issues)
     assert info is not None
     hashes, content_hash = hash_bundle_files(root)
-    return SeasonBundle(root, info, contestants, decisions, prices, field_rows, hashes, content_hash)
+    extras: dict[str, Any] = {} if round_prices is None else {"round_prices": round_prices}
+    return SeasonBundle(root, info, contestants, decisions, prices, field_rows, hashes, content_hash, extras)
 
 
-def _observed_at(raw: str, file: str, line: int, col: _Collector) -> datetime | None:
-    if len(raw) == 10:
+def _season(root: Path, col: Collector, refused: set[str]) -> SeasonInfo | None:
+    rel = "season.yaml"
+    raw, lines = load_yaml(rel, read_text(root, rel, col, refused), col)
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        col.add(rel, 1, None, "expected a mapping")
+        return None
+    try:
+        info = SeasonInfo.model_validate(raw)
+    except ValidationError as err:
+        col.pydantic(rel, None, err, lines=lines)
+        return None
+    if info.start > info.end:
+        col.add(rel, lines.get(("end",)), "end", "season ends before it starts")
+    seen: set[str] = set()
+    for i, u in enumerate(info.universe):
+        if u.symbol in seen:
+            col.add(rel, lines.get(("universe", i)), f"universe[{i}].symbol", f"duplicate symbol {u.symbol!r}")
+        seen.add(u.symbol)
+    round_ids: set[str] = set()
+    for i, r in enumerate(info.rounds or []):
+        if r.id in round_ids:
+            col.add(rel, lines.get(("rounds", i)), f"rounds[{i}].id", f"duplicate round id {r.id!r}")
+        round_ids.add(r.id)
+    if info.format == "rounds" and not info.rounds:
+        col.add(rel, lines.get(("format",)), "rounds", "a rounds season needs a non-empty rounds list")
+    return info
+
+
+def _contestants(root: Path, col: Collector, refused: set[str]) -> list[Contestant]:
+    rel = "contestants.yaml"
+    raw, lines = load_yaml(rel, read_text(root, rel, col, refused), col)
+    contestants: list[Contestant] = []
+    if raw is None:
+        return contestants
+    if not isinstance(raw, list):
+        col.add(rel, 1, None, "expected a list of contestants")
+        return contestants
+    ids: set[str] = set()
+    for i, item in enumerate(raw):
         try:
-            return close_time(date.fromisoformat(raw))
-        except ValueError:
-            col.add(file, line, "observed_at", f"not a date: {raw!r}")
-            return None
-    return parse_aware(raw, file, line, "observed_at", col)
+            c = Contestant.model_validate(item)
+        except ValidationError as err:
+            col.pydantic(rel, lines.get((i,)), err, prefix=f"[{i}].",
+                         lines={k[1:]: v for k, v in lines.items() if k[:1] == (i,)})
+            continue
+        if c.id in ids:
+            col.add(rel, lines.get((i, "id")), f"[{i}].id", f"duplicate contestant id {c.id!r}")
+
+        ids.add(c.id)
+        contestants.append(c)
+    return contestants
 
 
-def _load_decisions(root, info, contestants, symbols, col) -> list[Decision]:
+def _load_decisions(root, info, contestants, symbols, col, refused) -> list[Decision]:  # noqa: ANN001
     rel = "decisions.jsonl"
-    text = _read_text(root, rel, col)
+    text = read_text(root, rel, col, refused)
     if text is None:
         return []
     known = {c.id for c in contestants}
     round_ids = {r.id for r in (info.rounds or [])} if info else set()
     decisions: list[Decision] = []
     seen: dict[tuple[str, datetime], int] = {}
-    for lineno, line in enumerate(_lines(text), 1):
+    for lineno, line in enumerate(lines_of(text), 1):
         if not line.strip():
             continue
-        try:
-            raw = json.loads(line, object_pairs_hook=_no_duplicate_keys)
-        except json.JSONDecodeError as exc:
-            col.add(rel, lineno, None, f"not valid JSON (truncated line?): {exc.msg}")
+        raw = parse_json_object(rel, lineno, line, col)
+        if raw is None:
             continue
-        except _DuplicateKey as exc:
-            col.add(rel, lineno, exc.key, "key given twice in one object (which one counts is ambiguous)")
-            continue
-        if not isinstance(raw, dict):
-            col.add(rel, lineno, None, "expected a JSON object")
-            continue
-        _check_finite(raw, rel, lineno, "", col)
         ts = parse_aware(raw.get("decided_at"), rel, lineno, "decided_at", col) if "decided_at" in raw else None
         if "decided_at" not in raw:
             col.add(rel, lineno, "decided_at", "missing")
@@ -486,13 +243,11 @@ def _load_decisions(root, info, contestants, symbols, col) -> list[Decision]:
             if symbols and t.symbol not in symbols:
                 col.add(rel, lineno, f"trades[{i}].symbol", f"unknown symbol {t.symbol!r}")
         if d.allocation is not None:
-            for i, a in enumerate(d.allocation):
-                if symbols and a.symbol not in symbols:
-                    col.add(rel, lineno, f"allocation[{i}].symbol", f"unknown symbol {a.symbol!r}")
-            total = sum(a.weight for a in d.allocation)
-            if abs(total - 1.0) > 1e-6:
-                col.add(rel, lineno, "allocation", f"weights sum to {total:.6f}, expected 1")
-        if d.round_id is not None and round_ids and d.round_id not in round_ids:
+            _check_allocation(d, info, symbols, rel, col)
+        elif d.trades and info is not None and info.format == "rounds":
+            col.add(rel, lineno, "trades", "trades in a rounds season (format: rounds) would be ignored: a round "
+                                           "scores each contestant's target allocation; give an allocation")
+        if d.round_id is not None and info is not None and d.round_id not in round_ids:
             col.add(rel, lineno, "round_id", f"unknown round {d.round_id!r}")
         if d.decision_seconds is not None and d.decision_seconds < 0:
             col.add(rel, lineno, "decision_seconds", "must not be negative")
@@ -507,6 +262,25 @@ def _load_decisions(root, info, contestants, symbols, col) -> list[Decision]:
     return decisions
 
 
+def _check_allocation(d: Decision, info: SeasonInfo | None, symbols: set[str], rel: str, col: Collector) -> None:
+    """A target allocation: known symbols, weights summing to 1, and a season that scores it. A trading season
+    replays trades only, so an allocation there would be silently ignored: refused (a rounds season scores
+    allocations, one per round)."""
+    assert d.allocation is not None
+    if info is not None and info.format == "trading":
+        col.add(rel, d.line, "allocation", "a target allocation in a trading season (format: trading) would be "
+                                           "ignored: a trading season replays trades; give trades, or declare "
+                                           "format: rounds with the decision's round_id")
+    if info is not None and info.format == "rounds" and d.round_id is None:
+        col.add(rel, d.line, "round_id", "an allocation in a rounds season names its round (round_id)")
+    for i, a in enumerate(d.allocation):
+        if symbols and a.symbol not in symbols:
+            col.add(rel, d.line, f"allocation[{i}].symbol", f"unknown symbol {a.symbol!r}")
+    total = sum(a.weight for a in d.allocation)
+    if abs(total - 1.0) > 1e-6:
+        col.add(rel, d.line, "allocation", f"weights sum to {total:.6f}, expected 1")
+
+
 PRICE_TOLERANCE = 0.25
 """A trade's price may differ from the close of its decision day (or the last close before it) by at most this
 fraction: a fill at ten times (or a tenth of) the market is a data error that would change every return."""
@@ -515,7 +289,7 @@ CASH_TOLERANCE = 0.01
 
 
 def _check_against_prices(decisions: list[Decision], prices: pd.DataFrame, info: SeasonInfo, rel: str,
-                          col: _Collector) -> None:
+                          col: Collector) -> None:
     """Trades against the season's closes: every traded symbol has prices, a decision has price history before
     it, a fill is near the market, and buys stay within the cash held (unless the season declares margin)."""
     closes: dict[str, tuple[list, list[float]]] = {}
@@ -551,7 +325,7 @@ def _check_against_prices(decisions: list[Decision], prices: pd.DataFrame, info:
         cash[d.contestant_id] = balance
 
 
-def _check_holdings(decisions: list[Decision], rel: str, col: _Collector) -> None:
+def _check_holdings(decisions: list[Decision], rel: str, col: Collector) -> None:
     """Replay share counts in time order: a sell may not exceed what is held."""
     held: dict[str, dict[str, float]] = {}
     for d in sorted(decisions, key=lambda d: (d.decided_at, d.line)):

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from grader.panel import grade_season
 from grader.panel._grade import RunError
 from grader.panel._prompts import prompt_builder
+from grader.prompts._fence import unfence
 from grader.season import load_bundle
 from grader.storage import ContestantRow, GradeRow, JudgeCallRow, PromptRow, RunRow, session_scope
 from rubric import load_rubric
@@ -47,7 +48,7 @@ def test_windows_cover_every_decision_once_in_full_each_fitting_and_as_long_as_i
         assert prompt.counted_tokens <= budget
         assert f"window {k + 1} of {len(plan.windows)}" in prompt.user
         for i, d in enumerate(decisions):
-            inside = builder.neutral(d.rationale) in prompt.user
+            inside = builder.neutral(d.rationale) in unfence(prompt.user)  # quoted verbatim (the fence taken off)
             assert inside == (a <= i <= b), (k, i)  # every rationale in full in its own window only
         log = prompt.user.split("## Carried thesis log", 1)[1].split("\nContestant: ", 1)[0]
         assert log.count("\n- ") == a  # one line for each earlier decision

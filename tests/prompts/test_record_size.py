@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from grader.panel._prompts import REPLY_SHARE, prompt_builder
+from grader.prompts._fence import unfence
 from grader.season import load_bundle
 from rubric import load_rubric
 from tests.conftest import CB_ROUNDS, write_bundle
@@ -63,7 +64,8 @@ def test_real_records_are_at_most_40_percent_of_the_naive_dump_with_every_ration
             assert len(own.sections) == len(decisions)
             for d, section in zip(decisions, own.sections, strict=True):
                 for part in _verbatim_parts(d):
-                    assert named.neutral(part) in section.text, (name, c.id, d.key, part[:80])
+                    # verbatim inside its quote (grader/prompts/_fence.py: every line marked, the text as written)
+                    assert named.neutral(part) in unfence(section.text), (name, c.id, d.key, part[:80])
 
 
 def test_a_decision_shows_the_fields_its_text_cites_and_the_closes_of_what_it_holds(tmp_path):

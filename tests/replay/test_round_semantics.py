@@ -188,9 +188,11 @@ def _write_bundle(root: Path, with_round_prices: bool) -> Path:
         ],
     }
     (root / "season.yaml").write_text(yaml.safe_dump(season, sort_keys=False))
+    (root / "contestants.yaml").write_text(  # a bundle is validated whole before it is scored
+        yaml.safe_dump([{"id": "m1", "display_name": "M One", "provider_family": "openai", "model": "m-1"}]))
     decisions = [
         {
-            "contestant_id": "m",
+            "contestant_id": "m1",
             "decided_at": "2026-06-01T22:00:00Z",
             "round_id": "R0",
             "trades": [],
@@ -198,7 +200,7 @@ def _write_bundle(root: Path, with_round_prices: bool) -> Path:
             "allocation": [{"symbol": "AAA", "weight": 0.75}, {"symbol": "CASH", "weight": 0.25}],
         },
         {
-            "contestant_id": "m",
+            "contestant_id": "m1",
             "decided_at": "2026-06-02T22:00:00Z",
             "round_id": "R1",
             "trades": [],
@@ -221,8 +223,8 @@ def _write_bundle(root: Path, with_round_prices: bool) -> Path:
 @pytest.mark.parametrize(("with_round_prices", "aaa", "spx"), [(True, 0.04, 0.02), (False, 0.10, 0.03)])
 def test_reads_a_bundle_directory(tmp_path: Path, with_round_prices: bool, aaa: float, spx: float) -> None:
     res = score_rounds(_write_bundle(tmp_path / "b", with_round_prices))
-    o = res.outcome("R0", "m")
+    o = res.outcome("R0", "m1")
     assert o.portfolio_return == pytest.approx(0.75 * aaa)
     assert o.benchmark_return == pytest.approx(spx)
     assert o.oracle_return == pytest.approx(aaa) and o.regret == pytest.approx(0.25 * aaa)
-    assert res.outcome("R1", "m").status == "pending"
+    assert res.outcome("R1", "m1").status == "pending"
