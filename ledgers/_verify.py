@@ -170,8 +170,8 @@ class Verifier:
     @staticmethod
     def _ranked_figure(ctx: Ctx, claim: Claim, assertions: list[Assertion], results: list[RuleResult], reason: str,
                        evidence: list[Observation]) -> tuple[Status, str, list[Observation]]:
-        """A supported figure with a superlative said of it ("0.817 (highest)"): supported when the rank holds too;
-        contradicted when it is refuted in a set the clause writes and the clause was read with certainty."""
+        """A supported figure with a superlative said of it ("0.817 (highest)"): supported when the rank holds too,
+        otherwise not verifiable (``rank_of_figure`` never contradicts)."""
         assert claim.unread is not None
         sym = assertions[0].symbol or ctx.symbol
         fields = list(dict.fromkeys(o.field for r in results for o in r.evidence if o.symbol == sym))
@@ -181,12 +181,7 @@ class Verifier:
             return NV, (f"the figure holds but the clause also ranks it ('{claim.unread.word}'), and which measure "
                         f"it ranks on is not certain: {reason}"), evidence
         ranked = rank_of_figure(ctx, claim.unread, sym, fields[0])
-        status = ranked.status
-        if status == "contradicted" and claim.doubt:
-            status, why = NV, f"not certain enough to contradict ({claim.doubt}); "
-        else:
-            why = ""
-        return status, f"{why}{reason}; and its rank: {ranked.reason}", [*evidence, *ranked.evidence]
+        return ranked.status, f"{reason}; and its rank: {ranked.reason}", [*evidence, *ranked.evidence]
 
     def verify_many(self, claims: Iterable[Claim]) -> list[Verification]:
         # a batch allocates many small, long-lived objects (results, evidence): the cyclic collector would

@@ -212,7 +212,7 @@ class LeakGuard:
                 if not self._real_identity(m.group(0)):
                     continue
                 out.append(f"{kind}: {m.group(0).strip()[:80]!r}")
-        out += self._family_named(clean, text)
+        out += self._family_named(clean)
         for sentence in re.findall(r"(?:[^.!?;\n]|\.(?=\d))+", clean):
             for rx in (self._own_any, self._own_cap):
                 if rx is None:
@@ -237,12 +237,12 @@ class LeakGuard:
         return list(dict.fromkeys(out))
 
 
-    def _family_named(self, clean: str, raw: str) -> list[str]:
+    def _family_named(self, clean: str) -> list[str]:
         """The author's own family (its lab, parent, model lines; spelt any way the canonical copy undoes) in a
         piece of text that reports no market event and names no traded symbol: a tag, a key, a signature, a
-        sign-off or a self-description, whatever its grammar. An ordinary word of the family ("scout", "haiku")
-        counts only next to a placeholder the scrubber left ("// scout ([model])")."""
-        out = []
+        sign-off or a self-description, whatever its grammar. An ordinary word of the family ("scout", "haiku") or a
+        listed parent ("Google") counts only where it glosses a placeholder the scrubber left ("// scout ([model])"),
+        in a provider or model tag, as a variant ("magistral-small") or as the author's maker ("from google")."""
         out = []
         for m in self._family.finditer(clean) if self._family is not None else ():
             lo, hi = _piece(clean, m.start(), m.end())
