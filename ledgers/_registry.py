@@ -120,7 +120,7 @@ def _capitalbench_fields() -> list[FieldSpec]:
            "prior active return", "prior-window active return", "prior window active return",
            "prior-window active", "prior active trend", "prior-window trend", "prior active"),
         _f("volumeZscore", "ratio", "volume", "volume z-score, windows not stated",
-           "volume z-score", "volume z", "volume zscore", "volume z score"),
+           "volume z-score", "volume z", "volume zscore", "volume z score", "vol_z", "vol z", "volume_z"),
     ]
     for n in (5, 21):  # the market's state, held by the benchmark's row (no option has it)
         words = _session_words(n)

@@ -56,6 +56,10 @@ _SUFFIX_RELATIVE = re.compile(
 )
 
 
+_GAP_VS = re.compile(rf"^\s+(?P<w>lag|shortfall|underperformance|deficit|edge|lead|advantage|outperformance|"
+                     rf"premium)\s+(?:versus|vs\.?|against|over|behind|to|relative\s+to)\s+(?:the\s+)?(?P<ref>{BENCH_WORDS})\b",
+                     re.I)
+"""A figure named as the gap to the benchmark: "a 3.70% lag versus SPY", "a 1.2% edge over SPY"."""
 _ASSETS_POSITIVE = re.compile(
     r"^\s*(?:of\s+(?:the\s+|all\s+)?(?:tracked\s+|listed\s+)?(?:assets|options|names|etfs|funds|the\s+universe)\s+"
     r"(?:(?:were|was|are|finished|closed|ended)\s+)?(?:(?:the\s+)?(?P<inner>(?:\w+\s+){0,2}sessions?)\s+)?"
@@ -130,6 +134,15 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
                         after, re.I)
         return Binding("return", horizon=match_horizon(window), start=end, end=end + over.end() + window.end(),
                        sign=-1 if loss else 0)
+    gap = _GAP_VS.match(after)
+    if gap:  # "a 3.70% lag versus SPY over the last 5 sessions", "ahead of SPY by": the figure is the active return
+        b = Binding("relative_return", relative=True, start=end, end=end + gap.end(),
+                    sign=-1 if gap["w"].lower() in ("lag", "shortfall", "underperformance", "deficit", "gap") else 0)
+        h = SUFFIX_HORIZON.match(after[gap.end():])
+        if h:
+            b.horizon = horizon_key(hz_num(h.group("n")), h.group("u"))
+            b.end += h.end()
+        return b
     share = _ASSETS_POSITIVE.match(after)
     if share:  # "34.78% of assets were positive over the last 5 sessions": breadth, the market's own state
         window = SUFFIX_HORIZON.match(after[share.end():]) or _PAREN_WINDOW.match(after[share.end():]) or (

@@ -74,7 +74,7 @@ _CONNECTORS = frozenset(
     "leader leading led showing shows shown show posted posting delivered recent recently latest current just "
     "only strong strongest weak weakest best worst top high low ~ stands_at still remains remained sitting "
     "printed print ratio score elevated very relatively quite sizable modest sector factor industry country theme "
-    "price outperformance underperformance strength run runs spike surge "
+    "price outperformance underperformance strength run runs spike surge shallow deep mild steep sharp moderate "
     "s".split()
 )
 

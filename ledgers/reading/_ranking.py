@@ -297,6 +297,17 @@ _ONLY = re.compile(
 about every other option too. "Only -1.35% off its high", "was only 0.254", "only modestly" mean merely."""
 _A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d+(?![\w.])")
 """A figure (a percentage or a decimal), not a window ("21s", "5-day")."""
+_MEASURE_NOUN = re.compile(
+    r"^\s+(?:(?:active|relative|recent|absolute|prior|5-session|21-session|[\w-]+-session)\s+){0,2}(?:gain|gains|return|"
+    r"returns|reading|readings|score|discount|distance(?:\s+from\s+(?:its\s+|the\s+)?highs?)?|drawdown|decline|loss|"
+    r"move|performance|value|level|correlation|beta|volatility|hole|participation|print)(?=\s+(?:in|among|of|across)\b)",
+    re.I)
+"""The measure named again between a superlative and its scope ("the deepest discount in the ... cluster")."""
+_ANY_SCOPE = re.compile(r"^\s+(?:of\s+any|of\s+all|across\s+all|in\s+the\s+whole|on|of)\s+(?:the\s+)?"
+                        r"(?P<words>(?:[\w&/-]+\s+){0,2}?)(?:options?|funds?|etfs?|assets?|universe|board|table|names?)\b"
+                        r"(?:\s+in\s+the\s+universe)?(?=\s*(?:[,.;:)]|$))", re.I)
+"""The whole set, however it is said: "of any equity fund in the universe", "in the whole universe", "top of the
+board" (a named group word in it restricts the set)."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
 _SCOPE_TAIL_OK = re.compile(r"^(?:context|set|list|cross-section|today|now|overall|this\s+(?:round|week|month)|"
                             r"right\s+now|at\s+present)?$", re.I)
@@ -328,10 +339,18 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         tail = sentence[m.end():stretch_end]
         if _ENDS_HERE.match(tail):
             return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, end=m.end())
-        written = _SCOPE_WORDS.match(tail)
+        noun = _MEASURE_NOUN.match(tail)  # "the largest active gain of any equity fund in the universe"
+        if noun:
+            tail = tail[noun.end():]
+        written = _ANY_SCOPE.match(tail) or _SCOPE_WORDS.match(tail)
         head = group_words_pattern().match(written["words"]) if written else None  # the set is the first words
         group = find_group(head.group(0)) if head else None
-        end = m.end() + (written.end() if written else 0)
+        end = m.end() + (noun.end() if noun else 0) + (written.end() if written else 0)
+        if written is not None and written.re is _ANY_SCOPE:  # "of any option", "in the whole universe", "of the board"
+            group = find_group(written["words"]) if written["words"] else None
+            scope = "universe" if group is None or group.name == "universe" else (
+                f"group:{group.name}" if group.sets else None)
+            return FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, end=end)
         if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(written["words"][head.end():].strip()):
             return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, end=end)
         if group.name == "universe":

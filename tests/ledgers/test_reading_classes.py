@@ -309,3 +309,17 @@ def test_breadth_is_the_markets_state_whatever_option_the_line_is_about():
 ])
 def test_a_word_right_before_a_figure_signs_it(store, text, status):
     assert [v.status for _, v in read(store, text)] == [status]
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("Technology posted a 4.95% lag versus SPY over the last 5 sessions.", True),
+    ("Technology posted a 4.95% edge over SPY over the last 5 sessions.", False),
+])
+def test_a_gap_to_the_benchmark_is_the_active_return(store, text, ok):
+    [(claim, verdict)] = read(store, text)
+    assert claim.assertions[0].rule == "relative_return" and (verdict.status == "supported") == ok
+
+
+def test_a_superlative_with_its_measure_named_again(store):
+    [(_, verdict)] = read(store, "OIL 21-session return 28.6%, the highest reading of any option in the universe.")
+    assert verdict.status == "supported" and "ranks 1 of" in verdict.reason
