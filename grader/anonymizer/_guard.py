@@ -247,6 +247,10 @@ class LeakGuard:
         for m in self._family.finditer(clean) if self._family is not None else ():
             lo, hi = _piece(clean, m.start(), m.end())
             piece = clean[lo:hi]
+            if _MAKER_BEFORE.search(clean[max(0, m.start() - 12):m.start()]) and re.search(
+                    _SPEAKS, _sentence_of(clean, m.start())):  # "from x.ai", "by High-Flyer's AI arm, this agent"
+                out.append(f"the author's family named as its maker: {m.group(0)!r} in {piece.strip()[:80]!r}")
+                continue
             if _MARKET_EVENT.search(piece) or (self._symbols is not None and self._symbols.search(piece)):
                 continue  # the family as an actor of market news, or beside a traded symbol
             words = re.findall(r"[A-Za-z]{2,}", clean[lo:m.start()] + " " + clean[m.end():hi])

@@ -45,7 +45,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
     assert refused <= max_refused * len(market)
 
 
-@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 2), ("dev3", 3), ("holdout", 2)])
+@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 2), ("dev3", 1), ("holdout", 2)])
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
     """The second line of defence: a scrubbed sentence that still names its author is refused (a gap, never a
     leak). The ones that pass both are counted; the floor is the measured figure."""
