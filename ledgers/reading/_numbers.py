@@ -22,16 +22,17 @@ from ledgers.reading._horizons import (
     is_rate_tenor,
     match_horizon,
 )
-from ledgers.reading._vocab import CONTEXT_JUST_BEFORE, CONTEXT_SUFFIX, DATE_AFTER, DATE_BEFORE
+from ledgers.reading._vocab import (
+    CONTEXT_JUST_BEFORE,
+    CONTEXT_SUFFIX,
+    DATE_AFTER,
+    DATE_BEFORE,
+    sign_word_before,
+)
 
 NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
 
-_DOWN_WORDS = frozenset("down fell lost dropped declined slipped slid shed sank tumbled".split())
-_SIGN_WORD_BEFORE = re.compile(
-    r"(?<![\w-])(?P<w>up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|"
-    r"jumped|surged|tumbled)\s+(?:by\s+)?$", re.I)
-"""A word right before a figure that says which way it moved: the figure is then signed ("down 1.90%")."""
 _SAME_MEASURE_LINK = re.compile(r"\s*,?\s*(?:and|while|but|versus|vs\.?|compared\s+with|against|from|to|"
                                 r"(?:improving|rising|falling|easing|up|down)\s+to)?\s*", re.I)
 _PORTFOLIO_SUFFIX = re.compile(
@@ -281,10 +282,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if not stated.explicit_sign and not negated and hits and hits[-1].negated and binding.rule in (
                 "return", "exact_numeric") and re.fullmatch(r"\s*,?\s*and\s*", text[hits[-1].span[1]:start]):
             negated = True  # "declined 1.54% over five sessions and 0.68% over 21 sessions"
-        word = _SIGN_WORD_BEFORE.search(before) if not stated.explicit_sign and binding.rule in (
+        word = sign_word_before(before, negated) if not stated.explicit_sign and binding.rule in (
             "return", "exact_numeric", "derived_return") else None
-        if word is not None and (word["w"].lower() in _DOWN_WORDS) != negated:
-            word = None  # the word and the reading disagree on the way: no sign is certain
         if negated:
             stated = stated.negated()
         approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
@@ -297,7 +296,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
                               binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
                               ordinal, negated, bare, binding.label == "unbound", binding.label == "inferred",
-                              word["w"].lower() if word else None))
+                              word))
         floor = max(m.end(), binding.end)
     return hits
 

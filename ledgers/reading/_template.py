@@ -12,8 +12,9 @@ from functools import lru_cache
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS
 from ledgers._units import number_from_match
-from ledgers.reading._numbers import _DOWN_WORDS, _SIGN_WORD_BEFORE, NUM_RE, NumberHit
+from ledgers.reading._numbers import NUM_RE, NumberHit
 from ledgers.reading._text import parse_text, replace
+from ledgers.reading._vocab import sign_word_before
 
 _INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 
@@ -73,9 +74,9 @@ def parse_assertions_cached(
         raw = stated.raw
         if not written_sign and hit.binding_rule in ("return", "exact_numeric", "derived_return"):
             start = numbers[hit.ordinal].start()
-            word = _SIGN_WORD_BEFORE.search(text[max(0, start - 40):start])  # as ``find_numbers`` reads it
-            if word is not None and (word["w"].lower() in _DOWN_WORDS) == hit.negated:
-                raw = f"{word['w'].lower()} {stated.raw}"
+            word = sign_word_before(text[max(0, start - 40):start], hit.negated)  # as ``find_numbers`` reads it
+            if word is not None:
+                raw = f"{word} {stated.raw}"
         out.append(replace(assertion, stated=value, tolerance=tol, raw=raw))
     return out
 

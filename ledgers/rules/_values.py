@@ -8,6 +8,7 @@ import re
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, sibling_windows, window_family
 from ledgers.reading import HORIZON_FIELDS
+from ledgers.reading._vocab import SIGN_WORDS
 from ledgers.rules._base import (
     CON,
     NV,
@@ -142,8 +143,7 @@ def _at_stated_precision(value: float | None, a: Assertion) -> bool:
                                   or (value * stated > 0 and 0 <= abs(value) - abs(stated) < 2 * a.tolerance))
 
 
-_SIGNED = re.compile(r"[+\-\u2212]\s*\$?\d|^(?:up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|"
-                     r"rallied|advanced|shed|sank|jumped|surged|tumbled)\s")
+_SIGNED = re.compile(rf"[+\-\u2212]\s*\$?\d|^(?:{SIGN_WORDS})\s")
 """A figure written with its sign, or with the word that says which way it moved (``Assertion.raw``)."""
 
 
