@@ -193,20 +193,30 @@ def extract_claims(
         read = read_clause(body, span, a.rule, who, mentions, subject_words=index.words_of(who) if index else (),
                            anchored=anchored, benchmark=bench, scope=a.label if a.rule == "ranking" else None)
         unread = None if a.rule == "ranking" else figure_rank(body, span, rankings)
-        rank_end = unread.end if unread is not None and unread.end > span[1] else None
         window_start = max(0, span[0] - 30)
         lead = _DIRECTION_BEFORE.search(body, window_start, span[0])
         if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"
             span = (lead.start(), span[1])
-        if rank_end is not None:  # "-21.33%, the worst in the universe": one claim, its superlative with it
-            span = (span[0], rank_end)
+        separate = unread is not None and unread.end > unread.start and (unread.end <= span[0] or unread.start >= span[1])
+        if unread is not None and not separate and unread.end > span[1]:
+            span = (span[0], unread.end)  # a superlative inside the figure's words: part of its claim
         fragment = _tidy(body[span[0]:span[1]])
         cited = [a.field] if a.field else []
         claims.append(Claim(
             id=f"{id_prefix}{len(claims) + 1}", text=fragment or a.raw, decided_at=decided_at, symbol=a.symbol,
             cited_fields=cited, assertions=[a], briefing_only=briefing or a.rule == "briefing",
-            span=(offset + span[0], offset + span[1]), clause=read.clause, doubt=read.doubt, unread=unread,
+            span=(offset + span[0], offset + span[1]), clause=read.clause, doubt=read.doubt,
+            unread=None if separate else unread,
         ))
+        if separate and unread is not None:
+            # "-21.33%, the worst in the universe": the superlative is a claim of its own, checked on the figure's
+            # field once the figure holds (never contradicted); the figure keeps its own verdict
+            claims.append(Claim(
+                id=f"{id_prefix}{len(claims) + 1}", text=_tidy(body[unread.start:unread.end]) or unread.word,
+                decided_at=decided_at, symbol=a.symbol, cited_fields=cited, assertions=[a],
+                span=(offset + unread.start, offset + unread.end), clause=read.clause, doubt=read.doubt,
+                unread=unread.model_copy(update={"separate": True}),
+            ))
 
     for seg_offset, segment, seg_symbol, hypothetical in _segments(text, index):
         subject = seg_symbol or default_symbol

@@ -107,8 +107,12 @@ class FigureRank(_Model):
     None when the set it ranks in cannot be resolved ("in the cluster", "among finalists")."""
     near_top: bool = False
     """"among the highest": near the top, not first (supported within the top tenth; never contradicted)."""
+    start: int = 0
     end: int = 0
-    """Where the superlative and its scope end in the text read (the claim's span reaches there)."""
+    """Where the superlative and its scope start and end in the text read."""
+    separate: bool = False
+    """The superlative is a claim of its own, apart from the figure's (its span is the superlative's); otherwise
+    it is part of the figure's claim (written inside the figure's words)."""
 
 
 class Claim(_Model):
@@ -132,9 +136,11 @@ class Claim(_Model):
     """Why a contradiction of this claim cannot be concluded (``ledgers.reading._certainty``), or None when its
     clause was read with certainty; only consulted when ``clause`` is set."""
     unread: FigureRank | None = None
-    """A superlative said of the claim's figure in its clause that no assertion of the sentence checks ("0.817
-    (highest)", "+2.10%, best among sectors"): the claim is supported only when the figure holds AND the option
-    ranks as said (``ledgers.rules.rank_of_figure``), never contradicted by its rank."""
+    """A superlative said of a figure in its clause that no assertion of the sentence checks ("0.817 (highest)",
+    "+2.10%, best among sectors"), checked with the figure's assertions: supported only when the figure holds AND
+    the option ranks as said on the figure's field (``ledgers.rules.rank_of_figure``), otherwise not verifiable,
+    never contradicted by its rank. Written apart from the figure (``separate``) it is a claim of its own and the
+    figure another; written inside the figure's words, it is part of the figure's claim."""
 
 
 class Evidence(_Model):

@@ -160,9 +160,13 @@ class Verifier:
         if status == "contradicted" and not claim.structured and claim.clause is not None and claim.doubt:
             # certainty before contradiction: the clause was not read in full (ledgers.reading._certainty)
             status, reason = NV, f"not certain enough to contradict ({claim.doubt}); the reading gave: {reason}"
-        elif status == "supported" and not claim.structured and claim.clause is not None and claim.unread:
-            # every part must hold: the figure holds; the superlative said of it is checked on the figure's field
-            status, reason, evidence = self._ranked_figure(ctx, claim, assertions, results, reason, evidence)
+        if claim.unread is not None and not claim.structured and claim.clause is not None:
+            # a superlative said of a figure: checked on the figure's field once the figure holds, never contradicted
+            if status == "supported":
+                status, reason, evidence = self._ranked_figure(ctx, claim, assertions, results, reason, evidence)
+            elif claim.unread.separate:
+                status, reason = NV, (f"the superlative ('{claim.unread.word}') is checked only on a figure that "
+                                      f"holds: {reason}")
         rule = assertions[0].rule if len(assertions) == 1 else "+".join(dict.fromkeys(a.rule for a in assertions))
         briefing = claim.briefing_only or (bool(results) and all(r.briefing for r in results))
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)

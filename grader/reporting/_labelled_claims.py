@@ -165,6 +165,21 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+def _is_ranking(claim: Claim) -> bool:
+    return claim.unread is not None or any(a.rule == "ranking" for a in claim.assertions or ())
+
+
+def _claims_of_kind(kind: str, hits: list[Claim]) -> list[Claim]:
+    """The claims under a label's quote that are of the label's kind, where the quote covers several: a figure
+    and the superlative said of it are two claims ("+2.10%, best among sectors"); a ranking label is compared
+    with the verdict on the ranking, a number label with the verdict on the figure."""
+    if kind == "ranking" and any(_is_ranking(c) for c in hits):
+        return [c for c in hits if _is_ranking(c)]
+    if kind == "number" and any(not _is_ranking(c) for c in hits):
+        return [c for c in hits if not _is_ranking(c)]
+    return hits
+
+
 def predicted_status(verifications: Sequence[Verification]) -> Status:
     statuses = {v.status for v in verifications}
     if "contradicted" in statuses:
@@ -203,7 +218,8 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
                                         benchmark=bench, available_fields=available)
                 start = label.sentence.index(label.quote)
                 quote_span = (start, start + len(label.quote))
-                hits = [c for c in claims if c.span is not None and _overlaps(c.span, quote_span)]
+                hits = _claims_of_kind(label.kind, [c for c in claims if c.span is not None
+                                                    and _overlaps(c.span, quote_span)])
                 verifications = verify_many(hits, store, cfg) if hits else []
                 result.outcomes.append(Outcome(label, predicted_status(verifications), verifications))
                 fld = column_field(label.column or "")

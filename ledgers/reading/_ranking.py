@@ -322,7 +322,7 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
     start, end = clause_bounds(sentence, span)
     only = _ONLY.search(sentence, start, span[0])
     if only is not None:  # "Only major sector with positive prior active return (+2.10%)": the others are not read
-        return FigureRank(word=only.group(0).lower(), polarity=1, scope=None)
+        return FigureRank(word=only.group(0).lower(), polarity=1, scope=None, start=only.start(), end=only.end())
     after = sentence[end:end + 60]
     stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
     for m in _FIGURE_RANK_WORD.finditer(sentence, span[1], stretch_end):
@@ -335,10 +335,10 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
         near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
         if len(between.split()) > 5:  # too far from the figure to be sure it is said of it
-            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, end=m.end())
+            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=m.end())
         tail = sentence[m.end():stretch_end]
         if _ENDS_HERE.match(tail):
-            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, end=m.end())
+            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=m.end())
         noun = _MEASURE_NOUN.match(tail)  # "the largest active gain of any equity fund in the universe"
         if noun:
             tail = tail[noun.end():]
@@ -350,12 +350,12 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
             group = find_group(written["words"]) if written["words"] else None
             scope = "universe" if group is None or group.name == "universe" else (
                 f"group:{group.name}" if group.sets else None)
-            return FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, end=end)
+            return FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(), end=end)
         if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(written["words"][head.end():].strip()):
-            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, end=end)
+            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=end)
         if group.name == "universe":
-            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, end=end)
+            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=end)
         return FigureRank(word=word, polarity=polarity, scope=f"group:{group.name}" if group.sets else None,
-                          near_top=near, end=end)
+                          near_top=near, start=m.start(), end=end)
     return None
 

@@ -208,30 +208,40 @@ def test_a_shallow_drawdown_is_the_least_negative(text, status):
     assert ("ranking", status) in got
 
 
-@pytest.mark.parametrize(("text", "status"), [
-    # a superlative said of a figure: supported when the figure AND the rank hold (OIL's 21s return is the highest)
-    ("OIL 21-session return 28.6% (highest)", "supported"),
-    ("OIL 21-session return 28.6%, highest in the universe", "supported"),
-    ("Healthcare 21-session return 6.01%, among the highest in the universe", "supported"),  # 2nd of 12
+@pytest.mark.parametrize(("text", "rank_status", "rank_text"), [
+    # a superlative said of a figure is a claim of its own: supported when the figure AND the rank hold (OIL's 21s
+    # return is the highest); the figure keeps its own verdict (these figures all hold)
+    ("OIL 21-session return 28.6% (highest)", "supported", "highest"),
+    ("OIL 21-session return 28.6%, highest in the universe", "supported", "highest in the universe"),
+    ("Healthcare 21-session return 6.01%, among the highest in the universe", "supported",
+     "highest in the universe"),  # 2nd of 12
     # the figure holds, the rank does not: a gap, never an accusation (which set and measure is not certain)
-    ("Healthcare 21-session return 6.01% (highest)", "not_verifiable"),
-    ("Healthcare 21-session return 6.01%, best in the universe", "not_verifiable"),
+    ("Healthcare 21-session return 6.01% (highest)", "not_verifiable", "highest"),
+    ("Healthcare 21-session return 6.01%, best in the universe", "not_verifiable", "best in the universe"),
     # a scope no definition resolves, or a superlative said of another measure
-    ("OIL 21-session return 28.6%, highest in its cluster", "not_verifiable"),
-    ("Utilities 5-session return 2.48%, top safety ranks", "not_verifiable"),
+    ("OIL 21-session return 28.6%, highest in its cluster", "not_verifiable", "highest in its cluster"),
+    ("Utilities 5-session return 2.48%, top safety ranks", "not_verifiable", "top"),
     # "best" says better, not higher: on a risk measure its order is not certain
-    ("AGG 21-day volatility 4.31%, best in the universe", "not_verifiable"),
-    ("AGG 21-day volatility 4.31%, lowest in the universe", "supported"),
+    ("AGG 21-day volatility 4.31%, best in the universe", "not_verifiable", "best in the universe"),
+    ("AGG 21-day volatility 4.31%, lowest in the universe", "supported", "lowest in the universe"),
 ])
-def test_a_superlative_said_of_a_figure_must_hold_too(store, text, status):
-    assert [v.status for _, v in read(store, text)] == [status]
+def test_a_superlative_said_of_a_figure_must_hold_too(store, text, rank_status, rank_text):
+    got = [(c.text, v.status, c.unread is not None) for c, v in read(store, text)]
+    assert got[0][1:] == ("supported", False)  # the figure, on its own
+    assert got[1:] == [(rank_text, rank_status, True)]
+
+
+def test_a_superlative_is_never_checked_on_a_figure_that_does_not_hold(store):
+    # OIL's 21s return is the highest, but 12.0% is not its figure: the figure is contradicted, its rank is a gap
+    got = [(c.unread is not None, v.status) for c, v in read(store, "OIL 21-session return 12.0% (highest)")]
+    assert got == [(False, "contradicted"), (True, "not_verifiable")]
 
 
 def test_a_superlative_said_of_another_figure_is_not_this_ones(store):
     # "(highest)" follows OIL's 21s figure, not its 5s one: the 5s figure stands on its own
-    got = [(c.assertions[0].field, v.status) for c, v in read(store, "OIL 5-session return 10.27% and 21-session "
-                                                                   "return 28.6% (highest)")]
-    assert got == [("return5d", "supported"), ("return21d", "supported")]
+    got = [(c.assertions[0].field, c.unread is not None, v.status)
+           for c, v in read(store, "OIL 5-session return 10.27% and 21-session return 28.6% (highest)")]
+    assert got == [("return5d", False, "supported"), ("return21d", False, "supported"), ("return21d", True, "supported")]
 
 
 @pytest.mark.parametrize(("text", "field", "stated"), [
@@ -277,8 +287,9 @@ def test_a_correlation_to_something_else_is_not_the_tables(ranked_store):
 
 def test_exclusivity_is_a_claim_about_the_others_too(store):
     # OIL's 21s return is positive, but so are others': "only" is not supported on OIL's figure alone
-    [(_, verdict)] = read(store, "Crude is the only option with a positive 21-session return (+28.6%).")
-    assert verdict.status == "not_verifiable" and "only" in verdict.reason
+    [(figure, shown), (only, verdict)] = read(store, "Crude is the only option with a positive 21-session return (+28.6%).")
+    assert figure.unread is None and shown.status == "supported"  # the figure itself holds
+    assert only.text == "only" and verdict.status == "not_verifiable" and "only" in verdict.reason
 
 
 def test_only_before_a_figure_means_merely(store):
@@ -321,5 +332,7 @@ def test_a_gap_to_the_benchmark_is_the_active_return(store, text, ok):
 
 
 def test_a_superlative_with_its_measure_named_again(store):
-    [(_, verdict)] = read(store, "OIL 21-session return 28.6%, the highest reading of any option in the universe.")
+    [(_, shown), (rank, verdict)] = read(store, "OIL 21-session return 28.6%, the highest reading of any option in the "
+                                                "universe.")
+    assert shown.status == "supported" and rank.text == "highest reading of any option in the universe"
     assert verdict.status == "supported" and "ranks 1 of" in verdict.reason
