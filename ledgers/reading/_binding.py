@@ -250,8 +250,16 @@ def windowed_field(phrase: tuple[int, int, str] | None, before: str, hm: re.Matc
     return next((f for f in family if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()), None)
 
 
+_QUALITY_BEFORE = re.compile(r"\b(?:qual|quality)\s*(?:[:=]|of|at|is)?\s*$", re.I)
+_SCORE_VALUE = re.compile(r"^(?:0?\.\d+|1\.0+)(?![\d.%]|\s*(?:%|percent|pp|bps?)\b)")
+"""'QUAL 0.689', 'Quality .578': a score in 0..1 written after the word alone (a percentage never is one)."""
+
+
 def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
     before = text[floor:start]
+    m = _QUALITY_BEFORE.search(before)
+    if m and _SCORE_VALUE.match(text[start:]):
+        return Binding("exact_numeric", field="qualityEvidenceScore", start=floor + m.start(), end=start)
     m = PREFIX_RELATIVE.search(before)
     if m:
         return Binding("relative_return", relative=True, start=floor + m.start(), end=start, sign=behind_sign(m))

@@ -62,8 +62,10 @@ high higher highest best worst top bottom largest smallest deepest shallowest bi
 no not also both while with vs versus against than relative
 clear clearly steady steadily firm firmly robust notable notably significant significantly mild mildly slight
 slightly small smaller large larger big bigger substantial good better poor poorer positive negative
-same flat roughly all every each too after following despite amid since profit taking
+same flat roughly all every each too after following despite amid since profit taking under beneath
 """.split())
+_WINDOW_NUMBER_WORD = re.compile(r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+                                 r"thirty|sixty)$", re.I)
 _UNIVERSAL_SCOPE = re.compile(
     r"^(?:the\s+)?(?:whole\s+|entire\s+|full\s+|allowed\s+|option\s+|investable\s+)?"
     r"(?:universe|table|cross[-\s]section|list|market|options?\s+list|(?:all\s+)?(?:\d+\s+)?"
@@ -117,7 +119,7 @@ class ClauseRead:
 
 
 def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
-    """The clause around ``span``: from the last hard boundary (";", ":", a dash, a sentence end) or unbracketed
+    """The clause around ``span``: from the last hard boundary (";", ":", a table's "|", a dash, a sentence end) or unbracketed
     comma before it to the next one after it; a figure opening a parenthesis takes the phrase before it along
     ("Positive momentum (+4.56% 21s)")."""
     start = 0
@@ -132,7 +134,7 @@ def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
                 pass  # the figure is inside this parenthesis: the phrase before it is its head
             else:
                 depth -= 1
-        elif depth == 0 and (ch in ";:\u2014" or (ch == "," and not _inside_parens(sentence, i, span[0]))
+        elif depth == 0 and (ch in ";:|\u2014" or (ch == "," and not _inside_parens(sentence, i, span[0]))
                              or (ch == "." and i + 1 < len(sentence) and sentence[i + 1] == " ")):
             start = i + 1
             break
@@ -151,7 +153,7 @@ def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
                 end = j
                 break
             depth -= 1
-        elif depth == 0 and (ch in ";:\u2014," or (ch == "." and (j + 1 == len(sentence) or sentence[j + 1] == " "))):
+        elif depth == 0 and (ch in ";:|\u2014," or (ch == "." and (j + 1 == len(sentence) or sentence[j + 1] == " "))):
             end = j
             break
     return start, end
@@ -251,10 +253,22 @@ def read_clause(
                 text = text[:ms - a] + " " + text[me - a:]
         return text
 
-    head = _words(strip_mentions(start, span[0]))
+    head_start = start
+    earlier = list(re.finditer(r"\d(?:[\d.,]*\d)?\s*%?", sentence[start:span[0]]))
+    if earlier:  # "IGV gained 2.12% over 3 sessions yet remains 25.29% below ...": the earlier figure's words
+        joint = re.search(r"\b(?:and|but|yet|while|though|whereas)\b", sentence[start + earlier[-1].end():span[0]])
+        if joint is not None:
+            head_start = start + earlier[-1].end() + joint.end()
+    head = _words(strip_mentions(head_start, span[0]))
     body = _words(strip_mentions(span[0], span[1]))
-    for w in head + body:
-        if w.lower() in _PLURAL_SUBJECT:
+    windows = {m.group(0).split()[0].lower() for m in re.finditer(
+        r"\b[A-Za-z]+(?=[\s-]+(?:trading\s+)?(?:days?|sessions?|weeks?|months?|years?)\b)", sentence[start:end])
+        if _WINDOW_NUMBER_WORD.match(m.group(0))}
+    subj = subj | windows  # "in three sessions": a window written in words
+    for k, w in enumerate(head + body):
+        if w.lower() in _PLURAL_SUBJECT and not (k == 0 and w[0].isupper() and w.lower() in _LIGHT
+                                                 and all(x.lower() in _SIGN for x in head[1:])):
+            # a verb that opens the clause right before the figure is not a plural subject ("Trades 16.80% below")
             return ClauseRead(clause, f"'{w}': the clause is about several options")
         if not _allowed(w, subj, fields):
             return ClauseRead(clause, f"'{w}' in the clause is not read with certainty")
@@ -262,8 +276,8 @@ def read_clause(
     scope_words: list[str] = []
     for k, w in enumerate(tail):
         lw = w.lower()
-        if lw in _TAIL_STOP or w in "(),;:":
-            break
+        if lw in _TAIL_STOP or w in "(),;:" or lw in _PREDICATES:
+            break  # "... +12.21% shows a long-run leader": a new predicate about the figure
         if rule == "ranking" and lw in _SCOPE_PREP:
             rest = " ".join(tail[k + 1:])
             phrase = []

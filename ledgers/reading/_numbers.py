@@ -253,6 +253,9 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             prior = list(HORIZON_RE.finditer(text, max(0, start - 60), start))
             if prior and not is_rate_tenor(prior[-1]):
                 binding.horizon = match_horizon(prior[-1])  # "strongest 30d relative return (+14% vs SPX)"
+                if hits and hits[-1].span[1] >= prior[-1].end():
+                    # "returned 2.49% over three sessions and beat SPY by 3.01% across five": another figure's window
+                    binding.label = "inferred"
             else:
                 binding.horizon = last_horizon
                 binding.label = "inferred"  # the window comes from earlier in the sentence

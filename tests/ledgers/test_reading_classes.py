@@ -336,3 +336,56 @@ def test_a_superlative_with_its_measure_named_again(store):
                                                 "universe.")
     assert shown.status == "supported" and rank.text == "highest reading of any option in the universe"
     assert verdict.status == "supported" and "ranks 1 of" in verdict.reason
+
+
+@pytest.mark.parametrize(("text", "default", "expected"), [
+    # a window written in words is read with certainty: the wrong sign is a contradiction
+    ("Up 9.50% in five sessions.", "HEALTHCARE", "contradicted"),
+    ("Up 3.12% in five sessions.", "HEALTHCARE", "supported"),
+    # the words of an earlier figure before 'yet' / 'but' are not this figure's
+    ("XLV gained 6.01% over 21 sessions yet fell 3.12% over 5 sessions.", None, "contradicted"),
+    # a predicate after the figure says what it means, not what it is
+    ("HEALTHCARE 5-session return of -3.12% shows a laggard.", None, "contradicted"),
+    # a capitalised verb opening the clause is not a plural subject
+    ("Trades up 9.50% over 5 sessions.", "HEALTHCARE", "contradicted"),
+])
+def test_clauses_read_in_full_may_contradict(store, text, default, expected):
+    got = [v.status for c, v in read(store, text, default) if c.assertions[0].rule != "briefing"]
+    assert got[-1] == expected
+
+
+@pytest.mark.parametrize(("text", "default"), [
+    # a number word that is not a window, or a plural subject, still stops a contradiction
+    ("Up 9.50%, one of five sectors over 5 sessions.", "HEALTHCARE"),
+    ("Sectors rose 9.50% over 5 sessions.", "HEALTHCARE"),
+    ("HEALTHCARE 5-session return of -3.12% versus three defensives.", None),
+])
+def test_clauses_not_read_in_full_never_contradict(store, text, default):
+    assert "contradicted" not in [v.status for _, v in read(store, text, default)]
+
+
+def test_a_window_written_with_an_earlier_figure_is_inferred_for_the_next(store):
+    # "returned 2.49% over three sessions and beat SPY by 3.01% across five": the window is the first figure's
+    # (a false accusation found on the real rounds); taken for the second, it is inferred and never contradicts
+    got = [(c.assertions[0].inferred, v.status) for c, v in
+           read(store, "XLV returned 6.01% over 21 sessions and beat SPY by 9.99% across five.")]
+    assert got == [(False, "supported"), (True, "not_verifiable")]
+
+
+def test_a_table_cell_is_a_clause_of_its_own():
+    from ledgers.reading._certainty import clause_bounds
+    text = "QUAL 0.689 | prior rank .866 | pullback .448"
+    i = text.index(".866")
+    assert text[slice(*clause_bounds(text, (i, i + 4)))].strip() == "prior rank .866"
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("QUAL 0.689", "qualityEvidenceScore"),
+    ("Quality .578; recent pullback rank .030", "qualityEvidenceScore"),
+    ("Quality income with a 3.5% yield", None),  # a percentage is never the 0..1 score
+    ("quality 3.5%", None),
+    ("Credit quality is strong at 0.6", None),
+])
+def test_quality_alone_names_the_score_only_before_a_score(text, field):
+    claims = extract_claims(text, DECIDED, "FINANCIALS", UNIVERSE, benchmark="SP500")
+    assert (claims[0].assertions[0].field if claims else None) == field
