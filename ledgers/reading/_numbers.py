@@ -113,6 +113,14 @@ _PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
 """'Prior 48% active run', 'prior-window active return of -11.7%': the window before the latest one."""
 
 
+_ELIDED_WINDOW = re.compile(r"\s*(?:(?:vs\.?|versus|against)\s+(?:the\s+)?[A-Z][\w&]*\s+)?(?:over|across|in|for)\s+"
+                            r"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{1,3}|one|two|three|five|six|seven|"
+                            r"twelve|twenty|thirty)\b(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))", re.I)
+"""'over five', 'across 5', 'over the last three': a window whose unit is left to the sentence's earlier one."""
+_UNIT_WRITTEN = re.compile(r"(?<![\w.])(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)\s*-?\s*"
+                           r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b", re.I)
+
+
 def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:
     """Whether the words around a number with a window name a plain return ("returned 3.05% over 3 sessions",
     "+5.6% 7d gain"); a bare window and figure ("5s +0.85%", "7d: +3.2%") leave the measure unsaid."""
@@ -259,6 +267,19 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             else:
                 binding.horizon = last_horizon
                 binding.label = "inferred"  # the window comes from earlier in the sentence
+        plain_unbound = binding.rule == "briefing" and binding.label == "unbound" and _says_plain_return(
+            text, start, m.end(), floor)  # "rose 0.90% over the last three"
+        if plain_unbound or binding.rule in ("relative_return", "return", "derived_return") and (
+                binding.horizon is None or binding.label == "inferred"):
+            elided = _ELIDED_WINDOW.match(text, max(m.end(), binding.end))
+            unit = list(_UNIT_WRITTEN.finditer(text, 0, start)) if elided else []
+            if elided and unit:  # "beat SPY by 3.01% across five", after "over three sessions": five sessions
+                hz = HORIZON_RE.match(f"{elided['n']} {unit[-1]['u']}")
+                if hz is not None:
+                    if plain_unbound:
+                        binding = Binding("return", start=binding.start, end=binding.end)
+                    binding.horizon, binding.label = match_horizon(hz), "inferred"
+                    binding.end = elided.end()
         joined = bool(hits) and re.fullmatch(r"\s*,?\s*(?:and|while|but)?\s*", text[hits[-1].span[1]:start]) is not None
         if joined and hits[-1].stated.percent and not stated.percent and not suffix:
             stated = dataclasses.replace(stated, percent=True)  # "by 1.70 percentage points ... and 0.97 over 21 sessions"

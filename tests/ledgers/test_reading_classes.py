@@ -389,3 +389,19 @@ def test_a_table_cell_is_a_clause_of_its_own():
 def test_quality_alone_names_the_score_only_before_a_score(text, field):
     claims = extract_claims(text, DECIDED, "FINANCIALS", UNIVERSE, benchmark="SP500")
     assert (claims[0].assertions[0].field if claims else None) == field
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a window whose unit is left to the sentence's earlier one: read, inferred (support only)
+    ("XLV returned 6.01% over 21 sessions and was 4.07% ahead of SPY over five.", ["supported", "supported"]),
+    ("XLV returned 6.01% over 21 sessions and rose 3.12% over the last five.", ["supported", "supported"]),
+    ("XLV returned 6.01% over 21 sessions and was 9.99% ahead of SPY over five.", ["supported", "not_verifiable"]),
+])
+def test_a_window_with_its_unit_left_to_the_sentence(store, text, expected):
+    got = [(c.assertions[0].inferred, v.status) for c, v in read(store, text)]
+    assert [s for _, s in got] == expected and got[1][0]
+
+
+def test_no_unit_written_no_window(store):
+    [(claim, _)] = read(store, "XLV up 3.12% over five.")
+    assert claim.assertions[0].field is None
