@@ -11,7 +11,6 @@ from grader.anonymizer._anonymizer import (
     NamedView,
     alias_label,
     collides_with_aliases,
-    find_leaks,
     universe_allowlist,
 )
 from grader.anonymizer._bundle import (
@@ -21,6 +20,7 @@ from grader.anonymizer._bundle import (
     scrub_log_path_for,
     write_anonymized_bundle,
 )
+from grader.anonymizer._detector import find_leaks
 from grader.anonymizer._guard import LeakGuard, lexicon
 from grader.anonymizer._models import (
     MODEL_PLACEHOLDER,

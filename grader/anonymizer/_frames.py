@@ -74,7 +74,7 @@ class Frames:
     @classmethod
     def for_names(cls, identity_values: Iterable[str] = (), families: Iterable[str] = (),
                   symbols: Iterable[str] = ()) -> Frames:
-        # the contestants' own ids, names and models are the name patterns' (``_anonymizer._Detector``); the frames
+        # the contestants' own ids, names and models are the name patterns' (``_detector.Detector``); the frames
         # read the identity lexicon and the season's families, so one set of patterns serves many seasons
         lexicon_words = {w.lower() for f in lexicon().values() for w in (*f.names, *f.lines)}
         kept = tuple(sorted({v for v in identity_values

@@ -1,6 +1,6 @@
 """The leak guard: a second, simpler and stricter check of what a judge will read, independent of the scrubber.
 
-The scrubber (``_anonymizer.py`` with ``_patterns.py``) decides what to replace; a guard that shared its detector
+The scrubber (``_anonymizer.py`` with ``_detector.py`` and ``_patterns.py``) decides what to replace; a guard that shared its detector
 could never find what the scrubber missed. This one shares nothing with it: it reads the identity lexicon
 (``identity_lexicon.yaml``, data) and a handful of authorship frames, and flags
 
