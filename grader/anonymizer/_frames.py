@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from grader.anonymizer._guard import lexicon
+from grader.anonymizer._market import MARKET_PIECE
 
 _SELF = (r"(?:\bI\b|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
          r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
@@ -45,14 +46,6 @@ _ENGLISH_NEAR = frozenset("""clause claudes gemini llamas mistrals groks grokked
 gamma gemma geminis scoutt maverik""".split())
 _PLAIN_WORDS = frozenset("""meta scout opus clause cloud crude grace grove gross great group groups quest gemma lama
 llama lamp code coder codes fair fail hair pair quad grok sonnet haiku close""".split())
-_MARKET_PIECE = re.compile(
-    r"(?i)\b(?:rose|fell|rall\w*|lifted|knocked|grew|revenue|capex|earnings|shares|stock|launch\w*|releas\w*|"
-    r"expanded|deal|funding|raised|signed|added|offers?|hosts?|hosting|users|sales|guid\w*|beat|missed|drove|"
-    r"partnership|integration|lists|listed|news|moves|said|announced|reported|deployed|customers?|pric\w+|"
-    r"run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|downloads|caps|picked|"
-    r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut)\b")
-
-
 _WORDISH = re.compile(r"(?P<spaced>(?<![\w])(?:[A-Za-z] ){2,}[A-Za-z](?![\w]))|"
                       r"(?P<leet>(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$]))|"
                       r"(?P<plain>[A-Za-z]{4,})")
@@ -298,7 +291,7 @@ class Frames:
                 if not re.search(_SELF, text[ps:pe]) and not any(ps <= f.start < pe or f.start <= ps < f.end
                                                                   for f in found):
                     continue  # only the pieces the author speaks in (or that hold a frame)
-                if _MARKET_PIECE.search(text[ps:pe]) or any(
+                if MARKET_PIECE.search(text[ps:pe]) or any(
                         re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols):
                     continue
                 for m in self.ident.finditer(text, ps, pe):

@@ -13,20 +13,59 @@ MARKET_WORDS = re.compile(
     r"seats?|subscribers|downloads|pop|drove|weighed|tailwind|headwind|ships?|shipped|lists|listing|relaunch|"
     r"pric\w+|run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|caps|picked|closed|"
     r"series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
-    r"tiers?|fine-tune|api)\b")
+    r"tiers?|fine-tune|api|rely|relied|bundled|disclosed|infotainment|exchange|ipo|rollout|launch\s+event|"
+    r"seat\s+growth|share\s+gains?|releas\w*|launch\w*|expanded|signed|guid\w*|listed|announced|customers?|"
+    r"downloads)\b")
+"""Words of market news: a name near one is an actor of an event. Words a self-description also uses ("deployed",
+"powered", "features", "built") are not among them."""
 
 
-def market_clause(text: str, start: int, end: int, tickers: re.Pattern[str] | None) -> bool:
-    """The sentence around ``start..end`` reports a market event: it names a traded symbol or a market verb
-    or noun (launch, release, revenue, users, capex, shares, ...) and does not speak in the first person
-    about the name."""
-    lo = max(text.rfind(".", 0, start), text.rfind("\n", 0, start), text.rfind(";", 0, start),
-             text.rfind(",", 0, start), text.rfind(":", 0, start)) + 1
-    hi_candidates = [i for i in (text.find(".", end), text.find("\n", end), text.find(";", end),
-                                 text.find(",", end), text.find(":", end)) if i != -1]
+_FIRST_PERSON = re.compile(r"(?i)\b(?:I|I'm|I'd|I've|I'll|my|me|we|we're|we'd|our|us)\b")
+_REPORTING = re.compile(
+    r"(?i)\b(?:note|notes|noting|noted|aware|point\s+out|pointing\s+out|flag|flagging|observe|observing|notice|"
+    r"noticed|see|saw|read|hear|heard|watch|watching|track|tracking|think|believe|expect|argue|would\s+add|mention|"
+    r"suspect|doubt|like|prefer|avoid|fade|skip|remember|recall)\b(?:\s+that)?[\s,]+"
+    r"(?:the|a|an|this|that|[A-Z][\w.&-]*'s|[A-Z][\w.&-]*)\b")
+"""'I note that ...', "I'm aware the ...", "I'd point out Claude's ...": what follows is reported, not said of
+the author."""
+
+
+def author_speaks_of(piece: str, start: int, end: int) -> bool:
+    """Whether the author speaks of the name at ``start..end`` of ``piece``: a first-person word before it, unless
+    a reporting verb between them introduces what follows ("I note that the X launch ..."), or right after it
+    before any market word ("X, I think"; not "the X app's downloads are why I like BABA")."""
+    before = list(_FIRST_PERSON.finditer(piece, 0, start))
+    if before and not _REPORTING.search(piece, before[-1].end(), end):
+        return True
+    after = _FIRST_PERSON.search(piece, end)
+    return after is not None and not MARKET_WORDS.search(piece, end, after.start())
+
+
+MARKET_PIECE = re.compile(
+    r"(?i)\b(?:rose|fell|rall\w*|lifted|knocked|grew|revenue|capex|earnings|shares|stock|launch\w*|releas\w*|"
+    r"expanded|deal|funding|raised|signed|added|offers?|hosts?|hosting|users|sales|guid\w*|beat|missed|drove|"
+    r"partnership|integration|lists|listed|news|moves|said|announced|reported|deployed|customers?|pric\w+|"
+    r"run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|downloads|caps|picked|"
+    r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|headwind|tailwind|"
+    r"seat\s+growth|share\s+gains?)\b")
+"""The stricter test for a piece the author speaks in (``_frames.py``): it reports market news only with a word of
+news itself (a move, a deal, a release), not with what merely sits near a product (an app, an API, chips)."""
+
+
+_PIECE_ENDS = (".", "\n", ";", ",", ":", "|")
+"""What ends the piece of text a name is read in (a table's or a label line's "|" too)."""
+
+
+def market_clause(text: str, start: int, end: int, tickers: re.Pattern[str] | None,
+                  companies: re.Pattern[str] | None = None) -> bool:
+    """The sentence around ``start..end`` reports a market event: it names a traded symbol, a traded company that
+    makes no model (``companies``) or a market verb or noun (launch, release, revenue, users, capex, shares, ...)
+    and the author does not speak of the name in it (:func:`author_speaks_of`)."""
+    lo = max(text.rfind(c, 0, start) for c in _PIECE_ENDS) + 1
+    hi_candidates = [i for i in (text.find(c, end) for c in _PIECE_ENDS) if i != -1]
     hi = min(hi_candidates) if hi_candidates else len(text)
-    if re.search(r"(?i)\b(?:I|I'm|my|me|we|our)\b", text[lo:hi]):
-        return False  # the author speaks in this piece: not a report of market news
+    if author_speaks_of(text[lo:hi], start - lo, end - lo):
+        return False  # the author speaks of the name in this piece: not a report of market news
     if hi < len(text) and text[hi] == ":" and not text[lo:start].strip() and len(text[end:hi].split()) <= 3:
         return False  # "Claude.ai users: ..." heads what follows, it reports nothing
     # a market word within a few words of the name: the name is an actor of the event ("the Qwen release",
@@ -34,4 +73,5 @@ def market_clause(text: str, start: int, end: int, tickers: re.Pattern[str] | No
     near = text[max(lo, start - 40):min(hi, end + 40)]
     if MARKET_WORDS.search(near):
         return True
-    return bool(tickers and tickers.search(text[lo:hi]))
+    piece = text[lo:hi]
+    return bool((tickers and tickers.search(piece)) or (companies and companies.search(piece)))
