@@ -54,6 +54,9 @@ HELD_OUT = [
      REPO / "tests" / "ledgers" / "fixtures" / "dev_v3" / "labels.jsonl", ROUNDS),
     ("portfolio-v3.0 format (held out: never read while writing rules; written and labelled by another session)",
      REPO / "tests" / "ledgers" / "fixtures" / "holdout_v3" / "labels.jsonl", ROUNDS),
+    ("other formats (held out: tables, key=value lines, YAML, JSON-ish, numbered picks, shorthand; four rounds of "
+     "2026-07-28..31; never read while writing rules; written and labelled by another session)",
+     REPO / "tests" / "ledgers" / "fixtures" / "holdout_v4" / "labels.jsonl", ROUNDS),
 ]
 
 

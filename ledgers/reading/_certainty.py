@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ledgers._registry import FIELDS
 from ledgers.reading._clauses import Mention
+from ledgers.reading._keys import KEY_WORDS
 
 NEVER_CONTRADICTED = frozenset({"forecast", "probability", "plan", "briefing", "any_return", "any_field",
                                 "unrecognised", "categorical"})
@@ -97,6 +98,14 @@ suggesting signaling signalling indicating confirming implying showing giving su
 _SUPERLATIVE = re.compile(
     r"^(?:strongest|weakest|best|worst|highest|lowest|largest|smallest|deepest|shallowest|biggest|greatest|least|"
     r"most|top|bottom|leading|leader|led|lead|leads|first|last)$", re.I)
+_RANK_MEASURES = set("""
+return returns returned returning performance perf performer performers gain gains gainer gainers loss losses loser
+losers momentum trend vol vola volatility volatile beta corr correlation correlated drawdown drawdowns dd distance
+quality score volume yield ratio rsi spread alpha excess active relative strength move moves mover movers rally
+rallied run rise rose fall fell drop dropped decline declined pullback rebound bounce advance advanced upside
+downside up down percentile rank ranked week weekly month monthly year ytd session sessions day days
+""".split())
+"""Words that name what a superlative ranks on (a window alone says a return)."""
 _PLURAL_SUBJECT = {"segments", "sectors", "areas", "names", "assets", "themes", "exposures", "options",
                    "holdings", "groups", "markets", "regions", "countries", "factors", "sleeves", "candidates",
                    "positions", "picks", "ideas", "trades", "industries"}
@@ -183,7 +192,7 @@ def _allowed(word: str, subject_words: set[str], field_words: set[str]) -> bool:
         return True
     parts = [p for p in re.split(r"[-/]", w) if p]
     return all(p in _MEASURE or p in _SIGN or p in _LIGHT or p in subject_words or p in field_words
-               or _NUMBER.match(p) or _WINDOW.match(p) or p.isdigit() for p in parts)
+               or p in KEY_WORDS or _NUMBER.match(p) or _WINDOW.match(p) or p.isdigit() for p in parts)
 
 
 def read_clause(
@@ -311,6 +320,11 @@ def read_clause(
         own = head_text[last_figure + joint:] + sentence[span[0]:end]
         if not _RELATIVE_WORDS.search(own):
             return ClauseRead(clause, "what the return is relative to is not written with this figure")
+    cell = max(sentence.rfind(c, 0, start) for c in ";:|\u2014") + 1  # the clause's cell: "+5.76% active 21d, best"
+    if rule == "ranking" and not any(w.lower() in _RANK_MEASURES or _WINDOW.match(w) or _WINDOW_WORDS.fullmatch(w)
+                                     for w in _words(strip_mentions(cell, start)) + head + body + scope_words):
+        # "quality score 0.746: top sector": which measure "top" ranks on is not written in its clause or its cell
+        return ClauseRead(clause, "the measure the superlative ranks on is not written in its clause")
     if rule == "ranking" and re.search(r"\b(?:lead(?:ing|s|er|ers)?|led)\b", sentence[span[0]:span[1]], re.I):
         return ClauseRead(clause, "'leading' may mean one of the leaders")
     if rule == "ranking" and re.search(r"\brank\b|percentile", sentence[span[0]:min(end, span[1] + 12)], re.I):

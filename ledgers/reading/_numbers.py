@@ -22,6 +22,7 @@ from ledgers.reading._horizons import (
     is_rate_tenor,
     match_horizon,
 )
+from ledgers.reading._keys import Key, key_before
 from ledgers.reading._vocab import (
     CONTEXT_JUST_BEFORE,
     CONTEXT_SUFFIX,
@@ -121,6 +122,16 @@ _UNIT_WRITTEN = re.compile(r"(?<![\w.])(?:\d+|one|two|three|five|six|seven|twelv
                            r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b", re.I)
 
 
+def key_field_of(key: Key) -> str | None:
+    """The field a key names: a registry name or alias as written ("quality_evidence_score", "vol_21s"), or the
+    measure and window its abbreviations spell ("mdd_21s", "act_5s")."""
+    field = resolve_field(key.text)
+    if field is None and key.phrase is not None:
+        named = bind_prefix(key.phrase + " ", len(key.phrase) + 1, 0)
+        field = named.field if named is not None and named.rule == "exact_numeric" else None
+    return field
+
+
 def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:
     """Whether the words around a number with a window name a plain return ("returned 3.05% over 3 sessions",
     "+5.6% 7d gain"); a bare window and figure ("5s +0.85%", "7d: +3.2%") leave the measure unsaid."""
@@ -151,6 +162,7 @@ class NumberHit:
     unbound: bool = False  # no field, window or context word around it ("healthcare sector strength of 4.26%")
     inferred: bool = False  # its window was taken from earlier in the sentence
     sign_word: str | None = None  # the word right before it that says which way ("down 1.90%", "Up 3.39%")
+    key: str | None = None  # the key it is the value of, when that key is not read ("mdd_21s=-7.32%")
 
 
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
@@ -196,7 +208,12 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         points = _POINTS_AFTER.match(text, m.end()) if not stated.percent else None
         if points is not None:  # "beat SPY by 3.05 points over 21 sessions": percentage points
             stated = dataclasses.replace(stated, percent=True)
-        binding = bind_suffix(text, points.end() if points else m.end(), start)
+        key = key_before(text, start, floor)  # "mdd_21s=-7.32%", "quality_evidence_score": 0.756: the key names it
+        keyed: Binding | None = None
+        key_field = key_field_of(key) if key is not None else None
+        if key is not None and key_field is not None:
+            keyed = Binding("exact_numeric", field=key_field, start=key.start, end=m.end())
+        binding = keyed or bind_suffix(text, points.end() if points else m.end(), start)
         if suffix == "x":  # a multiple: "28x earnings", "25x forward earnings"
             mult = _SUFFIX_MULTIPLE.match(text[m.end():m.end() + 40])
             if mult:
@@ -242,7 +259,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if binding is None:
             if is_plain:
                 continue
-            binding = Binding("briefing", start=start, end=m.end(), label="unbound")
+            if key is not None and key.strong:  # a key not read: never matched to a field the value equals
+                binding = Binding("unread_key", start=key.start, end=m.end(), label=key.text)
+            else:
+                binding = Binding("briefing", start=start, end=m.end(), label="unbound")
         if binding.rule == "return" and binding.horizon is not None:  # "active return was 3.95% over 5 sessions"
             named = last_field_phrase(text[floor:start])
             if named is not None and window_family(named[2]) and only_connectors(text[floor + named[1]:start]):
@@ -320,7 +340,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
                               binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
                               ordinal, negated, bare, binding.label == "unbound", binding.label == "inferred",
-                              word))
+                              word, binding.label if binding.rule == "unread_key" else None))
         floor = max(m.end(), binding.end)
     return hits
 
@@ -332,6 +352,9 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
         return Assertion(rule="forecast", symbol=symbol, raw=raw)
     if raw_rule == "briefing":
         return Assertion(rule="briefing", symbol=symbol, raw=hit.stated.raw)
+    if raw_rule == "unread_key":  # never matched to whatever field the value happens to equal
+        return Assertion(rule="unrecognised", symbol=symbol, raw=f"the key '{hit.key}' names a field not read "
+                                                                  f"({hit.stated.raw})")
     field_name = hit.field
     horizon = hit.horizon
     if raw_rule in ("return", "relative_return", "return_or_relative"):

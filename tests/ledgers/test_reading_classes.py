@@ -405,3 +405,14 @@ def test_a_window_with_its_unit_left_to_the_sentence(store, text, expected):
 def test_no_unit_written_no_window(store):
     [(claim, _)] = read(store, "XLV up 3.12% over five.")
     assert claim.assertions[0].field is None
+
+
+@pytest.mark.parametrize(("text", "certain"), [
+    # which measure a superlative ranks on must be written in its clause or its cell
+    ("Quality score 0.55: top sector, #3 in the universe.", False),
+    ("+4.07% active 5d, best sector", True),
+])
+def test_a_superlative_names_its_measure_to_be_read_with_certainty(text, certain):
+    claims = extract_claims(text, DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    ranking = [c for c in claims if c.assertions[0].rule == "ranking"]
+    assert ranking and (ranking[0].doubt is None) is certain, [(c.text, c.doubt) for c in ranking]

@@ -1,0 +1,103 @@
+"""A figure written as the value of a key: the key names its field ("mdd_21s=-7.32%", "ret_5s=+1.2%",
+"prior_16s_active: +3.1%", "qual=0.58").
+
+Structure before prose: a ``key=value`` pair, or a snake_case key before a colon, says which field its value is.
+The key's parts are read as abbreviations of a measure and a window ("mdd" + "21s" = max drawdown over 21
+sessions) and the phrase they spell is bound as any written field name would be. A key this reader cannot spell
+out is a field it does not know: its value is not verifiable, never matched to whatever field it happens to
+equal (an unread "mdd_21s=-7.32%" equal to the 52-week distance is not that distance).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_KEY_BEFORE = re.compile(
+    r"(?:^|(?<=[\s|,;(\[{\"'/]))(?P<key>[A-Za-z][A-Za-z0-9_.\-]{0,39}(?:\s+\d{1,3}[a-z]{0,4})?)\s*[\"']?\s*"
+    r"(?P<sep>=|:)\s*[\"']?\s*$")
+_WINDOW = re.compile(r"^(?:\d{1,3}(?:s|d|w|m|y|mo|wk|sess|day|days|sessions?)|\d{1,3}v\d{1,3})$", re.I)
+_WORDS: dict[str, str] = {
+    "ret": "return", "rtn": "return", "return": "return", "returns": "return", "chg": "return", "perf": "return",
+    "act": "active return", "active": "active return", "alpha": "active return", "excess": "active return",
+    "rel": "active return",
+    "vol": "volatility", "volatility": "volatility", "sigma": "volatility",
+    "mdd": "max drawdown", "maxdd": "max drawdown", "dd": "max drawdown", "drawdown": "max drawdown",
+    "corr": "correlation", "correlation": "correlation", "beta": "beta",
+    "qual": "quality score", "quality": "quality score", "qes": "quality score",
+    "volz": "volume z-score", "vz": "volume z-score",
+    "dist": "distance from 52-week high", "prior": "prior", "rank": "rank", "pullback": "pullback", "pb": "pullback",
+    "score": "score",
+}
+_PAIRS: dict[tuple[str, str], str] = {
+    ("vol", "z"): "volume z-score", ("volume", "z"): "volume z-score", ("max", "dd"): "max drawdown",
+    ("max", "drawdown"): "max drawdown", ("dist", "52w"): "distance from 52-week high",
+    ("dist", "high"): "distance from 52-week high", ("52w", "high"): "distance from 52-week high",
+    ("off", "high"): "distance from 52-week high", ("prior", "active"): "prior active return",
+    ("prior", "rank"): "prior active rank", ("pullback", "rank"): "recent pullback rank",
+    ("pb", "rank"): "recent pullback rank", ("quality", "score"): "quality score",
+}
+
+
+KEY_WORDS = frozenset(w for w in (*_WORDS, *(p for pair in _PAIRS for p in pair)) if w)
+"""The abbreviations a key is read with (the certainty reader knows them too)."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """The key written right before a figure: its text, the phrase it spells (None when it cannot be read) and
+    whether it is a key for certain (``=``, or a snake_case key before a colon) or merely a word before a colon
+    ("USO: +6.08%", where the option, not a field, leads)."""
+
+    text: str
+    start: int
+    phrase: str | None
+    strong: bool
+
+
+def key_before(text: str, start: int, floor: int = 0) -> Key | None:
+    """The key whose value starts at ``start``, if the figure is written as one."""
+    m = _KEY_BEFORE.search(text, max(floor, start - 48), start)
+    if m is None:
+        return None
+    key = m["key"]
+    strong = m["sep"] == "=" or "_" in key
+    return Key(key, m.start("key"), spell(key), strong)
+
+
+def spell(key: str) -> str | None:
+    """The measure-and-window phrase a key abbreviates ("mdd_21s" -> "max drawdown 21s"), or None."""
+    parts = [p for p in re.split(r"[_.\-\s]+", key.lower()) if p]
+    words: list[str] = []
+    window: str | None = None
+    i = 0
+    while i < len(parts):
+        p = parts[i]
+        if _WINDOW.match(p):
+            if window is not None:
+                return None  # two windows: not one field
+            window = p
+            i += 1
+            continue
+        pair = _PAIRS.get((p, parts[i + 1])) if i + 1 < len(parts) else None
+        if pair is not None:
+            words.append(pair)
+            i += 2
+            continue
+        word = _WORDS.get(p)
+        if word is None:
+            return None  # a part this reader does not know
+        if word:
+            words.append(word)
+        i += 1
+    if not words:
+        return None
+    phrase = " ".join(dict.fromkeys(words))
+    if phrase == "prior" and window:  # "prior_16s": the prior window's active return (CapitalBench's tables)
+        phrase = "prior active return"
+    if phrase in ("prior", "rank", "score", "pullback"):
+        return None  # a part of a name, not a measure
+    return f"{phrase} {window}" if window else phrase
+
+
+__all__ = ["KEY_WORDS", "Key", "key_before", "spell"]
