@@ -8,6 +8,7 @@ forecast with a false premise is contradicted and a forecast with a true one is 
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -180,7 +181,9 @@ class Verifier:
         sym = assertions[0].symbol or ctx.symbol
         fields = list(dict.fromkeys(o.field for r in results for o in r.evidence if o.symbol == sym))
         a = assertions[0]
-        named = a.field is not None and a.rule not in ("any_field", "any_return") and not a.bare
+        # a bare window and figure ("IGV +5.37% 3s, top of the universe") is the window's return
+        named = a.field is not None and a.rule not in ("any_field", "any_return") and (
+            not a.bare or re.fullmatch(r"return\d+[dwmy]", fields[0] if fields else "") is not None)
         if sym is None or len(assertions) != 1 or len(fields) != 1 or a.inferred or not named:
             return NV, (f"the figure holds but the clause also ranks it ('{claim.unread.word}'), and which measure "
                         f"it ranks on is not certain: {reason}"), evidence

@@ -299,7 +299,7 @@ _A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d
 """A figure (a percentage or a decimal), not a window ("21s", "5-day")."""
 _MEASURE_NOUN = re.compile(
     r"^\s+(?:(?:active|relative|recent|absolute|prior|5-session|21-session|[\w-]+-session)\s+){0,2}(?:gain|gains|return|"
-    r"returns|reading|readings|score|discount|distance(?:\s+from\s+(?:its\s+|the\s+)?highs?)?|drawdown|decline|loss|"
+    r"returns|reading|readings|score|trend|discount|distance(?:\s+from\s+(?:its\s+|the\s+)?highs?)?|drawdown|decline|loss|"
     r"move|performance|value|level|correlation|beta|volatility|hole|participation|print)(?=\s+(?:in|among|of|across)\b)",
     re.I)
 """The measure named again between a superlative and its scope ("the deepest discount in the ... cluster")."""
@@ -309,8 +309,12 @@ _ANY_SCOPE = re.compile(r"^\s+(?:of\s+any|of\s+all|across\s+all|in\s+the\s+whole
 """The whole set, however it is said: "of any equity fund in the universe", "in the whole universe", "top of the
 board" (a named group word in it restricts the set)."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
-_SCOPE_TAIL_OK = re.compile(r"^(?:context|set|list|cross-section|today|now|overall|this\s+(?:round|week|month)|"
-                            r"right\s+now|at\s+present)?$", re.I)
+_SCOPE_TAIL_OK = re.compile(r"^(?:(?:group|funds?|etfs?|cohort|complex|space)\b\s*)?(?:context|set|list|cross-section|"
+                            r"today|now|overall|this\s+(?:round|week|month)|right\s+now|at\s+present)?"
+                            r"(?:\s*\b(?:and|but|while|yet)\b.*)?$", re.I)
+"""What may follow the group a superlative names: its noun ("the sector group"), a time, a new clause ("and ...")."""
+_QUANTIFIER = re.compile(r"^(?:(?:any|all|every|each|the|eleven|twelve|ten|\d{1,3})\s+)+", re.I)
+""""of any sector", "among the 11 sectors": words before the group's own."""
 
 
 def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, int]]) -> FigureRank | None:
@@ -343,7 +347,8 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         if noun:
             tail = tail[noun.end():]
         written = _ANY_SCOPE.match(tail) or _SCOPE_WORDS.match(tail)
-        head = group_words_pattern().match(written["words"]) if written else None  # the set is the first words
+        scope_words = _QUANTIFIER.sub("", written["words"]) if written else ""
+        head = group_words_pattern().match(scope_words) if written else None  # the set is the first words
         group = find_group(head.group(0)) if head else None
         end = m.end() + (noun.end() if noun else 0) + (written.end() if written else 0)
         if written is not None and written.re is _ANY_SCOPE:  # "of any option", "in the whole universe", "of the board"
@@ -351,7 +356,7 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
             scope = "universe" if group is None or group.name == "universe" else (
                 f"group:{group.name}" if group.sets else None)
             return FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(), end=end)
-        if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(written["words"][head.end():].strip()):
+        if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(scope_words[head.end():].strip()):
             return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=end)
         if group.name == "universe":
             return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=end)

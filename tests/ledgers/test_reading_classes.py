@@ -416,3 +416,18 @@ def test_a_superlative_names_its_measure_to_be_read_with_certainty(text, certain
     claims = extract_claims(text, DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
     ranking = [c for c in claims if c.assertions[0].rule == "ranking"]
     assert ranking and (ranking[0].doubt is None) is certain, [(c.text, c.doubt) for c in ranking]
+
+
+@pytest.mark.parametrize(("text", "rank_status"), [
+    # the set a superlative ranks in, however it is said (HEALTHCARE's 21s return is the highest of the sectors)
+    ("XLV 21-session return of 6.01% is the best of any sector, but it gave back more since.", "supported"),
+    ("XLV 21-session return of 6.01% is the highest among the 6 sectors.", "supported"),
+    ("XLV 21-session return of 6.01% is the highest in the sector group and a relief.", "supported"),
+    ("XLV 21-session trend +6.01%, the best trend of any sector.", "supported"),
+    # a bare window and figure is that window's return
+    ("XLV +6.01% 21s, top of the sector group.", "supported"),
+    ("XLU +1.65% 21s, top of the sector group.", "not_verifiable"),  # it is not the top
+])
+def test_a_superlative_scope_said_many_ways(store, text, rank_status):
+    got = [v.status for c, v in read(store, text) if c.unread is not None]
+    assert got == [rank_status]
