@@ -63,7 +63,8 @@ high higher highest best worst top bottom largest smallest deepest shallowest bi
 no not also both while with vs versus against than relative
 clear clearly steady steadily firm firmly robust notable notably significant significantly mild mildly slight
 slightly small smaller large larger big bigger substantial good better poor poorer positive negative
-same flat roughly all every each too after following despite amid since profit taking under beneath
+same flat roughly all every each too after following despite amid since profit taking under beneath another
+further additional
 """.split())
 _WINDOW_NUMBER_WORD = re.compile(r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
                                  r"thirty|sixty)$", re.I)

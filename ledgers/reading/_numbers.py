@@ -36,6 +36,14 @@ NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
 _SAME_MEASURE_LINK = re.compile(r"\s*,?\s*(?:and|while|but|versus|vs\.?|compared\s+with|against|from|to|"
                                 r"(?:improving|rising|falling|easing|up|down)\s+to)?\s*", re.I)
+_SCOPE_THEN_BRACKET = re.compile(r"\s+(?:in|among|of|across|within)\s+(?:the\s+|its\s+|all\s+|any\s+)?"
+                                 r"[\w&/-]+(?:\s+[\w&/-]+){0,3}\s*\(\s*", re.I)
+_NEXT_OPTION_LINK = re.compile(
+    r"\s*\)?\s*[,;]?\s*(?:(?:just|narrowly|well|slightly|comfortably)\s+)?(?:ahead\s+of|behind|above|below|vs\.?|"
+    r"versus|and|than|over|edging\s+out|compared\s+with|against|beside|next\s+to)?\s*"
+    r"(?:[A-Z][\w&.-]*(?:'s)?\s+){0,2}\(?\s*")
+"""'... score in the universe (0.756), just ahead of EWY (0.754) and SMH (0.751)', '(0.737 vs 0.734)': a figure
+of another option in the same measure, its name (if any) and a link the only words between."""
 _PORTFOLIO_SUFFIX = re.compile(
     r"^\s*(?:of\s+(?:the\s+)?(?:portfolio|capital|assets(?!\s+(?:were|was|are|finished|closed|ended|positive|up|"
     r"higher|rose|in\s+the\s+green))|allocation)|caps?\b|allocation|allocated|weights?"
@@ -69,6 +77,7 @@ _OP_PREFIX = re.compile(
 _NEG_PREFIX = re.compile(
     r"\b(?:down|fell|fall(?:en|ing)?|dropped|drop(?:ping)?|declined?|declining|lost|slid|slipped|sank|sunk"
     r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged|negative)"
+    r"(?:\s+(?:another|a\s+further|an\s+additional))?"
     r"(?:\s+(?:by|of|some|about|around|roughly|nearly|almost))?\s*[~\u2248]?\s*$",
     re.I,
 )
@@ -287,6 +296,16 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             else:
                 binding.horizon = last_horizon
                 binding.label = "inferred"  # the window comes from earlier in the sentence
+        if binding.rule == "briefing" and binding.label == "unbound":
+            named = last_field_phrase(text[floor:start])
+            if named is not None and _SCOPE_THEN_BRACKET.fullmatch(text, floor + named[1], start):
+                # "the highest quality evidence score in the universe (0.756)": the measure, its set, its figure
+                binding = Binding("exact_numeric", field=named[2], start=start, end=binding.end, label="inferred")
+        if binding.rule == "briefing" and binding.label == "unbound" and hits and hits[-1].field \
+                and hits[-1].binding_rule == "exact_numeric" and not hits[-1].forecast \
+                and stated.percent == hits[-1].stated.percent and _NEXT_OPTION_LINK.fullmatch(text, hits[-1].end, start):
+            # the same measure, said of the next option: inferred (supports, never contradicts)
+            binding = Binding("exact_numeric", field=hits[-1].field, start=start, end=binding.end, label="inferred")
         plain_unbound = binding.rule == "briefing" and binding.label == "unbound" and _says_plain_return(
             text, start, m.end(), floor)  # "rose 0.90% over the last three"
         if plain_unbound or binding.rule in ("relative_return", "return", "derived_return") and (

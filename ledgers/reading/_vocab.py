@@ -21,7 +21,8 @@ BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+m
 DOWN_WORDS = frozenset("down fell lost dropped declined slipped slid shed sank tumbled".split())
 SIGN_WORDS = r"up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|jumped|surged|tumbled"
 """Words that say which way a figure moved ("down 1.90%"): a figure right after one is signed."""
-SIGN_WORD_BEFORE = re.compile(rf"(?<![\w-])(?P<w>{SIGN_WORDS})\s+(?:by\s+)?$", re.I)
+SIGN_WORD_BEFORE = re.compile(rf"(?<![\w-])(?P<w>{SIGN_WORDS})\s+(?:(?:another|a\s+further|an\s+additional)\s+)?"
+                              r"(?:by\s+)?$", re.I)
 
 
 def sign_word_before(before: str, negated: bool) -> str | None:

@@ -431,3 +431,18 @@ def test_a_superlative_names_its_measure_to_be_read_with_certainty(text, certain
 def test_a_superlative_scope_said_many_ways(store, text, rank_status):
     got = [v.status for c, v in read(store, text) if c.unread is not None]
     assert got == [rank_status]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the figure after a measure and its set, and the same measure said of the next options (inferred: support only)
+    ("XLV has the highest 21-session volatility among sectors (16.50%), and XLU (16.13%).",
+     [("volatility21d", True, "supported"), ("volatility21d", True, "supported")]),
+    ("XLV 21-session volatility 16.50%, ahead of XLU (19.99%).",
+     [("volatility21d", False, "supported"), ("volatility21d", True, "not_verifiable")]),
+    # a sign word with 'another' between it and the figure
+    ("XLK fell another 5.90% over 5 sessions.", [("return5d", False, "supported")]),
+])
+def test_figures_that_carry_a_measure_or_sign_said_before(store, text, expected):
+    got = [(c.assertions[0].field, c.assertions[0].inferred, v.status) for c, v in read(store, text)
+           if c.unread is None and c.assertions[0].rule != "ranking"]
+    assert got[-len(expected):] == expected
