@@ -370,9 +370,15 @@ def public_names() -> frozenset[str]:
     return frozenset(w.lower() for f in lexicon().values() for w in (*f.names, *f.lines))
 
 
+_MAKER_GAP = re.compile(r"\s*(?:[(,/\-—·]|//)?\s*(?:here\s*\(\s*|(?:built|made|trained|developed|created|released|"
+                        r"fine[\s-]?tuned)\s+by\s+)?")
+"""What may stand between an identity and its maker: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI",
+"Sonnet 4.5 · Anthropic", "Grok 4 here, built by xAI", "Claude here (Anthropic)"."""
+
+
 def next_to(text: str, identity_end: int, start: int) -> bool:
-    """A provider written right after an identity: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI"."""
-    return 0 <= start - identity_end <= 3 and text[identity_end:start].strip() in ("(", ",", "/", "-", "—", "")
+    """A provider written right after an identity, as its maker (``_MAKER_GAP``)."""
+    return identity_end >= 0 and 0 <= start - identity_end <= 24 and _MAKER_GAP.fullmatch(text, identity_end, start) is not None
 
 
 @lru_cache(maxsize=64)

@@ -34,12 +34,18 @@ _MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?t
          r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b")
 _ROLE = (r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|"
          r"training|llm|ai|engine|variant|sibling|version|release|reasoner|reasoning\s+model|instance)")
+_TAG_LABEL = re.compile(r"(?i)<(?P<tag>model|provider|vendor|family|author|lab|engine|llm|agent|signature|signed|"
+                        r"maker|creator|by)(?:\s[^<>]{0,40})?>(?P<val>[^<>\n]{1,60})</(?P=tag)\s*>")
+"""'<model>Gemini 3 Pro</model>', '<provider>Google</provider>': a tag that says who wrote it is a label."""
 _LABEL = re.compile(
     r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*[\"'*_]*(?:model(?:[_\s]?id|[_\s]?name)?|provider|vendor|family|author|lab|"
     r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
     r"(?P<val>(?!\s*(?:\[undisclosed\]|undisclosed\b|\[))[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))")
 _FRAME_TAIL = re.compile(r"\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
-                         r"(?:model|system|assistant|agent)\b)")
+                         r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
+                         r"[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2}|\s*(?:·|//)\s*[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2})")
+"""What describes the same author right after a frame: "(OpenAI)", "researchers at Meta", ", a Google DeepMind
+model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell)."""
 _GENERIC_WORDS = frozenset("""pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
 thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split())
 _ENGLISH_NEAR = frozenset("""clause claudes gemini llamas mistrals groks grokked metal metro matter coded coders
@@ -247,6 +253,8 @@ class Frames:
         # misspelt names ("Cluade", "gemni", "Lamma-4", "Deepseak") are names too (``self.ident`` holds them)
         found: list[FrameSpan] = []
         for m in _LABEL.finditer(text):
+            found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
+        for m in _TAG_LABEL.finditer(text) if "<" in text else ():
             found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
         header_cols: list[int] = []
         for line in re.finditer(r"(?m)^\s*\|.*\|\s*$", text):

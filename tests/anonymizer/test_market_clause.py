@@ -49,3 +49,24 @@ def test_a_name_the_author_speaks_of_is_scrubbed(text, family, model, name):
 def test_whether_the_author_speaks_of_a_name(piece, name, speaks):
     i = piece.index(name)
     assert author_speaks_of(piece, i, i + len(name)) is speaks
+
+
+@pytest.mark.parametrize(("text", "family", "model", "gone", "kept"), [
+    # a tag that says who wrote it is a label
+    ("<model>Gemini 3 Pro</model><provider>Google</provider><action>BUY IEF</action>", "google", "gemini-3-pro",
+     "Google", "<action>BUY IEF</action>"),
+    # a signature's parts and the maker named right after the author
+    ("<signature>Sonnet 4.5 · Anthropic PBC</signature> Decision: HOLD TLT.", "anthropic", "claude-sonnet-4-5",
+     "Anthropic", "HOLD TLT"),
+    ("Grok 4 here, built by xAI. Shorting TSLA into delivery numbers is crowded.", "xai", "grok-4", "xAI",
+     "Shorting TSLA"),
+    # a cell separator ends the label: what follows is market news
+    ("provider: Google | Google Cloud signed a $10B deal with Meta, bullish GOOGL.", "google", "gemini-3-pro",
+     "provider: Google", "Google Cloud signed a $10B deal with Meta"),
+    # a company opening a sentence is no maker of the author named before
+    ("xAI merged with X Corp in an all-stock deal; I'm flat TSLA.", "xai", "grok-4", "[provider]",
+     "xAI merged with X Corp"),
+])
+def test_labels_and_makers(text, family, model, gone, kept):
+    out = scrub(text, family, model)
+    assert gone not in out and kept in out, out
