@@ -105,6 +105,10 @@ class FigureRank(_Model):
     scope: str | None
     """'universe' (written, or none written: a bare "(highest)") or 'group:<peer group>' (``ledgers/peer_groups.yaml``);
     None when the set it ranks in cannot be resolved ("in the cluster", "among finalists")."""
+    position: int = 1
+    """Where it places the option: 1 for a plain superlative, 3 for "#3" or "third-highest"."""
+    within: int = 0
+    """"top-5": within the first five (0: not said)."""
     near_top: bool = False
     """"among the highest": near the top, not first (supported within the top tenth; never contradicted)."""
     start: int = 0

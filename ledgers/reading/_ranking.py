@@ -285,7 +285,8 @@ def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tupl
 
 
 
-_FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?P<dir>{_HIGH}|{_LOW}|top|most|least)(?![\w-])", re.I)
+_FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?:(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?"
+                               rf"(?P<dir>{_HIGH}|{_LOW}|top|most|least|#\d{{1,2}})(?![\w])(?!-[A-Za-z])", re.I)
 _NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to|nearly|almost)\s+(?:the\s+)?$", re.I)
 _SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:the\s+|its\s+|"
                           r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,3})", re.I)
@@ -317,6 +318,26 @@ _QUANTIFIER = re.compile(r"^(?:(?:any|all|every|each|the|eleven|twelve|ten|\d{1,
 """"of any sector", "among the 11 sectors": words before the group's own."""
 
 
+_TOP_N_AFTER = re.compile(r"[\s-]*(?P<n>\d{1,2}|three|five|ten)\b(?![.%])", re.I)
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "three": 3,
+             "five": 5, "ten": 10}
+
+
+def _placed(sentence: str, m: re.Match[str], rank: FigureRank) -> FigureRank:
+    """Where the superlative places the option: "#3" and "third-highest" at a position, "top-5" within the first
+    five; plain superlatives first."""
+    word = m["dir"].lower()
+    if word.startswith("#"):
+        return rank.model_copy(update={"word": word, "polarity": 1, "position": int(word[1:])})
+    if m["ord"]:
+        return rank.model_copy(update={"position": _ORDINALS[m["ord"].lower()]})
+    top_n = _TOP_N_AFTER.match(sentence, m.end()) if word == "top" else None
+    if top_n is not None:
+        n = top_n["n"].lower()
+        return rank.model_copy(update={"within": int(n) if n.isdigit() else _ORDINALS[n]})
+    return rank
+
+
 def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, int]]) -> FigureRank | None:
     """A superlative said of the figure at ``span``, after it in its clause (or the comma piece after it) and
     covered by no ranking assertion of the sentence ("0.817 (highest)", "+2.10%, best among sectors", "0.827
@@ -339,10 +360,12 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
         near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
         if len(between.split()) > 5:  # too far from the figure to be sure it is said of it
-            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=m.end())
+            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=m.end()))
         tail = sentence[m.end():stretch_end]
+        if word == "top" and (top_n := _TOP_N_AFTER.match(tail)) is not None:
+            tail = tail[top_n.end():]  # "top-5 of the universe": the set after the count
         if _ENDS_HERE.match(tail):
-            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=m.end())
+            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=m.end()))
         noun = _MEASURE_NOUN.match(tail)  # "the largest active gain of any equity fund in the universe"
         if noun:
             tail = tail[noun.end():]
@@ -355,12 +378,12 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
             group = find_group(written["words"]) if written["words"] else None
             scope = "universe" if group is None or group.name == "universe" else (
                 f"group:{group.name}" if group.sets else None)
-            return FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(), end=end)
+            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(), end=end))
         if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(scope_words[head.end():].strip()):
-            return FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=end)
+            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=end))
         if group.name == "universe":
-            return FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=end)
-        return FigureRank(word=word, polarity=polarity, scope=f"group:{group.name}" if group.sets else None,
-                          near_top=near, start=m.start(), end=end)
+            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=end))
+        return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=f"group:{group.name}" if group.sets else None,
+                          near_top=near, start=m.start(), end=end))
     return None
 

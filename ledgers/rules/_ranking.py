@@ -145,11 +145,24 @@ def rank_of_figure(ctx: Ctx, rank: FigureRank, sym: str, field: str) -> RuleResu
     if rank.scope is None:
         return RuleResult(NV, f"the clause also ranks it ({said}) within a set, or on a measure, it does not name "
                               "exactly")
-    if rank.word not in _ORDER_WORDS or (rank.word in _VALUED and field.startswith(_RISK_FIELDS)) or (
+    numbered = rank.word.startswith("#")  # "#3 in the universe": third best, never said of a risk measure
+    if (rank.word not in _ORDER_WORDS and not numbered) or (
+            (rank.word in _VALUED or numbered) and field.startswith(_RISK_FIELDS)) or (
             rank.word in ("deepest", "shallowest") and not field.startswith("maxDrawdown")):
         return RuleResult(NV, f"the clause also ranks it ({said}), a word whose order on {field} is not certain")
     a = Assertion(rule="ranking", symbol=sym, field=field, polarity=rank.polarity, window=1, label=rank.scope,
                   raw=f"{rank.word} {field}")
+    if rank.position > 1 or rank.within > 1:  # "#3", "third-highest": at that place; "top-5": within the first five
+        n = rank.within or rank.position
+        upto = _rank_in_scope(ctx, a.model_copy(update={"window": n}), sym, [field], True)
+        if upto.status != SUP:
+            return RuleResult(NV, f"not within the first {n}: {upto.reason}", upto.evidence)
+        if rank.within:
+            return upto
+        before = _rank_in_scope(ctx, a.model_copy(update={"window": n - 1}), sym, [field], True)
+        if before.status == SUP:
+            return RuleResult(NV, f"within the first {n - 1}, not at place {n}: {before.reason}", before.evidence)
+        return RuleResult(SUP, f"at place {n}: {upto.reason}", upto.evidence)
     res = _rank_in_scope(ctx, a, sym, [field], True)
     if res.status == SUP:
         return res

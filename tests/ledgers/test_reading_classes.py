@@ -446,3 +446,18 @@ def test_figures_that_carry_a_measure_or_sign_said_before(store, text, expected)
     got = [(c.assertions[0].field, c.assertions[0].inferred, v.status) for c, v in read(store, text)
            if c.unread is None and c.assertions[0].rule != "ranking"]
     assert got[-len(expected):] == expected
+
+
+@pytest.mark.parametrize(("text", "rank_status"), [
+    # 21s returns: OIL 28.6%, HEALTHCARE 6.01%, FINANCIALS 4.82%, SMALL_CAP 3.64% ...
+    ("XLV 21-session return 6.01%, second-highest in the universe.", "supported"),
+    ("XLV 21-session return 6.01%, #2 in the universe.", "supported"),
+    ("XLF 21-session return 4.82%, 3rd-highest in the universe.", "supported"),
+    ("XLF 21-session return 4.82%, top-5 of the universe.", "supported"),
+    ("XLV 21-session return 6.01%, third-highest in the universe.", "not_verifiable"),  # second, not third
+    ("XLV 21-session return 6.01%, #3 in the universe.", "not_verifiable"),
+    ("OIL 21-session return 28.6%, second-highest in the universe.", "not_verifiable"),  # first, not second
+    ("XLV 21-session volatility 16.50%, #2 in the universe.", "not_verifiable"),  # a number never ranks a risk
+])
+def test_a_superlative_at_a_place(store, text, rank_status):
+    assert [v.status for c, v in read(store, text) if c.unread is not None] == [rank_status]
