@@ -60,6 +60,7 @@ open weights model""".split())
 _B = r"(?<![^\W_])"
 _E = r"(?![^\W_])"
 _SELF = (r"(?:\bI\b|\bI'm\b|\bI am\b|\bI've\b|\bme\b|\bmy\b|\bwe\b|\bwe're\b|\bour\b|\bus\b|"
+         r"\bthe\s+author\b|\byours\s+truly\b|\bwriting\s+this\b|\bthat's\s+me\b|"
          r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision)\b)")
 _MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
          r"generated|written|produced|authored|backed)\s+(?:in\s+\w+\s+)?by|runs?\s+on|running\s+on|based\s+on|"
@@ -74,7 +75,7 @@ _MARKET_EVENT = re.compile(
     r"relies|customer\w*|adoption|subscribers|seats?|growth|lifted|knocked|cost|rall\w*|tumbl\w*|jump\w*|"
     r"orders?|contract\w*|stake|invest\w*|round|buildout|data\s+center|sales|glasses|available|bring|models|"
     r"distribution|refresh|tuned|topped|cuts?|fell|rose|holders|burn|coding|tie|exposed|exposure|positions?|"
-    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake)\b")
+    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*)\b")
 _PLACEHOLDER = re.compile(r"\[(?:model|provider|self-reference|[a-z -]+)\]|Contestant\s+[A-Z]{1,3}\b")
 
 
@@ -174,10 +175,22 @@ class LeakGuard:
                 self._seen[word] = out
             return out
 
-        text = _SPACED.sub(lambda m: re.sub(r" (?! )", "", m.group(0)).replace("  ", " "), text)  # "g r o k", "Q w e n  M a x"
+        text = _SPACED.sub(self._join_letters, text)  # "g r o k", "Q w e n  M a x", "G.P.T.", "d-e-e-p-s-e-e-k"
         text = _MIXED.sub(self._unleet, text)  # "G00gle", "Cl@ude", "d33pseek", "Llam4"
         text = _SPLIT.sub(lambda m: self._joined.get(re.sub(r"[^a-z]", "", m.group(0).lower()), m.group(0)), text)
         return re.sub(r"[A-Za-z]{4,}", fix, text)
+
+    def _join_letters(self, m: re.Match[str]) -> str:
+        """Letters written apart, joined ("g r o k" -> "grok"); a first letter that is a word of its own ("a g r o k
+        model", "I, a G e m i n i model") stays apart when the rest is a lexicon name."""
+        raw = m.group(0)
+        words = [re.sub(r"[ .\-_]", "", w) for w in re.split(r"\s{2,}", raw.strip(" .-_"))]
+        joined = " ".join(words)
+        first, rest = raw[0], re.sub(r"[ .\-_]", "", raw[1:].split("  ")[0])
+        if first.lower() in ("a", "i") and raw[1] == " " and raw[2:3] != " " and len(rest) >= 3 \
+                and joined.lower() not in self._joined:
+            return f"{first} {rest}" + joined[len(first) + len(rest):]  # "a G.P.T. model": an article, then a name
+        return joined
 
     def _unleet(self, m: re.Match[str]) -> str:
         word = m.group(0)
@@ -265,7 +278,8 @@ class LeakGuard:
             speaks = re.search(_SPEAKS, _sentence_of(clean, m.start()))
             if _TAG_KEY.search(clean[max(0, m.start() - 24):m.start()]) or _GLOSS_BEFORE.search(before) or \
                     _GLOSS_AFTER.match(after) or _VARIANT.match(after) or (
-                    speaks and _MAKER_BEFORE.search(before) and not _MARKET_EVENT.search(clean[lo:hi])):
+                    speaks and (_MAKER_BEFORE.search(before) or _MAKER_AFTER.match(clean, m.end()))
+                    and not _MARKET_EVENT.search(clean[lo:hi])):
                 out.append(f"the author's family next to what was scrubbed: {m.group(0)!r} in "
                            f"{(before + m.group(0) + after).strip()!r}")
         return out
@@ -281,6 +295,7 @@ def _piece(text: str, start: int, end: int) -> tuple[int, int]:
 
 _BREAK = re.compile(r"[,;:()\[\]<>|\u2014\u2013/\n!?=\"{}~#]|\.(?=\s|$)")
 _SPEAKS = (r"(?i)\b(?:I|I'm|I'd|I've|me|my|we|our|us|this\s+(?:desk|agent|model|bot|assistant|portfolio|system)|"
+           r"the\s+author|yours\s+truly|writing\s+this|that's\s+me|your\s+friendly|this\s+(?:note|analysis)|"
            r"says|said|here|thinks|rationale|signing|bot|model|agent|assistant|desk|weights|arm|team|lab|lineage|"
            r"family)\b|\u2060")
 
@@ -290,7 +305,11 @@ _TAG_KEY = re.compile(r"(?i)<(?:provider|model|vendor|author|signature|family|la
 _VARIANT = re.compile(r"^[\-_.](?:small|large|medium|mini|nano|pro|max|plus|turbo|flash|lite|ultra|instruct|chat|"
                       r"latest|v?\d)", re.I)
 """An ordinary word made a model name by its variant ("magistral-small", "scout-17b")."""
-_MAKER_BEFORE = re.compile(r"(?i)\b(?:by|from|at)\s+$")
+_MAKER_BEFORE = re.compile(r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born)\s+in|"
+                           r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$")
+_MAKER_AFTER = re.compile(r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|model|"
+                          r"assistant|engineers|researchers|people)\b")
+"""Whose the author is: "Zuck's open model (that's me)", "the one Elon's team trains", "Liang Wenfeng's lab"."""
 """Who made the author, in a sentence it speaks in: "open weights from google", "Built by Meta's GenAI team"."""
 
 
@@ -304,8 +323,8 @@ _GLOSS_BEFORE = re.compile("\u2060[\\s\\])]*(?:,|\\()[\\s\"']*$")
 _GLOSS_AFTER = re.compile("^(?:'s)?[\\s\"']*(?:\\(|,)[\\s\\[(]*\u2060")
 """A name glossing what the scrubber replaced, or glossed by it: "[self-reference], Meta's open model", "scout
 ([model])" (the guard's copy marks each placeholder with a word joiner)."""
-_SPACED = re.compile(r"(?<![\w])(?:[A-Za-z] {1,2}){2,}[A-Za-z](?![\w])")
-"""Letters written apart to hide a name ("g r o k", "L L A M A", "Q w e n  M a x")."""
+_SPACED = re.compile(r"(?<![\w.\-])(?:[A-Za-z](?: {1,2}|\.|-|_)){2,}[A-Za-z]\.?(?![\w\-])")
+"""Letters written apart to hide a name ("g r o k", "L L A M A", "Q w e n  M a x", "G.P.T.", "q-w-e-n")."""
 _MIXED = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$])")
 """A word of letters mixed with the digits or signs that stand for them ("G00gle", "Cl@ude", "M1stral")."""
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
