@@ -359,13 +359,20 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         word = m["dir"].lower()
         polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
         near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
+
+        def said(scope: str | None, end: int, m: re.Match[str] = m, word: str = word, polarity: int = polarity,
+                 near: bool = near) -> FigureRank:
+            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near,
+                                                   start=m.start(), end=end))
+
         if len(between.split()) > 5:  # too far from the figure to be sure it is said of it
-            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=m.end()))
-        tail = sentence[m.end():stretch_end]
-        if word == "top" and (top_n := _TOP_N_AFTER.match(tail)) is not None:
-            tail = tail[top_n.end():]  # "top-5 of the universe": the set after the count
+            return said(None, m.end())
+        tail_start = m.end()
+        if word == "top" and (top_n := _TOP_N_AFTER.match(sentence, tail_start, stretch_end)) is not None:
+            tail_start = top_n.end()  # "top-5 of the universe": the set after the count
+        tail = sentence[tail_start:stretch_end]
         if _ENDS_HERE.match(tail):
-            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=m.end()))
+            return said("universe", tail_start)
         noun = _MEASURE_NOUN.match(tail)  # "the largest active gain of any equity fund in the universe"
         if noun:
             tail = tail[noun.end():]
@@ -373,17 +380,16 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         scope_words = _QUANTIFIER.sub("", written["words"]) if written else ""
         head = group_words_pattern().match(scope_words) if written else None  # the set is the first words
         group = find_group(head.group(0)) if head else None
-        end = m.end() + (noun.end() if noun else 0) + (written.end() if written else 0)
+        end = tail_start + (noun.end() if noun else 0) + (written.end() if written else 0)
         if written is not None and written.re is _ANY_SCOPE:  # "of any option", "in the whole universe", "of the board"
             group = find_group(written["words"]) if written["words"] else None
-            scope = "universe" if group is None or group.name == "universe" else (
-                f"group:{group.name}" if group.sets else None)
-            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(), end=end))
-        if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(scope_words[head.end():].strip()):
-            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=None, near_top=near, start=m.start(), end=end))
+            return said("universe" if group is None or group.name == "universe" else (
+                f"group:{group.name}" if group.sets else None), end)
+        if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(
+                scope_words[head.end():].strip()):
+            return said(None, end)
         if group.name == "universe":
-            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope="universe", near_top=near, start=m.start(), end=end))
-        return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=f"group:{group.name}" if group.sets else None,
-                          near_top=near, start=m.start(), end=end))
+            return said("universe", end)
+        return said(f"group:{group.name}" if group.sets else None, end)
     return None
 
