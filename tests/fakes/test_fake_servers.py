@@ -317,8 +317,9 @@ def test_latency_delays_content_replies_but_not_errors(fake_anthropic: FakeAnthr
 @pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
 def test_latency_counts_from_arrival_so_a_slow_script_is_part_of_it(
         server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
-    """A script that takes 0.4 s to decide, at 0.6 s latency: the reply comes after about 0.6 s, not 1.0 s (the
-    time a provider spends working is part of its latency); a script slower than the latency adds no sleep."""
+    """A script that takes 1.0 s to decide, at 1.5 s latency: the reply comes after about 1.5 s, not 2.5 s (the
+    time a provider spends working is part of its latency); a script slower than the latency adds no sleep. The
+    margins are wide (a busy machine adds its own delay), the two readings far apart."""
 
     def slow(seconds: float):
         def script(request):  # noqa: ANN001, ANN202
@@ -326,7 +327,7 @@ def test_latency_counts_from_arrival_so_a_slow_script_is_part_of_it(
             return valid_grades(request)
         return script
 
-    for think, latency, low, high in ((0.4, 0.6, 0.55, 0.95), (0.5, 0.2, 0.45, 0.68)):
+    for think, latency, low, high in ((1.0, 1.5, 1.45, 2.2), (1.2, 0.6, 1.15, 1.65)):
         fake = server_class(script=slow(think), latency_s=latency, require_strict_schema=False).start()
         try:
             started = time.perf_counter()
