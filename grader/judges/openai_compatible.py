@@ -108,28 +108,10 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
         }
         try:
             completion = raw.parse()
-            if completion.usage is not None:
-                fields["input_tokens"] = completion.usage.prompt_tokens
-                fields["output_tokens"] = completion.usage.completion_tokens
-                details = completion.usage.prompt_tokens_details
-                fields["cached_input_tokens"] = getattr(details, "cached_tokens", None) if details else None
-            choice = completion.choices[0]
-            fields["stop_reason"] = choice.finish_reason
-            refusal = choice.message.refusal
-            if choice.finish_reason == "content_filter" and refusal is None:
-                refusal = "stopped by the content filter"
-            text = choice.message.content or ""
-        except Exception as error:  # not a chat.completion body (or no choices): keep it, a format failure
-            return CallOutcome(
-                False,
-                body,
-                error_kind="format",
-                error_message=f"unreadable Chat Completions body: {error!r}",
-                **fields,
-            )
-        truncated = choice.finish_reason == "length"
-        return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
-
+        except Exception as error:  # not a chat.completion body: keep it, a format failure
+            return CallOutcome(False, body, error_kind="format",
+                               error_message=f"unreadable Chat Completions body: {error!r}", **fields)
+        return outcome_of_completion(completion, body, fields, tools=False)
 
     async def _call_through_instructor(self, system: str, user: str, schema: dict[str, Any],
                                        schema_name: str) -> CallOutcome:
@@ -137,8 +119,7 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
         import instructor
         from instructor.core.exceptions import InstructorError
 
-        mode = _MODES[self.spec.structured_output]
-        client = instructor.from_openai(self._clients.get(), mode=mode)
+        client = instructor.from_openai(self._clients.get(), mode=instructor_mode(self.spec.structured_output))
         bodies: list[str] = []
         token = _RAW_BODIES.set(bodies)
         watch = Stopwatch()
@@ -200,24 +181,15 @@ async def _keep_raw_body(response: Any) -> None:
         bodies.append(response.text)
 
 
-def _modes() -> dict[str, Any]:
+def instructor_mode(structured_output: str) -> Any:
+    """instructor's Mode for a structured-output mode (``json_object``: Mode.JSON, ``tools``: Mode.TOOLS)."""
     import logging
 
     import instructor
 
     # instructor logs every failed attempt at ERROR level; the runner stores and reports each attempt itself
     logging.getLogger("instructor").setLevel(logging.CRITICAL)
-
-    return {"json_object": instructor.Mode.JSON, "tools": instructor.Mode.TOOLS}
-
-
-class _LazyModes(dict):
-    def __missing__(self, key: str) -> Any:
-        self.update(_modes())
-        return dict.__getitem__(self, key)
-
-
-_MODES: dict[str, Any] = _LazyModes()
+    return {"json_object": instructor.Mode.JSON, "tools": instructor.Mode.TOOLS}[structured_output]
 
 
 class SchemaReply(BaseModel):
@@ -251,7 +223,7 @@ def instructor_request(params: dict[str, Any], structured_output: str, model: ty
     from instructor.v2.core.providers import Provider as InstructorProvider
     from instructor.v2.core.registry import mode_registry
 
-    handlers = mode_registry.get_handlers(InstructorProvider.OPENAI, _MODES[structured_output])
+    handlers = mode_registry.get_handlers(InstructorProvider.OPENAI, instructor_mode(structured_output))
     _, body = handlers.request_handler(model, copy.deepcopy(params))
     return body
 
@@ -275,11 +247,11 @@ def _completion_of(error: BaseException) -> Any:
 
 
 def outcome_of_completion(completion: Any, body: str, fields: dict[str, Any], *, tools: bool) -> CallOutcome:
-    """The outcome of a chat completion read in JSON mode (the message text) or tools mode (the first tool call's
-    arguments): the same classification as strict mode."""
+    """The outcome of a chat completion: its message text (strict and JSON mode) or, in tools mode, the first tool
+    call's arguments, classified alike (refused, cut off, not JSON, not an object, ok)."""
     fields = dict(fields)
     try:
-        fields["request_id"] = getattr(completion, "_request_id", None)
+        fields.setdefault("request_id", getattr(completion, "_request_id", None))
         if completion.usage is not None:
             fields["input_tokens"] = completion.usage.prompt_tokens
             fields["output_tokens"] = completion.usage.completion_tokens
