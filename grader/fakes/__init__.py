@@ -1,4 +1,5 @@
-"""Local fake LLM providers (OpenAI and Anthropic over HTTP, xAI over gRPC) with scripted failures.
+"""Local fake LLM providers (OpenAI and Anthropic over HTTP, xAI over gRPC, an OpenAI-compatible host with JSON mode
+only) with scripted failures.
 
 Used by tests (in-process, background thread) and benchmarks (`python -m grader.fakes`). The real
 SDK clients talk to them over a real 127.0.0.1 socket, so nothing reaches a provider.
@@ -26,6 +27,7 @@ from ._script import (
 # the servers load a web server (HTTP) or gRPC: imported when first used
 __getattr__, __dir__ = lazy_exports(__name__, {
     "FakeAnthropic": "grader.fakes._anthropic",
+    "FakeJsonModeOpenAI": "grader.fakes._openai_json",
     "FakeOpenAI": "grader.fakes._openai",
     "FakeXai": "grader.fakes._xai",
     "FakeServer": "grader.fakes._server",
@@ -35,6 +37,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
 __all__ = [
     "FAKE_SERVERS",
     "FakeAnthropic",
+    "FakeJsonModeOpenAI",
     "FakeLimits",
     "FakeOpenAI",
     "FakeProvider",

@@ -13,12 +13,13 @@ from typing import Any, Literal
 
 from ._script import script_from_spec
 
-FakeProvider = Literal["openai", "anthropic", "xai"]
+FakeProvider = Literal["openai", "anthropic", "xai", "openai-json-mode"]
 
 FAKE_SERVERS: dict[str, str] = {"openai": "._openai:FakeOpenAI", "anthropic": "._anthropic:FakeAnthropic",
-                                "xai": "._xai:FakeXai"}
-"""Provider -> where its server class lives (imported when asked: the xAI fake loads gRPC, the others a web
-server; a panel without xAI never loads gRPC)."""
+                                "xai": "._xai:FakeXai", "openai-json-mode": "._openai_json:FakeJsonModeOpenAI"}
+"""Wire format -> where its server class lives (imported when asked: the xAI fake loads gRPC, the others a web
+server; a panel without xAI never loads gRPC). ``openai-json-mode``: an OpenAI-compatible host that offers only JSON
+mode and tool calls, never a strict JSON schema. A provider class names its fake (``grader.judges.Provider.fake``)."""
 
 
 def fake_server_class(provider: str):  # noqa: ANN201 - a FakeServer subclass
@@ -29,7 +30,8 @@ def fake_server_class(provider: str):  # noqa: ANN201 - a FakeServer subclass
 def fake_server(provider: FakeProvider, **options: Any):  # noqa: ANN201 - a FakeServer
     """A (not yet started) fake for `provider`; options go to the server class (script, latency_s, port...).
 
-    'openai' also serves Chat Completions, so it stands in for openai-compatible servers too.
+    'openai' also serves Chat Completions, so it stands in for openai-compatible servers too; 'openai-json-mode'
+    for those that have no strict schemas.
     """
     try:
         server_class = fake_server_class(provider)

@@ -1,11 +1,11 @@
-"""Judges: one provider client per file (OpenAI, Anthropic, xAI, openai-compatible) behind one protocol.
+"""Judges: one provider class per file behind one protocol, found through one registry (``_registry.PROVIDERS``).
 
+A provider class carries its capabilities as class attributes (``Provider``); see docs/contributing.md to add one.
 The offline reference judge lives in `grader.judges.reference`.
 """
 
 from ._base import (
-    DEFAULT_API_KEY_ENVS,
-    DEFAULT_ENDPOINTS,
+    INVALID_OUTPUT_KINDS,
     MAX_REPLY_CHARS,
     RETRYABLE_ERROR_KINDS,
     BatchApiError,
@@ -18,20 +18,28 @@ from ._base import (
     JudgeSpec,
     MissingApiKey,
     Pricing,
-    Provider,
     ProviderJudge,
     RealApiCallsNotAllowed,
     is_local_endpoint,
+    is_retryable,
     make_judge,
     missing_api_keys,
     scrub_outcome,
     strict_json_loads,
 )
 from ._ratelimits import LIMIT_KINDS, LimitState, RateLimits, RateLimitSnapshot, snapshot_from_headers
+from ._registry import (
+    PROVIDERS,
+    Provider,
+    StructuredOutput,
+    UnknownProvider,
+    provider_class,
+    provider_labels,
+    providers_with,
+)
 
 __all__ = [
-    "DEFAULT_API_KEY_ENVS",
-    "DEFAULT_ENDPOINTS",
+    "INVALID_OUTPUT_KINDS",
     "LIMIT_KINDS",
     "MAX_REPLY_CHARS",
     "RETRYABLE_ERROR_KINDS",
@@ -45,15 +53,22 @@ __all__ = [
     "JudgeSpec",
     "LimitState",
     "MissingApiKey",
+    "PROVIDERS",
     "Pricing",
     "Provider",
     "ProviderJudge",
     "RateLimitSnapshot",
     "RateLimits",
     "RealApiCallsNotAllowed",
+    "StructuredOutput",
+    "UnknownProvider",
     "is_local_endpoint",
+    "is_retryable",
     "make_judge",
     "missing_api_keys",
+    "provider_class",
+    "provider_labels",
+    "providers_with",
     "scrub_outcome",
     "snapshot_from_headers",
     "strict_json_loads",

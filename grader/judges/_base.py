@@ -20,13 +20,12 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Generic, Literal, Protocol, Self, TypeVar, runtime_checkable
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
 from ._ratelimits import RateLimits, RateLimitSnapshot, snapshot_from_headers
+from ._registry import PROVIDERS, Provider, StructuredOutput, provider_class, providers_with
 
 ClientT = TypeVar("ClientT")
-
-Provider = Literal["openai", "anthropic", "xai", "openai-compatible", "reference"]
 
 ErrorKind = Literal[
     "transport", "timeout", "rate_limited", "server", "format", "schema", "refused", "auth", "request"
@@ -38,17 +37,15 @@ the request itself was rejected)."""
 RETRYABLE_ERROR_KINDS: frozenset[str] = frozenset(
     {"transport", "timeout", "rate_limited", "server", "format", "schema"}
 )
+INVALID_OUTPUT_KINDS: frozenset[str] = frozenset({"format", "schema"})
+"""The kinds that mean the model answered but its output is unusable (a call stored as ``invalid``, not ``error``)."""
 
-DEFAULT_ENDPOINTS: dict[str, str] = {
-    "openai": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
-    "xai": "api.x.ai:443",
-}
-DEFAULT_API_KEY_ENVS: dict[str, str] = {
-    "openai": "OPENAI_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
-    "xai": "XAI_API_KEY",
-}
+
+def is_retryable(kind: str | None) -> bool:
+    """Whether a failure of this kind is worth another attempt of the same prompt (``RETRYABLE_ERROR_KINDS``)."""
+    return kind in RETRYABLE_ERROR_KINDS
+
+
 LOCAL_PLACEHOLDER_KEY = "local-no-key"
 """Sent to a loopback endpoint when no key variable is set (fakes and local servers accept any key)."""
 
@@ -92,16 +89,18 @@ class Pricing(BaseModel):
 class JudgeSpec(BaseModel):
     """One judge of a panel: which provider and model, where, how long to wait, what it costs.
 
-    `base_url` is for HTTP providers (openai, anthropic, openai-compatible; required for the last);
-    `host` is the xAI gRPC "host:port". `api_key_env` names the environment variable holding the key
-    (never the key itself); left empty it defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY / XAI_API_KEY.
-    Validation errors never echo input values, so a key pasted by mistake is not printed back.
+    `provider` is a name registered in ``grader.judges._registry.PROVIDERS``; what the spec may hold follows the
+    provider class (``Provider``): `base_url` for HTTP providers (required where the class has no default
+    endpoint), `host` ("host:port") for gRPC ones, a temperature up to the class's ``max_temperature``, a
+    `structured_output` mode among its ``structured_outputs``. `api_key_env` names the environment variable holding
+    the key (never the key itself); left empty it defaults to the class's ``key_env``. Validation errors never
+    echo input values, so a key pasted by mistake is not printed back.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
 
     judge_id: str = Field(min_length=1)
-    provider: Provider
+    provider: str
     model: str = Field(min_length=1)
     family: str = Field(min_length=1)
     base_url: str | None = None
@@ -117,17 +116,43 @@ class JudgeSpec(BaseModel):
     rate_limits: RateLimits | None = None
     """The provider tier's limits per minute for this judge's key and model (requests, tokens, input and output
     tokens): its requests are paced to approach them, not hit them (``grader.panel._pacing``)."""
+    structured_output: StructuredOutput = "strict"
+    """How the judge asks for JSON (``StructuredOutput``): ``strict`` unless its provider offers other modes (the
+    openai-compatible judge: ``json_object`` or ``tools`` for hosts without strict schemas, through instructor)."""
+
+    @model_serializer(mode="wrap")
+    def _without_default_mode(self, handler: Any) -> dict[str, Any]:
+        """``structured_output`` left out at its default (``strict``): a panel that does not set it dumps and hashes
+        as it did before the field existed (stored ``panel_doc``, ``PanelConfig.content_hash``)."""
+        data = handler(self)
+        if data.get("structured_output") == "strict":
+            data.pop("structured_output")
+        return data
+
+    @field_validator("provider")
+    @classmethod
+    def _registered(cls, value: str) -> str:
+        if value not in PROVIDERS:
+            raise ValueError(f"unknown provider; registered: {', '.join(PROVIDERS)}")
+        return value
 
     @model_validator(mode="after")
     def _endpoint_fits_provider(self) -> Self:
-        if self.provider == "xai" and self.base_url is not None:
-            raise ValueError("an xai judge is reached over gRPC: give `host` ('host:port'), not `base_url`")
-        if self.provider != "xai" and self.host is not None:
-            raise ValueError(f"`host` is only for xai judges; a {self.provider} judge takes `base_url`")
-        if self.provider == "openai-compatible" and not self.base_url:
-            raise ValueError("an openai-compatible judge needs `base_url` (e.g. http://127.0.0.1:8000/v1)")
-        if self.provider == "anthropic" and self.temperature is not None and self.temperature > 1:
-            raise ValueError(f"an anthropic judge takes a temperature in [0, 1], got {self.temperature}")
+        provider = self.provider_class
+        name = self.provider
+        if provider.endpoint_field == "host" and self.base_url is not None:
+            raise ValueError(f"an {name} judge is reached over gRPC: give `host` ('host:port'), not `base_url`")
+        if provider.endpoint_field != "host" and self.host is not None:
+            hosts = " or ".join(providers_with(endpoint_field="host"))
+            raise ValueError(f"`host` is only for {hosts} judges; a {name} judge takes `base_url`")
+        if provider.calls_provider and provider.default_endpoint is None and not self.endpoint_given:
+            raise ValueError(f"an {name} judge needs `{provider.endpoint_field}` (e.g. http://127.0.0.1:8000/v1)")
+        if self.temperature is not None and self.temperature > provider.max_temperature:
+            raise ValueError(f"an {name} judge takes a temperature in [0, {provider.max_temperature:g}], "
+                             f"got {self.temperature}")
+        if self.structured_output not in provider.structured_outputs:
+            raise ValueError(f"an {name} judge offers structured_output {' | '.join(provider.structured_outputs)}, "
+                             f"not {self.structured_output!r}")
         if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.api_key_env):
             raise ValueError(
                 "`api_key_env` must be the NAME of an environment variable (letters, digits, underscore), "
@@ -136,16 +161,24 @@ class JudgeSpec(BaseModel):
         return self
 
     @property
+    def provider_class(self) -> type[Provider]:
+        """The registered class of this judge's provider: its capabilities as class attributes."""
+        return provider_class(self.provider)
+
+    @property
+    def endpoint_given(self) -> str | None:
+        """The endpoint the panel file gave (``base_url`` or ``host``, as the provider is reached), if any."""
+        return self.host if self.provider_class.endpoint_field == "host" else self.base_url
+
+    @property
     def endpoint(self) -> str:
-        """Where calls go: the base URL (HTTP) or host:port (xAI), defaults filled in."""
-        if self.provider == "xai":
-            return self.host or DEFAULT_ENDPOINTS["xai"]
-        return self.base_url or DEFAULT_ENDPOINTS.get(self.provider, "")
+        """Where calls go: the base URL (HTTP) or host:port (gRPC), the provider's default filled in."""
+        return self.endpoint_given or self.provider_class.default_endpoint or ""
 
     @property
     def key_env(self) -> str | None:
-        """The environment variable the key is read from (None: no key needed, openai-compatible)."""
-        return self.api_key_env or DEFAULT_API_KEY_ENVS.get(self.provider)
+        """The environment variable the key is read from (None: no key needed, e.g. openai-compatible)."""
+        return self.api_key_env or self.provider_class.key_env
 
 
 @dataclass
@@ -179,7 +212,7 @@ class CallOutcome:
 
     @property
     def retryable(self) -> bool:
-        return self.error_kind in RETRYABLE_ERROR_KINDS
+        return is_retryable(self.error_kind)
 
 
 @dataclass(frozen=True)
@@ -304,7 +337,7 @@ def missing_api_keys(specs: list[JudgeSpec]) -> list[str]:
     variable names, never a value."""
     out = []
     for spec in specs:
-        if spec.provider == "reference" or is_local_endpoint(spec.endpoint) or not spec.key_env:
+        if not spec.provider_class.calls_provider or is_local_endpoint(spec.endpoint) or not spec.key_env:
             continue
         if not os.environ.get(spec.key_env):
             out.append(f"{spec.judge_id}: {spec.key_env}")
@@ -316,11 +349,13 @@ def make_judge(spec: JudgeSpec, *, allow_real_api_calls: bool) -> ProviderJudge:
 
     Refuses (RealApiCallsNotAllowed) an endpoint that is not loopback unless `allow_real_api_calls`;
     a loopback endpoint (fake server, local vLLM / llama.cpp / Ollama) needs no flag and no key.
-    The 'reference' judge is not a provider client: build it with grader.judges.reference.
+    The provider's registered class builds the judge (``Provider.build``); the offline reference judge is not a
+    provider client: build it with grader.judges.reference.
     """
-    if spec.provider == "reference":
+    provider = spec.provider_class
+    if not provider.calls_provider:
         raise ValueError(
-            f"judge {spec.judge_id!r} is the offline reference judge; it has no provider client "
+            f"judge {spec.judge_id!r} is the offline {spec.provider} judge; it has no provider client "
             "(use grader.judges.reference)"
         )
     local = is_local_endpoint(spec.endpoint)
@@ -329,22 +364,7 @@ def make_judge(spec: JudgeSpec, *, allow_real_api_calls: bool) -> ProviderJudge:
             f"judge {spec.judge_id!r} ({spec.provider}) would call {endpoint_host(spec.endpoint)}, a real "
             "provider; pass --allow-real-api-calls to allow it (loopback endpoints need no flag)"
         )
-    api_key = resolve_api_key(spec, local=local)
-    if spec.provider == "openai":
-        from .openai import OpenAIJudge
-
-        return OpenAIJudge(spec, api_key=api_key)
-    if spec.provider == "anthropic":
-        from .anthropic import AnthropicJudge
-
-        return AnthropicJudge(spec, api_key=api_key)
-    if spec.provider == "xai":
-        from .xai import XaiJudge
-
-        return XaiJudge(spec, api_key=api_key, insecure=local)
-    from .openai_compatible import OpenAICompatibleJudge
-
-    return OpenAICompatibleJudge(spec, api_key=api_key)
+    return provider.build(spec, api_key=resolve_api_key(spec, local=local), local=local)
 
 
 # -- helpers shared by the provider files ----------------------------------------------------------

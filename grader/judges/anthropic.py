@@ -21,6 +21,7 @@ from ._base import (
     BatchState,
     CallOutcome,
     JudgeSpec,
+    Provider,
     SdkJudge,
     Stopwatch,
     backstop_timeout,
@@ -45,8 +46,16 @@ SAMPLE_MESSAGE: dict[str, Any] = {
 """A Messages body of the shape a judge's reply has, read once ahead by ``prepare_replies`` (never sent)."""
 
 
-class AnthropicJudge(SdkJudge[AsyncAnthropic]):
+class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
     """A judge on the Anthropic Messages API (json_schema output_config, SDK retries off)."""
+
+    label = "Anthropic"
+    default_endpoint = "https://api.anthropic.com"
+    key_env = "ANTHROPIC_API_KEY"
+    max_temperature = 1.0
+    batch_api = True
+    prompt_cache = "breakpoints"  # cache_control after the instructions and the shared records; writes billed
+    fake = "anthropic"
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
         super().__init__(spec, api_key=api_key, factory=lambda: AsyncAnthropic(

@@ -21,6 +21,7 @@ from ._base import (
     BatchState,
     CallOutcome,
     JudgeSpec,
+    Provider,
     SdkJudge,
     Stopwatch,
     backstop_timeout,
@@ -89,8 +90,15 @@ def prompt_cache_key(system: str) -> str:
     return "grader-" + hashlib.sha256(system.encode()).hexdigest()[:32]
 
 
-class OpenAIJudge(SdkJudge[AsyncOpenAI]):
+class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
     """A judge on the OpenAI Responses API (strict json_schema structured output, SDK retries off)."""
+
+    label = "OpenAI"
+    default_endpoint = "https://api.openai.com/v1"
+    key_env = "OPENAI_API_KEY"
+    batch_api = True
+    prompt_cache = "automatic"  # prefixes of 1,024+ tokens, routed by prompt_cache_key
+    fake = "openai"
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
         super().__init__(spec, api_key=api_key, factory=lambda: AsyncOpenAI(

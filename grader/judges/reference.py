@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 
+from grader.judges._registry import Provider
 from grader.pit import MARKET_TZ
 from grader.season import Decision, SeasonBundle
 
@@ -93,6 +94,14 @@ class DecisionEvidence:
         sup = sum(v.status == "supported" for _, v in self.verifications)
         nv = sum(v.status == "not_verifiable" for _, v in self.verifications)
         return 100.0 * (sup + 0.5 * nv) / len(self.verifications)
+
+
+class ReferenceProvider(Provider):
+    """The registry's entry for the offline reference judge: no provider client, no key, no endpoint (the judge
+    itself is ``ReferenceJudge``, built from the season, not from a panel spec)."""
+
+    label = "reference"
+    calls_provider = False
 
 
 class ReferenceJudge:

@@ -27,6 +27,7 @@ from ._base import (
     CallOutcome,
     ErrorKind,
     JudgeSpec,
+    Provider,
     SdkJudge,
     Stopwatch,
     backstop_timeout,
@@ -76,8 +77,21 @@ def no_retry_channel_options() -> list[tuple[str, Any]]:
     return [("grpc.enable_retries", 0), ("grpc.service_config", json.dumps(service_config))]
 
 
-class XaiJudge(SdkJudge[xai_sdk.AsyncClient]):
+class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
     """A judge on xAI's gRPC Chat API (json_schema response format, no SDK retries, explicit deadline)."""
+
+    label = "xAI"
+    endpoint_field = "host"
+    default_endpoint = "api.x.ai:443"
+    key_env = "XAI_API_KEY"
+    batch_api = True
+    prompt_cache = "automatic"  # xAI caches shared prefixes by itself
+    fake = "xai"
+
+    @classmethod
+    def build(cls, spec: JudgeSpec, *, api_key: str, local: bool) -> XaiJudge:
+        """A loopback endpoint (a fake, a local server) is reached over an insecure channel."""
+        return cls(spec, api_key=api_key, insecure=local)
 
     def __init__(self, spec: JudgeSpec, *, api_key: str, insecure: bool = False) -> None:
         super().__init__(spec, api_key=api_key, factory=lambda: xai_sdk.AsyncClient(

@@ -19,7 +19,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from grader.judges import JudgeSpec
+from grader.judges import PROVIDERS, JudgeSpec, provider_class
 
 PANELS_DIR = Path(__file__).parent / "panels"
 
@@ -84,12 +84,13 @@ class PanelConfig(BaseModel):
         ids = [j.judge_id for j in self.judges]
         if len(set(ids)) != len(ids):
             raise ValueError(f"judge ids must be unique: {ids}")
-        if self.kind == "reference" and any(j.provider != "reference" for j in self.judges):
+        if self.kind == "reference" and any(j.provider_class.calls_provider for j in self.judges):
             raise ValueError("a reference panel holds only reference judges")
-        if self.kind != "reference" and any(j.provider == "reference" for j in self.judges):
+        if self.kind != "reference" and any(not j.provider_class.calls_provider for j in self.judges):
             raise ValueError("reference judges belong in a reference panel")
-        if self.kind == "mock" and any(j.provider not in ("openai", "anthropic", "xai") for j in self.judges):
-            raise ValueError("mock judges are openai, anthropic or xai judges behind local fakes")
+        if self.kind == "mock" and any(j.provider_class.fake is None for j in self.judges):
+            mockable = [name for name in PROVIDERS if provider_class(name).fake is not None]
+            raise ValueError(f"mock judges are {', '.join(mockable[:-1])} or {mockable[-1]} judges behind local fakes")
         unknown = sorted(set(self.mock.provider_limits) - set(ids)) if self.mock else []
         if unknown:
             raise ValueError(f"mock.provider_limits names judges not in the panel: {unknown}")

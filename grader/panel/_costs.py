@@ -21,15 +21,17 @@ CACHE_MIN_TOKENS = 1024
 def _estimated_cache(spec, prefixes: list[tuple[str, int]], seen: set) -> tuple[int, int]:  # noqa: ANN001
     """(cached, written) tokens a call would have: ``prefixes`` are its cacheable prefixes (key, tokens), shortest
     first (the instructions; with them the part of the record shared with other records); the longest one this
-    judge sent before is read, the rest up to the longest is written (billed as a write by Anthropic only)."""
-    if spec.provider not in ("openai", "anthropic", "xai"):
+    judge sent before is read, the rest up to the longest is written (billed as a write only where the provider
+    caches at breakpoints, ``Provider.prompt_cache``)."""
+    cache = spec.provider_class.prompt_cache
+    if cache == "none":
         return 0, 0
     usable = [(key, tokens) for key, tokens in prefixes if tokens >= CACHE_MIN_TOKENS]
     if not usable:
         return 0, 0
     read = max((tokens for key, tokens in usable if (spec.judge_id, key) in seen), default=0)
     seen.update((spec.judge_id, key) for key, _ in usable)
-    return read, (usable[-1][1] - read if spec.provider == "anthropic" else 0)
+    return read, (usable[-1][1] - read if cache == "breakpoints" else 0)
 
 
 @dataclass

@@ -224,13 +224,15 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
 
 
 def _check_batch_panel(panel: PanelConfig) -> None:
-    """A batch run needs every judge on a provider with a batch API (OpenAI, Anthropic, xAI)."""
+    """A batch run needs every judge on a provider with a batch API (``Provider.batch_api``)."""
     if panel.kind == "reference":
         raise RunError("the reference panel makes no provider calls: --batch is for provider (or mock) panels")
-    without = [j.judge_id for j in panel.judges if j.provider not in ("openai", "anthropic", "xai")]
+    from grader.judges import provider_labels, providers_with
+
+    without = [j.judge_id for j in panel.judges if not j.provider_class.batch_api]
     if without:
-        raise RunError(f"no provider batch API for judge(s) {', '.join(without)} (batches exist for OpenAI, "
-                       "Anthropic and xAI); grade without --batch")
+        raise RunError(f"no provider batch API for judge(s) {', '.join(without)} (batches exist for "
+                       f"{provider_labels(providers_with(batch_api=True))}); grade without --batch")
 
 
 def _import(db_url, bundle) -> int:

@@ -171,9 +171,11 @@ def start_mock_servers(panel: PanelConfig, grades: MockGrades,
         limits = panel.mock.provider_limits.get(judge.judge_id)
         emulated = FakeLimits(limits.rpm, limits.tpm, limits.input_tpm, limits.output_tpm,
                               limits.window_s) if limits is not None else None
-        server = stack.enter_context(fake_server(judge.provider, script=script, latency_s=panel.mock.latency_s,
+        provider = judge.provider_class  # its fake speaks the provider's wire format
+        server = stack.enter_context(fake_server(provider.fake, script=script, latency_s=panel.mock.latency_s,
                                                  limits=emulated))
-        endpoint = {"host": server.host_port} if judge.provider == "xai" else {"base_url": server.base_url}
+        field = provider.endpoint_field
+        endpoint = {field: server.host_port if field == "host" else server.base_url}
         # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
         specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))
         servers.append(server)

@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from grader.judges import CallOutcome, JudgeSpec, scrub_outcome
+from grader.judges import INVALID_OUTPUT_KINDS, CallOutcome, JudgeSpec, is_retryable, scrub_outcome
 from grader.panel._config import PanelConfig
 from grader.panel._pacing import JudgePacer, is_capacity_refusal, retry_delay
 from grader.panel._writer import Priority, PriorityWriter
@@ -317,7 +317,7 @@ class CallRunner:
             await self._in_db(
                 self._update, call_id,
                 status="received" if outcome.ok else (
-                    "invalid" if outcome.error_kind in ("format", "schema") else "error"),
+                    "invalid" if outcome.error_kind in INVALID_OUTPUT_KINDS else "error"),
                 error_kind=outcome.error_kind,
                 error_message=outcome.error_message, http_status=outcome.http_status,
                 raw_reply=outcome.raw_reply, raw_reply_sha256=sha256_text(outcome.raw_reply),
@@ -338,8 +338,7 @@ class CallRunner:
             else:
                 counted += 1
             reason = f"{kind}: {message or ''}".strip()
-            retryable = kind in ("transport", "timeout", "rate_limited", "server", "format", "schema")
-            if not retryable or counted >= policy.max_attempts:
+            if not is_retryable(kind) or counted >= policy.max_attempts:
                 break
             if limited >= policy.max_rate_limited:
                 reason = f"{reason} (the {limited}th refusal for capacity: the cap of {policy.max_rate_limited})"

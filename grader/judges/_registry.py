@@ -1,0 +1,106 @@
+"""The provider registry: every judge provider is one class in its own file, registered here by one line.
+
+A provider's class states what the rest of the grader needs to know of it as class attributes (``Provider``):
+where it is reached by default and how (``base_url`` or gRPC ``host``), which environment variable holds its key,
+whether it has a batch API, how it caches prompts, which structured-output modes it offers, which local fake
+speaks its wire format. Nothing outside this registry names a provider: the panel, the costs, the mock panel and
+the batch path ask the class (``provider_class(spec.provider).batch_api`` ...).
+
+Adding a provider (docs/contributing.md): write ``grader/judges/<name>.py`` with a class that subclasses
+``SdkJudge`` and ``Provider``, sets its attributes and implements ``call`` and ``request_params``; then add one
+line to ``PROVIDERS`` below. Classes are imported when first asked for, so a panel without xAI never loads gRPC
+and nothing loads a provider SDK before a panel names that provider.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from ._base import JudgeSpec
+
+PROVIDERS: dict[str, str] = {
+    "openai": "grader.judges.openai:OpenAIJudge",
+    "anthropic": "grader.judges.anthropic:AnthropicJudge",
+    "xai": "grader.judges.xai:XaiJudge",
+    "openai-compatible": "grader.judges.openai_compatible:OpenAICompatibleJudge",
+    "reference": "grader.judges.reference:ReferenceProvider",
+}
+"""Provider name (the panel file's ``provider:``) -> ``module:Class`` of its provider class."""
+
+StructuredOutput = Literal["strict", "json_object", "tools"]
+"""How a judge asks for JSON: ``strict`` (the provider enforces the JSON schema natively), ``json_object`` (JSON
+mode: any JSON object, the schema given in the prompt) or ``tools`` (a function call whose parameters are the schema,
+not enforced). The last two go through ``instructor``; the grader validates every reply against the schema."""
+
+
+class Provider:
+    """What the grader knows of a provider, as class attributes (read without an instance or a key).
+
+    A provider judge subclasses this beside ``SdkJudge``; ``build`` makes one judge of a panel file's spec."""
+
+    label: ClassVar[str] = ""
+    """The provider's name as people write it ("OpenAI"), for messages."""
+    calls_provider: ClassVar[bool] = True
+    """False for the offline reference judge: no client, no key, no rate limits."""
+    endpoint_field: ClassVar[Literal["base_url", "host"]] = "base_url"
+    """How the panel file says where it is: an HTTP ``base_url`` or a gRPC ``host`` ('host:port')."""
+    default_endpoint: ClassVar[str | None] = None
+    """Where calls go when the panel file gives no endpoint; None: the panel file must give one."""
+    key_env: ClassVar[str | None] = None
+    """The environment variable holding the key when the panel file names none; None: no key needed."""
+    max_temperature: ClassVar[float] = 2.0
+    """The highest temperature the provider accepts."""
+    batch_api: ClassVar[bool] = False
+    """The provider has a batch API (the judge implements ``BatchJudge``: submit, state, results)."""
+    prompt_cache: ClassVar[Literal["none", "automatic", "breakpoints"]] = "none"
+    """How the provider caches a shared prompt prefix: not at all (as far as the grader knows), by itself
+    (``automatic``: OpenAI, xAI), or at explicit breakpoints whose writes are billed apart (Anthropic)."""
+    structured_outputs: ClassVar[tuple[StructuredOutput, ...]] = ("strict",)
+    """The structured-output modes a panel file may choose (``JudgeSpec.structured_output``); the first is the
+    default. ``strict`` is native strict-schema support."""
+    fake: ClassVar[str | None] = None
+    """The ``grader.fakes`` server that speaks this provider's wire format (a mock panel's judges run on it);
+    None: no mock judge of this provider."""
+
+    @classmethod
+    def build(cls, spec: JudgeSpec, *, api_key: str, local: bool) -> Any:
+        """The judge for ``spec`` (``local``: its endpoint is loopback)."""
+        return cls(spec, api_key=api_key)  # type: ignore[call-arg]
+
+
+class UnknownProvider(ValueError):
+    """A panel file names a provider that is not registered."""
+
+
+def provider_names() -> tuple[str, ...]:
+    """Every registered provider, in registration order."""
+    return tuple(PROVIDERS)
+
+
+@cache
+def provider_class(name: str) -> type[Provider]:
+    """The provider class registered as ``name`` (its module imported on first use)."""
+    try:
+        module, attribute = PROVIDERS[name].split(":")
+    except KeyError:
+        raise UnknownProvider(f"unknown provider {name!r}; registered: {', '.join(PROVIDERS)}") from None
+    cls = getattr(importlib.import_module(module), attribute)
+    if not (isinstance(cls, type) and issubclass(cls, Provider)):
+        raise TypeError(f"{PROVIDERS[name]} (provider {name!r}) is not a grader.judges.Provider subclass")
+    return cls
+
+
+def providers_with(**capabilities: Any) -> list[str]:
+    """The registered providers whose class attributes equal ``capabilities`` (e.g. ``batch_api=True``); imports
+    every provider class, so for messages and checks that need all of them."""
+    return [name for name in PROVIDERS
+            if all(getattr(provider_class(name), key) == value for key, value in capabilities.items())]
+
+
+def provider_labels(names: list[str]) -> str:
+    """'OpenAI, Anthropic and xAI': the providers' labels for a message."""
+    words = [provider_class(name).label or name for name in names]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

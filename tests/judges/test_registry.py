@@ -1,0 +1,142 @@
+"""The provider registry: a provider is one class (capabilities as class attributes) plus one line in PROVIDERS, and
+nothing outside the registry and the provider files names a provider."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from grader.judges import PROVIDERS, JudgeSpec, Provider, make_judge, provider_class, providers_with
+from grader.judges._base import SdkJudge
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class AcmeJudge(SdkJudge[Any], Provider):
+    """A provider added the documented way (docs/contributing.md): one class, one registration."""
+
+    label = "Acme"
+    default_endpoint = "https://api.acme.invalid/v1"
+    key_env = "ACME_API_KEY"
+    max_temperature = 1.5
+
+    def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
+        super().__init__(spec, api_key=api_key, factory=lambda: None)
+
+
+@pytest.fixture
+def acme(monkeypatch):
+    """'acme' registered for one test (the registry's lookups forgotten before and after)."""
+    monkeypatch.setitem(PROVIDERS, "acme", f"{__name__}:AcmeJudge")
+    provider_class.cache_clear()
+    yield
+    provider_class.cache_clear()
+
+
+def test_every_registered_provider_is_a_provider_class():
+    assert set(PROVIDERS) >= {"openai", "anthropic", "xai", "openai-compatible", "reference"}
+    for name in PROVIDERS:
+        cls = provider_class(name)
+        assert issubclass(cls, Provider) and cls.label
+        assert cls.structured_outputs[0] == "strict"
+        assert (cls.default_endpoint is None) == (name in ("openai-compatible", "reference"))
+    assert providers_with(batch_api=True) == ["openai", "anthropic", "xai"]
+    assert providers_with(calls_provider=False) == ["reference"]
+
+
+def test_the_defaults_come_from_the_provider_class():
+    xai = JudgeSpec(judge_id="x", provider="xai", model="grok", family="xai")
+    assert (xai.endpoint, xai.key_env) == ("api.x.ai:443", "XAI_API_KEY")
+    anthropic = JudgeSpec(judge_id="a", provider="anthropic", model="claude", family="anthropic", api_key_env="MINE")
+    assert (anthropic.endpoint, anthropic.key_env) == ("https://api.anthropic.com", "MINE")
+    with pytest.raises(ValidationError, match=r"temperature in \[0, 1\]"):
+        JudgeSpec(judge_id="a", provider="anthropic", model="claude", family="anthropic", temperature=1.2)
+    with pytest.raises(ValidationError, match="unknown provider; registered: openai, anthropic"):
+        JudgeSpec(judge_id="z", provider="zeta", model="m", family="z")
+
+
+def test_a_provider_is_one_class_and_one_registration(acme, monkeypatch, tmp_path):
+    spec = JudgeSpec(judge_id="acme-1", provider="acme", model="acme-large", family="acme", temperature=1.4)
+    assert (spec.endpoint, spec.key_env, spec.provider_class) == ("https://api.acme.invalid/v1", "ACME_API_KEY",
+                                                                    AcmeJudge)
+    with pytest.raises(ValidationError, match=r"temperature in \[0, 1.5\]"):
+        JudgeSpec(judge_id="acme-1", provider="acme", model="acme-large", family="acme", temperature=1.6)
+    local = spec.model_copy(update={"base_url": "http://127.0.0.1:9/v1"})
+    judge = make_judge(local, allow_real_api_calls=False)
+    assert isinstance(judge, AcmeJudge) and judge.spec is local
+    # the panel's rules follow the class: no batch API, no fake for a mock panel
+    from grader.panel import load_panel
+    from grader.panel._grade import RunError, _check_batch_panel
+
+    panel = tmp_path / "acme.yaml"
+    panel.write_text(yaml.safe_dump({"name": "acme", "kind": "real", "judges": [local.model_dump(mode="json")]}))
+    with pytest.raises(RunError, match="no provider batch API for judge.s. acme-1 .batches exist for OpenAI, "
+                                       "Anthropic and xAI."):
+        _check_batch_panel(load_panel(panel))
+    panel.write_text(yaml.safe_dump({"name": "acme", "kind": "mock", "mock": {},
+                                     "judges": [local.model_dump(mode="json")]}))
+    with pytest.raises(Exception, match="mock judges are openai, anthropic or xai judges behind local fakes"):
+        load_panel(panel)
+    monkeypatch.setattr(AcmeJudge, "batch_api", True)  # a batch API declared: the same panel may batch
+    panel.write_text(yaml.safe_dump({"name": "acme", "kind": "real", "judges": [local.model_dump(mode="json")]}))
+    _check_batch_panel(load_panel(panel))
+
+
+def test_a_registration_that_is_not_a_provider_class_is_refused(monkeypatch):
+    monkeypatch.setitem(PROVIDERS, "broken", "grader.judges._base:JudgeSpec")
+    provider_class.cache_clear()
+    try:
+        with pytest.raises(TypeError, match="is not a grader.judges.Provider subclass"):
+            provider_class("broken")
+    finally:
+        provider_class.cache_clear()
+
+
+# -- no provider named outside the registry ---------------------------------------------------------------------
+
+PROVIDER_FILES = {"grader/judges/_registry.py", "grader/judges/openai.py", "grader/judges/anthropic.py",
+                  "grader/judges/xai.py", "grader/judges/openai_compatible.py", "grader/judges/reference.py"}
+ELSEWHERE = ("grader/fakes/", "grader/demo/", "grader/anonymizer/")
+"""Not judge providers: the fakes are keyed by wire format, the demo's and the anonymizer's names are contestants'
+provider families (who wrote a decision), not judges."""
+
+
+def _string_literals(path: Path) -> list[tuple[int, str]]:
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+    out = []
+    for token in tokens:
+        if token.type == tokenize.STRING and not token.string.startswith(('"""', "'''", 'r"""', 'f"""')):
+            try:
+                value = eval(token.string)  # noqa: S307 - a literal token of our own source
+            except Exception:  # noqa: BLE001 - an f-string: its text is not a provider name
+                continue
+            out.append((token.start[0], value))
+    return out
+
+
+def test_no_provider_name_outside_the_registry():
+    names = {name for name in PROVIDERS if name != "reference"}
+    found = []
+    for path in sorted((REPO / "grader").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if rel in PROVIDER_FILES or rel.startswith(ELSEWHERE) or "/migrations/" in rel:
+            continue
+        found += [f"{rel}:{line}: {value!r}" for line, value in _string_literals(path) if value in names]
+    assert not found, "provider names outside the registry:\n" + "\n".join(found)
+
+
+def test_validating_a_panel_loads_only_its_providers_sdks():
+    code = ("import sys\n"
+            "from grader.panel import load_panel\n"
+            "load_panel('reference')\n"
+            "print(','.join(m for m in ('openai', 'anthropic', 'xai_sdk', 'grpc', 'instructor') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.strip() == ""
