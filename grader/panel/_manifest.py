@@ -181,6 +181,8 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 elif files[rel] != want[rel]:
                     result.problems.append(f"season file {rel}: content changed (sha256 {files[rel][:12]} ≠ "
                                            f"{want[rel][:12]})")
+            if not result.problems:
+                _verify_contestants(s, run, src, result)
         else:
             result.problems.append(f"season directory {src} not found: season files not checked")
         rub = m.get("rubric", {})
@@ -229,6 +231,32 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 result.problems.append(f"call {c.id}: prompt reference changed")
         _verify_derived(s, run_id, m.get("derived"), by_id, result)
     return result
+
+
+def _verify_contestants(s, run: RunRow, src: Path, result: VerifyResult) -> None:
+    """The season's contestant rows (names, families and models readers and the self-preference audit use) against
+    the unchanged bundle they were imported from."""
+    from grader.season import BundleError, load_bundle
+
+    try:
+        bundle = load_bundle(src)
+    except (BundleError, OSError, ValueError) as exc:
+        result.problems.append(f"season {src}: cannot be loaded ({exc}): contestants not checked")
+        return
+    want = {c.id: (c.display_name, c.provider_family, c.model) for c in bundle.contestants}
+    have = {c.contestant_key: (c.display_name, c.provider_family, c.model) for c in s.scalars(
+        select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
+    for key in sorted(set(want) | set(have)):
+        result.checked += 1
+        if key not in have:
+            result.problems.append(f"contestant {key}: missing from the database")
+        elif key not in want:
+            result.problems.append(f"contestant {key}: not in the season (added to the database)")
+        elif have[key] != want[key]:
+            fields = [f for f, a, b in zip(("name", "family", "model"), have[key], want[key], strict=True) if a != b]
+            result.problems.append(f"contestant {key}: its {' and '.join(fields)} "
+                                   f"{'differs' if len(fields) == 1 else 'differ'} from the season's "
+                                   "(the contestant's row edited)")
 
 
 def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: VerifyResult) -> None:

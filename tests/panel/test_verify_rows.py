@@ -222,3 +222,16 @@ def test_verify_names_an_edit_of_the_runs_own_row(copy, edit, said):
     problems = verify_run(RUN, db_url=copy).problems
     for text in said:
         assert any(text in p for p in problems), (text, problems)
+
+
+def test_verify_names_an_edited_contestant_row(copy):
+    """A contestant's family decides whom the self-preference audit counts as a judge's own; its name is what
+    every reader sees. Both are checked against the season bundle they were imported from."""
+    assert verify_run(RUN, db_url=copy).ok
+    with session_scope(copy) as s:
+        s.execute(update(ContestantRow).where(ContestantRow.contestant_key == "m2").values(provider_family="openai"))
+        s.execute(update(ContestantRow).where(ContestantRow.contestant_key == "m1")
+                  .values(display_name="Renamed", model="other"))
+    problems = verify_run(RUN, db_url=copy).problems
+    assert "contestant m2: its family differs from the season's (the contestant's row edited)" in problems
+    assert "contestant m1: its name and model differ from the season's (the contestant's row edited)" in problems
