@@ -99,7 +99,7 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
 LEADERBOARD_COLUMNS: tuple[str, ...] = (
     "rank", "contestant", "family", "model", "total", "band", "reasoning_median", "efficiency", "outcome_axis",
     "return", "benchmark_return", "alpha", "judges_low", "judges_high", "judge_spread", "n_judges", "flagged",
-    "flag_reason", "process", "oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over",
+    "flag_reason", "process", "risk", "oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over",
     "contestant_id",
 )
 
@@ -117,7 +117,7 @@ def flag_reason(details: dict[str, Any] | None, flagged: bool = True) -> str:
 
 #: Leaderboard columns that carry judges' scores (withheld for an item the viewer has not graded).
 SCORE_COLUMNS: tuple[str, ...] = tuple(c for c in LEADERBOARD_COLUMNS if c not in (
-    "contestant", "family", "model", "process", "contestant_id"))
+    "contestant", "family", "model", "process", "risk", "contestant_id"))
 
 
 def _blind_rows(rows: list[dict[str, Any]], blind: Blind) -> list[dict[str, Any]]:
@@ -138,7 +138,7 @@ def leaderboard(run_id: str, db_url: str | None = None, *, blind: Blind | None =
     """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version); the
     items ``blind`` hides show their neutral label and no score."""
     from grader.panel.leaderboard import leaderboard_rows
-    from grader.reporting import compact_facts, run_process_facts
+    from grader.reporting import compact_facts, compact_risk, run_process_facts
 
     blind = resolve(run_id, blind, db_url)
     meta, rows = leaderboard_rows(run_id, None, db_url)
@@ -157,6 +157,7 @@ def leaderboard(run_id: str, db_url: str | None = None, *, blind: Blind | None =
                 "n_judges": r["n_judges"], "flagged": r["flagged"],
                 "flag_reason": flag_reason(r["details"], bool(r["flagged"])),
                 "process": compact_facts(facts.get(r["contestant_id"])), "contestant_id": r["contestant_id"],
+                "risk": compact_risk(facts.get(r["contestant_id"])),
                 # rounds seasons: the comparison-set score (the ranking surface), all-rounds as context, and how
                 # many of the contestant's rounds the outcome columns are over
                 "oracle_score": r["oracle_score"], "comparison_set": r["comparison_set"] or None,

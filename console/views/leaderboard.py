@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from console import _state, _ui
+from grader.reporting import RISK_LEGEND
 
 st.title("Leaderboard")
 run = _ui.current_run()
@@ -37,6 +38,8 @@ for col in ("return", "benchmark_return", "alpha"):
 rounds_season = view["outcome_over"].notna().any()
 if not rounds_season:  # the comparison-set columns belong to rounds seasons only
     view = view.drop(columns=["oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over"])
+else:  # a rounds season has no daily prices: no VaR / CVaR
+    view = view.drop(columns=["risk"])
 view.insert(2, "page", [f"./contestant?{urlencode({'run': run.run_id, 'contestant': k})}" for k in view["contestant_id"]])
 fmt = st.column_config.NumberColumn
 st.dataframe(
@@ -73,10 +76,12 @@ st.dataframe(
             "Process", help="turnover (traded notional / mean NAV) · mean position HHI · largest position weight · "
                             "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean HHI and "
                             "holdings of the allocations"),
+        "risk": st.column_config.TextColumn("VaR / CVaR95", help=RISK_LEGEND),
     },
 )
 st.caption("Flagged: fewer judges than the panel lists (never official). Process: the facts the judges see in the "
-           "whole-record section; the contestant page has them in full.")
+           "whole-record section; the contestant page has them in full."
+           + ("" if rounds_season else " " + RISK_LEGEND))
 
 if rounds_season:
     st.subheader("Outcome ranking: comparison sets")

@@ -108,7 +108,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         if part in ("reasoning", "evidence") and sub and sub not in rubric.sub_component_weights(part):
             problems.append(f"{file}: line 1, column {col!r}: unknown sub-component id {sub!r} for {rubric.id}")
     directory = AnnotatorDirectory(annotators)
-    grades, originals, already = [], [], 0
+    grades, originals, already, untimed = [], [], 0, 0
     now = datetime.now(UTC)
     for line, row in enumerate(reader, start=2):
         where = f"{file}: line {line}"
@@ -148,6 +148,7 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         content = _grade_key(who.name, key, grade.model_dump())
         if (content, given_at) in stored_at or (given_at is None and content in stored):
             already += 1  # stored before (an export re-imported, or a line given twice): not appended again
+            untimed += given_at is None
             continue
         stored_at.add((content, given_at))
         stored.add(content)
@@ -160,7 +161,9 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         fail(f"{file}: no rows")
         return
     source = f"{file.name} sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
-    skipped = f"; {already} already stored (same grade, same time), not appended again" if already else ""
+    said = [f"{n} already stored ({why}), not appended again" for n, why in (
+        (already - untimed, "same grade, same time"), (untimed, "same grade; the file gives no time")) if n]
+    skipped = "".join(f"; {x}" for x in said)
     if not grades:
         console.print(f"[green]✓[/] 0 human grade(s) appended to run {run_id} from {source}{skipped}")
         return

@@ -200,9 +200,11 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     title = (f"{for_terminal(meta['season'])} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
              f"panel {meta['panel']} · scored version {meta['version']}")
     t = Table(title=title, title_justify="left")
-    from grader.reporting import compact_facts, run_process_facts
+    from grader.reporting import RISK_LEGEND, compact_facts, compact_risk, run_process_facts
 
     facts = run_process_facts(run_id)
+    # a trading season: the decisions' VaR95 / CVaR95 under the process facts (as the judges see them)
+    risk = {c: f"\nVaR / CVaR95\n{cell}" for c, f in facts.items() if (cell := compact_risk(f, sep="\n")) != "—"}
     for col in ("#", "contestant", "total", "band", "reasoning median", "efficiency", "outcome",
                 "return", "benchmark", "alpha", "judges low/median/high", "n", "process"):
         t.add_column(col, justify="right" if col not in ("contestant", "band", "process") else "left")
@@ -213,7 +215,7 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
                   _fmt(r["reasoning_median"]), _fmt(r["efficiency"]), _fmt(r["outcome_axis"]),
                   _fmt(r["return"], pct=True), _fmt(r["benchmark_return"], pct=True), _fmt(r["alpha"], pct=True),
                   spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}",
-                  for_terminal(compact_facts(facts.get(r["contestant_id"]))))
+                  for_terminal(compact_facts(facts.get(r["contestant_id"]))) + risk.get(r["contestant_id"], ""))
     console.print(t)
     if top and len(rows) > top:
         console.print(f"{len(rows) - top} more: `grader leaderboard --run {run_id}` prints every row")
@@ -225,6 +227,8 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
                   "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
                   "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean allocation HHI "
                   "and holdings.", style="dim")
+    if risk:
+        console.print(RISK_LEGEND, style="dim")
     label = RUN_LABELS.get(meta["run_type"])
     if label:
         console.print(label)

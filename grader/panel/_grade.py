@@ -561,10 +561,10 @@ def _finish(db_url, run_id, bundle, rubric, panel, status: str) -> None:
 
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
+        run.status = status  # before the manifest, which records it
         manifest = build_manifest(s, run, bundle, rubric, panel)
         run.manifest = manifest
         run.manifest_hash = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()
-        run.status = status
         run.completed_at = datetime.now(UTC)
         if status != "complete":  # a run with gaps, or with no valid grade, is never official
             run.official_eligible = False

@@ -120,6 +120,7 @@ def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
         "derived": derived_hashes(session, run.id),
         "run_id": run.id,
         "run_type": run.run_type,
+        "status": run.status,  # how the run ended (set before the manifest is built); older manifests lack it
         "season": {"id": bundle.info.id, "content_hash": bundle.content_hash, "files": bundle.file_hashes},
         "rubric": {"id": rubric.id, "content_hash": rubric.content_hash,
                    "judge_facing_hash": rubric.judge_facing_hash, "path": rubric.source_path},
@@ -164,6 +165,7 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
         if run.manifest_hash != hashlib.sha256(json.dumps(m, sort_keys=True).encode()).hexdigest():
             result.problems.append("the stored manifest itself was altered (manifest hash differs)")
         season = s.get(SeasonRow, run.season_id)
+        _verify_run_row(s, run, season, m, result)
         src = Path(season_dir) if season_dir else Path(season.source_path)
         if src.is_dir():
             files, _ = hash_bundle_files(src)
@@ -179,6 +181,8 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 elif files[rel] != want[rel]:
                     result.problems.append(f"season file {rel}: content changed (sha256 {files[rel][:12]} ≠ "
                                            f"{want[rel][:12]})")
+            if not result.problems:
+                _verify_contestants(s, run, src, result)
         else:
             result.problems.append(f"season directory {src} not found: season files not checked")
         rub = m.get("rubric", {})
@@ -227,6 +231,69 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 result.problems.append(f"call {c.id}: prompt reference changed")
         _verify_derived(s, run_id, m.get("derived"), by_id, result)
     return result
+
+
+def _verify_contestants(s, run: RunRow, src: Path, result: VerifyResult) -> None:
+    """The season's contestant rows (names, families and models readers and the self-preference audit use) against
+    the unchanged bundle they were imported from."""
+    from grader.season import BundleError, load_bundle
+
+    try:
+        bundle = load_bundle(src)
+    except (BundleError, OSError, ValueError) as exc:
+        result.problems.append(f"season {src}: cannot be loaded ({exc}): contestants not checked")
+        return
+    want = {c.id: (c.display_name, c.provider_family, c.model) for c in bundle.contestants}
+    have = {c.contestant_key: (c.display_name, c.provider_family, c.model) for c in s.scalars(
+        select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
+    for key in sorted(set(want) | set(have)):
+        result.checked += 1
+        if key not in have:
+            result.problems.append(f"contestant {key}: missing from the database")
+        elif key not in want:
+            result.problems.append(f"contestant {key}: not in the season (added to the database)")
+        elif have[key] != want[key]:
+            fields = [f for f, a, b in zip(("name", "family", "model"), have[key], want[key], strict=True) if a != b]
+            result.problems.append(f"contestant {key}: its {' and '.join(fields)} "
+                                   f"{'differs' if len(fields) == 1 else 'differ'} from the season's "
+                                   "(the contestant's row edited)")
+
+
+def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: VerifyResult) -> None:
+    """The run's own row against its manifest: its type (a mock run relabelled official), season, rubric, panel,
+    notes and (manifests written since issue 31) how it ended; and an official-eligible mark only on an official,
+    complete run whose latest scored version is eligible throughout."""
+    if not m:
+        return
+    rubric, panel = m.get("rubric", {}), m.get("panel", {})
+    fields = [("run type", run.run_type, m.get("run_type")),
+              ("season", season.content_hash if season else None, m.get("season", {}).get("content_hash")),
+              ("rubric", run.rubric_id, rubric.get("id")), ("rubric hash", run.rubric_hash, rubric.get("content_hash")),
+              ("judge-facing hash", run.judge_facing_hash, rubric.get("judge_facing_hash")),
+              ("panel", run.panel_name, panel.get("name")), ("panel hash", run.panel_hash, panel.get("hash"))]
+    if "notes" in m:
+        fields.append(("notes", list(run.notes or []), m["notes"]))
+    if "status" in m:
+        fields.append(("status", run.status, m["status"]))
+    for what, have, want in fields:
+        result.checked += 1
+        if have != want:
+            said = (f"{have!r}, the manifest says {want!r}" if what in ("run type", "status", "rubric", "panel")
+                    else "differs from the manifest's")
+            result.problems.append(f"run {run.id}: its {what} {said} (the run's row edited)")
+    if run.official_eligible:
+        result.checked += 1
+        from grader.panel._scores import latest_version
+
+        latest = latest_version(s, run.id)
+        rows = [] if latest is None else s.scalars(select(ContestantScoreRow.official_eligible).where(
+            ContestantScoreRow.version_id == latest.id)).all()
+        why = ([f"it is a {run.run_type} run"] if run.run_type != "official" else []) + (
+            [f"its status is {run.status!r}"] if run.status != "complete" else []) + (
+            ["its latest scored version is not eligible throughout"] if not rows or not all(rows) else [])
+        if why:
+            result.problems.append(f"run {run.id}: marked official-eligible, but {'; '.join(why)} "
+                                   "(the run's row edited)")
 
 
 def _verify_derived(s, run_id: str, want: dict | None, calls: dict, result: VerifyResult) -> None:

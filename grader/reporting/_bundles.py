@@ -76,3 +76,19 @@ def cached_interval(bundle: Any) -> int:
     from grader.risk import decision_interval
 
     return _derived(bundle, "interval", lambda: decision_interval(bundle))
+
+
+def cached_risk_summaries(bundle: Any) -> Mapping:
+    """contestant key -> its decisions' risk means (``ContestantRisk.summary()``: VaR95 and CVaR95 over one session
+    and over the decision interval) of a cached trading season; {} for a rounds season (no daily prices)."""
+    from grader.risk import contestant_risk
+
+    def compute() -> dict[str, dict]:
+        if bundle.info.format != "trading":
+            return {}
+        market, horizon, replays = cached_market(bundle), cached_interval(bundle), cached_replays(bundle)
+        return {c.id: contestant_risk(bundle, c.id, market=market, horizon=horizon,
+                                      nav=replays[c.id].nav if c.id in replays else None).summary()
+                for c in bundle.contestants}
+
+    return _derived(bundle, "risk_summaries", compute)

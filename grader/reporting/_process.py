@@ -13,7 +13,7 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
     """contestant key -> facts. Trading: decisions, trades, holds, turnover (x mean NAV), mean position HHI, max
     position weight, top sector and its weight, mean cash weight, thrash events. Rounds: rounds, mean HHI of the
     allocations, mean number of holdings."""
-    from grader.reporting._bundles import cached_bundle, cached_replays
+    from grader.reporting._bundles import cached_bundle, cached_replays, cached_risk_summaries
 
     bundle = cached_bundle(source)
     if bundle.info.format == "rounds":
@@ -32,6 +32,7 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
                        holdings=row.pop("holdings_sum") / n if n else None)
         return out
     out = {}
+    risk = cached_risk_summaries(bundle)
     for cid, rep in cached_replays(bundle).items():
         f = rep.facts
         out[cid] = {"format": "trading", "decisions": f.decisions, "trades": f.trades, "holds": f.hold_decisions,
@@ -41,7 +42,10 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
                     "thrash": [{"symbol": e.symbol, "first": f"{e.first_side} {e.first_at[:10]}",
                                 "second": f"{e.second_side} {e.second_at[:10]}", "days": e.trading_days_apart,
                                 "first_rationale": e.first_rationale, "second_rationale": e.second_rationale}
-                               for e in f.thrash_events]}
+                               for e in f.thrash_events],
+                    # the decisions' risk (point-in-time): VaR95 and CVaR95 means over one session and over the
+                    # decision interval, as the judges' whole-record summary gives them
+                    "risk": dict(risk.get(cid) or {})}
     return out
 
 
@@ -58,6 +62,30 @@ def run_process_facts(run_id: str, db_url: str | None = None) -> dict[str, dict[
         return season_process_facts(source)
     except (BundleError, OSError, ValueError):
         return {}
+
+
+def compact_risk(facts: dict[str, Any] | None, sep: str = " · ") -> str:
+    """One short cell for a leaderboard: the decisions' mean one-day VaR95 / CVaR95 and, when the decision interval
+    is longer than a session, the same over it: '1d -0.87% / -1.09% · 5d -1.92% / -2.41%'; '—' when not computed
+    (a rounds season: no daily prices). ``sep`` joins the two (a line break in a terminal table)."""
+    r = (facts or {}).get("risk") or {}
+    if r.get("var_1d_mean") is None:
+        return "—"
+
+    def pair(var: float | None, cvar: float | None) -> str:
+        return f"{var * 100:+.2f}% / " + ("—" if cvar is None else f"{cvar * 100:+.2f}%")
+
+    text = "1d " + pair(r["var_1d_mean"], r.get("cvar_1d_mean"))
+    if r.get("var_h_mean") is not None and r.get("horizon"):
+        text += f"{sep}{r['horizon']}d {pair(r['var_h_mean'], r.get('cvar_h_mean'))}"
+    return text
+
+
+#: The leaderboards' legend of ``compact_risk``.
+RISK_LEGEND = ("VaR / CVaR95 = the decisions' mean historical VaR95 and CVaR95 over one session (1d) and, when it is "
+               "longer, over the decision interval (Nd: N sessions); point-in-time, from the 60 daily returns up to "
+               "each decision's last close; a loss reads negative. The report's risk table and the contestant page "
+               "give them in full.")
 
 
 def compact_facts(facts: dict[str, Any] | None) -> str:

@@ -60,8 +60,11 @@ def test_import_appends_checked_grades_and_export_round_trips(console_env, tmp_p
     assert out.exit_code == 0, out.output
     assert "0 human grade(s) appended" in out.output and "3 already stored" in " ".join(out.output.split())
     assert _count(url) == 3
-    # the plain file again (no times in it): the same grades, not appended either
-    assert RUNNER.invoke(app, ["calibration", "import", str(good), "--run", run]).exit_code == 0
+    # the plain file again (no times in it): the same grades, not appended either, and said so truly (no time to match)
+    out = RUNNER.invoke(app, ["calibration", "import", str(good), "--run", run])
+    assert out.exit_code == 0, out.output
+    said = " ".join(out.output.split())
+    assert "3 already stored (same grade; the file gives no time)" in said and "same time" not in said
     assert _count(url) == 3
 
 

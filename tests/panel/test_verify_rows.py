@@ -196,3 +196,42 @@ def test_row_hashes_hold_on_sqlite_and_postgresql(db_url, tmp_path, monkeypatch)
     assert verify_run(RUN, db_url=db_url).ok, verify_run(RUN, db_url=db_url).problems
     _edit(db_url, "score v2")
     assert any("scored version 2, contestant m1: changed" in p for p in verify_run(RUN, db_url=db_url).problems)
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    ({"run_type": "official", "official_eligible": True},
+     ["run v: its run type 'official', the manifest says 'baseline' (the run's row edited)",
+      "run v: marked official-eligible, but its latest scored version is not eligible throughout"]),
+    ({"official_eligible": True}, ["run v: marked official-eligible, but it is a baseline run; its latest scored "
+                                   "version is not eligible throughout (the run's row edited)"]),
+    ({"status": "complete_with_gaps"}, ["run v: its status 'complete_with_gaps', the manifest says 'complete'"]),
+    ({"notes": ["graded by hand"]}, ["run v: its notes differs from the manifest's"]),
+    ({"panel_hash": "0" * 64}, ["run v: its panel hash differs from the manifest's"]),
+    ({"rubric_id": "grounded_financial_reasoning_judge_v0.3"},
+     ["run v: its rubric 'grounded_financial_reasoning_judge_v0.3', the manifest says"]),
+])
+def test_verify_names_an_edit_of_the_runs_own_row(copy, edit, said):
+    """The run's row is what readers are told the run is: a baseline (or mock) run relabelled official passed
+    verify, and so did edited notes or status. Each is checked against the manifest, and an official-eligible mark
+    against the run's type, status and latest scored version."""
+    from grader.storage import RunRow
+
+    assert verify_run(RUN, db_url=copy).ok
+    with session_scope(copy) as s:
+        s.execute(update(RunRow).where(RunRow.id == RUN).values(**edit))
+    problems = verify_run(RUN, db_url=copy).problems
+    for text in said:
+        assert any(text in p for p in problems), (text, problems)
+
+
+def test_verify_names_an_edited_contestant_row(copy):
+    """A contestant's family decides whom the self-preference audit counts as a judge's own; its name is what
+    every reader sees. Both are checked against the season bundle they were imported from."""
+    assert verify_run(RUN, db_url=copy).ok
+    with session_scope(copy) as s:
+        s.execute(update(ContestantRow).where(ContestantRow.contestant_key == "m2").values(provider_family="openai"))
+        s.execute(update(ContestantRow).where(ContestantRow.contestant_key == "m1")
+                  .values(display_name="Renamed", model="other"))
+    problems = verify_run(RUN, db_url=copy).problems
+    assert "contestant m2: its family differs from the season's (the contestant's row edited)" in problems
+    assert "contestant m1: its name and model differ from the season's (the contestant's row edited)" in problems

@@ -56,18 +56,11 @@ def test_rounds_season_report_says_what_is_not_computed(tmp_path):
     assert "not a daily price series" in section and "| Contestant |" not in section
 
 
-def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_judges(tmp_path, monkeypatch):
-    """Issue 31: the spec asks for VaR and CVaR, one-day and over the decision interval. The report's risk table,
-    the contestant page and the judges' whole-record summary each show all four; the figures are the decisions'
-    own estimates averaged (checked against the per-decision table)."""
-    import pandas as pd
-
-    from grader.reporting import contestant_risk_table
-
+def _every_fifth_session(tmp_path):
+    """A 2-contestant synthetic season deciding every 5th session (each contestant's first decision keeps its buys,
+    the later ones hold), graded by the reference judge as run "r"."""
     season = tmp_path / "season"
     build_synthetic_season(season, n_contestants=2, n_days=40, seed=2)
-    info = yaml.safe_load((season / "season.yaml").read_text())
-    # a decision every 5th session: each contestant's first decision keeps its buys, the later ones hold
     lines = [json.loads(line) for line in (season / "decisions.jsonl").read_text().splitlines() if line.strip()]
     kept, seen = [], {}
     for d in lines:
@@ -78,6 +71,19 @@ def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_j
     (season / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in kept))
     db = f"sqlite:///{tmp_path / 'r.db'}"
     grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="r", db_url=db, progress=False)
+    return season, db
+
+
+def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_judges(tmp_path, monkeypatch):
+    """Issue 31: the spec asks for VaR and CVaR, one-day and over the decision interval. The report's risk table,
+    the contestant page and the judges' whole-record summary each show all four; the figures are the decisions'
+    own estimates averaged (checked against the per-decision table)."""
+    import pandas as pd
+
+    from grader.reporting import contestant_risk_table
+
+    season, db = _every_fifth_session(tmp_path)
+    info = yaml.safe_load((season / "season.yaml").read_text())
     risk = run_risk_evidence("r", db)
     horizon = risk["horizon_sessions"]
     assert horizon > 1, info  # the synthetic season decides every few sessions
@@ -104,3 +110,50 @@ def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_j
     summary = [line for u in users for line in u.splitlines() if line.startswith("Risk at the decisions")]
     assert summary and all("CVaR95" in line and f"over the decision interval ({horizon} sessions)" in line
                            for line in summary)
+
+
+def test_the_leaderboards_show_each_contestants_var_and_cvar(tmp_path, monkeypatch):
+    """Issue 31: CVaR reached the report and the contestant page but not the leaderboard. The CLI leaderboard and the
+    console's leaderboard frame show each contestant's mean VaR95 / CVaR95, one-day and over the decision interval,
+    the same means as the report's risk table; a rounds season (no daily prices) has no such column."""
+    from typer.testing import CliRunner
+
+    from console._queries import leaderboard
+    from grader.cli import app
+
+    _, db = _every_fifth_session(tmp_path)
+    risk = run_risk_evidence("r", db)
+    horizon = risk["horizon_sessions"]
+    assert horizon > 1
+    cells = {r["contestant"]: f"1d {r['var_1d_mean'] * 100:+.2f}% / {r['cvar_1d_mean'] * 100:+.2f}% · {horizon}d "
+                              f"{r['var_h_mean'] * 100:+.2f}% / {r['cvar_h_mean'] * 100:+.2f}%"
+             for r in risk["contestants"]}
+    _, frame = leaderboard("r", db)
+    assert dict(zip(frame["contestant"], frame["risk"], strict=True)) == cells
+
+    monkeypatch.setenv("GRADER_DATABASE_URL", db)
+    out = CliRunner().invoke(app, ["leaderboard", "--run", "r"], env={"COLUMNS": "400"})
+    assert out.exit_code == 0, out.output
+    assert "VaR / CVaR95" in out.output and "mean historical VaR95 and CVaR95 over one session (1d)" in " ".join(out.output.split())
+    rows: list[list[list[str]]] = []  # the table's rows, each its lines' cells (a row starts where "#" is set)
+    for line in out.output.splitlines():
+        parts = [c.strip() for c in line.split("│")[1:-1]]
+        if len(parts) > 2:
+            if parts[0]:
+                rows.append([])
+            if rows:
+                rows[-1].append(parts)
+    for name, cell in cells.items():  # the process cell of each row ends with its VaR / CVaR95 lines
+        row = next(r for r in rows if " ".join(line[1] for line in r).startswith(name[:12]))
+        process = [line[-1] for line in row]
+        assert "VaR / CVaR95" in process, process
+        assert process[process.index("VaR / CVaR95") + 1:] == cell.split(" · "), process
+
+    url = f"sqlite:///{tmp_path / 'rounds.db'}"
+    grade_season(ROUNDS_SEASON, rubric_name="v0.4", panel_name="reference", run_id="cb", db_url=url, progress=False)
+    _, frame = leaderboard("cb", url)
+    assert set(frame["risk"]) == {"—"}
+    monkeypatch.setenv("GRADER_DATABASE_URL", url)
+    out = CliRunner().invoke(app, ["leaderboard", "--run", "cb"], env={"COLUMNS": "400"})
+    assert out.exit_code == 0, out.output
+    assert "CVaR95" not in out.output
