@@ -120,7 +120,8 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
                   f"{err[-300:]}")
             check("Traceback" not in err, f"campaign {n}: {sig.name} printed a traceback: {err[-300:]}")
             if sig != signal.SIGKILL and proc.returncode == EXPECTED_EXIT[sig]:
-                check("Resume with" in err, f"campaign {n}: {sig.name} without the resume command")
+                check("Resume with" in err or "run the same command again" in err,
+                      f"campaign {n}: {sig.name} without the resume command")
                 with sqlite3.connect(db) as conn:  # its own lease (one a SIGKILL left before is taken over later)
                     held = conn.execute("select count(*) from run_leases where pid = ?", (proc.pid,)).fetchone()[0]
                 check(held == 0, f"campaign {n}: {sig.name} left its lease held")

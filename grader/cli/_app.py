@@ -10,7 +10,14 @@ import typer
 from grader.cli import _cost, _ledger, _runs, _season, _tools
 from grader.cli._common import err_console, reads
 from grader.cli._gc import tune_process
-from grader.cli._signals import EXIT_INTERRUPTED, EXIT_TERMINATED, STOP, hand_ctrl_c_to_python, report_stop
+from grader.cli._signals import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    STOP,
+    end_stopped,
+    hand_ctrl_c_to_python,
+    report_stop,
+)
 from grader.cli._signals import install as install_stop_signals
 from grader.hygiene import for_terminal
 
@@ -75,8 +82,9 @@ def main() -> None:
         if done.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
             if not STOP.reported:
                 report_stop("the command stopped before it ended (each database write is committed whole or not "
-                            "at all); run the same command again")
-            sys.exit(STOP.exit_code)
+                            "at all)")
+            _close_storage()
+            end_stopped()
         raise
     except Exception as exc:  # a locked database, a full disk, ...: one line and an exit code of its own
         failure = _storage_failure(exc)

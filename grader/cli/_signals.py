@@ -23,8 +23,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["EXIT_TERMINATED", "STOP", "StopSignal", "hand_ctrl_c_to_python", "install", "report_stop",
-           "stopped_while_loading", "terminate_as_interrupt"]
+__all__ = ["EXIT_TERMINATED", "STOP", "StopSignal", "end_stopped", "hand_ctrl_c_to_python", "install",
+           "report_stop", "stopped_while_loading", "terminate_as_interrupt"]
 
 EXIT_TERMINATED = 143
 """Exit code of a command stopped by SIGTERM (130 for SIGINT)."""
@@ -82,17 +82,30 @@ def hand_ctrl_c_to_python() -> None:
 
 
 def report_stop(what: str) -> None:
-    """One line on stderr for a stop no command reported: which signal, ``what`` it left; then exit 130 or 143."""
+    """One line on stderr for a stop no command reported: which signal, ``what`` it left, the command to run again."""
+    import shlex
+
     word = "terminated (SIGTERM)" if STOP.received == signal.SIGTERM else "interrupted"
-    print(f"{word}: {what}", file=sys.stderr, flush=True)
+    again = shlex.join(["grader", *sys.argv[1:]])
+    print(f"{word}: {what}; run the same command again:\n  {again}", file=sys.stderr, flush=True)
     STOP.reported = True
-    sys.exit(STOP.exit_code)
+
+
+def end_stopped() -> None:
+    """End a stopped process now with 130 or 143 (what it wrote is closed by then). ``os._exit``: Python 3.11 would
+    otherwise turn the exit into a death by SIGINT (-2) when the stop landed inside an ``exec`` of source text
+    (a dataclass or named tuple being made while modules load): that sets a flag no handler clears."""
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(STOP.exit_code)
 
 
 def stopped_while_loading() -> None:
     """A stop while the command line was still loading: nothing read or written yet."""
-    report_stop("stopped while the command line was loading, before anything was read or written; run the same "
-                "command again")
+    report_stop("stopped while the command line was loading, before anything was read or written")
+    end_stopped()
 
 
 @contextmanager
