@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select
 
 from grader.panel.leaderboard import leaderboard_rows
-from grader.storage import JudgeCallRow, session_scope
+from grader.storage import JudgeCallRow, RunLeaseRow, session_scope
 from tests.faults._helpers import (
     ATTEMPTS,
     EXIT_BY_SIGNAL,
@@ -147,3 +147,52 @@ def test_a_stop_an_extension_turns_into_an_import_error_is_still_a_stop(season, 
     again = subprocess.run(grade_cmd(season, panel, "x"), env={**os.environ, "GRADER_DATABASE_URL": url}, cwd=REPO,
                            capture_output=True, text=True)
     assert again.returncode == 0, again.stderr[-2000:]
+
+
+def test_signals_at_random_moments_end_cleanly_and_the_run_completes(season, tmp_path):
+    """The small campaign (``benchmarks/bench_faults.py`` runs the large one): SIGTERM, SIGKILL and SIGINT, each at a
+    random moment of ``grader grade`` (start-up, calls, scoring; seeded, so each run of the suite draws the same),
+    under an attempt cap of 2; every stop that can be caught ends with its message and 130/143, no traceback, its
+    lease released; the run then completes with the scores of an uninterrupted one and nothing paid twice."""
+    import random
+    import time
+
+    import yaml
+
+    panel = capped_panel(tmp_path / "panel.yaml")
+    data = yaml.safe_load(panel.read_text())
+    data["mock"]["latency_s"] = 0.4
+    data["concurrency"] = {"openai": 1, "anthropic": 1, "xai": 1}
+    panel.write_text(yaml.safe_dump(data, sort_keys=False))
+    clean_url = f"sqlite:///{tmp_path / 'clean.db'}"
+    started = time.monotonic()
+    subprocess.run(grade_cmd(season, panel, "r"), env={**os.environ, "GRADER_DATABASE_URL": clean_url}, cwd=REPO,
+                   check=True, capture_output=True)
+    took = time.monotonic() - started
+    url = f"sqlite:///{tmp_path / 'random.db'}"
+    env = {**os.environ, "GRADER_DATABASE_URL": url}
+    rng = random.Random(37)
+    for sig in (signal.SIGTERM, signal.SIGKILL, signal.SIGINT):
+        proc = subprocess.Popen(grade_cmd(season, panel, "r"), env=env, cwd=REPO, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            proc.wait(timeout=rng.uniform(0.1, took))
+        except subprocess.TimeoutExpired:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)
+        if proc.returncode == 0 or (proc.returncode == -sig and run_status(url, "r") == "complete"):
+            continue  # done before the signal, or it landed as the interpreter shut down (its work done)
+        assert proc.returncode == EXIT_BY_SIGNAL[sig], (sig, proc.returncode, err[-2000:])
+        if sig != signal.SIGKILL:
+            assert "Traceback" not in err and ("Resume with" in err or "run the same command again" in err), err
+            if run_status(url, "r") is not None:
+                with session_scope(url) as s:
+                    assert s.get(RunLeaseRow, "r") is None or s.get(RunLeaseRow, "r").pid != proc.pid
+    resumed = subprocess.run(grade_cmd(season, panel, "r"), env=env, cwd=REPO, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    with session_scope(url) as s:
+        ok = s.execute(select(JudgeCallRow.cache_key, func.count()).where(JudgeCallRow.status == "ok")
+                       .group_by(JudgeCallRow.cache_key)).all()
+    assert len(ok) == TASKS and all(k == 1 for _, k in ok)
+    scores = {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("r", db_url=url)[1]}
+    assert scores == {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("r", db_url=clean_url)[1]}
