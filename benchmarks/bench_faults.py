@@ -134,7 +134,8 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
             interrupted = conn.execute("select count(*) from judge_calls where status = 'interrupted'").fetchone()[0]
         print(f"  campaign {n}: {sent} signal(s) ({early} before the command started, {late} after its work "
               f"ended), {interrupted} attempt(s) cut off, then complete")
-        settle(url, db, "s", reference, f"campaign {n}")
+        if _run_status(db) == "complete":  # else nothing to compare (failed above)
+            settle(url, db, "s", reference, f"campaign {n}")
     print(f"  signals sent: {tally}")
 
 
