@@ -7,7 +7,10 @@
   that fills in the middle of the run, then resumed on a disk with room; where no tmpfs can be mounted, SQLite's page
   limit (the same SQLITE_FULL);
 - a locked database (another process holds SQLite's write lock), a read-only one (reading commands, then a write);
-- a hostile endpoint answering ``Retry-After: 3600`` to every first attempt.
+- a hostile endpoint answering ``Retry-After: 3600`` to every first attempt;
+- an endpoint per provider (OpenAI, Anthropic, xAI through their own SDKs against the grader's fakes) echoing the
+  request's API key into its replies (a malformed first reply, then the key in every string of the grade): no byte
+  of the key in the database (every table, WAL included), any file written or any command's output.
 
 Each run is compared with an uninterrupted one (scores and bands), checked for calls paid twice (two ``ok``
 attempts of one content address) and verified (``grader verify``). Prints what it ran and the outcomes; exits 1 if
@@ -120,17 +123,19 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
                   f"{err[-300:]}")
             check("Traceback" not in err, f"campaign {n}: {sig.name} printed a traceback: {err[-300:]}")
             if sig != signal.SIGKILL and proc.returncode == EXPECTED_EXIT[sig]:
-                check("Resume with" in err, f"campaign {n}: {sig.name} without the resume command")
-                with sqlite3.connect(db) as conn:
-                    held = conn.execute("select count(*) from run_leases").fetchone()[0]
-                check(held == 0, f"campaign {n}: {sig.name} left the lease held")
+                check("Resume with" in err or "run the same command again" in err,
+                      f"campaign {n}: {sig.name} without the resume command")
+                with sqlite3.connect(db) as conn:  # its own lease (one a SIGKILL left before is taken over later)
+                    held = conn.execute("select count(*) from run_leases where pid = ?", (proc.pid,)).fetchone()[0]
+                check(held == 0, f"campaign {n}: {sig.name} left its lease held")
         else:
             check(False, f"campaign {n}: not complete after 40 signals")
         with sqlite3.connect(db) as conn:
             interrupted = conn.execute("select count(*) from judge_calls where status = 'interrupted'").fetchone()[0]
         print(f"  campaign {n}: {sent} signal(s) ({early} before the command started, {late} after its work "
               f"ended), {interrupted} attempt(s) cut off, then complete")
-        settle(url, db, "s", reference, f"campaign {n}")
+        if _run_status(db) == "complete":  # else nothing to compare (failed above)
+            settle(url, db, "s", reference, f"campaign {n}")
     print(f"  signals sent: {tally}")
 
 
@@ -251,6 +256,74 @@ def hostile_retry_after(season: Path, work: Path, latency: float) -> None:
     check(done.returncode == 0 and took < 120, f"hostile endpoint: exit {done.returncode} after {took:.0f} s")
 
 
+def echoing_endpoints(season: Path, work: Path) -> None:
+    import itertools
+    import uuid
+
+    import yaml
+
+    from grader.fakes import FakeReply, example_from_schema, fake_server
+
+    def echo(value, key: str):  # noqa: ANN001, ANN202
+        if isinstance(value, dict):
+            return {k: echo(v, key) for k, v in value.items()}
+        if isinstance(value, list):
+            return [echo(v, key) for v in value]
+        return f"echo {key} echo" if value == "fake" else value  # the free-text strings of the example grade
+
+    folder = work / "echo"
+    folder.mkdir()
+    db = folder / "echo.db"
+    url = f"sqlite:///{db}"
+    keys = {p: f"sk-echo-{p}-{uuid.uuid4().hex}" for p in ("openai", "anthropic", "xai")}
+    env = {f"GRADER_BENCH_ECHO_{p.upper()}": k for p, k in keys.items()}
+    outputs: list[str] = []
+    servers = {}
+    try:
+        for provider in keys:
+            served = itertools.count()
+
+            def script(request, served=served):  # noqa: ANN001, ANN202
+                key = request.api_key or ""
+                if next(served) == 0:
+                    return FakeReply.malformed(f"no grade today, {key}")
+                return FakeReply.ok(echo(example_from_schema(request.schema), key))
+
+            servers[provider] = fake_server(provider, script=script).start()
+        judges = [{"judge_id": f"echo-{p}", "provider": p, "model": f"echo-{p}", "family": p, "timeout_s": 30,
+                   "api_key_env": f"GRADER_BENCH_ECHO_{p.upper()}",
+                   **({"host": f.host_port} if p == "xai" else {"base_url": f.base_url})} for p, f in servers.items()]
+        panel = folder / "echo-panel.yaml"
+        panel.write_text(yaml.safe_dump({"name": "echo", "kind": "real", "retry": {
+            "max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05}, "judges": judges}))
+        started = time.perf_counter()
+        graded = grader(url, "grade", str(season), "--panel", str(panel), "--run-id", "e", "--allow-real-api-calls",
+                        "--quiet", env=env)
+        took = time.perf_counter() - started
+        echoed = sum(1 for f in servers.values() for r in f.requests if r.api_key in keys.values())
+    finally:
+        for f in servers.values():
+            f.stop()
+    check(graded.returncode == 0, f"echo: grade exit {graded.returncode}: {graded.stderr[-300:]}")
+    outputs += [graded.stdout, graded.stderr]
+    for args in (["report", "--run", "e", "--out", str(folder / "report")], ["ledger", "--run", "e", "--format",
+                 "json"], ["ledger", "--run", "e"], ["audit", "--run", "e"], ["verify", "--run", "e"],
+                 ["cost", "--run", "e"], ["leaderboard", "--run", "e"]):
+        done = grader(url, *args, env=env)
+        check(done.returncode == 0, f"echo: {args[0]} exit {done.returncode}: {done.stderr[-300:]}")
+        outputs += [done.stdout, done.stderr]
+    files = [p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml"]
+    with sqlite3.connect(db) as conn:
+        dump = "\n".join(conn.iterdump())
+    leaks = [k for k in keys.values() if k in dump or any(k in o for o in outputs)
+             or any(k.encode() in p.read_bytes() for p in files)]
+    print(f"echoing endpoints (OpenAI, Anthropic, xAI SDKs): {echoed} request(s) carried a key that came back in "
+          f"the replies; graded in {took:.1f} s; {len(files)} file(s), {len(dump):,} characters of database and "
+          f"{len(outputs)} outputs searched: {len(leaks)} key(s) found, '[redacted]' stored "
+          f"{dump.count('[redacted]')} time(s)")
+    check(echoed > 0 and not leaks and "[redacted]" in dump, f"echo: keys leaked: {len(leaks)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--contestants", type=int, default=8)
@@ -258,10 +331,10 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=1.0, help="mock reply latency (s) of the signal campaigns")
     parser.add_argument("--room-kib", type=int, default=2048, help="tmpfs room beyond the imported database (KiB)")
     parser.add_argument("--seed", type=int, default=37)
-    parser.add_argument("--only", choices=("signals", "disk", "locked", "hostile"), action="append")
+    parser.add_argument("--only", choices=("signals", "disk", "locked", "hostile", "echo"), action="append")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    wanted = set(args.only or ("signals", "disk", "locked", "hostile"))
+    wanted = set(args.only or ("signals", "disk", "locked", "hostile", "echo"))
     from grader.demo import build_synthetic_season
 
     with tempfile.TemporaryDirectory(prefix="bench-faults-") as tmp:
@@ -291,6 +364,8 @@ def main() -> int:
             locked_and_read_only(season, fast, work, reference)
         if "hostile" in wanted:
             hostile_retry_after(season, work, 0.05)
+        if "echo" in wanted:
+            echoing_endpoints(season, work)
     print(f"faults: {'all expectations held' if not problems else f'{len(problems)} problem(s)'}")
     for p in problems:
         print(f"  - {p}")

@@ -7,12 +7,14 @@ window with 15% left for the reply, up to 250 trading days x 20 contestants and 
 1. Synthetic daily seasons (``grader.demo`` synthetic: the demo strategies on generated prices) of 30, 60, 125 and 250
    days (20 contestants at 250 days, the bar; 7 below, one per strategy style): tokens per decision (cl100k_base,
    the offline count the context-window check uses), the largest record, its share of the naive dump.
-2. Real seasons: the bundled ``seasons/cb-2026-06-1w``, and both CapitalBench tracks imported from the public rounds
-   (``/work/shared/data/capitalbench/rounds`` when present, or CB_ROUNDS; else the slice in ``data/``): the same.
+2. Real seasons: the bundled ``seasons/cb-2026-06-1w``, and both CapitalBench tracks imported from the rounds in
+   ``data/capitalbench/rounds`` (the 50-round slice the repository ships), or from the folder named by
+   ``GRADER_TEST_CB_ROUNDS`` (a full copy of the public rounds: the whole three-month 1M track): the same.
 3. For each: the share of each frontier judge's window left for the reply by the largest record, and of a 200,000-token
    window (the smallest a frontier judge has had).
 
 Run: .venv/bin/python benchmarks/bench_record_size.py
+     GRADER_TEST_CB_ROUNDS=/path/to/rounds .venv/bin/python benchmarks/bench_record_size.py  (the full public rounds)
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SMALLEST_WINDOW = 200_000
-SHARED_ROUNDS = Path("/work/shared/data/capitalbench/rounds")
+SLICE = ROOT / "data" / "capitalbench" / "rounds"
 
 
 def measure(name: str, season: Path, panel) -> None:
@@ -65,13 +67,15 @@ def main() -> int:
             build_synthetic_season(out, n_contestants=contestants, n_days=days, seed=0)
             measure(f"synthetic {contestants} x {days} days", out, panel)
         measure("cb-2026-06-1w (bundled)", ROOT / "seasons" / "cb-2026-06-1w", panel)
-        rounds = Path(os.environ["CB_ROUNDS"]) if os.environ.get("CB_ROUNDS") else (
-            SHARED_ROUNDS if SHARED_ROUNDS.is_dir() else ROOT / "data" / "capitalbench" / "rounds")
+        named = os.environ.get("GRADER_TEST_CB_ROUNDS")
+        rounds = Path(named) if named else SLICE
         for track in ("1W", "1M"):
             out = Path(tmp) / f"cb-{track}"
             import_capitalbench(rounds, track, None, None, out)
-            measure(f"CapitalBench {track} ({'public rounds' if rounds != ROOT / 'data' / 'capitalbench' / 'rounds' else 'slice'})",
-                    out, panel)
+            measure(f"CapitalBench {track} ({'GRADER_TEST_CB_ROUNDS' if named else 'slice in data/'})", out, panel)
+        if not named:
+            print("(the CapitalBench tracks above are the slice in data/; GRADER_TEST_CB_ROUNDS=/path/to/rounds "
+                  "measures them on the full public rounds)")
     return 0
 
 

@@ -10,11 +10,16 @@ import typer
 from grader.cli import _cost, _ledger, _runs, _season, _tools
 from grader.cli._common import err_console, reads
 from grader.cli._gc import tune_process
-from grader.cli._signals import EXIT_TERMINATED, STOP
+from grader.cli._signals import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    STOP,
+    end_stopped,
+    hand_ctrl_c_to_python,
+    report_stop,
+)
 from grader.cli._signals import install as install_stop_signals
 from grader.hygiene import for_terminal
-
-EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="grader",
@@ -65,13 +70,21 @@ app.add_typer(claims_app, name="claims")
 
 
 def main() -> None:
-    install_stop_signals()  # SIGTERM stops any command as Ctrl-C does (grader.cli._signals)
+    install_stop_signals()  # SIGTERM stops any command as Ctrl-C does (grader.cli._signals); grader.cli.main did
     tune_process()
+    hand_ctrl_c_to_python()  # loaded: a command that records Ctrl-C itself says so (grade, while it loads)
     try:
-        app()
-    except SystemExit as done:  # Typer turns Ctrl-C into exit 130; a SIGTERM says 143
-        if done.code == EXIT_INTERRUPTED and STOP.received:
-            sys.exit(EXIT_TERMINATED)
+        try:
+            app()
+        except KeyboardInterrupt:  # while Typer builds the command line, before any command ran
+            sys.exit(EXIT_INTERRUPTED)
+    except SystemExit as done:  # Typer turns Ctrl-C into exit 130; a SIGTERM says 143; one line unless said
+        if done.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+            if not STOP.reported:
+                report_stop("the command stopped before it ended (each database write is committed whole or not "
+                            "at all)")
+            _close_storage()
+            end_stopped()
         raise
     except Exception as exc:  # a locked database, a full disk, ...: one line and an exit code of its own
         failure = _storage_failure(exc)

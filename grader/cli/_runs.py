@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import typer
@@ -9,7 +10,7 @@ from rich.table import Table
 
 from grader.cli._common import console, err_console, fail, load_or_exit
 from grader.cli._gc import start_up_without_collections
-from grader.cli._signals import terminate_as_interrupt
+from grader.cli._signals import hand_ctrl_c_to_python, terminate_as_interrupt
 from grader.hygiene import for_terminal
 
 TOP_ROWS = 25
@@ -50,17 +51,30 @@ def grade(
     9 database schema not this grader's (`grader db upgrade`). After 130, 143, 6 or 7: run the same command again to
     resume."""
     with start_up_without_collections() as resume, terminate_as_interrupt() as stopped:
+        def calls_start() -> None:
+            resume()
+            hand_ctrl_c_to_python()  # asyncio.run's own handler cancels the calls in flight
+
         try:  # from the first import on: a stop while modules load is a stop like any other
             report = _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet,
-                            batch, wait, poll, resume)
+                            batch, wait, poll, calls_start)
+        except Exception:
+            if stopped.received is None:
+                raise
+            stop = True  # a stop a C extension being imported turned into another error (numpy: ImportError)
         except KeyboardInterrupt:
+            stop = True
+        else:
+            stop = False
+        if stop:
             flag = " --allow-real-api-calls" if allow_real_api_calls else ""
             extra = f" --run-type {run_type}" + (f" --repeats {repeats}" if repeats > 1 else "")
-            what = "terminated (SIGTERM)" if stopped.received else "interrupted"
+            what = "terminated (SIGTERM)" if stopped.received == signal.SIGTERM else "interrupted"
             err_console.print(
                 f"[yellow]{what}[/]: every reply received so far is stored; calls in flight are marked interrupted "
                 f"and never count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} "
                 f"--panel {panel} --run-id {run_id}{extra}{flag}", soft_wrap=True)
+            stopped.reported = True
             raise typer.Exit(stopped.exit_code) from None
     from grader.panel._gaps import EXIT_CODES
 

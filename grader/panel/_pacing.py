@@ -11,7 +11,7 @@ One :class:`JudgePacer` per judge of a run:
   (OpenAI counts ``max_tokens`` against the limit the same way). Each reply settles the difference.
 - **Headers**: a reply saying little is left of a limit holds that bucket until the deficit is made up; a limit
   lower than the panel file's is adopted.
-- **Retry-After** pauses the whole judge (the key is limited, not one request); the buckets restart empty after
+- **Retry-After** pauses the whole judge (the key is limited, not one request), at most the panel's ``max_delay_s``; the buckets restart empty after
   the pause, so the waiting requests leave at the paced rate, not in one wave.
 - **Adaptive concurrency** (AIMD): the judge's slots (at most the provider's ``concurrency``) halve on a 429 or a
   529 (once per wave: refusals of requests sent before the last cut do not cut again) and grow back by one per
@@ -192,6 +192,9 @@ class JudgePacer:
     clock: Callable[[], float] = time.monotonic
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     paused_until: float = 0.0
+    max_pause_s: float = math.inf
+    """The longest a Retry-After pauses the judge: the panel's ``max_delay_s`` (a hostile ``Retry-After: 3600``
+    held every other request of the judge for an hour)."""
     refusals: int = 0
     _usage: _Usage = field(default_factory=_Usage)
     _counts: dict[str, int] = field(default_factory=dict)
@@ -290,7 +293,7 @@ class JudgePacer:
         if outcome.rate_limits:
             self.observe(outcome.rate_limits)
         if refused and outcome.retry_after_s is not None:
-            until = self.clock() + outcome.retry_after_s
+            until = self.clock() + min(max(0.0, outcome.retry_after_s), self.max_pause_s)
             if until > self.paused_until:
                 self.paused_until = until
             for bucket in self.buckets.values():

@@ -167,7 +167,8 @@ class CallRunner:
         self._verify = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-verify")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
         # per judge: rate-limit pacing and adaptive concurrency (within its provider's semaphore)
-        self.pacers = {j.judge_id: JudgePacer(j, panel.limit(j.provider), sleep=sleep) for j in panel.judges}
+        self.pacers = {j.judge_id: JudgePacer(j, panel.limit(j.provider), sleep=sleep,
+                                              max_pause_s=max(0.0, panel.retry.max_delay_s)) for j in panel.judges}
         self._replies_prepared = False
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----

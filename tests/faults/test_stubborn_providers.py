@@ -61,3 +61,30 @@ def test_too_many_claims_is_an_invalid_attempt_kept(tmp_path):
     first, second = _attempts(tmp_path)
     assert first.status == "invalid" and first.error_kind == "schema" and "over the limit" in first.error_message
     assert first.raw_reply and second.status == "ok"
+
+
+def test_a_hostile_retry_after_does_not_hold_the_judges_other_requests(season, tmp_path):
+    """``Retry-After: 600`` on each first attempt, one request at a time per judge, ``max_delay_s: 0.5``: the pause a
+    refusal sets for the whole judge is capped too, so the run ends in seconds (the pacer held every other request
+    of the judge for the full Retry-After: ten minutes a contestant)."""
+    import os
+    import subprocess
+    import time
+
+    import yaml
+
+    from tests.faults._helpers import REPO, grade_cmd
+    from tests.panel.conftest import write_panel
+
+    panel = write_panel(tmp_path / "hostile.yaml", latency_s=0.0, failures={
+        "mock-openai": ["rate-limited:600"], "mock-anthropic": ["rate-limited:600"], "mock-xai": ["rate-limited:600"]})
+    data = yaml.safe_load(panel.read_text())
+    data["concurrency"] = {"openai": 1, "anthropic": 1, "xai": 1}  # the second contestant waits behind the first
+    data["retry"] = {"max_attempts": 2, "base_delay_s": 0.05, "max_delay_s": 0.5}
+    panel.write_text(yaml.safe_dump(data, sort_keys=False))
+    started = time.monotonic()
+    done = subprocess.run(grade_cmd(season, panel, "h"), cwd=REPO, capture_output=True, text=True, timeout=240,
+                          env={**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'hostile.db'}"})
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert took < 120, took  # start-up and scoring included, on a busy machine; one uncapped pause is 600 s
