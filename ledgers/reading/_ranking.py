@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 from ledgers._groups import find_group, group_words_pattern
 from ledgers._models import Assertion, FigureRank
@@ -338,6 +339,12 @@ def _placed(sentence: str, m: re.Match[str], rank: FigureRank) -> FigureRank:
     return rank
 
 
+def _said(sentence: str, m: re.Match[str], word: str, polarity: int, near: bool, scope: str | None,
+          end: int) -> FigureRank:
+    return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(),
+                                           end=end))
+
+
 def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, int]]) -> FigureRank | None:
     """A superlative said of the figure at ``span``, after it in its clause (or the comma piece after it) and
     covered by no ranking assertion of the sentence ("0.817 (highest)", "+2.10%, best among sectors", "0.827
@@ -360,10 +367,7 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
         polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
         near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
 
-        def said(scope: str | None, end: int, m: re.Match[str] = m, word: str = word, polarity: int = polarity,
-                 near: bool = near) -> FigureRank:
-            return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near,
-                                                   start=m.start(), end=end))
+        said = partial(_said, sentence, m, word, polarity, near)  # said(scope, end): the superlative read
 
         if len(between.split()) > 5:  # too far from the figure to be sure it is said of it
             return said(None, m.end())
