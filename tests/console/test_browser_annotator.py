@@ -133,11 +133,15 @@ def test_an_annotator_session_on_a_calibration_run(annotator_db, tmp_path):
             expect(page.get_by_role("heading", name="Ledger review")).to_be_visible(timeout=60_000)
             settle(page)
             note = "see https://example.com/x and write to someone@example.com"
-            page.get_by_role("textbox", name="Note").first.fill(note)
+            field = page.get_by_role("textbox", name="Note").first
+            field.fill(note)
+            expect(field).to_have_value(note)  # the field holds it before the form is sent (no re-render in between)
             page.get_by_role("button", name="Record").first.click()
             expect(page.get_by_text("Recorded.")).to_be_visible(timeout=30_000)
             settle(page)
-            expect(page.get_by_text(note, exact=False).first).to_be_visible()
+            with session_scope(url_db) as s:
+                assert [a.note for a in s.query(LedgerAnnotationRow)] == [note]  # stored exactly as typed
+            expect(page.get_by_text(note, exact=False).first).to_be_visible(timeout=30_000)
             assert page.locator("[data-testid=stMain] a[href*='example.com']").count() == 0
             assert page.locator("[data-testid=stMain] a[href^='mailto:']").count() == 0
             page.get_by_role("textbox", name="Note").first.fill("x" * 6000)  # a paste over the limit stays in the field
