@@ -116,14 +116,19 @@ _DIRECTION_BEFORE = re.compile(
     r"climbed|rallied|slipped|jumped|sank|surged|advanced|retreated)\s+(?:by\s+|about\s+|roughly\s+|some\s+)?$",
     re.I,
 )
-_RANGE_BEFORE = re.compile(r"\d(?:\.\d+)?\s*%?\s*(?:to|\u2013|-)\s*$")
-_RANGE_AFTER = re.compile(r"^\s*(?:to|\u2013)\s*[-+\u2212]?\d")
+_RANGE_BEFORE = re.compile(r"(?:\d(?:\.\d+)?\s*%?\s*(?:to|\u2013|-)|\bbetween\s+[-+\u2212]?\d[\d.]*\s*(?:%|percent|pp|bp)?"
+                           r"\s+and)\s*$")
+_RANGE_AFTER = re.compile(r"^\s*(?:%|percent|pp|bp)?\s*(?:to|\u2013)\s*[-+\u2212]?\d")
+_BETWEEN_BEFORE = re.compile(r"\bbetween\s+$")
+"""One end of a range: "3% to 9%", "5-10%", "between 6 and 7 percent", "2 or 3%" (no single value to check)."""
 
 
 def _in_range(body: str, span: tuple[int, int]) -> bool:
     """Whether the number at ``span`` is one end of a stated range ("3% to 9%", "5-10%")."""
-    before = body[max(0, span[0] - 14):span[0]]
-    return bool(_RANGE_BEFORE.search(before) or _RANGE_AFTER.match(body[span[1]:span[1] + 10]))
+    before = body[max(0, span[0] - 30):span[0]]
+    after = body[span[1]:span[1] + 16]
+    return bool(_RANGE_BEFORE.search(before) or _RANGE_AFTER.match(after) or (
+        _BETWEEN_BEFORE.search(before) and re.match(r"^\s*(?:%|percent|pp|bp)?\s*and\s*[-+\u2212]?\d", after)))
 
 
 def _tidy(text: str) -> str:

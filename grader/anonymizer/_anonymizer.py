@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from grader.anonymizer import _patterns as P
+from grader.anonymizer._companion import names_own_lab
 from grader.anonymizer._detector import (
     Detector,
     Group,
@@ -314,6 +315,8 @@ class Anonymizer:
                 continue
             if kind == "provider" and next_to(text, last_identity_end, g.start):
                 pass  # "made by Claude Opus 4.8 (Anthropic)": the author's provider, named with it
+            elif kind == "provider" and names_own_lab(text, g, self._author_family(contestant_id), self._tickers):
+                pass  # "[model] de Meta", "an Alibaba-built [model]": the author's lab beside its scrubbed name
             elif kind == "provider":
                 # identity, not markets: a company named as market context stays verbatim ("Meta -8%",
                 # "Google Cloud +82%", "a lease with Anthropic", "xAI buying GPUs"); only a self-reference
@@ -336,6 +339,10 @@ class Anonymizer:
             pos = g.end
         out.append(text[pos:])
         return ScrubResult(text="".join(out), replacements=replacements, kept=kept)
+
+    def _author_family(self, contestant_id: str | None) -> str | None:
+        author = next((c for c in self._detector.contestants if c.id == contestant_id), None)
+        return None if author is None else P.family_key(author.provider_family)
 
     def _replacement(self, text: str, g: Group, contestant_id: str | None) -> tuple[ReplacementKind, str]:
         kind, target = self._detector.identity_kind(text, g, contestant_id)

@@ -40,7 +40,7 @@ _TAG_LABEL = re.compile(r"(?i)<(?P<tag>model|provider|vendor|family|author|lab|e
 _LABEL = re.compile(
     r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*[\"'*_]*(?:model(?:[_\s]?id|[_\s]?name)?|provider|vendor|family|author|lab|"
     r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
-    r"(?P<val>(?!\s*(?:\[undisclosed\]|undisclosed\b|\[))[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))")
+    r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))")
 _FRAME_TAIL = re.compile(r"\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
                          r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
                          r"[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2}|\s*(?:·|//)\s*[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2})")

@@ -50,7 +50,7 @@ MARKET_PIECE = re.compile(
 news itself (a move, a deal, a release), not with what merely sits near a product (an app, an API, chips)."""
 
 
-_PIECE_ENDS = (".", "\n", ";", ",", ":", "|")
+PIECE_ENDS = (".", "\n", ";", ",", ":", "|")
 """What ends the piece of text a name is read in (a table's or a label line's "|" too)."""
 
 
@@ -59,8 +59,8 @@ def market_clause(text: str, start: int, end: int, tickers: re.Pattern[str] | No
     """The sentence around ``start..end`` reports a market event: it names a traded symbol, a traded company that
     makes no model (``companies``) or a market verb or noun (launch, release, revenue, users, capex, shares, ...)
     and the author does not speak of the name in it (:func:`author_speaks_of`)."""
-    lo = max(text.rfind(c, 0, start) for c in _PIECE_ENDS) + 1
-    hi_candidates = [i for i in (text.find(c, end) for c in _PIECE_ENDS) if i != -1]
+    lo = max(text.rfind(c, 0, start) for c in PIECE_ENDS) + 1
+    hi_candidates = [i for i in (text.find(c, end) for c in PIECE_ENDS) if i != -1]
     hi = min(hi_candidates) if hi_candidates else len(text)
     if author_speaks_of(text[lo:hi], start - lo, end - lo):
         return False  # the author speaks of the name in this piece: not a report of market news

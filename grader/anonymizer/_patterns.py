@@ -50,6 +50,7 @@ _MODEL_HEADS = [
     rf"chat[\s\-]?gpt{TAIL}",
     rf"gpts?{TAIL}",
     rf"o[1345]{_O_SERIES_TAIL}",
+    r"o[\s\-]series",
     r"4o(?:[\s\-]mini)?",
     rf"claude(?:[\s.\-]?ai)?{TAIL}",
     rf"(?-i:Opus|OPUS|Sonnet|SONNET|Haiku|HAIKU){TAIL}",
@@ -91,6 +92,8 @@ _PROVIDERS_ALWAYS = [
     r"anthropic(?:[\s\-]+(?:pbc|ai))?",
     r"x[\s.\-]?ai(?:[\s\-]+(?:corp|holdings))?",
     r"google(?:[\s\-]+(?:deep[\s\-]?mind|ai|brain|research|llc))?",
+    r"(?-i:Alphabet|ALPHABET)",  # Google's parent ("the alphabet" is a word)
+    r"(?-i:FAIR)(?![\s\-]+(?:value|price|share|game|trade|warning))",  # Meta's research lab, in capitals only
     r"deep[\s\-]?mind",
     # "Meta-analysis", "Meta-data" etc. are ordinary words (a fixed list: "Meta-owned" is the company)
     r"(?-i:Meta|META)(?!-(?:analy|data|learn|review|regress|model|heurist|level|cognit|ethic|physic|stud))"
@@ -326,7 +329,7 @@ TRIGGER_WORDS = frozenset(
     """gpt gpts chatgpt claude opus sonnet haiku grok supergrok gemini gemma bard palm lamda llama codellama
     deepseek qwen qwq mistral mixtral codestral magistral ministral pixtral devstral command kimi glm phi
     nemotron jamba dbrx olmo ernie erniebot copilot bing chat davinci openai anthropic xai google deepmind meta
-    facebook cohere zhipu""".split()
+    facebook cohere zhipu alphabet fair series""".split()
 )
 """Letter runs (lower case) whose presence sends a text through the full patterns."""
 CONDITIONAL_TRIGGERS: dict[str, frozenset[str]] = {

@@ -255,11 +255,20 @@ _SCORE_VALUE = re.compile(r"^(?:0?\.\d+|1\.0+)(?![\d.%]|\s*(?:%|percent|pp|bps?)
 """'QUAL 0.689', 'Quality .578': a score in 0..1 written after the word alone (a percentage never is one)."""
 
 
+_PRIOR_COLUMN_BEFORE = re.compile(r"(?<![\w-])prior[\s_-]?(?P<n>\d{1,3})s\s*(?:[:=]\s*)?$", re.I)
+"""'prior 16s +4.41pp', 'Prior 105s +40.58%': the table's own column name in short (prior_16s_active_return)."""
+
+
 def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
     before = text[floor:start]
     m = _QUALITY_BEFORE.search(before)
     if m and _SCORE_VALUE.match(text[start:]):
         return Binding("exact_numeric", field="qualityEvidenceScore", start=floor + m.start(), end=start)
+    m = _PRIOR_COLUMN_BEFORE.search(before)
+    if m and f"priorActiveReturn{m['n']}d" in FIELD_SPECS:
+        # the short name says the column, not how it is measured: supported when it holds, never contradicted
+        return Binding("exact_numeric", field=f"priorActiveReturn{m['n']}d", start=floor + m.start(), end=start,
+                       label="inferred")
     m = PREFIX_RELATIVE.search(before)
     if m:
         return Binding("relative_return", relative=True, start=floor + m.start(), end=start, sign=behind_sign(m))

@@ -107,6 +107,11 @@ rallied run rise rose fall fell drop dropped decline declined pullback rebound b
 downside up down percentile rank ranked week weekly month monthly year ytd session sessions day days
 """.split())
 """Words that name what a superlative ranks on (a window alone says a return)."""
+_NON_RETURN_MEASURES = set("""
+vol vola volatility volatile beta corr correlation correlated drawdown drawdowns dd mdd distance quality qual score
+volume yield ratio rsi spread percentile rank ranked
+""".split())
+"""Measures other than a return: a superlative with no measure of its own may rank on one named beside it."""
 _PLURAL_SUBJECT = {"segments", "sectors", "areas", "names", "assets", "themes", "exposures", "options",
                    "holdings", "groups", "markets", "regions", "countries", "factors", "sleeves", "candidates",
                    "positions", "picks", "ideas", "trades", "industries"}
@@ -326,6 +331,14 @@ def read_clause(
                                      for w in _words(strip_mentions(cell, start)) + head + body + scope_words):
         # "quality score 0.746: top sector": which measure "top" ranks on is not written in its clause or its cell
         return ClauseRead(clause, "the measure the superlative ranks on is not written in its clause")
+    own_measure = [w.lower() for w in body if w.lower() in _RANK_MEASURES and not _WINDOW.match(w)]
+    cell_end = min((i for i in (sentence.find(c, end) for c in ";|\u2014") if i != -1), default=len(sentence))
+    other = [w for w in _words(strip_mentions(cell, cell_end)) if w.lower() in _NON_RETURN_MEASURES]
+    if rule == "ranking" and not own_measure and other:
+        # "quality 0.730 (best sector) but active_return_21s -5.70%": a superlative that names no measure ranks on
+        # a return only by default, and the cell names another measure it may rank on
+        return ClauseRead(clause, f"the superlative names no measure and its cell names '{other[0]}': which one it "
+                                  "ranks on is not certain")
     if rule == "ranking" and re.search(r"\b(?:lead(?:ing|s|er|ers)?|led)\b", sentence[span[0]:span[1]], re.I):
         return ClauseRead(clause, "'leading' may mean one of the leaders")
     if rule == "ranking" and re.search(r"\brank\b|percentile", sentence[span[0]:min(end, span[1] + 12)], re.I):

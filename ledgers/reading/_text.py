@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS
+from ledgers._units import StatedNumber
 from ledgers.reading._clauses import Mention, clause_start, forecast_markers, main_subject, subjects
 from ledgers.reading._fields import leading_field_phrase
 from ledgers.reading._intent import number_intent
@@ -52,11 +53,18 @@ def _compared_with(mentions: Sequence[Mention], text: str, end: int) -> str | No
 
 
 def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str | None:
-    """The option named right before a number ("SMH -7.3%", "EWY: -25%"), or None."""
+    """The option named right before a number ("SMH -7.3%", "EWY: -25%", "behind IGV +7.50%": a reference's own
+    figure too), or None. Its callers read support-only rules (a figure that equals none of its fields is a gap)."""
     for m in mentions:
-        if not m.reference and 0 <= pos - m.end <= 3 and re.fullmatch(r"[\s:(]*", text[m.end:pos]):
+        if 0 <= pos - m.end <= 3 and re.fullmatch(r"[\s:(]*", text[m.end:pos]):
             return m.symbol
     return None
+
+
+def _plain_decimal(stated: StatedNumber) -> bool:
+    """A plain decimal written to at least two places ("0.814", "-0.70"): no percent, currency or multiplier."""
+    return (not stated.percent and not stated.bps and not stated.currency and stated.multiplier == 1.0
+            and stated.decimals >= 2 and abs(stated.value) < 10)
 
 
 _UNBOUND = frozenset({"briefing", "any_return", "any_field", "relative_return", "return_or_relative"})
@@ -125,6 +133,12 @@ def parse_text(
             assertion = Assertion(rule="any_field", symbol=_named_right_before(mentions, text, hit.start) or subject,
                                   stated=hit.stated.value / 100.0, tolerance=hit.stated.in_unit("fraction")[1],
                                   approx=hit.approx, raw=hit.stated.raw)
+        elif assertion.rule == "briefing" and hit.unbound and intent is None and _plain_decimal(hit.stated):
+            # "quality only 0.137", "at 0.814": a decimal no word binds: one of the subject's ratio fields (a score,
+            # a rank, a beta) if it equals one at its written precision; never contradicted
+            assertion = Assertion(rule="any_field", symbol=_named_right_before(mentions, text, hit.start) or subject,
+                                  stated=hit.stated.value, tolerance=hit.stated.in_unit("ratio")[1],
+                                  approx=hit.approx, raw=hit.stated.raw, label="ratio")
         operand_of = _operand_of(mentions, text, hit.start)
         operand = operand_of[0] if operand_of else None
         last = _last_field(parsed)

@@ -121,7 +121,8 @@ def distinctive(a: Assertion, cfg) -> bool:
 def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
     """"PDBC 5-session return 3.25%" where 3.25% is its 3-session return: a distinctive number that is exactly
     the same option's value of the same measure over another window the round showed is that figure with its
-    horizon mislabelled, not a false one (supported, the reason says which window)."""
+    horizon mislabelled or a false one: not verifiable, never supported or contradicted (the reason says which
+    window it is)."""
     if a.field is None or not distinctive(a, ctx.config):
         return None
     for other in sibling_windows(a.field):
@@ -129,9 +130,8 @@ def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) 
             continue
         res = _exact(ctx, a.model_copy(update={"field": other, "label": None}))
         if res.status == SUP and _at_stated_precision(as_float(ctx.get(sym, other)), a):
-            res.reason = f"{res.reason}: the figure is {other}, not the {a.field} the claim names ({mismatch.reason})"
-            res.evidence = res.evidence + mismatch.evidence
-            return res
+            return RuleResult(NV, f"{res.reason}: the figure is {other}, not the {a.field} the claim names "
+                                  f"({mismatch.reason})", res.evidence + mismatch.evidence)
     return None
 
 
@@ -263,12 +263,13 @@ def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
     if not distinctive(a, ctx.config):
         return RuleResult(NV, f"{a.raw}: names no field; too round to be matched to one (briefing/context figure)",
                           briefing=True)
+    unit = "ratio" if a.label == "ratio" else "fraction"  # a plain decimal is matched to ratio fields only
     for fld in ctx.data.store.fields(sym):
-        if unit_of(fld) != "fraction" or fld not in FIELD_SPECS:
+        if unit_of(fld) != unit or fld not in FIELD_SPECS:
             continue
         o = ctx.get(sym, fld)
         v = as_float(o)
         if v is not None and matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
-            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches (the "  # type: ignore[arg-type]
+            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, unit)} ({when(o)}); stated {a.raw} matches (the "  # type: ignore[arg-type]
                                    f"figure names no field: the one it equals)", [o])  # type: ignore[list-item]
     return RuleResult(NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True)

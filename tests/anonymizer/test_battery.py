@@ -1,9 +1,10 @@
 """Issue 30: the anonymizer and the leak guard on sentences written by sessions that never saw their rules
-(tests/anonymizer/battery, README there). ``dev``, ``dev2``, ``dev3`` and ``dev4`` are what rules were written on
-(each first measured before any rule was written on it: dev3 33/112 naming their author after scrubbing, 6/33 of
-those refused by the guard; dev4 68/152, 29 past the guard); ``holdout`` and ``holdout2`` are only measured
-(holdout2 first: 43/136 naming their author, 14 past the guard, 13/173 market texts altered). Figures are printed
-(``pytest -s``); the floors are the measured ones, so a regression fails."""
+(tests/anonymizer/battery, README there). ``dev``, ``dev2``, ``dev3``, ``dev4`` and, since 2026-11-26, ``holdout2``
+are what rules were written on (each first measured before any rule was written on it: dev3 33/112 naming their
+author after scrubbing, 6/33 of those refused by the guard; dev4 68/152, 29 past the guard; holdout2 43/136, 14 past
+the guard, 13/173 market texts altered); ``holdout`` and ``holdout3`` are only measured (holdout3 first: 52/136 naming
+their author, 19 past the guard, 18/194 market texts altered). Figures are printed (``pytest -s``); the floors are
+the measured ones, so a regression fails."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def _guard(out, author):
 
 
 @pytest.mark.parametrize(("name", "max_leaking", "max_altered"), [
-    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 23, 9), ("dev4", 67, 6), ("holdout", 6, 8), ("holdout2", 43, 11),
+    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 23, 9), ("dev4", 63, 6), ("holdout", 6, 8), ("holdout2", 36, 11),
+    ("holdout3", 47, 18),
 ])
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
     result = score(load(name), _guard)
@@ -31,7 +33,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
 
 @pytest.mark.parametrize(("name", "min_caught", "max_refused"), [
     ("dev", 0.97, 0.0), ("dev2", 0.95, 0.02), ("dev3", 0.98, 0.19), ("dev4", 0.91, 0.25), ("holdout", 0.98, 0.15),
-    ("holdout2", 0.94, 0.25),
+    ("holdout2", 0.94, 0.25), ("holdout3", 0.93, 0.35),
 ])
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float,
                                                                          max_refused: float) -> None:
@@ -48,8 +50,8 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
     assert refused <= max_refused * len(market)
 
 
-@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 1), ("dev3", 1), ("dev4", 15), ("holdout", 1),
-                                              ("holdout2", 12)])
+@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 1), ("dev3", 1), ("dev4", 14), ("holdout", 1),
+                                              ("holdout2", 11), ("holdout3", 20)])
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
     """The second line of defence: a scrubbed sentence that still names its author is refused (a gap, never a
     leak). The ones that pass both are counted; the floor is the measured figure."""

@@ -461,3 +461,51 @@ def test_figures_that_carry_a_measure_or_sign_said_before(store, text, expected)
 ])
 def test_a_superlative_at_a_place(store, text, rank_status):
     assert [v.status for c, v in read(store, text) if c.unread is not None] == [rank_status]
+
+
+def test_a_superlative_with_no_measure_beside_another_measure_is_never_a_contradiction(store):
+    # "best sector" names no measure: by default a return (XLK's is the lowest), but the cell names volatility
+    got = [v.status for c, v in read(store, "TECHNOLOGY: vol 25.00% (best sector), beta 1.30.")
+           if c.assertions[0].rule == "ranking"]
+    assert "contradicted" not in got
+    got = [v.status for c, v in read(store, "TECHNOLOGY: the best sector over 5 sessions.")
+           if c.assertions[0].rule == "ranking"]
+    assert got == ["contradicted"]  # no other measure in its cell: the return it ranks on is certain
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("SMH at 2.20, a high-beta bet.", ["supported"]),  # a plain decimal: SMH's beta, the field it equals
+    ("SMH at 2.27, a high-beta bet.", ["not_verifiable"]),  # equals none of its fields: a gap, never a contradiction
+])
+def test_a_plain_decimal_no_word_binds(store, text, expected):
+    assert [v.status for c, v in read(store, text) if c.assertions[0].rule == "any_field"] == expected
+
+
+def test_a_figure_right_after_a_reference_is_the_references_own(store):
+    got = [(c.assertions[0].symbol, v.status) for c, v in read(store, "XLF is second, behind XLV +6.01%.", "FINANCIALS")]
+    assert ("HEALTHCARE", "supported") in got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("XLV: between 6 and 7 percent over 21 sessions.", []),  # a range is no single value
+    ("XLV +6.01% and XLU +1.65% over 21 sessions.", ["supported", "supported"]),  # a list, not a range
+])
+def test_ranges_and_lists(store, text, expected):
+    assert [v.status for c, v in read(store, text) if c.assertions[0].rule != "ranking"] == expected
+
+
+def test_a_figure_of_another_window_is_neither_supported_nor_contradicted(store):
+    # 6.01% is XLV's 21-session return, written as its 5-session one: a mislabel or a false figure, not certain
+    assert [v.status for c, v in read(store, "XLV 5-session return 6.01%.")] == ["not_verifiable"]
+    assert [v.status for c, v in read(store, "XLV 5-session return 3.12%.")] == ["supported"]
+
+
+def test_the_prior_column_in_short_is_read_as_the_prior_active_return():
+    when = close_time(date(2026, 7, 17))
+    rows = [FieldRow("HEALTHCARE", "priorActiveReturn16d", 0.0441, when, "capitalbench:R"),
+            FieldRow("HEALTHCARE", "return5d", 0.0312, when, "capitalbench:R")]
+    prices = pd.DataFrame([{"date": date(2026, 7, 17), "symbol": "HEALTHCARE", "close": 100.0}])
+    small = PointInTimeStore(prices, rows, benchmark="SP500", labels={})
+    assert [v.status for c, v in read(small, "XLV prior 16s +4.41pp.")] == ["supported"]
+    # the short name says the column, not how it is measured: a mismatch is a gap, never a contradiction
+    assert [v.status for c, v in read(small, "XLV prior 16s +9.41pp.")] == ["not_verifiable"]

@@ -92,6 +92,7 @@ HOLDOUT = Path(__file__).parent / "fixtures"
     (HOLDOUT / "holdout_claims" / "late.jsonl", CB_ROUNDS),
     (HOLDOUT / "holdout_v3" / "labels.jsonl", CB_ROUNDS),  # the portfolio-v3.0 format, held out
     (HOLDOUT / "dev_v3" / "labels.jsonl", CB_ROUNDS),  # the same style on other rounds, a development set
+    (HOLDOUT / "holdout_v4" / "labels.jsonl", CB_ROUNDS),  # other formats: tables, key=value, YAML, shorthand, prose
 ])
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
     """Sets labelled by sessions that never saw the rules (README beside each): whatever the reader cannot read
