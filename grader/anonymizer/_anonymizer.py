@@ -298,6 +298,10 @@ class Anonymizer:
                 continue
             g = item
             kind, replacement = self._replacement(text, g, contestant_id)
+            if kind == "issuer":
+                if not names_own_lab(text, g, self._author_family(contestant_id), self._tickers):
+                    continue  # a traded company's brand the season protects, not the author's own lab named with it
+                kind = "provider"
             if kind == "model" and _ORDINARY_WORD.fullmatch(text[g.start:g.end]) and \
                     text[g.start:g.end] in public_names() and not \
                     _VERSION_AFTER.match(text, g.end) and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start):
@@ -344,12 +348,12 @@ class Anonymizer:
         author = next((c for c in self._detector.contestants if c.id == contestant_id), None)
         return None if author is None else P.family_key(author.provider_family)
 
-    def _replacement(self, text: str, g: Group, contestant_id: str | None) -> tuple[ReplacementKind, str]:
+    def _replacement(self, text: str, g: Group, contestant_id: str | None) -> tuple[str, str]:
         kind, target = self._detector.identity_kind(text, g, contestant_id)
         if kind == "self_reference":
             return "self_reference", SELF_REFERENCE_PLACEHOLDER
-        if kind == "provider":
-            return "provider", PROVIDER_PLACEHOLDER
+        if kind in ("provider", "issuer"):
+            return "provider" if kind == "provider" else "issuer", PROVIDER_PLACEHOLDER
         if target is None:
             return "model", MODEL_PLACEHOLDER
         # a neutral token, never the alias: "[Contestant C] release knocked 17% off NVDA" would tell anyone who
@@ -374,7 +378,8 @@ class Anonymizer:
         ``season.yaml``, whose attribution names the contestants' makers)."""
         seen: dict[str, None] = {}
         for g in self._detector.groups(text, self._protected(text)):
-            seen.setdefault(text[g.start : g.end], None)
+            if self._detector.identity_kind(text, g, None)[0] != "issuer":
+                seen.setdefault(text[g.start : g.end], None)
         return list(seen)
 
     def find_leaks(self, text: str) -> list[str]:

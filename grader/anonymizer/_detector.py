@@ -25,7 +25,9 @@ _FAMILY_HEADS = {
     "glm", "phi", "command",
 }  # fmt: skip
 """Words a mention may leave out and still name a contestant's model ("Opus 4.8" ~ claude-opus-4-8)."""
-_KIND_RANK: dict[str, int] = {"provider": 0, "model": 1, "contestant": 2, "self_reference": 3}
+_KIND_RANK: dict[str, int] = {"issuer": -1, "provider": 0, "model": 1, "contestant": 2, "self_reference": 3}
+"""An ``issuer`` is a lab's name the season protects as a traded company's brand ("Google" where GOOGL trades): never
+an identity by itself, only when the author names its own lab beside its scrubbed name (``_companion.py``)."""
 def _allowlist_pattern(allowlist: Iterable[str]) -> re.Pattern[str] | None:
     """Ticker-like entries (upper case, no spaces) match case-sensitively; names match in any case."""
     symbols: set[str] = set()
@@ -262,6 +264,8 @@ class Detector:
                 cands.append((s, e, kind))
                 continue
             if inside:
+                if kind == "provider":
+                    cands.append((s, e, "issuer"))
                 continue
             for a, b in allowed:  # a mention cutting into an allow-listed name takes the whole name
                 if a < e and s < b:
@@ -338,6 +342,8 @@ class Detector:
         id, name or model); or ``provider`` / ``model`` (a company or another model: market context)."""
         if any(k == "self_reference" for _, _, k in g.members):
             return "self_reference", None
+        if all(k == "issuer" for _, _, k in g.members):
+            return "issuer", None
         s, e, kind = max(g.members, key=lambda m: (m[1] - m[0], _KIND_RANK[m[2]]))
         if kind == "provider":
             return "provider", None
@@ -356,7 +362,10 @@ class Detector:
         last_identity_end = -10
         shielded = list(protected)
         for g in self.groups(text, protected):
-            identity = self.identity_kind(text, g, None)[0] != "provider"
+            kind = self.identity_kind(text, g, None)[0]
+            if kind == "issuer":
+                continue  # a traded company's brand the season protects
+            identity = kind != "provider"
             ends = [b for a, b in shielded if b <= g.start] + [last_identity_end]
             if identity or next_to(text, max(ends), g.start):
                 seen.setdefault(text[g.start : g.end], None)

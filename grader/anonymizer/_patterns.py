@@ -211,7 +211,7 @@ SELF_PREFIXES = {
     # "I, Claude, ...", "Me (Gemini): ...", "our Gemini desk", "my GPT view", "Model: claude-sonnet-4-6"
     "apposition": re.compile(
         r"(?<![\w'’])(?:i|me|we)\s*[,(]\s*$|(?<![\w'’])(?:our|my)\s+(?:own\s+)?$"
-        r"|(?:^|(?<=[\n.;]))\s*(?:model|engine|llm|author|generated\s+by|signed)\s*:\s*$|(?:^|(?<=\n))\s*[—–-]\s*$"
+        r"|(?:^|(?<=[\n.;]))\s*(?:model|engine|llm|author|generated\s+by|signed)\s*:\s*$|(?:^|(?<=\n))\s*[—–]\s*$"
         r"|(?<![\w'’])(?:greetings|regards|cheers|thanks)\s+from\s+$",
         re.IGNORECASE
     ),

@@ -51,7 +51,8 @@ _SIGN = set("""
 up down higher lower rose fell gained lost losing declined dropped climbed rallied slipped jumped sank surged
 advanced retreated positive negative outperformed outperforming outperform outperforms underperformed
 underperforming underperform underperforms lagged lagging lags trailed trails led leading leads beat beats beating
-rising falling gaining climbing dropping declining sliding slid sold sell selling off
+rising falling gaining climbing dropping declining sliding slid sold sell selling off gave give giving back
+surrendered shed
 """.split())
 _LIGHT = set("""
 is was are were be been being has had have having shows show showing showed shown posted posting printed prints
@@ -133,6 +134,10 @@ class ClauseRead:
     doubt: str | None
 
 
+_ABBREVIATION = re.compile(r"(?:(?<![\w.])[A-Za-z]\.[A-Za-z]|(?<!\w)(?:vs|etc|approx|incl))$", re.I)
+"""A dot that ends an abbreviation ("U.S.", "e.g.", "vs."), not a sentence."""
+
+
 def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
     """The clause around ``span``: from the last hard boundary (";", ":", a table's "|", a dash, a sentence end) or unbracketed
     comma before it to the next one after it; a figure opening a parenthesis takes the phrase before it along
@@ -150,7 +155,8 @@ def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
             else:
                 depth -= 1
         elif depth == 0 and (ch in ";:|\u2014" or (ch == "," and not _inside_parens(sentence, i, span[0]))
-                             or (ch == "." and i + 1 < len(sentence) and sentence[i + 1] == " ")):
+                             or (ch == "." and i + 1 < len(sentence) and sentence[i + 1] == " "
+                                 and not _ABBREVIATION.search(sentence, max(0, i - 6), i))):
             start = i + 1
             break
         elif depth == 0 and ch == "-" and 0 < i < len(sentence) - 1 and sentence[i - 1] == " " and sentence[i + 1] == " ":
@@ -168,7 +174,8 @@ def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
                 end = j
                 break
             depth -= 1
-        elif depth == 0 and (ch in ";:|\u2014," or (ch == "." and (j + 1 == len(sentence) or sentence[j + 1] == " "))):
+        elif depth == 0 and (ch in ";:|\u2014," or (ch == "." and (j + 1 == len(sentence) or sentence[j + 1] == " ")
+                                                      and not _ABBREVIATION.search(sentence, max(0, j - 6), j))):
             end = j
             break
     return start, end

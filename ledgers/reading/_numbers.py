@@ -76,7 +76,8 @@ _OP_PREFIX = re.compile(
 
 _NEG_PREFIX = re.compile(
     r"\b(?:down|fell|fall(?:en|ing)?|dropped|drop(?:ping)?|declined?|declining|lost|slid|slipped|sank|sunk"
-    r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged|negative)"
+    r"|lower|off|shed|pullback\s+of|drawdown\s+of|decline\s+of|loss\s+of|slump(?:ed)?\s+|tumbled|plunged|negative"
+    r"|gave\s+back|gives\s+back|giving\s+back|given\s+back|handed\s+back|surrendered|shaved\s+off)"
     r"(?:\s+(?:another|a\s+further|an\s+additional))?"
     r"(?:\s+(?:by|of|some|about|around|roughly|nearly|almost))?\s*[~\u2248]?\s*$",
     re.I,

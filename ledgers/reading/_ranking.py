@@ -35,7 +35,8 @@ _LOW = r"weakest|worst|lowest|smallest|poorest|shallowest"
 _HZ = (r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
        r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)")
 _MEASURE = (r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"
-            r"shallow[\s-]drawdown\s+rank|prior\s+active\s+(?:trend|returns?)|active\s+returns?|"
+            r"shallow[\s-]drawdown\s+rank|prior\s+(?:active|relative)\s+(?:trend|returns?|strength|performance)|"
+            r"active\s+returns?|"
             r"(?:benchmark[\s-])?relative\s+(?:momentum|strength|performance|returns?)|momentum|performers?|performance|"
             r"returns?|gains?|rall(?:y|ies)|runs?|move|price\s+action|beta|volatility|vol|drawdowns?|"
             r"quality(?:[\s-]evidence)?\s+score)")
@@ -262,7 +263,7 @@ def _measure_field(measure: str) -> str | None:
 # "negative beta", "positive 5- and 21-session active returns", "a negative correlation to SPY": the sign of a
 # measure the round shows (one small rule: ``rule_sign``)
 SIGN_RE = re.compile(
-    rf"\b(?P<sign>positive|negative)\s+(?P<mid>(?:(?:{_HZ}|and|recent|prior|market|spy|relative)[\s,-]+){{0,5}})"
+    rf"\b(?P<sign>positive|negative)\s+(?P<mid>(?:(?:{_HZ}|and|recent|prior|market|spy|relative|equity|s&p)[\s,-]+){{0,5}})"
     r"(?P<measure>beta|correlation|corr|active\s+returns?|active\s+return)\b",
     re.I,
 )
@@ -355,6 +356,40 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
     only = _ONLY.search(sentence, start, span[0])
     if only is not None:  # "Only major sector with positive prior active return (+2.10%)": the others are not read
         return FigureRank(word=only.group(0).lower(), polarity=1, scope=None, start=only.start(), end=only.end())
+    return _rank_after(sentence, span, end, rankings) or _rank_before(sentence, span, start, rankings)
+
+
+_BEFORE_WORD = re.compile(rf"(?<![\w-])(?!leading\b)(?P<dir>{_HIGH}|{_LOW})(?![\w-])", re.I)
+"""A superlative before a figure ("leading" is not one: it may mean one of the leaders)."""
+_SET_WORDS = re.compile(r"\b(?:among|within|in|across|of|for|versus|vs|than|group|peers?|names|candidates|"
+                        r"holdings|picks|sleeve|cluster|basket|portfolio)\b", re.I)
+_UNIVERSE_WORDS = re.compile(r"\b(?:universe|board|table|all\s+(?:the\s+)?options|whole\s+list)\b", re.I)
+
+
+def _rank_before(sentence: str, span: tuple[int, int], start: int, rankings: list[tuple[int, int]]
+                 ) -> FigureRank | None:
+    """A superlative before the figure in its clause, no other figure between ("the best U.S. sector on the month at
+    +5.84%"): said of the figure, in the set its words name (None when they name none exactly)."""
+    found = [m for m in _BEFORE_WORD.finditer(sentence, start, span[0])
+             if not any(s <= m.start() < e for s, e in rankings)]
+    if not found:
+        return None
+    m = found[-1]
+    between = sentence[m.end():span[0]]
+    if _A_FIGURE.search(between) or len(between.split()) > 8:
+        return None
+    word = m["dir"].lower()
+    group = find_group(between)
+    if group is None and not _SET_WORDS.search(between):  # "Best up-day share (80.95%)": no set named, the universe
+        scope: str | None = "universe"
+    else:
+        scope = ("universe" if _UNIVERSE_WORDS.search(between) and (group is None or group.name == "universe") else
+                 f"group:{group.name}" if group is not None and group.sets and group.name != "universe" else None)
+    return FigureRank(word=word, polarity=-1 if re.fullmatch(_LOW, word, re.I) else 1, scope=scope,
+                      start=m.start(), end=m.end())
+
+
+def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[tuple[int, int]]) -> FigureRank | None:
     after = sentence[end:end + 60]
     stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
     for m in _FIGURE_RANK_WORD.finditer(sentence, span[1], stretch_end):

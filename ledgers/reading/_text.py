@@ -64,7 +64,7 @@ def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str
 def _plain_decimal(stated: StatedNumber) -> bool:
     """A plain decimal written to at least two places ("0.814", "-0.70"): no percent, currency or multiplier."""
     return (not stated.percent and not stated.bps and not stated.currency and stated.multiplier == 1.0
-            and stated.decimals >= 2 and abs(stated.value) < 10)
+            and stated.decimals >= 2 and abs(stated.value) < 1000)
 
 
 _UNBOUND = frozenset({"briefing", "any_return", "any_field", "relative_return", "return_or_relative"})
@@ -134,11 +134,11 @@ def parse_text(
                                   stated=hit.stated.value / 100.0, tolerance=hit.stated.in_unit("fraction")[1],
                                   approx=hit.approx, raw=hit.stated.raw)
         elif assertion.rule == "briefing" and hit.unbound and intent is None and _plain_decimal(hit.stated):
-            # "quality only 0.137", "at 0.814": a decimal no word binds: one of the subject's ratio fields (a score,
+            # "quality only 0.137", "at 0.814", "XLV,1.32,5.65": a decimal no word binds: one of the subject's ratio fields
             # a rank, a beta) if it equals one at its written precision; never contradicted
             assertion = Assertion(rule="any_field", symbol=_named_right_before(mentions, text, hit.start) or subject,
                                   stated=hit.stated.value, tolerance=hit.stated.in_unit("ratio")[1],
-                                  approx=hit.approx, raw=hit.stated.raw, label="ratio")
+                                  approx=hit.approx, raw=hit.stated.raw, label="plain")
         operand_of = _operand_of(mentions, text, hit.start)
         operand = operand_of[0] if operand_of else None
         last = _last_field(parsed)

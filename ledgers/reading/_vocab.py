@@ -18,8 +18,9 @@ DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH_WORDS})\b", re.I)
 BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
 
 
-DOWN_WORDS = frozenset("down fell lost dropped declined slipped slid shed sank tumbled".split())
-SIGN_WORDS = r"up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|jumped|surged|tumbled"
+DOWN_WORDS = frozenset("down fell lost dropped declined slipped slid shed sank tumbled surrendered".split() + ["gave back"])
+SIGN_WORDS = (r"up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|jumped|"
+              r"surged|tumbled|gave\s+back|surrendered")
 """Words that say which way a figure moved ("down 1.90%"): a figure right after one is signed."""
 SIGN_WORD_BEFORE = re.compile(rf"(?<![\w-])(?P<w>{SIGN_WORDS})\s+(?:(?:another|a\s+further|an\s+additional)\s+)?"
                               r"(?:by\s+)?$", re.I)
@@ -29,7 +30,7 @@ def sign_word_before(before: str, negated: bool) -> str | None:
     """The word right before a figure that says which way it moved, lower case, when it agrees with how the figure
     was read (``negated``); None otherwise (no word, or the word and the reading disagree: no sign is certain)."""
     m = SIGN_WORD_BEFORE.search(before)
-    if m is None or (m["w"].lower() in DOWN_WORDS) != negated:
+    if m is None or (" ".join(m["w"].lower().split()) in DOWN_WORDS) != negated:
         return None
     return m["w"].lower()
 

@@ -263,7 +263,18 @@ def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
     if not distinctive(a, ctx.config):
         return RuleResult(NV, f"{a.raw}: names no field; too round to be matched to one (briefing/context figure)",
                           briefing=True)
-    unit = "ratio" if a.label == "ratio" else "fraction"  # a plain decimal is matched to ratio fields only
+    # a plain decimal ("0.814", "1.32" in a CSV row) is a ratio field at face value or a percentage field in percent
+    readings = [("ratio", 1.0), ("fraction", 100.0)] if a.label == "plain" else [("fraction", 1.0)]
+    for unit, scale in readings:
+        found = _equal_field(ctx, sym, a.model_copy(update={"stated": (a.stated or 0.0) / scale,
+                                                               "tolerance": a.tolerance / scale}), unit)
+        if found is not None:
+            return found
+    return RuleResult(NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True)
+
+
+def _equal_field(ctx: Ctx, sym: str, a: Assertion, unit: str) -> RuleResult | None:
+    """Supported on the first field of ``unit`` the subject's figure equals, or None."""
     for fld in ctx.data.store.fields(sym):
         if unit_of(fld) != unit or fld not in FIELD_SPECS:
             continue
@@ -272,4 +283,4 @@ def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
         if v is not None and matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
             return RuleResult(SUP, f"{sym} {fld} = {fmt(v, unit)} ({when(o)}); stated {a.raw} matches (the "  # type: ignore[arg-type]
                                    f"figure names no field: the one it equals)", [o])  # type: ignore[list-item]
-    return RuleResult(NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True)
+    return None

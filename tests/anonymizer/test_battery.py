@@ -21,8 +21,8 @@ def _guard(out, author):
 
 
 @pytest.mark.parametrize(("name", "max_leaking", "max_altered"), [
-    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 23, 9), ("dev4", 63, 6), ("holdout", 6, 8), ("holdout2", 36, 11),
-    ("holdout3", 47, 18),
+    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 19, 9), ("dev4", 59, 6), ("holdout", 5, 8), ("holdout2", 32, 11),
+    ("holdout3", 45, 14),
 ])
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
     result = score(load(name), _guard)
@@ -50,8 +50,8 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
     assert refused <= max_refused * len(market)
 
 
-@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 1), ("dev3", 1), ("dev4", 14), ("holdout", 1),
-                                              ("holdout2", 11), ("holdout3", 20)])
+@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 1), ("dev3", 1), ("dev4", 12), ("holdout", 1),
+                                              ("holdout2", 7), ("holdout3", 19)])
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
     """The second line of defence: a scrubbed sentence that still names its author is refused (a gap, never a
     leak). The ones that pass both are counted; the floor is the measured figure."""

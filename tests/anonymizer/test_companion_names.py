@@ -48,3 +48,15 @@ def test_ordinary_capitals_stay():
 def test_a_key_and_its_quoted_value_keep_their_quotes():
     assert scrub('{"model": "qwen-max", "side": "SELL"}', "alibaba", "qwen-max") == \
         '{"model": "[undisclosed]", "side": "SELL"}'
+
+
+@pytest.mark.parametrize(("text", "family", "model", "gone", "kept"), [
+    # the season trades GOOGL and META: their brands are protected as companies, except as the author's own lab
+    ("Sono Gemini, addestrato da Google; riduco il rischio. Google Cloud revenue lifted GOOGL.", "google",
+     "gemini-2.5-pro", "addestrato da Google", "Google Cloud revenue lifted GOOGL"),
+    ("Written by Llama (Meta). Meta capex guidance weighs on META.", "meta", "llama-4-maverick", "(Meta)",
+     "Meta capex guidance weighs on META"),
+])
+def test_a_protected_brand_is_scrubbed_only_as_the_authors_own_lab(text, family, model, gone, kept):
+    out = scrub(text, family, model)
+    assert gone not in out and kept in out, out

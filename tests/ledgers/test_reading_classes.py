@@ -509,3 +509,29 @@ def test_the_prior_column_in_short_is_read_as_the_prior_active_return():
     assert [v.status for c, v in read(small, "XLV prior 16s +4.41pp.")] == ["supported"]
     # the short name says the column, not how it is measured: a mismatch is a gap, never a contradiction
     assert [v.status for c, v in read(small, "XLV prior 16s +9.41pp.")] == ["not_verifiable"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("XLK gave back 5.90% over 5 sessions.", ["supported"]),  # -5.90%: the words carry the sign
+    ("XLV gave back 3.12% over 5 sessions.", ["contradicted"]),  # XLV rose 3.12%
+])
+def test_words_that_give_a_figure_its_sign(store, text, expected):
+    assert [v.status for c, v in read(store, text)] == expected
+
+
+@pytest.mark.parametrize(("text", "rank_status"), [
+    # 5-session returns of the sectors: HEALTHCARE 3.12%, UTILITIES 2.48%, ENERGY 2.11%, ..., TECHNOLOGY -5.90%
+    ("XLK is the weakest U.S. sector over 5 sessions at -5.90%.", "supported"),  # "U.S." ends no clause
+    ("XLV is the best sector over 5 sessions at +3.12%.", "supported"),
+    ("XLU is the best sector over 5 sessions at +2.48%.", "contradicted"),  # second; its measure and set are written
+])
+def test_a_superlative_before_its_figure_is_a_claim_of_its_own(store, text, rank_status):
+    got = read(store, text)
+    assert [v.status for c, v in got if c.unread is not None or c.assertions[0].rule == "ranking"] == [rank_status]
+    assert [v.status for c, v in got if c.unread is None and c.assertions[0].rule != "ranking"] == ["supported"]
+
+
+def test_a_row_of_plain_decimals_in_percent(store):
+    # a CSV row pasted in the text: no unit, no header in the sentence; each value one of the option's own fields
+    assert [v.status for c, v in read(store, "XLV,3.12,6.01", "HEALTHCARE")] == ["supported", "supported"]
+    assert "contradicted" not in [v.status for c, v in read(store, "XLV,3.21,6.10", "HEALTHCARE")]
