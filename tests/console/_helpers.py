@@ -84,3 +84,15 @@ def fill_calibration(at, reasoning=None, evidence=None, data_reliability=None, o
     if comment is not None:
         at.text_area(key=f"{prefix}comment").input(comment)
     return prefix
+
+
+def audit_sections(at) -> list[str]:
+    """The Audits page's section titles once its report is shown (the section picker), else []."""
+    picker = [r for r in at.radio if r.key == "audit_section"]
+    return list(picker[0].options) if picker else []
+
+
+def open_audit_section(at, contains: str):
+    """Show the first Audits section whose title contains ``contains`` (the page draws one section at a time)."""
+    title = next(t for t in audit_sections(at) if contains in t)
+    return at.radio(key="audit_section").set_value(title).run()

@@ -13,7 +13,14 @@ from console import (
     run_contestants,
 )
 from grader.storage import ContestantScoreRow, session_scope
-from tests.console._helpers import app_test, page_text, sign_in, write_forms
+from tests.console._helpers import (
+    app_test,
+    audit_sections,
+    open_audit_section,
+    page_text,
+    sign_in,
+    write_forms,
+)
 
 
 def _open(page: str, **params: str):
@@ -117,15 +124,14 @@ def test_human_grades_need_a_sign_in_on_the_audits_page(console_env):
                            console_env.db_url)
     at = _open("views/audits.py", run=console_env.run_id)
     start = time.monotonic()
-    while not at.tabs:
+    while not audit_sections(at):
         assert time.monotonic() - start < 240
         time.sleep(0.5)
         at.run()
-    calibration = next(t for t in at.tabs if "Calibration" in t.label)
+    calibration = open_audit_section(at, "Calibration")
     assert "shown to signed-in annotators only" in "\n".join(str(e.value) for e in calibration.info)
     assert not calibration.get("imgs") and not calibration.get("image")
-    sign_in(at, "alice", console_env.tokens["alice"])
-    calibration = next(t for t in at.tabs if "Calibration" in t.label)
+    calibration = open_audit_section(sign_in(at, "alice", console_env.tokens["alice"]), "Calibration")
     assert "signed-in annotators only" not in "\n".join(str(e.value) for e in calibration.info)
     assert calibration.get("imgs") or calibration.get("image")  # the scatter of human vs judge grades
 
