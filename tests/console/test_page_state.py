@@ -67,9 +67,9 @@ def test_a_link_to_something_that_is_not_there_says_so(console_env):
 def test_ledger_filters_and_a_linked_claim_live_in_the_url(console_env):
     url = console_env.db_url
     entry = ledger_page(console_env.run_id, None, 1, 50, url).entries[3]
-    at = _open("views/ledger.py", run=console_env.run_id, verifier="contradicted,supported", per="10")
+    at = _open("views/ledger.py", run=console_env.run_id, verifier="contradicted,supported", per="50")
     assert at.multiselect(key="ledger_verifier").value == ["contradicted", "supported"]
-    assert at.selectbox(key="ledger_page_size").value == 10
+    assert at.selectbox(key="ledger_page_size").value == 50  # not the default (10)
     assert at.query_params["verifier"] == "contradicted,supported"
     linked = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
     assert f"Showing claim {entry.id} only" in page_text(linked)
