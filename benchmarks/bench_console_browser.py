@@ -73,6 +73,8 @@ def _calibration_views(base: str, run_id: str, context, items, item: int) -> lis
         option.click()
         _until_drawn(tab, rf"^Submit grade of {there.alias}")
         switched.append(time.perf_counter() - start)
+        while tab.get_by_label(AXIS_LABELS[0], exact=True).count() > 1:  # the previous item's form fading out
+            tab.wait_for_timeout(25)
         for label, value in zip(AXIS_LABELS, (55, 60, 50), strict=True):
             box = tab.get_by_label(label, exact=True)
             box.fill(str(value))

@@ -65,9 +65,13 @@ def _shoot(page, out: Path, name: str) -> None:  # noqa: ANN001
         height = now
         page.set_viewport_size({"width": WIDTH, "height": min(max(int(height) + 60, 800), 12000)})
         _settle(page)
-    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    path = out / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    from PIL import Image  # matplotlib's dependency: a 256-colour palette keeps the committed files small
+
+    Image.open(path).convert("RGB").quantize(256).save(path, optimize=True)
     page.set_viewport_size({"width": WIDTH, "height": 900})
-    print(f"{out / f'{name}.png'} ({height} px tall)")
+    print(f"{path} ({height} px tall)")
 
 
 def _open(page, base: str, path: str, heading: str) -> None:  # noqa: ANN001

@@ -77,6 +77,8 @@ def fill_calibration(at, reasoning=None, evidence=None, data_reliability=None, o
     """Fill the calibration form's fields that are given (``evidence_claim_support=90`` for a sub-score)."""
     prefix = calibration_prefix(at)
     subs = {"sub:{}:{}".format(*name.split("_", 1)): value for name, value in subs.items()}
+    if subs and not at.toggle(key=f"{prefix}subs_shown").value:  # the sub-score fields are drawn when asked for
+        at.toggle(key=f"{prefix}subs_shown").set_value(True).run()
     for name, value in (("reasoning", reasoning), ("evidence", evidence), ("data_reliability", data_reliability),
                         ("outcome", outcome), *subs.items()):
         if value is not None:
