@@ -427,5 +427,3 @@ def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | Non
     shown = frame[~frame["contestant_id"].map(blind.hides_key)]
     return pd.concat([shown.sort_values("rank B", na_position="last"),
                       frame[frame["contestant_id"].map(blind.hides_key)]]).reset_index(drop=True)
-
-
