@@ -4,7 +4,8 @@ Starts ``grader console`` on the benchmark database of ``bench_console.py`` (bui
 Debian's chromium with Playwright. For each page it prints:
 
 - new tab: a new tab of the same browser (a new Streamlit session; the page's data not viewed before in any
-  session) opened on the page's URL, until the page's last element is drawn and the script run has finished.
+  session) opened on the page's URL, until the page's last element is drawn, the script run has finished and no
+  element still shows the grey placeholder of code being loaded.
   The browser has loaded the leaderboard and another contestant's page before (its cache holds Streamlit's and
   the charting library's scripts, as after any earlier visit); the first visit with an empty cache is printed apart;
 - reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats;
@@ -31,14 +32,17 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 BAR_SECONDS = 1.5
 STATUS_RUNNING = ("() => { const w = document.querySelector('[data-testid=\"stStatusWidget\"]');"
                   " return !w || getComputedStyle(w).visibility === 'hidden'; }")
+#: Elements whose code the browser loads on first use show a grey placeholder until then: a page is drawn without them
+NO_PLACEHOLDER = "() => !document.querySelector('[data-testid=\"stSkeleton\"]')"
 
 
 def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: ANN001
-    """Poll until ``marker`` (regex) is on the page and Streamlit's script run has finished."""
+    """Poll until ``marker`` (regex) is on the page, Streamlit's script run has finished and no element still waits
+    for its code (a grey placeholder)."""
     pattern = re.compile(marker)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if page.get_by_text(pattern).count() and page.evaluate(STATUS_RUNNING):
+        if page.get_by_text(pattern).count() and page.evaluate(STATUS_RUNNING) and page.evaluate(NO_PLACEHOLDER):
             exceptions = page.locator('[data-testid="stException"]')
             if exceptions.count():
                 raise RuntimeError(f"page raised: {exceptions.first.inner_text()[:300]}")
@@ -69,6 +73,8 @@ def _calibration_views(base: str, run_id: str, context, items, item: int) -> lis
         option.click()
         _until_drawn(tab, rf"^Submit grade of {there.alias}")
         switched.append(time.perf_counter() - start)
+        while tab.get_by_label(AXIS_LABELS[0], exact=True).count() > 1:  # the previous item's form fading out
+            tab.wait_for_timeout(25)
         for label, value in zip(AXIS_LABELS, (55, 60, 50), strict=True):
             box = tab.get_by_label(label, exact=True)
             box.fill(str(value))

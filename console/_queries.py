@@ -1,31 +1,44 @@
 """Read-side data access of the console: small indexed queries returning plain typed data.
 
 Every function takes ``db_url`` (``None``: ``GRADER_DATABASE_URL``) and opens its own short session, so
-the Streamlit pages can cache results with ``st.cache_data``. Nothing here writes.
+the Streamlit pages can cache results with ``st.cache_data``. Nothing here writes. The ledger, calibration and
+audit reads live in ``_ledger_reads``, ``_calibration_reads`` and ``_audit_reads`` and are re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 import pandas as pd
 from pydantic import BaseModel
 from sqlalchemy import func, select
 
+from console._audit_reads import audit_document, audit_report, audits_withheld  # noqa: F401 - re-exported
 from console._blind import HIDDEN_AUTHOR, Blind, resolve
+from console._calibration_reads import (  # noqa: F401 - re-exported
+    BlindRecord,
+    CalibrationItem,
+    HumanGradeView,
+    blind_record,
+    calibration_items,
+    calibration_queue,
+    human_grade_stamp,
+    human_grades,
+)
+from console._ledger_reads import (  # noqa: F401 - re-exported
+    LedgerAnnotationView,
+    LedgerEntryView,
+    LedgerFilters,
+    LedgerPage,
+    ledger_judges,
+    ledger_page,
+)
 from grader.storage import (
     ContestantRow,
     ContestantScoreRow,
     DecisionRow,
     GradeRow,
-    HumanGradeRow,
-    JudgeCallRow,
-    LedgerAnnotationRow,
-    LedgerEntryRow,
-    PromptRow,
     RunRow,
     ScoreVersionRow,
     SeasonRow,
@@ -319,268 +332,6 @@ def decision_timeline(contestant_row_id: int, db_url: str | None = None, *, blin
     )
 
 
-# ------------------------------------------------------------------------------------------ ledgers
-
-
-class LedgerFilters(BaseModel):
-    """Ledger review filters; ``None`` means any."""
-
-    judge_id: str | None = None
-    verifier_statuses: list[str] | None = None
-    judge_statuses: list[str] | None = None
-    disagrees: bool | None = None
-    contestant_row_id: int | None = None
-    lookahead_only: bool = False
-    entry_id: int | None = None
-    """One ledger entry (a linked claim)."""
-
-
-class LedgerAnnotationView(BaseModel):
-    annotator: str
-    status: str
-    note: str
-    created_at: datetime
-
-
-class LedgerEntryView(BaseModel):
-    """One claim of one judge's ledger with the verifier's verdict and the values it was checked against."""
-
-    id: int
-    contestant: str
-    contestant_row_id: int
-    judge_id: str
-    position: int
-    claim: str
-    decision_date: date | None
-    symbol: str | None
-    cited_fields: list[str]
-    judge_status: str
-    judge_note: str
-    verifier_status: str
-    verifier_reason: str
-    evidence: list[dict[str, Any]]
-    flags: list[str]
-    flag_reasons: dict[str, str] = {}
-    check_path: str = "text"
-    clause: str | None = None
-    disagrees: bool
-    lookahead: bool
-    annotations: list[LedgerAnnotationView]
-
-
-class LedgerPage(BaseModel):
-    total: int
-    page: int
-    page_size: int
-    pages: int
-    entries: list[LedgerEntryView]
-    hidden_items: int = 0
-    """Items of a calibration run whose ledgers are withheld until the viewer grades them."""
-
-
-def ledger_judges(run_id: str, db_url: str | None = None) -> list[str]:
-    """Judge ids that have ledger entries (or grades) in the run."""
-    with session_scope(db_url) as s:
-        return sorted(s.scalars(select(GradeRow.judge_id).where(GradeRow.run_id == run_id).distinct()))
-
-
-def _ledger_where(run_id: str, f: LedgerFilters) -> list[Any]:
-    where: list[Any] = [LedgerEntryRow.run_id == run_id]
-    if f.judge_id:
-        where.append(LedgerEntryRow.judge_id == f.judge_id)
-    if f.verifier_statuses:
-        where.append(LedgerEntryRow.verifier_status.in_(f.verifier_statuses))
-    if f.judge_statuses:
-        where.append(LedgerEntryRow.judge_status.in_(f.judge_statuses))
-    if f.disagrees is not None:
-        where.append(LedgerEntryRow.disagrees.is_(f.disagrees))
-    if f.contestant_row_id is not None:
-        where.append(LedgerEntryRow.contestant_id == f.contestant_row_id)
-    if f.lookahead_only:
-        where.append(LedgerEntryRow.lookahead.is_(True))
-    if f.entry_id is not None:
-        where.append(LedgerEntryRow.id == f.entry_id)
-    return where
-
-
-def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1, page_size: int = 20,
-                db_url: str | None = None, *, blind: Blind | None = None) -> LedgerPage:
-    """One page of the run's claim ledgers (filtered, ordered by contestant, judge and position); the ledgers of
-    the items ``blind`` hides are left out (``hidden_items`` says how many)."""
-    f = filters or LedgerFilters()
-    page_size = max(1, min(int(page_size), 200))
-    blind = resolve(run_id, blind, db_url)
-    where = _ledger_where(run_id, f)
-    if blind.hides_any:
-        where.append(LedgerEntryRow.contestant_id.not_in(sorted(blind.hidden_rows)))
-    with session_scope(db_url) as s:
-        total = int(s.scalar(select(func.count(LedgerEntryRow.id)).where(*where)) or 0)
-        pages = max(1, math.ceil(total / page_size))
-        page = max(1, min(int(page), pages))
-        rows = s.execute(
-            select(LedgerEntryRow, ContestantRow.display_name)
-            .join(ContestantRow, ContestantRow.id == LedgerEntryRow.contestant_id)
-            .where(*where)
-            .order_by(LedgerEntryRow.contestant_id, LedgerEntryRow.judge_id, LedgerEntryRow.position,
-                      LedgerEntryRow.id)
-            .limit(page_size).offset((page - 1) * page_size)
-        ).all()
-        ids = [e.id for e, _ in rows]
-        notes: dict[int, list[LedgerAnnotationView]] = {i: [] for i in ids}
-        if ids:
-            for a in s.scalars(select(LedgerAnnotationRow).where(LedgerAnnotationRow.ledger_entry_id.in_(ids))
-                               .order_by(LedgerAnnotationRow.created_at, LedgerAnnotationRow.id)):
-                notes[a.ledger_entry_id].append(LedgerAnnotationView(
-                    annotator=a.annotator, status=a.status, note=a.note, created_at=a.created_at))
-        entries = [
-            LedgerEntryView(
-                id=e.id, contestant=name, contestant_row_id=e.contestant_id, judge_id=e.judge_id,
-                position=e.position, claim=e.claim, decision_date=e.decision_date, symbol=e.symbol,
-                cited_fields=[str(x) for x in e.cited_fields or []], judge_status=e.judge_status,
-                judge_note=e.judge_note or "", verifier_status=e.verifier_status,
-                verifier_reason=e.verifier_reason or "",
-                evidence=[dict(x) for x in e.evidence or [] if isinstance(x, dict)],
-                flags=[str(x) for x in e.flags or []], disagrees=bool(e.disagrees), lookahead=bool(e.lookahead),
-                flag_reasons={str(k): str(v) for k, v in (e.flag_reasons or {}).items()},
-                check_path=e.check_path or "text", clause=e.clause,
-                annotations=notes[e.id],
-            )
-            for e, name in rows
-        ]
-    return LedgerPage(total=total, page=page, page_size=page_size, pages=pages, entries=entries,
-                      hidden_items=len(blind.hidden_rows))
-
-
-# -------------------------------------------------------------------------------------- calibration
-
-
-class CalibrationItem(BaseModel):
-    """A contestant record to grade blind; ``alias`` is a neutral label that does not reveal identity."""
-
-    contestant_row_id: int
-    alias: str
-    has_record: bool
-    annotators: list[str]
-    number: int = 0
-    """The item's number in the run (``alias`` is "Item NN"): stable, whoever grades what; used in links."""
-
-    @property
-    def needs_second(self) -> bool:
-        return len(self.annotators) == 1
-
-
-def _alias_order(run_id: str, keys: dict[int, str]) -> list[int]:
-    """Row ids in a stable order that does not follow the season's (identity-revealing) order."""
-    return sorted(keys, key=lambda rid: hashlib.sha256(f"{run_id}\0{keys[rid]}".encode()).hexdigest())
-
-
-def calibration_items(run_id: str, db_url: str | None = None) -> list[CalibrationItem]:
-    """Every contestant of the run as a blind item, with who has graded it so far."""
-    with session_scope(db_url) as s:
-        run = s.get(RunRow, run_id)
-        if run is None:
-            raise KeyError(f"no run {run_id!r} in this database")
-        keys = dict(s.execute(select(ContestantRow.id, ContestantRow.contestant_key)
-                              .where(ContestantRow.season_id == run.season_id)).all())
-        with_record = set(s.scalars(select(JudgeCallRow.contestant_id).where(JudgeCallRow.run_id == run_id)
-                                    .distinct()))
-        graded: dict[int, set[str]] = {}
-        for cid, who in s.execute(select(HumanGradeRow.contestant_id, HumanGradeRow.annotator)
-                                  .where(HumanGradeRow.run_id == run_id).distinct()):
-            graded.setdefault(cid, set()).add(who)
-    from grader.calibration import calibration_set_of
-
-    calibration_set = calibration_set_of(run_id, db_url)
-    if calibration_set is not None:  # a calibration run: the set's own item numbers and labels
-        labelled = {rid: calibration_set["items"][key] for rid, key in keys.items() if key in calibration_set["items"]}
-        return [
-            CalibrationItem(contestant_row_id=rid, alias=item["label"], has_record=rid in with_record,
-                            annotators=sorted(graded.get(rid, set())), number=int(item["item_id"].rsplit("-", 1)[1]))
-            for rid, item in sorted(labelled.items(), key=lambda kv: kv[1]["item_id"])
-        ]
-    order = _alias_order(run_id, keys)
-    width = max(2, len(str(len(order))))
-    return [
-        CalibrationItem(contestant_row_id=rid, alias=f"Item {i:0{width}d}", has_record=rid in with_record,
-                        annotators=sorted(graded.get(rid, set())), number=i)
-        for i, rid in enumerate(order, start=1)
-    ]
-
-
-def calibration_queue(items: list[CalibrationItem], annotator: str) -> dict[str, list[CalibrationItem]]:
-    """The annotator's queue: items another annotator graded that still need a second one, items nobody
-    graded yet, and the items this annotator already graded."""
-    gradable = [i for i in items if i.has_record]
-    return {
-        "needs_second": [i for i in gradable if i.needs_second and annotator not in i.annotators],
-        "ungraded": [i for i in gradable if not i.annotators],
-        "mine": [i for i in gradable if annotator in i.annotators],
-    }
-
-
-class BlindRecord(BaseModel):
-    """The anonymized record a judge saw (the stored prompt): rubric instructions and the record itself."""
-
-    prompt_sha256: str
-    system: str
-    user: str
-    token_estimate: int
-
-
-def blind_record(run_id: str, contestant_row_id: int, db_url: str | None = None) -> BlindRecord | None:
-    """The stored, already anonymized prompt of the contestant in this run (first repeat-0 call)."""
-    with session_scope(db_url) as s:
-        sha = s.scalar(select(JudgeCallRow.prompt_sha256)
-                       .where(JudgeCallRow.run_id == run_id, JudgeCallRow.contestant_id == contestant_row_id)
-                       .order_by(JudgeCallRow.repeat, JudgeCallRow.id).limit(1))
-        if sha is None:
-            return None
-        p = s.get(PromptRow, sha)
-        if p is None:
-            return None
-        return BlindRecord(prompt_sha256=p.sha256, system=p.system, user=p.user, token_estimate=p.token_estimate)
-
-
-class HumanGradeView(BaseModel):
-    id: int
-    annotator: str
-    rubric_id: str
-    created_at: datetime
-    reasoning: float
-    evidence: float
-    outcome: float | None
-    data_reliability: float | None
-    composite: float | None
-    sub_scores: dict[str, Any]
-    comment: str
-
-
-def human_grades(run_id: str, contestant_row_id: int | None = None, annotator: str | None = None,
-                 db_url: str | None = None) -> list[HumanGradeView]:
-    """Human grades of a run (optionally of one item and/or one annotator), oldest first."""
-    with session_scope(db_url) as s:
-        q = select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)
-        if contestant_row_id is not None:
-            q = q.where(HumanGradeRow.contestant_id == contestant_row_id)
-        if annotator is not None:
-            q = q.where(HumanGradeRow.annotator == annotator)
-        return [
-            HumanGradeView(id=h.id, annotator=h.annotator, rubric_id=h.rubric_id, created_at=h.created_at,
-                           reasoning=h.reasoning, evidence=h.evidence, outcome=h.outcome,
-                           data_reliability=h.data_reliability, composite=h.composite,
-                           sub_scores=dict(h.sub_scores or {}), comment=h.comment)
-            for h in s.scalars(q.order_by(HumanGradeRow.created_at, HumanGradeRow.id))
-        ]
-
-
-def human_grade_stamp(run_id: str, db_url: str | None = None) -> tuple[int, int]:
-    """(count, highest id) of the run's human grades: a cheap cache key for the live audits."""
-    with session_scope(db_url) as s:
-        n, top = s.execute(select(func.count(HumanGradeRow.id), func.max(HumanGradeRow.id))
-                           .where(HumanGradeRow.run_id == run_id)).one()
-        return int(n or 0), int(top or 0)
-
-
 # ------------------------------------------------------------------------------------ comparisons
 
 
@@ -676,38 +427,3 @@ def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | Non
     shown = frame[~frame["contestant_id"].map(blind.hides_key)]
     return pd.concat([shown.sort_values("rank B", na_position="last"),
                       frame[frame["contestant_id"].map(blind.hides_key)]]).reset_index(drop=True)
-
-
-# ------------------------------------------------------------------------------------------- audits
-
-
-def audits_withheld(blind: Blind) -> str | None:
-    """Why the run's audit report is withheld from this viewer (None: it is not). On a calibration run the report
-    names every item's judges' scores and the human-vs-judge agreement, so it waits until the viewer has graded
-    every item."""
-    if not blind.hides_any:
-        return None
-    return (f"This is a calibration run: its audits show every item's judge scores, so they are withheld until "
-            f"you have graded every item ({len(blind.hidden_rows)} still to grade by you; sign in to grade).")
-
-
-def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 500, n_boot_alpha: int = 300,
-                 n_permutations: int = 2000, seed: int = 0):
-    """The run's audit report, built live from storage (human grades included).
-
-    The console uses fewer resamples than the published report by default so the page stays quick; the
-    settings are part of the report and shown with it.
-    """
-    from audits import build_report
-    from grader.reporting import collect_audit_inputs
-
-    inputs = collect_audit_inputs(run_id, db_url)
-    return build_report(inputs, seed=seed, n_boot_rank=n_boot_rank, n_boot_alpha=n_boot_alpha,
-                        n_permutations=n_permutations)
-
-
-def audit_document(run_id: str, db_url: str | None = None):  # noqa: ANN201
-    """The run's report as a renderer-neutral document (sections of paragraphs, tables and charts)."""
-    from audits._render import report_document
-
-    return report_document(audit_report(run_id, db_url))

@@ -10,7 +10,7 @@ run or contestant that is not there says so instead of silently showing another 
 History: the browser adds one entry per page switch and one per change a person makes, never one for a value a page
 picks by itself. So (1) the sidebar's page links carry the target page's state (:func:`link_params`): the switch
 lands on its final URL at once, with no second entry when the page writes its query string; (2) values a page
-picks by default (the latest scored run, the first contestant, ledger page 1, 20 per page) are not written to the
+picks by default (the latest scored run, the first contestant, ledger page 1, 10 per page) are not written to the
 URL (:func:`default`, ``FIXED_DEFAULTS``); (3) a URL that changes under the page (Back, Forward, a followed link)
 is the truth: the page's values are re-read from it, an absent one back to its default (:func:`sync_from_url`), so
 the page cannot write its previous state back and "flip" the browser forward again.
@@ -53,7 +53,7 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "Runs": ("a", "b"),
 }
 #: Values that mean the same as an absent parameter: never written to the URL.
-FIXED_DEFAULTS: dict[str, Any] = {"per": 20, "page": 1, "judge": "(any)", "agree": "any"}
+FIXED_DEFAULTS: dict[str, Any] = {"per": 10, "page": 1, "judge": "(any)", "agree": "any"}
 _LISTS = {"verifier", "jstatus"}
 _INTS = {"item", "per", "page", "claim"}
 _BOOLS = {"lookahead"}

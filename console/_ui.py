@@ -7,30 +7,24 @@ database and are never cached.
 
 from __future__ import annotations
 
-import base64
-import os
-import pickle
-import re
-import subprocess
-import sys
-import tempfile
-import threading
-from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from console import _nav, _queries, _state
-from console._auth import AnnotatorDirectory, AuthError, BrowserSessions, SignedIn, require_current
+from console._audit_jobs import AuditJobs, AuditKey, build_audit_document
 from console._blind import Blind, blinding
+from console._prewarm import Prewarm
+from console._sign_in import ANNOTATOR_KEY, browser_sessions, sidebar_sign_in, signed_in
 from console._state import CONTESTANT_KEY, RUN_KEY
+from console._text import md, plain, png, split_wide, unique_headers
 from grader.storage import database_url
 
-REPO = Path(__file__).resolve().parents[1]
-ANNOTATOR_KEY = "annotator"
-__all__ = ["CONTESTANT_KEY", "RUN_KEY"]  # the page-state keys, kept in the URL by console._state
+__all__ = [  # the page-state keys (kept in the URL by console._state) and the helpers that live in their own modules
+    "ANNOTATOR_KEY", "CONTESTANT_KEY", "RUN_KEY", "AuditJobs", "AuditKey", "build_audit_document", "browser_sessions",
+    "md", "plain", "png", "sidebar_sign_in", "signed_in", "split_wide", "unique_headers",
+]
 
 
 def db_url() -> str:
@@ -208,70 +202,6 @@ def blind_record(url: str, run_id: str, contestant_row_id: int) -> _queries.Blin
     return _queries.blind_record(run_id, contestant_row_id, url)
 
 
-AuditKey = tuple[str, str, int, tuple[int, int]]  # (db url, run id, scored version, human-grade stamp)
-
-
-def build_audit_document(run_id: str, url: str, timeout: float = 1800):  # noqa: ANN201
-    """Build the run's report document in a worker process and load it (errors name the worker's reason)."""
-    with tempfile.TemporaryDirectory(prefix="grader-audit-") as tmp:
-        out = Path(tmp) / "document.pickle"
-        env = {**os.environ, "GRADER_DATABASE_URL": url,
-               "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
-        done = subprocess.run([sys.executable, "-m", "console._audit_worker", run_id, str(out)],
-                              capture_output=True, text=True, timeout=timeout, env=env)
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
-            raise RuntimeError(lines[-1] if lines else f"audit worker exited with {done.returncode}")
-        return pickle.loads(out.read_bytes())  # noqa: S301 - our own worker's output, in our own temp dir
-
-
-class AuditJobs:
-    """Audit reports built one at a time in a background worker process, so the Audits page answers at once.
-
-    A separate process (``console._audit_worker``) keeps the CPU-bound resampling off the interpreter that
-    serves the pages; a thread only waits for it.
-
-    A job is keyed by run, scored version and the human-grade stamp: a new calibration grade starts a
-    rebuild, and the page shows the last finished report of the run (saying it is updating) meanwhile.
-    Jobs of a run that have not started yet are cancelled when a newer one is submitted.
-    """
-
-    def __init__(self, keep: int = 16):
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="console-audits")
-        self._jobs: dict[AuditKey, Future] = {}
-        self._lock = threading.Lock()
-        self._keep = keep
-
-    def submit(self, key: AuditKey) -> Future:
-        with self._lock:
-            job = self._jobs.get(key)
-            if job is not None and not job.cancelled():  # running, built, or failed (see forget_failures)
-                return job
-            for other, fut in list(self._jobs.items()):
-                if other[:2] == key[:2] and other != key and fut.cancel():
-                    del self._jobs[other]
-            job = self._pool.submit(build_audit_document, key[1], key[0])
-            self._jobs[key] = job
-            while len(self._jobs) > self._keep:
-                oldest = next(iter(self._jobs))
-                self._jobs.pop(oldest)
-            return job
-
-    def forget_failures(self) -> None:
-        """Drop failed jobs so the next view retries them (the sidebar's "Refresh data")."""
-        with self._lock:
-            for key, fut in list(self._jobs.items()):
-                if fut.done() and (fut.cancelled() or fut.exception() is not None):
-                    del self._jobs[key]
-
-    def latest_finished(self, url: str, run_id: str, version: int):  # noqa: ANN201
-        """The newest successfully built document of this run and version, if any."""
-        with self._lock:
-            done = [(k, f) for k, f in self._jobs.items()
-                    if k[:3] == (url, run_id, version) and f.done() and not f.cancelled() and f.exception() is None]
-        return max(done, key=lambda kf: kf[0][3])[1].result() if done else None
-
-
 @st.cache_resource(show_spinner=False)
 def audit_jobs() -> AuditJobs:
     return AuditJobs()
@@ -284,48 +214,9 @@ def audit_key(run: _queries.RunSummary) -> AuditKey | None:
     return (url, run.run_id, run.latest_version, grade_stamp(run.run_id))
 
 
-class _Prewarm:
-    """Work done once per server process and run, in a background thread, so that first views are fast: the
-    modules the pages import, the run's season bundle, its replays and process facts, and its risk market (the
-    trailing-window statistics every contestant page reads). The audit report is not built here: it is CPU-heavy
-    and would slow every page on a small machine; the Audits page starts it (in a niced worker process)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._seen: set[tuple[str, str]] = set()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="console-prewarm")
-        self._pool.submit(self._imports)
-
-    @staticmethod
-    def _imports() -> None:
-        import altair  # noqa: F401 - the contestant page's chart
-
-        import grader.reporting._process  # noqa: F401 - grader.reporting itself resolves its names lazily
-        import grader.reporting._risk  # noqa: F401
-
-    def run(self, url: str, run_id: str) -> None:
-        with self._lock:
-            if (url, run_id) in self._seen:
-                return
-            self._seen.add((url, run_id))
-        self._pool.submit(self._warm_run, url, run_id)
-
-    @staticmethod
-    def _warm_run(url: str, run_id: str) -> None:
-        try:
-            from grader.reporting import run_process_facts
-
-            run_process_facts(run_id, url)  # loads and keeps the bundle and its replays
-            people = _queries.run_contestants(run_id, url)
-            if people:
-                _nav.contestant_risk_table(people[0].row_id, url)  # fills the season's risk statistics
-        except Exception:  # noqa: BLE001 - warming is best effort: the page computes (and reports) it itself
-            return
-
-
 @st.cache_resource(show_spinner=False)
-def _prewarm() -> _Prewarm:
-    return _Prewarm()
+def _prewarm() -> Prewarm:
+    return Prewarm()
 
 
 def prewarm_server(run: _queries.RunSummary | None) -> None:
@@ -364,121 +255,6 @@ def rubric_names() -> list[str]:
 
     return list(available_rubrics())
 
-
-# ------------------------------------------------------------------------------------------ sign-in
-
-
-@st.cache_resource(show_spinner=False)
-def browser_sessions() -> BrowserSessions:
-    return BrowserSessions()
-
-
-def _cookie_sid() -> str | None:
-    try:
-        return st.context.cookies.get(BrowserSessions.COOKIE)
-    except Exception:  # noqa: BLE001 - no request context (AppTest): no cookie
-        return None
-
-
-def _set_cookie(sid: str, max_age: int) -> None:
-    """Set (or, with ``max_age`` 0, clear) the session cookie in this browser (an id only, never a token)."""
-    st.html(f"<script>document.cookie = '{BrowserSessions.COOKIE}={sid}; path=/; max-age={max_age}; "
-            "SameSite=Strict';</script>", unsafe_allow_javascript=True, width=1)
-
-
-def signed_in() -> SignedIn | None:
-    """The annotator signed in to this browser session, if any (signed out here once revoked). A reload resumes
-    the sign-in of this browser (the session cookie)."""
-    who = st.session_state.get(ANNOTATOR_KEY)
-    if who is None and not st.session_state.get("_signed_out"):
-        who = browser_sessions().resume(_cookie_sid())
-        if who is not None:
-            st.session_state[ANNOTATOR_KEY] = who
-    if not isinstance(who, SignedIn):
-        return None
-    try:
-        return require_current(who)
-    except AuthError as exc:
-        st.session_state.pop(ANNOTATOR_KEY, None)
-        browser_sessions().close(_cookie_sid())
-        st.session_state["sign_in_error"] = str(exc)
-        return None
-
-
-def _oidc_configured() -> bool:
-    try:
-        return "auth" in st.secrets
-    except Exception:  # noqa: BLE001 - no secrets file: built-in auth is simply not configured
-        return False
-
-
-def _sign_in_token(directory: AnnotatorDirectory) -> None:
-    name = st.session_state.get("sign_in_name", "").strip()
-    token = st.session_state.get("sign_in_token", "")
-    st.session_state["sign_in_token"] = ""  # never kept in the session
-    try:
-        who = directory.sign_in(name, token)
-        st.session_state[ANNOTATOR_KEY] = who
-        st.session_state["_new_browser_session"] = browser_sessions().open(who)
-        st.session_state.pop("sign_in_error", None)
-        st.session_state.pop("_signed_out", None)
-    except AuthError as exc:
-        st.session_state["sign_in_error"] = str(exc)
-
-
-def sidebar_sign_in() -> SignedIn | None:
-    """Sign-in block of the sidebar: token form, or ``st.login`` where configured; sign out."""
-    who = signed_in()
-    box = st.sidebar.container(border=True)
-    if who is not None:
-        sid = st.session_state.pop("_new_browser_session", None)
-        if sid:
-            with st.sidebar:
-                _set_cookie(sid, BrowserSessions.LIFETIME_SECONDS)
-        box.markdown(f"Signed in as **{who.name}**")
-        if box.button("Sign out", key="sign_out"):
-            st.session_state.pop(ANNOTATOR_KEY, None)
-            st.session_state["_signed_out"] = True
-            browser_sessions().close(_cookie_sid())
-            if who.method == "oidc":
-                st.logout()
-            st.rerun()
-        return who
-    if st.session_state.get("_signed_out"):
-        with st.sidebar:
-            _set_cookie("", 0)
-    directory = AnnotatorDirectory()
-    try:
-        configured = directory.names()
-    except AuthError as exc:
-        box.error(str(exc))
-        return None
-    if _oidc_configured():
-        user = getattr(st, "user", None)
-        if user is not None and getattr(user, "is_logged_in", False):
-            try:
-                st.session_state[ANNOTATOR_KEY] = directory.sign_in_oidc(getattr(user, "email", None))
-                st.rerun()
-            except AuthError as exc:
-                box.error(str(exc))
-        elif box.button("Sign in with the identity provider", key="oidc_login"):
-            st.login()
-    if not configured:
-        box.info(f"No annotators configured in `{directory.path}`: add one with `grader annotators add NAME`. "
-                 "The console is read-only until then.")
-        return None
-    box.markdown("**Annotator sign-in**")
-    # a real form: the values are sent together on submit (Enter, or Tab then a click on "Sign in")
-    with box.form("sign_in_form", border=False, enter_to_submit=True):
-        st.text_input("Annotator", key="sign_in_name", autocomplete="username")
-        st.text_input("Token", key="sign_in_token", type="password", autocomplete="current-password")
-        st.form_submit_button("Sign in", key="sign_in_button", on_click=_sign_in_token, args=(directory,))
-    if st.session_state.get("sign_in_error"):
-        box.error(st.session_state["sign_in_error"])
-    box.caption("Reading needs no sign-in (human grades excepted); every grade and annotation is recorded under "
-                "your name. A sign-in lasts 12 hours in this browser (a session cookie holding a random id; the "
-                "token is never kept) or until you sign out.")
-    return None
 
 
 # ------------------------------------------------------------------------------------------- runs
@@ -543,70 +319,6 @@ def run_caption(run: _queries.RunSummary) -> None:
     st.caption(f"Run `{run.run_id}` ({run.run_type}, {run.status}) · season {run.season_key} — {run.season_name} "
                f"· graded under rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
 
-
-def unique_headers(headers: list[str]) -> list[str]:
-    """Table headers made unique for a DataFrame: a header that repeats ("95% CI", "Reading") is named after the
-    statistic before it ("ICC(2,1) 95% CI", "ICC(2,1) reading"); anything still repeated gets a number."""
-    counts = {h: headers.count(h) for h in headers}
-    out, owner = [], ""
-    for h in headers:
-        if counts[h] > 1 and owner:
-            out.append(f"{owner} {h if h.isupper() or h[:1].isdigit() else h.lower()}")
-        else:
-            out.append(h)
-            owner = h if counts[h] == 1 else owner
-    seen: dict[str, int] = {}
-    final = []
-    for h in out:
-        seen[h] = seen.get(h, 0) + 1
-        final.append(h if seen[h] == 1 else f"{h} ({seen[h]})")
-    return final
-
-
-def split_wide(frame: pd.DataFrame, max_columns: int = 7) -> list[pd.DataFrame]:
-    """A table too wide for the page as several narrower ones, each led by the first (naming) column and cut only
-    between statistics (a statistic keeps its interval and reading: "ICC(2,1)", "ICC(2,1) 95% CI", ...)."""
-    columns = list(frame.columns)
-    if len(columns) <= max_columns:
-        return [frame]
-    key, rest = columns[0], columns[1:]
-    groups: list[list[str]] = []
-    for c in rest:
-        if groups and str(c).startswith(f"{groups[-1][0]} "):
-            groups[-1].append(c)
-        else:
-            groups.append([c])
-    parts: list[list[str]] = [[]]
-    for g in groups:
-        if parts[-1] and 1 + len(parts[-1]) + len(g) > max_columns:
-            parts.append([])
-        parts[-1].extend(g)
-    return [frame[[key, *part]] for part in parts]
-
-
-def md(text: str) -> str:
-    """Text for ``st.markdown`` with dollar signs escaped (so "$12 to $15" is not read as LaTeX)."""
-    return (text or "").replace("$", "\\$")
-
-
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:=^&])")
-
-
-#: Where GitHub-flavoured markdown would make a bare URL or e-mail a link (after escapes are decoded): a word
-#: joiner (U+2060, invisible) after "www", "http(s):" and "@" breaks the pattern without changing what is read.
-_AUTOLINK = re.compile(r"(?i)(www(?=\\?\.)|https?\\?:(?=//)|@)")
-
-
-def plain(text: str) -> str:
-    """Text someone wrote (a judge's summary, a claim, a reason) for ``st.markdown``/``st.caption`` as plain text:
-    every markdown character escaped and bare URLs and e-mails kept from becoming links, so the text cannot fetch
-    an image, make a link, colour text or run LaTeX. (Annotators' own notes are shown with ``st.text``.)"""
-    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", (text or "").replace("\r", "")).replace("\n", "  \n")
-    return _AUTOLINK.sub("\\1\u2060", escaped)
-
-
-def png(b64: str) -> bytes:
-    return base64.b64decode(b64)
 
 
 def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _queries.ContestantRef | None:

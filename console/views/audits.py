@@ -1,7 +1,8 @@
 """Audits: the judge-agreement report's charts and tables, built live from the database.
 
-The report (every audit, with resampling) is built in a background thread; this page renders the newest
-finished report at once and refreshes itself when a newer one (e.g. with a new human grade) is ready.
+The report (every audit, with resampling) is built in a background worker process; this page answers at once,
+renders the newest finished report (one section at a time) and refreshes itself when a newer one (e.g. with a new
+human grade) is ready.
 """
 
 from __future__ import annotations
@@ -69,33 +70,37 @@ with st.expander("Run identity and hashes"):
 WIDE_TABLE = 7  # columns: a wider table would not fit at 1280 px as a scrolling grid
 HUMAN_SECTIONS = {"calibration"}  # individual human grades: for signed-in annotators only
 reader = _ui.signed_in()
-tabs = st.tabs([section.title for section in doc.sections])
-for tab, section in zip(tabs, doc.sections, strict=True):
-    with tab:
-        if section.anchor in HUMAN_SECTIONS and reader is None:
-            st.info("Human calibration grades are shown to signed-in annotators only: sign in (sidebar) to see "
-                    "this section. The published report carries it.")
-            continue
-        for block in section.blocks:
-            if isinstance(block, Paragraph):
-                st.markdown(f"**{_ui.md(block.text)}**" if block.strong else _ui.md(block.text))
-            elif isinstance(block, Table):
-                if block.caption:
-                    st.caption(block.caption)
-                frame = pd.DataFrame(block.rows, columns=_ui.unique_headers(block.headers))
-                if len(frame.columns) > WIDE_TABLE:  # in parts, drawn whole with cells wrapped: nothing clipped
-                    for part in _ui.split_wide(frame, WIDE_TABLE):
-                        st.table(part, hide_index=True)
-                else:
-                    st.dataframe(frame, hide_index=True, width="stretch")
-            elif isinstance(block, ChartBlock):
-                if block.chart is None:
-                    st.info(block.placeholder)
-                else:
-                    st.image(_ui.png(block.chart.png_base64), width=760,
-                             caption=f"{block.chart.title} — {block.chart.alt}")
-            elif isinstance(block, Caveats):
-                if block.items:
-                    st.caption(_ui.md("\n".join(f"- {c}" for c in block.items)))
-            elif isinstance(block, Definitions):
-                st.markdown(_ui.md("\n".join(f"- **{term}**: {text}" for term, text in block.items)))
+# one section at a time, picked from a list that wraps (every title readable at 1280 px, where a row of tabs would
+# be cut): only the picked section's tables and charts are sent to the browser
+by_title = {section.title: section for section in doc.sections}
+picked = st.radio("Section", list(by_title), horizontal=True, key="audit_section")
+section = by_title[picked]
+if section.anchor in HUMAN_SECTIONS and reader is None:
+    st.info("Human calibration grades are shown to signed-in annotators only: sign in (sidebar) to see "
+            "this section. The published report carries it.")
+    st.stop()
+with st.container(border=True):
+    st.subheader(section.title)
+    for block in section.blocks:
+        if isinstance(block, Paragraph):
+            st.markdown(f"**{_ui.md(block.text)}**" if block.strong else _ui.md(block.text))
+        elif isinstance(block, Table):
+            if block.caption:
+                st.caption(block.caption)
+            frame = pd.DataFrame(block.rows, columns=_ui.unique_headers(block.headers))
+            if len(frame.columns) > WIDE_TABLE:  # in parts, drawn whole with cells wrapped: nothing clipped
+                for part in _ui.split_wide(frame, WIDE_TABLE):
+                    st.table(part, hide_index=True)
+            else:
+                st.dataframe(frame, hide_index=True, width="stretch")
+        elif isinstance(block, ChartBlock):
+            if block.chart is None:
+                st.info(block.placeholder)
+            else:
+                st.image(_ui.png(block.chart.png_base64), width=760,
+                         caption=f"{block.chart.title} — {block.chart.alt}")
+        elif isinstance(block, Caveats):
+            if block.items:
+                st.caption(_ui.md("\n".join(f"- {c}" for c in block.items)))
+        elif isinstance(block, Definitions):
+            st.markdown(_ui.md("\n".join(f"- **{term}**: {text}" for term, text in block.items)))

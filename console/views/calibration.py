@@ -235,13 +235,18 @@ if view is not None:  # a reference item has no outcome section: the outcome axi
 st.subheader(f"Your grade of {item.alias}" + (" (re-grade)" if mine else ""))
 st.caption("Grade the record above before you see any judge. Axes are 0–100 and must be filled in (an untouched "
            "form is not a grade); sub-scores are optional. Out-of-range values are refused with the field named.")
+# the sub-score fields (17 under v0.4) are drawn when asked for: most grades give none, and every field costs the
+# browser; a re-grade of a grade with sub-scores opens with them shown
+st.session_state.setdefault(f"{k}subs_shown", bool(mine and any((mine[-1].sub_scores or {}).get(a)
+                                                               for a in ("reasoning", "evidence"))))
+show_subs = st.toggle("Add sub-scores (optional)", key=f"{k}subs_shown")
 with st.form(f"calib_form_{run.run_id}_{item.number}_{generation}"):
     a, b = st.columns(2)
     for col, axis in ((a, "reasoning"), (b, "evidence"), (a, "data_reliability"), (b, "outcome")):
         col.number_input(f"{getattr(rubric.axes, axis).label} (0–100)", value=None, step=1.0,
                          placeholder="0–100", key=f"{k}{axis}", format="%.0f")
     b.checkbox("No outcome score (the record has no outcome section)", key=f"{k}no_outcome")
-    with st.expander("Sub-scores (optional)"):
+    if show_subs:
         for axis in ("reasoning", "evidence"):
             st.markdown(f"**{getattr(rubric.axes, axis).label}**")
             cols = st.columns(3)

@@ -162,12 +162,20 @@ else:
 st.subheader("Risk evidence at each decision (PortBench)")
 risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
 pct = st.column_config.NumberColumn(format="percent")
-st.dataframe(risk, hide_index=True, width="stretch", height=280,
+RISK_GROUPS = {  # the columns do not all fit 1280 px: one group at a time (the data stays whole)
+    "Risk figures": ["decision", "VaR95 1d", "CVaR95 1d", "VaR95 horizon", "CVaR95 horizon", "correlation score",
+                     "profile alignment"],
+    "Holdings and limits": ["decision", "as of close", "classes", "breaches", "not computed"],
+}
+risk_group = st.segmented_control("Risk columns", list(RISK_GROUPS), default="Risk figures",
+                                  key="contestant_risk_columns") or "Risk figures"
+shown = [c for c in RISK_GROUPS[risk_group] if c in risk.columns]
+st.dataframe(risk, hide_index=True, width="stretch", height=280, column_order=shown or None,
              column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct, "CVaR95 horizon": pct,
                             "correlation score": st.column_config.NumberColumn(format="%.2f"),
                             "profile alignment": st.column_config.NumberColumn(format="%.2f"),
-                            "breaches": st.column_config.TextColumn("Breaches", width="large"),
-                            "not computed": st.column_config.TextColumn("Not computed", width="medium")})
+                            "breaches": st.column_config.TextColumn("Breaches", width=260),
+                            "not computed": st.column_config.TextColumn("Not computed", width=200)})
 st.caption("Point-in-time, as the judges saw them: the portfolio after the decision valued at the last close before "
            "it; historical VaR95/CVaR95 from the 60 daily returns up to that close; the two-layer correlation score "
            "of the asset-class weights (0-1, higher is better diversified); the share of the investor profile's "
@@ -177,7 +185,14 @@ if risk_outcome:
 
 # ------------------------------------------------------------------ timeline
 st.subheader(f"Decision timeline ({len(timeline)} decisions)")
+# widths that add up to the page's 820 px at 1280: a long trade list or rationale is cut in its cell, read in full
+# by hovering or widening the column
 st.dataframe(timeline, hide_index=True, width="stretch", height=360,
-             column_config={"decided_at": st.column_config.DatetimeColumn("Decided at"),
-                            "what": st.column_config.TextColumn("Trades", width="large"),
-                            "rationale": st.column_config.TextColumn("Rationale", width="large")})
+             column_order=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
+             column_config={"decided_at": st.column_config.DatetimeColumn("Decided at", width=125),
+                            "trades": st.column_config.NumberColumn("Trades", width=50),
+                            "what": st.column_config.TextColumn("What", width=170),
+                            "rationale": st.column_config.TextColumn("Rationale", width=260),
+                            "decision_seconds": st.column_config.NumberColumn("Seconds", width=60),
+                            "confidence": st.column_config.NumberColumn("Confidence", width=75),
+                            "line": st.column_config.NumberColumn("Line", width=45)})

@@ -41,11 +41,23 @@ if not rounds_season:  # the comparison-set columns belong to rounds seasons onl
 else:  # a rounds season has no daily prices: no VaR / CVaR
     view = view.drop(columns=["risk"])
 view.insert(2, "page", [f"./contestant?{urlencode({'run': run.run_id, 'contestant': k})}" for k in view["contestant_id"]])
+# every column does not fit 1280 px: the table shows one group of columns at a time (the data stays whole)
+LEAD = ["rank", "contestant", "page"]
+GROUPS = {
+    "Scores": ["total", "band", "reasoning_median", "efficiency", "outcome_axis", "judge_spread"],
+    "Outcome": ["return", "benchmark_return", "alpha", "outcome_axis"] + (
+        ["oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over"] if rounds_season else []),
+    "Judges": ["judges_low", "judges_high", "judge_spread", "n_judges", "flagged", "flag_reason"],
+    "Process and risk": ["process"] + ([] if rounds_season else ["risk"]),
+    "Author": ["family", "model"],
+}
+group = st.segmented_control("Columns", list(GROUPS), default="Scores", key="leaderboard_columns") or "Scores"
 fmt = st.column_config.NumberColumn
 st.dataframe(
     view.drop(columns=["contestant_id"]),
     hide_index=True,
     width="stretch",
+    column_order=LEAD + GROUPS[group],
     column_config={
         "rank": fmt("Rank", format="%d"),
         "contestant": st.column_config.TextColumn("Contestant"),

@@ -33,7 +33,7 @@ for key, valid, what in (("ledger_judge", ["(any)", *judges], "judge"), ("ledger
                          ("ledger_page_size", [10, 20, 50], "page size"), ("ledger_page", None, ""),
                          ("ledger_claim", None, "")):
     _state.seed(key, valid, what)
-st.session_state.setdefault("ledger_page_size", 20)
+st.session_state.setdefault("ledger_page_size", 10)  # each claim is a bordered card with its own form
 
 
 def _first_page() -> None:

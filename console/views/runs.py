@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from console import _queries, _state, _ui
@@ -16,10 +17,26 @@ if not scored:
 by_id = {r.run_id: r for r in scored}
 ids = list(by_id)
 
-st.dataframe([{"run": r.run_id, "type": r.run_type, "label": _queries.run_label(r.run_type) or "",
-               "status": r.status, "season": r.season_key, "rubric": r.rubric_id, "panel": r.panel_name,
-               "versions": r.scored_versions, "created": r.created_at} for r in all_runs],
-             hide_index=True, width="stretch")
+# the run list as a static table: its cells wrap, so no column is cut at 1280 px (a run type's label is said in full
+# in the warning of each compared run below)
+st.table(pd.DataFrame([{"run": r.run_id, "type": r.run_type, "status": r.status, "season": r.season_key,
+                        "rubric": r.rubric_id, "panel": r.panel_name, "scored versions": r.scored_versions,
+                        "created": f"{r.created_at:%Y-%m-%d %H:%M}"} for r in all_runs]), hide_index=True)
+
+
+def _side_by_side(frame: pd.DataFrame) -> pd.DataFrame:
+    """The two-run comparison as shown: a band change as "A → B" in one column, the reasoning medians under short
+    names and "in" only when a contestant is in one run only, so the table fits 1280 px without a cut column."""
+    view = frame.drop(columns=["contestant_id", "rank moved", "band changed"])
+    view["band"] = [a if a == b else f"{a or '—'} → {b or '—'}" for a, b in zip(frame["band A"], frame["band B"],
+                                                                              strict=True)]
+    view = view.drop(columns=["band A", "band B"]).rename(columns={
+        "reasoning_median A": "reasoning A", "reasoning_median B": "reasoning B"})
+    if (view["in"] == "both").all():
+        view = view.drop(columns=["in"])
+    order = [c for c in ("contestant", "in", "total A", "total B", "Δ total", "rank A", "rank B", "band",
+                         "reasoning A", "reasoning B") if c in view.columns]
+    return view[order]
 
 
 def _summary(frame, a: str, b: str) -> None:  # noqa: ANN001
@@ -67,9 +84,11 @@ if mode == "Two runs":
     frame = _ui.compare_runs(url, run_a, run_b, by_id[run_a].latest_version, by_id[run_b].latest_version,
                              _ui.blind(by_id[run_a]), _ui.blind(by_id[run_b]))
     _summary(frame, "total A", "total B")
-    st.dataframe(frame.drop(columns=["contestant_id"]), hide_index=True, width="stretch",
+    st.dataframe(_side_by_side(frame), hide_index=True, width="stretch",
                  column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
-                     "total A", "total B", "Δ total", "reasoning_median A", "reasoning_median B")})
+                     "total A", "total B", "Δ total", "reasoning A", "reasoning B")})
+    st.caption("Rank moves and band changes are counted among contestants in both runs; a band shown as "
+               "\"A → B\" changed.")
 
 else:
     names = _ui.rubric_names()

@@ -77,6 +77,8 @@ def fill_calibration(at, reasoning=None, evidence=None, data_reliability=None, o
     """Fill the calibration form's fields that are given (``evidence_claim_support=90`` for a sub-score)."""
     prefix = calibration_prefix(at)
     subs = {"sub:{}:{}".format(*name.split("_", 1)): value for name, value in subs.items()}
+    if subs and not at.toggle(key=f"{prefix}subs_shown").value:  # the sub-score fields are drawn when asked for
+        at.toggle(key=f"{prefix}subs_shown").set_value(True).run()
     for name, value in (("reasoning", reasoning), ("evidence", evidence), ("data_reliability", data_reliability),
                         ("outcome", outcome), *subs.items()):
         if value is not None:
@@ -84,3 +86,15 @@ def fill_calibration(at, reasoning=None, evidence=None, data_reliability=None, o
     if comment is not None:
         at.text_area(key=f"{prefix}comment").input(comment)
     return prefix
+
+
+def audit_sections(at) -> list[str]:
+    """The Audits page's section titles once its report is shown (the section picker), else []."""
+    picker = [r for r in at.radio if r.key == "audit_section"]
+    return list(picker[0].options) if picker else []
+
+
+def open_audit_section(at, contains: str):
+    """Show the first Audits section whose title contains ``contains`` (the page draws one section at a time)."""
+    title = next(t for t in audit_sections(at) if contains in t)
+    return at.radio(key="audit_section").set_value(title).run()

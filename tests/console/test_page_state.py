@@ -13,7 +13,14 @@ from console import (
     run_contestants,
 )
 from grader.storage import ContestantScoreRow, session_scope
-from tests.console._helpers import app_test, page_text, sign_in, write_forms
+from tests.console._helpers import (
+    app_test,
+    audit_sections,
+    open_audit_section,
+    page_text,
+    sign_in,
+    write_forms,
+)
 
 
 def _open(page: str, **params: str):
@@ -60,9 +67,9 @@ def test_a_link_to_something_that_is_not_there_says_so(console_env):
 def test_ledger_filters_and_a_linked_claim_live_in_the_url(console_env):
     url = console_env.db_url
     entry = ledger_page(console_env.run_id, None, 1, 50, url).entries[3]
-    at = _open("views/ledger.py", run=console_env.run_id, verifier="contradicted,supported", per="10")
+    at = _open("views/ledger.py", run=console_env.run_id, verifier="contradicted,supported", per="50")
     assert at.multiselect(key="ledger_verifier").value == ["contradicted", "supported"]
-    assert at.selectbox(key="ledger_page_size").value == 10
+    assert at.selectbox(key="ledger_page_size").value == 50  # not the default (10)
     assert at.query_params["verifier"] == "contradicted,supported"
     linked = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
     assert f"Showing claim {entry.id} only" in page_text(linked)
@@ -117,15 +124,14 @@ def test_human_grades_need_a_sign_in_on_the_audits_page(console_env):
                            console_env.db_url)
     at = _open("views/audits.py", run=console_env.run_id)
     start = time.monotonic()
-    while not at.tabs:
+    while not audit_sections(at):
         assert time.monotonic() - start < 240
         time.sleep(0.5)
         at.run()
-    calibration = next(t for t in at.tabs if "Calibration" in t.label)
+    calibration = open_audit_section(at, "Calibration")
     assert "shown to signed-in annotators only" in "\n".join(str(e.value) for e in calibration.info)
     assert not calibration.get("imgs") and not calibration.get("image")
-    sign_in(at, "alice", console_env.tokens["alice"])
-    calibration = next(t for t in at.tabs if "Calibration" in t.label)
+    calibration = open_audit_section(sign_in(at, "alice", console_env.tokens["alice"]), "Calibration")
     assert "signed-in annotators only" not in "\n".join(str(e.value) for e in calibration.info)
     assert calibration.get("imgs") or calibration.get("image")  # the scatter of human vs judge grades
 

@@ -12,9 +12,11 @@ from grader.storage import HumanGradeRow, session_scope
 from tests.console._helpers import (
     RUN_ID,
     app_test,
+    audit_sections,
     calibration_prefix,
     fill_calibration,
     item_row_id,
+    open_audit_section,
     page_text,
     sign_in,
     write_forms,
@@ -82,14 +84,14 @@ def test_sign_in_grade_reveal_and_calibration_audit(console_env):
     # the live Audits page now includes the grade: the calibration section has data
     at.switch_page("views/audits.py").run()
     start = time.monotonic()
-    while not at.tabs or "1 human grade row(s)" not in page_text(at):
+    while not audit_sections(at) or "1 human grade row(s)" not in page_text(at):
         assert time.monotonic() - start < 240
         time.sleep(0.5)
         at.run()
-    calibration_tab = next(t for t in at.tabs if "Calibration" in t.label)
-    tab_text = "\n".join(str(e.value) for e in calibration_tab.get("markdown"))
-    assert "1 item(s) graded by 1 annotator(s)" in tab_text
-    assert calibration_tab.get("image")  # the calibration chart now has a point
+    calibration = open_audit_section(at, "Calibration")
+    section_text = "\n".join(str(e.value) for e in calibration.get("markdown"))
+    assert "1 item(s) graded by 1 annotator(s)" in section_text
+    assert calibration.get("image")  # the calibration chart now has a point
 
 
 def test_second_annotator_queue_and_append_only_regrades(console_env):
