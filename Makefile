@@ -37,6 +37,7 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 console: install
 	$(GRADER) console
