@@ -21,7 +21,7 @@ from datetime import datetime
 
 from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
-from ledgers._universe import UniverseIndex
+from ledgers._universe import UniverseIndex, UniverseMember
 from ledgers.reading import clause_start, main_subject, parse_text, piece_label
 from ledgers.reading._certainty import read_clause
 from ledgers.reading._ranking import figure_rank
@@ -170,7 +170,7 @@ def extract_claims(
     text: str,
     decided_at: datetime,
     default_symbol: str | None,
-    universe: UniverseIndex | Mapping[str, object] | Iterable[object] | None = None,
+    universe: UniverseIndex | Mapping[str, object] | Iterable[UniverseMember] | None = None,
     *,
     benchmark: str | None = None,
     available_fields: Collection[str] | None = None,

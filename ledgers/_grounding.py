@@ -37,7 +37,7 @@ def cohen_kappa(judge: list[str], verifier: list[str]) -> dict[str, float | None
     none: dict[str, float | None] = {"kappa": None, "kappa_low": None, "kappa_high": None}
     if len(judge) < 2:
         return none
-    index = {s: i for i, s in enumerate(STATUSES)}
+    index: dict[str, int] = {s: i for i, s in enumerate(STATUSES)}
     table = np.zeros((3, 3))
     for j, v in zip(judge, verifier, strict=True):
         table[index[j], index[v]] += 1

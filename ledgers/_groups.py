@@ -69,10 +69,17 @@ def _selects(sel: Selector, symbol: str, labels: Mapping[str, Mapping[str, str]]
             return value is not None and mine.get(str(wanted)) == value
         if key == "name":
             name = mine.get("name", "").lower()
-            return any(re.search(rf"(?<!\w){re.escape(str(w).lower())}(?!\w)", name) for w in wanted)  # type: ignore[union-attr]
+            return any(re.search(rf"(?<!\w){re.escape(str(w).lower())}(?!\w)", name) for w in _listed(wanted))
         value = mine.get(key)
-        return value is not None and value.lower() in {str(w).lower() for w in wanted}  # type: ignore[union-attr]
+        return value is not None and value.lower() in {str(w).lower() for w in _listed(wanted)}
     return False
+
+
+def _listed(wanted: object) -> Iterable[object]:
+    """The values a selector lists (``name: [...]``, ``sector: [...]``)."""
+    if not isinstance(wanted, Iterable):
+        raise TypeError(f"a selector lists its values, got {wanted!r}")
+    return wanted
 
 
 def members(group: PeerGroup, symbols: Iterable[str], labels: Mapping[str, Mapping[str, str]], subject: str

@@ -12,6 +12,9 @@ STATUSES: tuple[Status, ...] = ("supported", "not_verifiable", "contradicted")
 
 Flag = Literal["unknown_field", "field_not_in_snapshot", "misquoted_value", "status_disagreement", "lookahead"]
 
+Op = Literal["eq", "gt", "lt"]
+"""How a stated figure compares with the recorded one: equal to it, above it, below it."""
+
 RuleName = Literal[
     "exact_numeric",  # a field value as stated ("RSI at 72", "P/E of 28.5", "+5.6% 7d")
     "threshold",  # a field above/below a stated number ("RSI above 70", "P/E under 20")
@@ -69,7 +72,7 @@ class Assertion(_Model):
     stated: float | None = None
     tolerance: float = 0.0
     approx: bool = False
-    op: Literal["eq", "gt", "lt"] = "eq"
+    op: Op = "eq"
     polarity: int = 1
     window: int | None = None  # trading days for derived returns; 50/200 for sma rules
     benchmark: str | None = None

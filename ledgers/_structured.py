@@ -34,11 +34,11 @@ def _precision(value: float, field: str, text: str) -> float:
         except (ValueError, IndexError):
             continue
         for sign in (1, -1):  # "down 8.4%" is written without its sign
-            got, tol = stated.in_unit(unit)  # type: ignore[arg-type]
+            got, tol = stated.in_unit(unit)
             if abs(sign * got - value) <= 1e-9 * max(1.0, abs(value)):
                 return tol
     exponent = Decimal(repr(float(value))).normalize().as_tuple().exponent
-    return 0.5 * 10.0 ** min(0, int(exponent))  # type: ignore[arg-type]
+    return 0.5 * 10.0 ** min(0, int(exponent))
 
 
 def _get(item: Any, key: str) -> Any:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 import yaml
 
@@ -76,10 +77,17 @@ def _as_aliases(value: object) -> list[str]:
     return [str(name)] if name else []
 
 
+class UniverseMember(Protocol):
+    """A universe entry as a list holds it (``UniverseEntry``): its symbol names it."""
+
+    @property
+    def symbol(self) -> str: ...
+
+
 class UniverseIndex:
     """Finds universe members in text by ticker, name, option id and short name."""
 
-    def __init__(self, universe: Mapping[str, object] | Iterable[object], benchmark: str | None = None):
+    def __init__(self, universe: Mapping[str, object] | Iterable[UniverseMember], benchmark: str | None = None):
         if not isinstance(universe, Mapping):  # e.g. a list of UniverseEntry
             universe = {u.symbol: u for u in universe}
         self.benchmark = benchmark

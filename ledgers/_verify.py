@@ -173,7 +173,7 @@ class Verifier:
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)
 
     @staticmethod
-    def _ranked_figure(ctx: Ctx, claim: Claim, assertions: list[Assertion], results: list[RuleResult], reason: str,
+    def _ranked_figure(ctx: Ctx, claim: Claim, assertions: Sequence[Assertion], results: list[RuleResult], reason: str,
                        evidence: list[Observation]) -> tuple[Status, str, list[Observation]]:
         """A supported figure with a superlative said of it ("0.817 (highest)"): supported when the rank holds too,
         otherwise not verifiable (``rank_of_figure`` never contradicts)."""

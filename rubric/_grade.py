@@ -119,13 +119,13 @@ def _axis_models(rubric: Rubric, axis_name: Literal["reasoning", "evidence"]) ->
         sub.id: (Score, Field(title=sub.label, description=f"{sub.label}: {sub.description}"))
         for sub in axis.sub_components
     }
-    sub_scores = create_model(  # type: ignore[call-overload]
+    sub_scores = create_model(
         f"{prefix}SubScores",
         __base__=_GradePart,
         __doc__=f"{axis.label}: one integer 0-100 per sub-component.",
         **fields,
     )
-    return create_model(  # type: ignore[call-overload]
+    return create_model(
         f"{prefix}Grade",
         __base__=_GradePart,
         __doc__=f"{axis.label}. {axis.description}",
@@ -144,13 +144,17 @@ def grade_model_for(rubric: Rubric) -> type[JudgeGrade]:
     if cached is not None:
         return cached
     version = rubric.output_schema_version
-    model = create_model(  # type: ignore[call-overload]
+    # types made from runtime values (the schema version, its ledger entry model): pydantic reads them, a static
+    # checker cannot, so they are held as Any
+    version_type: Any = Literal[version]
+    ledger_type: Any = list[LEDGER_ENTRY_MODELS[version]]  # type: ignore[valid-type]  # a runtime model as a type argument
+    model = create_model(
         "JudgeGrade",
         __base__=JudgeGrade,
         __doc__=f"A judge's grade of one contestant's decision record (output schema {version}).",
-        schema_version=(Literal[version], Field(description=f'Always "{version}".')),  # type: ignore[valid-type]
+        schema_version=(version_type, Field(description=f'Always "{version}".')),
         claim_ledger=(
-            list[LEDGER_ENTRY_MODELS[version]],  # type: ignore[valid-type]
+            ledger_type,
             Field(description="The contestant's factual claims, each checked against its decision's snapshot."),
         ),
         reasoning=(_axis_models(rubric, "reasoning"), ...),

@@ -153,7 +153,7 @@ def _check_text_and_depth(data: Any, file: Path, text: str) -> None:
         raise RubricError(file, issues)
 
 
-def load_rubric_file(path: Path | str) -> Rubric:
+def load_rubric_file(path: Path | str | os.PathLike[str]) -> Rubric:
     """Load and validate one rubric YAML file."""
     file = Path(path)
     try:

@@ -46,6 +46,7 @@ class _Normaliser:
         out: dict[str, Any] = {}
         lookup = {_slug(k): k for k in known} | {_slug(a): k for a, k in (aliases or {}).items()}
         for key, value in obj.items():
+            target: str | None
             if key in known:
                 target = key
             else:

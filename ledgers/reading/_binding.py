@@ -146,7 +146,7 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
     share = _ASSETS_POSITIVE.match(after)
     if share:  # "34.78% of assets were positive over the last 5 sessions": breadth, the market's own state
         window = SUFFIX_HORIZON.match(after[share.end():]) or _PAREN_WINDOW.match(after[share.end():]) or (
-            share["inner"] and SUFFIX_HORIZON.match(" over " + share["inner"]))
+            SUFFIX_HORIZON.match(" over " + share["inner"]) if share["inner"] else None)
         key = match_horizon(window) if window else None
         field = f"positiveAssetShare{key[:-1]}d" if key and key[-1] in "TD" else "positiveAssetShare"
         return Binding("exact_numeric", field=field if field in FIELD_SPECS else "positiveAssetShare", start=end,
@@ -218,8 +218,8 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
             b.rule = "distance_52w_high" if m.group("hl").lower().startswith("h") else "distance_52w_low"
             b.field = "week52High" if b.rule == "distance_52w_high" else "week52Low"
         elif m.group("ma"):
-            n = m.group("man") or m.group("man2") or m.group("man3")
-            b.rule, b.field = "distance_sma", f"sma{n}"
+            days = m.group("man") or m.group("man2") or m.group("man3")
+            b.rule, b.field = "distance_sma", f"sma{days}"
         else:
             b.rule, b.field = "analyst_upside", "analystTargetPrice"
             b.sign = 1 if negative else -1  # "10% below the target" = 10% upside

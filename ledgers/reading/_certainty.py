@@ -24,7 +24,7 @@ checked on the figure itself, and every part must hold.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 
 from ledgers._registry import FIELDS
@@ -197,7 +197,7 @@ def _words(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text)]
 
 
-def _allowed(word: str, subject_words: set[str], field_words: set[str]) -> bool:
+def _allowed(word: str, subject_words: Set[str], field_words: Set[str]) -> bool:
     w = word.lower().strip("'")
     if not w or w in "(),;:":
         return True
@@ -278,9 +278,9 @@ def read_clause(
     head_start = start
     earlier = list(re.finditer(r"\d(?:[\d.,]*\d)?\s*%?", sentence[start:span[0]]))
     if earlier:  # "IGV gained 2.12% over 3 sessions yet remains 25.29% below ...": the earlier figure's words
-        joint = re.search(r"\b(?:and|but|yet|while|though|whereas)\b", sentence[start + earlier[-1].end():span[0]])
-        if joint is not None:
-            head_start = start + earlier[-1].end() + joint.end()
+        conjunction = re.search(r"\b(?:and|but|yet|while|though|whereas)\b", sentence[start + earlier[-1].end():span[0]])
+        if conjunction is not None:
+            head_start = start + earlier[-1].end() + conjunction.end()
     head = _words(strip_mentions(head_start, span[0]))
     body = _words(strip_mentions(span[0], span[1]))
     windows = {m.group(0).split()[0].lower() for m in re.finditer(
@@ -354,9 +354,9 @@ def read_clause(
         rest_words = [w.lower() for w in tail]
         for k, lw in enumerate(rest_words):
             if lw in _SCOPE_PREP and k > len(scope_words):
-                phrase = " ".join(tail[k + 1:k + 7])
-                if not _UNIVERSAL_SCOPE.match(phrase) and not re.match(r"^\d", phrase):
-                    return ClauseRead(clause, f"the clause's scope '{tail[k]} {phrase}' may restrict the superlative")
+                scope_phrase = " ".join(tail[k + 1:k + 7])
+                if not _UNIVERSAL_SCOPE.match(scope_phrase) and not re.match(r"^\d", scope_phrase):
+                    return ClauseRead(clause, f"the clause's scope '{tail[k]} {scope_phrase}' may restrict the superlative")
     if rule == "ranking":
         group = None if grouped else next((w for w in head + body + scope_words if w.lower() in _GROUP_NOUNS), None)
         if group is not None:

@@ -106,8 +106,8 @@ def subjects(mentions: Sequence[Mention], pos: int, text: str, default: str | No
     it; the alternatives are the other symbols the sentence offers as its subject: other mentions earlier in
     the clause, a mention right after the claim in its clause ("+12% in biotech"), the segment's symbol."""
     start = clause_start(text, pos)
-    earlier = None
-    same = None
+    earlier: str | None = None
+    same: str | None = None
     in_clause: list[str] = []
     for m in mentions:
         if m.reference or m.end > pos or _closed_aside(text, m.end, pos):
@@ -116,6 +116,7 @@ def subjects(mentions: Sequence[Mention], pos: int, text: str, default: str | No
         if m.start >= start:
             same = m.symbol
             in_clause.append(m.symbol)
+    primary: str | None
     if same is not None:
         primary = same
     elif strong and default is not None:

@@ -10,6 +10,7 @@ conditional or present-tense move ("if XLE falls", "rises when ...") is no claim
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ledgers.reading._emit import Emit
 
@@ -99,7 +100,7 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
             continue  # the mover is something else (yields, "growth/tech", inflation): not read
         down = re.fullmatch(_DOWN, m["verb"], re.I) is not None
         label = _window(f"{m['adv'] or ''} {m['win'] or ''}") or _nearby_window(text, m.start())
-        kw = {"symbol": subject} if subject is not None else {}
+        kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)
     for m in _NOUN_RE.finditer(text):
         head = text[max(0, m.start() - 40):m.start()]

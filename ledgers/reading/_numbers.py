@@ -7,8 +7,9 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from ledgers._models import Assertion
+from ledgers._models import Assertion, Op, RuleName
 from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, resolve_field, window_family
 from ledgers._units import NUMBER_PATTERN, StatedNumber, number_from_match
 from ledgers.reading._binding import PREFIX_RELATIVE, Binding, behind_sign, bind_prefix, bind_suffix
@@ -162,7 +163,7 @@ class NumberHit:
     horizon: str | None
     relative: bool
     approx: bool
-    op: str
+    op: Op
     span: tuple[int, int]
     forecast: bool
     forecast_start: int = -1
@@ -247,7 +248,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             named = bind_prefix(text, start, floor)  # "Vol 15.6% vs SPY 12.1%": the measure named before the number
             if named is not None and named.rule == "exact_numeric" and named.field not in FIELD_HORIZONS:
                 binding = named
-            elif named is not None and named.rule == "exact_numeric":  # "return_21s was 1.73% versus SPY ...": either
+            elif named is not None and named.rule == "exact_numeric" and named.field is not None:  # "return_21s was 1.73% versus SPY ...": either
                 binding = Binding("return_or_relative", horizon=FIELD_HORIZONS[named.field], start=named.start,
                                   end=binding.end)
         if binding is not None and binding.field in ("activeReturn", None) and binding.rule in (
@@ -274,14 +275,14 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             else:
                 binding = Binding("briefing", start=start, end=m.end(), label="unbound")
         if binding.rule == "return" and binding.horizon is not None:  # "active return was 3.95% over 5 sessions"
-            named = last_field_phrase(text[floor:start])
-            if named is not None and window_family(named[2]) and only_connectors(text[floor + named[1]:start]):
-                key = binding.horizon
-                suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower())
-                fld = next((f for f in window_family(named[2]) if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()),
+            phrase = last_field_phrase(text[floor:start])
+            if phrase is not None and window_family(phrase[2]) and only_connectors(text[floor + phrase[1]:start]):
+                window_key = binding.horizon
+                suffix = window_key[:-1] + ("d" if window_key[-1] in "TD" else window_key[-1].lower())
+                fld = next((f for f in window_family(phrase[2]) if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()),
                            None)
                 if fld is not None:
-                    binding = Binding("exact_numeric", field=fld, start=floor + named[0], end=binding.end)
+                    binding = Binding("exact_numeric", field=fld, start=floor + phrase[0], end=binding.end)
         bare = binding.rule == "return" and not _says_plain_return(text, start, m.end(), floor)
         if binding.rule == "briefing":
             ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
@@ -298,10 +299,10 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                 binding.horizon = last_horizon
                 binding.label = "inferred"  # the window comes from earlier in the sentence
         if binding.rule == "briefing" and binding.label == "unbound":
-            named = last_field_phrase(text[floor:start])
-            if named is not None and _SCOPE_THEN_BRACKET.fullmatch(text, floor + named[1], start):
+            phrase = last_field_phrase(text[floor:start])
+            if phrase is not None and _SCOPE_THEN_BRACKET.fullmatch(text, floor + phrase[1], start):
                 # "the highest quality evidence score in the universe (0.756)": the measure, its set, its figure
-                binding = Binding("exact_numeric", field=named[2], start=start, end=binding.end, label="inferred")
+                binding = Binding("exact_numeric", field=phrase[2], start=start, end=binding.end, label="inferred")
         if binding.rule == "briefing" and binding.label == "unbound" and hits and hits[-1].field \
                 and hits[-1].binding_rule == "exact_numeric" and not hits[-1].forecast \
                 and stated.percent == hits[-1].stated.percent and _NEXT_OPTION_LINK.fullmatch(text, hits[-1].end, start):
@@ -327,8 +328,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                 "return", "briefing", "any_field") and _SAME_MEASURE_LINK.fullmatch(text[hits[-1].span[1]:start]):
             # "34.78% of assets were positive over 5 sessions versus 49.28% over 21": the same measure, its window
             family = window_family(hits[-1].field)
-            key = binding.horizon
-            suffix = key[:-1] + ("d" if key[-1] in "TD" else key[-1].lower()) if key else None
+            family_key = binding.horizon
+            suffix = family_key[:-1] + ("d" if family_key[-1] in "TD" else family_key[-1].lower()) if family_key else None
             fld = next((f for f in family if suffix and f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()), None)
             generic = next((g for g, members in WINDOW_FAMILIES.items() if hits[-1].field in members), hits[-1].field)
             binding = Binding("exact_numeric", field=fld or generic, start=start, end=binding.end,
@@ -352,7 +353,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             stated = stated.negated()
         approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
         op_m = _OP_PREFIX.search(before)
-        op = "eq"
+        op: Op = "eq"
         if op_m and binding.rule in ("exact_numeric", "return"):
             op = "gt" if (op_m.group("gt") or op_m.group("gt2")) else "lt"
         span = (min(start, binding.start), max(m.end(), binding.end))
@@ -384,6 +385,7 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
                     "distance_sma", "analyst_upside", "near_52w_extreme"):
         spec_unit = "fraction"
     value, tol = hit.stated.in_unit(spec_unit)
+    rule: RuleName
     if raw_rule == "return":
         rule = "exact_numeric" if field_name else "derived_return"
         if hit.op != "eq":
@@ -393,7 +395,7 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
     elif raw_rule == "exact_numeric" and hit.op != "eq":
         rule = "threshold"
     else:
-        rule = raw_rule
+        rule = cast(RuleName, raw_rule)  # the binding rules left here are rule names (Assertion validates it)
     return Assertion(
         rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
         op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,

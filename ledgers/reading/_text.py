@@ -161,11 +161,13 @@ def parse_text(
         return parsed
     for m in _BARE_COMPARISON.finditer(text):  # "both milder than SPY", "lower than SPY at 11.37%": the measures just named
         other = next((mm.symbol for mm in mentions if mm.start == m.end()), None)
-        fields = [a for a in parsed.assertions if a.field in FIELD_SPECS and a.rule == "exact_numeric"
+        fields = [a for a in parsed.assertions if a.field is not None and a.field in FIELD_SPECS and a.rule == "exact_numeric"
                   and a.symbol != other][-(2 if m["both"] else 1):]
         if other is None or not fields:
             continue
         for a in fields:
+            if a.field is None:
+                continue  # never: fields holds assertions on a known field (narrows a.field for the checker)
             more = m["dir"].lower() in _MORE_WORDS
             if a.field.startswith("maxDrawdown") or a.field == "distance52wHigh":
                 more = not more

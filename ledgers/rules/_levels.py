@@ -150,10 +150,10 @@ def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
         return missing(ctx, sym, "growth")
     cfg = ctx.config
     fields = [a.field] if a.field else ["quarterlyEarningsGrowthYOY", "quarterlyRevenueGrowthYOY"]
-    obs = [o for o in (ctx.get(sym, f) for f in fields) if as_float(o) is not None]
+    obs = [o for o in (ctx.get(sym, f) for f in fields) if o is not None and as_float(o) is not None]
     if not obs:
         return missing(ctx, sym, "/".join(fields))
-    values = [float(o.value) for o in obs]  # type: ignore[arg-type]
+    values = [float(o.value) for o in obs]
     head = f"{sym} " + ", ".join(f"{o.field} {fmt(v, 'fraction')}" for o, v in zip(obs, values, strict=True))
     if a.polarity > 0:
         if any(v >= cfg.strong_growth for v in values):

@@ -115,9 +115,9 @@ def _rank(ctx: Ctx, a: Assertion, sym: str, fields: list[str], every: bool, peer
         rank = order.index(sym) + 1
         holds.append(rank <= top_n)
         leader = order[0]
-        evidence.append(ctx.get(sym, f))
+        evidence.extend(o for o in (ctx.get(sym, f),) if o is not None)  # never None: sym has a figure to rank
         if leader != sym:
-            evidence.append(ctx.get(leader, f))
+            evidence.extend(o for o in (ctx.get(leader, f),) if o is not None)
         parts.append(f"{f}: {sym} ranks {rank} of {len(order)} ({fmt(peers[sym], unit_of(f))}; first "
                      f"{leader} {fmt(peers[leader], unit_of(f))})")
     reason = f"{a.raw!r} {scope}: " + "; ".join(parts)

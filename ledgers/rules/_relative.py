@@ -86,13 +86,14 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
     fld = a.field or ""
     if other is None:
         return RuleResult(NV, f"{a.raw!r}: compared with something that is not one option of the season")
-    for s in (sym, other):
-        if s is None or s not in ctx.data.known:
-            return missing(ctx, s, fld)
+    if sym is None or sym not in ctx.data.known:
+        return missing(ctx, sym, fld)
+    if other not in ctx.data.known:
+        return missing(ctx, other, fld)
     if fld == "return":  # "lagged oil's move", "outperforming SPY": returns over the window said, else every window
         windows = {"7D": ("return5d", "return7d"), "30D": ("return21d", "return30d"),
                    "short": ctx.config.short_momentum_fields}.get(a.label or "", RETURN_WINDOWS)
-        both = [f for f in windows if ctx.get(sym, f) is not None and ctx.get(other, f) is not None]  # type: ignore[arg-type]
+        both = [f for f in windows if ctx.get(sym, f) is not None and ctx.get(other, f) is not None]
         if not both:
             return missing(ctx, sym, "a return both options have")
         results = [rule_compare(ctx, a.model_copy(update={"field": f, "label": None})) for f in both]
@@ -101,12 +102,12 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
         if len({r.status for r in results}) == 1:
             return RuleResult(results[0].status, reason, evidence)
         return RuleResult(NV, f"windows disagree: {reason}", evidence)
-    o1, o2 = ctx.get(sym, fld), ctx.get(other, fld)  # type: ignore[arg-type]
+    o1, o2 = ctx.get(sym, fld), ctx.get(other, fld)
     v1, v2 = as_float(o1), as_float(o2)
     if (v1 is None or v2 is None) and window_family(fld):
         # "lower volatility than SPY" where the round shows volatility21d: every window both have must agree
-        both = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None  # type: ignore[arg-type]
-                and ctx.get(other, f) is not None]  # type: ignore[arg-type]
+        both = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None
+                and ctx.get(other, f) is not None]
         results = [rule_compare(ctx, a.model_copy(update={"field": f})) for f in both]
         if results and len({r.status for r in results}) == 1:
             return RuleResult(results[0].status, "; ".join(r.reason for r in results),

@@ -59,7 +59,7 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
         return missing(ctx, sym, "rsi14")
     o = ctx.get(sym, "rsi14")
     v = as_float(o)
-    if v is None:
+    if o is None or v is None:
         return missing(ctx, sym, "rsi14")
     cfg = ctx.config
     if a.polarity > 0:
@@ -74,9 +74,9 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
     threshold = cfg.overbought_rsi if a.polarity > 0 else cfg.oversold_rsi
     if not ok and abs(v - threshold) <= cfg.rsi_state_band:
         return RuleResult(NV, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}: within "
-                              f"{cfg.rsi_state_band:g} points of the usual threshold, conventions differ", [o])  # type: ignore[list-item]
-    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}",  # type: ignore[arg-type]
-                      [o])  # type: ignore[list-item]
+                              f"{cfg.rsi_state_band:g} points of the usual threshold, conventions differ", [o])
+    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}",
+                      [o])
 
 
 def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | None, list[Observation], str]:
@@ -107,8 +107,8 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
         return _recent_momentum(ctx, a, sym)
     order = list(cfg.momentum_fields) + list(cfg.short_momentum_fields)
     primaries = set(cfg.momentum_fields)
-    seen = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
-    seen = [(f, o) for f, o in seen if as_float(o) is not None]
+    found = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
+    seen = [(f, o) for f, o in found if o is not None and as_float(o) is not None]
     if not seen or seen[0][0] not in primaries:  # no 20d/30d return: a 5d one alone is not "momentum"
         return missing(ctx, sym, "/".join(cfg.momentum_fields))
     ev = [o for _, o in seen]
@@ -116,12 +116,12 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     head = f"{sym} " + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in seen) + f"; claimed {claim}"
     primary = as_float(seen[0][1]) or 0.0
     if abs(primary) <= cfg.momentum_dead_band:
-        return RuleResult(NV, f"{head}: {seen[0][0]} within the {cfg.momentum_dead_band:.2%} dead band", ev)  # type: ignore[arg-type]
+        return RuleResult(NV, f"{head}: {seen[0][0]} within the {cfg.momentum_dead_band:.2%} dead band", ev)
     sign = 1 if primary > 0 else -1
     if any((as_float(o) or 0.0) * sign < -cfg.momentum_dead_band for _, o in seen[1:]):
-        return RuleResult(NV, f"{head}: horizons disagree", ev)  # type: ignore[arg-type]
+        return RuleResult(NV, f"{head}: horizons disagree", ev)
     ok = sign == (1 if a.polarity > 0 else -1)
-    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
+    return RuleResult(SUP if ok else CON, head, ev)
 
 
 def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:

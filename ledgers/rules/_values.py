@@ -58,14 +58,16 @@ def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     res = _exact(ctx, a)
     sym = a.symbol or ctx.symbol
+    if sym is None:
+        return res  # no symbol to check against: _exact said so
     if res.status == CON and not res.lookahead:
-        return (_active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res)  # type: ignore[arg-type]
-                or _unsigned_magnitude(ctx, sym, a, res) or _another_column(ctx, sym, a, res) or res)  # type: ignore[arg-type]
+        return (_active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res)
+                or _unsigned_magnitude(ctx, sym, a, res) or _another_column(ctx, sym, a, res) or res)
     if res.status == NV and sym in ctx.data.known and not res.lookahead and not res.evidence:
         # the window named is one the round does not show: a distinctive figure may be another it does
         field = a.field or HORIZON_FIELDS.get(a.label or "")
         if field:
-            return _mislabelled_window(ctx, sym, a.model_copy(update={"field": field}), res) or res  # type: ignore[arg-type]
+            return _mislabelled_window(ctx, sym, a.model_copy(update={"field": field}), res) or res
     return res
 
 
@@ -178,7 +180,7 @@ def _another_column(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> R
         o = ctx.get(sym, fld)
         v = as_float(o)
         # at the stated precision only (rounded or truncated): no relative tolerance across columns
-        if _at_stated_precision(v, a):
+        if o is not None and v is not None and _at_stated_precision(v, a):
             hits.append((fld, v, o))
     if not hits:
         return None
@@ -186,8 +188,8 @@ def _another_column(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> R
     fld, v, o = (same or hits)[0]
     what = f"{sym} {fld} = {fmt(v, unit_of(fld))} ({when(o)}); the figure is that column, not the {a.field} the claim names"
     if same:
-        return RuleResult(SUP, f"{what} ({mismatch.reason})", [o, *mismatch.evidence])  # type: ignore[list-item]
-    return RuleResult(NV, f"{what}: another column may be meant ({mismatch.reason})", [o, *mismatch.evidence])  # type: ignore[list-item]
+        return RuleResult(SUP, f"{what} ({mismatch.reason})", [o, *mismatch.evidence])
+    return RuleResult(NV, f"{what}: another column may be meant ({mismatch.reason})", [o, *mismatch.evidence])
 
 
 def _column_family(field: str) -> str | None:
