@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -38,7 +39,7 @@ def _encode(figure: Figure) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _band_lines(axes, bands: Sequence[Band]) -> None:  # type: ignore[no-untyped-def]
+def _band_lines(axes, bands: Sequence[Band]) -> None:
     for edge in band_edges(bands):
         axes.axhline(edge, color="#999999", linestyle="--", linewidth=0.8, zorder=0)
 
@@ -138,7 +139,7 @@ def calibration_chart(points: Sequence[CalibrationPoint], axis: str = "composite
     raters = sorted({p.rater for p in chosen}, key=lambda r: (r == PANEL_MEDIAN, r))
     for i, rater in enumerate(raters):
         mine = [p for p in chosen if p.rater == rater]
-        style = (
+        style: dict[str, Any] = (
             {"marker": "D", "color": "black", "s": 36}
             if rater == PANEL_MEDIAN
             else {"color": _PALETTE[i % len(_PALETTE)], "s": 24, "alpha": 0.8}
@@ -173,6 +174,8 @@ def bland_altman_chart(pairs: Sequence[BlandAltmanPair]) -> Chart | None:
     for k, pair in enumerate(usable):
         axes = figure.add_subplot(rows, columns, k + 1)
         axes.scatter([m for m, _ in pair.points], [d for _, d in pair.points], s=18, color=_PALETTE[k % len(_PALETTE)])
+        if pair.mean_difference is None:
+            continue  # never: usable keeps the pairs with a mean difference
         axes.axhline(pair.mean_difference, color="black", linewidth=1)
         for limit in (pair.loa_low, pair.loa_high):
             if limit is not None:
@@ -193,7 +196,7 @@ def bland_altman_chart(pairs: Sequence[BlandAltmanPair]) -> Chart | None:
     )
 
 
-def rank_interval_chart(contestants: Sequence, bands: Sequence[Band]) -> Chart | None:  # type: ignore[type-arg]
+def rank_interval_chart(contestants: Sequence, bands: Sequence[Band]) -> Chart | None:
     """Every contestant's Total Score with its bootstrap interval (bars), ordered by rank, band edges dashed."""
     rows = list(contestants)
     if not rows:

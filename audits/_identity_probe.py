@@ -162,10 +162,10 @@ def judge_guess_stats(rows: Sequence[dict], judge_families: dict[str, str | None
     out = []
     for d, p_holm in zip(drafts, adjusted, strict=True):
         flagged = bool(p_holm < alpha)
-        own = (f"; of its own family's {d['own_items']} items it named its own family for {d['own_named']}"
+        own_note = (f"; of its own family's {d['own_items']} items it named its own family for {d['own_named']}"
                if d["own_items"] else "")
         note = (f"named the author's family for {d['correct']} of {d['items']} items ({d['leak_rate']:.0%}; chance "
-                f"{d['chance']:.0%}; one-sided p = {d['p_value']:.3g}, Holm {p_holm:.3g}){own}: "
+                f"{d['chance']:.0%}; one-sided p = {d['p_value']:.3g}, Holm {p_holm:.3g}){own_note}: "
                 + ("it can tell who wrote a record." if flagged else "no evidence it can tell who wrote a record."))
         out.append(JudgeGuesses(**d, p_value_holm=float(p_holm), flagged=flagged, note=note))
     return out

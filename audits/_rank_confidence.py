@@ -115,7 +115,7 @@ def rank_confidence(
     replicates = np.empty((n_boot, len(totals)))
     fixed: list[str] = []
     n_grades: list[int] = []
-    for i, row in totals.iterrows():
+    for i, (_, row) in enumerate(totals.iterrows()):  # totals has a fresh 0..n-1 index (above)
         cid, total = row["contestant_id"], float(row["total"])
         median = row.get("reasoning_median")
         per_judge = [grades.get((cid, j), np.empty(0)) for j in judges]
@@ -151,7 +151,7 @@ def rank_confidence(
     lows = np.array([b.low for b in ascending], dtype=float)
     band_names = np.array([b.name for b in ascending])
     contestants: list[ContestantRankConfidence] = []
-    for i, row in totals.iterrows():
+    for i, (_, row) in enumerate(totals.iterrows()):
         column = replicates[:, i]
         low, high = (float(v) for v in np.percentile(column, [tail, 100 - tail]))
         rank_low, rank_high = (

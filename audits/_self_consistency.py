@@ -89,7 +89,7 @@ def self_consistency(scores: pd.DataFrame, *, axes: Sequence[str] | None = None)
             ],
         )
     judges = [
-        _rater(judge, frame, ["contestant_id"], wanted)
+        _rater(str(judge), frame, ["contestant_id"], wanted)
         for judge, frame in scores.groupby("judge_id", sort=True)
     ]
     per_repeat_median = scores.groupby(["contestant_id", "repeat"])[wanted].median().reset_index()

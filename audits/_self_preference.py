@@ -304,7 +304,9 @@ def _plain_words(
             f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
         )
     if n_own == 1:
-        own_ids = [c for c in matrix.index if own_family_of[c] == family and pd.notna(matrix.at[c, judge])]
+        # .at gives any scalar pandas-stubs knows; pd.notna's overloads list fewer of them
+        own_ids = [c for c in matrix.index
+                   if own_family_of[c] == family and pd.notna(matrix.at[c, judge])]  # type: ignore[arg-type]
         name = labels[own_ids[0]] if own_ids else "one contestant"
         caveats.append(
             f"Judge {judge} has one own-family contestant ({name}): its gap is a single observation, "

@@ -104,7 +104,8 @@ def icc_two_way(matrix: pd.DataFrame) -> tuple[IccEstimate | None, str | None]:
         return None, "ICC needs at least two raters"
     if n_targets < MIN_ICC_TARGETS:
         return None, f"ICC needs at least {MIN_ICC_TARGETS} items rated by every rater (have {n_targets})"
-    long = complete.rename_axis(index="target", columns="rater").stack().rename("rating").reset_index()
+    # stack() of a 2-D frame is a Series; pandas-stubs types it as a frame or a series
+    long = complete.rename_axis(index="target", columns="rater").stack().rename("rating").reset_index()  # type: ignore[call-overload]
     long["target"] = long["target"].astype(str)
     long["rater"] = long["rater"].astype(str)
     with warnings.catch_warnings(), np.errstate(all="ignore"):

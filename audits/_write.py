@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from audits._report import AuditReport
 from grader.hygiene import for_csv
 
 
-def _frame(rows: list[BaseModel], flatten: dict[str, str] | None = None) -> pd.DataFrame:
+def _frame(rows: Sequence[BaseModel], flatten: dict[str, str] | None = None) -> pd.DataFrame:
     """Rows of pydantic models as a table; dict fields named in ``flatten`` become prefixed columns."""
     records: list[dict[str, Any]] = []
     for row in rows:

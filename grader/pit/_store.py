@@ -9,7 +9,7 @@ its own ``observed_at`` on. ``snapshot(symbols, as_of)`` returns only values obs
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from functools import partial
@@ -110,6 +110,8 @@ class _DerivedTables(LazyMapping[str, _PriceTable]):
 class PointInTimeStore:
     """Prices, derived fields and ``fields.csv`` values, queried as of an instant."""
 
+    _history_from: PointInTimeStore | None  # set on a scoped view only: the whole store, for later observations
+
     def __init__(
         self,
         prices: pd.DataFrame,
@@ -134,7 +136,8 @@ class PointInTimeStore:
             bench_closes = pd.Series(b["close"].to_numpy(float), index=b["date"].to_numpy())
         tables: dict[str, Callable[[], _PriceTable]] = {}
         possible: set[str] = set()
-        for symbol, frame in prices.groupby("symbol", sort=True):
+        for key, frame in prices.groupby("symbol", sort=True):
+            symbol = str(key)
             frame = frame.sort_values("date")
             closes = pd.Series(frame["close"].to_numpy(float), index=frame["date"].to_numpy())
             self._closes[symbol] = closes
@@ -143,8 +146,9 @@ class PointInTimeStore:
                 vols = pd.Series(vols.to_numpy(float), index=closes.index)
             symbol_bench = None if symbol == benchmark else bench_closes
             tables[symbol] = partial(_price_table, symbol, closes, symbol_bench, vols, derive)
-            possible |= derivable_names(derive, symbol_bench is not None, vols is not None and vols.notna().any())
-        self._prices = _DerivedTables(tables, possible)
+            possible |= derivable_names(derive, symbol_bench is not None,
+                                        vols is not None and bool(vols.notna().any()))
+        self._prices: Mapping[str, _PriceTable] = _DerivedTables(tables, possible)
         grouped: dict[tuple[str, str], list[Observation]] = {}
         for row in field_rows:
             grouped.setdefault((row.symbol, row.field), []).append(
@@ -186,7 +190,7 @@ class PointInTimeStore:
         """Every field some symbol has (``fields`` of each symbol, united). Symbols' fields are derived only while
         they could still add a name: once every name a price table can have is among them, no more are."""
         names = {f for per_field in self._series.values() for f in per_field}
-        possible = getattr(self._prices, "possible", set())
+        possible: set[str] = getattr(self._prices, "possible", set())
         for symbol in self._prices:
             if possible <= names:
                 break

@@ -9,6 +9,7 @@ its own committed transaction, so nothing stored is lost: the same command run a
 from __future__ import annotations
 
 import errno
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = ["EXIT_DB_LOCKED", "EXIT_DISK_FULL", "EXIT_NOT_WRITABLE", "EXIT_SCHEMA", "StorageFailure",
@@ -26,7 +27,7 @@ class StorageFailure:
     message: str
 
 
-def _chain(exc: BaseException):
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
