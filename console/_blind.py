@@ -66,6 +66,8 @@ def blinding(run_id: str, viewer: str | None, db_url: str | None = None) -> Blin
         return Blind.open(run_id)
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
+        if run is None:
+            raise KeyError(f"no run {run_id}")
         keys = dict(s.execute(select(ContestantRow.id, ContestantRow.contestant_key)
                               .where(ContestantRow.season_id == run.season_id)).all())
         graded: set[int] = set()

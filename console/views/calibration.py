@@ -8,6 +8,7 @@ so a grade cannot land on another item.
 from __future__ import annotations
 
 import statistics
+from typing import cast
 
 import pandas as pd
 import streamlit as st
@@ -19,20 +20,21 @@ from console._writes import MAX_COMMENT, HumanGradeInput, describe_error, record
 AXES = ("reasoning", "evidence", "data_reliability", "outcome")
 
 st.title("Calibration — blind grading")
-run = _ui.current_run()
+run = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
 _ui.run_banner(run)
 url = _ui.db_url()
-who = _ui.signed_in()
+signed = _ui.signed_in()
 items = _ui.calibration_items(url, run.run_id, _ui.grade_stamp(run.run_id))
 gradable = [i for i in items if i.has_record]
 by_number = {i.number: i for i in gradable}
 _state.seed(ITEM_KEY, list(by_number), "calibration item")
-if who is None:
+if signed is None:
     _state.publish("item")
     st.warning("Sign in (sidebar) to grade: every human grade is recorded under its annotator's name.")
     st.stop()
 
 
+who = signed  # signed in (a SignedIn), also inside the functions below
 queue = _queries.calibration_queue(items, who.name)
 c1, c2, c3 = st.columns(3)
 c1.metric("Waiting for a second annotator", len(queue["needs_second"]))

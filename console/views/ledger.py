@@ -3,6 +3,7 @@ an annotator records the correct status and a note (append-only)."""
 
 from __future__ import annotations
 
+from typing import cast
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -15,7 +16,7 @@ STATUS_ICON = {"supported": ":green[:material/check_circle:]", "not_verifiable":
                "contradicted": ":red[:material/cancel:]"}
 
 st.title("Ledger review")
-run = _ui.current_run()
+run = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
 _ui.run_banner(run)
 url = _ui.db_url()
 who = _ui.signed_in()

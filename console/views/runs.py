@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pandas as pd
 import streamlit as st
 
@@ -92,10 +94,11 @@ if mode == "Two runs":
 
 else:
     names = _ui.rubric_names()
-    current = _ui.current_run()
+    shown = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
     c0, c1, c2 = st.columns(3)
-    run_id = c0.selectbox("Run", ids, index=ids.index(current.run_id) if current.run_id in ids else 0,
+    picked = c0.selectbox("Run", ids, index=ids.index(shown.run_id) if shown.run_id in ids else 0,
                           key="cmp_rubric_run", format_func=lambda r: by_id[r].label)
+    run_id: str = ids[0] if picked is None else picked  # ids is not empty (above): a run is always picked
     ra = c1.selectbox("Rubric A", names, index=0, key="cmp_rubric_a")
     rb = c2.selectbox("Rubric B", names, index=len(names) - 1, key="cmp_rubric_b")
     from rubric import load_rubric, rubric_diff

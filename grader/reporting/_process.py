@@ -57,7 +57,10 @@ def run_process_facts(run_id: str, db_url: str | None = None) -> dict[str, dict[
         run = s.get(RunRow, run_id)
         if run is None:
             return {}
-        source = s.get(SeasonRow, run.season_id).source_path
+        season = s.get(SeasonRow, run.season_id)
+        if season is None:
+            raise KeyError(f"run {run_id}: no season row {run.season_id}")
+        source = season.source_path
     try:
         return season_process_facts(source)
     except (BundleError, OSError, ValueError):
@@ -72,7 +75,7 @@ def compact_risk(facts: dict[str, Any] | None, sep: str = " · ") -> str:
     if r.get("var_1d_mean") is None:
         return "—"
 
-    def pair(var: float | None, cvar: float | None) -> str:
+    def pair(var: float, cvar: float | None) -> str:
         return f"{var * 100:+.2f}% / " + ("—" if cvar is None else f"{cvar * 100:+.2f}%")
 
     text = "1d " + pair(r["var_1d_mean"], r.get("cvar_1d_mean"))

@@ -30,7 +30,9 @@ def season_risk_evidence(source: Path | str, *, pending: bool = False) -> dict[s
 
     bundle, facts, horizon, profile = _facts(source)
     names = {c.id: c.display_name for c in bundle.contestants}
-    contestants, stress, baselines = [], [], []
+    contestants: list[dict[str, Any]] = []
+    stress: list[dict[str, Any]] = []
+    baselines: list[dict[str, Any]] = []
     for cid, risk in sorted(facts.items(), key=lambda kv: names[kv[0]]):
         s = risk.summary()
         row: dict[str, Any] = {"contestant": names[cid], **s}
@@ -79,6 +81,8 @@ def run_risk_evidence(run_id: str, db_url: str | None = None, *, pending: bool =
         if run is None:
             return None
         season = s.get(SeasonRow, run.season_id)
+        if season is None:
+            raise KeyError(f"run {run_id}: no season row {run.season_id}")
         source = season.source_path
     try:
         return season_risk_evidence(source, pending=pending)
@@ -97,6 +101,8 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
         if c is None:
             raise KeyError(f"no contestant row {contestant_row_id}")
         season = s.get(SeasonRow, c.season_id)
+        if season is None:
+            raise KeyError(f"contestant row {contestant_row_id}: no season row {c.season_id}")
         source, key = season.source_path, c.contestant_key
     bundle = cached_bundle(source)
     replay = cached_replays(bundle).get(key)
