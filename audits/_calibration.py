@@ -79,6 +79,14 @@ class CalibrationResult(BaseModel):
     """Items each annotator graded (their latest grade of each counts)."""
 
 
+def _band_names(scores: pd.Series, bands: Sequence[Band], who: str) -> list[str]:
+    """The band of each (present) score; a score no band holds (infinite) is an error naming its rater."""
+    names = [band_of(v, bands) for v in scores]
+    if any(n is None for n in names):
+        raise ValueError(f"{who}: a score that is not finite has no band")
+    return [n for n in names if n is not None]
+
+
 def _compare(
     rater: str, reference: str, axis: str, x: pd.Series, y: pd.Series, bands: Sequence[Band]
 ) -> AgreementWithReference:
@@ -87,8 +95,8 @@ def _compare(
     ba = bland_altman(paired["rater"].to_numpy(), paired["reference"].to_numpy())
     order = [b.name for b in reversed(sorted_bands(bands))]
     kappa = cohen_kappa(
-        [band_of(v, bands) for v in paired["rater"]],  # type: ignore[misc]
-        [band_of(v, bands) for v in paired["reference"]],  # type: ignore[misc]
+        _band_names(paired["rater"], bands, rater),
+        _band_names(paired["reference"], bands, reference),
         order,
         weights="quadratic",
     )
