@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from datetime import datetime
 
 from grader.pit import Snapshot
 from ledgers._models import Claim, CrossCheck, Flag, Verification, VerifierConfig
@@ -31,9 +32,9 @@ def _snapshot_fields(snapshot: Snapshot, symbol: str | None) -> set[str]:
     return {f for per in snapshot.values() for f in per}
 
 
-def _quotes(claim: Claim) -> list[tuple[str, float | str, float, str | None, object]]:
+def _quotes(claim: Claim) -> list[tuple[str, float | str, float, str | None, datetime | None]]:
     """(field, value, tolerance, symbol, observed_at) for every value the judge quoted."""
-    out: list[tuple[str, float | str, float, str | None, object]] = []
+    out: list[tuple[str, float | str, float, str | None, datetime | None]] = []
     for cv in claim.cited_values:
         fld = resolve_field(cv.field) or cv.field
         value = cv.value
@@ -94,7 +95,7 @@ def cross_check(
     if lookahead:
         lookahead_why.append(f"the verifier found a value known only after the decision: {verification.reason}")
     for fld, value, tol, symbol, observed_at in _quotes(claim):
-        if observed_at is not None and observed_at > claim.decided_at:  # type: ignore[operator]
+        if observed_at is not None and observed_at > claim.decided_at:
             lookahead = True
             lookahead_why.append(f"quoted {fld} observed at {observed_at} after the decision")
         if snapshot is None or symbol is None:

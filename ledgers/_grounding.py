@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -30,7 +30,7 @@ class GroundingRow(BaseModel):
     cross_check: CrossCheck
 
 
-def cohen_kappa(judge: list[str], verifier: list[str]) -> dict[str, float | None]:
+def cohen_kappa(judge: Sequence[str], verifier: Sequence[str]) -> dict[str, float | None]:
     """Cohen's kappa with its 95% interval (statsmodels); values None when undefined."""
     from statsmodels.stats.inter_rater import cohens_kappa
 
@@ -55,6 +55,7 @@ def grounding_summary(rows: Iterable[GroundingRow]) -> dict:
     """Grounding figures for a set of ledger entries (normally one judge's)."""
     rows = list(rows)
     judged = [r for r in rows if r.claim.judge_status is not None]
+    statuses = [(j, r.verification.status) for r in judged if (j := r.claim.judge_status) is not None]  # (judge, verifier)
     cited = sum(r.cross_check.cited for r in rows)
     valid = sum(r.cross_check.valid_citations for r in rows)
     flags: Counter[str] = Counter(f for r in rows for f in r.cross_check.flags)
@@ -62,9 +63,9 @@ def grounding_summary(rows: Iterable[GroundingRow]) -> dict:
     missed = [r for r in contradicted if r.claim.judge_status != "contradicted"]
     false_alarms = [r for r in judged if r.claim.judge_status == "contradicted" and r.verification.status == "supported"]
     confusion = {j: {v: 0 for v in STATUSES} for j in STATUSES}
-    for r in judged:
-        confusion[r.claim.judge_status][r.verification.status] += 1  # type: ignore[index]
-    kappa = cohen_kappa([r.claim.judge_status for r in judged], [r.verification.status for r in judged])  # type: ignore[misc]
+    for judge_status, verifier_status in statuses:
+        confusion[judge_status][verifier_status] += 1
+    kappa = cohen_kappa([j for j, _ in statuses], [v for _, v in statuses])
     agree = sum(1 for r in judged if r.claim.judge_status == r.verification.status)
     return {
         "claims": len(rows),

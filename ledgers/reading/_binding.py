@@ -307,8 +307,8 @@ def bind_prefix(text: str, start: int, floor: int) -> Binding | None:
                 continue
             best = Binding("return", horizon=match_horizon(hm), start=floor + hm.start(), end=start)
             measured = windowed_field(phrase, before, hm)
-            if measured is not None:  # "active return 21s +10.52%", "active return over 5 sessions was +3.65%"
-                best = Binding("exact_numeric", field=measured, start=floor + phrase[0], end=start)  # type: ignore[index]
+            if measured is not None and phrase is not None:  # "active return 21s +10.52%", "... over 5 sessions was +3.65%"
+                best = Binding("exact_numeric", field=measured, start=floor + phrase[0], end=start)
                 continue
             tail = before[hm.end():]
             if re.match(r"^\s*(?:active|relative|excess|benchmark-relative|alpha)\b", tail, re.I):

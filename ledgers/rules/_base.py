@@ -10,7 +10,7 @@ from datetime import datetime
 from grader.pit import Observation
 from ledgers._data import StoreData
 from ledgers._models import Assertion, Status, VerifierConfig
-from ledgers._registry import FIELD_SPECS
+from ledgers._registry import FIELD_SPECS, Unit
 from ledgers._units import format_value
 from ledgers.reading import FIELD_HORIZONS, HORIZON_FIELDS
 
@@ -66,8 +66,8 @@ def when(o: Observation) -> str:
     return text
 
 
-def fmt(value: float | str, unit: str = "ratio") -> str:
-    return format_value(value, unit)  # type: ignore[arg-type]
+def fmt(value: float | str, unit: Unit = "ratio") -> str:
+    return format_value(value, unit)
 
 
 def as_float(o: Observation | None) -> float | None:
@@ -154,7 +154,7 @@ def ratio(ctx: Ctx, symbol: str, num: str, den: str) -> tuple[float | None, list
     return va / vb - 1.0, ev
 
 
-def unit_of(fld: str | None) -> str:
+def unit_of(fld: str | None) -> Unit:
     return FIELD_SPECS[fld].unit if fld in FIELD_SPECS else "fraction"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from grader.pit import Observation
 from ledgers._models import Assertion, VerifierConfig
 from ledgers._registry import FIELD_SPECS, window_family
 from ledgers.rules._base import (
@@ -32,7 +33,7 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
         return missing(ctx, sym, fld)
     o = ctx.get(sym, fld)
     v = as_float(o)
-    if v is None:
+    if o is None or v is None:
         members = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None]
         if not members:
             return missing(ctx, sym, fld)
@@ -45,31 +46,31 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
                           [e for r in results for e in r.evidence])
     unit = FIELD_SPECS[fld].unit
     band = ctx.config.valuation_dead_band
-    head = f"{sym} {fld} = {fmt(v, unit)} ({when(o)})"  # type: ignore[arg-type]
+    head = f"{sym} {fld} = {fmt(v, unit)} ({when(o)})"
     if a.polarity > 0:
         ref, claim = high, f"high {what} (>= {fmt(high, unit)})"
         if abs(v - ref) <= band * abs(ref):
-            return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])  # type: ignore[list-item]
+            return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])
         ok = v >= ref
     else:
         ref, claim = low, f"low {what} (< {fmt(low, unit)})"
         if abs(v - ref) <= band * abs(ref):
-            return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])  # type: ignore[list-item]
+            return RuleResult(NV, f"{head}; claimed {claim}: within the {band:.0%} dead band", [o])
         ok = v < ref
     if ok:
-        return RuleResult(SUP, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
+        return RuleResult(SUP, f"{head}; claimed {claim}", [o])
     # "high" and "low" are also said against the other options ("high-beta" among ETFs whose beta runs from -1 to 2.5):
     # a level is contradicted only when it holds on neither reading
     share = _percentile(ctx, sym, fld, v)
     if share is None:
-        return RuleResult(CON, f"{head}; claimed {claim}", [o])  # type: ignore[list-item]
+        return RuleResult(CON, f"{head}; claimed {claim}", [o])
     third = "top" if a.polarity > 0 else "bottom"
     rel = f"{sym} is at the {share:.0%} point of the options' {fld} (a {third}-third reading)"
     if (share >= 2 / 3) if a.polarity > 0 else (share <= 1 / 3):
-        return RuleResult(SUP, f"{head}; claimed {claim}: not by the threshold, but {rel}", [o])  # type: ignore[list-item]
+        return RuleResult(SUP, f"{head}; claimed {claim}: not by the threshold, but {rel}", [o])
     if (share >= 0.5) if a.polarity > 0 else (share <= 0.5):
-        return RuleResult(NV, f"{head}; claimed {claim}: below the threshold, yet {rel} holds in part", [o])  # type: ignore[list-item]
-    return RuleResult(CON, f"{head}; claimed {claim}, and {rel} does not hold either", [o])  # type: ignore[list-item]
+        return RuleResult(NV, f"{head}; claimed {claim}: below the threshold, yet {rel} holds in part", [o])
+    return RuleResult(CON, f"{head}; claimed {claim}, and {rel} does not hold either", [o])
 
 
 def rule_standing(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -83,20 +84,22 @@ def rule_standing(ctx: Ctx, a: Assertion) -> RuleResult:
     if not fields:
         return missing(ctx, sym, a.field)
     third = "top" if a.polarity > 0 else "bottom"
-    parts, evidence, holds = [], [], []
+    parts: list[str] = []
+    evidence: list[Observation] = []
+    holds: list[bool] = []
     for f in fields:
         o = ctx.get(sym, f)
         v = as_float(o)
-        share = None if v is None else _percentile(ctx, sym, f, v)
-        if share is None:
+        share = None if o is None or v is None else _percentile(ctx, sym, f, v)
+        if o is None or v is None or share is None:
             return RuleResult(NV, f"{sym} {f}: too few options to place it")
         holds.append(share >= 2 / 3 if a.polarity > 0 else share <= 1 / 3)
-        parts.append(f"{sym} {f} = {fmt(v, unit_of(f))} ({when(o)}), at the {share:.0%} point of the options")  # type: ignore[arg-type]
+        parts.append(f"{sym} {f} = {fmt(v, unit_of(f))} ({when(o)}), at the {share:.0%} point of the options")
         evidence.append(o)
     reason = f"{'; '.join(parts)}; claimed the {third} third"
     if all(holds):
-        return RuleResult(SUP, reason, evidence)  # type: ignore[arg-type]
-    return RuleResult(NV, f"{reason}: not there on every window, and the words draw no line to refute", evidence)  # type: ignore[arg-type]
+        return RuleResult(SUP, reason, evidence)
+    return RuleResult(NV, f"{reason}: not there on every window, and the words draw no line to refute", evidence)
 
 
 def _percentile(ctx: Ctx, sym: str, fld: str, value: float) -> float | None:
@@ -173,11 +176,11 @@ def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
     cfg = ctx.config
     o = ctx.get(sym, "peRatio")
     pe = as_float(o)
-    if pe is None:
+    if o is None or pe is None:
         return missing(ctx, sym, "peRatio")
     ev = [o]
     if pe <= 0:
-        return RuleResult(NV, f"{sym} peRatio = {pe:.2f}: not meaningful (non-positive earnings)", ev)  # type: ignore[arg-type]
+        return RuleResult(NV, f"{sym} peRatio = {pe:.2f}: not meaningful (non-positive earnings)", ev)
     sector_o = ctx.get(sym, "sector")
     ref, ref_text = (cfg.cheap_pe if a.polarity > 0 else cfg.expensive_pe), ""
     if sector_o is not None:
@@ -189,11 +192,11 @@ def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
     if not ref_text:
         ref_text = f"threshold P/E {ref:g}"
     claim = "cheap" if a.polarity > 0 else "expensive"
-    head = f"{sym} peRatio = {pe:.2f} ({when(o)}) vs {ref_text}; claimed {claim}"  # type: ignore[arg-type]
+    head = f"{sym} peRatio = {pe:.2f} ({when(o)}) vs {ref_text}; claimed {claim}"
     if abs(pe - ref) <= cfg.valuation_dead_band * ref:
-        return RuleResult(NV, f"{head}: within the {cfg.valuation_dead_band:.0%} dead band", ev)  # type: ignore[arg-type]
+        return RuleResult(NV, f"{head}: within the {cfg.valuation_dead_band:.0%} dead band", ev)
     ok = pe < ref if a.polarity > 0 else pe > ref
-    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
+    return RuleResult(SUP if ok else CON, head, ev)
 
 
 def rule_dividend_yield(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -289,13 +292,14 @@ def rule_sign(ctx: Ctx, a: Assertion) -> RuleResult:
         return missing(ctx, sym, a.field or "value")
     evidence = [ctx.get(sym, f) for f in fields]
     values = [as_float(o) for o in evidence]
+    # fields holds the windows with an observation; a text value (as_float None) is not stored in a window family
     parts = "; ".join(f"{f} = {fmt(v, unit_of(f))}" for f, v in zip(fields, values, strict=True))  # type: ignore[arg-type]
     head = f"{sym} {parts}; claimed {'positive' if a.polarity > 0 else 'negative'}"
     ev = [o for o in evidence if o is not None]
     band = ctx.config.momentum_dead_band if unit_of(fields[0]) == "fraction" else 0.02
     if any(v is None or abs(v) <= band for v in values):
         return RuleResult(NV, head + ": a value at zero (dead band)", ev)
-    signs = {v > 0 for v in values}  # type: ignore[operator]
+    signs = {v > 0 for v in values if v is not None}  # every value is there (the dead-band check above)
     if len(signs) > 1:
         return RuleResult(NV, head + ": the windows disagree", ev)
     ok = signs == {a.polarity > 0}

@@ -114,13 +114,13 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
                               [e for r in results for e in r.evidence])
         if results:
             return RuleResult(NV, "windows disagree: " + "; ".join(r.reason for r in results))
-    if v1 is None or v2 is None:
+    if o1 is None or o2 is None or v1 is None or v2 is None:  # an observation is there when its value is
         return missing(ctx, sym if v1 is None else other, fld)
     unit = unit_of(fld)
     word = "above" if a.op == "gt" else "below"
-    head = f"{sym} {fld} = {fmt(v1, unit)} vs {other} {fmt(v2, unit)} ({when(o1)}); claimed {word}"  # type: ignore[arg-type]
+    head = f"{sym} {fld} = {fmt(v1, unit)} vs {other} {fmt(v2, unit)} ({when(o1)}); claimed {word}"
     ev = [o1, o2]
     if abs(v1 - v2) <= ctx.config.threshold_dead_band * max(abs(v1), abs(v2), 1e-9):
-        return RuleResult(NV, f"{head}: within the {ctx.config.threshold_dead_band:.1%} dead band", ev)  # type: ignore[arg-type]
+        return RuleResult(NV, f"{head}: within the {ctx.config.threshold_dead_band:.1%} dead band", ev)
     ok = v1 > v2 if a.op == "gt" else v1 < v2
-    return RuleResult(SUP if ok else CON, head, ev)  # type: ignore[arg-type]
+    return RuleResult(SUP if ok else CON, head, ev)

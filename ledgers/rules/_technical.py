@@ -85,8 +85,9 @@ def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | Non
         return value_of(ctx, sym, probe)
     for fld in ctx.config.momentum_fields:
         o = ctx.get(sym, fld)
-        if as_float(o) is not None:
-            return as_float(o), [o], fld  # type: ignore[list-item]
+        v = as_float(o)
+        if o is not None and v is not None:
+            return v, [o], fld
     return None, [], "/".join(ctx.config.momentum_fields)
 
 
@@ -129,10 +130,8 @@ def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:
     (a month is not recent); contradicted only when every window, the longer ones too, says otherwise; else not
     verifiable (writers differ on how long "recent" is)."""
     cfg = ctx.config
-    short = [(f, ctx.get(sym, f)) for f in cfg.short_momentum_fields]
-    longer = [(f, ctx.get(sym, f)) for f in cfg.momentum_fields]
-    short = [(f, o) for f, o in short if as_float(o) is not None]
-    longer = [(f, o) for f, o in longer if as_float(o) is not None]
+    short = [(f, o) for f in cfg.short_momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None]
+    longer = [(f, o) for f in cfg.momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None]
     want = 1 if a.polarity > 0 else -1
     band = cfg.momentum_dead_band
     claim = "positive" if want > 0 else "negative"
@@ -141,7 +140,7 @@ def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:
     ev = [o for _, o in short + longer]
     signs = [(as_float(o) or 0.0) * want for _, o in short]
     if all(v > band for v in signs):
-        return RuleResult(SUP, f"{head} (the short windows agree)", ev)  # type: ignore[arg-type]
+        return RuleResult(SUP, f"{head} (the short windows agree)", ev)
     if all((as_float(o) or 0.0) * want < -band for _, o in short + longer):
-        return RuleResult(CON, f"{head} (every window says otherwise)", ev)  # type: ignore[arg-type]
-    return RuleResult(NV, f"{head}: windows disagree or sit in the {band:.2%} dead band", ev)  # type: ignore[arg-type]
+        return RuleResult(CON, f"{head} (every window says otherwise)", ev)
+    return RuleResult(NV, f"{head}: windows disagree or sit in the {band:.2%} dead band", ev)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ledgers._models import Assertion
-from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, sibling_windows, window_family
+from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, Unit, sibling_windows, window_family
 from ledgers.reading import HORIZON_FIELDS
 from ledgers.reading._vocab import SIGN_WORDS
 from ledgers.rules._base import (
@@ -244,12 +244,12 @@ def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
     for fld in _RETURN_LIKE:
         o = ctx.get(sym, fld)
         v = as_float(o)
-        if v is None:
+        if o is None or v is None:
             continue
         seen.append(f"{fld} {fmt(v, 'fraction')}")
         if matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
-            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches "  # type: ignore[arg-type]
-                                   f"(horizon not stated: the column that matches)", [o])  # type: ignore[list-item]
+            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches "
+                                   f"(horizon not stated: the column that matches)", [o])
     if not seen:
         return missing(ctx, sym, "a return")
     return RuleResult(NV, f"horizon not stated; {a.raw} matches none of {sym} {', '.join(seen)}")
@@ -266,7 +266,7 @@ def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
         return RuleResult(NV, f"{a.raw}: names no field; too round to be matched to one (briefing/context figure)",
                           briefing=True)
     # a plain decimal ("0.814", "1.32" in a CSV row) is a ratio field at face value or a percentage field in percent
-    readings = [("ratio", 1.0), ("fraction", 100.0)] if a.label == "plain" else [("fraction", 1.0)]
+    readings: list[tuple[Unit, float]] = [("ratio", 1.0), ("fraction", 100.0)] if a.label == "plain" else [("fraction", 1.0)]
     for unit, scale in readings:
         found = _equal_field(ctx, sym, a.model_copy(update={"stated": (a.stated or 0.0) / scale,
                                                                "tolerance": a.tolerance / scale}), unit)
@@ -275,14 +275,14 @@ def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
     return RuleResult(NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True)
 
 
-def _equal_field(ctx: Ctx, sym: str, a: Assertion, unit: str) -> RuleResult | None:
+def _equal_field(ctx: Ctx, sym: str, a: Assertion, unit: Unit) -> RuleResult | None:
     """Supported on the first field of ``unit`` the subject's figure equals, or None."""
     for fld in ctx.data.store.fields(sym):
         if unit_of(fld) != unit or fld not in FIELD_SPECS:
             continue
         o = ctx.get(sym, fld)
         v = as_float(o)
-        if v is not None and matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
-            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, unit)} ({when(o)}); stated {a.raw} matches (the "  # type: ignore[arg-type]
-                                   f"figure names no field: the one it equals)", [o])  # type: ignore[list-item]
+        if o is not None and v is not None and matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
+            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, unit)} ({when(o)}); stated {a.raw} matches (the "
+                                   f"figure names no field: the one it equals)", [o])
     return None
