@@ -15,7 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from grader.judges import PROVIDERS, JudgeSpec, Provider, make_judge, provider_class, providers_with
-from grader.judges._base import SdkJudge
+from grader.judges._sdk_judge import SdkJudge
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -91,7 +91,7 @@ def test_a_provider_is_one_class_and_one_registration(acme, monkeypatch, tmp_pat
 
 
 def test_a_registration_that_is_not_a_provider_class_is_refused(monkeypatch):
-    monkeypatch.setitem(PROVIDERS, "broken", "grader.judges._base:JudgeSpec")
+    monkeypatch.setitem(PROVIDERS, "broken", "grader.judges._spec:JudgeSpec")
     provider_class.cache_clear()
     try:
         with pytest.raises(TypeError, match="is not a grader.judges.Provider subclass"):
