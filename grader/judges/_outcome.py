@@ -169,4 +169,3 @@ def outcome_from_text(
     if kind is not None:
         return CallOutcome(False, raw_reply, error_kind=kind, error_message=message, **fields)
     return CallOutcome(True, raw_reply, parsed=parsed, **fields)
-

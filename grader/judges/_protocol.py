@@ -88,4 +88,3 @@ class ProviderJudge(Protocol):
     async def aclose(self) -> None:
         """Close the SDK clients this judge opened."""
         ...
-
