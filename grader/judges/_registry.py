@@ -19,7 +19,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:
-    from ._base import JudgeSpec
+    from ._spec import JudgeSpec
 
 PROVIDERS: dict[str, str] = {
     "openai": "grader.judges.openai:OpenAIJudge",

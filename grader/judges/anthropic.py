@@ -14,24 +14,13 @@ import httpx2
 from anthropic import AsyncAnthropic, transform_schema
 from anthropic.types import Message
 
-from ._base import (
-    BatchApiError,
-    BatchItem,
-    BatchResult,
-    BatchState,
-    CallOutcome,
-    JudgeSpec,
-    Provider,
-    SdkJudge,
-    Stopwatch,
-    backstop_timeout,
-    http_failure,
-    jsonl_results,
-    no_reply_failure,
-    outcome_from_text,
-    redact,
-    snapshot_from_headers,
-)
+from ._outcome import CallOutcome, outcome_from_text
+from ._protocol import BatchApiError, BatchItem, BatchResult, BatchState
+from ._ratelimits import snapshot_from_headers
+from ._redaction import redact
+from ._registry import Provider
+from ._sdk_judge import SdkJudge, Stopwatch, backstop_timeout, http_failure, jsonl_results, no_reply_failure
+from ._spec import JudgeSpec
 
 __all__ = ["AnthropicJudge", "outcome_of_message"]
 

@@ -10,10 +10,12 @@ from grader.panel._config import (
     available_panels,
     load_panel,
 )
-from grader.panel._grade import GradeReport, RunError, effective_run_type, grade_season
+from grader.panel._grade import grade_season
 from grader.panel._manifest import VerifyResult, verify_run
 from grader.panel._pacing import HEADROOM, JudgePacer, retry_delay
 from grader.panel._prompts import season_outcomes
+from grader.panel._run_checks import effective_run_type
+from grader.panel._run_report import GradeReport, RunError
 from grader.panel._scores import latest_version, run_inputs, store_score_version
 
 __all__ = [

@@ -1,9 +1,9 @@
 """Judge prompts built from the anonymized record and point-in-time snapshots."""
 
-from grader.prompts._builder import (
+from grader.prompts._builder import PromptBuilder
+from grader.prompts._judge_prompt import (
     DecisionSection,
     JudgePrompt,
-    PromptBuilder,
     estimate_tokens,
     format_value,
     prompt_hash,
