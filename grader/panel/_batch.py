@@ -10,6 +10,9 @@ The same tasks, content addresses, retry cap and audit trail as synchronous call
   without a result (expired, cancelled) is a failed attempt.
 - Retries: a failed attempt that may be retried (transport, timeout, 429, 5xx, unparseable or off-schema) goes into
   the next batch as a new attempt linked to the one it replaces, up to the panel's attempt cap across processes.
+  A request the provider refused for capacity (a result with 429 / RESOURCE_EXHAUSTED or Anthropic's
+  ``rate_limit_error`` / ``overloaded_error``, or a submission refused with 429/529) is a stored, linked attempt
+  that never counts toward that cap, as in the synchronous path: ``max_rate_limited`` refusals end its chain.
 - Resuming: every step reads its state from the database, so ``collect`` can be run again at any time. A batch
   left ``submitting`` by a process that died before the provider answered is marked ``lost`` and its calls
   ``interrupted`` (sent again; never counted toward the cap: our crash is no failure of the judge). A batch the provider no longer knows is ``lost``.
@@ -27,7 +30,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import defer
 
 from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome, scrub_outcome
-from grader.panel._runner import INTERRUPTED, SCHEMA_NAME, CallRunner, Task, TaskResult, sha256_text
+from grader.panel._pacing import is_capacity_refusal
+from grader.panel._runner import (
+    INTERRUPTED,
+    SCHEMA_NAME,
+    CallRunner,
+    Task,
+    TaskResult,
+    is_refused_attempt,
+    sha256_text,
+)
 from grader.storage import JudgeBatchRow, JudgeCallRow, session_scope
 
 DEFAULT_POLL_S = 30.0
@@ -198,6 +210,8 @@ class BatchRunner(CallRunner):
         )
         if not outcome.ok:
             self.stats.attempts_failed += 1
+            if is_capacity_refusal(outcome):  # stored and linked; not counted toward the cap (see _submit)
+                self.stats.capacity_refusals += 1
             return None
         grade, _, _ = await self._settle(call_id, outcome.parsed, outcome.raw_reply)
         if grade is None:
@@ -239,8 +253,11 @@ class BatchRunner(CallRunner):
                 await self.deliver(on_result, await self.run_task(task))
                 continue
             made = max((c.attempt for c in attempts), default=0)
-            counted = sum(1 for c in attempts if c.status not in INTERRUPTED)  # our own crashes never count
-            if last is not None and last_kind not in _RETRYABLE or counted >= policy.max_attempts:
+            # neither our own crashes nor the provider's refusals for capacity (429/529) count toward the cap
+            refused = sum(1 for c in attempts if is_refused_attempt(c))
+            counted = sum(1 for c in attempts if c.status not in INTERRUPTED) - refused
+            if (last is not None and last_kind not in _RETRYABLE or counted >= policy.max_attempts
+                    or refused >= policy.max_rate_limited):
                 continue  # a gap: the attempts are on record
             wanted[task.spec.judge_id].append((task, made + 1, last.id if last is not None else None))
         for judge_id, items in wanted.items():
