@@ -14,7 +14,16 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from grader.cli import app
-from grader.fakes import FakeAnthropic, FakeOpenAI, FakeReply, FakeXai, by_prompt, sequence
+from grader.fakes import (
+    FakeAnthropic,
+    FakeLimits,
+    FakeOpenAI,
+    FakeReply,
+    FakeXai,
+    LimitWindows,
+    by_prompt,
+    sequence,
+)
 from grader.panel import grade_season
 from grader.storage import GradeRow, JudgeBatchRow, JudgeCallRow, RunRow, session_scope
 
@@ -179,6 +188,38 @@ def test_refusals_for_capacity_in_a_batch_are_linked_attempts_that_never_use_up_
             assert [c.replaces_call_id for c in own] == [None] + [c.id for c in own[:-1]]
     with session_scope(url) as s:
         assert len(s.scalars(select(GradeRow).where(GradeRow.run_id == "b")).all()) == 6
+
+
+def test_a_submission_refused_for_capacity_leaves_refused_attempts_that_never_use_up_the_cap(season, fakes,
+                                                                                              tmp_path):
+    """Anthropic's fake counts a batch submission against the key's requests per minute: the retry's submission is
+    refused with 429. Its requests stay on record as refused attempts, linked, and with a cap of two attempts the
+    chain still gets its second counted attempt once the window has room."""
+    url = f"sqlite:///{tmp_path / 'submit.db'}"
+    fakes["anthropic"].limits = LimitWindows(FakeLimits(rpm=1))
+    fakes["anthropic"].script = sequence(FakeReply.server_error(500))
+    panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=2)
+    _grade(season, url, panel, batch=True)  # the first submission: admitted
+    end_batches(*fakes.values())
+    refused = _grade(season, url, panel, batch=True)  # attempt 1 failed (500); the retry's submission: 429
+    assert refused.status == "complete_with_gaps"  # nothing in flight: said, and the next step sends it again
+    assert any("claude" in p and "429" in p for p in refused.batch.problems)
+    fakes["anthropic"].limits = None  # the window has room again
+    _grade(season, url, panel, batch=True)
+    end_batches(*fakes.values())
+    assert _grade(season, url, panel, batch=True).status == "complete"
+    claude = [c for c in _calls(url) if c.judge_id == "claude"]
+    for contestant in {c.contestant_id for c in claude}:
+        own = [c for c in claude if c.contestant_id == contestant]
+        assert [(c.attempt, c.status, c.error_kind) for c in own] == [
+            (1, "error", "server"), (2, "error", "rate_limited"), (3, "ok", None)]
+        assert own[1].http_status == 429
+        assert "refused for capacity" in own[1].error_message
+        assert [c.replaces_call_id for c in own] == [None, own[0].id, own[1].id]
+    with session_scope(url) as s:
+        lost = [b for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "claude"))
+                if b.status == "lost"]
+    assert len(lost) == 1 and "refused for capacity" in lost[0].error_message
 
 
 def test_refusals_for_capacity_in_batches_end_a_chain_at_their_own_cap(season, fakes, tmp_path):
