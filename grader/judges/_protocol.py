@@ -42,11 +42,15 @@ class BatchResult:
 
 class BatchApiError(RuntimeError):
     """A batch call (submit, status, results) failed at the provider or on the way (message has no key);
-    ``lost``: the provider does not know the batch (404 / NOT_FOUND)."""
+    ``lost``: the provider does not know the batch (404 / NOT_FOUND); ``refused``: it refused the call for capacity
+    (429 / RESOURCE_EXHAUSTED, 529 overloaded; ``http_status`` when there is one)."""
 
-    def __init__(self, message: str, *, lost: bool = False) -> None:
+    def __init__(self, message: str, *, lost: bool = False, refused: bool = False,
+                 http_status: int | None = None) -> None:
         super().__init__(message)
         self.lost = lost
+        self.refused = refused
+        self.http_status = http_status
 
 
 @runtime_checkable

@@ -131,8 +131,10 @@ class SdkJudge(Generic[ClientT]):
         try:
             yield
         except error_type as error:
+            status = getattr(error, "status_code", None)
             raise BatchApiError(redact(f"{self.spec.provider} batch {what}: {error}", self._secret),
-                                lost=isinstance(error, not_found)) from None
+                                lost=isinstance(error, not_found), refused=status in (429, 529),
+                                http_status=status) from None
 
 
 def jsonl_results(text: str, outcome_of: Any) -> list[BatchResult]:

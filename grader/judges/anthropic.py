@@ -167,8 +167,9 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
         if kind == "errored":
             error = ((result.get("error") or {}).get("error")) or {}
             error_kind = _BATCH_ERROR_KINDS.get(str(error.get("type")), "request")
-            return CallOutcome(False, raw, error_kind=error_kind,
-                               error_message=f"batch: {error.get('type')}: {error.get('message')}")
+            # the status the same error has on a synchronous call: a 529 overloaded is a refusal for capacity too
+            return CallOutcome(False, raw, error_kind=error_kind, http_status=_BATCH_ERROR_STATUS.get(
+                str(error.get("type"))), error_message=f"batch: {error.get('type')}: {error.get('message')}")
         # expired or canceled: the request never ran
         return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
 
@@ -186,6 +187,7 @@ _BATCH_ERROR_KINDS: dict[str, Any] = {
     "rate_limit_error": "rate_limited", "overloaded_error": "server", "api_error": "server",
     "timeout_error": "timeout", "authentication_error": "auth", "permission_error": "auth",
 }
+_BATCH_ERROR_STATUS: dict[str, int] = {"rate_limit_error": 429, "overloaded_error": 529}
 
 
 def outcome_of_message(message: Any, body: str, fields: dict[str, Any]) -> CallOutcome:

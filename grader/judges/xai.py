@@ -176,7 +176,8 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
             yield
         except grpc.aio.AioRpcError as error:
             raise BatchApiError(redact(f"xAI batch {what}: gRPC {error.code().name}: {error.details()}",
-                                       self._secret), lost=error.code() == grpc.StatusCode.NOT_FOUND) from None
+                                       self._secret), lost=error.code() == grpc.StatusCode.NOT_FOUND,
+                                refused=error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED) from None
 
     @staticmethod
     def _state(batch: Any) -> BatchState:

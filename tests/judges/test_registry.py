@@ -140,3 +140,14 @@ def test_validating_a_panel_loads_only_its_providers_sdks():
             "print(','.join(m for m in ('openai', 'anthropic', 'xai_sdk', 'grpc', 'instructor') if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_the_stainless_sdks_load_without_their_unused_aiohttp_transport_which_stays_importable():
+    code = ("import sys\n"
+            "from grader.judges import provider_class\n"
+            "provider_class('openai'); provider_class('anthropic')\n"
+            "print('aiohttp' in sys.modules, 'openai' in sys.modules and 'anthropic' in sys.modules)\n"
+            "import aiohttp\n"
+            "print(aiohttp.ClientSession.__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.split() == ["False", "True", "ClientSession"]
