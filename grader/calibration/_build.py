@@ -98,7 +98,7 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
               out: Path | None = None, db_url: str | None = None) -> dict:
     """Draw a calibration set from ``run_id``, write its derived bundle and store it (nothing stored on error);
     returns the set's id, size, bundle path, method and items."""
-    from grader.panel._scores import run_rubric
+    from grader.scoring import run_rubric
     from grader.season import load_bundle
 
     with session_scope(db_url) as s:

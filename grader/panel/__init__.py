@@ -14,7 +14,6 @@ from grader.panel._grade import GradeReport, RunError, effective_run_type, grade
 from grader.panel._manifest import VerifyResult, verify_run
 from grader.panel._pacing import HEADROOM, JudgePacer, retry_delay
 from grader.panel._prompts import season_outcomes
-from grader.panel._scores import latest_version, run_inputs, store_score_version
 
 __all__ = [
     "HEADROOM",
@@ -31,11 +30,8 @@ __all__ = [
     "available_panels",
     "effective_run_type",
     "grade_season",
-    "latest_version",
     "load_panel",
     "retry_delay",
-    "run_inputs",
     "season_outcomes",
-    "store_score_version",
     "verify_run",
 ]

@@ -26,9 +26,9 @@ from grader.panel._prompts import PromptStream, prompt_builder
 from grader.panel._prompts import headroom as window_headroom
 from grader.panel._prompts import too_long as find_too_long
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_grade, store_prompt
-from grader.panel._scores import store_score_version
 from grader.panel._windowed import windowed_task
 from grader.panel._writer import Priority
+from grader.scoring import store_score_version
 from grader.storage import (
     ContestantRow,
     GradeRow,

@@ -32,8 +32,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
         Band,
         RunMeta,
     )
-    from grader.panel._scores import version_by_number, version_rubric
-    from grader.scoring import judge_composite
+    from grader.scoring import judge_composite, version_by_number, version_rubric
     from ledgers import resolve_field
     from rubric import load_rubric
 

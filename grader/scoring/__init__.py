@@ -1,6 +1,9 @@
-"""The scoring engine: pure functions from stored grades to composites, panel scores and totals.
+"""Scoring: the one owner of scoring grades under a rubric, and of a run's scored versions.
 
-No I/O and no judge calls. Every formula runs on exact rationals (see ``_exact``) and rounds once, so
+The engine (``_composite``, ``_panel``, ``_total``, ``_run``, ``_oracle``) is pure: no I/O and no judge calls.
+``_stored`` reads a stored run's grades, timings and outcomes and scores them (every caller that scores a stored
+run: re-scoring, a grading run's scored version, ``grader rubric diff``, the console); ``_versions`` stores a
+scored version and finds a run's versions and rubrics. No module here calls a judge. Every formula runs on exact rationals (see ``_exact``) and rounds once, so
 re-scoring is reproducible to the last bit. Formulas (rubric v0.4 numbers):
 
 - axis score = sum(weight * sub-score) / sum(weight)
@@ -23,6 +26,17 @@ from ._composite import (
 from ._oracle import comparison_set_score, oracle_score
 from ._panel import PanelScore, aggregate_panel
 from ._run import AXIS_MEDIAN_KEYS, ContestantScore, score_run
+from ._stored import (
+    SCORED_PARTS,
+    RubricScores,
+    StoredRun,
+    latest_outcomes,
+    outcome_available,
+    read_stored_run,
+    rubric_for_judges,
+    score_stored_run,
+    scores_under,
+)
 from ._total import (
     BandName,
     band,
@@ -30,13 +44,24 @@ from ._total import (
     median_decision_seconds,
     total_score,
 )
+from ._versions import (
+    latest_version,
+    run_rubric,
+    run_rubric_ref,
+    store_score_version,
+    version_by_number,
+    version_rubric,
+)
 
 __all__ = [
     "AXIS_MEDIAN_KEYS",
+    "SCORED_PARTS",
     "BandName",
     "ContestantScore",
     "JudgeComposite",
     "PanelScore",
+    "RubricScores",
+    "StoredRun",
     "aggregate_panel",
     "axis_score",
     "band",
@@ -44,9 +69,21 @@ __all__ = [
     "composite_weights",
     "efficiency_scores",
     "judge_composite",
+    "latest_outcomes",
+    "latest_version",
     "median_decision_seconds",
     "oracle_score",
+    "outcome_available",
     "process_quality",
+    "read_stored_run",
+    "rubric_for_judges",
+    "run_rubric",
+    "run_rubric_ref",
     "score_run",
+    "score_stored_run",
+    "scores_under",
+    "store_score_version",
     "total_score",
+    "version_by_number",
+    "version_rubric",
 ]
