@@ -12,19 +12,12 @@ directory and renamed into place only when complete.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
-import shutil
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from zoneinfo import ZoneInfo
-
-import yaml
 
 from grader.adapters._capitalbench_source import (
     BENCHMARK_OPTION,
@@ -39,7 +32,18 @@ from grader.adapters._capitalbench_source import (
     read_round,
     round_track,
 )
-from grader.season._models import AllocationItem, Contestant, Decision, Round, SeasonInfo, UniverseEntry
+from grader.season import (
+    AllocationItem,
+    Contestant,
+    Decision,
+    Round,
+    SeasonInfo,
+    UniverseEntry,
+    csv_text,
+    jsonl_text,
+    write_bundle,
+    yaml_text,
+)
 
 MARKET_TZ_NAME = "America/New_York"
 SOURCE_REPOSITORY = "https://github.com/ishtiaqrahman/capitalbench"
@@ -297,29 +301,8 @@ def _season_name(track: str, date_from: date | None, date_to: date | None, days:
     return f"CapitalBench {_TRACK_WORD[track]} rounds, {span} (real LLM decisions)"
 
 
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    """Multi-line strings (briefings) as literal blocks so season.yaml stays readable."""
-
-
-def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
-    if "\n" in data:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|")
-    return dumper.represent_scalar("tag:yaml.org,2002:str", data)
-
-
-_Dumper.add_representer(str, _str_presenter)
-
-
 def _num(x: float) -> str:
     return repr(float(x))
-
-
-def _csv_text(header: list[str], rows: list[list[str]]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return buf.getvalue()
 
 
 @dataclass
@@ -621,25 +604,19 @@ def _build(
 
     season_doc = info.model_dump(mode="json", exclude_none=True, exclude=set() if info.allow_margin else {"allow_margin"})
     files: dict[str, str] = {
-        "season.yaml": yaml.dump(season_doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110),
-        "contestants.yaml": yaml.dump(
-            [c.model_dump(mode="json") for c in contestants],
-            Dumper=_Dumper,
-            sort_keys=False,
-            allow_unicode=True,
-        ),
-        "decisions.jsonl": "".join(
-            json.dumps(d.model_dump(mode="json", exclude_none=True, exclude={"line"}), ensure_ascii=False)
-            + "\n"
+        "season.yaml": yaml_text(season_doc, width=110, literal_blocks=True),
+        "contestants.yaml": yaml_text([c.model_dump(mode="json") for c in contestants], literal_blocks=True),
+        "decisions.jsonl": jsonl_text(
+            d.model_dump(mode="json", exclude_none=True, exclude={"line"})
             for d in sorted(decisions, key=lambda d: (d.decided_at, d.contestant_id))
         ),
-        "market/prices.csv": _csv_text(["date", "symbol", "close"], price_rows),
-        "market/round_prices.csv": _csv_text(
+        "market/prices.csv": csv_text(["date", "symbol", "close"], price_rows),
+        "market/round_prices.csv": csv_text(
             ["round_id", "symbol", "entry_close", "exit_close"], round_price_rows
         ),
     }
     if field_rows:  # optional file; the loader refuses a header without rows
-        files["market/fields.csv"] = _csv_text(
+        files["market/fields.csv"] = csv_text(
             ["symbol", "field", "value", "observed_at", "source"], field_rows
         )
     pending = [r.id for r in rounds if r.exit is None]
@@ -769,22 +746,7 @@ def import_capitalbench_with_summary(
     cmd = command or _default_command(rounds_dir, str(track), date_from, date_to, out, round_ids, season_id)
     built = _build(rounds_dir, str(track), date_from, date_to, out, round_ids, season_id, cmd)
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
-    old = out.parent / f".{out.name}.old-{uuid.uuid4().hex[:8]}"
-    try:
-        for rel, text in built.files.items():
-            p = tmp / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
-        if out.exists():
-            out.rename(old)
-        tmp.rename(out)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        if old.exists():
-            shutil.rmtree(old)
+    write_bundle(out, built.files, overwrite=True)
     return built.summary
 
 

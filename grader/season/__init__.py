@@ -1,4 +1,4 @@
-"""Season bundle v1: typed models, loader and validator."""
+"""Season bundle v1: typed models, loader and validator, and the one bundle writer."""
 
 from grader.season._loader import (
     BundleError,
@@ -19,10 +19,12 @@ from grader.season._models import (
     Trade,
     UniverseEntry,
 )
+from grader.season._writer import BundleFile, csv_text, jsonl_text, write_bundle, yaml_text
 
 __all__ = [
     "AllocationItem",
     "BundleError",
+    "BundleFile",
     "BundleIssue",
     "Contestant",
     "Decision",
@@ -32,8 +34,12 @@ __all__ = [
     "SeasonInfo",
     "Trade",
     "UniverseEntry",
+    "csv_text",
     "hash_bundle_files",
+    "jsonl_text",
     "load_bundle",
     "parse_aware",
     "refused_entries",
+    "write_bundle",
+    "yaml_text",
 ]
