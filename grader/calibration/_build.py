@@ -31,7 +31,7 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = Non
     ``{"rationale", "allocation", "facts"}``: scrubbed rationale, target weights with each holding's scrubbed
     rationale, the process facts at decision time)."""
     from grader.anonymizer import Anonymizer, NamedView
-    from grader.panel._prompts import anonymizer_seed, season_outcomes
+    from grader.panel import anonymizer_seed, season_outcomes
     from grader.prompts import PromptBuilder
 
     replays, outcomes, pending = season_outcomes(bundle)

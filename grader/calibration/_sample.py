@@ -103,7 +103,7 @@ def _quota(contestants: list[tuple[str, str | None, float]], n: int) -> dict[str
 def sample_items(run_id: str, n: int, window: int = 1, seed: int = 0, db_url: str | None = None,
                  bundle=None) -> tuple[list[ItemSpec], str]:  # noqa: ANN001
     """The items of a calibration set drawn from ``run_id`` and a sentence saying how they were chosen."""
-    from grader.reporting._bundles import cached_bundle
+    from grader.season import cached_bundle
 
     if n < 1:
         raise SampleError("--n must be at least 1")

@@ -34,7 +34,7 @@ from grader.pit import MARKET_TZ, Observation
 from grader.prompts._fence import READING_RULE, fence, one_line, unfence
 from grader.prompts._tokens import count_tokens
 from grader.prompts._touched import briefing_excerpt, touched_fields
-from grader.replay._standings import rounds_scope
+from grader.replay import rounds_scope
 from grader.season import Decision, SeasonBundle
 from ledgers import FIELDS
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pandas as pd
 from sqlalchemy import select
 
-from grader.panel._gaps import failed_attempts, run_gaps
+from grader.panel import failed_attempts, run_gaps
 from grader.panel.leaderboard import leaderboard_rows
 from grader.storage import (
     ContestantRow,
@@ -163,7 +163,7 @@ def season_resolution(season) -> str | None:  # noqa: ANN001
     from pathlib import Path
 
     from grader.replay import score_rounds
-    from grader.season._models import SeasonInfo
+    from grader.season import SeasonInfo
 
     if SeasonInfo.model_validate(season.info).format != "rounds":
         return None

@@ -3,7 +3,8 @@
 The engine (``_composite``, ``_panel``, ``_total``, ``_run``, ``_oracle``) is pure: no I/O and no judge calls.
 ``_stored`` reads a stored run's grades, timings and outcomes and scores them (every caller that scores a stored
 run: re-scoring, a grading run's scored version, ``grader rubric diff``, the console); ``_versions`` stores a
-scored version and finds a run's versions and rubrics. No module here calls a judge. Every formula runs on exact rationals (see ``_exact``) and rounds once, so
+scored version and finds a run's versions and rubrics (both imported on first use, so the engine alone loads no
+database layer). No module here calls a judge. Every formula runs on exact rationals (see ``_exact``) and rounds once, so
 re-scoring is reproducible to the last bit. Formulas (rubric v0.4 numbers):
 
 - axis score = sum(weight * sub-score) / sum(weight)
@@ -16,6 +17,8 @@ re-scoring is reproducible to the last bit. Formulas (rubric v0.4 numbers):
 - CapitalBench score = 100 * return / oracle return (seed 001)
 """
 
+from grader._lazy import lazy_exports
+
 from ._composite import (
     JudgeComposite,
     axis_score,
@@ -26,17 +29,6 @@ from ._composite import (
 from ._oracle import comparison_set_score, oracle_score
 from ._panel import PanelScore, aggregate_panel
 from ._run import AXIS_MEDIAN_KEYS, ContestantScore, score_run
-from ._stored import (
-    SCORED_PARTS,
-    RubricScores,
-    StoredRun,
-    latest_outcomes,
-    outcome_available,
-    read_stored_run,
-    rubric_for_judges,
-    score_stored_run,
-    scores_under,
-)
 from ._total import (
     BandName,
     band,
@@ -44,14 +36,17 @@ from ._total import (
     median_decision_seconds,
     total_score,
 )
-from ._versions import (
-    latest_version,
-    run_rubric,
-    run_rubric_ref,
-    store_score_version,
-    version_by_number,
-    version_rubric,
-)
+
+_STORED: dict[str, str] = {
+    **dict.fromkeys(["SCORED_PARTS", "RubricScores", "StoredRun", "latest_outcomes", "outcome_available",
+                     "read_stored_run", "rubric_for_judges", "score_stored_run", "scores_under"],
+                    "grader.scoring._stored"),
+    **dict.fromkeys(["latest_version", "run_rubric", "run_rubric_ref", "store_score_version", "version_by_number",
+                     "version_rubric"], "grader.scoring._versions"),
+}
+"""Names that read or write storage, imported on first use (PEP 562): the pure engine loads no database layer."""
+
+__getattr__, __dir__ = lazy_exports("grader.scoring", _STORED, globals())
 
 __all__ = [
     "AXIS_MEDIAN_KEYS",

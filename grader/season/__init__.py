@@ -1,5 +1,6 @@
 """Season bundle v1: typed models, loader and validator, and the one bundle writer."""
 
+from grader.season._cache import cached_bundle, cached_derived
 from grader.season._loader import (
     BundleError,
     BundleIssue,
@@ -34,6 +35,8 @@ __all__ = [
     "SeasonInfo",
     "Trade",
     "UniverseEntry",
+    "cached_bundle",
+    "cached_derived",
     "csv_text",
     "hash_bundle_files",
     "jsonl_text",
