@@ -37,6 +37,7 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 console: install
 	$(GRADER) console

@@ -19,7 +19,7 @@ from grader.panel._prompts import PromptStream, prompt_builder
 from grader.panel._prompts import headroom as window_headroom
 from grader.panel._prompts import too_long as find_too_long
 from grader.panel._run_calls import run_calls
-from grader.panel._run_checks import check_batch_panel, effective_run_type, panel_fit, panel_rubric_for_ids
+from grader.panel._run_checks import check_batch_panel, effective_run_type, panel_fit
 from grader.panel._run_report import GradeReport, RunError
 from grader.panel._run_rows import mark_run
 from grader.panel._windowed import plan_windowed, windowed_note
@@ -27,8 +27,7 @@ from grader.season import load_bundle
 from grader.storage import alias_secret
 from rubric import grade_json_schema, load_rubric
 
-# panel_rubric_for_ids lives in _run_checks; compare, _scores and the console import it from here
-__all__ = ["grade_season", "panel_rubric_for_ids"]
+__all__ = ["grade_season"]
 
 
 def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",

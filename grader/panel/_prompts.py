@@ -24,7 +24,7 @@ def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
 
         outcomes, pending = rounds_outcomes(bundle)
         return {}, outcomes, pending
-    from grader.reporting._bundles import cached_replays
+    from grader.replay import cached_replays
 
     replays = cached_replays(bundle)  # computed once per bundle held in memory (the CLI's), else just computed
     # each contestant's outcome read from its replay when first asked

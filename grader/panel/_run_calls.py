@@ -20,9 +20,9 @@ from grader.panel._prompts import PromptStream
 from grader.panel._run_report import GradeReport, RunError
 from grader.panel._run_rows import before_sending, finish_run, grade_rows, import_season_row, mark_run
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_prompt
-from grader.panel._scores import store_score_version
 from grader.panel._windowed import windowed_task
 from grader.panel._writer import Priority
+from grader.scoring import store_score_version
 from grader.storage import GradeRow, JudgeBatchRow, JudgeCallRow, RunRow, contestant_map, session_scope
 from rubric import normalise_grade
 

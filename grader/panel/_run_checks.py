@@ -6,7 +6,6 @@ from __future__ import annotations
 from grader.judges import provider_labels, providers_with
 from grader.panel._config import PanelConfig
 from grader.panel._run_report import RunError
-from rubric import JudgeSlot
 
 RUN_TYPES = ("official", "stability", "dry-run")
 
@@ -21,15 +20,6 @@ def effective_run_type(panel: PanelConfig, requested: str, allow_real: bool) -> 
     if requested == "dry-run" or not allow_real:
         return "dry-run"
     return requested
-
-
-def panel_rubric_for_ids(rubric, judge_ids: list[str], families: dict[str, str]):
-    """The rubric with its panel slots replaced by the run's actual judges (a run's own panel defines how
-    many judges a complete grade has; the rubric's aggregation and minimum still apply)."""
-    slots = [JudgeSlot(id=j, provider_family=families.get(j, "unknown")) for j in judge_ids]
-    new_panel = rubric.panel.model_copy(
-        update={"judges": slots, "min_judges": min(rubric.panel.min_judges, len(slots))})
-    return rubric.model_copy(update={"panel": new_panel})
 
 
 def panel_fit(rubric, panel: PanelConfig) -> list[str]:

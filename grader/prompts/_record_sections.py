@@ -3,7 +3,7 @@ concentration, thrash events, risk at the decisions) and the labelled outcome af
 
 from __future__ import annotations
 
-from grader.replay._standings import rounds_scope
+from grader.replay import rounds_scope
 
 
 def _score(v) -> str:  # noqa: ANN001
