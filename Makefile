@@ -38,6 +38,7 @@ bench: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 console: install
 	$(GRADER) console

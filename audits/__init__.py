@@ -35,7 +35,16 @@ from audits._inputs import (
     band_of,
 )
 from audits._rank_confidence import ContestantRankConfidence, RankConfidenceResult, rank_confidence
-from audits._render import render_html, render_markdown
+from audits._render import (
+    Caveats,
+    ChartBlock,
+    Definitions,
+    Paragraph,
+    Table,
+    render_html,
+    render_markdown,
+    report_document,
+)
 from audits._report import RUN_TYPE_LABELS, AuditReport, ClaimsInRationales, ReportSettings, build_report
 from audits._self_consistency import RaterConsistency, SelfConsistencyResult, self_consistency
 from audits._self_preference import ConsensusPoint, JudgeSelfPreference, SelfPreferenceResult, self_preference
@@ -43,15 +52,12 @@ from audits._stats import IccEstimate, alpha_label, icc_label, icc_two_way
 from audits._write import write_report
 
 __all__ = [
-    "IdentityProbe",
-    "JudgeGuesses",
-    "stylometric_probe",
     "DEFAULT_BANDS",
-    "OUTCOME_COLUMNS",
     "LEDGER_COLUMNS",
     "LOOKAHEAD_COLUMNS",
-    "SCORES_COLUMNS",
+    "OUTCOME_COLUMNS",
     "RUN_TYPE_LABELS",
+    "SCORES_COLUMNS",
     "SCORE_AXES",
     "AgreementResult",
     "AgreementWithReference",
@@ -63,17 +69,23 @@ __all__ = [
     "BlandAltmanPair",
     "CalibrationPoint",
     "CalibrationResult",
+    "Caveats",
     "Chart",
+    "ChartBlock",
     "ClaimsInRationales",
     "ConsensusPoint",
     "ContestantRankConfidence",
     "ContestantSpread",
+    "Definitions",
     "GroundingResult",
     "IccEstimate",
+    "IdentityProbe",
     "JudgeGrounding",
+    "JudgeGuesses",
     "JudgeSelfPreference",
     "KendallW",
     "MissedContradiction",
+    "Paragraph",
     "RankConfidenceResult",
     "RaterConsistency",
     "ReportSettings",
@@ -82,6 +94,7 @@ __all__ = [
     "SeasonStatus",
     "SelfConsistencyResult",
     "SelfPreferenceResult",
+    "Table",
     "agreement",
     "alpha_label",
     "band_of",
@@ -90,13 +103,15 @@ __all__ = [
     "grounding",
     "icc_label",
     "icc_two_way",
+    "judge_guess_stats",
     "kendall_w",
     "krippendorff_interval_alpha",
     "rank_confidence",
     "render_html",
     "render_markdown",
+    "report_document",
     "self_consistency",
     "self_preference",
+    "stylometric_probe",
     "write_report",
-    "judge_guess_stats",
 ]

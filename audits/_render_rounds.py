@@ -44,7 +44,7 @@ def comparison_sets_section(report: AuditReport) -> Section | None:
     rows = report.comparison_sets
     if not rows:
         return None
-    from grader.reporting._rounds import COMPARISON_NOTE
+    from grader.replay import COMPARISON_NOTE
 
     table = [[f"{r['set']} ({r['members']} models)", str(r["shared rounds"]), str(r["rank"] or DASH), r["contestant"],
               _score(r["set score"]), _pct(r["set mean return"]), _pct(r["set mean alpha"]),

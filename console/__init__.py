@@ -6,7 +6,7 @@ sign-in (annotators file with salted token hashes) and its only writes (append-o
 ledger annotations), so they can be used and tested without Streamlit.
 """
 
-from grader._lazy import lazy_exports
+from grader import lazy_exports
 
 _LAZY: dict[str, str] = {
     "ANNOTATORS_ENV": "console._auth",
@@ -29,6 +29,7 @@ _LAZY: dict[str, str] = {
     "SignedIn": "console._auth",
     "SyntheticRun": "console._synthetic",
     "WriteError": "console._writes",
+    "describe_error": "console._writes",
     "annotators_file": "console._auth",
     "audit_report": "console._queries",
     "audits_withheld": "console._queries",
@@ -88,6 +89,7 @@ __all__ = [
     "SignedIn",
     "SyntheticRun",
     "WriteError",
+    "describe_error",
     "annotators_file",
     "audit_report",
     "audits_withheld",

@@ -33,6 +33,6 @@ def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 5
 
 def audit_document(run_id: str, db_url: str | None = None):  # noqa: ANN201
     """The run's report as a renderer-neutral document (sections of paragraphs, tables and charts)."""
-    from audits._render import report_document
+    from audits import report_document
 
     return report_document(audit_report(run_id, db_url))

@@ -50,8 +50,7 @@ def contestant_nav(contestant_row_id: int, db_url: str | None = None,
                    prices: pd.DataFrame | None = None) -> NavResult:
     """Replay one contestant (``prices`` may be passed in when already loaded and checked)."""
     from grader.replay import replay_season
-    from grader.season import SeasonBundle
-    from grader.season._models import Contestant, Decision, SeasonInfo
+    from grader.season import Contestant, Decision, SeasonBundle, SeasonInfo
 
     with session_scope(db_url) as s:
         c = s.get(ContestantRow, contestant_row_id)

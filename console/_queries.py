@@ -360,58 +360,17 @@ def compare_runs(run_a: str, run_b: str, db_url: str | None = None, *, blind_a: 
     return merged[cols].sort_values(["rank B", "rank A"], na_position="last").reset_index(drop=True)
 
 
-SCORED_PARTS: tuple[str, ...] = ("reasoning", "evidence", "outcome", "data_reliability")
-
-
-def _scoring_inputs(run_id: str, db_url: str | None):
-    """What ``score_run`` needs of a stored run, reading only the scored parts of each grade's JSON (the
-    claim ledgers, the bulk of a grade, are left in the database)."""
-    with session_scope(db_url) as s:
-        run = s.get(RunRow, run_id)
-        if run is None:
-            raise KeyError(f"no run {run_id!r} in this database")
-        people = {c.id: c for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
-        grades: dict[str, dict[str, dict | None]] = {c.contestant_key: {} for c in people.values()}
-        families: dict[str, str] = {}
-        parts = [GradeRow.grade[p] for p in SCORED_PARTS]
-        for cid, judge, family, *values in s.execute(
-                select(GradeRow.contestant_id, GradeRow.judge_id, GradeRow.judge_family, *parts)
-                .where(GradeRow.run_id == run_id, GradeRow.repeat == 0)):
-            grades[people[cid].contestant_key][judge] = dict(zip(SCORED_PARTS, values, strict=True))
-            families[judge] = family
-        judges = sorted(families)
-        for per in grades.values():  # a judge without a grade is a visible gap, never invented
-            for j in judges:
-                per.setdefault(j, None)
-        timings: dict[str, list[float]] = {c.contestant_key: [] for c in people.values()}
-        for cid, secs in s.execute(select(DecisionRow.contestant_id, DecisionRow.decision_seconds)
-                                   .where(DecisionRow.season_id == run.season_id)):
-            if secs is not None:
-                timings[people[cid].contestant_key].append(secs)
-        version = s.scalar(select(func.max(ScoreVersionRow.id)).where(ScoreVersionRow.run_id == run_id))
-        available = dict.fromkeys(grades, False)
-        if version is not None:
-            for cid, outcome in s.execute(select(ContestantScoreRow.contestant_id, ContestantScoreRow.outcome)
-                                          .where(ContestantScoreRow.version_id == version)):
-                o = outcome or {}
-                available[people[cid].contestant_key] = bool(o.get("available")) and not o.get("pending")
-        names = {c.contestant_key: c.display_name for c in people.values()}
-    return grades, families, judges, timings, available, names
-
-
 def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None, *,
                     blind: Blind | None = None) -> pd.DataFrame:
     """Every contestant of a run scored under rubric A and rubric B from its stored grades (no judge call,
     nothing stored), as ``grader rubric diff --run`` does; an item ``blind`` hides: its label and no figure."""
-    from grader.panel._grade import panel_rubric_for_ids
-    from grader.scoring import score_run
+    from grader.scoring import scores_under
     from rubric import load_rubric
 
     ra, rb = load_rubric(rubric_a), load_rubric(rubric_b)
     blind = resolve(run_id, blind, db_url)
-    grades, families, judges, timings, available, names = _scoring_inputs(run_id, db_url)
-    scored = [{sc.contestant_id: sc for sc in score_run(grades, panel_rubric_for_ids(r, judges, families), timings,
-                                                         available)} for r in (ra, rb)]
+    under = scores_under(run_id, [ra, rb], db_url)
+    grades, names, scored = under.contestants, under.names, under.by_rubric
     frame = pd.DataFrame([
         {"contestant": names[c], "total A": a.total, "total B": b.total,
          "Δ total": None if a.total is None or b.total is None else b.total - a.total,

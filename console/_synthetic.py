@@ -65,9 +65,8 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
                         judges: tuple[tuple[str, str], ...] = DEFAULT_JUDGES, claims_per_grade: int = 6,
                         rubric_name: str = "v0.4", seed: int = 0) -> SyntheticRun:
     """Store a synthetic mock run of ``season_dir`` under ``run_id`` and score it."""
-    from grader.panel import season_outcomes, store_score_version
-    from grader.panel._grade import panel_rubric_for_ids
-    from grader.scoring import judge_composite
+    from grader.panel import season_outcomes
+    from grader.scoring import judge_composite, rubric_for_judges, store_score_version
     from grader.season import load_bundle
     from rubric import load_rubric, synthetic_grade
 
@@ -80,7 +79,7 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
     for sym, day in sorted(closes):
         days_of.setdefault(sym, []).append(day)
     universe = [u.symbol for u in bundle.info.universe if u.symbol in days_of]
-    scoring_rubric = panel_rubric_for_ids(rubric, [j for j, _ in judges], dict(judges))
+    scoring_rubric = rubric_for_judges(rubric, [j for j, _ in judges], dict(judges))
     n_grades = n_entries = 0
     with session_scope(db_url) as s:
         imported = import_season(s, bundle)

@@ -115,7 +115,7 @@ def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # typ
 
 
 def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
-    from grader.panel._scores import run_rubric
+    from grader.scoring import run_rubric
 
     return run_rubric(run)
 

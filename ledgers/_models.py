@@ -120,6 +120,9 @@ class FigureRank(_Model):
     separate: bool = False
     """The superlative is a claim of its own, apart from the figure's (its span is the superlative's); otherwise
     it is part of the figure's claim (written inside the figure's words)."""
+    written: bool = False
+    """The whole set is written ("best in universe", "of all 68 options", "top of the board"): a superlative that is
+    then false of the figure's own field is contradicted; with no set written it is never contradicted."""
 
 
 class Claim(_Model):

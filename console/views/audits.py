@@ -54,7 +54,7 @@ if not job.done():
     st.info("New human grades are being added to the report; showing the previous version meanwhile.")
     _wait_for_report()
 
-from audits._render import Caveats, ChartBlock, Definitions, Paragraph, Table  # noqa: E402
+from audits import Caveats, ChartBlock, Definitions, Paragraph, Table  # noqa: E402
 
 if doc.banner:
     st.error(f"**{doc.banner}**")

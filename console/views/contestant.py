@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from console import _queries, _state, _ui
-from grader.replay._standings import rounds_scope, set_label
+from grader.replay import rounds_scope, set_label
 
 st.title("Contestant")
 run = _ui.current_run()

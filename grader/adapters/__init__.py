@@ -1,14 +1,15 @@
-"""Importers of other formats into season bundle v1 (CapitalBench rounds)."""
+"""Importers of other formats into season bundle v1 (CapitalBench rounds: ``grader.adapters.capitalbench``)."""
 
-from grader.adapters._capitalbench import (
+from grader.adapters.capitalbench import (
     ATTRIBUTION,
+    CapitalBenchError,
+    CapitalBenchIssue,
     ImportSummary,
     compose_rationale,
     display_name_for,
     import_capitalbench,
     import_capitalbench_with_summary,
 )
-from grader.adapters._capitalbench_source import CapitalBenchError, CapitalBenchIssue
 
 __all__ = [
     "ATTRIBUTION",

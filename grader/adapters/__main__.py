@@ -12,8 +12,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from grader.adapters._capitalbench import import_capitalbench_with_summary
-from grader.adapters._capitalbench_source import CapitalBenchError
+from grader.adapters.capitalbench import CapitalBenchError, import_capitalbench_with_summary
 
 
 def build_parser() -> argparse.ArgumentParser:

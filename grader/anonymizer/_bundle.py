@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from grader.anonymizer._anonymizer import Anonymizer
 from grader.anonymizer._guard import LeakGuard
-from grader.season import load_bundle
+from grader.season import load_bundle, write_bundle
 
 MAPPING_WARNING = (
     "GRADER-SIDE ONLY. Maps the judge-facing aliases back to the real contestants. Never include this "
@@ -186,42 +185,33 @@ def write_anonymized_bundle(
         ],
     }
 
+    # no public id reaches the judge's view: a round id with an allocation finds a model in the round's published
+    # results, a season id names the competition; both become neutral labels (the map stays grader-side)
+    neutral = _neutral_ids(bundle)
+    files = {
+        "season.yaml": _neutralise(_judge_season_yaml(season_dir / "season.yaml"), neutral),
+        "contestants.yaml": contestants_text,
+        "decisions.jsonl": _neutralise("\n".join(lines) + "\n", neutral),
+    }
+    for src in sorted((season_dir / "market").iterdir()):
+        if src.is_file() and not src.is_symlink():  # a link is never read (load_bundle refused it)
+            files[f"market/{src.name}"] = _neutralise(src.read_text(encoding="utf-8"), neutral)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tag = f".tmp-{os.getpid()}"
-    tmp_dir = out_dir.parent / f".{out_dir.name}{tag}"
     tmp_map = mapping_path.parent / f".{mapping_path.name}{tag}"
     tmp_log = log_path.parent / f".{log_path.name}{tag}"
     try:
-        if tmp_dir.exists():
-            shutil.rmtree(tmp_dir)
-        tmp_dir.mkdir()
-        # no public id reaches the judge's view: a round id with an allocation finds a model in the round's published
-        # results, a season id names the competition; both become neutral labels (the map stays grader-side)
-        neutral = _neutral_ids(bundle)
-        (tmp_dir / "season.yaml").write_text(
-            _neutralise(_judge_season_yaml(season_dir / "season.yaml"), neutral), encoding="utf-8")
-        (tmp_dir / "contestants.yaml").write_text(contestants_text, encoding="utf-8")
-        (tmp_dir / "decisions.jsonl").write_text(_neutralise("\n".join(lines) + "\n", neutral), encoding="utf-8")
-        (tmp_dir / "market").mkdir()
-        for src in sorted((season_dir / "market").iterdir()):
-            if src.is_file() and not src.is_symlink():  # a link is never read (load_bundle refused it)
-                (tmp_dir / "market" / src.name).write_text(
-                    _neutralise(src.read_text(encoding="utf-8"), neutral), encoding="utf-8")
         tmp_map.write_text(json.dumps(mapping, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         tmp_log.write_text(
             "".join(r.model_dump_json() + "\n" for r in records),
             encoding="utf-8",
         )
-        if out_dir.exists():
-            shutil.rmtree(out_dir)
-        tmp_dir.rename(out_dir)
+        write_bundle(out_dir, files, overwrite=True)  # all or nothing (grader.season's bundle writer)
         tmp_map.replace(mapping_path)
         tmp_log.replace(log_path)
     finally:
         for p in (tmp_map, tmp_log):
             p.unlink(missing_ok=True)
-        if tmp_dir.exists():
-            shutil.rmtree(tmp_dir)
 
     return AnonymizedBundle(
         out_dir=out_dir,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from grader.anonymizer._guard import lexicon
 from grader.anonymizer._market import MARKET_PIECE
@@ -115,24 +115,37 @@ class Frames:
         self._triggers = frozenset(t for w in words for t in re.findall(r"[a-z]+", w.lower())[:1])
         # names in other scripts ("通义千问") run on with the words around them: looked for as substrings
         self._wide_triggers = tuple(sorted({w for w in words if not w.isascii() and not re.search(r"[a-z]", w.lower())}))
-        self.ident = re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
-                                rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])", re.I)
+        self._alt = alt  # the patterns are compiled when a text first names someone (see ``ident``)
+
+    @cached_property
+    def ident(self) -> re.Pattern[str]:
+        """Any identity name with its version/variant tail; compiled when first needed (a season whose texts name
+        nobody never pays for it)."""
+        alt = self._alt
+        return re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
+                          rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])", re.I)
+
+    @cached_property
+    def _patterns(self) -> tuple[list[tuple[str, re.Pattern[str]]], list[tuple[str, re.Pattern[str]]]]:
+        """(frames that say who speaks by themselves, frames that need a first person): compiled the first time a
+        text has a line that names someone (the common text names nobody: no pattern is compiled for it)."""
+        alt = self._alt
         ident = self.ident.pattern
         # a name inside a handle or tag ("#GrokTrades", "@ClaudeDesk"): a capitalised part of a compound word
-        self._compound = re.compile(rf"(?<![\w@#])[@#](?P<who>\w*?(?:{alt})\w*)", re.I)
+        compound = re.compile(rf"(?<![\w@#])[@#](?P<who>\w*?(?:{alt})\w*)", re.I)
         maker = (r"(?:parent(?:\s+company)?|developer|developers|maker|makers|creator|creators|builder|lab|vendor|"
                  r"provider|owner|trainer|company|house|home\s+lab)")
         speech = (r"(?:here|speaking|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
                   r"advised|concluded|says|said|calls?|notes?|"
                   r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)")
         # frames that say who speaks by themselves (no first person needed)
-        self._inherent: list[tuple[str, re.Pattern[str]]] = [
+        inherent: list[tuple[str, re.Pattern[str]]] = [
             ("label", re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*[\[<#@]\s*(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})")),
             ("label", re.compile(rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|engine|llm|source)\s*=\s*[\"']?"
                                  rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})")),
             ("label", re.compile(rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->")),
             ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
-            ("label", self._compound),
+            ("label", compound),
             # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
             # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
             ("self_reference", re.compile(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
@@ -162,7 +175,7 @@ class Frames:
             ("self_reference", re.compile(rf"(?i)\bas\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
                                           rf"\s*(?::|,\s*(?:I|we)\b|\s+(?:I|we)\b)")),
         ]
-        self._frames: list[tuple[str, re.Pattern[str]]] = [
+        frames: list[tuple[str, re.Pattern[str]]] = [
             ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|(?<=\s)-|^-)\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s*$")),
             ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)")),
             ("signature", re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
@@ -178,6 +191,8 @@ class Frames:
             ("self_reference", re.compile(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
             ("self_reference", re.compile(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b")),
         ]
+        return inherent, frames
+
 
     def _misspelt(self, text: str) -> tuple[str, list[int] | None]:
         """``text`` with misspelt names ("Cluade", "gemni", "Lamma", "Deepseak", "qwne") spelt as the name, and the
@@ -272,8 +287,9 @@ class Frames:
                     pos += len(c) + 1
         sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
         framed: list[tuple[int, int]] = []  # sentences that hold an authorship frame
-        for kind, rx in [*self._inherent, *self._frames]:
-            inherent = any(rx is r for _, r in self._inherent)
+        inherent_frames, other_frames = self._patterns if windows else ([], [])  # no window: nothing to match
+        for kind, rx in [*inherent_frames, *other_frames]:
+            inherent = any(rx is r for _, r in inherent_frames)
             for m in (x for lo, hi in windows for x in rx.finditer(text, lo, hi)):
                 group = "who" if m.group("who") is not None else "who2"
                 s, e = m.span(group)

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from grader.calibration._sample import ItemSpec, sample_items
+from grader.season import BundleFile, jsonl_text, write_bundle, yaml_text
 from grader.storage import CalibrationSetRow, RunRow, SeasonRow, record_row_hashes, session_scope
 
 DERIVED_FILES = ("contestants.yaml", "decisions.jsonl", "season.yaml", "README.md", "calibration.yaml")
@@ -30,7 +31,7 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = Non
     ``{"rationale", "allocation", "facts"}``: scrubbed rationale, target weights with each holding's scrubbed
     rationale, the process facts at decision time)."""
     from grader.anonymizer import Anonymizer, NamedView
-    from grader.panel._prompts import anonymizer_seed, season_outcomes
+    from grader.panel import anonymizer_seed, season_outcomes
     from grader.prompts import PromptBuilder
 
     replays, outcomes, pending = season_outcomes(bundle)
@@ -59,46 +60,43 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = Non
 def _write_bundle(source: Path, bundle, items: list[ItemSpec], out: Path, set_id: str, meta: dict) -> None:  # noqa: ANN001
     if out.exists() and any(out.iterdir()):
         raise FileExistsError(f"{out} exists and is not empty: choose another --out or --set-id")
-    out.mkdir(parents=True, exist_ok=True)
+    files: dict[str, BundleFile] = {}
     for path in source.iterdir():
         if path.name in DERIVED_FILES or path.is_symlink():  # a link is never followed (load_bundle refused it)
             continue
-        if path.is_dir():
-            shutil.copytree(path, out / path.name, symlinks=True)
-        elif path.is_file():
-            shutil.copy2(path, out / path.name)
+        if path.is_dir() or path.is_file():
+            files[path.name] = path  # copied unchanged
     season = yaml.safe_load((source / "season.yaml").read_text(encoding="utf-8"))
     season["id"] = f"{season['id']}--{set_id}"
     season["name"] = f"Calibration set {set_id} ({len(items)} reference items of {season.get('name', season['id'])})"
-    (out / "season.yaml").write_text(
-        "# A calibration set (grader calibration sample): its contestants are reference items. Do not edit.\n"
-        + yaml.safe_dump(season, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    files["season.yaml"] = yaml_text(
+        season, header="A calibration set (grader calibration sample): its contestants are reference items. Do not edit.")
     source_people = {c.id: c for c in bundle.contestants}
     contestants = []
     for i in items:
         c = source_people[i.contestant]
         contestants.append({"id": i.item_id, "display_name": f"{i.label} ({c.display_name}, decisions "
                             f"{i.first + 1}-{i.last + 1})", "provider_family": c.provider_family, "model": c.model})
-    (out / "contestants.yaml").write_text(yaml.safe_dump(contestants, sort_keys=False, allow_unicode=True),
-                                          encoding="utf-8")
+    files["contestants.yaml"] = yaml_text(contestants)
     lines = (source / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
-    with (out / "decisions.jsonl").open("w", encoding="utf-8") as fh:
-        for i in items:
-            # the contestant's record up to the item's last decision: what it held before the item is then part of
-            # the bundle (a trading season refuses a sale of shares not held); only the item's decisions are graded
-            for d in bundle.decisions_of(i.contestant)[:i.last + 1]:
-                record = json.loads(lines[d.line - 1])
-                record["contestant_id"] = i.item_id
-                fh.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
-    (out / "calibration.yaml").write_text(yaml.safe_dump(meta, sort_keys=False, allow_unicode=True),
-                                          encoding="utf-8")
+    records = []
+    for i in items:
+        # the contestant's record up to the item's last decision: what it held before the item is then part of
+        # the bundle (a trading season refuses a sale of shares not held); only the item's decisions are graded
+        for d in bundle.decisions_of(i.contestant)[:i.last + 1]:
+            record = json.loads(lines[d.line - 1])
+            record["contestant_id"] = i.item_id
+            records.append(record)
+    files["decisions.jsonl"] = jsonl_text(records, sort_keys=True)
+    files["calibration.yaml"] = yaml_text(meta)
+    write_bundle(out, files, overwrite=True)  # an empty directory at ``out`` (checked above) is replaced
 
 
 def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: str | None = None,
               out: Path | None = None, db_url: str | None = None) -> dict:
     """Draw a calibration set from ``run_id``, write its derived bundle and store it (nothing stored on error);
     returns the set's id, size, bundle path, method and items."""
-    from grader.panel._scores import run_rubric
+    from grader.scoring import run_rubric
     from grader.season import load_bundle
 
     with session_scope(db_url) as s:

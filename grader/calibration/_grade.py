@@ -30,7 +30,7 @@ def grade_set(set_id: str, *, panel_name: str | None = None, run_id: str | None 
               allow_real_api_calls: bool = False, db_url: str | None = None, progress: bool = True, console=None):  # noqa: ANN001, ANN201
     """Grade every item of ``set_id`` (default panel: the source run's); returns the grading report."""
     from grader.panel import grade_season
-    from grader.panel._scores import run_rubric, run_rubric_ref
+    from grader.scoring import run_rubric, run_rubric_ref
     from grader.season import load_bundle
 
     meta, items = set_items(set_id, db_url)

@@ -103,7 +103,7 @@ def _quota(contestants: list[tuple[str, str | None, float]], n: int) -> dict[str
 def sample_items(run_id: str, n: int, window: int = 1, seed: int = 0, db_url: str | None = None,
                  bundle=None) -> tuple[list[ItemSpec], str]:  # noqa: ANN001
     """The items of a calibration set drawn from ``run_id`` and a sentence saying how they were chosen."""
-    from grader.reporting._bundles import cached_bundle
+    from grader.season import cached_bundle
 
     if n < 1:
         raise SampleError("--n must be at least 1")
@@ -116,7 +116,7 @@ def sample_items(run_id: str, n: int, window: int = 1, seed: int = 0, db_url: st
         season = s.get(SeasonRow, run.season_id)
         row_ids = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).where(
             ContestantRow.season_id == run.season_id))}
-        from grader.panel._scores import latest_version
+        from grader.scoring import latest_version
 
         version = latest_version(s, run_id)
         scores = {} if version is None else {

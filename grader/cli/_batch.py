@@ -17,7 +17,7 @@ app = typer.Typer(help="Provider batches of a run (grader grade --batch): status
 def _run_inputs(run_id: str, rubric: str | None, season: Path | None, allow_real_api_calls: bool):
     """(run row, season dir, rubric, panel) a batch run was submitted with; exits with the reason when one is
     missing or changed."""
-    from grader.panel._config import PanelConfig
+    from grader.panel import PanelConfig
     from grader.storage import RunRow, SeasonRow, session_scope
     from rubric import RubricError, load_rubric
 
@@ -54,8 +54,7 @@ def status(
     from sqlalchemy import func, select
 
     from grader.judges import make_judge
-    from grader.panel._batch import open_batches, refresh_states
-    from grader.panel._config import PanelConfig
+    from grader.panel import PanelConfig, open_batches, refresh_states
     from grader.storage import JudgeCallRow, RunRow, session_scope
 
     with session_scope() as s:
@@ -124,7 +123,7 @@ def collect(
     Safe to run again at any time."""
     from grader.cli._common import load_or_exit
     from grader.cli._runs import TOP_ROWS, grade
-    from grader.panel._batch import open_batches
+    from grader.panel import open_batches
 
     if not open_batches(None, run_id):
         fail(f"run {run_id!r} has no provider batch (graded with synchronous calls, or no such run): nothing to "

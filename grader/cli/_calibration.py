@@ -56,8 +56,14 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
     from pydantic import ValidationError
     from sqlalchemy import select
 
-    from console import AnnotatorDirectory, AuthError, HumanGradeInput, WriteError, record_human_grades
-    from console._writes import describe_error
+    from console import (
+        AnnotatorDirectory,
+        AuthError,
+        HumanGradeInput,
+        WriteError,
+        describe_error,
+        record_human_grades,
+    )
     from grader.storage import ContestantRow, HumanGradeRow, RunRow, session_scope
 
     try:
@@ -89,9 +95,9 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
             return
         items = {c.contestant_key: c.id for c in s.scalars(select(ContestantRow).where(
             ContestantRow.season_id == run.season_id))}
-        from console._writes import _rubric_of
+        from grader.scoring import run_rubric
 
-        rubric = _rubric_of(run)
+        rubric = run_rubric(run)
         run_rubric_hash = run.rubric_hash
         keys = {v: k for k, v in items.items()}
         stored_at: set[tuple] = set()  # (grade, time) of every stored grade
@@ -257,9 +263,7 @@ def grade_items(set_id: str = typer.Option(..., "--set", help="Calibration set i
     and audit trail as any run; mock and reference offline, a real panel only with --allow-real-api-calls)."""
     from grader.calibration import grade_set
     from grader.judges import MissingApiKey, RealApiCallsNotAllowed
-    from grader.panel import PanelError, RunError
-    from grader.panel._gaps import EXIT_BUSY, EXIT_CODES
-    from grader.panel._lease import RunBusy
+    from grader.panel import EXIT_BUSY, EXIT_CODES, PanelError, RunBusy, RunError
     from grader.season import BundleError
     from rubric import RubricError
 

@@ -21,8 +21,7 @@ err_console = SafeConsole(stderr=True, highlight=False, width=None if console.is
 def load_or_exit(season_dir: Path):
     """Load a bundle or print every problem (file:line: field: message) and exit 1. The bundle is kept for the
     rest of the command (what it prints afterwards reads it again from memory, not from disk)."""
-    from grader.reporting._bundles import cached_bundle
-    from grader.season import BundleError
+    from grader.season import BundleError, cached_bundle
 
     try:
         return cached_bundle(season_dir)

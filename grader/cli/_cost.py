@@ -9,7 +9,7 @@ from grader.cli._common import console, fail
 
 
 def cost_table(run_id: str, db_url: str | None = None) -> Table | None:
-    from grader.panel._costs import run_costs
+    from grader.panel import run_costs
 
     rows = run_costs(run_id, db_url)
     if not rows:

@@ -76,7 +76,7 @@ def grade(
                 f"--panel {panel} --run-id {run_id}{extra}{flag}", soft_wrap=True)
             stopped.reported = True
             raise typer.Exit(stopped.exit_code) from None
-    from grader.panel._gaps import EXIT_CODES
+    from grader.panel import EXIT_CODES
 
     console.print(RUN_LABELS.get(report.run_type, report.run_type))
     for note in report.notes:
@@ -115,9 +115,7 @@ def _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_
            resume):  # noqa: ANN001, ANN202 - the arguments of `grade`; its GradeReport
     """``grade_season`` with its refusals as one line and an exit code (a stop is the caller's to report)."""
     from grader.judges import MissingApiKey, RealApiCallsNotAllowed
-    from grader.panel import PanelError, RunError, grade_season
-    from grader.panel._gaps import EXIT_BUSY
-    from grader.panel._lease import RunBusy
+    from grader.panel import EXIT_BUSY, PanelError, RunBusy, RunError, grade_season
     from rubric import RubricError
 
     bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written

@@ -2,8 +2,10 @@
 
 from grader.demo._bundle import BuiltSeason
 from grader.demo._demo import DEMO_DIR, DEMO_ENTRANTS, DEMO_SEED, build_demo_season, default_market_dir
+from grader.demo._facts import Facts, MisquotedFacts
 from grader.demo._simulate import LEAKS, TIMINGS, Entrant, Timing, decision_time
-from grader.demo._strategies import STRATEGIES, Facts, MisquotedFacts, Strategy
+from grader.demo._strategies import STRATEGIES
+from grader.demo._strategy import Strategy
 from grader.demo._synthetic import build_synthetic_season
 from grader.demo._universe import (
     DEMO_UNIVERSE,

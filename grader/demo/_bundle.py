@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict
 
 from grader.demo._simulate import Entrant, simulate
 from grader.demo._universe import FieldValue
-from grader.demo._writer import write_decisions, write_fields, write_prices, write_yaml
+from grader.demo._writer import decisions_file, fields_file, prices_file, yaml_file
 from grader.pit import FieldRow, PointInTimeStore, close_time
+from grader.season import write_bundle as write_bundle_files
 
 
 class BuiltSeason(BaseModel):
@@ -56,7 +57,9 @@ def write_bundle(
 ) -> BuiltSeason:
     """Simulate the entrants over the season of ``season`` and write the bundle files into ``out_dir``.
 
-    Everything is computed before the first file is written, so a failure leaves ``out_dir`` untouched.
+    Everything is computed before the first file is written, and the bundle is written all or nothing
+    (:func:`grader.season.write_bundle`; a bundle already at ``out_dir`` is replaced), so a failure leaves
+    ``out_dir`` untouched.
     """
     start, end = season["start"], season["end"]
     days = sorted(d for d in set(prices["date"]) if start <= d <= end)
@@ -75,19 +78,20 @@ def write_bundle(
         observation_instants=observation_instants(prices, fields),
     )
     out_dir = Path(out_dir)
-    (out_dir / "market").mkdir(parents=True, exist_ok=True)
-    write_yaml(out_dir / "season.yaml", dict(season), season_header)
-    write_yaml(out_dir / "contestants.yaml", [e.contestant() for e in entrants], contestants_header)
-    n = write_decisions(out_dir / "decisions.jsonl", records)
-    write_prices(out_dir / "market" / "prices.csv", prices)
-    write_fields(out_dir / "market" / "fields.csv", fields)
-    (out_dir / "README.md").write_text(readme, encoding="utf-8", newline="\n")
+    write_bundle_files(out_dir, {
+        "season.yaml": yaml_file(dict(season), season_header),
+        "contestants.yaml": yaml_file([e.contestant() for e in entrants], contestants_header),
+        "decisions.jsonl": decisions_file(records),
+        "market/prices.csv": prices_file(prices),
+        "market/fields.csv": fields_file(fields),
+        "README.md": readme,
+    }, overwrite=True)
     return BuiltSeason(
         out_dir=out_dir,
         season_id=str(season["id"]),
         n_contestants=len(entrants),
         n_days=len(days),
-        n_decisions=n,
+        n_decisions=len(records),
         n_trades=sum(len(r["trades"]) for r in records),  # type: ignore[arg-type]
         files=[
             "README.md",

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 
 from grader.demo._book import Book, MarketView, PointInTimeValues
-from grader.demo._strategies import STRATEGIES, Strategy
+from grader.demo._strategies import STRATEGIES
+from grader.demo._strategy import Strategy
 from grader.pit import MARKET_TZ, PointInTimeStore, close_time
 
 

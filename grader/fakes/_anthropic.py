@@ -188,6 +188,10 @@ class FakeAnthropic(HttpFakeServer):
         request_headers = dict(request.headers)
         if not self.credential_accepted(request_headers):
             return self._error(401, "authentication_error", "invalid x-api-key", headers)
+        wait = self.batch_submission_refused(request_headers)
+        if wait is not None:
+            headers["retry-after"] = f"{wait:g}"
+            return self._error(429, "rate_limit_error", "This request would exceed your rate limit.", headers)
         body = json.loads(await request.body())
         results: list[tuple[str, Any]] = []
         for item in body.get("requests") or []:

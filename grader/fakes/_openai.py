@@ -188,6 +188,10 @@ class FakeOpenAI(HttpFakeServer):
         request_headers = dict(request.headers)
         if not self.credential_accepted(request_headers):
             return _error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key", headers)
+        wait = self.batch_submission_refused(request_headers)
+        if wait is not None:
+            headers["retry-after"] = f"{wait:g}"
+            return _error(429, "Rate limit reached for batch requests", "requests", "rate_limit_exceeded", headers)
         body = json.loads(await request.body())
         content = self.batches.file(str(body.get("input_file_id")))
         if content is None:

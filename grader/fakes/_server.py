@@ -209,6 +209,15 @@ class FakeServer(ABC):
         kind, wait = refused
         return FakeReply.rate_limited(max(0.001, round(wait + 0.0005, 3)))
 
+    def batch_submission_refused(self, headers: Any) -> float | None:
+        """A batch submission counts as one request against its key's requests-per-minute window (its requests
+        run later, unpaced); past the window: the seconds until it has room (answered 429 with Retry-After)."""
+        if self.limits is None:
+            return None
+        key = credential_of({k.lower(): v for k, v in dict(headers).items()}) or ""
+        refused = self.limits.admit(key, 0)
+        return None if refused is None else max(0.001, round(refused[1] + 0.0005, 3))
+
     def limit_state(self, request: FakeRequest) -> dict[str, WindowState]:
         """What is left of each limit for the request's key (empty: the fake has no limits)."""
         return {} if self.limits is None else self.limits.state(request.api_key or "")

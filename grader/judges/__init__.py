@@ -4,30 +4,25 @@ A provider class carries its capabilities as class attributes (``Provider``); se
 The offline reference judge lives in `grader.judges.reference`.
 """
 
-from ._base import (
+from ._endpoint_policy import (
+    MissingApiKey,
+    RealApiCallsNotAllowed,
+    is_local_endpoint,
+    make_judge,
+    missing_api_keys,
+)
+from ._outcome import (
     INVALID_OUTPUT_KINDS,
     MAX_REPLY_CHARS,
     RETRYABLE_ERROR_KINDS,
-    BatchApiError,
-    BatchItem,
-    BatchJudge,
-    BatchResult,
-    BatchState,
     CallOutcome,
     ErrorKind,
-    JudgeSpec,
-    MissingApiKey,
-    Pricing,
-    ProviderJudge,
-    RealApiCallsNotAllowed,
-    is_local_endpoint,
     is_retryable,
-    make_judge,
-    missing_api_keys,
-    scrub_outcome,
     strict_json_loads,
 )
+from ._protocol import BatchApiError, BatchItem, BatchJudge, BatchResult, BatchState, ProviderJudge
 from ._ratelimits import LIMIT_KINDS, LimitState, RateLimits, RateLimitSnapshot, snapshot_from_headers
+from ._redaction import scrub_outcome
 from ._registry import (
     PROVIDERS,
     Provider,
@@ -37,6 +32,7 @@ from ._registry import (
     provider_labels,
     providers_with,
 )
+from ._spec import JudgeSpec, Pricing
 
 __all__ = [
     "INVALID_OUTPUT_KINDS",

@@ -15,11 +15,13 @@ and nothing loads a provider SDK before a panel names that provider.
 from __future__ import annotations
 
 import importlib
+import sys
+from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:
-    from ._base import JudgeSpec
+    from ._spec import JudgeSpec
 
 PROVIDERS: dict[str, str] = {
     "openai": "grader.judges.openai:OpenAIJudge",
@@ -87,10 +89,45 @@ def provider_class(name: str) -> type[Provider]:
         module, attribute = PROVIDERS[name].split(":")
     except KeyError:
         raise UnknownProvider(f"unknown provider {name!r}; registered: {', '.join(PROVIDERS)}") from None
-    cls = getattr(importlib.import_module(module), attribute)
+    try:
+        with _unused_transports_hidden():
+            loaded = importlib.import_module(module)
+    except ImportError as error:  # a provider that needs one of them after all: imported as it is
+        if (error.name or "").split(".")[0] not in UNUSED_TRANSPORTS:
+            raise
+        loaded = importlib.import_module(module)
+    cls = getattr(loaded, attribute)
     if not (isinstance(cls, type) and issubclass(cls, Provider)):
         raise TypeError(f"{PROVIDERS[name]} (provider {name!r}) is not a grader.judges.Provider subclass")
     return cls
+
+
+UNUSED_TRANSPORTS = frozenset({"aiohttp"})
+"""Optional HTTP transports the Stainless SDKs (OpenAI, Anthropic) import when installed, only to offer them
+(``DefaultAioHttpClient``); the judges use the SDKs' default httpx transport. Hidden while a provider's module is
+imported: ~0.1 s of a run's start-up."""
+
+
+class _Hidden:
+    """A meta path finder that answers 'not installed' for :data:`UNUSED_TRANSPORTS` (and their submodules)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if name.split(".")[0] in UNUSED_TRANSPORTS:
+            raise ModuleNotFoundError(f"No module named {name!r} (not needed by the judges)", name=name)
+
+
+@contextmanager
+def _unused_transports_hidden():  # noqa: ANN202
+    if any(name in sys.modules for name in UNUSED_TRANSPORTS):  # already loaded by something else: nothing to save
+        yield
+        return
+    finder = _Hidden()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
 
 
 def providers_with(**capabilities: Any) -> list[str]:

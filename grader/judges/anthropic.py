@@ -14,24 +14,13 @@ import httpx2
 from anthropic import AsyncAnthropic, transform_schema
 from anthropic.types import Message
 
-from ._base import (
-    BatchApiError,
-    BatchItem,
-    BatchResult,
-    BatchState,
-    CallOutcome,
-    JudgeSpec,
-    Provider,
-    SdkJudge,
-    Stopwatch,
-    backstop_timeout,
-    http_failure,
-    jsonl_results,
-    no_reply_failure,
-    outcome_from_text,
-    redact,
-    snapshot_from_headers,
-)
+from ._outcome import CallOutcome, outcome_from_text
+from ._protocol import BatchApiError, BatchItem, BatchResult, BatchState
+from ._ratelimits import snapshot_from_headers
+from ._redaction import redact
+from ._registry import Provider
+from ._sdk_judge import SdkJudge, Stopwatch, backstop_timeout, http_failure, jsonl_results, no_reply_failure
+from ._spec import JudgeSpec
 
 __all__ = ["AnthropicJudge", "outcome_of_message"]
 
@@ -178,8 +167,9 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
         if kind == "errored":
             error = ((result.get("error") or {}).get("error")) or {}
             error_kind = _BATCH_ERROR_KINDS.get(str(error.get("type")), "request")
-            return CallOutcome(False, raw, error_kind=error_kind,
-                               error_message=f"batch: {error.get('type')}: {error.get('message')}")
+            # the status the same error has on a synchronous call: a 529 overloaded is a refusal for capacity too
+            return CallOutcome(False, raw, error_kind=error_kind, http_status=_BATCH_ERROR_STATUS.get(
+                str(error.get("type"))), error_message=f"batch: {error.get('type')}: {error.get('message')}")
         # expired or canceled: the request never ran
         return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
 
@@ -197,6 +187,7 @@ _BATCH_ERROR_KINDS: dict[str, Any] = {
     "rate_limit_error": "rate_limited", "overloaded_error": "server", "api_error": "server",
     "timeout_error": "timeout", "authentication_error": "auth", "permission_error": "auth",
 }
+_BATCH_ERROR_STATUS: dict[str, int] = {"rate_limit_error": 429, "overloaded_error": 529}
 
 
 def outcome_of_message(message: Any, body: str, fields: dict[str, Any]) -> CallOutcome:

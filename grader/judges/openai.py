@@ -15,23 +15,13 @@ import openai
 from openai import AsyncOpenAI
 from openai.types.responses import Response
 
-from ._base import (
-    BatchItem,
-    BatchResult,
-    BatchState,
-    CallOutcome,
-    JudgeSpec,
-    Provider,
-    SdkJudge,
-    Stopwatch,
-    backstop_timeout,
-    http_failure,
-    jsonl_results,
-    no_reply_failure,
-    outcome_from_text,
-    redact,
-    snapshot_from_headers,
-)
+from ._outcome import CallOutcome, outcome_from_text
+from ._protocol import BatchItem, BatchResult, BatchState
+from ._ratelimits import snapshot_from_headers
+from ._redaction import redact
+from ._registry import Provider
+from ._sdk_judge import SdkJudge, Stopwatch, backstop_timeout, http_failure, jsonl_results, no_reply_failure
+from ._spec import JudgeSpec
 
 __all__ = ["OpenAIJudge", "outcome_of_response", "send_with_openai_sdk"]
 

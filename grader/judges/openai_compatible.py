@@ -28,18 +28,11 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, create_model
 
-from ._base import (
-    CallOutcome,
-    JudgeSpec,
-    Provider,
-    SdkJudge,
-    Stopwatch,
-    backstop_timeout,
-    http_failure,
-    no_reply_failure,
-    outcome_from_text,
-    redact,
-)
+from ._outcome import CallOutcome, outcome_from_text
+from ._redaction import redact
+from ._registry import Provider
+from ._sdk_judge import SdkJudge, Stopwatch, backstop_timeout, http_failure, no_reply_failure
+from ._spec import JudgeSpec
 from .openai import send_with_openai_sdk
 
 __all__ = ["OpenAICompatibleJudge"]

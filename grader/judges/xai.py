@@ -19,23 +19,13 @@ from xai_sdk.chat import system as system_message
 from xai_sdk.chat import user as user_message
 from xai_sdk.proto import chat_pb2, sample_pb2
 
-from ._base import (
-    BatchApiError,
-    BatchItem,
-    BatchResult,
-    BatchState,
-    CallOutcome,
-    ErrorKind,
-    JudgeSpec,
-    Provider,
-    SdkJudge,
-    Stopwatch,
-    backstop_timeout,
-    no_reply_failure,
-    outcome_from_text,
-    redact,
-    snapshot_from_headers,
-)
+from ._outcome import CallOutcome, ErrorKind, outcome_from_text
+from ._protocol import BatchApiError, BatchItem, BatchResult, BatchState
+from ._ratelimits import snapshot_from_headers
+from ._redaction import redact
+from ._registry import Provider
+from ._sdk_judge import SdkJudge, Stopwatch, backstop_timeout, no_reply_failure
+from ._spec import JudgeSpec
 
 __all__ = ["XaiJudge", "no_retry_channel_options"]
 
@@ -186,7 +176,8 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
             yield
         except grpc.aio.AioRpcError as error:
             raise BatchApiError(redact(f"xAI batch {what}: gRPC {error.code().name}: {error.details()}",
-                                       self._secret), lost=error.code() == grpc.StatusCode.NOT_FOUND) from None
+                                       self._secret), lost=error.code() == grpc.StatusCode.NOT_FOUND,
+                                refused=error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED) from None
 
     @staticmethod
     def _state(batch: Any) -> BatchState:

@@ -10,6 +10,10 @@ The same tasks, content addresses, retry cap and audit trail as synchronous call
   without a result (expired, cancelled) is a failed attempt.
 - Retries: a failed attempt that may be retried (transport, timeout, 429, 5xx, unparseable or off-schema) goes into
   the next batch as a new attempt linked to the one it replaces, up to the panel's attempt cap across processes.
+  A request the provider refused for capacity (a result with 429 / RESOURCE_EXHAUSTED or Anthropic's
+  ``rate_limit_error`` / ``overloaded_error``, or a submission refused with 429/529: each of its requests) is a
+  stored, linked attempt
+  that never counts toward that cap, as in the synchronous path: ``max_rate_limited`` refusals end its chain.
 - Resuming: every step reads its state from the database, so ``collect`` can be run again at any time. A batch
   left ``submitting`` by a process that died before the provider answered is marked ``lost`` and its calls
   ``interrupted`` (sent again; never counted toward the cap: our crash is no failure of the judge). A batch the provider no longer knows is ``lost``.
@@ -27,7 +31,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import defer
 
 from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome, scrub_outcome
-from grader.panel._runner import INTERRUPTED, SCHEMA_NAME, CallRunner, Task, TaskResult, sha256_text
+from grader.panel._pacing import is_capacity_refusal
+from grader.panel._runner import (
+    INTERRUPTED,
+    SCHEMA_NAME,
+    CallRunner,
+    Task,
+    TaskResult,
+    is_refused_attempt,
+    sha256_text,
+)
 from grader.storage import JudgeBatchRow, JudgeCallRow, session_scope
 
 DEFAULT_POLL_S = 30.0
@@ -198,6 +211,8 @@ class BatchRunner(CallRunner):
         )
         if not outcome.ok:
             self.stats.attempts_failed += 1
+            if is_capacity_refusal(outcome):  # stored and linked; not counted toward the cap (see _submit)
+                self.stats.capacity_refusals += 1
             return None
         grade, _, _ = await self._settle(call_id, outcome.parsed, outcome.raw_reply)
         if grade is None:
@@ -211,6 +226,18 @@ class BatchRunner(CallRunner):
             for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id,
                                                              JudgeCallRow.status == "queued")):
                 call.status, call.error_kind, call.error_message = "error", "transport", f"batch lost: {why}"
+
+    def _refuse(self, batch_row_id: int, why: str, http_status: int | None) -> None:
+        """A submission the provider refused for capacity (429/529): the batch never existed there; each of its
+        calls is a refused attempt (sent again in the next step, not counted toward the attempt cap)."""
+        with session_scope(self.db_url) as s:
+            b = s.get(JudgeBatchRow, batch_row_id)
+            b.status, b.error_message = "lost", f"submission refused for capacity: {why}"
+            for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id,
+                                                             JudgeCallRow.status == "queued")):
+                call.status, call.http_status = "error", http_status
+                call.error_kind = "server" if http_status == 529 else "rate_limited"
+                call.error_message = f"batch submission refused for capacity: {why}"
 
     def _update_batch(self, batch_row_id: int, **values) -> None:
         with session_scope(self.db_url) as s:
@@ -239,8 +266,11 @@ class BatchRunner(CallRunner):
                 await self.deliver(on_result, await self.run_task(task))
                 continue
             made = max((c.attempt for c in attempts), default=0)
-            counted = sum(1 for c in attempts if c.status not in INTERRUPTED)  # our own crashes never count
-            if last is not None and last_kind not in _RETRYABLE or counted >= policy.max_attempts:
+            # neither our own crashes nor the provider's refusals for capacity (429/529) count toward the cap
+            refused = sum(1 for c in attempts if is_refused_attempt(c))
+            counted = sum(1 for c in attempts if c.status not in INTERRUPTED) - refused
+            if (last is not None and last_kind not in _RETRYABLE or counted >= policy.max_attempts
+                    or refused >= policy.max_rate_limited):
                 continue  # a gap: the attempts are on record
             wanted[task.spec.judge_id].append((task, made + 1, last.id if last is not None else None))
         for judge_id, items in wanted.items():
@@ -254,7 +284,12 @@ class BatchRunner(CallRunner):
         try:
             state = await judge.batch_submit(requests, self.schema, SCHEMA_NAME)
         except BatchApiError as error:
-            await self._in_db(self._lose, batch_row_id, f"submission failed: {error}")
+            if error.refused:  # the provider's capacity: the attempts stay on record, never counted toward the cap
+                await self._in_db(self._refuse, batch_row_id, str(error), error.http_status)
+                self.stats.attempts_failed += len(requests)
+                self.stats.capacity_refusals += len(requests)
+            else:
+                await self._in_db(self._lose, batch_row_id, f"submission failed: {error}")
             progress.problems.append(f"{judge_id}: {error}")
             return 0
         await self._in_db(self._update_batch, batch_row_id, provider_batch_id=state.batch_id, status="submitted",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from grader.prompts._tokens import count_tokens
+from grader.prompts import count_tokens
 from grader.storage import JudgeCallRow, RunRow, session_scope
 
 CACHE_MIN_TOKENS = 1024

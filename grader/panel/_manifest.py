@@ -283,7 +283,7 @@ def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: V
             result.problems.append(f"run {run.id}: its {what} {said} (the run's row edited)")
     if run.official_eligible:
         result.checked += 1
-        from grader.panel._scores import latest_version
+        from grader.scoring import latest_version
 
         latest = latest_version(s, run.id)
         rows = [] if latest is None else s.scalars(select(ContestantScoreRow.official_eligible).where(

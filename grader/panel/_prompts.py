@@ -9,6 +9,7 @@ from typing import Any
 
 from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
+from grader.panel._run_report import RunError
 
 __all__ = ["REPLY_SHARE", "PromptStream", "anonymizer_seed", "headroom", "judge_prompts", "prompt_builder",
            "season_outcomes", "too_long"]
@@ -23,7 +24,7 @@ def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
 
         outcomes, pending = rounds_outcomes(bundle)
         return {}, outcomes, pending
-    from grader.reporting._bundles import cached_replays
+    from grader.replay import cached_replays
 
     replays = cached_replays(bundle)  # computed once per bundle held in memory (the CLI's), else just computed
     # each contestant's outcome read from its replay when first asked
@@ -50,8 +51,6 @@ def prompt_builder(bundle, rubric, secret: str = ""):
             anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
                                                seed=anonymizer_seed(bundle, rubric, secret))
         except ValueError as exc:  # a contestant that cannot be anonymized (its id reads as an alias): refused
-            from grader.panel._grade import RunError
-
             raise RunError(f"contestants.yaml: {exc} (an anonymized judge's view cannot tell it from an alias)"
                            ) from None
     else:  # seed 003's v0.3: the judge sees the contestants' own names

@@ -51,8 +51,15 @@ SCHEMA_NAME = "judge_grade"
 INTERRUPTED = ("sent", "interrupted")
 """Statuses of an attempt our own process cut off (never a failure of the judge: not counted toward the cap)."""
 
-__all__ = ["INTERRUPTED", "SCHEMA_NAME", "CallRunner", "RunStats", "Task", "TaskResult", "cache_key", "retry_delay",
-           "store_grade", "store_prompt"]
+__all__ = ["INTERRUPTED", "SCHEMA_NAME", "CallRunner", "RunStats", "Task", "TaskResult", "cache_key",
+           "is_refused_attempt", "retry_delay", "store_grade", "store_prompt"]
+
+
+def is_refused_attempt(row: JudgeCallRow) -> bool:
+    """A stored attempt the provider refused for capacity (429 / gRPC RESOURCE_EXHAUSTED, Anthropic's 529
+    overloaded): on record and linked like any attempt, never counted toward the attempt cap (no failure of the
+    judge; ``RetryPolicy.max_rate_limited`` bounds these instead). Synchronous and batch attempts alike."""
+    return row.status not in INTERRUPTED and (row.error_kind == "rate_limited" or row.http_status == 529)
 
 
 def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, mock: dict | None = None) -> str:
@@ -192,7 +199,7 @@ class CallRunner:
                     row.status, row.error_kind = "interrupted", "interrupted"
                     row.error_message = "the process making this attempt stopped before its reply was stored"
                 counted, limited, number, _ = self._prior.get(key, (0, 0, 0, None))
-                refused = row.status not in INTERRUPTED and (row.error_kind == "rate_limited" or row.http_status == 529)
+                refused = is_refused_attempt(row)
                 counts = row.status not in INTERRUPTED and not refused
                 self._prior[key] = (counted + counts, limited + refused, max(number, row.attempt), row.id)
 

@@ -40,14 +40,14 @@ class WindowedChain:
 
 
 def windowed_note(judge_id: str, contestant_id: str, plan) -> str:  # noqa: ANN001
-    from grader.prompts._windows import WINDOWED_LABEL
+    from grader.prompts import WINDOWED_LABEL
 
     return f"{contestant_id} for {judge_id}: {WINDOWED_LABEL}: {plan.label()}"
 
 
 def plan_windowed(builder, prompts: dict, panel: PanelConfig) -> tuple[dict, list[str]]:  # noqa: ANN001
     """({(judge_id, contestant_id): WindowedChain}, what cannot be graded even so, one line each)."""
-    from grader.prompts._windows import plan_windows, synthesis_budget, synthesis_prompt, window_prompt
+    from grader.prompts import plan_windows, synthesis_budget, synthesis_prompt, window_prompt
 
     chains: dict[tuple[str, str], WindowedChain] = {}
     refused: list[str] = []

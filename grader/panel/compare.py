@@ -5,33 +5,15 @@ from __future__ import annotations
 from rich.table import Table
 
 from grader.hygiene import for_terminal
-from grader.panel._grade import panel_rubric_for_ids
-from grader.panel._scores import latest_version, run_inputs
-from grader.storage import ContestantScoreRow, GradeRow, session_scope
+from grader.scoring import scores_under as score_under_rubrics
 
 
 def scores_under(run_id: str, rubrics: list, db_url: str | None = None) -> list[dict]:
-    """Score a stored run under each rubric (pure computation, nothing stored, no judge call)."""
-    from sqlalchemy import select
-
-    from grader.scoring import score_run
-
-    with session_scope(db_url) as s:
-        run, contestants, by_c, timings, judge_ids = run_inputs(s, run_id)
-        families = {g.judge_id: g.judge_family for g in s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))}
-        prev = latest_version(s, run_id)
-        available = {c: False for c in by_c}
-        names = {c.contestant_key: c.display_name for c in contestants.values()}
-        if prev is not None:
-            for row in s.scalars(select(ContestantScoreRow).where(ContestantScoreRow.version_id == prev.id)):
-                o = row.outcome or {}
-                available[contestants[row.contestant_id].contestant_key] = bool(o.get("available")) and not o.get(
-                    "pending")
-    out = []
-    for r in rubrics:
-        scored = score_run(by_c, panel_rubric_for_ids(r, judge_ids, families), timings, available)
-        out.append({sc.contestant_id: sc for sc in scored})
-    return [{"contestant": c, "label": names[c], "a": out[0][c], "b": out[1][c]} for c in by_c]
+    """Score a stored run under each of two rubrics (pure computation, nothing stored, no judge call): per
+    contestant, its label and its score under the first (``a``) and the second (``b``)."""
+    scored = score_under_rubrics(run_id, rubrics, db_url)
+    return [{"contestant": c, "label": scored.names[c], "a": scored.by_rubric[0][c], "b": scored.by_rubric[1][c]}
+            for c in scored.contestants]
 
 
 def print_rubric_diff(a: str, b: str, run_id: str | None, console) -> None:

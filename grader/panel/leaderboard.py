@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from grader.panel._scores import version_by_number
-from grader.replay._standings import rounds_scope, set_label
+from grader.replay import rounds_scope, set_label
+from grader.scoring import version_by_number
 from grader.storage import (
     ContestantRow,
     ContestantScoreRow,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from grader.panel._scores import latest_version, run_inputs, store_score_version
-from grader.storage import ContestantScoreRow, session_scope
+from grader.scoring import latest_outcomes, read_stored_run, store_score_version
+from grader.storage import session_scope
 
 
 class RescoreNeedsRegrade(RuntimeError):
@@ -31,20 +31,15 @@ def rescore_run(run_id: str, rubric_name: str, db_url: str | None = None) -> Res
 
     rubric = load_rubric(rubric_name)
     with session_scope(db_url) as s:
-        run, contestants, by_c, _, judge_ids = run_inputs(s, run_id)
+        stored = read_stored_run(s, run_id)
+        run, judge_ids = stored.run, stored.judges
         if rubric.judge_facing_hash != run.judge_facing_hash:
             raise RescoreNeedsRegrade(
                 f"rubric {rubric.id} changes what judges see (judge-facing hash {rubric.judge_facing_hash[:12]} ≠ "
                 f"{run.judge_facing_hash[:12]}): the stored grades cannot be re-scored under it",
-                judge_ids, sorted(by_c), run.panel_name)
-        prev = latest_version(s, run_id)
-        outcomes = {}
-        pending = False
-        if prev is not None:
-            for row in s.scalars(select(ContestantScoreRow).where(ContestantScoreRow.version_id == prev.id)):
-                o = row.outcome or {}
-                outcomes[contestants[row.contestant_id].contestant_key] = o
-                pending = pending or bool(o.get("pending"))
+                judge_ids, sorted(stored.grades), run.panel_name)
+        outcomes = latest_outcomes(s, stored)
+        pending = any(bool(o.get("pending")) for o in outcomes.values())
     start = time.perf_counter()
     version = store_score_version(db_url, run_id, rubric, outcomes, pending, judge_ids, judge_calls=0,
                                   note=f"re-scored under {rubric.id}")

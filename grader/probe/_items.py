@@ -29,8 +29,8 @@ def _actions(d: Decision) -> str:
 def probe_items(bundle: SeasonBundle, anonymizer, n: int, seed: int = 0) -> list[ProbeItem]:
     """Up to ``n`` decisions, the same number from every family (as many as the smallest family allows), drawn
     with a seeded generator; each anonymized as in a grading run, with public round ids replaced."""
-    from grader.prompts._builder import _PUBLIC_ROUND_ID
-    from grader.prompts._fence import fence
+    from grader.prompts import PUBLIC_ROUND_ID as _PUBLIC_ROUND_ID
+    from grader.prompts import fence
 
     family = {c.id: c.provider_family for c in bundle.contestants}
     by_family: dict[str, list[Decision]] = {}

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from grader.judges import scrub_outcome
-from grader.panel._runner import retry_delay
+from grader.panel import retry_delay
 from grader.probe._items import ProbeItem, probe_items
 from grader.probe._prompt import PROBE_SCHEMA_NAME, PROBE_SYSTEM, parse_guess, probe_schema, probe_user
 from grader.prompts import prompt_hash
@@ -53,8 +53,7 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
                     db_url: str | None = None) -> ProbeRunResult:
     from grader.anonymizer import Anonymizer
     from grader.judges import make_judge, missing_api_keys
-    from grader.panel._config import PanelConfig, load_panel
-    from grader.panel._prompts import anonymizer_seed
+    from grader.panel import PanelConfig, anonymizer_seed, load_panel
     from grader.season import load_bundle
     from rubric import load_rubric
 
@@ -90,7 +89,7 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
     with ExitStack() as stack:
         specs = list(panel.judges)
         if panel.kind == "mock":
-            from grader.panel._mock import MockGrades, start_mock_servers
+            from grader.panel import MockGrades, start_mock_servers
 
             table = MockGrades()
             for item, cands in asks:
@@ -170,7 +169,7 @@ async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list
 def probe_rows(run_id: str, db_url: str | None = None) -> list[dict[str, Any]]:
     """Every item's final answer per judge (the last attempt) with the judge's family from the run's panel, for
     the statistics; [] when the run was never probed."""
-    from grader.panel._config import PanelConfig, load_panel
+    from grader.panel import PanelConfig, load_panel
 
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)

@@ -38,7 +38,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from grader.scoring import oracle_score
-from grader.season._models import Decision, SeasonInfo
+from grader.season import Decision, SeasonInfo
 
 _TIE = 1e-15
 
@@ -152,8 +152,7 @@ class RoundsData(_Frozen):
         """A ``format: rounds`` bundle, validated first (``load_bundle``: every file, ``round_prices.csv``
         included), so no invalid value reaches a score; an invalid bundle raises :class:`RoundsDataError` naming
         every problem. A bundle already loaded in this process is reused while no file changed."""
-        from grader.reporting._bundles import cached_bundle
-        from grader.season import BundleError
+        from grader.season import BundleError, cached_bundle
 
         try:
             bundle = cached_bundle(Path(path))

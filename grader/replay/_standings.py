@@ -56,3 +56,11 @@ def set_label(o: dict) -> str:
         return ""
     rank = f"rank {cs['rank']} of {cs['ranked']}" if cs.get("rank") else "unranked"
     return f"comparison set {cs['number']}: {rank}, {cs['rounds']} shared round{'s' if cs['rounds'] != 1 else ''}"
+
+
+#: How a rounds season is ranked (CapitalBench's comparison sets), said under every table that ranks one.
+COMPARISON_NOTE = (
+    "Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a new "
+    "set with the models present); a set's score is 100 × Σ returns / Σ oracle returns over the rounds "
+    "every member completed (rounds never compounded). All-rounds figures are each contestant's own "
+    "history: context, not a fair ranking surface.")

@@ -10,7 +10,7 @@ _LAZY: dict[str, str] = {
     "LabelledClaim": "grader.reporting._labelled_claims",
     "LabelsError": "grader.reporting._labelled_claims",
     "collect_audit_inputs": "grader.reporting._collect",
-    "COMPARISON_NOTE": "grader.reporting._rounds",
+    "COMPARISON_NOTE": "grader.replay",
     "compact_facts": "grader.reporting._process",
     "compact_risk": "grader.reporting._process",
     "comparison_set_rows": "grader.reporting._rounds",

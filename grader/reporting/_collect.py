@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pandas as pd
 from sqlalchemy import select
 
-from grader.panel._gaps import failed_attempts, run_gaps
+from grader.panel import failed_attempts, run_gaps
 from grader.panel.leaderboard import leaderboard_rows
 from grader.storage import (
     ContestantRow,
@@ -32,8 +32,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
         Band,
         RunMeta,
     )
-    from grader.panel._scores import version_by_number, version_rubric
-    from grader.scoring import judge_composite
+    from grader.scoring import judge_composite, version_by_number, version_rubric
     from ledgers import resolve_field
     from rubric import load_rubric
 
@@ -164,7 +163,7 @@ def season_resolution(season) -> str | None:  # noqa: ANN001
     from pathlib import Path
 
     from grader.replay import score_rounds
-    from grader.season._models import SeasonInfo
+    from grader.season import SeasonInfo
 
     if SeasonInfo.model_validate(season.info).format != "rounds":
         return None

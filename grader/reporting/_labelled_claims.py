@@ -193,7 +193,7 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
              ) -> Evaluation:
     """Verify every labelled claim as the grader would read it; see the module docstring."""
     from grader.adapters import import_capitalbench
-    from grader.adapters._capitalbench_tables import column_field
+    from grader.adapters.capitalbench import column_field
     from grader.judges.reference import universe_index
     from grader.season import load_bundle
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audits._identity_probe import IdentityProbe, stylometric_probe
+from audits import IdentityProbe, stylometric_probe
 
 
 def season_identity_probe(season_dir: Path | str, rubric_name: str = "v0.4", seed: int = 0) -> IdentityProbe | None:
     """Anonymize every decision as a grading run does, then probe whether style reveals the provider family.
     Groups are rounds (a rounds season) or decision days (a trading season)."""
     from grader.anonymizer import Anonymizer
-    from grader.panel._prompts import anonymizer_seed
-    from grader.prompts._builder import _PUBLIC_ROUND_ID
+    from grader.panel import anonymizer_seed
+    from grader.prompts import PUBLIC_ROUND_ID as _PUBLIC_ROUND_ID
     from grader.season import load_bundle
     from rubric import load_rubric
 

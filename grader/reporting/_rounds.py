@@ -44,7 +44,7 @@ def round_outcomes(contestant_row_id: int, db_url: str | None = None) -> pd.Data
 
 def _rounds_run(s, run_id: str):  # noqa: ANN001, ANN202 - a session, the run row
     """The run, when it grades a rounds season (None otherwise, or when there is no such run)."""
-    from grader.season._models import SeasonInfo
+    from grader.season import SeasonInfo
 
     run = s.get(RunRow, run_id)
     if run is None or SeasonInfo.model_validate(s.get(SeasonRow, run.season_id).info).format != "rounds":
@@ -71,12 +71,6 @@ def round_outcome_rows(run_id: str, db_url: str | None = None) -> list[dict] | N
             rows.append({"contestant": name, **{k: (None if isinstance(v, float) and v != v else v)
                                                 for k, v in rec.items()}})
     return sorted(rows, key=lambda r: (r["round"], r["contestant"]))
-
-
-COMPARISON_NOTE = ("Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a new "
-                   "set with the models present); a set's score is 100 × Σ returns / Σ oracle returns over the rounds "
-                   "every member completed (rounds never compounded). All-rounds figures are each contestant's own "
-                   "history: context, not a fair ranking surface.")
 
 
 def comparison_set_rows(run_id: str, db_url: str | None = None) -> list[dict] | None:

@@ -1,6 +1,10 @@
-"""The scoring engine: pure functions from stored grades to composites, panel scores and totals.
+"""Scoring: the one owner of scoring grades under a rubric, and of a run's scored versions.
 
-No I/O and no judge calls. Every formula runs on exact rationals (see ``_exact``) and rounds once, so
+The engine (``_composite``, ``_panel``, ``_total``, ``_run``, ``_oracle``) is pure: no I/O and no judge calls.
+``_stored`` reads a stored run's grades, timings and outcomes and scores them (every caller that scores a stored
+run: re-scoring, a grading run's scored version, ``grader rubric diff``, the console); ``_versions`` stores a
+scored version and finds a run's versions and rubrics (both imported on first use, so the engine alone loads no
+database layer). No module here calls a judge. Every formula runs on exact rationals (see ``_exact``) and rounds once, so
 re-scoring is reproducible to the last bit. Formulas (rubric v0.4 numbers):
 
 - axis score = sum(weight * sub-score) / sum(weight)
@@ -12,6 +16,8 @@ re-scoring is reproducible to the last bit. Formulas (rubric v0.4 numbers):
 - Total Score = 90% reasoning median + 10% efficiency, or the reasoning median alone without timing
 - CapitalBench score = 100 * return / oracle return (seed 001)
 """
+
+from grader._lazy import lazy_exports
 
 from ._composite import (
     JudgeComposite,
@@ -31,12 +37,26 @@ from ._total import (
     total_score,
 )
 
+_STORED: dict[str, str] = {
+    **dict.fromkeys(["SCORED_PARTS", "RubricScores", "StoredRun", "latest_outcomes", "outcome_available",
+                     "read_stored_run", "rubric_for_judges", "score_stored_run", "scores_under"],
+                    "grader.scoring._stored"),
+    **dict.fromkeys(["latest_version", "run_rubric", "run_rubric_ref", "store_score_version", "version_by_number",
+                     "version_rubric"], "grader.scoring._versions"),
+}
+"""Names that read or write storage, imported on first use (PEP 562): the pure engine loads no database layer."""
+
+__getattr__, __dir__ = lazy_exports("grader.scoring", _STORED, globals())
+
 __all__ = [
     "AXIS_MEDIAN_KEYS",
+    "SCORED_PARTS",
     "BandName",
     "ContestantScore",
     "JudgeComposite",
     "PanelScore",
+    "RubricScores",
+    "StoredRun",
     "aggregate_panel",
     "axis_score",
     "band",
@@ -44,9 +64,21 @@ __all__ = [
     "composite_weights",
     "efficiency_scores",
     "judge_composite",
+    "latest_outcomes",
+    "latest_version",
     "median_decision_seconds",
     "oracle_score",
+    "outcome_available",
     "process_quality",
+    "read_stored_run",
+    "rubric_for_judges",
+    "run_rubric",
+    "run_rubric_ref",
     "score_run",
+    "score_stored_run",
+    "scores_under",
+    "store_score_version",
     "total_score",
+    "version_by_number",
+    "version_rubric",
 ]

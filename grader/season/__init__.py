@@ -1,5 +1,6 @@
-"""Season bundle v1: typed models, loader and validator."""
+"""Season bundle v1: typed models, loader and validator, and the one bundle writer."""
 
+from grader.season._cache import cached_bundle, cached_derived
 from grader.season._loader import (
     BundleError,
     BundleIssue,
@@ -19,10 +20,12 @@ from grader.season._models import (
     Trade,
     UniverseEntry,
 )
+from grader.season._writer import BundleFile, csv_text, jsonl_text, write_bundle, yaml_text
 
 __all__ = [
     "AllocationItem",
     "BundleError",
+    "BundleFile",
     "BundleIssue",
     "Contestant",
     "Decision",
@@ -32,8 +35,14 @@ __all__ = [
     "SeasonInfo",
     "Trade",
     "UniverseEntry",
+    "cached_bundle",
+    "cached_derived",
+    "csv_text",
     "hash_bundle_files",
+    "jsonl_text",
     "load_bundle",
     "parse_aware",
     "refused_entries",
+    "write_bundle",
+    "yaml_text",
 ]

@@ -13,15 +13,19 @@ then the whole database (copy it, share it, open it on a read-only medium).
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -137,6 +141,8 @@ def close_engines() -> None:
 
 
 def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", _normalise(url).replace("%", "%%"))
@@ -155,14 +161,48 @@ def get_engine(url: str | None = None, *, migrate: bool = True) -> Engine:
         return engine
     engine = _engine(url)
     if migrate and not getattr(engine, "_grader_migrated", False):
-        with _migration_lock(engine), engine.begin() as conn:
-            if engine.dialect.name == "postgresql":  # two first runs on one database: one migrates, one waits
-                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(730131)")
-            cfg = alembic_config(url)
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        if not _at_head(engine):  # a schema already at head: no lock, and alembic is never loaded (~0.1 s)
+            from alembic import command
+
+            with _migration_lock(engine), engine.begin() as conn:
+                if engine.dialect.name == "postgresql":  # two first runs on one database: one migrates, one waits
+                    conn.exec_driver_sql("SELECT pg_advisory_xact_lock(730131)")
+                cfg = alembic_config(url)
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
         engine._grader_migrated = True  # type: ignore[attr-defined]
     return engine
+
+
+@lru_cache(maxsize=1)
+def head_revision() -> str | None:
+    """The code's head revision, read from the migration files' ``revision`` / ``down_revision`` lines without
+    loading alembic: the one revision no other revises (None when that is not one: alembic decides then)."""
+    revisions: set[str] = set()
+    revised: set[str] = set()
+    for script in (MIGRATIONS / "versions").glob("*.py"):
+        text = script.read_text(encoding="utf-8")
+        revision = re.search(r"^revision\s*(?::[^=\n]*)?=\s*['\"]([^'\"]+)['\"]", text, re.M)
+        down = re.search(r"^down_revision\s*(?::[^=\n]*)?=\s*(.*)$", text, re.M)
+        if revision is None or down is None:
+            return None
+        revisions.add(revision.group(1))
+        revised.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
+    heads = revisions - revised
+    return heads.pop() if len(heads) == 1 else None
+
+
+def _at_head(engine: Engine) -> bool:
+    """Whether the database's schema is already at the code's head (one cheap read; False when unsure)."""
+    head = head_revision()
+    if head is None:
+        return False
+    try:
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql("SELECT version_num FROM alembic_version").fetchall()
+    except DBAPIError:  # no alembic_version table: a new database
+        return False
+    return [r[0] for r in rows] == [head]
 
 
 def schema_revisions(url: str | None = None) -> tuple[str | None, str]:

@@ -356,7 +356,7 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
     only = _ONLY.search(sentence, start, span[0])
     if only is not None:  # "Only major sector with positive prior active return (+2.10%)": the others are not read
         return FigureRank(word=only.group(0).lower(), polarity=1, scope=None, start=only.start(), end=only.end())
-    return _rank_after(sentence, span, end, rankings) or _rank_before(sentence, span, start, rankings)
+    return _rank_after(sentence, span, end, rankings) or _rank_before(sentence, span, start, end, rankings)
 
 
 _BEFORE_WORD = re.compile(rf"(?<![\w-])(?!leading\b)(?P<dir>{_HIGH}|{_LOW})(?![\w-])", re.I)
@@ -366,7 +366,7 @@ _SET_WORDS = re.compile(r"\b(?:among|within|in|across|of|for|versus|vs|than|grou
 _UNIVERSE_WORDS = re.compile(r"\b(?:universe|board|table|all\s+(?:the\s+)?options|whole\s+list)\b", re.I)
 
 
-def _rank_before(sentence: str, span: tuple[int, int], start: int, rankings: list[tuple[int, int]]
+def _rank_before(sentence: str, span: tuple[int, int], start: int, end: int, rankings: list[tuple[int, int]]
                  ) -> FigureRank | None:
     """A superlative before the figure in its clause, no other figure between ("the best U.S. sector on the month at
     +5.84%"): said of the figure, in the set its words name (None when they name none exactly)."""
@@ -378,15 +378,22 @@ def _rank_before(sentence: str, span: tuple[int, int], start: int, rankings: lis
     between = sentence[m.end():span[0]]
     if _A_FIGURE.search(between) or len(between.split()) > 8:
         return None
+    if _A_FIGURE.search(sentence, start, m.start()):
+        return None  # "score 0.826 highest in table with rank 0.925": said of the figure before it
     word = m["dir"].lower()
     group = find_group(between)
-    if group is None and not _SET_WORDS.search(between):  # "Best up-day share (80.95%)": no set named, the universe
+    written = bool(_UNIVERSE_WORDS.search(between)) and (group is None or group.name == "universe")
+    after = sentence[span[1]:end]
+    later = find_group(after)  # "Strongest 7d (+7.1%) and 30d (+8.0%) sector": the set may follow the figure
+    if written:
         scope: str | None = "universe"
+    elif group is None and not _SET_WORDS.search(between):  # "Best up-day share (80.95%)": no set named
+        scope = "universe" if later is None or later.name == "universe" else (
+            f"group:{later.name}" if later.sets else None)
     else:
-        scope = ("universe" if _UNIVERSE_WORDS.search(between) and (group is None or group.name == "universe") else
-                 f"group:{group.name}" if group is not None and group.sets and group.name != "universe" else None)
+        scope = f"group:{group.name}" if group is not None and group.sets and group.name != "universe" else None
     return FigureRank(word=word, polarity=-1 if re.fullmatch(_LOW, word, re.I) else 1, scope=scope,
-                      start=m.start(), end=m.end())
+                      start=m.start(), end=m.end(), written=written)
 
 
 def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[tuple[int, int]]) -> FigureRank | None:
@@ -422,13 +429,14 @@ def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[t
         end = tail_start + (noun.end() if noun else 0) + (written.end() if written else 0)
         if written is not None and written.re is _ANY_SCOPE:  # "of any option", "in the whole universe", "of the board"
             group = find_group(written["words"]) if written["words"] else None
-            return said("universe" if group is None or group.name == "universe" else (
-                f"group:{group.name}" if group.sets else None), end)
+            if group is None or group.name == "universe":
+                return said("universe", end).model_copy(update={"written": True})
+            return said(f"group:{group.name}" if group.sets else None, end)
         if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(
                 scope_words[head.end():].strip()):
             return said(None, end)
         if group.name == "universe":
-            return said("universe", end)
+            return said("universe", end).model_copy(update={"written": True})
         return said(f"group:{group.name}" if group.sets else None, end)
     return None
 

@@ -21,7 +21,7 @@ from grader.adapters import (
     import_capitalbench_with_summary,
 )
 from grader.adapters.__main__ import main as adapters_main
-from grader.adapters._capitalbench_source import Submission
+from grader.adapters.capitalbench import Submission
 from grader.pit import close_time
 from grader.season import load_bundle
 from tests.adapters.cb_helpers import REPO, ROUNDS, is_resolved, official_run, round_ids, rounds_dir, track_of

@@ -14,7 +14,7 @@ import yaml
 from typer.testing import CliRunner
 
 from grader.adapters import compose_rationale, import_capitalbench_with_summary
-from grader.adapters._capitalbench_source import Submission
+from grader.adapters.capitalbench import Submission
 from grader.cli import app
 from grader.season import load_bundle
 from ledgers import TEMPLATE_MARK, extract_claims

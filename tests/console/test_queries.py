@@ -149,7 +149,7 @@ def test_compare_two_runs_and_two_rubrics(any_db_env):
         assert row["total A"] == pytest.approx(stored[row["contestant_id"]])
     other = compare_rubrics(any_db_env.run_id, "v0.3", "v0.4", url)
     assert other.attrs["rubrics"]["A"] != other.attrs["rubrics"]["B"]
-    # the same figures as the CLI's `grader rubric diff --run` (which reads whole grades)
+    # the same figures as the CLI's `grader rubric diff --run` (both score through grader.scoring.scores_under)
     from grader.panel.compare import scores_under
     from rubric import load_rubric
 

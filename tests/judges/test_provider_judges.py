@@ -360,7 +360,7 @@ def test_the_shared_instructions_are_cached_and_counted(harness: Harness) -> Non
 
 
 def test_cached_and_written_tokens_are_priced_apart() -> None:
-    from grader.judges._base import Pricing
+    from grader.judges import Pricing
 
     p = Pricing(input_per_mtok=3.0, cached_input_per_mtok=0.3, cache_write_per_mtok=3.75, output_per_mtok=15.0)
     # 10,000 input of which 6,000 read from the cache and 1,000 written; 2,000 output
@@ -371,7 +371,7 @@ def test_cached_and_written_tokens_are_priced_apart() -> None:
 
 
 def test_batch_calls_are_priced_at_the_batch_factor() -> None:
-    from grader.judges._base import Pricing
+    from grader.judges import Pricing
 
     p = Pricing(input_per_mtok=2.0, cached_input_per_mtok=0.2, output_per_mtok=10.0, batch_factor=0.5)
     assert p.cost_usd(1_000, 100, 400, batch=True) == pytest.approx(0.5 * p.cost_usd(1_000, 100, 400))

@@ -15,7 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from grader.judges import PROVIDERS, JudgeSpec, Provider, make_judge, provider_class, providers_with
-from grader.judges._base import SdkJudge
+from grader.judges._sdk_judge import SdkJudge
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -73,25 +73,25 @@ def test_a_provider_is_one_class_and_one_registration(acme, monkeypatch, tmp_pat
     judge = make_judge(local, allow_real_api_calls=False)
     assert isinstance(judge, AcmeJudge) and judge.spec is local
     # the panel's rules follow the class: no batch API, no fake for a mock panel
-    from grader.panel import load_panel
-    from grader.panel._grade import RunError, _check_batch_panel
+    from grader.panel import RunError, load_panel
+    from grader.panel._run_checks import check_batch_panel
 
     panel = tmp_path / "acme.yaml"
     panel.write_text(yaml.safe_dump({"name": "acme", "kind": "real", "judges": [local.model_dump(mode="json")]}))
     with pytest.raises(RunError, match="no provider batch API for judge.s. acme-1 .batches exist for OpenAI, "
                                        "Anthropic and xAI."):
-        _check_batch_panel(load_panel(panel))
+        check_batch_panel(load_panel(panel))
     panel.write_text(yaml.safe_dump({"name": "acme", "kind": "mock", "mock": {},
                                      "judges": [local.model_dump(mode="json")]}))
     with pytest.raises(Exception, match="mock judges are openai, anthropic or xai judges behind local fakes"):
         load_panel(panel)
     monkeypatch.setattr(AcmeJudge, "batch_api", True)  # a batch API declared: the same panel may batch
     panel.write_text(yaml.safe_dump({"name": "acme", "kind": "real", "judges": [local.model_dump(mode="json")]}))
-    _check_batch_panel(load_panel(panel))
+    check_batch_panel(load_panel(panel))
 
 
 def test_a_registration_that_is_not_a_provider_class_is_refused(monkeypatch):
-    monkeypatch.setitem(PROVIDERS, "broken", "grader.judges._base:JudgeSpec")
+    monkeypatch.setitem(PROVIDERS, "broken", "grader.judges._spec:JudgeSpec")
     provider_class.cache_clear()
     try:
         with pytest.raises(TypeError, match="is not a grader.judges.Provider subclass"):
@@ -140,3 +140,14 @@ def test_validating_a_panel_loads_only_its_providers_sdks():
             "print(','.join(m for m in ('openai', 'anthropic', 'xai_sdk', 'grpc', 'instructor') if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_the_stainless_sdks_load_without_their_unused_aiohttp_transport_which_stays_importable():
+    code = ("import sys\n"
+            "from grader.judges import provider_class\n"
+            "provider_class('openai'); provider_class('anthropic')\n"
+            "print('aiohttp' in sys.modules, 'openai' in sys.modules and 'anthropic' in sys.modules)\n"
+            "import aiohttp\n"
+            "print(aiohttp.ClientSession.__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.split() == ["False", "True", "ClientSession"]

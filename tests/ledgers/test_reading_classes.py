@@ -215,9 +215,10 @@ def test_a_shallow_drawdown_is_the_least_negative(text, status):
     ("OIL 21-session return 28.6%, highest in the universe", "supported", "highest in the universe"),
     ("Healthcare 21-session return 6.01%, among the highest in the universe", "supported",
      "highest in the universe"),  # 2nd of 12
-    # the figure holds, the rank does not: a gap, never an accusation (which set and measure is not certain)
+    # the figure holds, the rank does not: a gap when no set is written (which set is meant is not certain), a
+    # contradiction when the whole set is written (the measure is the figure's own field)
     ("Healthcare 21-session return 6.01% (highest)", "not_verifiable", "highest"),
-    ("Healthcare 21-session return 6.01%, best in the universe", "not_verifiable", "best in the universe"),
+    ("Healthcare 21-session return 6.01%, best in the universe", "contradicted", "best in the universe"),
     # a scope no definition resolves, or a superlative said of another measure
     ("OIL 21-session return 28.6%, highest in its cluster", "not_verifiable", "highest in its cluster"),
     ("Utilities 5-session return 2.48%, top safety ranks", "not_verifiable", "top"),
@@ -535,3 +536,21 @@ def test_a_row_of_plain_decimals_in_percent(store):
     # a CSV row pasted in the text: no unit, no header in the sentence; each value one of the option's own fields
     assert [v.status for c, v in read(store, "XLV,3.12,6.01", "HEALTHCARE")] == ["supported", "supported"]
     assert "contradicted" not in [v.status for c, v in read(store, "XLV,3.21,6.10", "HEALTHCARE")]
+
+
+@pytest.mark.parametrize(("text", "rank_status"), [
+    # 21s returns: OIL 28.6%, HEALTHCARE 6.01%, FINANCIALS 4.82%, ...
+    ("XLF 21-session return 4.82%, best in the universe.", "contradicted"),  # the whole set written: third
+    ("XLF 21-session return 4.82%, best of all options.", "contradicted"),
+    ("XLF 21-session return 4.82% (best).", "not_verifiable"),  # no set written: which one is meant is not certain
+    ("XLF 21-session return 4.82%, best among sectors.", "not_verifiable"),  # a group: never contradicted
+])
+def test_a_superlative_beside_a_figure_with_the_whole_set_written(store, text, rank_status):
+    assert [v.status for c, v in read(store, text) if c.unread is not None] == [rank_status]
+
+
+def test_a_superlative_after_one_figure_is_not_said_of_the_next(store):
+    # "highest in the universe" follows 6.01%; the beta after it is a figure of its own
+    got = [(c.assertions[0].field, c.unread is None, v.status) for c, v in
+           read(store, "XLV 21-session return 6.01% highest in the universe with beta 0.40.")]
+    assert ("beta", True, "supported") in got

@@ -14,7 +14,16 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from grader.cli import app
-from grader.fakes import FakeAnthropic, FakeOpenAI, FakeReply, FakeXai, by_prompt, sequence
+from grader.fakes import (
+    FakeAnthropic,
+    FakeLimits,
+    FakeOpenAI,
+    FakeReply,
+    FakeXai,
+    LimitWindows,
+    by_prompt,
+    sequence,
+)
 from grader.panel import grade_season
 from grader.storage import GradeRow, JudgeBatchRow, JudgeCallRow, RunRow, session_scope
 
@@ -138,7 +147,7 @@ def test_failed_requests_go_into_a_new_batch_linked_to_what_they_replace(season,
 
 def test_the_retry_cap_holds_and_leaves_a_visible_gap(season, fakes, tmp_path):
     url = f"sqlite:///{tmp_path / 'cap.db'}"
-    fakes["xai"].script = by_prompt({}, default=FakeReply.rate_limited())
+    fakes["xai"].script = by_prompt({}, default=FakeReply.server_error(500))
     panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=2)
     _grade(season, url, panel, batch=True)
     for _ in range(3):
@@ -147,8 +156,89 @@ def test_the_retry_cap_holds_and_leaves_a_visible_gap(season, fakes, tmp_path):
     assert report.status == "complete_with_gaps"
     grok = [c for c in _calls(url) if c.judge_id == "grok"]
     assert sorted(c.attempt for c in grok) == [1, 1, 2, 2]
-    assert {c.error_kind for c in grok} == {"rate_limited"}
+    assert {c.error_kind for c in grok} == {"server"}
     assert len(report.gaps) == 2 and all("grok" in g for g in report.gaps)
+
+
+def test_refusals_for_capacity_in_a_batch_are_linked_attempts_that_never_use_up_the_cap(season, fakes, tmp_path):
+    """With a cap of one attempt, requests a batch answers with 429 (OpenAI), rate_limit_error then
+    overloaded_error (Anthropic, as 429 and 529) or RESOURCE_EXHAUSTED (xAI) are stored, linked to their retry, and
+    the retries still complete the run: a refusal for capacity is no failure of the judge."""
+    url = f"sqlite:///{tmp_path / 'refused.db'}"
+    fakes["openai"].script = sequence(FakeReply.rate_limited())
+    fakes["anthropic"].script = sequence(FakeReply.rate_limited(), FakeReply.server_error(529))
+    fakes["xai"].script = sequence(FakeReply.rate_limited())
+    panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=1)
+    _grade(season, url, panel, batch=True)
+    reports = []
+    for _ in range(3):
+        end_batches(*fakes.values())
+        reports.append(_grade(season, url, panel, batch=True))
+    assert [r.status for r in reports] == ["batch_pending", "batch_pending", "complete"]
+    assert reports[0].calls_sent == 6 and reports[1].calls_sent == 2  # every refused request sent again
+    calls = _calls(url)
+    for judge, refusals in (("gpt", [429]), ("claude", [429, 529]), ("grok", [None])):
+        chain = [c for c in calls if c.judge_id == judge]
+        for contestant in {c.contestant_id for c in chain}:
+            own = [c for c in chain if c.contestant_id == contestant]
+            assert [c.attempt for c in own] == list(range(1, len(refusals) + 2))
+            assert [c.status for c in own] == ["error"] * len(refusals) + ["ok"]
+            assert [c.http_status for c in own[:-1]] == refusals
+            assert own[0].error_kind == "rate_limited" and own[0].raw_reply  # the refusal kept as received
+            assert [c.replaces_call_id for c in own] == [None] + [c.id for c in own[:-1]]
+    with session_scope(url) as s:
+        assert len(s.scalars(select(GradeRow).where(GradeRow.run_id == "b")).all()) == 6
+
+
+def test_a_submission_refused_for_capacity_leaves_refused_attempts_that_never_use_up_the_cap(season, fakes,
+                                                                                              tmp_path):
+    """Anthropic's fake counts a batch submission against the key's requests per minute: the retry's submission is
+    refused with 429. Its requests stay on record as refused attempts, linked, and with a cap of two attempts the
+    chain still gets its second counted attempt once the window has room."""
+    url = f"sqlite:///{tmp_path / 'submit.db'}"
+    fakes["anthropic"].limits = LimitWindows(FakeLimits(rpm=1))
+    fakes["anthropic"].script = sequence(FakeReply.server_error(500))
+    panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=2)
+    _grade(season, url, panel, batch=True)  # the first submission: admitted
+    end_batches(*fakes.values())
+    refused = _grade(season, url, panel, batch=True)  # attempt 1 failed (500); the retry's submission: 429
+    assert refused.status == "complete_with_gaps"  # nothing in flight: said, and the next step sends it again
+    assert any("claude" in p and "429" in p for p in refused.batch.problems)
+    fakes["anthropic"].limits = None  # the window has room again
+    _grade(season, url, panel, batch=True)
+    end_batches(*fakes.values())
+    assert _grade(season, url, panel, batch=True).status == "complete"
+    claude = [c for c in _calls(url) if c.judge_id == "claude"]
+    for contestant in {c.contestant_id for c in claude}:
+        own = [c for c in claude if c.contestant_id == contestant]
+        assert [(c.attempt, c.status, c.error_kind) for c in own] == [
+            (1, "error", "server"), (2, "error", "rate_limited"), (3, "ok", None)]
+        assert own[1].http_status == 429
+        assert "refused for capacity" in own[1].error_message
+        assert [c.replaces_call_id for c in own] == [None, own[0].id, own[1].id]
+    with session_scope(url) as s:
+        lost = [b for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "claude"))
+                if b.status == "lost"]
+    assert len(lost) == 1 and "refused for capacity" in lost[0].error_message
+
+
+def test_refusals_for_capacity_in_batches_end_a_chain_at_their_own_cap(season, fakes, tmp_path):
+    """A provider that refuses every request for capacity: ``max_rate_limited`` refusals end the chain (a visible
+    gap), however high the attempt cap is."""
+    url = f"sqlite:///{tmp_path / 'refused-cap.db'}"
+    fakes["openai"].script = by_prompt({}, default=FakeReply.rate_limited())
+    panel = write_local_panel(tmp_path / "local.yaml", fakes, max_attempts=5)
+    doc = yaml.safe_load(panel.read_text())
+    doc["retry"]["max_rate_limited"] = 2
+    panel.write_text(yaml.safe_dump(doc))
+    _grade(season, url, panel, batch=True)
+    for _ in range(3):
+        end_batches(*fakes.values())
+        report = _grade(season, url, panel, batch=True)
+    assert report.status == "complete_with_gaps"
+    gpt = [c for c in _calls(url) if c.judge_id == "gpt"]
+    assert sorted(c.attempt for c in gpt) == [1, 1, 2, 2] and {c.error_kind for c in gpt} == {"rate_limited"}
+    assert len(report.gaps) == 2 and all("gpt" in g for g in report.gaps)
 
 
 def test_a_batch_the_provider_no_longer_knows_is_lost_and_sent_again(season, fakes, tmp_path):

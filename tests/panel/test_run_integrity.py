@@ -101,7 +101,7 @@ def test_two_processes_on_one_run_pay_once(season, tmp_path):
 
 
 def test_concurrent_first_imports_of_one_season_are_safe(season, db_url):
-    from grader.panel._grade import _import
+    from grader.panel._run_rows import import_season_row
     from grader.season import load_bundle
 
     bundle = load_bundle(season)
@@ -111,7 +111,7 @@ def test_concurrent_first_imports_of_one_season_are_safe(season, db_url):
     def one() -> None:
         barrier.wait()
         try:
-            ids.append(_import(db_url, bundle))
+            ids.append(import_season_row(db_url, bundle))
         except Exception as exc:  # noqa: BLE001 - collected for the assertion
             errors.append(exc)
 

@@ -9,8 +9,7 @@ import pytest
 import yaml
 from sqlalchemy import select
 
-from grader.panel import grade_season
-from grader.panel._grade import RunError
+from grader.panel import RunError, grade_season
 from grader.panel._prompts import prompt_builder
 from grader.prompts._fence import unfence
 from grader.season import load_bundle

@@ -56,3 +56,37 @@ def test_upgrade_from_0004_numbers_existing_versions_within_their_run(backend, t
             with pytest.raises(sa.exc.IntegrityError):  # one number per run
                 c.execute(sa.text("insert into score_versions (run_id, number, rubric_id, rubric_hash, judge_calls, "
                                   "created_at, note) values ('a', 2, 'v', 'h', 0, '2022-01-01', '')"))
+
+
+def test_the_head_read_from_the_migration_files_is_alembics_head():
+    from alembic.script import ScriptDirectory
+
+    from grader.storage._engine import head_revision
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+def test_a_database_at_head_is_opened_for_writing_without_loading_alembic(tmp_path):
+    """The schema check is one read: a second writing process on a current database never loads alembic, and one
+    behind the head is still migrated."""
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    script = ("import sys; from grader.storage import get_engine; get_engine(sys.argv[1]); "
+              "print('alembic' in sys.modules)")
+
+    def open_for_writing() -> str:
+        done = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, check=True)
+        return done.stdout.strip()
+
+    assert open_for_writing() == "True"  # a new database: migrated
+    assert open_for_writing() == "False"  # at head: one read, no alembic
+    _engine(url).dispose()
+    with _engine(url).begin() as c:  # as if the code had moved on a revision
+        c.execute(sa.text("update alembic_version set version_num = '0011'"))
+    assert open_for_writing() == "True"
+    with _engine(url).connect() as c:
+        from grader.storage._engine import head_revision
+
+        assert c.execute(sa.text("select version_num from alembic_version")).scalar() == head_revision()

@@ -1,65 +1,30 @@
-"""Scored versions of a run: computed from stored grades only (no judge call), stored as a new version."""
+"""Scored versions of a run: computed from stored grades only (no judge call), stored as a new version; and
+which version, and which rubric, a run or version was scored under."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
-from grader.storage import (
-    ContestantRow,
-    ContestantScoreRow,
-    DecisionRow,
-    GradeRow,
-    RunRow,
-    ScoreVersionRow,
-    record_row_hashes,
-    session_scope,
-)
+from grader.storage import ContestantScoreRow, RunRow, ScoreVersionRow, record_row_hashes, session_scope
+
+from ._stored import read_stored_run, score_stored_run
 
 
-def run_inputs(session, run_id: str):
-    """(run, contestants by row id, grades by contestant key and judge (repeat 0), timings, judge ids)."""
-    run = session.get(RunRow, run_id)
-    if run is None:
-        raise KeyError(f"no run {run_id!r} in this database")
-    contestants = {c.id: c for c in session.scalars(select(ContestantRow).where(
-        ContestantRow.season_id == run.season_id))}
-    grades = session.scalars(select(GradeRow).where(GradeRow.run_id == run_id, GradeRow.repeat == 0)).all()
-    judge_ids = sorted({g.judge_id for g in grades})
-    by_c: dict[str, dict[str, dict | None]] = {c.contestant_key: {} for c in contestants.values()}
-    for g in grades:
-        by_c[contestants[g.contestant_id].contestant_key][g.judge_id] = g.grade
-    timings: dict[str, list[float]] = {c.contestant_key: [] for c in contestants.values()}
-    for cid, secs in session.execute(select(DecisionRow.contestant_id, DecisionRow.decision_seconds).where(
-            DecisionRow.season_id == run.season_id)):
-        if secs is not None:
-            timings[contestants[cid].contestant_key].append(secs)
-    return run, contestants, by_c, timings, judge_ids
-
-
-def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], pending: bool,
+def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], pending: bool,  # noqa: ANN001
                         panel_judges: list[str] | None, judge_calls: int, note: str = "") -> int:
-    from grader.panel._grade import panel_rubric_for_ids
-    from grader.scoring import score_run
-
+    """Score the run's stored grades under ``rubric`` and store them as its next scored version; its number."""
     with session_scope(db_url) as s:
-        run, contestants, by_c, timings, judge_ids = run_inputs(s, run_id)
-        judges = panel_judges or judge_ids
-        for per in by_c.values():  # a judge without a usable grade is a visible gap, never invented
-            for j in judges:
-                per.setdefault(j, None)
-        families = {}
-        for g in s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)):
-            families[g.judge_id] = g.judge_family
-        scoring_rubric = panel_rubric_for_ids(rubric, judges, families)
-        available = {c: (not pending) and bool(outcomes.get(c, {}).get("available", False)) for c in by_c}
-        scores = score_run(by_c, scoring_rubric, timings, available)
+        stored = read_stored_run(s, run_id, panel_judges)
+        run = stored.run
+        available = {c: (not pending) and bool(outcomes.get(c, {}).get("available", False)) for c in stored.grades}
+        scores = score_stored_run(stored, rubric, available)
         previous = latest_version(s, run_id)
         version = ScoreVersionRow(run_id=run_id, number=((previous.number or 0) if previous else 0) + 1,
                                   rubric_id=rubric.id, rubric_hash=rubric.content_hash,
                                   rubric_doc=rubric.model_dump(mode="json"), judge_calls=judge_calls, note=note)
         s.add(version)
         s.flush()
-        key_to_row = {c.contestant_key: c.id for c in contestants.values()}
+        key_to_row = stored.row_ids
         official = run.run_type == "official"
         rows = []
         for sc in scores:
