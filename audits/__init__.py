@@ -17,6 +17,7 @@ from audits._agreement import (
 )
 from audits._calibration import AgreementWithReference, CalibrationPoint, CalibrationResult, calibration
 from audits._charts import Chart
+from audits._document import Caveats, ChartBlock, Definitions, Paragraph, Table
 from audits._grounding import GroundingResult, JudgeGrounding, MissedContradiction, grounding
 from audits._identity_probe import IdentityProbe, JudgeGuesses, judge_guess_stats, stylometric_probe
 from audits._inputs import (
@@ -35,17 +36,10 @@ from audits._inputs import (
     band_of,
 )
 from audits._rank_confidence import ContestantRankConfidence, RankConfidenceResult, rank_confidence
-from audits._render import (
-    Caveats,
-    ChartBlock,
-    Definitions,
-    Paragraph,
-    Table,
-    render_html,
-    render_markdown,
-    report_document,
-)
+from audits._render_html import render_html
+from audits._render_markdown import render_markdown
 from audits._report import RUN_TYPE_LABELS, AuditReport, ClaimsInRationales, ReportSettings, build_report
+from audits._sections import report_document
 from audits._self_consistency import RaterConsistency, SelfConsistencyResult, self_consistency
 from audits._self_preference import ConsensusPoint, JudgeSelfPreference, SelfPreferenceResult, self_preference
 from audits._stats import IccEstimate, alpha_label, icc_label, icc_two_way

@@ -9,7 +9,8 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
-from audits._render import render_html, render_markdown
+from audits._render_html import render_html
+from audits._render_markdown import render_markdown
 from audits._report import AuditReport
 from grader.hygiene import for_csv
 

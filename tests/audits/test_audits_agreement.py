@@ -236,6 +236,6 @@ def test_icc_intervals_are_ordered_around_the_estimate_and_a_negative_icc_is_exp
 
 
 def test_the_report_explains_a_negative_icc() -> None:
-    from audits._render import ICC_NOTE
+    from audits._sections_judges import ICC_NOTE
 
     assert "negative ICC means the judges disagree more than the items differ" in ICC_NOTE

@@ -109,7 +109,7 @@ def test_the_reports_method_note_says_what_rank_confidence_resamples() -> None:
     """Issue 31: the method note said "bootstrap over decisions of per-decision quality scores", which the code
     never did; it must name what the bootstrap draws (judges, repeats) and what it does not cover (decisions)."""
     import audits._rank_confidence as rc
-    from audits._render import RANK_CONFIDENCE_METHOD
+    from audits._sections_judges import RANK_CONFIDENCE_METHOD
 
     assert "over decisions" not in RANK_CONFIDENCE_METHOD and "per-decision" not in RANK_CONFIDENCE_METHOD
     assert "judges" in RANK_CONFIDENCE_METHOD and "repeats" in RANK_CONFIDENCE_METHOD

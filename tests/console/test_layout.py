@@ -43,7 +43,7 @@ def test_one_judge_runs_say_why_there_is_no_self_preference_chart(tmp_path):
     url = f"sqlite:///{tmp_path / 'grader.db'}"
     grade_season(ROOT / "seasons" / "demo-2022q1", rubric_name="v0.4", panel_name="reference", run_id="one-judge",
                  db_url=url, progress=False)
-    from audits._render import ChartBlock, report_document
+    from audits import ChartBlock, report_document
 
     doc = report_document(audit_report("one-judge", url, n_boot_rank=20, n_boot_alpha=20, n_permutations=50))
     section = next(s for s in doc.sections if s.anchor == "self-preference")

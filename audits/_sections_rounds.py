@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from audits._document import Paragraph, Section, Table
+
 if TYPE_CHECKING:
-    from audits._render import Section
     from audits._report import AuditReport
 
 DASH = "—"
 
 
 def run_notes_section(report: AuditReport) -> Section | None:
-    from audits._render import Paragraph, Section
-
     if not report.run_notes:
         return None
     return Section("run-notes", "Notes on this run", [Paragraph(note, strong=True) for note in report.run_notes])
@@ -39,8 +38,6 @@ def _scope(r: dict) -> str:
 
 
 def comparison_sets_section(report: AuditReport) -> Section | None:
-    from audits._render import Paragraph, Section, Table
-
     rows = report.comparison_sets
     if not rows:
         return None
