@@ -56,9 +56,10 @@ def _gaps_to_placeholders(piece: tuple[int, int], text: str, g: Group) -> list[s
 
 
 def names_own_lab(text: str, g: Group, author_family: str | None, tickers: re.Pattern[str] | None) -> bool:
-    """The author's own lab named in the same piece as its scrubbed name ("[model]（Google 製）", "[model],
-    reporting for the OpenAI seat", '{"signer":"[model]","org":"alibaba"}'), outside a market clause: the
-    author describing itself. Another lab, or the author's lab in news ("Meta Platforms (META) cut ..."), stays."""
+    """The author's own lab named within four words of its scrubbed name in the same piece ("[model]（Google 製）",
+    "[model], reporting for the OpenAI seat"), or as a whole value of a record that holds it ('{"signer":"[model]",
+    "org":"alibaba"}'), with no news word or ticker in the lab's own clause: the author describing itself. Another
+    lab, or the author's lab in news ("Meta Platforms (META) cut ..."), stays."""
     if author_family is None or provider_family(text[g.start : g.end]) != author_family:
         return False
     lo = max(text.rfind(c, 0, g.start) for c in PIECE_ENDS) + 1
