@@ -329,7 +329,11 @@ def test_concurrent_calls_share_one_client(harness: Harness) -> None:
         harness.fake.latency_s = 0.0
     assert all(o.ok for o in outcomes)
     assert sorted(r.user for r in harness.fake.requests) == sorted(f"{USER} #{i}" for i in range(8))
-    assert max(o.latency_s for o in outcomes) < 8 * 0.15  # they overlapped instead of queueing
+    # they overlapped instead of queueing: queued calls reach the fake at least one latency (0.15 s) apart, whatever
+    # the machine's load; overlapping ones arrive while an earlier one is still being answered
+    arrivals = sorted(r.received_at for r in harness.fake.requests)
+    overlapping = sum(b - a < 0.15 for a, b in zip(arrivals, arrivals[1:]))
+    assert overlapping >= 4, arrivals
 
 
 LONG_SYSTEM = SYSTEM + " Rubric: " + "grade every claim against the snapshot. " * 200  # > 1,024 tokens
