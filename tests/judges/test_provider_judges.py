@@ -7,6 +7,7 @@ openai-compatible judge); each test installs its own script and reads what the f
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import socket
@@ -332,7 +333,7 @@ def test_concurrent_calls_share_one_client(harness: Harness) -> None:
     # they overlapped instead of queueing: queued calls reach the fake at least one latency (0.15 s) apart, whatever
     # the machine's load; overlapping ones arrive while an earlier one is still being answered
     arrivals = sorted(r.received_at for r in harness.fake.requests)
-    overlapping = sum(b - a < 0.15 for a, b in zip(arrivals, arrivals[1:]))
+    overlapping = sum(b - a < 0.15 for a, b in itertools.pairwise(arrivals))
     assert overlapping >= 4, arrivals
 
 
