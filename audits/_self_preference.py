@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Literal, TypedDict
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -69,26 +69,6 @@ class JudgeSelfPreference(BaseModel):
     min_attainable_p: float | None
     flagged: bool
     note: str
-
-
-class _JudgeRow(TypedDict):
-    """A judge's figures before the Holm adjustment over the judges (``JudgeSelfPreference`` less what it adds)."""
-
-    judge_id: str
-    judge_family: str
-    n_own: int
-    n_others: int
-    own_vs_consensus: float | None
-    others_vs_consensus: float | None
-    gap: float | None
-    loo_own: float | None
-    loo_others: float | None
-    loo_gap: float | None
-    p_value: float | None
-    p_value_two_sided: float | None
-    permutation_method: Literal["exact", "monte-carlo"] | None
-    n_assignments: int | None
-    min_attainable_p: float | None
 
 
 class SelfPreferenceResult(BaseModel):
@@ -180,7 +160,7 @@ def self_preference(
             "Only one judge: there is no panel to compare it with, so self-preference is not measured."
         )
 
-    rows: list[_JudgeRow] = []
+    rows: list[JudgeSelfPreference] = []  # before the Holm adjustment over the judges (flag and note after it)
     permuted: dict[int, tuple[float, float]] = {}  # row index -> (p-value, smallest attainable p) of a tested judge
     points: list[ConsensusPoint] = []
     for judge in matrix.columns:
@@ -209,31 +189,34 @@ def self_preference(
         own_gap = finite(_mean(deviation[own.to_numpy()]))
         others_gap = finite(_mean(deviation[others.to_numpy()]))
         loo_own, loo_others = finite(_mean(loo[own_valid])), finite(_mean(loo[~own_valid]))
-        row: _JudgeRow = {
-            "judge_id": judge,
-            "judge_family": family,
-            "n_own": int(own.sum()),
-            "n_others": int(others.sum()),
-            "own_vs_consensus": own_gap,
-            "others_vs_consensus": others_gap,
-            "gap": own_gap - others_gap if own_gap is not None and others_gap is not None else None,
-            "loo_own": loo_own,
-            "loo_others": loo_others,
-            "loo_gap": loo_own - loo_others if loo_own is not None and loo_others is not None else None,
-            "p_value": None,
-            "p_value_two_sided": None,
-            "permutation_method": None,
-            "n_assignments": None,
-            "min_attainable_p": None,
-        }
+        figures: dict[str, object] = {}  # the permutation test's, when the judge has both groups
         if n_own >= 1 and n_others >= 1:
             p_greater, p_two, method, n_assignments = _permutation_test(
                 loo, own_valid, n_permutations=n_permutations, rng=rng
             )
-            row["p_value"], row["p_value_two_sided"] = p_greater, p_two
-            row["permutation_method"], row["n_assignments"] = method, n_assignments
-            row["min_attainable_p"] = 1 / n_assignments
+            figures = {"p_value": p_greater, "p_value_two_sided": p_two, "permutation_method": method,
+                      "n_assignments": n_assignments, "min_attainable_p": 1 / n_assignments}
             permuted[len(rows)] = (p_greater, 1 / n_assignments)
+        row = JudgeSelfPreference(
+            judge_id=judge,
+            judge_family=family,
+            n_own=int(own.sum()),
+            n_others=int(others.sum()),
+            own_vs_consensus=own_gap,
+            others_vs_consensus=others_gap,
+            gap=own_gap - others_gap if own_gap is not None and others_gap is not None else None,
+            loo_own=loo_own,
+            loo_others=loo_others,
+            loo_gap=loo_own - loo_others if loo_own is not None and loo_others is not None else None,
+            p_value=None,
+            p_value_two_sided=None,
+            p_value_holm=None,
+            permutation_method=None,
+            n_assignments=None,
+            min_attainable_p=None,
+            flagged=False,
+            note="",
+        ).model_copy(update=figures)
         rows.append(row)
 
     tested = list(permuted)
@@ -250,13 +233,13 @@ def self_preference(
     judges: list[JudgeSelfPreference] = []
     for i, row in enumerate(rows):
         p_holm = holm.get(i)
-        loo_gap = row["loo_gap"]
+        loo_gap = row.loo_gap
         flagged = p_holm is not None and p_holm < significance_level and loo_gap is not None and loo_gap > 0
         note, judge_caveats = _plain_words(
             row, p_holm, flagged, significance_level, labels, matrix, own_family_of, best_holm.get(i), len(tested)
         )
         caveats.extend(judge_caveats)
-        judges.append(JudgeSelfPreference(**row, p_value_holm=p_holm, flagged=flagged, note=note))
+        judges.append(row.model_copy(update={"p_value_holm": p_holm, "flagged": flagged, "note": note}))
 
     caveats.append(
         "The panel consensus includes the judge itself; the leave-one-out index and the permutation test "
@@ -275,7 +258,7 @@ def self_preference(
 
 
 def _plain_words(
-    row: _JudgeRow,
+    row: JudgeSelfPreference,
     p_holm: float | None,
     flagged: bool,
     level: float,
@@ -286,8 +269,8 @@ def _plain_words(
     n_tested: int = 1,
 ) -> tuple[str, list[str]]:
     """A one-line reading of a judge's figures, and the caveats it owes the reader."""
-    judge, family = str(row["judge_id"]), str(row["judge_family"])
-    n_own, n_others = row["n_own"], row["n_others"]
+    judge, family = str(row.judge_id), str(row.judge_family)
+    n_own, n_others = row.n_own, row.n_others
     caveats: list[str] = []
     if n_own == 0:
         note = f"No contestant of its own family ({family}) in this run: self-preference cannot be measured."
@@ -295,10 +278,10 @@ def _plain_words(
     if n_others == 0:
         note = "Every contestant it graded is of its own family: there is no comparison group."
         return note, [f"Judge {judge}: {note}"]
-    if row["p_value"] is None:
+    if row.p_value is None:
         note = "The other judges graded none of the same contestants: no leave-one-out comparison."
         return note, [f"Judge {judge}: {note}"]
-    gap, p_raw, min_raw = row["loo_gap"], row["p_value"], row["min_attainable_p"]
+    gap, p_raw, min_raw = row.loo_gap, row.p_value, row.min_attainable_p
     if gap is None or p_raw is None or min_raw is None:  # never: a tested judge has all three (see the caller)
         raise ValueError(f"judge {judge}: a permutation test without its leave-one-out gap")
     loo_gap, p_value, min_p = float(gap), float(p_raw), float(min_raw)
