@@ -24,6 +24,7 @@ from functools import cached_property, lru_cache
 
 from grader.anonymizer._guard import lexicon
 from grader.anonymizer._market import MARKET_PIECE
+from grader.anonymizer._scan import NameScan
 
 _SELF = (r"(?:\bI\b|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
          r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
@@ -116,6 +117,7 @@ class Frames:
         # names in other scripts ("通义千问") run on with the words around them: looked for as substrings
         self._wide_triggers = tuple(sorted({w for w in words if not w.isascii() and not re.search(r"[a-z]", w.lower())}))
         self._alt = alt  # the patterns are compiled when a text first names someone (see ``ident``)
+        self._alt_names = parts
 
     @cached_property
     def ident(self) -> re.Pattern[str]:
@@ -124,6 +126,11 @@ class Frames:
         alt = self._alt
         return re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
                           rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])", re.I)
+
+    @cached_property
+    def ident_scan(self) -> NameScan:
+        """``ident`` searched by word runs (``_scan.py``): the same matches, without trying every position."""
+        return NameScan(self.ident, self._alt_names)
 
     @cached_property
     def _patterns(self) -> tuple[list[tuple[str, re.Pattern[str]]], list[tuple[str, re.Pattern[str]]]]:
@@ -256,7 +263,7 @@ class Frames:
             return []  # names nobody and labels nothing: the common case, one pass
         # the frames run only on the lines that name someone (a frame never spans lines but a signature block's)
         windows: list[tuple[int, int]] = []
-        for m in self.ident.finditer(text) if names_some else ():
+        for m in self.ident_scan.finditer(text) if names_some else ():
             lo = text.rfind("\n", 0, m.start()) + 1
             lo = text.rfind("\n", 0, lo - 1) + 1 if lo > 0 and text[max(0, lo - 8):lo].strip().endswith(",") else lo
             hi = text.find("\n", m.end())
@@ -303,7 +310,7 @@ class Frames:
         tails = []
         for f in found:
             m = _FRAME_TAIL.match(text, f.end)
-            if m and self.ident.search(m.group(0)):
+            if m and self.ident_scan.search(m.group(0)):
                 tails.append(FrameSpan(f.start, m.end(), f.kind))
         found += tails
         # in a sentence the author describes itself in, every other identity name in the same piece goes too
@@ -318,7 +325,7 @@ class Frames:
                 if MARKET_PIECE.search(text[ps:pe]) or any(
                         re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols):
                     continue
-                for m in self.ident.finditer(text, ps, pe):
+                for m in self.ident_scan.finditer(text, ps, pe):
                     if m.group(0).islower() and m.group(0).capitalize() in self._ordinary:
                         continue  # "a mistral wind": an ordinary word, lower case
                     if m.group(0).isupper() and len(m.group(0)) <= 5 and m.group(0) in self._symbols:

@@ -65,6 +65,8 @@ class PromptBuilder(DecisionSections, RecordSections):
         self.risk = risk if risk is not None else SeasonRiskFacts(bundle, self.replays)
         self._risk_at: dict[str, dict] = {}
         self._touched: dict[str, dict] = {}
+        self._universe = None  # the verifier's universe index and the store's fields: once for the season
+        self._fields: list[str] | None = None
         self._briefings: dict[str, str | None] = {}
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
@@ -178,7 +180,11 @@ class PromptBuilder(DecisionSections, RecordSections):
         whole = compact and (window is None or frame is not None)  # a windowed record's window is laid out alike
         shared_block = self.left_out_section() if whole else ""
         if compact and contestant_id not in self._touched:
-            self._touched[contestant_id] = touched_fields(self.bundle, decisions)
+            if self._universe is None:
+                from grader.judges.reference import universe_index
+
+                self._universe, self._fields = universe_index(self.bundle), self.bundle.store.field_names()
+            self._touched[contestant_id] = touched_fields(self.bundle, decisions, self._universe, self._fields)
         touched = self._touched[contestant_id] if compact else None
         sections: list[DecisionSection] = []
         last_sent: dict[tuple[str, str], str] | None = {} if compact else None
