@@ -13,15 +13,30 @@ from hypothesis import strategies as st
 from grader.anonymizer._frames import Frames
 from grader.anonymizer._scan import NameScan
 
-NAMES = ["gpt-4o", "GPT", "Claude Opus", "o3", "Llama 4 Maverick", "qwen3-235b", "通义千问", "xAI", "Grok", "R1",
-         "Meta AI"]
+NAMES = [
+    "gpt-4o",
+    "GPT",
+    "Claude Opus",
+    "o3",
+    "Llama 4 Maverick",
+    "qwen3-235b",
+    "通义千问",
+    "xAI",
+    "Grok",
+    "R1",
+    "Meta AI",
+]
 FOLDED = [*NAMES, "ſam"]  # the long s matches "s" under re.I: every run is tried
 
 
 def name_pattern(names: list[str]) -> re.Pattern[str]:
-    alt = "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w) if p)
-                   for w in sorted(names, key=len, reverse=True))
+    alt = "|".join(
+        r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w) if p)
+        for w in sorted(names, key=len, reverse=True)
+    )
     return re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro))*(?![^\W_])", re.I)
+
+
 BATTERY = Path(__file__).parent / "battery"
 
 
@@ -30,9 +45,36 @@ def spans(matches) -> list[tuple[int, int]]:  # noqa: ANN001
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from([*NAMES, "gpt4o", "GPT-4o-mini", "xgpt", "o3o", " ", "-", "_", ".", "\n", "é",
-                                 "Sam", "SAM", "r1", "4", "claude_opus", "(", "'s", "通义"]), max_size=30),
-       st.integers(0, 5), st.integers(0, 5))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *NAMES,
+                "gpt4o",
+                "GPT-4o-mini",
+                "xgpt",
+                "o3o",
+                " ",
+                "-",
+                "_",
+                ".",
+                "\n",
+                "é",
+                "Sam",
+                "SAM",
+                "r1",
+                "4",
+                "claude_opus",
+                "(",
+                "'s",
+                "通义",
+            ]
+        ),
+        max_size=30,
+    ),
+    st.integers(0, 5),
+    st.integers(0, 5),
+)
 def test_the_same_matches_as_the_pattern_on_any_text(pieces: list[str], cut_lo: int, cut_hi: int) -> None:
     text = "".join(pieces)
     lo, hi = min(cut_lo, len(text)), max(0, len(text) - cut_hi)
@@ -44,8 +86,11 @@ def test_the_same_matches_as_the_pattern_on_any_text(pieces: list[str], cut_lo: 
 
 
 def test_the_same_matches_as_the_frames_identity_pattern_on_the_batteries() -> None:
-    frames = Frames.for_names(("gpt-4o", "claude-opus-4-1"), ("openai", "anthropic", "xai", "google", "meta",
-                                                              "mistral", "deepseek", "alibaba"), ("META", "GOOGL"))
+    frames = Frames.for_names(
+        ("gpt-4o", "claude-opus-4-1"),
+        ("openai", "anthropic", "xai", "google", "meta", "mistral", "deepseek", "alibaba"),
+        ("META", "GOOGL"),
+    )
     texts = [json.loads(line)["text"] for f in sorted(BATTERY.glob("*.jsonl")) for line in f.open()]
     assert len(texts) > 1000
     found = 0
