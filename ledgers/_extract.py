@@ -23,7 +23,7 @@ from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex, UniverseMember
 from ledgers.reading import clause_start, main_subject, parse_text, piece_label
-from ledgers.reading._certainty import read_clause
+from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
 from ledgers.reading._ranking import figure_rank
 
 _ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
@@ -197,6 +197,10 @@ def extract_claims(
                                         (not strong and default_is_certain and who == default_symbol))
         read = read_clause(body, span, a.rule, who, mentions, subject_words=index.words_of(who) if index else (),
                            anchored=anchored, benchmark=bench, scope=a.label if a.rule == "ranking" else None)
+        if read.doubt is None and a.rule == "exact_numeric":
+            keyed = key_doubt(body, span, a.field)  # "up_days_30d: 68%" read as the 30-day return
+            if keyed is not None:
+                read = ClauseRead(read.clause, keyed)
         unread = None if a.rule == "ranking" else figure_rank(body, span, rankings)
         window_start = max(0, span[0] - 30)
         lead = _DIRECTION_BEFORE.search(body, window_start, span[0])

@@ -24,7 +24,7 @@ from grader.anonymizer._detector import (
     public_names,
 )
 from grader.anonymizer._frames import Frames, FrameSpan
-from grader.anonymizer._market import market_clause
+from grader.anonymizer._market import PIECE_ENDS, author_speaks_of, market_clause
 from grader.anonymizer._models import (
     MODEL_PLACEHOLDER,
     PROVIDER_PLACEHOLDER,
@@ -70,6 +70,14 @@ _ORDINARY_WORD = re.compile(r"[a-z]{3,}")
 _SPEAKER_BEFORE = re.compile(r"\b(?:I|we|me)\s+$")
 """"I grok the setup": right after the author's own pronoun a model line may be the author naming itself."""
 _VERSION_AFTER = re.compile(r"[\s\-_.]?(?:v?\d|mini|pro|max|flash|large|small|medium|nano|turbo|instruct|chat|code)\b")
+_NAME_PART_AFTER = re.compile(r" (?P<part>[A-Z][a-z]{2,})(?:'s)?\b")
+"""A capitalised word right after a one-word model line: the line is a first name or part of another proper name
+("Claude Shannon's information theory", "Claude Littner, the new CFO", "Le Chat Noir"), unless the word is a
+name of the lexicon or a model word ("Claude Opus", "Gemini Ultra")."""
+_MODEL_WORDS = frozenset("""pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
+thinking heavy preview base vision omni fast coder code model models desk agent assistant bot app api advanced live
+enterprise business team teams workspace studio search deep research voice canvas projects agents cloud labs premium
+edu gov for""".split())
 
 
 def alias_label(index: int) -> str:
@@ -310,6 +318,10 @@ class Anonymizer:
                 kept.append(Kept(original=text[g.start:g.end], kind="model", start=g.start, end=g.end,
                                  reason="an ordinary lower-case word, not a name"))
                 continue
+            if kind == "model" and self._other_proper_name(text, g):
+                kept.append(Kept(original=text[g.start:g.end], kind="model", start=g.start, end=g.end,
+                                 reason="part of another proper name (a person, a place, a brand), not a model"))
+                continue
             if kind in ("model", "contestant") and not self._names_a_contestant(text[g.start:g.end]) \
                     and market_clause(text, g.start, g.end, self._tickers):
                 # a model or product named as an actor in market news ("DeepSeek's R1 release knocked 17% off
@@ -343,6 +355,19 @@ class Anonymizer:
             pos = g.end
         out.append(text[pos:])
         return ScrubResult(text="".join(out), replacements=replacements, kept=kept)
+
+    @staticmethod
+    def _other_proper_name(text: str, g: Group) -> bool:
+        """A one- or two-word model line, no version, followed by a capitalised word that no lexicon or model word
+        is, in a piece where the author does not speak (``_NAME_PART_AFTER``)."""
+        mention = text[g.start:g.end]
+        if any(ch.isdigit() for ch in mention) or len(mention.split()) > 2 or not mention[:1].isupper():
+            return False
+        m = _NAME_PART_AFTER.match(text, g.end)
+        if m is None or m.group("part").lower() in public_names() or m.group("part").lower() in _MODEL_WORDS:
+            return False
+        lo = max(text.rfind(c, 0, g.start) for c in PIECE_ENDS) + 1
+        return not author_speaks_of(text[lo:m.end()], g.start - lo, g.end - lo)
 
     def _author_family(self, contestant_id: str | None) -> str | None:
         author = next((c for c in self._detector.contestants if c.id == contestant_id), None)

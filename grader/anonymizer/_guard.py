@@ -59,7 +59,7 @@ instruct chat latest thinking heavy reasoner reasoning preview exp experimental 
 open weights model""".split())
 _B = r"(?<![^\W_])"
 _E = r"(?![^\W_])"
-_SELF = (r"(?:\bI\b|\bI'm\b|\bI am\b|\bI've\b|\bme\b|\bmy\b|\bwe\b|\bwe're\b|\bour\b|\bus\b|"
+_SELF = (r"(?:\bI\b|\bI'm\b|\bI am\b|\bI've\b|\bme\b|\bmy\b|\bwe\b|\bwe're\b|\bour\b|(?-i:\bus\b|\bUs\b)|"
          r"\bthe\s+author\b|\byours\s+truly\b|\bwriting\s+this\b|\bthat's\s+me\b|"
          r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision)\b)")
 _MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
@@ -294,7 +294,7 @@ def _piece(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _BREAK = re.compile(r"[,;:()\[\]<>|\u2014\u2013/\n!?=\"{}~#]|\.(?=\s|$)")
-_SPEAKS = (r"(?i)\b(?:I|I'm|I'd|I've|me|my|we|our|us|this\s+(?:desk|agent|model|bot|assistant|portfolio|system)|"
+_SPEAKS = (r"(?i)\b(?:I|I'm|I'd|I've|me|my|we|our|(?-i:us|Us)|this\s+(?:desk|agent|model|bot|assistant|portfolio|system)|"
            r"the\s+author|yours\s+truly|writing\s+this|that's\s+me|your\s+friendly|this\s+(?:note|analysis)|"
            r"says|said|here|thinks|rationale|signing|bot|model|agent|assistant|desk|weights|arm|team|lab|lineage|"
            r"family)\b|\u2060")

@@ -18,7 +18,7 @@ MARKET_WORDS = re.compile(
 "powered", "features", "built") are not among them."""
 
 
-_FIRST_PERSON = re.compile(r"(?i)\b(?:I|I'm|I'd|I've|I'll|my|me|we|we're|we'd|our|us)\b")
+_FIRST_PERSON = re.compile(r"(?i)\b(?:I|I'm|I'd|I've|I'll|my|me|we|we're|we'd|our|(?-i:us|Us))\b")
 _REPORTING = re.compile(
     r"(?i)\b(?:note|notes|noting|noted|aware|point\s+out|pointing\s+out|flag|flagging|observe|observing|notice|"
     r"noticed|see|saw|read|hear|heard|watch|watching|track|tracking|think|believe|expect|argue|would\s+add|mention|"

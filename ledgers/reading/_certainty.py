@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ledgers._registry import FIELDS
 from ledgers.reading._clauses import Mention
+from ledgers.reading._fields import last_field_phrase
 from ledgers.reading._keys import KEY_WORDS
 
 NEVER_CONTRADICTED = frozenset({"forecast", "probability", "plan", "briefing", "any_return", "any_field",
@@ -368,3 +369,31 @@ def read_clause(
 
 
 __all__ = ["NEVER_CONTRADICTED", "ClauseRead", "clause_bounds", "read_clause"]
+
+
+_KEY_BEFORE = re.compile(r"(?P<key>[^\n|;,:=]{1,48}?)\s*[:=]\s*[(\[]?\s*$")
+"""The key of a ``key: value`` line or cell, right before its value ("up_days_30d: 68%", "vol 30d = 27.4%")."""
+
+
+def _measure_stem(field: str) -> str:
+    return re.sub(r"\d+[a-zA-Z]?$", "", field)
+
+
+def key_doubt(sentence: str, span: tuple[int, int], field: str | None) -> str | None:
+    """When the figure at ``span`` is the value of a key (structure before prose) whose words name a measure other
+    than ``field`` (the one the reader took, e.g. a return from the window alone): why it is not read with
+    certainty; None otherwise."""
+    if field is None:
+        return None
+    figures = list(re.finditer(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%?", sentence[span[0]:span[1]]))
+    at = span[0] + (figures[-1].start() if figures else 0)  # the value itself ("30d: 68%": its window is the key's)
+    lo = max(sentence.rfind(c, 0, at) for c in "\n|;,") + 1
+    m = _KEY_BEFORE.search(sentence, lo, at)
+    if m is None:
+        return None
+    key = m["key"].replace("_", " ")
+    while (named := last_field_phrase(key)) is not None:  # every measure the key names, last first
+        if not _WINDOW.match(key[named[0]:named[1]]) and _measure_stem(named[2]) != _measure_stem(field):
+            return f"its key '{m['key'].strip()}' names {named[2]}, not the {field} read from it"
+        key = key[:named[0]]
+    return None

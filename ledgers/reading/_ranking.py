@@ -107,6 +107,8 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         span = (m.start(), m.end("measure") if m.re is RANKING_RE else m.end("dir"))
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
+        if m.re is RANKING_AFTER_RE and re.match(r"-[A-Za-z]", text[m.end("dir"):]):
+            continue  # "momentum are the highest-conviction drivers": the superlative belongs to the word it is fused to
         if _NEGATED_BEFORE.search(text, max(0, m.start() - 30), m.start()):
             continue  # "dropped out of the top 4", "no longer the strongest": what rank it has is not said
         if _NOT_PRICE.search(text[m.start():m.end("measure")]) or _FROM_BRIEFING.search(text[m.start():m.end() + 40]):
@@ -288,10 +290,14 @@ def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tupl
 
 
 _FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?:(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?"
-                               rf"(?P<dir>{_HIGH}|{_LOW}|top|most|least|#\d{{1,2}})(?![\w])(?!-[A-Za-z])", re.I)
+                               rf"(?P<dir>{_HIGH}|{_LOW}|top|(?:most|least)(?:\s+(?:negative|positive))?|#\d{{1,2}})"
+                               rf"(?![\w])(?!-[A-Za-z])", re.I)
+_SIGNED_ORDER = {"most negative": ("lowest", -1), "least positive": ("lowest", -1), "most positive": ("highest", 1),
+                 "least negative": ("highest", 1)}
+"""'the most negative of the sectors' orders like 'the lowest'."""
 _NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to|nearly|almost)\s+(?:the\s+)?$", re.I)
 _SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:the\s+|its\s+|"
-                          r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,3})", re.I)
+                          r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,5})", re.I)
 _ONLY = re.compile(
     r"(?<![\w-])(?<!is\s)(?<!was\s)(?<!are\s)(?<!were\s)(?:only|sole|lone)\s+(?=[A-Za-z])(?!(?:a|an|about|around|"
     r"slightly|modestly|marginally|mildly|just|barely|partly|partially|briefly|recently|since|after|if|when|as|to|by|"
@@ -313,7 +319,9 @@ _ANY_SCOPE = re.compile(r"^\s+(?:of\s+any|of\s+all|across\s+all|in\s+the\s+whole
 board" (a named group word in it restricts the set)."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
 _SCOPE_TAIL_OK = re.compile(r"^(?:(?:group|funds?|etfs?|cohort|complex|space)\b\s*)?(?:context|set|list|cross-section|"
-                            r"today|now|overall|this\s+(?:round|week|month)|right\s+now|at\s+present)?"
+                            r"today|now|overall|this\s+(?:round|week|month)|right\s+now|at\s+present|"
+                            r"(?:over|on|in|for|across)\s+(?:that|this|the)\s+(?:window|period|stretch|horizon|span|"
+                            r"week|month|day|session|sessions)|by\s+that\s+measure)?"
                             r"(?:\s*\b(?:and|but|while|yet)\b.*)?$", re.I)
 """What may follow the group a superlative names: its noun ("the sector group"), a time, a new clause ("and ...")."""
 _QUANTIFIER = re.compile(r"^(?:(?:any|all|every|each|the|eleven|twelve|ten|\d{1,3})\s+)+", re.I)
@@ -405,8 +413,9 @@ def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[t
         between = sentence[span[1]:m.start()]
         if _A_FIGURE.search(between):
             return None  # said of the other figure written between them
-        word = m["dir"].lower()
+        word = re.sub(r"\s+", " ", m["dir"].lower())
         polarity = -1 if re.fullmatch(_LOW, word, re.I) or word == "least" else 1
+        word, polarity = _SIGNED_ORDER.get(word, (word, polarity))
         near = _NEAR_TOP_BEFORE.search(sentence, max(0, m.start() - 15), m.start()) is not None
 
         said = partial(_said, sentence, m, word, polarity, near)  # said(scope, end): the superlative read

@@ -1,10 +1,11 @@
 """Issue 30: the anonymizer and the leak guard on sentences written by sessions that never saw their rules
-(tests/anonymizer/battery, README there). ``dev``, ``dev2``, ``dev3``, ``dev4`` and, since 2026-11-26, ``holdout2``
-are what rules were written on (each first measured before any rule was written on it: dev3 33/112 naming their
-author after scrubbing, 6/33 of those refused by the guard; dev4 68/152, 29 past the guard; holdout2 43/136, 14 past
-the guard, 13/173 market texts altered); ``holdout`` and ``holdout3`` are only measured (holdout3 first: 52/136 naming
-their author, 19 past the guard, 18/194 market texts altered). Figures are printed (``pytest -s``); the floors are
-the measured ones, so a regression fails."""
+(tests/anonymizer/battery, README there). ``dev``, ``dev2``, ``dev3``, ``dev4``, ``holdout2`` and, since the second
+session of 2026-11-26, ``holdout3`` are what rules were written on (each first measured before any rule was written
+on it: dev3 33/112 naming their author after scrubbing, 6/33 of those refused by the guard; dev4 68/152, 29 past the
+guard; holdout2 43/136, 14 past the guard, 13/173 market texts altered; holdout3 52/136, 19 past the guard, 18/194
+altered); ``holdout`` and ``holdout4`` are only measured (holdout4 first: 19/136 naming their author, 0 past the
+guard, 20/200 market texts altered). Figures are printed (``pytest -s``); the floors are the measured ones, so a
+regression fails."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ def _guard(out, author):
 
 
 @pytest.mark.parametrize(("name", "max_leaking", "max_altered"), [
-    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 19, 9), ("dev4", 59, 6), ("holdout", 5, 8), ("holdout2", 32, 11),
-    ("holdout3", 45, 14),
+    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 19, 8), ("dev4", 57, 4), ("holdout", 5, 8), ("holdout2", 28, 9),
+    ("holdout3", 28, 10), ("holdout4", 14, 14),
 ])
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
     result = score(load(name), _guard)
@@ -33,7 +34,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
 
 @pytest.mark.parametrize(("name", "min_caught", "max_refused"), [
     ("dev", 0.97, 0.0), ("dev2", 0.95, 0.02), ("dev3", 0.98, 0.19), ("dev4", 0.91, 0.25), ("holdout", 0.98, 0.15),
-    ("holdout2", 0.94, 0.25), ("holdout3", 0.93, 0.35),
+    ("holdout2", 0.94, 0.25), ("holdout3", 0.98, 0.35), ("holdout4", 0.99, 0.25),
 ])
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float,
                                                                          max_refused: float) -> None:
@@ -51,7 +52,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
 
 
 @pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 1), ("dev3", 1), ("dev4", 12), ("holdout", 1),
-                                              ("holdout2", 7), ("holdout3", 19)])
+                                              ("holdout2", 7), ("holdout3", 8), ("holdout4", 0)])
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
     """The second line of defence: a scrubbed sentence that still names its author is refused (a gap, never a
     leak). The ones that pass both are counted; the floor is the measured figure."""

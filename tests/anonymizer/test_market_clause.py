@@ -70,3 +70,35 @@ def test_whether_the_author_speaks_of_a_name(piece, name, speaks):
 def test_labels_and_makers(text, family, model, gone, kept):
     out = scrub(text, family, model)
     assert gone not in out and kept in out, out
+
+
+@pytest.mark.parametrize(("text", "family", "model", "kept"), [
+    # "US" is the country, not "us": the news about a product stays
+    ("ChatGPT slipped to #2 in the US App Store behind a rival app; AAPL services revenue is unaffected.", "openai",
+     "gpt-5", "ChatGPT slipped to #2"),
+    # a one-word model line followed by a capitalised word no lexicon knows: a person or another brand
+    ("Claude Shannon's information theory is why the quant team sizes bets with Kelly.", "anthropic",
+     "claude-opus-4-7", "Claude Shannon's information theory"),
+    ("Le Chat Noir, the Montmartre cabaret brand, licensed its poster art.", "mistral", "mistral-large",
+     "Le Chat Noir"),
+    # an en dash inside a compound ("Google–Anthropic") is no signature dash
+    ("Long GOOGL.\nPS: the Google–Anthropic TPU pact is the catalyst.", "google", "gemini-3-1-pro",
+     "Google–Anthropic TPU pact is the catalyst."),
+])
+def test_market_and_other_proper_names_stay(text, family, model, kept):
+    assert kept in scrub(text, family, model)
+
+
+@pytest.mark.parametrize(("text", "family", "model", "gone"), [
+    ("Я — Лама 4 от Мета. Покупаю Сбербанк (SBER).", "meta", "llama-4-maverick", ["Лама", "Мета"]),
+    ("私は「クロード」（アンソロピック）です。トヨタ(7203)を買い増し。", "anthropic", "claude-opus-4-7",
+     ["クロード", "アンソロピック"]),
+    ("저는 구글(Google)의 ‘제미나이’입니다. SK하이닉스(000660) 매수.", "google", "gemini-3-1-pro",
+     ["구글", "Google", "제미나이"]),
+    ("Je suis un modèle Mistral. Long LVMH.", "mistral", "mistral-large", ["Mistral"]),
+    # the product line keeps its model words: "Gemini Advanced" is no person
+    ("— sent via Gemini Advanced\nRotate from MTUM into USMV.", "google", "gemini-3-1-pro", ["Gemini"]),
+])
+def test_self_reference_in_other_languages_and_scripts_is_scrubbed(text, family, model, gone):
+    out = scrub(text, family, model)
+    assert not [g for g in gone if g in out], out

@@ -554,3 +554,27 @@ def test_a_superlative_after_one_figure_is_not_said_of_the_next(store):
     got = [(c.assertions[0].field, c.unread is None, v.status) for c, v in
            read(store, "XLV 21-session return 6.01% highest in the universe with beta 0.40.")]
     assert ("beta", True, "supported") in got
+
+
+def test_a_key_that_names_another_measure_is_not_read_as_a_return(store):
+    """Structure before prose: "up_days_30d: 68%" is the up-day share its key names, not the 30-day return its
+    window alone would say; the reader doubts, so the mismatch is never a contradiction."""
+    claims = extract_claims("up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert claims and all(c.doubt and "up_days_30d" in c.doubt for c in claims)
+    verdicts = verify_many(claims, store, VerifierConfig(benchmark="SP500"))
+    assert "contradicted" not in {v.status for v in verdicts}
+
+
+def test_a_superlative_fused_to_the_next_word_ranks_nothing(store):
+    """"momentum are the highest-conviction drivers": the superlative belongs to "conviction", not to momentum."""
+    claims = extract_claims("Recent sector momentum and earnings are the highest-conviction drivers.", DECIDED,
+                            "OIL", UNIVERSE, benchmark="SP500")
+    assert not [c for c in claims if c.assertions and c.assertions[0].rule == "ranking"]
+
+
+def test_most_negative_orders_like_lowest():
+    from ledgers.reading._ranking import figure_rank
+
+    sentence = "beta of -0.322, the most negative of the eleven sectors"
+    rank = figure_rank(sentence, (8, 14), [])
+    assert rank is not None and (rank.word, rank.polarity, rank.scope) == ("lowest", -1, "group:sector")
