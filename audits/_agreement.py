@@ -161,9 +161,7 @@ def interval_alpha_closed_form(matrix: np.ndarray) -> float | None:
     return finite(1 - observed / expected)
 
 
-def _bootstrap_alpha(
-    data: np.ndarray, n_boot: int, rng: np.random.Generator
-) -> tuple[float | None, float | None]:
+def _bootstrap_alpha(data: np.ndarray, n_boot: int, rng: np.random.Generator) -> tuple[float | None, float | None]:
     """Percentile interval of alpha over contestants resampled with replacement."""
     n_units = data.shape[1]
     if n_units < 2 or n_boot <= 0:
@@ -197,9 +195,7 @@ def kendall_w(matrix: pd.DataFrame) -> KendallW | None:
         ties += float((tied.astype(float) ** 3 - tied).sum())
     denominator = m**2 * (n**3 - n) - m * ties
     if denominator <= 0:
-        return KendallW(
-            n_items=n, n_judges=m, w=None, chi2=None, df=n - 1, p_value=None, tie_groups=tie_groups
-        )
+        return KendallW(n_items=n, n_judges=m, w=None, chi2=None, df=n - 1, p_value=None, tie_groups=tie_groups)
     w = 12 * s / denominator
     chi2 = m * (n - 1) * w
     return KendallW(
@@ -270,9 +266,7 @@ def agreement(
         alpha = krippendorff_interval_alpha(data)
         alpha_low, alpha_high = _bootstrap_alpha(data, n_boot, rng) if alpha is not None else (None, None)
         if alpha is None and n_judges >= 2:
-            caveats.append(
-                f"{axis}: Krippendorff's alpha is undefined (no variance, or no unit graded twice)."
-            )
+            caveats.append(f"{axis}: Krippendorff's alpha is undefined (no variance, or no unit graded twice).")
         icc, reason = icc_two_way(matrix)
         if reason and n_judges >= 2:
             caveats.append(f"{axis}: {reason}.")
@@ -302,8 +296,13 @@ def agreement(
         result = bland_altman(a, b)
         both = ~(np.isnan(a) | np.isnan(b))
         pairs.append(
-            BlandAltmanPair(axis="composite", judge_a=judge_a, judge_b=judge_b, **result.model_dump(),
-                            points=[(float((x + y) / 2), float(x - y)) for x, y in zip(a[both], b[both], strict=True)])
+            BlandAltmanPair(
+                axis="composite",
+                judge_a=judge_a,
+                judge_b=judge_b,
+                **result.model_dump(),
+                points=[(float((x + y) / 2), float(x - y)) for x, y in zip(a[both], b[both], strict=True)],
+            )
         )
 
     concordance = kendall_w(composite)

@@ -136,9 +136,7 @@ def calibration(
             judges=[],
             human_baseline=[],
             points=[],
-            caveats=[
-                "No human grades yet: the judges' absolute scale is not yet anchored to human judgement."
-            ],
+            caveats=["No human grades yet: the judges' absolute scale is not yet anchored to human judgement."],
         )
     caveats: list[str] = []
     unknown_axes = sorted(set(grades["axis"]) - set(SCORE_AXES))
@@ -185,9 +183,7 @@ def calibration(
 
     n_items = int(grades["item_id"].nunique())
     if n_items < 5:
-        caveats.append(
-            f"Only {n_items} human-graded item(s): ICC needs at least 5 and the figures are anecdotal."
-        )
+        caveats.append(f"Only {n_items} human-graded item(s): ICC needs at least 5 and the figures are anecdotal.")
     if not baseline:
         caveats.append("No item was graded by two annotators yet: there is no human-human baseline.")
     return CalibrationResult(

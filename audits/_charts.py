@@ -53,9 +53,7 @@ def spread_chart(spreads: Sequence[ContestantSpread], bands: Sequence[Band]) -> 
     figure = Figure(figsize=(width, 4.2))
     axes = figure.add_subplot()
     x = list(range(len(ordered)))
-    axes.vlines(
-        x, [s.low for s in ordered], [s.high for s in ordered], color="#1f77b4", linewidth=4, alpha=0.45
-    )
+    axes.vlines(x, [s.low for s in ordered], [s.high for s in ordered], color="#1f77b4", linewidth=4, alpha=0.45)
     axes.scatter(
         x + x,
         [s.low for s in ordered] + [s.high for s in ordered],
@@ -204,15 +202,19 @@ def rank_interval_chart(contestants: Sequence, bands: Sequence[Band]) -> Chart |
     figure = Figure(figsize=(7.5, max(2.4, 0.32 * len(rows) + 1.2)))
     axes = figure.add_subplot()
     y = list(range(len(rows)))[::-1]
-    axes.hlines(y, [c.score_low for c in rows], [c.score_high for c in rows], color="#1f77b4", linewidth=4,
-                alpha=0.45)
+    axes.hlines(y, [c.score_low for c in rows], [c.score_high for c in rows], color="#1f77b4", linewidth=4, alpha=0.45)
     axes.scatter([c.total for c in rows], y, color="black", s=16, zorder=3)
     for edge in band_edges(bands):
         axes.axvline(edge, color="#999999", linestyle="--", linewidth=0.8, zorder=0)
     axes.set_yticks(y)
-    axes.set_yticklabels([f"{c.rank}. {c.contestant_label}" + (f" (ranks {c.rank_low}-{c.rank_high})"
-                                                                if c.rank_low != c.rank_high else "") for c in rows],
-                         fontsize=7)
+    axes.set_yticklabels(
+        [
+            f"{c.rank}. {c.contestant_label}"
+            + (f" (ranks {c.rank_low}-{c.rank_high})" if c.rank_low != c.rank_high else "")
+            for c in rows
+        ],
+        fontsize=7,
+    )
     axes.set_xlim(0, 100)
     axes.set_xlabel("Total Score (bar: 95% bootstrap interval; dashed: band edges)", fontsize=8)
     figure.tight_layout()

@@ -61,16 +61,19 @@ class GroundingResult(BaseModel):
     """The same figures over the stability repeats' ledgers only (lookahead checks of repeats are not stored)."""
 
 
-def grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None,
-              repeat_ledger: pd.DataFrame | None = None) -> GroundingResult:
+def grounding(
+    ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | None, repeat_ledger: pd.DataFrame | None = None
+) -> GroundingResult:
     """Per-judge citation validity, verifier agreement, missed contradictions and lookahead failures of the main
     grading; ``repeat_ledger`` (stability repeats' claims) is summarised apart."""
     result = _grounding(ledger, lookahead_checks)
     extra = normalize_ledger(repeat_ledger)
     if not extra.empty:
         result.repeats = _grounding(extra, None).judges
-        result.caveats.append(f"{len(extra)} claims from stability repeats are counted apart (table 'Stability "
-                              "repeats'), not in the figures above.")
+        result.caveats.append(
+            f"{len(extra)} claims from stability repeats are counted apart (table 'Stability "
+            "repeats'), not in the figures above."
+        )
     return result
 
 
@@ -79,9 +82,7 @@ def _grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | Non
     checks = normalize_lookahead_checks(lookahead_checks)
     caveats: list[str] = []
     if claims.empty:
-        caveats.append(
-            "No claim ledgers in this run: citation validity and verifier agreement are not measured."
-        )
+        caveats.append("No claim ledgers in this run: citation validity and verifier agreement are not measured.")
     if checks.empty:
         caveats.append("No lookahead checks recorded in this run.")
     judge_ids = sorted(set(claims["judge_id"]) | set(checks["judge_id"]))
@@ -93,9 +94,7 @@ def _grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | Non
         statuses_j = own["judge_status"].tolist()
         statuses_v = own["verifier_status"].tolist()
         agreement = (
-            float(sum(a == b for a, b in zip(statuses_j, statuses_v, strict=True)) / len(own))
-            if len(own)
-            else None
+            float(sum(a == b for a, b in zip(statuses_j, statuses_v, strict=True)) / len(own)) if len(own) else None
         )
         kappa = cohen_kappa(statuses_j, statuses_v, CLAIM_STATUSES) if len(own) else None
         missed_rows = own[(own["verifier_status"] == "contradicted") & (own["judge_status"] == "supported")]
@@ -133,6 +132,4 @@ def _grounding(ledger: pd.DataFrame | None, lookahead_checks: pd.DataFrame | Non
     total_missed = sum(j.n_missed_contradictions for j in judges)
     if total_missed > len(missed):
         caveats.append(f"{len(missed)} of {total_missed} missed contradictions are listed.")
-    return GroundingResult(
-        has_ledger=not claims.empty, judges=judges, missed_contradictions=missed, caveats=caveats
-    )
+    return GroundingResult(has_ledger=not claims.empty, judges=judges, missed_contradictions=missed, caveats=caveats)

@@ -38,10 +38,12 @@ class IdentityProbe(BaseModel):
 
     def summary(self) -> str:
         lo, hi = self.accuracy_ci
-        return (f"{self.decisions} decisions, {len(self.families)} families, {self.groups} rounds ({self.folds}-fold "
-                f"cross-validation grouped by round): accuracy {self.accuracy:.1%} (95% CI {lo:.1%}-{hi:.1%}) vs "
-                f"{self.majority_rate:.1%} always guessing {self.majority_family}; binomial p = {self.p_value:.3g}. "
-                f"{self.verdict}")
+        return (
+            f"{self.decisions} decisions, {len(self.families)} families, {self.groups} rounds ({self.folds}-fold "
+            f"cross-validation grouped by round): accuracy {self.accuracy:.1%} (95% CI {lo:.1%}-{hi:.1%}) vs "
+            f"{self.majority_rate:.1%} always guessing {self.majority_family}; binomial p = {self.p_value:.3g}. "
+            f"{self.verdict}"
+        )
 
 
 def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -54,8 +56,15 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
-def stylometric_probe(texts: Sequence[str], families: Sequence[str], groups: Sequence[str], *,
-                      folds: int = 5, seed: int = 0, alpha: float = 0.05) -> IdentityProbe | None:
+def stylometric_probe(
+    texts: Sequence[str],
+    families: Sequence[str],
+    groups: Sequence[str],
+    *,
+    folds: int = 5,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> IdentityProbe | None:
     """Cross-validated family prediction from anonymized texts; None when there is too little to test (fewer
     than 2 families, 20 texts or 3 groups)."""
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -77,10 +86,12 @@ def stylometric_probe(texts: Sequence[str], families: Sequence[str], groups: Seq
             predicted[test] = Counter(y[train]).most_common(1)[0][0]
             continue
         model = make_pipeline(
-            FeatureUnion([
-                ("words", TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)),
-                ("chars", TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), min_df=2, sublinear_tf=True)),
-            ]),
+            FeatureUnion(
+                [
+                    ("words", TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)),
+                    ("chars", TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), min_df=2, sublinear_tf=True)),
+                ]
+            ),
             LogisticRegression(max_iter=2000, C=4.0, random_state=seed),
         )
         model.fit(x[train], y[train])
@@ -95,14 +106,29 @@ def stylometric_probe(texts: Sequence[str], families: Sequence[str], groups: Seq
     recall = {t: confusion[t][t] / counts[t] for t in labels}
     accuracy = correct / n
     if p_value < alpha:
-        verdict = ("Style identifies the family well above chance: anonymization hides names, not authorship; "
-                   "read the self-preference audit with that in mind.")
+        verdict = (
+            "Style identifies the family well above chance: anonymization hides names, not authorship; "
+            "read the self-preference audit with that in mind."
+        )
     else:
-        verdict = ("No evidence that style identifies the family beyond guessing the most common one (which does "
-                   "not prove a judge cannot).")
-    return IdentityProbe(decisions=n, families=dict(counts), groups=n_groups, folds=k, accuracy=accuracy,
-                         accuracy_ci=_wilson(correct, n), majority_family=majority, majority_rate=rate,
-                         p_value=p_value, recall=recall, confusion=confusion, verdict=verdict)
+        verdict = (
+            "No evidence that style identifies the family beyond guessing the most common one (which does "
+            "not prove a judge cannot)."
+        )
+    return IdentityProbe(
+        decisions=n,
+        families=dict(counts),
+        groups=n_groups,
+        folds=k,
+        accuracy=accuracy,
+        accuracy_ci=_wilson(correct, n),
+        majority_family=majority,
+        majority_rate=rate,
+        p_value=p_value,
+        recall=recall,
+        confusion=confusion,
+        verdict=verdict,
+    )
 
 
 class JudgeGuesses(BaseModel):
@@ -125,8 +151,9 @@ class JudgeGuesses(BaseModel):
     note: str
 
 
-def judge_guess_stats(rows: Sequence[dict], judge_families: dict[str, str | None] | None = None, *,
-                      alpha: float = 0.05) -> list[JudgeGuesses]:
+def judge_guess_stats(
+    rows: Sequence[dict], judge_families: dict[str, str | None] | None = None, *, alpha: float = 0.05
+) -> list[JudgeGuesses]:
     """Per judge, from each item's final probe answer (``judge_id``, ``true_family``, ``status``, ``guess``):
     leak rate with a Wilson 95% interval against chance (the answered items' most common family share; 1/K on a
     balanced sample), a one-sided binomial test, Holm-adjusted over the judges; and how often it named its own
@@ -152,20 +179,37 @@ def judge_guess_stats(rows: Sequence[dict], judge_families: dict[str, str | None
         fam = judge_families.get(jid)
         own = [r for r in answered if r["true_family"] == fam]
         others = [r for r in answered if r["true_family"] != fam]
-        drafts.append(dict(judge_id=jid, judge_family=fam, items=n, unanswered=len(by_judge[jid]) - n,
-                           correct=correct, leak_rate=correct / n, leak_rate_ci=_wilson(correct, n), chance=chance,
-                           p_value=p, own_items=len(own), own_named=sum(r["guess"] == fam for r in own),
-                           own_claimed_on_others=sum(r["guess"] == fam for r in others)))
+        drafts.append(
+            dict(
+                judge_id=jid,
+                judge_family=fam,
+                items=n,
+                unanswered=len(by_judge[jid]) - n,
+                correct=correct,
+                leak_rate=correct / n,
+                leak_rate_ci=_wilson(correct, n),
+                chance=chance,
+                p_value=p,
+                own_items=len(own),
+                own_named=sum(r["guess"] == fam for r in own),
+                own_claimed_on_others=sum(r["guess"] == fam for r in others),
+            )
+        )
     if not drafts:
         return []
     adjusted = multipletests([d["p_value"] for d in drafts], method="holm")[1]
     out = []
     for d, p_holm in zip(drafts, adjusted, strict=True):
         flagged = bool(p_holm < alpha)
-        own_note = (f"; of its own family's {d['own_items']} items it named its own family for {d['own_named']}"
-               if d["own_items"] else "")
-        note = (f"named the author's family for {d['correct']} of {d['items']} items ({d['leak_rate']:.0%}; chance "
-                f"{d['chance']:.0%}; one-sided p = {d['p_value']:.3g}, Holm {p_holm:.3g}){own_note}: "
-                + ("it can tell who wrote a record." if flagged else "no evidence it can tell who wrote a record."))
+        own_note = (
+            f"; of its own family's {d['own_items']} items it named its own family for {d['own_named']}"
+            if d["own_items"]
+            else ""
+        )
+        note = (
+            f"named the author's family for {d['correct']} of {d['items']} items ({d['leak_rate']:.0%}; chance "
+            f"{d['chance']:.0%}; one-sided p = {d['p_value']:.3g}, Holm {p_holm:.3g}){own_note}: "
+            + ("it can tell who wrote a record." if flagged else "no evidence it can tell who wrote a record.")
+        )
         out.append(JudgeGuesses(**d, p_value_holm=float(p_holm), flagged=flagged, note=note))
     return out

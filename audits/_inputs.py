@@ -132,9 +132,7 @@ class RunMeta(BaseModel):
     run_type: RunType
     rubric_id: str
     rubric_hash: str
-    rubric_judge_hash: str = Field(
-        description="hash of the judge-facing part of the rubric (what judges see)"
-    )
+    rubric_judge_hash: str = Field(description="hash of the judge-facing part of the rubric (what judges see)")
     panel_name: str
     panel_hash: str
     season_id: str
@@ -258,9 +256,7 @@ def normalize_scores(scores: pd.DataFrame) -> pd.DataFrame:
         if not bad.empty:
             name = str(bad.index[0])
             pos = int(np.flatnonzero((df[key] == name).to_numpy())[-1])
-            raise AuditInputError(
-                table, f"{key} {name!r} has more than one {attribute}", row=pos + 1, column=attribute
-            )
+            raise AuditInputError(table, f"{key} {name!r} has more than one {attribute}", row=pos + 1, column=attribute)
     return df
 
 
@@ -326,9 +322,7 @@ def normalize_ledger(ledger: pd.DataFrame | None) -> pd.DataFrame:
         elif isinstance(value, list | tuple | np.ndarray):
             cited.append([str(v) for v in value])
         else:
-            raise AuditInputError(
-                table, f"{value!r} is not a list of field names", row=pos + 1, column="cited_fields"
-            )
+            raise AuditInputError(table, f"{value!r} is not a list of field names", row=pos + 1, column="cited_fields")
     df["cited_fields"] = pd.Series(cited, index=df.index, dtype=object)
     df["cited_field_exists"] = _boolean(df, table, "cited_field_exists")
     df["lookahead_flag"] = _boolean(df, table, "lookahead_flag")

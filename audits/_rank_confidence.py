@@ -92,12 +92,20 @@ def rank_confidence(
     ordered_bands = sorted_bands(bands)
     if n_boot < 1:
         raise ValueError("n_boot must be at least 1")
-    not_covered = ["the sampling of decisions within a record (judges grade whole records, not decisions)",
-                   "judges unlike this panel's (another provider, another prompt)"]
+    not_covered = [
+        "the sampling of decisions within a record (judges grade whole records, not decisions)",
+        "judges unlike this panel's (another provider, another prompt)",
+    ]
     if totals.empty:
-        return RankConfidenceResult(n_boot=n_boot, seed=seed, level=level, bands=ordered_bands, contestants=[],
-                                    caveats=["No contestant totals in this run: no ranks to bootstrap."],
-                                    not_covered=not_covered)
+        return RankConfidenceResult(
+            n_boot=n_boot,
+            seed=seed,
+            level=level,
+            bands=ordered_bands,
+            contestants=[],
+            caveats=["No contestant totals in this run: no ranks to bootstrap."],
+            not_covered=not_covered,
+        )
     rng = np.random.default_rng(seed)
     totals = totals.sort_values("contestant_id", kind="stable").reset_index(drop=True)
     usable = scores.dropna(subset=["composite"])
@@ -109,8 +117,9 @@ def rank_confidence(
     if repeats > 1:
         sources.append(f"repeats: one of up to {repeats} gradings per judge and record, drawn at random")
     caveats: list[str] = []
-    grades = {(c, j): g["composite"].to_numpy(dtype=float)
-              for (c, j), g in usable.groupby(["contestant_id", "judge_id"])}
+    grades = {
+        (c, j): g["composite"].to_numpy(dtype=float) for (c, j), g in usable.groupby(["contestant_id", "judge_id"])
+    }
     draws = rng.integers(0, len(judges), size=(n_boot, len(judges))) if judges else np.empty((n_boot, 0), int)
     replicates = np.empty((n_boot, len(totals)))
     fixed: list[str] = []
@@ -136,12 +145,16 @@ def rank_confidence(
         scale = m_b / float(median) if float(median) > 0 else np.ones(n_boot)
         replicates[:, i] = np.clip(total * scale if float(median) > 0 else m_b, 0, 100)
     if not sources:
-        caveats.append("This run has one judge and no repeats: nothing to resample, so every interval is "
-                       "zero-width. The ranks' uncertainty is unmeasured here, not zero; grade with a panel "
-                       "(or --repeats) to measure it.")
+        caveats.append(
+            "This run has one judge and no repeats: nothing to resample, so every interval is "
+            "zero-width. The ranks' uncertainty is unmeasured here, not zero; grade with a panel "
+            "(or --repeats) to measure it."
+        )
     elif fixed:
-        caveats.append(f"No usable judge grade for {', '.join(fixed)}: their totals are held fixed (zero-width "
-                       "intervals), which understates their uncertainty.")
+        caveats.append(
+            f"No usable judge grade for {', '.join(fixed)}: their totals are held fixed (zero-width "
+            "intervals), which understates their uncertainty."
+        )
 
     replicate_ranks = _ranks(replicates)
     observed_ranks = _ranks(totals["total"].to_numpy(dtype=float))
@@ -154,9 +167,7 @@ def rank_confidence(
     for i, (_, row) in enumerate(totals.iterrows()):
         column = replicates[:, i]
         low, high = (float(v) for v in np.percentile(column, [tail, 100 - tail]))
-        rank_low, rank_high = (
-            int(round(v)) for v in np.percentile(replicate_ranks[:, i], [tail, 100 - tail])
-        )
+        rank_low, rank_high = (int(round(v)) for v in np.percentile(replicate_ranks[:, i], [tail, 100 - tail]))
         replicate_bands = band_names[np.clip(np.searchsorted(lows, column, side="right") - 1, 0, None)]
         p_band = {b.name: float(np.mean(replicate_bands == b.name)) for b in ordered_bands}
         borderline = any(low < edge <= high for edge in edges)
@@ -177,5 +188,13 @@ def rank_confidence(
             )
         )
     contestants.sort(key=lambda c: (c.rank, c.contestant_id))
-    return RankConfidenceResult(n_boot=n_boot, seed=seed, level=level, bands=ordered_bands, contestants=contestants,
-                                caveats=caveats, sources=sources, not_covered=not_covered)
+    return RankConfidenceResult(
+        n_boot=n_boot,
+        seed=seed,
+        level=level,
+        bands=ordered_bands,
+        contestants=contestants,
+        caveats=caveats,
+        sources=sources,
+        not_covered=not_covered,
+    )

@@ -51,19 +51,14 @@ def _e(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-
 def _html_table(table: Table) -> str:
     wide = len(table.headers) > 9  # many columns: smaller type and padding so the page fits 1280 px
     parts = ['<table class="wide">' if wide else "<table>"]
     if table.caption:
         parts.append(f"<caption>{_e(table.caption)}</caption>")
-    parts.append(
-        "<thead><tr>" + "".join(f'<th scope="col">{_e(h)}</th>' for h in table.headers) + "</tr></thead>"
-    )
+    parts.append("<thead><tr>" + "".join(f'<th scope="col">{_e(h)}</th>' for h in table.headers) + "</tr></thead>")
     if table.rows:
-        body = "".join(
-            "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in table.rows
-        )
+        body = "".join("<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in table.rows)
     else:
         body = f'<tr><td colspan="{len(table.headers)}">No rows.</td></tr>'
     parts.append(f"<tbody>{body}</tbody></table>")
@@ -100,9 +95,7 @@ def render_html(report: AuditReport) -> str:
         for k, v in doc.identity
     )
     nav = "".join(f'<a href="#{_e(s.anchor)}">{_e(s.title)}</a>' for s in doc.sections)
-    banner = (
-        f'<div class="banner {_e(doc.run_type)}" role="alert">{_e(doc.banner)}</div>' if doc.banner else ""
-    )
+    banner = f'<div class="banner {_e(doc.run_type)}" role="alert">{_e(doc.banner)}</div>' if doc.banner else ""
     notice = f'<div class="notice" role="note"><strong>{_e(doc.notice)}</strong></div>' if doc.notice else ""
     sections = "".join(
         f'<section id="{_e(s.anchor)}"><h2>{_e(s.title)}</h2>'

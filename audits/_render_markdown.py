@@ -51,9 +51,7 @@ def render_markdown(report: AuditReport) -> str:
         parts.append(f"> **{_md(doc.banner)}**")
     if doc.notice:
         parts.append(f"> **{_md(doc.notice)}**")
-    parts.append(
-        _md_table(Table(["", ""], [[k, f"`{v}`" if k in HASH_ROWS else v] for k, v in doc.identity]))
-    )
+    parts.append(_md_table(Table(["", ""], [[k, f"`{v}`" if k in HASH_ROWS else v] for k, v in doc.identity])))
     for section in doc.sections:
         parts.append(f"## {_md(section.title)}")
         parts.extend(text for text in (_md_block(b) for b in section.blocks) if text)

@@ -145,10 +145,7 @@ def _clean(value: Any) -> Any:
 
 
 def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
-    return [
-        {c: _clean(v) for c, v in zip(columns, row, strict=True)}
-        for row in frame[columns].itertuples(index=False)
-    ]
+    return [{c: _clean(v) for c, v in zip(columns, row, strict=True)} for row in frame[columns].itertuples(index=False)]
 
 
 def build_report(
@@ -177,31 +174,34 @@ def build_report(
 
     caveats: list[str] = []
     if meta.run_type in RUN_TYPE_LABELS and meta.run_type in {"mock", "baseline"}:
-        caveats.append(
-            f"{RUN_TYPE_LABELS[meta.run_type]}: no figure in this report describes a real LLM judge."
-        )
+        caveats.append(f"{RUN_TYPE_LABELS[meta.run_type]}: no figure in this report describes a real LLM judge.")
     if pending:
         caveats.append(PENDING_NOTICE)
 
     claims = None
     if inputs.claims_summary is not None or inputs.examples:
-        claims = ClaimsInRationales(
-            summary=dict(inputs.claims_summary or {}), examples=list(inputs.examples or [])
-        )
+        claims = ClaimsInRationales(summary=dict(inputs.claims_summary or {}), examples=list(inputs.examples or []))
 
     rounds = RoundOutcomes(rows=list(inputs.round_outcomes)) if inputs.round_outcomes else None
     risk = None
     if inputs.risk is not None:
         evidence = dict(inputs.risk)
         if pending:  # outcomes: withheld like every other outcome figure
-            evidence.update(baselines=[], stress=[], contestants=[
-                {k: v for k, v in row.items() if k not in ("max_drawdown", "drawdown_gate_passed")}
-                for row in evidence.get("contestants", [])])
+            evidence.update(
+                baselines=[],
+                stress=[],
+                contestants=[
+                    {k: v for k, v in row.items() if k not in ("max_drawdown", "drawdown_gate_passed")}
+                    for row in evidence.get("contestants", [])
+                ],
+            )
         risk = RiskEvidence(**evidence)
 
     if inputs.gaps:
-        caveats.append(f"{len(inputs.gaps)} expected grade(s) are missing (listed under 'Gaps and failed calls'); "
-                       "no score was invented for them, and the run is not official.")
+        caveats.append(
+            f"{len(inputs.gaps)} expected grade(s) are missing (listed under 'Gaps and failed calls'); "
+            "no score was invented for them, and the run is not official."
+        )
     return AuditReport(
         gaps=list(inputs.gaps),
         failed_calls=list(inputs.failed_calls),

@@ -27,13 +27,20 @@ def _identity(report: AuditReport) -> list[tuple[str, str]]:
         ("Run", f"{meta.run_id} ({meta.run_type})"),
         ("Season", f"{meta.season_id} ({meta.season_resolution or meta.season_status})"),
         ("Rubric", meta.rubric_id),
-        *([("Scored version", f"{meta.score_version} (every section uses its rubric, weights and bands)")]
-          if meta.score_version is not None else []),
+        *(
+            [("Scored version", f"{meta.score_version} (every section uses its rubric, weights and bands)")]
+            if meta.score_version is not None
+            else []
+        ),
         ("Rubric content hash", meta.rubric_hash),
         ("Rubric judge-facing hash", meta.rubric_judge_hash),
         ("Panel", meta.panel_name),
-        ("Judges saw", "anonymized records (aliases, identities scrubbed)" if meta.anonymized
-         else "the records with the contestants' own names: this run's rubric does not anonymize"),
+        (
+            "Judges saw",
+            "anonymized records (aliases, identities scrubbed)"
+            if meta.anonymized
+            else "the records with the contestants' own names: this run's rubric does not anonymize",
+        ),
         ("Panel hash", meta.panel_hash),
         ("Manifest hash", meta.manifest_hash),
         ("Generated at", meta.generated_at.isoformat()),
@@ -60,8 +67,11 @@ def _summary(report: AuditReport) -> Section:
         kw = report.agreement.kendall_w
         lines.append(f"Rank concordance: Kendall's W {fmt_stat(kw.w)} (p {fmt_p(kw.p_value)}).")
     flagged = [j.judge_id for j in report.self_preference.judges if j.flagged]
-    untestable = [j.judge_id for j in report.self_preference.judges if not j.flagged
-                  and (j.p_value is None or j.note.startswith("Cannot be tested"))]
+    untestable = [
+        j.judge_id
+        for j in report.self_preference.judges
+        if not j.flagged and (j.p_value is None or j.note.startswith("Cannot be tested"))
+    ]
     if flagged:
         line = f"Self-preference flagged for: {', '.join(flagged)}."
     elif untestable and len(untestable) == len(report.self_preference.judges):
@@ -132,17 +142,47 @@ def _gaps(report: AuditReport) -> Section | None:
         return None
     blocks: list[Block] = []
     if report.gaps:
-        blocks.append(Paragraph(f"{len(report.gaps)} expected grade(s) have no valid grade after the run's retries. "
-                                "They are left empty: every median and audit above uses the judges that did grade."))
-        blocks.append(Table(["judge", "contestant", "repeat", "attempts", "last attempt"],
-                            [[g["judge_id"], g["contestant"], str(g["repeat"]), str(g["attempts"]),
-                              g["last_error"] or "not attempted"] for g in report.gaps]))
+        blocks.append(
+            Paragraph(
+                f"{len(report.gaps)} expected grade(s) have no valid grade after the run's retries. "
+                "They are left empty: every median and audit above uses the judges that did grade."
+            )
+        )
+        blocks.append(
+            Table(
+                ["judge", "contestant", "repeat", "attempts", "last attempt"],
+                [
+                    [
+                        g["judge_id"],
+                        g["contestant"],
+                        str(g["repeat"]),
+                        str(g["attempts"]),
+                        g["last_error"] or "not attempted",
+                    ]
+                    for g in report.gaps
+                ],
+            )
+        )
     if report.failed_calls:
-        blocks.append(Table(["call", "judge", "contestant", "repeat", "attempt", "status", "error"],
-                            [[str(c["call_id"]), c["judge_id"], c["contestant"], str(c["repeat"]), str(c["attempt"]),
-                              c["status"], c["error"]] for c in report.failed_calls],
-                            caption="Every attempt that gave no valid grade (retries are linked to the attempt they "
-                                    "replace; none was paid for twice)"))
+        blocks.append(
+            Table(
+                ["call", "judge", "contestant", "repeat", "attempt", "status", "error"],
+                [
+                    [
+                        str(c["call_id"]),
+                        c["judge_id"],
+                        c["contestant"],
+                        str(c["repeat"]),
+                        str(c["attempt"]),
+                        c["status"],
+                        c["error"],
+                    ]
+                    for c in report.failed_calls
+                ],
+                caption="Every attempt that gave no valid grade (retries are linked to the attempt they "
+                "replace; none was paid for twice)",
+            )
+        )
     return Section("gaps", "Gaps and failed calls", blocks)
 
 
@@ -160,8 +200,14 @@ def report_document(report: AuditReport) -> Document:
         calibration_section(report),
         grounding_section(report),
     ]
-    for extra in (_gaps(report), identity_probe_section(report), comparison_sets_section(report),
-                  rounds_section(report), risk_section(report), claims_section(report)):
+    for extra in (
+        _gaps(report),
+        identity_probe_section(report),
+        comparison_sets_section(report),
+        rounds_section(report),
+        risk_section(report),
+        claims_section(report),
+    ):
         if extra is not None:
             sections.append(extra)
     sections.append(_method(report))

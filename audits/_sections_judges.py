@@ -13,11 +13,14 @@ RANK_CONFIDENCE_METHOD = (
     "Bootstrap over the run's judges (drawn with replacement, as many as the panel has) and, when the run has "
     "stability repeats, over each drawn judge's repeats of the record; each replicate's reasoning median rescales the "
     "Total Score and the ranks are recomputed. Judges grade whole records, so the sampling of decisions within a "
-    "record is not covered; a run with one judge and no repeats has no measured uncertainty (not zero).")
+    "record is not covered; a run with one judge and no repeats has no measured uncertainty (not zero)."
+)
 
-ICC_NOTE = ("ICC 95% CI: McGraw & Wong's F-based interval, given only when its bounds are in order around the "
-            "estimate (else —). A negative ICC means the judges disagree more than the items differ: no reliability "
-            "at all, not a weak agreement; the F-based interval does not exist for it.")
+ICC_NOTE = (
+    "ICC 95% CI: McGraw & Wong's F-based interval, given only when its bounds are in order around the "
+    "estimate (else —). A negative ICC means the judges disagree more than the items differ: no reliability "
+    "at all, not a weak agreement; the F-based interval does not exist for it."
+)
 
 
 def rank_confidence_section(report: AuditReport) -> Section:
@@ -44,7 +47,8 @@ def rank_confidence_section(report: AuditReport) -> Section:
         [
             Paragraph(
                 f"Bootstrap ({result.n_boot} replicates, seed {result.seed}) over the run's own sources of "
-                "variation: " + ("; ".join(result.sources) if result.sources else "none (one judge, no repeats)")
+                "variation: "
+                + ("; ".join(result.sources) if result.sources else "none (one judge, no repeats)")
                 + ". In each replicate a record's reasoning median is the median of the drawn judges' composites "
                 "and its total scales with it (efficiency's normaliser held fixed); ranks and bands are recomputed. "
                 "Not covered: " + "; ".join(result.not_covered) + ". Borderline = the score interval crosses a band "
@@ -105,31 +109,52 @@ def self_preference_section(report: AuditReport) -> Section:
         ),
     )
     if len({j.judge_id for j in result.judges}) < 2:  # the consensus of a one-judge panel is that judge itself
-        chart, placeholder = None, ("No self-preference chart: this run has one judge, so the panel consensus it "
-                                    "would be compared with is that judge itself.")
+        chart, placeholder = (
+            None,
+            (
+                "No self-preference chart: this run has one judge, so the panel consensus it "
+                "would be compared with is that judge itself."
+            ),
+        )
     else:
         chart, placeholder = consensus_chart(result.points, report.bands), "No grades to plot."
     blocks: list[Block] = [table, test, ChartBlock(chart, placeholder), Caveats(result.caveats)]
     leaking = [g.judge_id for g in report.judge_probe if g.flagged]
     if report.judge_probe:
-        blocks.append(Paragraph(
-            ("Identity-guess probe: " + ", ".join(leaking) + " named the author's family above chance (see \"Can a "
-             "judge tell who wrote this?\"): its grades could know whose record they grade, so anonymization does "
-             "not blind it and a self-preference gap of its own cannot be blamed on chance exposure to names.")
-            if leaking else "Identity-guess probe: no judge named the author's family above chance (see \"Can a "
-                            "judge tell who wrote this?\"); that supports, without proving, the blinding.",
-            strong=bool(leaking)))
+        blocks.append(
+            Paragraph(
+                (
+                    "Identity-guess probe: "
+                    + ", ".join(leaking)
+                    + " named the author's family above chance (see \"Can a "
+                    'judge tell who wrote this?"): its grades could know whose record they grade, so anonymization does '
+                    "not blind it and a self-preference gap of its own cannot be blamed on chance exposure to names."
+                )
+                if leaking
+                else "Identity-guess probe: no judge named the author's family above chance (see \"Can a "
+                'judge tell who wrote this?"); that supports, without proving, the blinding.',
+                strong=bool(leaking),
+            )
+        )
     probe = report.identity_probe
     if probe is not None:
-        blocks.append(Paragraph(
-            "This run's judges saw the contestants' names (its rubric does not anonymize): a self-preference gap may "
-            "come from the names themselves." if not report.meta.anonymized else
-            f"Anonymization and style: a classifier tells the authors' families apart from the anonymized text "
-            f"with {probe.accuracy:.0%} accuracy (chance: {probe.majority_rate:.0%}); see \"Can a judge tell who "
-            "wrote this?\". " + ("A judge could recognise its own family from style, so a self-preference gap "
-                                 "cannot be blamed on names alone, and the absence of a gap is not evidence of blinding."
-                                 if probe.p_value < 0.05 else "Style gave no measurable hint of the family."),
-            strong=probe.p_value < 0.05))
+        blocks.append(
+            Paragraph(
+                "This run's judges saw the contestants' names (its rubric does not anonymize): a self-preference gap may "
+                "come from the names themselves."
+                if not report.meta.anonymized
+                else f"Anonymization and style: a classifier tells the authors' families apart from the anonymized text "
+                f'with {probe.accuracy:.0%} accuracy (chance: {probe.majority_rate:.0%}); see "Can a judge tell who '
+                'wrote this?". '
+                + (
+                    "A judge could recognise its own family from style, so a self-preference gap "
+                    "cannot be blamed on names alone, and the absence of a gap is not evidence of blinding."
+                    if probe.p_value < 0.05
+                    else "Style gave no measurable hint of the family."
+                ),
+                strong=probe.p_value < 0.05,
+            )
+        )
     return Section("self-preference", "Self-preference", blocks)
 
 
@@ -142,34 +167,69 @@ def identity_probe_section(report: AuditReport) -> Section | None:
     if probe is not None:
         labels = sorted(probe.families)
         blocks += [
-            Paragraph("An offline stylometric probe: TF-IDF of words and characters with logistic regression, "
-                      "trained to predict the author's provider family from each decision's anonymized rationale "
-                      + ("(exactly what the judges see)" if report.meta.anonymized else
-                         "(what an anonymizing rubric would show; this run's judges saw the names)")
-                      + ", cross-validated with whole rounds held out."),
+            Paragraph(
+                "An offline stylometric probe: TF-IDF of words and characters with logistic regression, "
+                "trained to predict the author's provider family from each decision's anonymized rationale "
+                + (
+                    "(exactly what the judges see)"
+                    if report.meta.anonymized
+                    else "(what an anonymizing rubric would show; this run's judges saw the names)"
+                )
+                + ", cross-validated with whole rounds held out."
+            ),
             Paragraph(probe.summary(), strong=probe.p_value < 0.05),
-            Table(["True family \\ predicted", *labels, "Recall"],
-                  [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels]),
+            Table(
+                ["True family \\ predicted", *labels, "Recall"],
+                [[t, *[str(probe.confusion[t][p]) for p in labels], f"{probe.recall[t]:.0%}"] for t in labels],
+            ),
         ]
     if guesses:
         mock = report.meta.run_type == "mock"
         blocks += [
-            Paragraph("The judges themselves: each judge of this run's panel was shown anonymized decisions (an even "
-                      "sample over the families), one per call and never inside a grading call, and asked which "
-                      "family wrote each. Leak rate = share named correctly; chance = the best a guess that ignores "
-                      "the text can do on these items; one-sided binomial test, Holm-adjusted over the judges."
-                      + (" MOCK PANEL: these are scripted guesses with planted recognition rates, not what a real "
-                         "LLM can do." if mock else ""), strong=mock),
-            Table(["Judge", "Family", "Items", "Named correctly", "Leak rate (95% CI)", "Chance", "p (Holm)",
-                   "Own family named / own items", "Own family claimed on others", "Unanswered"],
-                  [[g.judge_id, g.judge_family or DASH, str(g.items), str(g.correct),
-                    f"{g.leak_rate:.0%} ({g.leak_rate_ci[0]:.0%}-{g.leak_rate_ci[1]:.0%})", f"{g.chance:.0%}",
-                    f"{g.p_value_holm:.3g}" + (" FLAGGED" if g.flagged else ""),
-                    f"{g.own_named} / {g.own_items}", str(g.own_claimed_on_others), str(g.unanswered)]
-                   for g in guesses]),
+            Paragraph(
+                "The judges themselves: each judge of this run's panel was shown anonymized decisions (an even "
+                "sample over the families), one per call and never inside a grading call, and asked which "
+                "family wrote each. Leak rate = share named correctly; chance = the best a guess that ignores "
+                "the text can do on these items; one-sided binomial test, Holm-adjusted over the judges."
+                + (
+                    " MOCK PANEL: these are scripted guesses with planted recognition rates, not what a real "
+                    "LLM can do."
+                    if mock
+                    else ""
+                ),
+                strong=mock,
+            ),
+            Table(
+                [
+                    "Judge",
+                    "Family",
+                    "Items",
+                    "Named correctly",
+                    "Leak rate (95% CI)",
+                    "Chance",
+                    "p (Holm)",
+                    "Own family named / own items",
+                    "Own family claimed on others",
+                    "Unanswered",
+                ],
+                [
+                    [
+                        g.judge_id,
+                        g.judge_family or DASH,
+                        str(g.items),
+                        str(g.correct),
+                        f"{g.leak_rate:.0%} ({g.leak_rate_ci[0]:.0%}-{g.leak_rate_ci[1]:.0%})",
+                        f"{g.chance:.0%}",
+                        f"{g.p_value_holm:.3g}" + (" FLAGGED" if g.flagged else ""),
+                        f"{g.own_named} / {g.own_items}",
+                        str(g.own_claimed_on_others),
+                        str(g.unanswered),
+                    ]
+                    for g in guesses
+                ],
+            ),
         ]
     return Section("identity-probe", "Can a judge tell who wrote this?", blocks)
-
 
 
 def agreement_section(report: AuditReport) -> Section:
@@ -261,7 +321,6 @@ def agreement_section(report: AuditReport) -> Section:
     return Section("agreement", "How much the judges agree", blocks)
 
 
-
 def self_consistency_section(report: AuditReport) -> Section:
     result = report.self_consistency
     if not result.has_stability_runs:
@@ -300,4 +359,3 @@ def self_consistency_section(report: AuditReport) -> Section:
             Caveats(result.caveats),
         ],
     )
-

@@ -31,7 +31,6 @@ def _reference_rows(rows: Sequence[AgreementWithReference]) -> list[list[str]]:
     ]
 
 
-
 _REFERENCE_HEADERS = [
     "Rater",
     "Against",
@@ -46,19 +45,24 @@ _REFERENCE_HEADERS = [
 ]
 
 
-
 def _calibration_items(report: AuditReport) -> list[Block]:
     """What the items are: a calibration set's reference items (how they were chosen) or whole records."""
     cs = report.calibration_set
     counts = report.calibration.items_per_annotator
-    graded = ("Items graded per annotator: " + ", ".join(f"{a} {n}" for a, n in sorted(counts.items())) + "."
-              if counts else "")
+    graded = (
+        "Items graded per annotator: " + ", ".join(f"{a} {n}" for a, n in sorted(counts.items())) + "."
+        if counts
+        else ""
+    )
     if cs is None:
         return [Paragraph("Items are whole contestant records (the prompt each judge saw). " + graded)]
-    return [Paragraph(f"Items are the {cs.get('n_items')} reference items of calibration set {cs.get('set_id')} "
-                      f"(each {cs.get('window')} consecutive decision(s) with the snapshot the judges saw; judges and "
-                      f"humans graded the same items). How they were chosen: {cs.get('method')} {graded}")]
-
+    return [
+        Paragraph(
+            f"Items are the {cs.get('n_items')} reference items of calibration set {cs.get('set_id')} "
+            f"(each {cs.get('window')} consecutive decision(s) with the snapshot the judges saw; judges and "
+            f"humans graded the same items). How they were chosen: {cs.get('method')} {graded}"
+        )
+    ]
 
 
 def calibration_section(report: AuditReport) -> Section:
@@ -96,7 +100,6 @@ def calibration_section(report: AuditReport) -> Section:
             Caveats(result.caveats),
         ],
     )
-
 
 
 def grounding_section(report: AuditReport) -> Section:
@@ -144,17 +147,37 @@ def grounding_section(report: AuditReport) -> Section:
             )
         )
     if result.repeats:
-        blocks.append(Table(
-            ["Judge", "Claims", "Citing claims", "Valid citations", "Agreement with verifier", "Cohen's kappa",
-             "Missed contradictions", "Claims with lookahead flag"],
-            [[j.judge_id, str(j.n_claims), str(j.n_citing_claims), fmt_share(j.valid_citation_share),
-              fmt_share(j.status_agreement), fmt_stat(j.status_kappa), str(j.n_missed_contradictions),
-              str(j.n_lookahead_flagged_claims)] for j in result.repeats],
-            caption="Stability repeats, counted apart: the claim ledgers of every re-grading of the same input "
-                    "(the table above counts the main grading only, like the lookahead checks)."))
+        blocks.append(
+            Table(
+                [
+                    "Judge",
+                    "Claims",
+                    "Citing claims",
+                    "Valid citations",
+                    "Agreement with verifier",
+                    "Cohen's kappa",
+                    "Missed contradictions",
+                    "Claims with lookahead flag",
+                ],
+                [
+                    [
+                        j.judge_id,
+                        str(j.n_claims),
+                        str(j.n_citing_claims),
+                        fmt_share(j.valid_citation_share),
+                        fmt_share(j.status_agreement),
+                        fmt_stat(j.status_kappa),
+                        str(j.n_missed_contradictions),
+                        str(j.n_lookahead_flagged_claims),
+                    ]
+                    for j in result.repeats
+                ],
+                caption="Stability repeats, counted apart: the claim ledgers of every re-grading of the same input "
+                "(the table above counts the main grading only, like the lookahead checks).",
+            )
+        )
     blocks.append(Caveats(result.caveats))
     return Section("grounding", "Grounding and lookahead", blocks)
-
 
 
 def claims_section(report: AuditReport) -> Section | None:
@@ -162,12 +185,8 @@ def claims_section(report: AuditReport) -> Section | None:
     if claims is None:
         return None
     blocks: list[Block] = [
-        Paragraph(
-            "Numeric claims found in the contestants' own rationales, checked against the point-in-time data."
-        ),
-        Table(
-            ["Figure", "Value"], [[str(k).replace("_", " "), fmt_value(v)] for k, v in claims.summary.items()]
-        ),
+        Paragraph("Numeric claims found in the contestants' own rationales, checked against the point-in-time data."),
+        Table(["Figure", "Value"], [[str(k).replace("_", " "), fmt_value(v)] for k, v in claims.summary.items()]),
     ]
     if claims.examples:
         keys: list[str] = []

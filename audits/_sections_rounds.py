@@ -43,11 +43,38 @@ def comparison_sets_section(report: AuditReport) -> Section | None:
         return None
     from grader.replay import COMPARISON_NOTE
 
-    table = [[f"{r['set']} ({r['members']} models)", str(r["shared rounds"]), str(r["rank"] or DASH), r["contestant"],
-              _score(r["set score"]), _pct(r["set mean return"]), _pct(r["set mean alpha"]),
-              _score(r["all-rounds score"]), _scope(r)] for r in rows]
-    return Section("comparison-sets", "Outcome ranking: comparison sets", [
-        Paragraph(COMPARISON_NOTE),
-        Table(["Set", "Shared rounds", "Rank", "Contestant", "Set score", "Set mean return", "Set mean alpha",
-               "All-rounds score (context)", "Own rounds resolved"], table),
-    ])
+    table = [
+        [
+            f"{r['set']} ({r['members']} models)",
+            str(r["shared rounds"]),
+            str(r["rank"] or DASH),
+            r["contestant"],
+            _score(r["set score"]),
+            _pct(r["set mean return"]),
+            _pct(r["set mean alpha"]),
+            _score(r["all-rounds score"]),
+            _scope(r),
+        ]
+        for r in rows
+    ]
+    return Section(
+        "comparison-sets",
+        "Outcome ranking: comparison sets",
+        [
+            Paragraph(COMPARISON_NOTE),
+            Table(
+                [
+                    "Set",
+                    "Shared rounds",
+                    "Rank",
+                    "Contestant",
+                    "Set score",
+                    "Set mean return",
+                    "Set mean alpha",
+                    "All-rounds score (context)",
+                    "Own rounds resolved",
+                ],
+                table,
+            ),
+        ],
+    )

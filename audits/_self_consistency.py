@@ -89,17 +89,14 @@ def self_consistency(scores: pd.DataFrame, *, axes: Sequence[str] | None = None)
             ],
         )
     judges = [
-        _rater(str(judge), frame, ["contestant_id"], wanted)
-        for judge, frame in scores.groupby("judge_id", sort=True)
+        _rater(str(judge), frame, ["contestant_id"], wanted) for judge, frame in scores.groupby("judge_id", sort=True)
     ]
     per_repeat_median = scores.groupby(["contestant_id", "repeat"])[wanted].median().reset_index()
     panel = _rater("panel median", per_repeat_median, ["contestant_id"], wanted)
     caveats: list[str] = []
     few = [j.rater for j in judges if 0 < j.n_records < 5]
     if few:
-        caveats.append(
-            f"Fewer than 5 repeated records for {', '.join(few)}: the within-record SD is a rough estimate."
-        )
+        caveats.append(f"Fewer than 5 repeated records for {', '.join(few)}: the within-record SD is a rough estimate.")
     missing = [j.rater for j in judges if j.n_records == 0]
     if missing:
         caveats.append(f"No repeated grades for {', '.join(missing)}: its self-consistency is not measured.")

@@ -156,9 +156,7 @@ def self_preference(
     consensus = matrix.median(axis=1, skipna=True)
     own_family_of = pd.Series({c: families[c] for c in matrix.index})
     if matrix.shape[1] < 2:
-        caveats.append(
-            "Only one judge: there is no panel to compare it with, so self-preference is not measured."
-        )
+        caveats.append("Only one judge: there is no panel to compare it with, so self-preference is not measured.")
 
     rows: list[JudgeSelfPreference] = []  # before the Holm adjustment over the judges (flag and note after it)
     permuted: dict[int, tuple[float, float]] = {}  # row index -> (p-value, smallest attainable p) of a tested judge
@@ -194,8 +192,13 @@ def self_preference(
             p_greater, p_two, method, n_assignments = _permutation_test(
                 loo, own_valid, n_permutations=n_permutations, rng=rng
             )
-            figures = {"p_value": p_greater, "p_value_two_sided": p_two, "permutation_method": method,
-                      "n_assignments": n_assignments, "min_attainable_p": 1 / n_assignments}
+            figures = {
+                "p_value": p_greater,
+                "p_value_two_sided": p_two,
+                "permutation_method": method,
+                "n_assignments": n_assignments,
+                "min_attainable_p": 1 / n_assignments,
+            }
             permuted[len(rows)] = (p_greater, 1 / n_assignments)
         row = JudgeSelfPreference(
             judge_id=judge,
@@ -297,13 +300,10 @@ def _plain_words(
             f"(smallest attainable adjusted p = {best_holm:.2f})."
         )
     else:
-        note = (
-            f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
-        )
+        note = f"No significant self-preference: leave-one-out gap {loo_gap:+.1f}, one-sided p = {p_value:.3g}."
     if n_own == 1:
         # .at gives any scalar pandas-stubs knows; pd.notna's overloads list fewer of them
-        own_ids = [c for c in matrix.index
-                   if own_family_of[c] == family and pd.notna(matrix.at[c, judge])]  # type: ignore[arg-type]
+        own_ids = [c for c in matrix.index if own_family_of[c] == family and pd.notna(matrix.at[c, judge])]  # type: ignore[arg-type]
         name = labels[own_ids[0]] if own_ids else "one contestant"
         caveats.append(
             f"Judge {judge} has one own-family contestant ({name}): its gap is a single observation, "

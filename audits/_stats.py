@@ -42,8 +42,10 @@ def alpha_label(alpha: float | None) -> str:
     return "unreliable"
 
 
-NEGATIVE_ICC = ("negative: the judges disagree more than the items differ (the ratings' error variance exceeds the "
-                "variance between items), so there is no reliability; it is not a smaller positive agreement")
+NEGATIVE_ICC = (
+    "negative: the judges disagree more than the items differ (the ratings' error variance exceeds the "
+    "variance between items), so there is no reliability; it is not a smaller positive agreement"
+)
 
 
 def icc_label(icc: float | None) -> str:
@@ -127,14 +129,25 @@ def icc_two_way(matrix: pd.DataFrame) -> tuple[IccEstimate | None, str | None]:
     undefined = None
     for value in (single, average):  # the estimators' denominators can reach 0 or below (raters' variance under
         if value is not None and value > 1 + 1e-9:  # the error variance): a value above 1 is no ICC at all
-            undefined = ("ICC undefined: the estimator's denominator is not positive (the judges' mean differences "
-                         "are smaller than the error variance), so it gives a value above 1, which no ICC can be")
+            undefined = (
+                "ICC undefined: the estimator's denominator is not positive (the judges' mean differences "
+                "are smaller than the error variance), so it gives a value above 1, which no ICC can be"
+            )
     if undefined is not None:
-        return IccEstimate(n_targets=n_targets, n_raters=n_raters, icc2_1=None, icc2_1_ci_low=None,
-                           icc2_1_ci_high=None, icc2_k=None, icc2_k_ci_low=None, icc2_k_ci_high=None,
-                           ci_note=undefined), undefined
-    (single_low, single_high), (average_low, average_high), note = _icc_intervals(complete.to_numpy(float), single,
-                                                                                  average)
+        return IccEstimate(
+            n_targets=n_targets,
+            n_raters=n_raters,
+            icc2_1=None,
+            icc2_1_ci_low=None,
+            icc2_1_ci_high=None,
+            icc2_k=None,
+            icc2_k_ci_low=None,
+            icc2_k_ci_high=None,
+            ci_note=undefined,
+        ), undefined
+    (single_low, single_high), (average_low, average_high), note = _icc_intervals(
+        complete.to_numpy(float), single, average
+    )
     estimate = IccEstimate(
         n_targets=n_targets,
         n_raters=n_raters,
@@ -151,8 +164,9 @@ def icc_two_way(matrix: pd.DataFrame) -> tuple[IccEstimate | None, str | None]:
     return estimate, None
 
 
-def _icc_intervals(x: np.ndarray, single: float | None, average: float | None,
-                   level: float = 0.95) -> tuple[tuple, tuple, str | None]:
+def _icc_intervals(
+    x: np.ndarray, single: float | None, average: float | None, level: float = 0.95
+) -> tuple[tuple, tuple, str | None]:
     """McGraw & Wong (1996) case 2A: the F-based interval of ICC(A,1), and ICC(A,k)'s by Spearman-Brown; each kept
     only when its bounds are in order and hold the estimate."""
     from scipy.stats import f as f_dist
@@ -167,8 +181,9 @@ def _icc_intervals(x: np.ndarray, single: float | None, average: float | None,
     sse = ((x - grand) ** 2).sum() - ssr - ssc
     msr, msc, mse = ssr / (n - 1), ssc / (k - 1), sse / ((n - 1) * (k - 1))
     if single < 0:
-        return *none, ("no interval: the ICC is negative, where the F-based interval does not hold (" + NEGATIVE_ICC
-                       + ")")
+        return *none, (
+            "no interval: the ICC is negative, where the F-based interval does not hold (" + NEGATIVE_ICC + ")"
+        )
     with np.errstate(all="ignore"):
         a = k * single / (n * (1 - single)) if single < 1 else math.inf
         b = 1 + k * single * (n - 1) / (n * (1 - single)) if single < 1 else math.inf
@@ -220,9 +235,7 @@ def bland_altman(a: np.ndarray, b: np.ndarray) -> BlandAltman:
     if n < 2:
         return BlandAltman(n=n, mean_difference=mean, sd_difference=None, loa_low=None, loa_high=None)
     sd = float(diff.std(ddof=1))
-    return BlandAltman(
-        n=n, mean_difference=mean, sd_difference=sd, loa_low=mean - Z95 * sd, loa_high=mean + Z95 * sd
-    )
+    return BlandAltman(n=n, mean_difference=mean, sd_difference=sd, loa_low=mean - Z95 * sd, loa_high=mean + Z95 * sd)
 
 
 def cohen_kappa(

@@ -72,9 +72,7 @@ def write_report(report: AuditReport, out_dir: str | Path) -> dict[str, Path]:
     paths["agreement_contestants"] = _csv(
         _frame(report.agreement.contestants), out / "agreement_contestants.csv", ["contestant_id"], report
     )
-    paths["bland_altman"] = _csv(
-        _frame(report.agreement.bland_altman), out / "bland_altman.csv", ["judge_a"], report
-    )
+    paths["bland_altman"] = _csv(_frame(report.agreement.bland_altman), out / "bland_altman.csv", ["judge_a"], report)
     paths["self_preference"] = _csv(
         _frame(report.self_preference.judges), out / "self_preference.csv", ["judge_id"], report
     )

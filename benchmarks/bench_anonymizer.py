@@ -31,8 +31,10 @@ def main() -> None:
         anon.scrub(t)
     took = time.perf_counter() - start
     mb = sum(len(t) for t in batch) / 1e6
-    print(f"scrub {n} real CapitalBench rationales ({mb:.1f} MB, 50 contestants x 250 decisions' worth): {took:.2f} s "
-          f"({1e3 * took / n:.2f} ms each)")
+    print(
+        f"scrub {n} real CapitalBench rationales ({mb:.1f} MB, 50 contestants x 250 decisions' worth): {took:.2f} s "
+        f"({1e3 * took / n:.2f} ms each)"
+    )
     guards = {c.id: LeakGuard(c.provider_family, c.model, bundle.info.symbols()) for c in bundle.contestants}
     start = time.perf_counter()
     for d in (bundle.decisions * (n // len(bundle.decisions) + 1))[:n]:

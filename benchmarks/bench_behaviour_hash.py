@@ -63,7 +63,7 @@ def _stable(value: object) -> object:
     if isinstance(value, list):
         return [_stable(v) for v in value]
     if isinstance(value, str) and value.startswith(str(ROOT)):  # a file of this checkout, wherever it is
-        return "<repo>" + value[len(str(ROOT)):]
+        return "<repo>" + value[len(str(ROOT)) :]
     return value
 
 
@@ -87,31 +87,56 @@ def hashes_of(db_path: Path, reports: Path) -> dict[str, dict[str, str]]:
     contestant = "(select contestant_key from contestants where contestants.id = {}.contestant_id)"
     out: dict[str, dict[str, str]] = {}
     for run_id, _ in RUNS:
-        calls = _rows(db, "select judge_id, provider, model, " + contestant.format("judge_calls") + ", repeat, attempt, "
-                      "status, error_kind, http_status, prompt_sha256, cache_key, parsed, input_tokens, output_tokens, "
-                      "cached_input_tokens, cache_write_tokens, cost_usd, custom_id is not null "
-                      "from judge_calls where run_id = ?", run_id)
-        prompts = _rows(db, "select sha256, system, user, token_estimate, shared_chars from prompts where sha256 in "
-                        "(select prompt_sha256 from judge_calls where run_id = ?)", run_id)
-        grades = _rows(db, "select judge_id, judge_family, " + contestant.format("grades") + ", repeat, grade, "
-                       "reasoning, evidence, process, outcome, data_reliability, composite, lookahead_passed, verdict, "
-                       "summary from grades where run_id = ?", run_id)
-        ledgers = _rows(db, "select judge_id, " + contestant.format("ledger_entries") + ", position, claim, "
-                        "decision_date, symbol, cited_fields, judge_status, judge_note, verifier_status, "
-                        "verifier_reason, evidence, flags, disagrees, lookahead, check_path, flag_reasons, clause "
-                        "from ledger_entries where run_id = ?", run_id)
-        scores = _rows(db, "select v.number, v.rubric_id, v.rubric_hash, " + contestant.format("s") + ", s.rank, "
-                       "s.total, s.reasoning_median, s.efficiency, s.band, s.judges_low, s.judges_high, s.n_judges, "
-                       "s.flagged, s.official_eligible, s.outcome, s.details from contestant_scores s join "
-                       "score_versions v on v.id = s.version_id where v.run_id = ?", run_id)
+        calls = _rows(
+            db,
+            "select judge_id, provider, model, " + contestant.format("judge_calls") + ", repeat, attempt, "
+            "status, error_kind, http_status, prompt_sha256, cache_key, parsed, input_tokens, output_tokens, "
+            "cached_input_tokens, cache_write_tokens, cost_usd, custom_id is not null "
+            "from judge_calls where run_id = ?",
+            run_id,
+        )
+        prompts = _rows(
+            db,
+            "select sha256, system, user, token_estimate, shared_chars from prompts where sha256 in "
+            "(select prompt_sha256 from judge_calls where run_id = ?)",
+            run_id,
+        )
+        grades = _rows(
+            db,
+            "select judge_id, judge_family, " + contestant.format("grades") + ", repeat, grade, "
+            "reasoning, evidence, process, outcome, data_reliability, composite, lookahead_passed, verdict, "
+            "summary from grades where run_id = ?",
+            run_id,
+        )
+        ledgers = _rows(
+            db,
+            "select judge_id, " + contestant.format("ledger_entries") + ", position, claim, "
+            "decision_date, symbol, cited_fields, judge_status, judge_note, verifier_status, "
+            "verifier_reason, evidence, flags, disagrees, lookahead, check_path, flag_reasons, clause "
+            "from ledger_entries where run_id = ?",
+            run_id,
+        )
+        scores = _rows(
+            db,
+            "select v.number, v.rubric_id, v.rubric_hash, " + contestant.format("s") + ", s.rank, "
+            "s.total, s.reasoning_median, s.efficiency, s.band, s.judges_low, s.judges_high, s.n_judges, "
+            "s.flagged, s.official_eligible, s.outcome, s.details from contestant_scores s join "
+            "score_versions v on v.id = s.version_id where v.run_id = ?",
+            run_id,
+        )
         (manifest,) = db.execute("select manifest from runs where id = ?", (run_id,)).fetchone()
         report = (reports / run_id / "report.md").read_text()
-        report = "\n".join(line for line in report.splitlines()
-                           if "Generated at" not in line and "Manifest hash" not in line)
+        report = "\n".join(
+            line for line in report.splitlines() if "Generated at" not in line and "Manifest hash" not in line
+        )
         out[run_id] = {
-            "prompts": _digest(prompts), "calls": _digest(calls), "grades": _digest(grades),
-            "ledgers": _digest(ledgers), "scores": _digest(scores),
-            "manifest": _digest(_stable(json.loads(manifest))), "report": _digest(report),
+            "prompts": _digest(prompts),
+            "calls": _digest(calls),
+            "grades": _digest(grades),
+            "ledgers": _digest(ledgers),
+            "scores": _digest(scores),
+            "manifest": _digest(_stable(json.loads(manifest))),
+            "report": _digest(report),
             "counts": f"{len(prompts)} prompts, {len(calls)} calls, {len(grades)} grades, {len(ledgers)} claims",
         }
     return out
@@ -121,16 +146,21 @@ def run_all(work: Path) -> dict[str, dict[str, str]]:
     env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{work / 'grader.db'}"}
 
     def grader(*args: str) -> None:
-        subprocess.run([GRADER, *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [GRADER, *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
 
     db = work / "grader.db"
     for season in sorted({args[0] for _, args in RUNS}):
         grader("import", season)
     with sqlite3.connect(db) as conn:  # a fixed alias secret per season: the aliases judges see are reproducible
-        conn.executemany("insert into alias_secrets (season_key, secret, created_at) values (?, ?, '2026-01-01')",
-                         [(key, hashlib.sha256(f"bench {key}".encode()).hexdigest())
-                          for (key,) in conn.execute("select distinct season_key from seasons")])
+        conn.executemany(
+            "insert into alias_secrets (season_key, secret, created_at) values (?, ?, '2026-01-01')",
+            [
+                (key, hashlib.sha256(f"bench {key}".encode()).hexdigest())
+                for (key,) in conn.execute("select distinct season_key from seasons")
+            ],
+        )
     for run_id, args in RUNS:
         grader("grade", *args, "--run-id", run_id, "--quiet")
         grader("report", "--run", run_id, "--out", str(work / "reports" / run_id))
@@ -160,8 +190,12 @@ def main() -> int:
         GOLDEN.write_text(json.dumps(hashes, indent=2, sort_keys=True) + "\n")
     if args.check:
         golden = json.loads(GOLDEN.read_text())
-        differs = [f"{run}.{part}" for run, parts in golden.items() for part, value in parts.items()
-                   if hashes.get(run, {}).get(part) != value]
+        differs = [
+            f"{run}.{part}"
+            for run, parts in golden.items()
+            for part, value in parts.items()
+            if hashes.get(run, {}).get(part) != value
+        ]
         print("behaviour unchanged" if not differs else f"behaviour CHANGED: {', '.join(differs)}")
         return 1 if differs else 0
     return 0

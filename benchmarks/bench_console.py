@@ -53,8 +53,10 @@ def prepare(workdir: Path, contestants: int, days: int, claims: int) -> tuple[st
     if not exists:
         t = time.perf_counter()
         made = build_synthetic_run(season, RUN_ID, db_url=url, claims_per_grade=claims)
-        print(f"built run: {made.contestants} contestants, {made.grades} grades, {made.ledger_entries} ledger "
-              f"entries in {time.perf_counter() - t:.1f} s")
+        print(
+            f"built run: {made.contestants} contestants, {made.grades} grades, {made.ledger_entries} ledger "
+            f"entries in {time.perf_counter() - t:.1f} s"
+        )
     annotators = workdir / "annotators.yaml"
     annotators.unlink(missing_ok=True)
     token = AnnotatorDirectory(annotators).add("bench")
@@ -107,6 +109,7 @@ def main() -> int:
 
     import console._ui  # noqa: F401
     import grader.panel.leaderboard  # noqa: F401
+
     warmup = time.perf_counter() - start
 
     at = AppTest.from_file(str(ROOT / "console" / "app.py"), default_timeout=300)
@@ -130,21 +133,29 @@ def main() -> int:
     def deep() -> None:
         at.selectbox(key="ledger_judge").set_value(at.selectbox(key="ledger_judge").options[2])
         at.radio(key="ledger_disagree").set_value("disagreements")
+
     page("Ledger review (judge + disagreement filter)", None, deep)
     last_page = ledger_page(RUN_ID, None, 1, 20, url).pages
     at.selectbox(key="ledger_judge").set_value("(any)")
     at.radio(key="ledger_disagree").set_value("any")
     timed(at)
-    page(f"Ledger review (page {last_page} of all claims)", None,
-         lambda: at.number_input(key="ledger_page").set_value(last_page), expect=f"page {last_page} of {last_page}")
+    page(
+        f"Ledger review (page {last_page} of all claims)",
+        None,
+        lambda: at.number_input(key="ledger_page").set_value(last_page),
+        expect=f"page {last_page} of {last_page}",
+    )
 
     at.text_input(key="sign_in_name").input("bench")
     at.text_input(key="sign_in_token").input(token)
     at.button(key="sign_in_button").click()
     timed(at)
     page(f"Calibration (blind record of {args.days} days)", "views/calibration.py", expect="Your grade")
-    prefix = next(w.key for w in at.number_input if w.key and w.key.startswith("cg_") and w.key.endswith("_reasoning")
-                  and ":" not in w.key).removesuffix("reasoning")
+    prefix = next(
+        w.key
+        for w in at.number_input
+        if w.key and w.key.startswith("cg_") and w.key.endswith("_reasoning") and ":" not in w.key
+    ).removesuffix("reasoning")
     at.number_input(key=f"{prefix}reasoning").set_value(60)
     at.number_input(key=f"{prefix}evidence").set_value(55)
     at.number_input(key=f"{prefix}data_reliability").set_value(50)  # every axis but outcome is required
@@ -155,8 +166,12 @@ def main() -> int:
     results.append(("Calibration: submit a grade + reveal", submit, float("nan")))
     page("Audits (page answer)", "views/audits.py", expect="Audits")
     page("Runs (two runs side by side)", "views/runs.py", expect="Runs")
-    page("Runs (two rubric versions on one run)", None,
-         lambda: at.radio(key="cmp_mode").set_value("Two rubric versions on one run"), expect="A = ")
+    page(
+        "Runs (two rubric versions on one run)",
+        None,
+        lambda: at.radio(key="cmp_mode").set_value("Two rubric versions on one run"),
+        expect="A = ",
+    )
 
     # the audit report itself is built in a background process: time it until the page shows it
     at.switch_page("views/audits.py")
@@ -182,13 +197,19 @@ def main() -> int:
             over.append(name)
         rep = "      —" if repeat != repeat else f"{repeat:7.3f} s"
         print(f"{name:<{width}}  {first:7.3f} s   {rep}{flag}")
-    print(f"\nserver start (imports, once per process): {warmup:.2f} s; the first page after process start also loads "
-          "the season bundle and its replays once (not held to the bar; see bench_console_browser.py for views in "
-          "a running server)")
-    print(f"audit report background build (every audit, console resampling): {build:.1f} s "
-          "(the page answers meanwhile and refreshes itself)")
-    print(f"bar: {BAR_SECONDS} s per page; {len(results) - len(over)}/{len(results)} within; load average "
-          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(
+        f"\nserver start (imports, once per process): {warmup:.2f} s; the first page after process start also loads "
+        "the season bundle and its replays once (not held to the bar; see bench_console_browser.py for views in "
+        "a running server)"
+    )
+    print(
+        f"audit report background build (every audit, console resampling): {build:.1f} s "
+        "(the page answers meanwhile and refreshes itself)"
+    )
+    print(
+        f"bar: {BAR_SECONDS} s per page; {len(results) - len(over)}/{len(results)} within; load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
     return 1 if args.strict and over else 0
 
 

@@ -30,8 +30,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 BAR_SECONDS = 1.5
-STATUS_RUNNING = ("() => { const w = document.querySelector('[data-testid=\"stStatusWidget\"]');"
-                  " return !w || getComputedStyle(w).visibility === 'hidden'; }")
+STATUS_RUNNING = (
+    "() => { const w = document.querySelector('[data-testid=\"stStatusWidget\"]');"
+    " return !w || getComputedStyle(w).visibility === 'hidden'; }"
+)
 #: Elements whose code the browser loads on first use show a grey placeholder until then: a page is drawn without them
 NO_PLACEHOLDER = "() => !document.querySelector('[data-testid=\"stSkeleton\"]')"
 
@@ -85,9 +87,11 @@ def _calibration_views(base: str, run_id: str, context, items, item: int) -> lis
         _until_drawn(tab, rf"^Revealed: the judges' grades of {there.alias}")
         submitted.append(time.perf_counter() - start)
         tab.close()
-    return [("Calibration (signed in): open an item in a new tab", opened[0], statistics.median(opened[1:])),
-            ("Calibration: switch to another item", switched[0], statistics.median(switched[1:])),
-            ("Calibration: submit a grade -> judges revealed", submitted[0], statistics.median(submitted[1:]))]
+    return [
+        ("Calibration (signed in): open an item in a new tab", opened[0], statistics.median(opened[1:])),
+        ("Calibration: switch to another item", switched[0], statistics.median(switched[1:])),
+        ("Calibration: submit a grade -> judges revealed", submitted[0], statistics.median(submitted[1:])),
+    ]
 
 
 def main() -> int:
@@ -107,11 +111,17 @@ def main() -> int:
     item = next((i.number for i in items if not i.annotators), items[0].number)
     pages = [  # (name, path and query, the page's last element)
         ("Leaderboard", f"?run={RUN_ID}", r"^Flagged: fewer judges"),
-        (f"Contestant ({args.days}-day NAV, timeline, risk)", f"contestant?run={RUN_ID}&contestant={middle}",
-         rf"^Decision timeline \({args.days} decisions\)"),
+        (
+            f"Contestant ({args.days}-day NAV, timeline, risk)",
+            f"contestant?run={RUN_ID}&contestant={middle}",
+            rf"^Decision timeline \({args.days} decisions\)",
+        ),
         ("Ledger review (page 1 of all claims)", f"ledger?run={RUN_ID}", r"^Sign in \(sidebar\) to record"),
-        ("Ledger review (judge-xai, contradicted)", f"ledger?run={RUN_ID}&judge=judge-xai&verifier=contradicted",
-         r"^Sign in \(sidebar\) to record"),
+        (
+            "Ledger review (judge-xai, contradicted)",
+            f"ledger?run={RUN_ID}&judge=judge-xai&verifier=contradicted",
+            r"^Sign in \(sidebar\) to record",
+        ),
         ("Calibration (signed out)", f"calibration?run={RUN_ID}&item={item}", r"^Sign in \(sidebar\) to grade"),
         ("Runs", f"runs?run={RUN_ID}", r"^Spearman"),
         # last: opening Audits starts the report's background build (a niced worker process), which then
@@ -119,8 +129,7 @@ def main() -> int:
         ("Audits (page answer)", f"audits?run={RUN_ID}", r"Building the audit report|live from the database"),
     ]
     results: list[tuple[str, float, float]] = []
-    with console_process(url, Path(os.environ["GRADER_ANNOTATORS_FILE"]), args.workdir) as base, \
-            sync_playwright() as p:
+    with console_process(url, Path(os.environ["GRADER_ANNOTATORS_FILE"]), args.workdir) as base, sync_playwright() as p:
         browser = launch(p)
         try:
             # a first visit ever: an empty browser cache downloads Streamlit's scripts (said apart: once per browser)
@@ -176,8 +185,10 @@ def main() -> int:
             browser.close()
 
     width = max(len(r[0]) for r in results)
-    print(f"\n{args.contestants} contestants x {args.days} days x 3 judges, {args.claims} claims per grade; "
-          f"Debian chromium via Playwright")
+    print(
+        f"\n{args.contestants} contestants x {args.days} days x 3 judges, {args.claims} claims per grade; "
+        f"Debian chromium via Playwright"
+    )
     print(f"{'page':<{width}}  new tab   reload (median of {args.repeats})")
     over = []
     for name, first, again in results:
@@ -186,10 +197,14 @@ def main() -> int:
             over.append(name)
         shown = f"{again:6.3f} s" if again == again else "      —"
         print(f"{name:<{width}}  {first:6.3f} s  {shown}{flag}")
-    print(f"server warm-up (the first page view after start: imports, caches; empty browser cache): "
-          f"{server_warmup:.2f} s; a first visit with an empty browser cache afterwards: {first_visit:.2f} s")
-    print(f"bar: {BAR_SECONDS} s per page view; {len(results) - len(over)}/{len(results)} within; load average "
-          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(
+        f"server warm-up (the first page view after start: imports, caches; empty browser cache): "
+        f"{server_warmup:.2f} s; a first visit with an empty browser cache afterwards: {first_visit:.2f} s"
+    )
+    print(
+        f"bar: {BAR_SECONDS} s per page view; {len(results) - len(over)}/{len(results)} within; load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
     return 1 if args.strict and over else 0
 
 

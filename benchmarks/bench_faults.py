@@ -62,8 +62,13 @@ def check(ok: bool, what: str) -> None:
 
 
 def grader(url: str, *args: str, env: dict | None = None, prefix: tuple = ()) -> subprocess.CompletedProcess:
-    return subprocess.run([*prefix, sys.executable, "-m", "grader", *args], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "GRADER_DATABASE_URL": url, **(env or {})})
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "grader", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GRADER_DATABASE_URL": url, **(env or {})},
+    )
 
 
 def grade_args(season: Path, panel: Path, run_id: str) -> list[str]:
@@ -78,8 +83,10 @@ def scores(url: str, run_id: str) -> dict:
 
 def paid_twice(db: Path) -> int:
     with sqlite3.connect(db) as conn:
-        return conn.execute("select count(*) from (select cache_key from judge_calls where status = 'ok' "
-                            "group by cache_key having count(*) > 1)").fetchone()[0]
+        return conn.execute(
+            "select count(*) from (select cache_key from judge_calls where status = 'ok' "
+            "group by cache_key having count(*) > 1)"
+        ).fetchone()[0]
 
 
 def settle(url: str, db: Path, run_id: str, reference: dict, label: str) -> None:
@@ -89,10 +96,13 @@ def settle(url: str, db: Path, run_id: str, reference: dict, label: str) -> None
     check(verified.returncode == 0, f"{label}: verify failed: {verified.stderr[-300:]}")
 
 
-def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, campaigns: int, rng: random.Random,
-                     run_seconds: float) -> None:
-    print(f"signals: {campaigns} campaign(s); each: a signal at a random moment (0.2 s .. {run_seconds:.1f} s), "
-          "again until the run completes")
+def signal_campaigns(
+    season: Path, panel: Path, work: Path, reference: dict, campaigns: int, rng: random.Random, run_seconds: float
+) -> None:
+    print(
+        f"signals: {campaigns} campaign(s); each: a signal at a random moment (0.2 s .. {run_seconds:.1f} s), "
+        "again until the run completes"
+    )
     tally: dict[str, int] = {}
     for n in range(campaigns):
         db = work / f"signals-{n}.db"
@@ -100,9 +110,14 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
         sent = early = late = 0
         for _ in range(40):
             sig = rng.choice([signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
-            proc = subprocess.Popen([sys.executable, "-m", "grader", *grade_args(season, panel, "s")], cwd=ROOT,
-                                    env={**os.environ, "GRADER_DATABASE_URL": url}, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "grader", *grade_args(season, panel, "s")],
+                cwd=ROOT,
+                env={**os.environ, "GRADER_DATABASE_URL": url},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             try:
                 proc.wait(timeout=rng.uniform(0.2, run_seconds))
             except subprocess.TimeoutExpired:
@@ -119,12 +134,16 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
             if proc.returncode == -sig and status == "complete":
                 late += 1  # landed while the interpreter shut down, its work done (signal handlers are gone then)
                 break
-            check(proc.returncode == EXPECTED_EXIT[sig], f"campaign {n}: {sig.name} gave exit {proc.returncode}: "
-                  f"{err[-300:]}")
+            check(
+                proc.returncode == EXPECTED_EXIT[sig],
+                f"campaign {n}: {sig.name} gave exit {proc.returncode}: {err[-300:]}",
+            )
             check("Traceback" not in err, f"campaign {n}: {sig.name} printed a traceback: {err[-300:]}")
             if sig != signal.SIGKILL and proc.returncode == EXPECTED_EXIT[sig]:
-                check("Resume with" in err or "run the same command again" in err,
-                      f"campaign {n}: {sig.name} without the resume command")
+                check(
+                    "Resume with" in err or "run the same command again" in err,
+                    f"campaign {n}: {sig.name} without the resume command",
+                )
                 with sqlite3.connect(db) as conn:  # its own lease (one a SIGKILL left before is taken over later)
                     held = conn.execute("select count(*) from run_leases where pid = ?", (proc.pid,)).fetchone()[0]
                 check(held == 0, f"campaign {n}: {sig.name} left its lease held")
@@ -132,8 +151,10 @@ def signal_campaigns(season: Path, panel: Path, work: Path, reference: dict, cam
             check(False, f"campaign {n}: not complete after 40 signals")
         with sqlite3.connect(db) as conn:
             interrupted = conn.execute("select count(*) from judge_calls where status = 'interrupted'").fetchone()[0]
-        print(f"  campaign {n}: {sent} signal(s) ({early} before the command started, {late} after its work "
-              f"ended), {interrupted} attempt(s) cut off, then complete")
+        print(
+            f"  campaign {n}: {sent} signal(s) ({early} before the command started, {late} after its work "
+            f"ended), {interrupted} attempt(s) cut off, then complete"
+        )
         if _run_status(db) == "complete":  # else nothing to compare (failed above)
             settle(url, db, "s", reference, f"campaign {n}")
     print(f"  signals sent: {tally}")
@@ -153,8 +174,9 @@ def _run_status(db: Path) -> str | None:
 def _mount_runner() -> tuple[str, ...] | None:
     """A command prefix giving a private mount namespace where tmpfs may be mounted, or None."""
     for prefix in (("unshare", "-m"), ("unshare", "-rm")):
-        probe = subprocess.run([*prefix, "sh", "-c", "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs $d"],
-                               capture_output=True)
+        probe = subprocess.run(
+            [*prefix, "sh", "-c", "d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs $d"], capture_output=True
+        )
         if probe.returncode == 0:
             return prefix
     return None
@@ -171,10 +193,12 @@ def full_disk(season: Path, panel: Path, work: Path, reference: dict, room_kib: 
         mnt.mkdir()
         room = size + room_kib * 1024
         print(f"full disk: a {room // 1024} KiB tmpfs ({' '.join(prefix)}) holding the {size // 1024} KiB database")
-        inner = (f'mount -t tmpfs -o size={room} tmpfs "{mnt}" && cp "{db}" "{mnt}/" && '
-                 f'GRADER_DATABASE_URL="sqlite:///{mnt}/full.db" "{sys.executable}" -m grader '
-                 + " ".join(f'"{a}"' for a in grade_args(season, panel, "f"))
-                 + f'; code=$?; rm -f "{work}"/full.db*; cp "{mnt}"/full.db* "{work}/"; exit $code')
+        inner = (
+            f'mount -t tmpfs -o size={room} tmpfs "{mnt}" && cp "{db}" "{mnt}/" && '
+            f'GRADER_DATABASE_URL="sqlite:///{mnt}/full.db" "{sys.executable}" -m grader '
+            + " ".join(f'"{a}"' for a in grade_args(season, panel, "f"))
+            + f'; code=$?; rm -f "{work}"/full.db*; cp "{mnt}"/full.db* "{work}/"; exit $code'
+        )
         done = subprocess.run([*prefix, "sh", "-c", inner], cwd=ROOT, capture_output=True, text=True)
     else:
         from grader.storage._engine import MAX_PAGES_ENV
@@ -185,8 +209,10 @@ def full_disk(season: Path, panel: Path, work: Path, reference: dict, room_kib: 
         done = grader(url, *grade_args(season, panel, "f"), env={MAX_PAGES_ENV: str(pages + 24)})
     print(f"  stopped: exit {done.returncode}: {done.stderr.strip()[:200]}")
     check(done.returncode == 7, f"full disk: exit {done.returncode}, not 7")
-    check("Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1,
-          f"full disk: not one line: {done.stderr[-500:]}")
+    check(
+        "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1,
+        f"full disk: not one line: {done.stderr[-500:]}",
+    )
     with sqlite3.connect(db) as conn:
         stored = conn.execute("select count(*) from judge_calls where status = 'ok'").fetchone()[0]
     resumed = grader(url, *grade_args(season, panel, "f"))
@@ -209,8 +235,10 @@ def locked_and_read_only(season: Path, panel: Path, work: Path, reference: dict)
     done = grader(url, *grade_args(season, panel, "l"), env={BUSY_TIMEOUT_ENV: "1"})
     holder.execute("ROLLBACK")
     holder.close()
-    print(f"locked database: exit {done.returncode} after {time.perf_counter() - started:.1f} s: "
-          f"{done.stderr.strip()[:160]}")
+    print(
+        f"locked database: exit {done.returncode} after {time.perf_counter() - started:.1f} s: "
+        f"{done.stderr.strip()[:160]}"
+    )
     check(done.returncode == 6, f"locked: exit {done.returncode}, not 6")
     resumed = grader(url, *grade_args(season, panel, "l"))
     check(resumed.returncode == 0, f"locked: resume exit {resumed.returncode}: {resumed.stderr[-300:]}")
@@ -221,8 +249,9 @@ def locked_and_read_only(season: Path, panel: Path, work: Path, reference: dict)
             print("read-only database: skipped (root without unshare)")
             return
         script = work / "ro.sh"
-        script.write_text('#!/bin/sh\nd="$1"; shift\nmount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && '
-                          'exec "$@"\n')
+        script.write_text(
+            '#!/bin/sh\nd="$1"; shift\nmount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && exec "$@"\n'
+        )
         script.chmod(0o755)
         prefix: tuple = ("unshare", "-m", str(script), str(folder))
     else:
@@ -231,9 +260,14 @@ def locked_and_read_only(season: Path, panel: Path, work: Path, reference: dict)
         folder.chmod(0o555)
         prefix = ()
     outcomes = {}
-    for args in (["leaderboard", "--run", "l"], ["verify", "--run", "l"], ["ledger", "--run", "l"],
-                 ["audit", "--run", "l"], ["cost", "--run", "l"], ["report", "--run", "l", "--out",
-                                                                   str(work / "ro-report")]):
+    for args in (
+        ["leaderboard", "--run", "l"],
+        ["verify", "--run", "l"],
+        ["ledger", "--run", "l"],
+        ["audit", "--run", "l"],
+        ["cost", "--run", "l"],
+        ["report", "--run", "l", "--out", str(work / "ro-report")],
+    ):
         outcomes[args[0]] = grader(url, *args, prefix=prefix).returncode
     wrote = grader(url, *grade_args(season, panel, "l2"), prefix=prefix)
     print(f"read-only database: reads {outcomes}; a write: exit {wrote.returncode}: {wrote.stderr.strip()[:120]}")
@@ -245,8 +279,10 @@ def locked_and_read_only(season: Path, panel: Path, work: Path, reference: dict)
 
 def hostile_retry_after(season: Path, work: Path, latency: float) -> None:
     panel = work / "hostile.yaml"
-    failures = (", failures: {mock-openai: [rate-limited:3600], mock-anthropic: [rate-limited:3600], "
-                "mock-xai: [rate-limited:3600]}")
+    failures = (
+        ", failures: {mock-openai: [rate-limited:3600], mock-anthropic: [rate-limited:3600], "
+        "mock-xai: [rate-limited:3600]}"
+    )
     panel.write_text(PANEL.format(latency=latency, failures=failures, limit=4))
     url = f"sqlite:///{work / 'hostile.db'}"
     started = time.perf_counter()
@@ -290,15 +326,42 @@ def echoing_endpoints(season: Path, work: Path) -> None:
                 return FakeReply.ok(echo(example_from_schema(request.schema), key))
 
             servers[provider] = fake_server(provider, script=script).start()
-        judges = [{"judge_id": f"echo-{p}", "provider": p, "model": f"echo-{p}", "family": p, "timeout_s": 30,
-                   "api_key_env": f"GRADER_BENCH_ECHO_{p.upper()}",
-                   **({"host": f.host_port} if p == "xai" else {"base_url": f.base_url})} for p, f in servers.items()]
+        judges = [
+            {
+                "judge_id": f"echo-{p}",
+                "provider": p,
+                "model": f"echo-{p}",
+                "family": p,
+                "timeout_s": 30,
+                "api_key_env": f"GRADER_BENCH_ECHO_{p.upper()}",
+                **({"host": f.host_port} if p == "xai" else {"base_url": f.base_url}),
+            }
+            for p, f in servers.items()
+        ]
         panel = folder / "echo-panel.yaml"
-        panel.write_text(yaml.safe_dump({"name": "echo", "kind": "real", "retry": {
-            "max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05}, "judges": judges}))
+        panel.write_text(
+            yaml.safe_dump(
+                {
+                    "name": "echo",
+                    "kind": "real",
+                    "retry": {"max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05},
+                    "judges": judges,
+                }
+            )
+        )
         started = time.perf_counter()
-        graded = grader(url, "grade", str(season), "--panel", str(panel), "--run-id", "e", "--allow-real-api-calls",
-                        "--quiet", env=env)
+        graded = grader(
+            url,
+            "grade",
+            str(season),
+            "--panel",
+            str(panel),
+            "--run-id",
+            "e",
+            "--allow-real-api-calls",
+            "--quiet",
+            env=env,
+        )
         took = time.perf_counter() - started
         echoed = sum(1 for f in servers.values() for r in f.requests if r.api_key in keys.values())
     finally:
@@ -306,21 +369,32 @@ def echoing_endpoints(season: Path, work: Path) -> None:
             f.stop()
     check(graded.returncode == 0, f"echo: grade exit {graded.returncode}: {graded.stderr[-300:]}")
     outputs += [graded.stdout, graded.stderr]
-    for args in (["report", "--run", "e", "--out", str(folder / "report")], ["ledger", "--run", "e", "--format",
-                 "json"], ["ledger", "--run", "e"], ["audit", "--run", "e"], ["verify", "--run", "e"],
-                 ["cost", "--run", "e"], ["leaderboard", "--run", "e"]):
+    for args in (
+        ["report", "--run", "e", "--out", str(folder / "report")],
+        ["ledger", "--run", "e", "--format", "json"],
+        ["ledger", "--run", "e"],
+        ["audit", "--run", "e"],
+        ["verify", "--run", "e"],
+        ["cost", "--run", "e"],
+        ["leaderboard", "--run", "e"],
+    ):
         done = grader(url, *args, env=env)
         check(done.returncode == 0, f"echo: {args[0]} exit {done.returncode}: {done.stderr[-300:]}")
         outputs += [done.stdout, done.stderr]
     files = [p for p in folder.rglob("*") if p.is_file() and p.suffix != ".yaml"]
     with sqlite3.connect(db) as conn:
         dump = "\n".join(conn.iterdump())
-    leaks = [k for k in keys.values() if k in dump or any(k in o for o in outputs)
-             or any(k.encode() in p.read_bytes() for p in files)]
-    print(f"echoing endpoints (OpenAI, Anthropic, xAI SDKs): {echoed} request(s) carried a key that came back in "
-          f"the replies; graded in {took:.1f} s; {len(files)} file(s), {len(dump):,} characters of database and "
-          f"{len(outputs)} outputs searched: {len(leaks)} key(s) found, '[redacted]' stored "
-          f"{dump.count('[redacted]')} time(s)")
+    leaks = [
+        k
+        for k in keys.values()
+        if k in dump or any(k in o for o in outputs) or any(k.encode() in p.read_bytes() for p in files)
+    ]
+    print(
+        f"echoing endpoints (OpenAI, Anthropic, xAI SDKs): {echoed} request(s) carried a key that came back in "
+        f"the replies; graded in {took:.1f} s; {len(files)} file(s), {len(dump):,} characters of database and "
+        f"{len(outputs)} outputs searched: {len(leaks)} key(s) found, '[redacted]' stored "
+        f"{dump.count('[redacted]')} time(s)"
+    )
     check(echoed > 0 and not leaks and "[redacted]" in dump, f"echo: keys leaked: {len(leaks)}")
 
 
@@ -351,8 +425,10 @@ def main() -> int:
         first = grader(clean, *grade_args(season, slow, "s"))
         took = time.perf_counter() - started
         assert first.returncode == 0, first.stderr[-2000:]
-        print(f"season: {args.contestants} synthetic contestants x 3 mock judges = {args.contestants * 3} calls; "
-              f"an uninterrupted run at {args.latency:g} s a reply takes {took:.1f} s (seed {args.seed})")
+        print(
+            f"season: {args.contestants} synthetic contestants x 3 mock judges = {args.contestants * 3} calls; "
+            f"an uninterrupted run at {args.latency:g} s a reply takes {took:.1f} s (seed {args.seed})"
+        )
         reference = scores(clean, "s")
         assert grader(clean, *grade_args(season, fast, "fast")).returncode == 0
         check(scores(clean, "fast") == reference, "the panels' latency changed the scores")

@@ -26,10 +26,14 @@ def main() -> None:
     t3 = time.perf_counter()
     replays = replay_season(bundle)
     t4 = time.perf_counter()
-    print(f"season: {built.n_contestants} contestants × {built.n_days} days, {built.n_decisions} decisions, "
-          f"{built.n_trades} trades (generated in {t1 - t0:.2f} s)")
-    print(f"  load + validate {t2 - t1:.2f} s; point-in-time store (every symbol's fields derived) {t3 - t2:.2f} s; replay {t4 - t3:.2f} s "
-          f"({len(replays)} contestants)")
+    print(
+        f"season: {built.n_contestants} contestants × {built.n_days} days, {built.n_decisions} decisions, "
+        f"{built.n_trades} trades (generated in {t1 - t0:.2f} s)"
+    )
+    print(
+        f"  load + validate {t2 - t1:.2f} s; point-in-time store (every symbol's fields derived) {t3 - t2:.2f} s; replay {t4 - t3:.2f} s "
+        f"({len(replays)} contestants)"
+    )
     total = t4 - t1
     print(f"  total {total:.2f} s ({'within' if total < 5 else 'OVER'} the 5 s bar)")
     t5 = time.perf_counter()
@@ -37,8 +41,10 @@ def main() -> None:
     t6 = time.perf_counter()
     n = sum(len(r.decisions) for r in risk.values())
     computed = sum(d.var_1d is not None for r in risk.values() for d in r.decisions)
-    print(f"  risk evidence (VaR, correlation score, baselines, stress windows): {t6 - t5:.2f} s for {n} decisions "
-          f"({computed} with VaR; {(t6 - t5) / n * 1e3:.2f} ms per decision)")
+    print(
+        f"  risk evidence (VaR, correlation score, baselines, stress windows): {t6 - t5:.2f} s for {n} decisions "
+        f"({computed} with VaR; {(t6 - t5) / n * 1e3:.2f} ms per decision)"
+    )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ from tests.season._fuzz import (  # noqa: E402
 
 
 def _run(strategy, n: int, check, counts: Counter, failures: list) -> None:  # noqa: ANN001
-    @settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=n, deadline=None, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck)
+    )
     @given(strategy)
     def one(example) -> None:  # noqa: ANN001
         try:
@@ -48,20 +49,29 @@ def main() -> None:
     start = time.perf_counter()
     for name, strategy, count, check in (
         ("bundles (any mutation)", bundles, n - graded, lambda b: check_bundle(*b)),
-        ("bundles (gentle mutations, graded and reported when valid)", gentle_bundles, graded,
-         lambda b: check_bundle(*b, grade=True)),
+        (
+            "bundles (gentle mutations, graded and reported when valid)",
+            gentle_bundles,
+            graded,
+            lambda b: check_bundle(*b, grade=True),
+        ),
         ("rubric files", rubric_mutations(), max(1, n // 5), lambda ops: check_rubric(rubric_text, ops)),
     ):
         t0 = time.perf_counter()
         results[name] = Counter()
         _run(strategy, count, check, results[name], failures)
         c = results[name]
-        print(f"{name}: {sum(c.values()):,} generated — {c['refused']:,} refused cleanly, {c['valid']:,} valid, "
-              f"{c['traceback']:,} tracebacks ({time.perf_counter() - t0:.0f} s)", flush=True)
+        print(
+            f"{name}: {sum(c.values()):,} generated — {c['refused']:,} refused cleanly, {c['valid']:,} valid, "
+            f"{c['traceback']:,} tracebacks ({time.perf_counter() - t0:.0f} s)",
+            flush=True,
+        )
     bundles_total = sum(sum(results[k].values()) for k in results if k.startswith("bundles"))
     tracebacks = sum(c["traceback"] for c in results.values())
-    print(f"total: {bundles_total:,} bundles and {sum(results['rubric files'].values()):,} rubric files, "
-          f"{tracebacks} tracebacks, {time.perf_counter() - start:.0f} s")
+    print(
+        f"total: {bundles_total:,} bundles and {sum(results['rubric files'].values()):,} rubric files, "
+        f"{tracebacks} tracebacks, {time.perf_counter() - start:.0f} s"
+    )
     seen: set[str] = set()
     for example, tb in failures:
         last = tb.strip().splitlines()[-1]

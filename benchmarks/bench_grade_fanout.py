@@ -51,16 +51,24 @@ async def floor() -> float:
 
     from grader.fakes import FakeOpenAI, valid_grades
 
-    schema = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"],
-              "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"score": {"type": "integer"}},
+        "required": ["score"],
+        "additionalProperties": False,
+    }
     with FakeOpenAI(script=valid_grades, latency_s=LATENCY) as fake:
         client = openai.AsyncOpenAI(base_url=fake.base_url, api_key="sk-bench", max_retries=0, timeout=30)
         gate = asyncio.Semaphore(CONCURRENCY)
 
         async def one(k: int) -> None:
             async with gate:
-                await client.responses.create(model="m", instructions="grade", input=f"record {k}", text={
-                    "format": {"type": "json_schema", "name": "G", "schema": schema, "strict": True}})
+                await client.responses.create(
+                    model="m",
+                    instructions="grade",
+                    input=f"record {k}",
+                    text={"format": {"type": "json_schema", "name": "G", "schema": schema, "strict": True}},
+                )
 
         start = time.perf_counter()
         await asyncio.gather(*(one(k) for k in range(CONTESTANTS)))
@@ -79,8 +87,21 @@ def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
         leftover.unlink(missing_ok=True)
     env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}"}
     wall_start, start = time.time(), time.perf_counter()
-    done = subprocess.run([str(ROOT / ".venv" / "bin" / "grader"), "grade", str(season), "--panel", str(panel),
-                           "--run-id", "fanout", "--quiet"], env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            str(ROOT / ".venv" / "bin" / "grader"),
+            "grade",
+            str(season),
+            "--panel",
+            str(panel),
+            "--run-id",
+            "fanout",
+            "--quiet",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     total = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"grader grade failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -90,8 +111,9 @@ def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
 
     with session_scope(f"sqlite:///{db}") as s:
         first = s.scalar(select(func.min(JudgeCallRow.created_at)))
-        ends = [epoch(c) + (lat or 0.0) for c, lat in s.execute(select(JudgeCallRow.created_at,
-                                                                          JudgeCallRow.latency_s))]
+        ends = [
+            epoch(c) + (lat or 0.0) for c, lat in s.execute(select(JudgeCallRow.created_at, JudgeCallRow.latency_s))
+        ]
     first_s, last_reply = epoch(first) - wall_start, max(ends) - wall_start
     return {"total": total, "start": first_s, "calls": last_reply - first_s, "tail": total - last_reply}
 
@@ -118,15 +140,23 @@ def main() -> int:
         return f"{statistics.median(values):6.2f} s (range {min(values):.2f}-{max(values):.2f})"
 
     total = [g["total"] for g in grades]
-    print(f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency, concurrency "
-          f"{CONCURRENCY}: ideal ceil({CONTESTANTS}/{CONCURRENCY}) x {LATENCY:g} s = {ideal:.1f} s; "
-          f"median of {len(grades)} run(s)")
-    print(f"floor (bare asyncio + OpenAI SDK, nothing stored): {fig(floors)} = "
-          f"{statistics.median(floors) / ideal:.2f} x ideal")
-    print(f"grader grade end to end (fresh process):          {fig(total)} = "
-          f"{statistics.median(total) / ideal:.2f} x ideal (goal <= 1.25 x)")
-    print(f"  start-up until the first call left: {fig([g['start'] for g in grades])} (calls stream while the "
-          "other prompts are built)")
+    print(
+        f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency, concurrency "
+        f"{CONCURRENCY}: ideal ceil({CONTESTANTS}/{CONCURRENCY}) x {LATENCY:g} s = {ideal:.1f} s; "
+        f"median of {len(grades)} run(s)"
+    )
+    print(
+        f"floor (bare asyncio + OpenAI SDK, nothing stored): {fig(floors)} = "
+        f"{statistics.median(floors) / ideal:.2f} x ideal"
+    )
+    print(
+        f"grader grade end to end (fresh process):          {fig(total)} = "
+        f"{statistics.median(total) / ideal:.2f} x ideal (goal <= 1.25 x)"
+    )
+    print(
+        f"  start-up until the first call left: {fig([g['start'] for g in grades])} (calls stream while the "
+        "other prompts are built)"
+    )
     print(f"  first call to last reply:           {fig([g['calls'] for g in grades])}")
     print(f"  last reply to exit (scores, manifest, leaderboard): {fig([g['tail'] for g in grades])}")
     return 0

@@ -43,10 +43,16 @@ def build_store(rng: random.Random) -> tuple[PointInTimeStore, list[str], list]:
     for s in symbols:  # illustrative quarterly fundamentals
         for q in range(0, len(days), 63):
             when = close_time(days[q])
-            for field, lo, hi in (("peRatio", 8, 45), ("profitMargin", -0.05, 0.35), ("returnOnEquityTTM", -0.1, 0.6),
-                                  ("quarterlyEarningsGrowthYOY", -0.3, 0.8), ("analystTargetPrice", 0.9, 1.3),
-                                  ("analystRatingBuy", 2, 25), ("analystRatingHold", 1, 15),
-                                  ("analystRatingSell", 0, 5)):
+            for field, lo, hi in (
+                ("peRatio", 8, 45),
+                ("profitMargin", -0.05, 0.35),
+                ("returnOnEquityTTM", -0.1, 0.6),
+                ("quarterlyEarningsGrowthYOY", -0.3, 0.8),
+                ("analystTargetPrice", 0.9, 1.3),
+                ("analystRatingBuy", 2, 25),
+                ("analystRatingHold", 1, 15),
+                ("analystRatingSell", 0, 5),
+            ):
                 value = rng.uniform(lo, hi)
                 if field == "analystTargetPrice":
                     value *= float(prices[(prices.symbol == s)].close.iloc[q])
@@ -101,8 +107,16 @@ def make_claims(store: PointInTimeStore, symbols: list[str], days: list, rng: ra
             "management executes well",
         ]
         for i, text in enumerate(templates[:PER_DECISION]):
-            claims.append(Claim(id=f"{k}-{i}", text=text, decided_at=decided, symbol=symbol,
-                                cited_fields=[], judge_status=rng.choice(["supported", "not_verifiable"])))
+            claims.append(
+                Claim(
+                    id=f"{k}-{i}",
+                    text=text,
+                    decided_at=decided,
+                    symbol=symbol,
+                    cited_fields=[],
+                    judge_status=rng.choice(["supported", "not_verifiable"]),
+                )
+            )
     return claims
 
 
@@ -122,11 +136,15 @@ def main() -> None:
     cpu = time.process_time() - cpu
     counts = Counter(r.status for r in results)
     unique_texts = len({c.text for c in claims})
-    print(f"store built in {t1 - t0:.2f} s; {len(claims):,} claims generated in {t2 - t1:.2f} s "
-          f"({unique_texts:,} distinct texts, {N_DECISIONS:,} decisions)")
-    print(f"verify_many: {len(claims):,} claims in {elapsed:.3f} s = {len(claims) / elapsed:,.0f} claims/s "
-          f"({'PASS' if elapsed < 2.0 else 'FAIL'}: bar < 2 s); CPU time {cpu:.3f} s; load average "
-          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (other processes slow the wall time)")
+    print(
+        f"store built in {t1 - t0:.2f} s; {len(claims):,} claims generated in {t2 - t1:.2f} s "
+        f"({unique_texts:,} distinct texts, {N_DECISIONS:,} decisions)"
+    )
+    print(
+        f"verify_many: {len(claims):,} claims in {elapsed:.3f} s = {len(claims) / elapsed:,.0f} claims/s "
+        f"({'PASS' if elapsed < 2.0 else 'FAIL'}: bar < 2 s); CPU time {cpu:.3f} s; load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (other processes slow the wall time)"
+    )
     print("statuses:", dict(counts), "lookahead flags:", sum(r.lookahead for r in results))
 
 

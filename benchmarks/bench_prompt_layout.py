@@ -68,17 +68,23 @@ def main() -> int:
     naive = [p.naive_token_estimate for p in ps]
     auto = cached_tokens(ps, "openai")
     print(f"{bundle.info.id}: {len(ps)} contestants, {len(bundle.decisions)} decisions")
-    print(f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
-          f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
-          f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)")
+    print(
+        f"prompt tokens per contestant: median {statistics.median(total):,.0f} (min {min(total):,}, max "
+        f"{max(total):,}); naive dump median {statistics.median(naive):,.0f}; compact = "
+        f"{statistics.median(t / n for t, n in zip(total, naive, strict=True)):.0%} of naive (goal <= 50%)"
+    )
     from grader.prompts import TOKENIZER
 
     counted = [p.counted_tokens for p in ps]
-    print(f"counted with {TOKENIZER} (offline; exact for GPT-4-family models, an estimate for the panel's): median "
-          f"{statistics.median(counted):,.0f} tokens, {statistics.median(c / t for c, t in zip(counted, total, strict=True)):.2f}"
-          " x the four-characters estimate")
-    print(f"shared prefix a cache can serve (instructions, season header, what a record leaves out): "
-          f"{sum(c for c, _ in auto) / sum(total):.1%} of all prompt tokens")
+    print(
+        f"counted with {TOKENIZER} (offline; exact for GPT-4-family models, an estimate for the panel's): median "
+        f"{statistics.median(counted):,.0f} tokens, {statistics.median(c / t for c, t in zip(counted, total, strict=True)):.2f}"
+        " x the four-characters estimate"
+    )
+    print(
+        f"shared prefix a cache can serve (instructions, season header, what a record leaves out): "
+        f"{sum(c for c, _ in auto) / sum(total):.1%} of all prompt tokens"
+    )
     panel = load_panel("frontier")
     for judge in panel.judges:
         pr = judge.pricing
@@ -86,23 +92,30 @@ def main() -> int:
         full = sum(pr.cost_usd(t, OUT_TOKENS) for t in total)
         cached = sum(pr.cost_usd(t, OUT_TOKENS, c, w) for t, (c, w) in zip(total, split, strict=True))
         batch = sum(pr.cost_usd(t, OUT_TOKENS, c, w, batch=True) for t, (c, w) in zip(total, split, strict=True))
-        print(f"  re-grade with {judge.judge_id}: ${full:,.2f} every call in full; ${cached:,.2f} with the shared "
-              f"prefix cached ({cached / full:.0%}); ${batch:,.2f} through the batch API with the cache "
-              f"({batch / full:.0%})")
+        print(
+            f"  re-grade with {judge.judge_id}: ${full:,.2f} every call in full; ${cached:,.2f} with the shared "
+            f"prefix cached ({cached / full:.0%}); ${batch:,.2f} through the batch API with the cache "
+            f"({batch / full:.0%})"
+        )
 
     demo, dps = _prompts(ROOT / "seasons" / "demo-2022q1")
-    print(f"{demo.info.id} re-grade with the frontier panel: naive synchronous calls (naive dump, every call in full) "
-          "vs batch + cached prefix (compact prompts):")
+    print(
+        f"{demo.info.id} re-grade with the frontier panel: naive synchronous calls (naive dump, every call in full) "
+        "vs batch + cached prefix (compact prompts):"
+    )
     naive_all = batch_all = 0.0
     for judge in panel.judges:
         pr = judge.pricing
         naive_usd = sum(pr.cost_usd(p.naive_token_estimate, OUT_TOKENS) for p in dps)
         split = cached_tokens(dps, judge.provider)
-        batch_usd = sum(pr.cost_usd(p.token_estimate, OUT_TOKENS, c, w, batch=True)
-                        for p, (c, w) in zip(dps, split, strict=True))
+        batch_usd = sum(
+            pr.cost_usd(p.token_estimate, OUT_TOKENS, c, w, batch=True) for p, (c, w) in zip(dps, split, strict=True)
+        )
         naive_all, batch_all = naive_all + naive_usd, batch_all + batch_usd
-        print(f"  {judge.judge_id}: ${naive_usd:,.3f} naive vs ${batch_usd:,.3f} batch + cache = "
-              f"{batch_usd / naive_usd:.0%}")
+        print(
+            f"  {judge.judge_id}: ${naive_usd:,.3f} naive vs ${batch_usd:,.3f} batch + cache = "
+            f"{batch_usd / naive_usd:.0%}"
+        )
     print(f"  panel: ${naive_all:,.3f} vs ${batch_all:,.3f} = {batch_all / naive_all:.0%} of naive (goal <= 30%)")
     return 0
 

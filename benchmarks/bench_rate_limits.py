@@ -67,10 +67,18 @@ def call_figures(db: Path) -> dict[str, float]:
     from grader.storage import JudgeCallRow, session_scope
 
     with session_scope(f"sqlite:///{db}") as s:
-        tokens = s.scalar(select(func.sum(JudgeCallRow.input_tokens + JudgeCallRow.output_tokens))
-                          .where(JudgeCallRow.status == "ok")) or 0
-        refused = s.scalar(select(func.count()).select_from(JudgeCallRow)
-                           .where(JudgeCallRow.error_kind == "rate_limited")) or 0
+        tokens = (
+            s.scalar(
+                select(func.sum(JudgeCallRow.input_tokens + JudgeCallRow.output_tokens)).where(
+                    JudgeCallRow.status == "ok"
+                )
+            )
+            or 0
+        )
+        refused = (
+            s.scalar(select(func.count()).select_from(JudgeCallRow).where(JudgeCallRow.error_kind == "rate_limited"))
+            or 0
+        )
         calls = s.scalar(select(func.count()).select_from(JudgeCallRow)) or 0
     return {"tokens": float(tokens), "429s": float(refused), "rows": float(calls)}
 
@@ -90,9 +98,20 @@ def inspect_ai_run(python: str, prompts: Path, *, connections: int, tpm: int | N
     limits = FakeLimits(tpm=tpm, window_s=WINDOW_S) if tpm else None
     script = always(FakeReply.ok({"score": 7}, output_tokens=800))
     with FakeOpenAI(script=script, latency_s=LATENCY, limits=limits, require_strict_schema=False) as fake:
-        done = subprocess.run([python, str(ROOT / "benchmarks" / "inspect_rate_limited.py"), str(prompts),
-                               "--base-url", fake.base_url, "--max-connections", str(connections)],
-                              env={**os.environ, "OPENAI_API_KEY": "sk-bench"}, capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                python,
+                str(ROOT / "benchmarks" / "inspect_rate_limited.py"),
+                str(prompts),
+                "--base-url",
+                fake.base_url,
+                "--max-connections",
+                str(connections),
+            ],
+            env={**os.environ, "OPENAI_API_KEY": "sk-bench"},
+            capture_output=True,
+            text=True,
+        )
         requests = fake.requests
         refused = fake.limits.refused if fake.limits is not None else 0
     if done.returncode != 0:
@@ -100,8 +119,13 @@ def inspect_ai_run(python: str, prompts: Path, *, connections: int, tpm: int | N
     result = json.loads(done.stdout.strip().splitlines()[-1])
     first = min(r.received_at for r in requests)
     calls = max(r.received_at for r in requests) + LATENCY - first
-    return {"total": result["seconds"], "calls": calls, "429s": float(refused), "requests": float(len(requests)),
-            "errors": float(result["errors"])}
+    return {
+        "total": result["seconds"],
+        "calls": calls,
+        "429s": float(refused),
+        "requests": float(len(requests)),
+        "errors": float(result["errors"]),
+    }
 
 
 def export_prompts(db: Path, out: Path) -> Path:
@@ -155,36 +179,50 @@ def main() -> int:
 
     total = [g["total"] for g in fanout]
     load = os.getloadavg()[0]
-    print(f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency; median of {runs} run(s); "
-          f"load average {load:.1f} on {os.cpu_count()} cores (figures stretch with it)")
-    print(f"no limit, concurrency {FANOUT_CONCURRENCY}: ideal {ideal:.1f} s; floor (bare asyncio + SDK) "
-          f"{med(floors):.2f} s = {med(floors) / ideal:.2f} x; grader grade end to end {med(total):.2f} s = "
-          f"{med(total) / ideal:.2f} x ideal (goal <= 1.15 x), calls {med([g['calls'] for g in fanout]):.2f} s")
-    print(f"under a TPM limit of {tpm:,} (window {WINDOW_S:g} s), concurrency {LIMITED_CONCURRENCY}: "
-          f"{tokens:,.0f} tokens -> bound {bound:.2f} s")
+    print(
+        f"{CONTESTANTS} contestants x {DAYS} days, one mock judge at {LATENCY:g} s latency; median of {runs} run(s); "
+        f"load average {load:.1f} on {os.cpu_count()} cores (figures stretch with it)"
+    )
+    print(
+        f"no limit, concurrency {FANOUT_CONCURRENCY}: ideal {ideal:.1f} s; floor (bare asyncio + SDK) "
+        f"{med(floors):.2f} s = {med(floors) / ideal:.2f} x; grader grade end to end {med(total):.2f} s = "
+        f"{med(total) / ideal:.2f} x ideal (goal <= 1.15 x), calls {med([g['calls'] for g in fanout]):.2f} s"
+    )
+    print(
+        f"under a TPM limit of {tpm:,} (window {WINDOW_S:g} s), concurrency {LIMITED_CONCURRENCY}: "
+        f"{tokens:,.0f} tokens -> bound {bound:.2f} s"
+    )
     for name, rows in measured.items():
         calls = med([t["calls"] for t, _ in rows])
         end = med([t["total"] for t, _ in rows])
         refused = [int(f["429s"]) for _, f in rows]
-        print(f"  {name:27s}: calls {calls:6.2f} s = {calls / bound:.3f} x bound (goal <= 1.10 x); end to end "
-              f"{end:6.2f} s = {end / bound:.3f} x; 429s {refused} (goal: a handful at most)")
+        print(
+            f"  {name:27s}: calls {calls:6.2f} s = {calls / bound:.3f} x bound (goal <= 1.10 x); end to end "
+            f"{end:6.2f} s = {end / bound:.3f} x; 429s {refused} (goal: a handful at most)"
+        )
     python = inspect_python()
     if python is None:
-        print("inspect_ai: not installed here (not a dependency of this project; point GRADER_BENCH_INSPECT_PYTHON at "
-              "a Python that has it): not measured")
+        print(
+            "inspect_ai: not installed here (not a dependency of this project; point GRADER_BENCH_INSPECT_PYTHON at "
+            "a Python that has it): not measured"
+        )
         return 0
     prompts = export_prompts(args.workdir / "free-0.db", args.workdir / "prompts.json")
     free_inspect = [inspect_ai_run(python, prompts, connections=FANOUT_CONCURRENCY, tpm=None) for _ in range(runs)]
     limited_inspect = [inspect_ai_run(python, prompts, connections=LIMITED_CONCURRENCY, tpm=tpm) for _ in range(runs)]
     free_total = med([r["total"] for r in free_inspect])
-    print(f"inspect_ai, same prompts, same kind of fake: no limit, {FANOUT_CONCURRENCY} connections: eval "
-          f"{free_total:.2f} s = {free_total / ideal:.2f} x ideal, calls {med([r['calls'] for r in free_inspect]):.2f} s")
+    print(
+        f"inspect_ai, same prompts, same kind of fake: no limit, {FANOUT_CONCURRENCY} connections: eval "
+        f"{free_total:.2f} s = {free_total / ideal:.2f} x ideal, calls {med([r['calls'] for r in free_inspect]):.2f} s"
+    )
     calls = med([r["calls"] for r in limited_inspect])
     end = med([r["total"] for r in limited_inspect])
-    print(f"  under the TPM limit, {LIMITED_CONCURRENCY} connections: calls {calls:6.2f} s = {calls / bound:.3f} x bound; "
-          f"eval {end:6.2f} s = {end / bound:.3f} x; 429s {[int(r['429s']) for r in limited_inspect]}; "
-          f"requests {[int(r['requests']) for r in limited_inspect]}, samples in error "
-          f"{[int(r['errors']) for r in limited_inspect]}")
+    print(
+        f"  under the TPM limit, {LIMITED_CONCURRENCY} connections: calls {calls:6.2f} s = {calls / bound:.3f} x bound; "
+        f"eval {end:6.2f} s = {end / bound:.3f} x; 429s {[int(r['429s']) for r in limited_inspect]}; "
+        f"requests {[int(r['requests']) for r in limited_inspect]}, samples in error "
+        f"{[int(r['errors']) for r in limited_inspect]}"
+    )
     return 0
 
 

@@ -30,13 +30,17 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     rounds = {lab.round for lab in labels}
     families = Counter(lab.model.split("-")[0] for lab in labels)
-    print(f"hand-labelled real claims: {len(labels)} from {len(rounds)} rounds "
-          f"({', '.join(f'{k} {v}' for k, v in sorted(families.items()))}); evaluated in {elapsed:.1f} s")
+    print(
+        f"hand-labelled real claims: {len(labels)} from {len(rounds)} rounds "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(families.items()))}); evaluated in {elapsed:.1f} s"
+    )
     print(result.table())
     by_kind = Counter((o.label.kind, o.correct) for o in result.outcomes)
     kinds = sorted({k for k, _ in by_kind})
-    print("by kind (right/total): " + ", ".join(
-        f"{k} {by_kind[(k, True)]}/{by_kind[(k, True)] + by_kind[(k, False)]}" for k in kinds))
+    print(
+        "by kind (right/total): "
+        + ", ".join(f"{k} {by_kind[(k, True)]}/{by_kind[(k, True)] + by_kind[(k, False)]}" for k in kinds)
+    )
     if "--mistakes" in sys.argv:
         for o in result.mistakes():
             lab = o.label
@@ -50,25 +54,49 @@ FIXTURES = REPO / "tests" / "ledgers" / "fixtures"
 V4_DEV_ROUNDS = frozenset({"CB-2026-07-28-1W", "CB-2026-07-30-1M"})
 """holdout_v4 was measured once whole, then split by round: these two rounds were read to write rules."""
 HELD_OUT = [
-    ("later real rounds (11 rounds of 2026-07-21..31, not in data/: set GRADER_TEST_CB_ROUNDS to the full public "
-     "rounds; labelled by a session that never saw the rules)", FIXTURES / "holdout_claims" / "late.jsonl", None),
-    ("portfolio-v3.0 style, other rounds (development: written and labelled by another session, read to write rules)",
-     FIXTURES / "dev_v3" / "labels.jsonl", None),
-    ("portfolio-v3.0 format (held out: never read while writing rules; written and labelled by another session)",
-     FIXTURES / "holdout_v3" / "labels.jsonl", None),
-    ("other formats, development half (tables, key=value lines, YAML, JSON-ish, shorthand, prose; rounds "
-     "2026-07-28-1W and 07-30-1M; read to write rules after one measurement of the whole set)",
-     FIXTURES / "holdout_v4" / "labels.jsonl", True),
-    ("other formats, second half (rounds 2026-07-31-1M and -1W; never read until measured, then read to write rules "
-     "after holdout_v5 arrived)", FIXTURES / "holdout_v4" / "labels.jsonl", False),
-    ("v5: desk memo, CSV, HTML table, anaphora, ranges, words for numbers, and real sentences; development half "
-     "(older rounds, read to write rules after one measurement of the whole set)", FIXTURES / "holdout_v5" /
-     "labels.jsonl", "v5-dev"),
-    ("v5: held-out half (rounds 2026-07-27-1M and 07-29-1W; never read while writing rules)",
-     FIXTURES / "holdout_v5" / "labels.jsonl", "v5-held"),
+    (
+        "later real rounds (11 rounds of 2026-07-21..31, not in data/: set GRADER_TEST_CB_ROUNDS to the full public "
+        "rounds; labelled by a session that never saw the rules)",
+        FIXTURES / "holdout_claims" / "late.jsonl",
+        None,
+    ),
+    (
+        "portfolio-v3.0 style, other rounds (development: written and labelled by another session, read to write rules)",
+        FIXTURES / "dev_v3" / "labels.jsonl",
+        None,
+    ),
+    (
+        "portfolio-v3.0 format (held out: never read while writing rules; written and labelled by another session)",
+        FIXTURES / "holdout_v3" / "labels.jsonl",
+        None,
+    ),
+    (
+        "other formats, development half (tables, key=value lines, YAML, JSON-ish, shorthand, prose; rounds "
+        "2026-07-28-1W and 07-30-1M; read to write rules after one measurement of the whole set)",
+        FIXTURES / "holdout_v4" / "labels.jsonl",
+        True,
+    ),
+    (
+        "other formats, second half (rounds 2026-07-31-1M and -1W; never read until measured, then read to write rules "
+        "after holdout_v5 arrived)",
+        FIXTURES / "holdout_v4" / "labels.jsonl",
+        False,
+    ),
+    (
+        "v5: desk memo, CSV, HTML table, anaphora, ranges, words for numbers, and real sentences; development half "
+        "(older rounds, read to write rules after one measurement of the whole set)",
+        FIXTURES / "holdout_v5" / "labels.jsonl",
+        "v5-dev",
+    ),
+    (
+        "v5: held-out half (rounds 2026-07-27-1M and 07-29-1W; never read while writing rules)",
+        FIXTURES / "holdout_v5" / "labels.jsonl",
+        "v5-held",
+    ),
 ]
-V5_DEV_ROUNDS = frozenset({"CB-2026-06-12-1W", "CB-2026-06-22-1M", "CB-2026-07-22-1M", "CB-2026-07-23-1M",
-                           "CB-2026-07-24-1M"})
+V5_DEV_ROUNDS = frozenset(
+    {"CB-2026-06-12-1W", "CB-2026-06-22-1M", "CB-2026-07-22-1M", "CB-2026-07-23-1M", "CB-2026-07-24-1M"}
+)
 """holdout_v5 was measured once whole, then split by time: its older rounds were read to write rules."""
 
 

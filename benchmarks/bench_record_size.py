@@ -47,9 +47,11 @@ def measure(name: str, season: Path, panel) -> None:
     cid, largest = max(((cid, p.counted_tokens) for cid, p in prompts.items()), key=lambda kv: kv[1])
     windows = [(j.judge_id, j.context_window) for j in panel.judges if j.context_window]
     left = "; ".join(f"{judge} {1 - largest / w:.0%}" for judge, w in [*windows, ("200k", SMALLEST_WINDOW)])
-    print(f"{name:<34} {len(prompts):>3} records {sum(n.values()):>5} decisions | tokens/decision median "
-          f"{statistics.median(per_decision):>5,.0f} max {max(per_decision):>5,.0f} | largest record {largest:>7,} "
-          f"({n[cid]} decisions) | of naive: max {max(share):.1%} | window left: {left} | built in {seconds:.1f} s")
+    print(
+        f"{name:<34} {len(prompts):>3} records {sum(n.values()):>5} decisions | tokens/decision median "
+        f"{statistics.median(per_decision):>5,.0f} max {max(per_decision):>5,.0f} | largest record {largest:>7,} "
+        f"({n[cid]} decisions) | of naive: max {max(share):.1%} | window left: {left} | built in {seconds:.1f} s"
+    )
 
 
 def main() -> int:
@@ -58,8 +60,10 @@ def main() -> int:
     from grader.panel._config import load_panel
 
     panel = load_panel("frontier")
-    print("Tokens per decision (cl100k_base) against horizon length; share of the naive dump at four characters a "
-          "token; window left for the reply by the largest record")
+    print(
+        "Tokens per decision (cl100k_base) against horizon length; share of the naive dump at four characters a "
+        "token; window left for the reply by the largest record"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for days in (30, 60, 125, 250):
             contestants = 20 if days == 250 else 7
@@ -74,8 +78,10 @@ def main() -> int:
             import_capitalbench(rounds, track, None, None, out)
             measure(f"CapitalBench {track} ({'GRADER_TEST_CB_ROUNDS' if named else 'slice in data/'})", out, panel)
         if not named:
-            print("(the CapitalBench tracks above are the slice in data/; GRADER_TEST_CB_ROUNDS=/path/to/rounds "
-                  "measures them on the full public rounds)")
+            print(
+                "(the CapitalBench tracks above are the slice in data/; GRADER_TEST_CB_ROUNDS=/path/to/rounds "
+                "measures them on the full public rounds)"
+            )
     return 0
 
 

@@ -33,6 +33,7 @@ def synthetic_season(rubric, seed: int = 7) -> tuple[dict, dict]:
         level = rng.randint(30, 90)
         grades[contestant] = {}
         for judge in JUDGES:
+
             def jitter(level: int = level) -> int:
                 return max(0, min(100, level + rng.randint(-15, 15)))
 
@@ -84,7 +85,9 @@ def main() -> None:
     model = grade_model_for(v04)
 
     def validate() -> dict:
-        return {c: {j: None if g is None else model.model_validate(g) for j, g in by.items()} for c, by in grades.items()}
+        return {
+            c: {j: None if g is None else model.model_validate(g) for j, g in by.items()} for c, by in grades.items()
+        }
 
     t_validate, _ = timed(validate)
     t_v04, base = timed(lambda: score_run(grades, v04, timings, outcome_available=True))
@@ -92,16 +95,22 @@ def main() -> None:
     t_full, _ = timed(lambda: score_run(validate(), variant, timings, outcome_available=True))
 
     moved = sum(
-        1 for a, b in zip(sorted(base, key=lambda s: s.contestant_id), sorted(rescored, key=lambda s: s.contestant_id),
-                          strict=True)
+        1
+        for a, b in zip(
+            sorted(base, key=lambda s: s.contestant_id), sorted(rescored, key=lambda s: s.contestant_id), strict=True
+        )
         if a.rank != b.rank
     )
-    print(f"season: {CONTESTANTS} contestants x {len(JUDGES)} judges, {DECISIONS} timed decisions each "
-          f"(synthetic grades, 20 claims each); median of {REPEATS} runs")
+    print(
+        f"season: {CONTESTANTS} contestants x {len(JUDGES)} judges, {DECISIONS} timed decisions each "
+        f"(synthetic grades, 20 claims each); median of {REPEATS} runs"
+    )
     print(f"validate stored grades into models:        {t_validate * 1000:8.1f} ms")
     print(f"score_run under v0.4:                      {t_v04 * 1000:8.1f} ms")
-    print(f"score_run under weights-only variant:      {t_variant * 1000:8.1f} ms  (judge calls: 0, "
-          f"{moved} contestants changed rank)")
+    print(
+        f"score_run under weights-only variant:      {t_variant * 1000:8.1f} ms  (judge calls: 0, "
+        f"{moved} contestants changed rank)"
+    )
     print(f"validate + score_run (full rescore path):  {t_full * 1000:8.1f} ms")
     verdict = "PASS" if t_full < BAR_SECONDS else "FAIL"
     print(f"bar: re-score < {BAR_SECONDS:.0f} s of compute -> {verdict} ({t_full:.3f} s)")

@@ -27,18 +27,25 @@ def main() -> int:
 
     with open(args.prompts) as handle:
         prompts = json.load(handle)
-    samples = [Sample(input=[ChatMessageSystem(content=system), ChatMessageUser(content=user)], id=k)
-               for k, (system, user) in enumerate(prompts)]
+    samples = [
+        Sample(input=[ChatMessageSystem(content=system), ChatMessageUser(content=user)], id=k)
+        for k, (system, user) in enumerate(prompts)
+    ]
     task = Task(dataset=samples, solver=generate())
     start = time.perf_counter()
-    logs = inspect_eval(task, model="openai/mock-gpt", model_base_url=args.base_url,
-                        max_connections=args.max_connections, max_tokens=args.max_tokens,
-                        log_dir=tempfile.mkdtemp(prefix="inspect-bench-"), display="none")
+    logs = inspect_eval(
+        task,
+        model="openai/mock-gpt",
+        model_base_url=args.base_url,
+        max_connections=args.max_connections,
+        max_tokens=args.max_tokens,
+        log_dir=tempfile.mkdtemp(prefix="inspect-bench-"),
+        display="none",
+    )
     seconds = time.perf_counter() - start
     log = logs[0]
     errors = sum(1 for s in (log.samples or []) if s.error is not None)
-    print(json.dumps({"seconds": seconds, "status": log.status, "samples": len(log.samples or []),
-                      "errors": errors}))
+    print(json.dumps({"seconds": seconds, "status": log.status, "samples": len(log.samples or []), "errors": errors}))
     return 0
 
 

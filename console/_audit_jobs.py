@@ -21,10 +21,18 @@ def build_audit_document(run_id: str, url: str, timeout: float = 1800):  # noqa:
     """Build the run's report document in a worker process and load it (errors name the worker's reason)."""
     with tempfile.TemporaryDirectory(prefix="grader-audit-") as tmp:
         out = Path(tmp) / "document.pickle"
-        env = {**os.environ, "GRADER_DATABASE_URL": url,
-               "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
-        done = subprocess.run([sys.executable, "-m", "console._audit_worker", run_id, str(out)],
-                              capture_output=True, text=True, timeout=timeout, env=env)
+        env = {
+            **os.environ,
+            "GRADER_DATABASE_URL": url,
+            "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "console._audit_worker", run_id, str(out)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
         if done.returncode != 0:
             lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
             raise RuntimeError(lines[-1] if lines else f"audit worker exited with {done.returncode}")
@@ -73,6 +81,9 @@ class AuditJobs:
     def latest_finished(self, url: str, run_id: str, version: int):  # noqa: ANN201
         """The newest successfully built document of this run and version, if any."""
         with self._lock:
-            done = [(k, f) for k, f in self._jobs.items()
-                    if k[:3] == (url, run_id, version) and f.done() and not f.cancelled() and f.exception() is None]
+            done = [
+                (k, f)
+                for k, f in self._jobs.items()
+                if k[:3] == (url, run_id, version) and f.done() and not f.cancelled() and f.exception() is None
+            ]
         return max(done, key=lambda kf: kf[0][3])[1].result() if done else None

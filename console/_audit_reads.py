@@ -12,12 +12,21 @@ def audits_withheld(blind: Blind) -> str | None:
     every item."""
     if not blind.hides_any:
         return None
-    return (f"This is a calibration run: its audits show every item's judge scores, so they are withheld until "
-            f"you have graded every item ({len(blind.hidden_rows)} still to grade by you; sign in to grade).")
+    return (
+        f"This is a calibration run: its audits show every item's judge scores, so they are withheld until "
+        f"you have graded every item ({len(blind.hidden_rows)} still to grade by you; sign in to grade)."
+    )
 
 
-def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 500, n_boot_alpha: int = 300,
-                 n_permutations: int = 2000, seed: int = 0):
+def audit_report(
+    run_id: str,
+    db_url: str | None = None,
+    *,
+    n_boot_rank: int = 500,
+    n_boot_alpha: int = 300,
+    n_permutations: int = 2000,
+    seed: int = 0,
+):
     """The run's audit report, built live from storage (human grades included).
 
     The console uses fewer resamples than the published report by default so the page stays quick; the
@@ -27,8 +36,9 @@ def audit_report(run_id: str, db_url: str | None = None, *, n_boot_rank: int = 5
     from grader.reporting import collect_audit_inputs
 
     inputs = collect_audit_inputs(run_id, db_url)
-    return build_report(inputs, seed=seed, n_boot_rank=n_boot_rank, n_boot_alpha=n_boot_alpha,
-                        n_permutations=n_permutations)
+    return build_report(
+        inputs, seed=seed, n_boot_rank=n_boot_rank, n_boot_alpha=n_boot_alpha, n_permutations=n_permutations
+    )
 
 
 def audit_document(run_id: str, db_url: str | None = None):  # noqa: ANN201

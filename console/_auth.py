@@ -92,8 +92,7 @@ def require_current(annotator: object, directory: AnnotatorDirectory | None = No
     if record is None:
         raise AuthError(f"annotator {who.name!r} is no longer configured in {directory.path}: sign-in revoked")
     if who.method == "token" and not hmac.compare_digest(record.token_sha256, who.credential):
-        raise AuthError(f"annotator {who.name!r}: the token was re-issued since this session signed in; sign in "
-                        "again")
+        raise AuthError(f"annotator {who.name!r}: the token was re-issued since this session signed in; sign in again")
     if who.method == "oidc" and (record.email or "").lower() != who.credential.lower():
         raise AuthError(f"annotator {who.name!r}: the e-mail changed since this session signed in; sign in again")
     return who
@@ -186,8 +185,12 @@ class AnnotatorDirectory:
         """Check a token (constant time); :class:`AuthError` names no detail an attacker could use."""
         for record in self.records():
             if record.name == name and hmac.compare_digest(hash_token(token, record.salt), record.token_sha256):
-                return SignedIn(name=name, method="token", seal=_seal(name, "token", record.token_sha256),
-                                credential=record.token_sha256)
+                return SignedIn(
+                    name=name,
+                    method="token",
+                    seal=_seal(name, "token", record.token_sha256),
+                    credential=record.token_sha256,
+                )
         raise AuthError("unknown annotator or wrong token")
 
     def sign_in_import(self, name: str) -> SignedIn:
@@ -195,16 +198,21 @@ class AnnotatorDirectory:
         import``): a configured annotator, recorded with the method ``import``."""
         if any(record.name == name for record in self.records()):
             return SignedIn(name=name, method="import", seal=_seal(name, "import"))
-        raise AuthError(f"{name!r} is not a configured annotator in {self.path} (add them with "
-                        "`grader annotators add`)")
+        raise AuthError(
+            f"{name!r} is not a configured annotator in {self.path} (add them with `grader annotators add`)"
+        )
 
     def sign_in_oidc(self, email: str | None) -> SignedIn:
         """An identity-provider login (``st.login``) maps to the configured annotator with that e-mail."""
         if email:
             for record in self.records():
                 if record.email and record.email.lower() == email.lower():
-                    return SignedIn(name=record.name, method="oidc", credential=record.email,
-                                    seal=_seal(record.name, "oidc", record.email))
+                    return SignedIn(
+                        name=record.name,
+                        method="oidc",
+                        credential=record.email,
+                        seal=_seal(record.name, "oidc", record.email),
+                    )
         raise AuthError(f"{email or 'this account'} is not a configured annotator")
 
 

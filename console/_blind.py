@@ -68,16 +68,26 @@ def blinding(run_id: str, viewer: str | None, db_url: str | None = None) -> Blin
         run = s.get(RunRow, run_id)
         if run is None:
             raise KeyError(f"no run {run_id}")
-        keys = dict(s.execute(select(ContestantRow.id, ContestantRow.contestant_key)
-                              .where(ContestantRow.season_id == run.season_id)).all())
+        keys = dict(
+            s.execute(
+                select(ContestantRow.id, ContestantRow.contestant_key).where(ContestantRow.season_id == run.season_id)
+            ).all()
+        )
         graded: set[int] = set()
         if viewer:
-            graded = set(s.scalars(select(HumanGradeRow.contestant_id).where(
-                HumanGradeRow.run_id == run_id, HumanGradeRow.annotator == viewer).distinct()))
+            graded = set(
+                s.scalars(
+                    select(HumanGradeRow.contestant_id)
+                    .where(HumanGradeRow.run_id == run_id, HumanGradeRow.annotator == viewer)
+                    .distinct()
+                )
+            )
     items = found["items"]
     hidden = {rid: key for rid, key in keys.items() if rid not in graded}
     return Blind(
-        run_id=run_id, calibration=True, hidden_rows=frozenset(hidden),
+        run_id=run_id,
+        calibration=True,
+        hidden_rows=frozenset(hidden),
         labels=tuple(sorted((key, str((items.get(key) or {}).get("label") or key)) for key in hidden.values())),
         row_keys=tuple(sorted(hidden.items())),
     )

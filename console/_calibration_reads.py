@@ -39,13 +39,18 @@ def calibration_items(run_id: str, db_url: str | None = None) -> list[Calibratio
         run = s.get(RunRow, run_id)
         if run is None:
             raise KeyError(f"no run {run_id!r} in this database")
-        keys = dict(s.execute(select(ContestantRow.id, ContestantRow.contestant_key)
-                              .where(ContestantRow.season_id == run.season_id)).all())
-        with_record = set(s.scalars(select(JudgeCallRow.contestant_id).where(JudgeCallRow.run_id == run_id)
-                                    .distinct()))
+        keys = dict(
+            s.execute(
+                select(ContestantRow.id, ContestantRow.contestant_key).where(ContestantRow.season_id == run.season_id)
+            ).all()
+        )
+        with_record = set(s.scalars(select(JudgeCallRow.contestant_id).where(JudgeCallRow.run_id == run_id).distinct()))
         graded: dict[int, set[str]] = {}
-        for cid, who in s.execute(select(HumanGradeRow.contestant_id, HumanGradeRow.annotator)
-                                  .where(HumanGradeRow.run_id == run_id).distinct()):
+        for cid, who in s.execute(
+            select(HumanGradeRow.contestant_id, HumanGradeRow.annotator)
+            .where(HumanGradeRow.run_id == run_id)
+            .distinct()
+        ):
             graded.setdefault(cid, set()).add(who)
     from grader.calibration import calibration_set_of
 
@@ -53,15 +58,25 @@ def calibration_items(run_id: str, db_url: str | None = None) -> list[Calibratio
     if calibration_set is not None:  # a calibration run: the set's own item numbers and labels
         labelled = {rid: calibration_set["items"][key] for rid, key in keys.items() if key in calibration_set["items"]}
         return [
-            CalibrationItem(contestant_row_id=rid, alias=item["label"], has_record=rid in with_record,
-                            annotators=sorted(graded.get(rid, set())), number=int(item["item_id"].rsplit("-", 1)[1]))
+            CalibrationItem(
+                contestant_row_id=rid,
+                alias=item["label"],
+                has_record=rid in with_record,
+                annotators=sorted(graded.get(rid, set())),
+                number=int(item["item_id"].rsplit("-", 1)[1]),
+            )
             for rid, item in sorted(labelled.items(), key=lambda kv: kv[1]["item_id"])
         ]
     order = _alias_order(run_id, keys)
     width = max(2, len(str(len(order))))
     return [
-        CalibrationItem(contestant_row_id=rid, alias=f"Item {i:0{width}d}", has_record=rid in with_record,
-                        annotators=sorted(graded.get(rid, set())), number=i)
+        CalibrationItem(
+            contestant_row_id=rid,
+            alias=f"Item {i:0{width}d}",
+            has_record=rid in with_record,
+            annotators=sorted(graded.get(rid, set())),
+            number=i,
+        )
         for i, rid in enumerate(order, start=1)
     ]
 
@@ -89,9 +104,12 @@ class BlindRecord(BaseModel):
 def blind_record(run_id: str, contestant_row_id: int, db_url: str | None = None) -> BlindRecord | None:
     """The stored, already anonymized prompt of the contestant in this run (first repeat-0 call)."""
     with session_scope(db_url) as s:
-        sha = s.scalar(select(JudgeCallRow.prompt_sha256)
-                       .where(JudgeCallRow.run_id == run_id, JudgeCallRow.contestant_id == contestant_row_id)
-                       .order_by(JudgeCallRow.repeat, JudgeCallRow.id).limit(1))
+        sha = s.scalar(
+            select(JudgeCallRow.prompt_sha256)
+            .where(JudgeCallRow.run_id == run_id, JudgeCallRow.contestant_id == contestant_row_id)
+            .order_by(JudgeCallRow.repeat, JudgeCallRow.id)
+            .limit(1)
+        )
         if sha is None:
             return None
         p = s.get(PromptRow, sha)
@@ -114,8 +132,9 @@ class HumanGradeView(BaseModel):
     comment: str
 
 
-def human_grades(run_id: str, contestant_row_id: int | None = None, annotator: str | None = None,
-                 db_url: str | None = None) -> list[HumanGradeView]:
+def human_grades(
+    run_id: str, contestant_row_id: int | None = None, annotator: str | None = None, db_url: str | None = None
+) -> list[HumanGradeView]:
     """Human grades of a run (optionally of one item and/or one annotator), oldest first."""
     with session_scope(db_url) as s:
         q = select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)
@@ -124,10 +143,19 @@ def human_grades(run_id: str, contestant_row_id: int | None = None, annotator: s
         if annotator is not None:
             q = q.where(HumanGradeRow.annotator == annotator)
         return [
-            HumanGradeView(id=h.id, annotator=h.annotator, rubric_id=h.rubric_id, created_at=h.created_at,
-                           reasoning=h.reasoning, evidence=h.evidence, outcome=h.outcome,
-                           data_reliability=h.data_reliability, composite=h.composite,
-                           sub_scores=dict(h.sub_scores or {}), comment=h.comment)
+            HumanGradeView(
+                id=h.id,
+                annotator=h.annotator,
+                rubric_id=h.rubric_id,
+                created_at=h.created_at,
+                reasoning=h.reasoning,
+                evidence=h.evidence,
+                outcome=h.outcome,
+                data_reliability=h.data_reliability,
+                composite=h.composite,
+                sub_scores=dict(h.sub_scores or {}),
+                comment=h.comment,
+            )
             for h in s.scalars(q.order_by(HumanGradeRow.created_at, HumanGradeRow.id))
         ]
 
@@ -135,6 +163,7 @@ def human_grades(run_id: str, contestant_row_id: int | None = None, annotator: s
 def human_grade_stamp(run_id: str, db_url: str | None = None) -> tuple[int, int]:
     """(count, highest id) of the run's human grades: a cheap cache key for the live audits."""
     with session_scope(db_url) as s:
-        n, top = s.execute(select(func.count(HumanGradeRow.id), func.max(HumanGradeRow.id))
-                           .where(HumanGradeRow.run_id == run_id)).one()
+        n, top = s.execute(
+            select(func.count(HumanGradeRow.id), func.max(HumanGradeRow.id)).where(HumanGradeRow.run_id == run_id)
+        ).one()
         return int(n or 0), int(top or 0)

@@ -49,8 +49,9 @@ def item_view(run_id: str, contestant_row_id: int, db_url: str | None = None) ->
         if item is None:
             return None
         wanted = {key.split("@", 1)[1]: key for key in item["decision_keys"]}
-        rows = s.scalars(select(DecisionRow).where(DecisionRow.contestant_id == contestant_row_id)
-                         .order_by(DecisionRow.decided_at)).all()
+        rows = s.scalars(
+            select(DecisionRow).where(DecisionRow.contestant_id == contestant_row_id).order_by(DecisionRow.decided_at)
+        ).all()
         decisions = []
         for d in rows:
             source_key = next((k for stamp, k in wanted.items() if _same_instant(stamp, d.decided_at)), None)
@@ -63,12 +64,27 @@ def item_view(run_id: str, contestant_row_id: int, db_url: str | None = None) ->
             allocation = (item.get("allocations") or {}).get(source_key)
             if allocation is None and d.allocation:
                 allocation = [{"symbol": a.get("symbol"), "weight": a.get("weight")} for a in d.allocation]
-            decisions.append(ItemDecision(key=source_key, decided_at=d.decided_at, trades=list(d.trades or []),
-                                          allocation=allocation, rationale=shown, confidence=d.confidence,
-                                          facts=(item.get("facts") or {}).get(source_key, ""),
-                                          snapshot=list((item.get("snapshot") or {}).get(source_key, []))))
-    return CalibrationItemView(set_id=found["set_id"], label=item["label"], stratum=item["stratum"],
-                               reason=item["reason"], first=item["first"], last=item["last"], decisions=decisions)
+            decisions.append(
+                ItemDecision(
+                    key=source_key,
+                    decided_at=d.decided_at,
+                    trades=list(d.trades or []),
+                    allocation=allocation,
+                    rationale=shown,
+                    confidence=d.confidence,
+                    facts=(item.get("facts") or {}).get(source_key, ""),
+                    snapshot=list((item.get("snapshot") or {}).get(source_key, [])),
+                )
+            )
+    return CalibrationItemView(
+        set_id=found["set_id"],
+        label=item["label"],
+        stratum=item["stratum"],
+        reason=item["reason"],
+        first=item["first"],
+        last=item["last"],
+        decisions=decisions,
+    )
 
 
 def _same_instant(stamp: str, when: Any) -> bool:

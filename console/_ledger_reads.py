@@ -95,8 +95,15 @@ def _ledger_where(run_id: str, f: LedgerFilters) -> list[Any]:
     return where
 
 
-def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1, page_size: int = 20,
-                db_url: str | None = None, *, blind: Blind | None = None) -> LedgerPage:
+def ledger_page(
+    run_id: str,
+    filters: LedgerFilters | None = None,
+    page: int = 1,
+    page_size: int = 20,
+    db_url: str | None = None,
+    *,
+    blind: Blind | None = None,
+) -> LedgerPage:
     """One page of the run's claim ledgers (filtered, ordered by contestant, judge and position); the ledgers of
     the items ``blind`` hides are left out (``hidden_items`` says how many)."""
     f = filters or LedgerFilters()
@@ -113,31 +120,47 @@ def ledger_page(run_id: str, filters: LedgerFilters | None = None, page: int = 1
             select(LedgerEntryRow, ContestantRow.display_name)
             .join(ContestantRow, ContestantRow.id == LedgerEntryRow.contestant_id)
             .where(*where)
-            .order_by(LedgerEntryRow.contestant_id, LedgerEntryRow.judge_id, LedgerEntryRow.position,
-                      LedgerEntryRow.id)
-            .limit(page_size).offset((page - 1) * page_size)
+            .order_by(LedgerEntryRow.contestant_id, LedgerEntryRow.judge_id, LedgerEntryRow.position, LedgerEntryRow.id)
+            .limit(page_size)
+            .offset((page - 1) * page_size)
         ).all()
         ids = [e.id for e, _ in rows]
         notes: dict[int, list[LedgerAnnotationView]] = {i: [] for i in ids}
         if ids:
-            for a in s.scalars(select(LedgerAnnotationRow).where(LedgerAnnotationRow.ledger_entry_id.in_(ids))
-                               .order_by(LedgerAnnotationRow.created_at, LedgerAnnotationRow.id)):
-                notes[a.ledger_entry_id].append(LedgerAnnotationView(
-                    annotator=a.annotator, status=a.status, note=a.note, created_at=a.created_at))
+            for a in s.scalars(
+                select(LedgerAnnotationRow)
+                .where(LedgerAnnotationRow.ledger_entry_id.in_(ids))
+                .order_by(LedgerAnnotationRow.created_at, LedgerAnnotationRow.id)
+            ):
+                notes[a.ledger_entry_id].append(
+                    LedgerAnnotationView(annotator=a.annotator, status=a.status, note=a.note, created_at=a.created_at)
+                )
         entries = [
             LedgerEntryView(
-                id=e.id, contestant=name, contestant_row_id=e.contestant_id, judge_id=e.judge_id,
-                position=e.position, claim=e.claim, decision_date=e.decision_date, symbol=e.symbol,
-                cited_fields=[str(x) for x in e.cited_fields or []], judge_status=e.judge_status,
-                judge_note=e.judge_note or "", verifier_status=e.verifier_status,
+                id=e.id,
+                contestant=name,
+                contestant_row_id=e.contestant_id,
+                judge_id=e.judge_id,
+                position=e.position,
+                claim=e.claim,
+                decision_date=e.decision_date,
+                symbol=e.symbol,
+                cited_fields=[str(x) for x in e.cited_fields or []],
+                judge_status=e.judge_status,
+                judge_note=e.judge_note or "",
+                verifier_status=e.verifier_status,
                 verifier_reason=e.verifier_reason or "",
                 evidence=[dict(x) for x in e.evidence or [] if isinstance(x, dict)],
-                flags=[str(x) for x in e.flags or []], disagrees=bool(e.disagrees), lookahead=bool(e.lookahead),
+                flags=[str(x) for x in e.flags or []],
+                disagrees=bool(e.disagrees),
+                lookahead=bool(e.lookahead),
                 flag_reasons={str(k): str(v) for k, v in (e.flag_reasons or {}).items()},
-                check_path=e.check_path or "text", clause=e.clause,
+                check_path=e.check_path or "text",
+                clause=e.clause,
                 annotations=notes[e.id],
             )
             for e, name in rows
         ]
-    return LedgerPage(total=total, page=page, page_size=page_size, pages=pages, entries=entries,
-                      hidden_items=len(blind.hidden_rows))
+    return LedgerPage(
+        total=total, page=page, page_size=page_size, pages=pages, entries=entries, hidden_items=len(blind.hidden_rows)
+    )

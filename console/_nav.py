@@ -46,8 +46,7 @@ def season_prices(source_path: str, expected_sha256: str | None) -> pd.DataFrame
     return frame
 
 
-def contestant_nav(contestant_row_id: int, db_url: str | None = None,
-                   prices: pd.DataFrame | None = None) -> NavResult:
+def contestant_nav(contestant_row_id: int, db_url: str | None = None, prices: pd.DataFrame | None = None) -> NavResult:
     """Replay one contestant (``prices`` may be passed in when already loaded and checked)."""
     from grader.replay import replay_season
     from grader.season import Contestant, Decision, SeasonBundle, SeasonInfo
@@ -58,21 +57,40 @@ def contestant_nav(contestant_row_id: int, db_url: str | None = None,
             raise KeyError(f"no contestant row {contestant_row_id}")
         season = s.get(SeasonRow, c.season_id)
         info = SeasonInfo.model_validate(season.info)
-        decisions_rows = s.execute(select(DecisionRow).where(
-            DecisionRow.season_id == c.season_id, DecisionRow.contestant_id == c.id)
-            .order_by(DecisionRow.decided_at)).scalars().all()
-        contestant = Contestant(id=c.contestant_key, display_name=c.display_name,
-                                provider_family=c.provider_family, model=c.model)
+        decisions_rows = (
+            s.execute(
+                select(DecisionRow)
+                .where(DecisionRow.season_id == c.season_id, DecisionRow.contestant_id == c.id)
+                .order_by(DecisionRow.decided_at)
+            )
+            .scalars()
+            .all()
+        )
+        contestant = Contestant(
+            id=c.contestant_key, display_name=c.display_name, provider_family=c.provider_family, model=c.model
+        )
         decisions = [
-            Decision(contestant_id=c.contestant_key, decided_at=d.decided_at, trades=d.trades or [],
-                     allocation=d.allocation, rationale=d.rationale, decision_seconds=d.decision_seconds,
-                     confidence=d.confidence, context=d.context, round_id=d.round_id, line=d.line)
+            Decision(
+                contestant_id=c.contestant_key,
+                decided_at=d.decided_at,
+                trades=d.trades or [],
+                allocation=d.allocation,
+                rationale=d.rationale,
+                decision_seconds=d.decision_seconds,
+                confidence=d.confidence,
+                context=d.context,
+                round_id=d.round_id,
+                line=d.line,
+            )
             for d in decisions_rows
         ]
         source, hashes, content_hash = season.source_path, dict(season.file_hashes or {}), season.content_hash
     if info.format != "trading":
-        return NavResult(available=False, benchmark=info.benchmark,
-                         reason="a rounds season has no daily NAV; see the outcome per round in the score")
+        return NavResult(
+            available=False,
+            benchmark=info.benchmark,
+            reason="a rounds season has no daily NAV; see the outcome per round in the score",
+        )
     if prices is None:
         try:
             prices = season_prices(source, hashes.get(PRICES))
@@ -82,7 +100,11 @@ def contestant_nav(contestant_row_id: int, db_url: str | None = None,
     replay = replay_season(bundle).get(c.contestant_key)
     if replay is None:
         return NavResult(available=False, reason="no trading days inside the season", benchmark=info.benchmark)
-    frame = pd.DataFrame({"date": pd.to_datetime(list(replay.nav.index)), "NAV": replay.nav.to_numpy(float),
-                          f"benchmark ({info.benchmark})": replay.benchmark_nav.to_numpy(float)})
+    frame = pd.DataFrame(
+        {
+            "date": pd.to_datetime(list(replay.nav.index)),
+            "NAV": replay.nav.to_numpy(float),
+            f"benchmark ({info.benchmark})": replay.benchmark_nav.to_numpy(float),
+        }
+    )
     return NavResult(available=True, frame=frame, outcome=replay.outcome.as_dict(), benchmark=info.benchmark)
-

@@ -89,8 +89,9 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
         versions = dict(
             (run_id, (count, latest))
             for run_id, count, latest in s.execute(
-                select(ScoreVersionRow.run_id, func.count(ScoreVersionRow.id), func.max(ScoreVersionRow.number))
-                .group_by(ScoreVersionRow.run_id)
+                select(
+                    ScoreVersionRow.run_id, func.count(ScoreVersionRow.id), func.max(ScoreVersionRow.number)
+                ).group_by(ScoreVersionRow.run_id)
             )
         )
         rows = s.execute(
@@ -100,9 +101,16 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
         ).all()
         return [
             RunSummary(
-                run_id=run.id, run_type=run.run_type, status=run.status, rubric_id=run.rubric_id,
-                panel_name=run.panel_name, season_id=run.season_id, season_key=key, season_name=name,
-                created_at=run.created_at, scored_versions=versions.get(run.id, (0, None))[0],
+                run_id=run.id,
+                run_type=run.run_type,
+                status=run.status,
+                rubric_id=run.rubric_id,
+                panel_name=run.panel_name,
+                season_id=run.season_id,
+                season_key=key,
+                season_name=name,
+                created_at=run.created_at,
+                scored_versions=versions.get(run.id, (0, None))[0],
                 latest_version=versions.get(run.id, (0, None))[1],
             )
             for run, key, name in rows
@@ -110,9 +118,30 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
 
 
 LEADERBOARD_COLUMNS: tuple[str, ...] = (
-    "rank", "contestant", "family", "model", "total", "band", "reasoning_median", "efficiency", "outcome_axis",
-    "return", "benchmark_return", "alpha", "judges_low", "judges_high", "judge_spread", "n_judges", "flagged",
-    "flag_reason", "process", "risk", "oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over",
+    "rank",
+    "contestant",
+    "family",
+    "model",
+    "total",
+    "band",
+    "reasoning_median",
+    "efficiency",
+    "outcome_axis",
+    "return",
+    "benchmark_return",
+    "alpha",
+    "judges_low",
+    "judges_high",
+    "judge_spread",
+    "n_judges",
+    "flagged",
+    "flag_reason",
+    "process",
+    "risk",
+    "oracle_score",
+    "comparison_set",
+    "oracle_score_all_rounds",
+    "outcome_over",
     "contestant_id",
 )
 
@@ -129,8 +158,9 @@ def flag_reason(details: dict[str, Any] | None, flagged: bool = True) -> str:
 
 
 #: Leaderboard columns that carry judges' scores (withheld for an item the viewer has not graded).
-SCORE_COLUMNS: tuple[str, ...] = tuple(c for c in LEADERBOARD_COLUMNS if c not in (
-    "contestant", "family", "model", "process", "risk", "contestant_id"))
+SCORE_COLUMNS: tuple[str, ...] = tuple(
+    c for c in LEADERBOARD_COLUMNS if c not in ("contestant", "family", "model", "process", "risk", "contestant_id")
+)
 
 
 def _blind_rows(rows: list[dict[str, Any]], blind: Blind) -> list[dict[str, Any]]:
@@ -139,15 +169,30 @@ def _blind_rows(rows: list[dict[str, Any]], blind: Blind) -> list[dict[str, Any]
     if not blind.hides_any:
         return rows
     shown = [r for r in rows if not blind.hides_key(r["contestant_id"])]
-    hidden = [{**{k: None for k in r}, "contestant_id": r["contestant_id"], "label": blind.label(r["contestant_id"]),
-               "family": HIDDEN_AUTHOR, "model": HIDDEN_AUTHOR, "flagged": None, "details": None,
-               "rounds_scope": None, "comparison_set": None}
-              for r in rows if blind.hides_key(r["contestant_id"])]
+    hidden = [
+        {
+            **{k: None for k in r},
+            "contestant_id": r["contestant_id"],
+            "label": blind.label(r["contestant_id"]),
+            "family": HIDDEN_AUTHOR,
+            "model": HIDDEN_AUTHOR,
+            "flagged": None,
+            "details": None,
+            "rounds_scope": None,
+            "comparison_set": None,
+        }
+        for r in rows
+        if blind.hides_key(r["contestant_id"])
+    ]
     return shown + sorted(hidden, key=lambda r: r["label"])
 
 
-def leaderboard(run_id: str, db_url: str | None = None, *, blind: Blind | None = None,
-                ) -> tuple[dict[str, Any], pd.DataFrame]:
+def leaderboard(
+    run_id: str,
+    db_url: str | None = None,
+    *,
+    blind: Blind | None = None,
+) -> tuple[dict[str, Any], pd.DataFrame]:
     """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version); the
     items ``blind`` hides show their neutral label and no score."""
     from grader.panel.leaderboard import leaderboard_rows
@@ -160,21 +205,35 @@ def leaderboard(run_id: str, db_url: str | None = None, *, blind: Blind | None =
     frame = pd.DataFrame(
         [
             {
-                "rank": r["rank"], "contestant": r["label"], "family": r["family"], "model": r["model"],
-                "total": r["total"], "band": r["band"], "reasoning_median": r["reasoning_median"],
-                "efficiency": r["efficiency"], "outcome_axis": r["outcome_axis"], "return": r["return"],
-                "benchmark_return": r["benchmark_return"], "alpha": r["alpha"],
-                "judges_low": r["judges_low"], "judges_high": r["judges_high"],
-                "judge_spread": None if r["judges_low"] is None or r["judges_high"] is None
+                "rank": r["rank"],
+                "contestant": r["label"],
+                "family": r["family"],
+                "model": r["model"],
+                "total": r["total"],
+                "band": r["band"],
+                "reasoning_median": r["reasoning_median"],
+                "efficiency": r["efficiency"],
+                "outcome_axis": r["outcome_axis"],
+                "return": r["return"],
+                "benchmark_return": r["benchmark_return"],
+                "alpha": r["alpha"],
+                "judges_low": r["judges_low"],
+                "judges_high": r["judges_high"],
+                "judge_spread": None
+                if r["judges_low"] is None or r["judges_high"] is None
                 else r["judges_high"] - r["judges_low"],
-                "n_judges": r["n_judges"], "flagged": r["flagged"],
+                "n_judges": r["n_judges"],
+                "flagged": r["flagged"],
                 "flag_reason": flag_reason(r["details"], bool(r["flagged"])),
-                "process": compact_facts(facts.get(r["contestant_id"])), "contestant_id": r["contestant_id"],
+                "process": compact_facts(facts.get(r["contestant_id"])),
+                "contestant_id": r["contestant_id"],
                 "risk": compact_risk(facts.get(r["contestant_id"])),
                 # rounds seasons: the comparison-set score (the ranking surface), all-rounds as context, and how
                 # many of the contestant's rounds the outcome columns are over
-                "oracle_score": r["oracle_score"], "comparison_set": r["comparison_set"] or None,
-                "oracle_score_all_rounds": r["oracle_score_all_rounds"], "outcome_over": r["rounds_scope"] or None,
+                "oracle_score": r["oracle_score"],
+                "comparison_set": r["comparison_set"] or None,
+                "oracle_score_all_rounds": r["oracle_score_all_rounds"],
+                "outcome_over": r["rounds_scope"] or None,
             }
             for r in rows
         ],
@@ -203,13 +262,25 @@ def run_contestants(run_id: str, db_url: str | None = None, *, blind: Blind | No
             raise KeyError(f"no run {run_id!r} in this database")
         blind = resolve(run_id, blind, db_url)
         return [
-            ContestantRef(row_id=c.id, key=c.contestant_key, display_name=blind.label(c.contestant_key),
-                          provider_family=HIDDEN_AUTHOR, model=HIDDEN_AUTHOR, hidden=True)
-            if blind.hides(c.id) else
-            ContestantRef(row_id=c.id, key=c.contestant_key, display_name=c.display_name,
-                          provider_family=c.provider_family, model=c.model)
-            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id)
-                               .order_by(ContestantRow.id))
+            ContestantRef(
+                row_id=c.id,
+                key=c.contestant_key,
+                display_name=blind.label(c.contestant_key),
+                provider_family=HIDDEN_AUTHOR,
+                model=HIDDEN_AUTHOR,
+                hidden=True,
+            )
+            if blind.hides(c.id)
+            else ContestantRef(
+                row_id=c.id,
+                key=c.contestant_key,
+                display_name=c.display_name,
+                provider_family=c.provider_family,
+                model=c.model,
+            )
+            for c in s.scalars(
+                select(ContestantRow).where(ContestantRow.season_id == run.season_id).order_by(ContestantRow.id)
+            )
         ]
 
 
@@ -234,8 +305,14 @@ class JudgeGradeView(BaseModel):
     claims: int
 
 
-def judge_grades(run_id: str, contestant_row_id: int, db_url: str | None = None,
-                 repeat: int | None = 0, *, blind: Blind | None = None) -> list[JudgeGradeView]:
+def judge_grades(
+    run_id: str,
+    contestant_row_id: int,
+    db_url: str | None = None,
+    repeat: int | None = 0,
+    *,
+    blind: Blind | None = None,
+) -> list[JudgeGradeView]:
     """Every judge's grade of a contestant in a run (repeat 0 unless ``repeat`` is None: all repeats); none of an
     item ``blind`` hides."""
     if resolve(run_id, blind, db_url).hides(contestant_row_id):
@@ -251,20 +328,32 @@ def judge_grades(run_id: str, contestant_row_id: int, db_url: str | None = None,
                 axis: str((grade.get(axis) or {}).get("note", ""))
                 for axis in ("reasoning", "evidence", "outcome", "data_reliability", "lookahead_check")
             }
-            out.append(JudgeGradeView(
-                judge_id=g.judge_id, judge_family=g.judge_family, repeat=g.repeat, reasoning=g.reasoning,
-                evidence=g.evidence, process=g.process, outcome=g.outcome, data_reliability=g.data_reliability,
-                composite=g.composite, lookahead_passed=g.lookahead_passed, verdict=g.verdict,
-                summary=g.summary,
-                reasoning_sub_scores=dict((grade.get("reasoning") or {}).get("sub_scores") or {}),
-                evidence_sub_scores=dict((grade.get("evidence") or {}).get("sub_scores") or {}),
-                notes=notes, claims=len(grade.get("claim_ledger") or []),
-            ))
+            out.append(
+                JudgeGradeView(
+                    judge_id=g.judge_id,
+                    judge_family=g.judge_family,
+                    repeat=g.repeat,
+                    reasoning=g.reasoning,
+                    evidence=g.evidence,
+                    process=g.process,
+                    outcome=g.outcome,
+                    data_reliability=g.data_reliability,
+                    composite=g.composite,
+                    lookahead_passed=g.lookahead_passed,
+                    verdict=g.verdict,
+                    summary=g.summary,
+                    reasoning_sub_scores=dict((grade.get("reasoning") or {}).get("sub_scores") or {}),
+                    evidence_sub_scores=dict((grade.get("evidence") or {}).get("sub_scores") or {}),
+                    notes=notes,
+                    claims=len(grade.get("claim_ledger") or []),
+                )
+            )
         return out
 
 
-def contestant_score(run_id: str, contestant_row_id: int, db_url: str | None = None, *,
-                     blind: Blind | None = None) -> dict[str, Any] | None:
+def contestant_score(
+    run_id: str, contestant_row_id: int, db_url: str | None = None, *, blind: Blind | None = None
+) -> dict[str, Any] | None:
     """The contestant's row of the run's latest scored version (total, band, outcome, details); None for an item
     ``blind`` hides."""
     if resolve(run_id, blind, db_url).hides(contestant_row_id):
@@ -273,24 +362,37 @@ def contestant_score(run_id: str, contestant_row_id: int, db_url: str | None = N
         version = s.scalar(select(func.max(ScoreVersionRow.id)).where(ScoreVersionRow.run_id == run_id))
         if version is None:
             return None
-        row = s.scalar(select(ContestantScoreRow).where(ContestantScoreRow.version_id == version,
-                                                        ContestantScoreRow.contestant_id == contestant_row_id))
+        row = s.scalar(
+            select(ContestantScoreRow).where(
+                ContestantScoreRow.version_id == version, ContestantScoreRow.contestant_id == contestant_row_id
+            )
+        )
         if row is None:
             return None
         return {
-            "version": version, "rank": row.rank, "total": row.total, "band": row.band,
-            "reasoning_median": row.reasoning_median, "efficiency": row.efficiency,
-            "judges_low": row.judges_low, "judges_high": row.judges_high, "n_judges": row.n_judges,
-            "flagged": row.flagged, "official_eligible": row.official_eligible,
-            "outcome": dict(row.outcome or {}), "details": dict(row.details or {}),
+            "version": version,
+            "rank": row.rank,
+            "total": row.total,
+            "band": row.band,
+            "reasoning_median": row.reasoning_median,
+            "efficiency": row.efficiency,
+            "judges_low": row.judges_low,
+            "judges_high": row.judges_high,
+            "n_judges": row.n_judges,
+            "flagged": row.flagged,
+            "official_eligible": row.official_eligible,
+            "outcome": dict(row.outcome or {}),
+            "details": dict(row.details or {}),
         }
 
 
 def _allocation_text(allocation: list[Any] | None) -> str:
     """Target weights of an allocation decision ("SEMICONDUCTORS 30%, ENERGY 25%")."""
     items = [a for a in allocation or [] if isinstance(a, dict)]
-    return "allocation: " + ", ".join(f"{a.get('symbol', '?')} {float(a.get('weight') or 0) * 100:.0f}%"
-                                      for a in sorted(items, key=lambda a: -float(a.get("weight") or 0)))
+    return "allocation: " + ", ".join(
+        f"{a.get('symbol', '?')} {float(a.get('weight') or 0) * 100:.0f}%"
+        for a in sorted(items, key=lambda a: -float(a.get("weight") or 0))
+    )
 
 
 def _trades_text(trades: list[Any] | None) -> str:
@@ -305,8 +407,12 @@ def _trades_text(trades: list[Any] | None) -> str:
 HIDDEN_RATIONALE = "hidden until you grade this item (the Calibration page shows it anonymized)"
 
 
-def decision_timeline(contestant_row_id: int, db_url: str | None = None, *, blind: Blind | None = None,
-                      ) -> pd.DataFrame:
+def decision_timeline(
+    contestant_row_id: int,
+    db_url: str | None = None,
+    *,
+    blind: Blind | None = None,
+) -> pd.DataFrame:
     """The contestant's decisions in time order, with trades spelled out (one row per decision). The rationales
     of an item ``blind`` hides are withheld: as written, they may name their author."""
     hidden = blind is not None and blind.hides(contestant_row_id)
@@ -315,17 +421,29 @@ def decision_timeline(contestant_row_id: int, db_url: str | None = None, *, blin
         if c is None:
             raise KeyError(f"no contestant row {contestant_row_id}")
         rows = s.execute(
-            select(DecisionRow.decided_at, DecisionRow.trades, DecisionRow.allocation, DecisionRow.rationale,
-                   DecisionRow.decision_seconds, DecisionRow.confidence, DecisionRow.line)
+            select(
+                DecisionRow.decided_at,
+                DecisionRow.trades,
+                DecisionRow.allocation,
+                DecisionRow.rationale,
+                DecisionRow.decision_seconds,
+                DecisionRow.confidence,
+                DecisionRow.line,
+            )
             .where(DecisionRow.season_id == c.season_id, DecisionRow.contestant_id == contestant_row_id)
             .order_by(DecisionRow.decided_at)
         ).all()
     return pd.DataFrame(
         [
-            {"decided_at": r.decided_at, "trades": len(r.trades or []), "what": _trades_text(r.trades)
-             or (_allocation_text(r.allocation) if r.allocation else "hold"),
-             "rationale": HIDDEN_RATIONALE if hidden else r.rationale,
-             "decision_seconds": r.decision_seconds, "confidence": r.confidence, "line": r.line}
+            {
+                "decided_at": r.decided_at,
+                "trades": len(r.trades or []),
+                "what": _trades_text(r.trades) or (_allocation_text(r.allocation) if r.allocation else "hold"),
+                "rationale": HIDDEN_RATIONALE if hidden else r.rationale,
+                "decision_seconds": r.decision_seconds,
+                "confidence": r.confidence,
+                "line": r.line,
+            }
             for r in rows
         ],
         columns=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
@@ -335,17 +453,22 @@ def decision_timeline(contestant_row_id: int, db_url: str | None = None, *, blin
 # ------------------------------------------------------------------------------------ comparisons
 
 
-def compare_runs(run_a: str, run_b: str, db_url: str | None = None, *, blind_a: Blind | None = None,
-                 blind_b: Blind | None = None) -> pd.DataFrame:
+def compare_runs(
+    run_a: str, run_b: str, db_url: str | None = None, *, blind_a: Blind | None = None, blind_b: Blind | None = None
+) -> pd.DataFrame:
     """Two runs side by side per contestant (matched by contestant id): total, rank and band in each (an item a
     run's ``blind`` hides: its label and no figure)."""
     from grader.panel.leaderboard import leaderboard_rows
 
     keep = ["contestant_id", "contestant", "total", "rank", "band", "reasoning_median"]
     blinds = {run_a: resolve(run_a, blind_a, db_url), run_b: resolve(run_b, blind_b, db_url)}
-    a, b = (pd.DataFrame([{**r, "contestant": r["label"]}
-                          for r in _blind_rows(leaderboard_rows(run, None, db_url)[1], blinds[run])],
-                         columns=[*keep, "label"])[keep] for run in (run_a, run_b))
+    a, b = (
+        pd.DataFrame(
+            [{**r, "contestant": r["label"]} for r in _blind_rows(leaderboard_rows(run, None, db_url)[1], blinds[run])],
+            columns=[*keep, "label"],
+        )[keep]
+        for run in (run_a, run_b)
+    )
     merged = a[keep].merge(b[keep], on="contestant_id", how="outer", suffixes=(" A", " B"))
     merged["contestant"] = merged["contestant A"].fillna(merged["contestant B"])
     in_a, in_b = merged["contestant A"].notna(), merged["contestant B"].notna()
@@ -355,13 +478,28 @@ def compare_runs(run_a: str, run_b: str, db_url: str | None = None, *, blind_a: 
     # a contestant in one run only has no rank move or band change (None), not a "changed" one
     merged["rank moved"] = (merged["rank A"] != merged["rank B"]).where(both, None).astype(object)
     merged["band changed"] = (merged["band A"] != merged["band B"]).where(both, None).astype(object)
-    cols = ["contestant", "in", "total A", "total B", "Δ total", "rank A", "rank B", "rank moved", "band A",
-            "band B", "band changed", "reasoning_median A", "reasoning_median B", "contestant_id"]
+    cols = [
+        "contestant",
+        "in",
+        "total A",
+        "total B",
+        "Δ total",
+        "rank A",
+        "rank B",
+        "rank moved",
+        "band A",
+        "band B",
+        "band changed",
+        "reasoning_median A",
+        "reasoning_median B",
+        "contestant_id",
+    ]
     return merged[cols].sort_values(["rank B", "rank A"], na_position="last").reset_index(drop=True)
 
 
-def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None, *,
-                    blind: Blind | None = None) -> pd.DataFrame:
+def compare_rubrics(
+    run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None, *, blind: Blind | None = None
+) -> pd.DataFrame:
     """Every contestant of a run scored under rubric A and rubric B from its stored grades (no judge call,
     nothing stored), as ``grader rubric diff --run`` does; an item ``blind`` hides: its label and no figure."""
     from grader.scoring import scores_under
@@ -371,18 +509,48 @@ def compare_rubrics(run_id: str, rubric_a: str, rubric_b: str, db_url: str | Non
     blind = resolve(run_id, blind, db_url)
     under = scores_under(run_id, [ra, rb], db_url)
     grades, names, scored = under.contestants, under.names, under.by_rubric
-    frame = pd.DataFrame([
-        {"contestant": names[c], "total A": a.total, "total B": b.total,
-         "Δ total": None if a.total is None or b.total is None else b.total - a.total,
-         "rank A": a.rank, "rank B": b.rank, "rank moved": a.rank != b.rank,
-         "band A": a.band, "band B": b.band, "band changed": a.band != b.band, "contestant_id": c}
-        for c in grades if not blind.hides_key(c) for a, b in [(scored[0][c], scored[1][c])]
-    ] + [{"contestant": blind.label(c), "contestant_id": c} for c in sorted(grades, key=blind.label)
-         if blind.hides_key(c)], columns=["contestant", "total A", "total B", "Δ total", "rank A", "rank B",
-                                          "rank moved", "band A", "band B", "band changed", "contestant_id"])
+    frame = pd.DataFrame(
+        [
+            {
+                "contestant": names[c],
+                "total A": a.total,
+                "total B": b.total,
+                "Δ total": None if a.total is None or b.total is None else b.total - a.total,
+                "rank A": a.rank,
+                "rank B": b.rank,
+                "rank moved": a.rank != b.rank,
+                "band A": a.band,
+                "band B": b.band,
+                "band changed": a.band != b.band,
+                "contestant_id": c,
+            }
+            for c in grades
+            if not blind.hides_key(c)
+            for a, b in [(scored[0][c], scored[1][c])]
+        ]
+        + [
+            {"contestant": blind.label(c), "contestant_id": c}
+            for c in sorted(grades, key=blind.label)
+            if blind.hides_key(c)
+        ],
+        columns=[
+            "contestant",
+            "total A",
+            "total B",
+            "Δ total",
+            "rank A",
+            "rank B",
+            "rank moved",
+            "band A",
+            "band B",
+            "band changed",
+            "contestant_id",
+        ],
+    )
     frame.attrs["rubrics"] = {"A": ra.id, "B": rb.id}
     if frame.empty:
         return frame
     shown = frame[~frame["contestant_id"].map(blind.hides_key)]
-    return pd.concat([shown.sort_values("rank B", na_position="last"),
-                      frame[frame["contestant_id"].map(blind.hides_key)]]).reset_index(drop=True)
+    return pd.concat(
+        [shown.sort_values("rank B", na_position="last"), frame[frame["contestant_id"].map(blind.hides_key)]]
+    ).reset_index(drop=True)

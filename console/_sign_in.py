@@ -24,8 +24,12 @@ def _cookie_sid() -> str | None:
 
 def _set_cookie(sid: str, max_age: int) -> None:
     """Set (or, with ``max_age`` 0, clear) the session cookie in this browser (an id only, never a token)."""
-    st.html(f"<script>document.cookie = '{BrowserSessions.COOKIE}={sid}; path=/; max-age={max_age}; "
-            "SameSite=Strict';</script>", unsafe_allow_javascript=True, width=1)
+    st.html(
+        f"<script>document.cookie = '{BrowserSessions.COOKIE}={sid}; path=/; max-age={max_age}; "
+        "SameSite=Strict';</script>",
+        unsafe_allow_javascript=True,
+        width=1,
+    )
 
 
 def signed_in() -> SignedIn | None:
@@ -106,8 +110,10 @@ def sidebar_sign_in() -> SignedIn | None:
         elif box.button("Sign in with the identity provider", key="oidc_login"):
             st.login()
     if not configured:
-        box.info(f"No annotators configured in `{directory.path}`: add one with `grader annotators add NAME`. "
-                 "The console is read-only until then.")
+        box.info(
+            f"No annotators configured in `{directory.path}`: add one with `grader annotators add NAME`. "
+            "The console is read-only until then."
+        )
         return None
     box.markdown("**Annotator sign-in**")
     # a real form: the values are sent together on submit (Enter, or Tab then a click on "Sign in")
@@ -117,7 +123,9 @@ def sidebar_sign_in() -> SignedIn | None:
         st.form_submit_button("Sign in", key="sign_in_button", on_click=_sign_in_token, args=(directory,))
     if st.session_state.get("sign_in_error"):
         box.error(st.session_state["sign_in_error"])
-    box.caption("Reading needs no sign-in (human grades excepted); every grade and annotation is recorded under "
-                "your name. A sign-in lasts 12 hours in this browser (a session cookie holding a random id; the "
-                "token is never kept) or until you sign out.")
+    box.caption(
+        "Reading needs no sign-in (human grades excepted); every grade and annotation is recorded under "
+        "your name. A sign-in lasts 12 hours in this browser (a session cookie holding a random id; the "
+        "token is never kept) or until you sign out."
+    )
     return None

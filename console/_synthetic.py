@@ -61,9 +61,16 @@ def _record_text(alias: str, decisions) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(lines)
 
 
-def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | None = None,
-                        judges: tuple[tuple[str, str], ...] = DEFAULT_JUDGES, claims_per_grade: int = 6,
-                        rubric_name: str = "v0.4", seed: int = 0) -> SyntheticRun:
+def build_synthetic_run(
+    season_dir: str | Path,
+    run_id: str,
+    *,
+    db_url: str | None = None,
+    judges: tuple[tuple[str, str], ...] = DEFAULT_JUDGES,
+    claims_per_grade: int = 6,
+    rubric_name: str = "v0.4",
+    seed: int = 0,
+) -> SyntheticRun:
     """Store a synthetic mock run of ``season_dir`` under ``run_id`` and score it."""
     from grader.panel import season_outcomes
     from grader.scoring import judge_composite, rubric_for_judges, store_score_version
@@ -83,10 +90,21 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
     n_grades = n_entries = 0
     with session_scope(db_url) as s:
         imported = import_season(s, bundle)
-        s.add(RunRow(id=run_id, season_id=imported.season_id, run_type="mock", rubric_id=rubric.id,
-                     rubric_hash=rubric.content_hash, judge_facing_hash=rubric.judge_facing_hash,
-                     panel_name="synthetic", panel_hash=hashlib.sha256(b"synthetic").hexdigest(),
-                     repeats=1, status="complete", official_eligible=False))
+        s.add(
+            RunRow(
+                id=run_id,
+                season_id=imported.season_id,
+                run_type="mock",
+                rubric_id=rubric.id,
+                rubric_hash=rubric.content_hash,
+                judge_facing_hash=rubric.judge_facing_hash,
+                panel_name="synthetic",
+                panel_hash=hashlib.sha256(b"synthetic").hexdigest(),
+                repeats=1,
+                status="complete",
+                official_eligible=False,
+            )
+        )
         s.flush()
         rows = contestant_map(s, imported.season_id)
         by_contestant: dict[str, list] = {c.id: [] for c in bundle.contestants}
@@ -104,13 +122,20 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
             quality = float(rng.uniform(35, 85))
             for judge_id, family in judges:
                 bias = 6.0 if family == c.provider_family else 0.0
-                reasoning = {k: int(np.clip(round(quality + bias + rng.normal(0, 8)), 0, 100))
-                             for k in rubric.axes.reasoning.ids()}
-                evidence = {k: int(np.clip(round(quality + bias + rng.normal(0, 8)), 0, 100))
-                            for k in rubric.axes.evidence.ids()}
+                reasoning = {
+                    k: int(np.clip(round(quality + bias + rng.normal(0, 8)), 0, 100))
+                    for k in rubric.axes.reasoning.ids()
+                }
+                evidence = {
+                    k: int(np.clip(round(quality + bias + rng.normal(0, 8)), 0, 100))
+                    for k in rubric.axes.evidence.ids()
+                }
                 claims, ledger = [], []
-                picks = rng.choice(len(decisions), size=min(claims_per_grade, len(decisions)), replace=False) \
-                    if decisions else []
+                picks = (
+                    rng.choice(len(decisions), size=min(claims_per_grade, len(decisions)), replace=False)
+                    if decisions
+                    else []
+                )
                 for k in sorted(int(p) for p in picks):
                     d = decisions[k]
                     symbol = d.trades[0].symbol if d.trades else universe[int(rng.integers(len(universe)))]
@@ -122,50 +147,111 @@ def build_synthetic_run(season_dir: str | Path, run_id: str, *, db_url: str | No
                     wrong = rng.random() < 0.2
                     claimed = value * (1.25 if wrong else 1.0)
                     verifier = "contradicted" if wrong else ("supported" if rng.random() < 0.8 else "not_verifiable")
-                    judge_status = verifier if rng.random() < 0.8 else str(rng.choice(
-                        ["supported", "not_verifiable", "contradicted"]))
+                    judge_status = (
+                        verifier
+                        if rng.random() < 0.8
+                        else str(rng.choice(["supported", "not_verifiable", "contradicted"]))
+                    )
                     text = f"{symbol} closed near {claimed:.2f} before the {day.isoformat()} decision"
-                    claims.append({"claim": text, "decision_date": day.isoformat(), "symbol": symbol,
-                                   "cited_fields": ["close"], "status": judge_status,
-                                   "note": f"close {value:.2f} on {observed.isoformat()}"})
-                    ledger.append({
-                        "claim": text, "decision_date": day, "symbol": symbol, "cited_fields": ["close"],
-                        "judge_status": judge_status, "judge_note": f"close {value:.2f}",
-                        "verifier_status": verifier,
-                        "verifier_reason": (f"close of {symbol} was {value:.2f} on {observed.isoformat()}, "
-                                            f"claim says {claimed:.2f}" if wrong else
-                                            f"close of {symbol} on {observed.isoformat()} matches {value:.2f}"),
-                        "evidence": [{"symbol": symbol, "field": "close", "value": round(value, 4),
-                                      "observed_at": observed.isoformat(), "source": "market/prices.csv"}],
-                        "flags": [] if judge_status == verifier else ["judge_disagrees"],
-                        "disagrees": judge_status != verifier, "lookahead": False,
-                    })
+                    claims.append(
+                        {
+                            "claim": text,
+                            "decision_date": day.isoformat(),
+                            "symbol": symbol,
+                            "cited_fields": ["close"],
+                            "status": judge_status,
+                            "note": f"close {value:.2f} on {observed.isoformat()}",
+                        }
+                    )
+                    ledger.append(
+                        {
+                            "claim": text,
+                            "decision_date": day,
+                            "symbol": symbol,
+                            "cited_fields": ["close"],
+                            "judge_status": judge_status,
+                            "judge_note": f"close {value:.2f}",
+                            "verifier_status": verifier,
+                            "verifier_reason": (
+                                f"close of {symbol} was {value:.2f} on {observed.isoformat()}, claim says {claimed:.2f}"
+                                if wrong
+                                else f"close of {symbol} on {observed.isoformat()} matches {value:.2f}"
+                            ),
+                            "evidence": [
+                                {
+                                    "symbol": symbol,
+                                    "field": "close",
+                                    "value": round(value, 4),
+                                    "observed_at": observed.isoformat(),
+                                    "source": "market/prices.csv",
+                                }
+                            ],
+                            "flags": [] if judge_status == verifier else ["judge_disagrees"],
+                            "disagrees": judge_status != verifier,
+                            "lookahead": False,
+                        }
+                    )
                 outcome_ok = (not pending) and bool(outcomes.get(c.id, {}).get("available", True))
-                grade = synthetic_grade(rubric, reasoning=reasoning, evidence=evidence,
-                                        outcome=int(np.clip(round(quality + rng.normal(0, 10)), 0, 100))
-                                        if outcome_ok else None,
-                                        data_reliability=int(np.clip(round(quality + rng.normal(0, 5)), 0, 100)),
-                                        claims=claims)
+                grade = synthetic_grade(
+                    rubric,
+                    reasoning=reasoning,
+                    evidence=evidence,
+                    outcome=int(np.clip(round(quality + rng.normal(0, 10)), 0, 100)) if outcome_ok else None,
+                    data_reliability=int(np.clip(round(quality + rng.normal(0, 5)), 0, 100)),
+                    claims=claims,
+                )
                 comp = judge_composite(grade, scoring_rubric, outcome_ok)
-                call = JudgeCallRow(run_id=run_id, judge_id=judge_id, provider="synthetic", model=f"{family}-mock",
-                                    contestant_id=row.id, repeat=0, cache_key=hashlib.sha256(
-                                        f"{run_id}{judge_id}{c.id}".encode()).hexdigest(),
-                                    prompt_sha256=sha, status="ok", parsed=grade)
+                call = JudgeCallRow(
+                    run_id=run_id,
+                    judge_id=judge_id,
+                    provider="synthetic",
+                    model=f"{family}-mock",
+                    contestant_id=row.id,
+                    repeat=0,
+                    cache_key=hashlib.sha256(f"{run_id}{judge_id}{c.id}".encode()).hexdigest(),
+                    prompt_sha256=sha,
+                    status="ok",
+                    parsed=grade,
+                )
                 s.add(call)
                 s.flush()
-                g = GradeRow(run_id=run_id, judge_id=judge_id, judge_family=family, contestant_id=row.id,
-                             repeat=0, call_id=call.id, grade=grade, reasoning=comp.reasoning,
-                             evidence=comp.evidence, process=comp.process, outcome=comp.outcome,
-                             data_reliability=grade["data_reliability"]["score"], composite=comp.composite,
-                             lookahead_passed=True, verdict=grade["verdict"], summary=grade["summary"])
+                g = GradeRow(
+                    run_id=run_id,
+                    judge_id=judge_id,
+                    judge_family=family,
+                    contestant_id=row.id,
+                    repeat=0,
+                    call_id=call.id,
+                    grade=grade,
+                    reasoning=comp.reasoning,
+                    evidence=comp.evidence,
+                    process=comp.process,
+                    outcome=comp.outcome,
+                    data_reliability=grade["data_reliability"]["score"],
+                    composite=comp.composite,
+                    lookahead_passed=True,
+                    verdict=grade["verdict"],
+                    summary=grade["summary"],
+                )
                 s.add(g)
                 s.flush()
-                s.add_all(LedgerEntryRow(grade_id=g.id, run_id=run_id, judge_id=judge_id, contestant_id=row.id,
-                                         position=p, **e) for p, e in enumerate(ledger))
+                s.add_all(
+                    LedgerEntryRow(
+                        grade_id=g.id, run_id=run_id, judge_id=judge_id, contestant_id=row.id, position=p, **e
+                    )
+                    for p, e in enumerate(ledger)
+                )
                 n_grades += 1
                 n_entries += len(ledger)
         season_id = imported.season_id
-    version = store_score_version(db_url, run_id, rubric, outcomes, pending, [j for j, _ in judges],
-                                  n_grades, note="synthetic")
-    return SyntheticRun(run_id=run_id, season_id=season_id, contestants=len(bundle.contestants), grades=n_grades,
-                        ledger_entries=n_entries, score_version=version)
+    version = store_score_version(
+        db_url, run_id, rubric, outcomes, pending, [j for j, _ in judges], n_grades, note="synthetic"
+    )
+    return SyntheticRun(
+        run_id=run_id,
+        season_id=season_id,
+        contestants=len(bundle.contestants),
+        grades=n_grades,
+        ledger_entries=n_entries,
+        score_version=version,
+    )

@@ -22,8 +22,20 @@ from console._text import md, plain, png, split_wide, unique_headers
 from grader.storage import database_url
 
 __all__ = [  # the page-state keys (kept in the URL by console._state) and the helpers that live in their own modules
-    "ANNOTATOR_KEY", "CONTESTANT_KEY", "RUN_KEY", "AuditJobs", "AuditKey", "build_audit_document", "browser_sessions",
-    "md", "plain", "png", "sidebar_sign_in", "signed_in", "split_wide", "unique_headers",
+    "ANNOTATOR_KEY",
+    "CONTESTANT_KEY",
+    "RUN_KEY",
+    "AuditJobs",
+    "AuditKey",
+    "build_audit_document",
+    "browser_sessions",
+    "md",
+    "plain",
+    "png",
+    "sidebar_sign_in",
+    "signed_in",
+    "split_wide",
+    "unique_headers",
 ]
 
 
@@ -72,8 +84,9 @@ def calibration_items(url: str, run_id: str, stamp: tuple[int, int]) -> list[_qu
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=512)
-def human_grades(url: str, run_id: str, contestant_row_id: int, annotator: str,
-                 stamp: tuple[int, int]) -> list[_queries.HumanGradeView]:
+def human_grades(
+    url: str, run_id: str, contestant_row_id: int, annotator: str, stamp: tuple[int, int]
+) -> list[_queries.HumanGradeView]:
     """One annotator's grades of one item (keyed by the human-grade stamp)."""
     return _queries.human_grades(run_id, contestant_row_id, annotator, url)
 
@@ -112,8 +125,7 @@ def judge_grades(url: str, run_id: str, contestant_row_id: int, blind: Blind) ->
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=256)
-def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None,
-                     blind: Blind) -> dict | None:
+def contestant_score(url: str, run_id: str, contestant_row_id: int, version: int | None, blind: Blind) -> dict | None:
     return _queries.contestant_score(run_id, contestant_row_id, url, blind=blind)
 
 
@@ -154,9 +166,11 @@ def round_outcomes(url: str, contestant_row_id: int) -> pd.DataFrame:
         return pd.DataFrame({"note": [f"per-round outcomes unavailable: {exc}"]})
 
 
-COMPARISON_NOTE = ("Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a "
-                   "new set); set score = 100 x Σ returns / Σ oracle returns over the rounds every member completed. "
-                   "All-rounds figures are each contestant's own history: context, not a ranking surface.")
+COMPARISON_NOTE = (
+    "Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a "
+    "new set); set score = 100 x Σ returns / Σ oracle returns over the rounds every member completed. "
+    "All-rounds figures are each contestant's own history: context, not a ranking surface."
+)
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=64)
@@ -226,14 +240,16 @@ def prewarm_server(run: _queries.RunSummary | None) -> None:
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
-def compare_runs(url: str, run_a: str, run_b: str, va: int | None, vb: int | None, blind_a: Blind,
-                 blind_b: Blind) -> pd.DataFrame:
+def compare_runs(
+    url: str, run_a: str, run_b: str, va: int | None, vb: int | None, blind_a: Blind, blind_b: Blind
+) -> pd.DataFrame:
     return _queries.compare_runs(run_a, run_b, url, blind_a=blind_a, blind_b=blind_b)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)
-def compare_rubrics(url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None,
-                    blind: Blind) -> pd.DataFrame:
+def compare_rubrics(
+    url: str, run_id: str, rubric_a: str, rubric_b: str, version: int | None, blind: Blind
+) -> pd.DataFrame:
     return _queries.compare_rubrics(run_id, rubric_a, rubric_b, url, blind=blind)
 
 
@@ -254,7 +270,6 @@ def rubric_names() -> list[str]:
     from rubric import available_rubrics
 
     return list(available_rubrics())
-
 
 
 # ------------------------------------------------------------------------------------------- runs
@@ -298,8 +313,10 @@ def current_run() -> _queries.RunSummary | None:
     if run is None and all_runs:
         run = default_run(all_runs)
     if run is None:
-        st.info(f"No grading runs in `{url}` yet. Grade a season first, e.g. "
-                "`grader grade seasons/demo-2022q1 --panel reference --run-id demo-ref`.")
+        st.info(
+            f"No grading runs in `{url}` yet. Grade a season first, e.g. "
+            "`grader grade seasons/demo-2022q1 --panel reference --run-id demo-ref`."
+        )
         st.stop()
     return run
 
@@ -316,9 +333,10 @@ def run_banner(run: _queries.RunSummary) -> None:
 
 
 def run_caption(run: _queries.RunSummary) -> None:
-    st.caption(f"Run `{run.run_id}` ({run.run_type}, {run.status}) · season {run.season_key} — {run.season_name} "
-               f"· graded under rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}")
-
+    st.caption(
+        f"Run `{run.run_id}` ({run.run_type}, {run.status}) · season {run.season_key} — {run.season_name} "
+        f"· graded under rubric {run.rubric_id} · panel {run.panel_name} · scored versions: {run.scored_versions}"
+    )
 
 
 def pick_contestant(run: _queries.RunSummary, label: str = "Contestant") -> _queries.ContestantRef | None:

@@ -85,8 +85,10 @@ class HumanGradeInput(BaseModel):
     @classmethod
     def _comment(cls, value: str) -> str:
         if len(value) > MAX_COMMENT:
-            raise WriteError(f"comment: {len(value):,} characters, longer than the limit of {MAX_COMMENT:,}; "
-                             "shorten it (nothing was recorded)")
+            raise WriteError(
+                f"comment: {len(value):,} characters, longer than the limit of {MAX_COMMENT:,}; "
+                "shorten it (nothing was recorded)"
+            )
         return value.strip()
 
 
@@ -107,8 +109,12 @@ def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # typ
         process = grade.reasoning
         source = "process taken as the annotator's reasoning score (no full reasoning sub-scores)"
     weights = composite_weights(rubric, grade.outcome is not None)
-    values = {"reasoning": grade.reasoning, "evidence": grade.evidence, "process": process,
-              "outcome": grade.outcome if grade.outcome is not None else 0.0}
+    values = {
+        "reasoning": grade.reasoning,
+        "evidence": grade.evidence,
+        "process": process,
+        "outcome": grade.outcome if grade.outcome is not None else 0.0,
+    }
     total = sum(weights.values())
     composite = sum(w * values[k] for k, w in weights.items()) / total
     return float(composite), source
@@ -120,9 +126,16 @@ def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
     return run_rubric(run)
 
 
-def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # type: ignore[no-untyped-def]
-                     grade: HumanGradeInput, source: str | None = None,
-                     original: dict | None = None) -> HumanGradeRow:
+def _human_grade_row(
+    s,
+    run: RunRow,
+    rubric,
+    who,
+    contestant_row_id: int,  # type: ignore[no-untyped-def]
+    grade: HumanGradeInput,
+    source: str | None = None,
+    original: dict | None = None,
+) -> HumanGradeRow:
     """The row for one human grade after every check the console makes (item of the run, known sub-ids)."""
     contestant = s.get(ContestantRow, contestant_row_id)
     if contestant is None or contestant.season_id != run.season_id:
@@ -134,19 +147,31 @@ def _human_grade_row(s, run: RunRow, rubric, who, contestant_row_id: int,  # typ
     composite, process_source = human_composite(grade, rubric)
     original = original or {}
     return HumanGradeRow(
-        run_id=run.id, contestant_id=contestant_row_id, annotator=who.name, rubric_id=run.rubric_id,
-        rubric_hash=run.rubric_hash, **({"created_at": original["created_at"]} if original.get("created_at") else {}),
-        reasoning=grade.reasoning, evidence=grade.evidence, outcome=grade.outcome,
-        data_reliability=grade.data_reliability, composite=composite,
-        sub_scores={"reasoning": grade.reasoning_sub_scores, "evidence": grade.evidence_sub_scores,
-                    "composite_note": process_source, "sign_in": original.get("sign_in") or who.method,
-                    **({"source": source} if source else {})},
+        run_id=run.id,
+        contestant_id=contestant_row_id,
+        annotator=who.name,
+        rubric_id=run.rubric_id,
+        rubric_hash=run.rubric_hash,
+        **({"created_at": original["created_at"]} if original.get("created_at") else {}),
+        reasoning=grade.reasoning,
+        evidence=grade.evidence,
+        outcome=grade.outcome,
+        data_reliability=grade.data_reliability,
+        composite=composite,
+        sub_scores={
+            "reasoning": grade.reasoning_sub_scores,
+            "evidence": grade.evidence_sub_scores,
+            "composite_note": process_source,
+            "sign_in": original.get("sign_in") or who.method,
+            **({"source": source} if source else {}),
+        },
         comment=grade.comment,
     )
 
 
-def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, grade: HumanGradeInput,
-                       db_url: str | None = None) -> int:
+def record_human_grade(
+    annotator: object, run_id: str, contestant_row_id: int, grade: HumanGradeInput, db_url: str | None = None
+) -> int:
     """Append a human grade (author, time, rubric version, run); returns its row id."""
     who = require_current(annotator)
     with session_scope(db_url) as s:
@@ -160,9 +185,14 @@ def record_human_grade(annotator: object, run_id: str, contestant_row_id: int, g
         return row.id
 
 
-def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeInput]], source: str,
-                        db_url: str | None = None, directory: AnnotatorDirectory | None = None,
-                        originals: list[dict] | None = None) -> list[int]:
+def record_human_grades(
+    run_id: str,
+    grades: list[tuple[object, int, HumanGradeInput]],
+    source: str,
+    db_url: str | None = None,
+    directory: AnnotatorDirectory | None = None,
+    originals: list[dict] | None = None,
+) -> list[int]:
     """Append several human grades in one transaction (all or none), each checked as in the console;
     ``source`` (e.g. the imported file and its hash) is stored with every row. ``originals`` (one per grade) keeps
     what an exported grade recorded when it was first given: its time (``created_at``, so "latest" stays the
@@ -173,24 +203,29 @@ def record_human_grades(run_id: str, grades: list[tuple[object, int, HumanGradeI
         if run is None:
             raise WriteError(f"no run {run_id!r} in this database")
         rubric = _rubric_of(run)
-        rows = [_human_grade_row(s, run, rubric, require_current(who, directory), cid, grade, source, original)
-                for (who, cid, grade), original in zip(grades, originals, strict=True)]
+        rows = [
+            _human_grade_row(s, run, rubric, require_current(who, directory), cid, grade, source, original)
+            for (who, cid, grade), original in zip(grades, originals, strict=True)
+        ]
         s.add_all(rows)
         s.flush()
         record_row_hashes(s, "human_grade", [r.id for r in rows])
         return [r.id for r in rows]
 
 
-def record_ledger_annotation(annotator: object, ledger_entry_id: int, status: str, note: str = "",
-                             db_url: str | None = None) -> int:
+def record_ledger_annotation(
+    annotator: object, ledger_entry_id: int, status: str, note: str = "", db_url: str | None = None
+) -> int:
     """Append an annotator's verdict (the correct status and a note) on one ledger entry."""
     who = require_current(annotator)
     if status not in CLAIM_STATUSES:
         raise WriteError(f"status: {status!r} is not one of {', '.join(CLAIM_STATUSES)}")
     note = (note or "").strip()
     if len(note) > MAX_COMMENT:
-        raise WriteError(f"note: {len(note):,} characters, longer than the limit of {MAX_COMMENT:,}; "
-                         "shorten it (nothing was recorded)")
+        raise WriteError(
+            f"note: {len(note):,} characters, longer than the limit of {MAX_COMMENT:,}; "
+            "shorten it (nothing was recorded)"
+        )
     with session_scope(db_url) as s:
         if s.get(LedgerEntryRow, ledger_entry_id) is None:
             raise WriteError(f"no ledger entry {ledger_entry_id}")

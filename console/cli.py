@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="Console annotators: add (prints a token once), list, remove.", no_args_is_help=True,
-                  add_completion=False)
+app = typer.Typer(
+    help="Console annotators: add (prints a token once), list, remove.", no_args_is_help=True, add_completion=False
+)
 
 FILE_HELP = "Annotators file (default: $GRADER_ANNOTATORS_FILE or ./annotators.yaml)"
 
 
 @app.command("add")
-def add(name: str = typer.Argument(..., help="Annotator name (letters, digits, _ . @ -)"),
-        email: str | None = typer.Option(None, "--email", help="E-mail for Streamlit's built-in login"),
-        replace: bool = typer.Option(False, "--replace", help="Re-issue the token of an existing annotator"),
-        file: str | None = typer.Option(None, "--file", help=FILE_HELP)) -> None:
+def add(
+    name: str = typer.Argument(..., help="Annotator name (letters, digits, _ . @ -)"),
+    email: str | None = typer.Option(None, "--email", help="E-mail for Streamlit's built-in login"),
+    replace: bool = typer.Option(False, "--replace", help="Re-issue the token of an existing annotator"),
+    file: str | None = typer.Option(None, "--file", help=FILE_HELP),
+) -> None:
     """Create an annotator and print their token once (only its salted SHA-256 hash is stored)."""
     from console._auth import AnnotatorDirectory, AuthError  # loaded by these commands only
 

@@ -55,7 +55,7 @@ def _quotes(claim: Claim) -> list[tuple[str, float | str, float, str | None, dat
                 unit = FIELD_SPECS[hit.field].unit
                 if (hit.stated.percent or hit.stated.bps) and unit != "fraction":
                     continue  # "close vs sma50 = +8.21%": a distance between two fields, not a quote of one
-                if _VERSUS_BEFORE.search(claim.judge_note[max(0, hit.start - 40):hit.start]):
+                if _VERSUS_BEFORE.search(claim.judge_note[max(0, hit.start - 40) : hit.start]):
                     continue
                 value, tol = hit.stated.in_unit(unit)
                 out.append((hit.field, value, tol, claim.symbol, None))
@@ -106,11 +106,16 @@ def cross_check(
         actual = float(obs.value)
         if abs(actual - float(value)) > max(tol, config.relative_tolerance * abs(actual)) + 1e-12:
             unit = FIELD_SPECS[fld].unit if fld in FIELD_SPECS else "ratio"
-            flag("misquoted_value", f"quoted {symbol} {fld} = {format_value(float(value), unit)} but the snapshot "
-                                    f"has {format_value(actual, unit)} ({obs.observed_at:%Y-%m-%d})")
+            flag(
+                "misquoted_value",
+                f"quoted {symbol} {fld} = {format_value(float(value), unit)} but the snapshot "
+                f"has {format_value(actual, unit)} ({obs.observed_at:%Y-%m-%d})",
+            )
     if claim.judge_status is not None and claim.judge_status != verification.status:
-        flag("status_disagreement", f"judge said {claim.judge_status}, verifier says {verification.status}: "
-                                    f"{verification.reason}")
+        flag(
+            "status_disagreement",
+            f"judge said {claim.judge_status}, verifier says {verification.status}: {verification.reason}",
+        )
     if lookahead:
         for why in lookahead_why:
             flag("lookahead", why)

@@ -26,8 +26,10 @@ from ledgers.reading import clause_start, main_subject, parse_text, piece_label
 from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
 from ledgers.reading._ranking import figure_rank
 
-_ABBREVIATIONS = re.compile(r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
-                            r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$")
+_ABBREVIATIONS = re.compile(
+    r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
+    r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
 _HEADER_BRACKET = re.compile(r"^\s*(?:[-*\u2022]\s*)?\[(?P<name>[^\]\n]{1,60})\]\s*:?\s*")
 _HEADER_COLON = re.compile(
@@ -36,9 +38,17 @@ _HEADER_COLON = re.compile(
     r"^\s*(?:[-*\u2022]\s*)?(?P<name>[A-Za-z0-9&_ .'/-]{2,60}?)\s*(?:\((?P<paren>[^)\n]{1,60})\))?"
     r"(?:,\s*(?:\d{1,3}(?:\.\d+)?\s*%|rank\s+\d{1,3}))?\s*:\s+"
 )
-_NUMERIC_RULES = ("exact_numeric", "threshold", "derived_return", "relative_return", "return_or_relative",
-                  "distance_52w_high",
-                  "distance_52w_low", "distance_sma", "analyst_upside")
+_NUMERIC_RULES = (
+    "exact_numeric",
+    "threshold",
+    "derived_return",
+    "relative_return",
+    "return_or_relative",
+    "distance_52w_high",
+    "distance_52w_low",
+    "distance_sma",
+    "analyst_upside",
+)
 
 
 TEMPLATE_MARK = "(platform template, not the contestant's words)"
@@ -100,7 +110,7 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     out = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
-        head = text[start:m.start()]
+        head = text[start : m.start()]
         if head.endswith(".") and _ABBREVIATIONS.search(head[:-1]):
             continue
         if head.strip():
@@ -116,8 +126,10 @@ _DIRECTION_BEFORE = re.compile(
     r"climbed|rallied|slipped|jumped|sank|surged|advanced|retreated)\s+(?:by\s+|about\s+|roughly\s+|some\s+)?$",
     re.I,
 )
-_RANGE_BEFORE = re.compile(r"(?:\d(?:\.\d+)?\s*%?\s*(?:to|\u2013|-)|\bbetween\s+[-+\u2212]?\d[\d.]*\s*(?:%|percent|pp|bp)?"
-                           r"\s+and)\s*$")
+_RANGE_BEFORE = re.compile(
+    r"(?:\d(?:\.\d+)?\s*%?\s*(?:to|\u2013|-)|\bbetween\s+[-+\u2212]?\d[\d.]*\s*(?:%|percent|pp|bp)?"
+    r"\s+and)\s*$"
+)
 _RANGE_AFTER = re.compile(r"^\s*(?:%|percent|pp|bp)?\s*(?:to|\u2013)\s*[-+\u2212]?\d")
 _BETWEEN_BEFORE = re.compile(r"\bbetween\s+$")
 """One end of a range: "3% to 9%", "5-10%", "between 6 and 7 percent", "2 or 3%" (no single value to check)."""
@@ -125,10 +137,13 @@ _BETWEEN_BEFORE = re.compile(r"\bbetween\s+$")
 
 def _in_range(body: str, span: tuple[int, int]) -> bool:
     """Whether the number at ``span`` is one end of a stated range ("3% to 9%", "5-10%")."""
-    before = body[max(0, span[0] - 30):span[0]]
-    after = body[span[1]:span[1] + 16]
-    return bool(_RANGE_BEFORE.search(before) or _RANGE_AFTER.match(after) or (
-        _BETWEEN_BEFORE.search(before) and re.match(r"^\s*(?:%|percent|pp|bp)?\s*and\s*[-+\u2212]?\d", after)))
+    before = body[max(0, span[0] - 30) : span[0]]
+    after = body[span[1] : span[1] + 16]
+    return bool(
+        _RANGE_BEFORE.search(before)
+        or _RANGE_AFTER.match(after)
+        or (_BETWEEN_BEFORE.search(before) and re.match(r"^\s*(?:%|percent|pp|bp)?\s*and\s*[-+\u2212]?\d", after))
+    )
 
 
 def _tidy(text: str) -> str:
@@ -193,10 +208,20 @@ def extract_claims(
         if _in_range(body, span):  # "-3% to -9% 1w": a range is no single value to check
             return
         who = a.symbol
-        anchored = who is not None and ((strong and who == subject) or
-                                        (not strong and default_is_certain and who == default_symbol))
-        read = read_clause(body, span, a.rule, who, mentions, subject_words=index.words_of(who) if index else (),
-                           anchored=anchored, benchmark=bench, scope=a.label if a.rule == "ranking" else None)
+        anchored = who is not None and (
+            (strong and who == subject) or (not strong and default_is_certain and who == default_symbol)
+        )
+        read = read_clause(
+            body,
+            span,
+            a.rule,
+            who,
+            mentions,
+            subject_words=index.words_of(who) if index else (),
+            anchored=anchored,
+            benchmark=bench,
+            scope=a.label if a.rule == "ranking" else None,
+        )
         if read.doubt is None and a.rule == "exact_numeric":
             keyed = key_doubt(body, span, a.field)  # "up_days_30d: 68%" read as the 30-day return
             if keyed is not None:
@@ -206,26 +231,45 @@ def extract_claims(
         lead = _DIRECTION_BEFORE.search(body, window_start, span[0])
         if lead is not None:  # keep the words that carry the sign: "is down 8.4% over 20 days"
             span = (lead.start(), span[1])
-        separate = unread is not None and unread.end > unread.start and (unread.end <= span[0] or unread.start >= span[1])
+        separate = (
+            unread is not None and unread.end > unread.start and (unread.end <= span[0] or unread.start >= span[1])
+        )
         if unread is not None and not separate and unread.end > span[1]:
             span = (span[0], unread.end)  # a superlative inside the figure's words: part of its claim
-        fragment = _tidy(body[span[0]:span[1]])
+        fragment = _tidy(body[span[0] : span[1]])
         cited = [a.field] if a.field else []
-        claims.append(Claim(
-            id=f"{id_prefix}{len(claims) + 1}", text=fragment or a.raw, decided_at=decided_at, symbol=a.symbol,
-            cited_fields=cited, assertions=[a], briefing_only=briefing or a.rule == "briefing",
-            span=(offset + span[0], offset + span[1]), clause=read.clause, doubt=read.doubt,
-            unread=None if separate else unread,
-        ))
+        claims.append(
+            Claim(
+                id=f"{id_prefix}{len(claims) + 1}",
+                text=fragment or a.raw,
+                decided_at=decided_at,
+                symbol=a.symbol,
+                cited_fields=cited,
+                assertions=[a],
+                briefing_only=briefing or a.rule == "briefing",
+                span=(offset + span[0], offset + span[1]),
+                clause=read.clause,
+                doubt=read.doubt,
+                unread=None if separate else unread,
+            )
+        )
         if separate and unread is not None:
             # "-21.33%, the worst in the universe": the superlative is a claim of its own, checked on the figure's
             # field once the figure holds (never contradicted); the figure keeps its own verdict
-            claims.append(Claim(
-                id=f"{id_prefix}{len(claims) + 1}", text=_tidy(body[unread.start:unread.end]) or unread.word,
-                decided_at=decided_at, symbol=a.symbol, cited_fields=cited, assertions=[a],
-                span=(offset + unread.start, offset + unread.end), clause=read.clause, doubt=read.doubt,
-                unread=unread.model_copy(update={"separate": True}),
-            ))
+            claims.append(
+                Claim(
+                    id=f"{id_prefix}{len(claims) + 1}",
+                    text=_tidy(body[unread.start : unread.end]) or unread.word,
+                    decided_at=decided_at,
+                    symbol=a.symbol,
+                    cited_fields=cited,
+                    assertions=[a],
+                    span=(offset + unread.start, offset + unread.end),
+                    clause=read.clause,
+                    doubt=read.doubt,
+                    unread=unread.model_copy(update={"separate": True}),
+                )
+            )
 
     for seg_offset, segment, seg_symbol, hypothetical in _segments(text, index):
         subject = seg_symbol or default_symbol
@@ -239,27 +283,35 @@ def extract_claims(
             if header is not None:  # "... . SMH: Strongest momentum ..." (holdings joined on one line)
                 subject, strong = header[1], True
                 sent_offset += header[0]
-                sentence = sentence[header[0]:]
+                sentence = sentence[header[0] :]
             offset = seg_offset + sent_offset
             mentions = index.mentions(sentence) if index else []
             own = [m for m in mentions if not m.reference]
             topic = subject
             if not own and not strong and carried is not None:
                 topic = carried  # the previous sentence's subject carries over; the default stays an alternative
-            parsed = parse_text(sentence, topic, (), mentions, bench, strong_symbol=strong,
-                                numbers_only=hypothetical or continued)
+            parsed = parse_text(
+                sentence, topic, (), mentions, bench, strong_symbol=strong, numbers_only=hypothetical or continued
+            )
             if continued:  # "Reversal: Already extended; lowest pullback rank suggests ...": still the scenario
-                parsed.assertions = [a if a.rule in ("forecast", "plan", "probability") else
-                                     Assertion(rule="forecast", symbol=a.symbol, raw=a.raw) for a in parsed.assertions]
+                parsed.assertions = [
+                    a
+                    if a.rule in ("forecast", "plan", "probability")
+                    else Assertion(rule="forecast", symbol=a.symbol, raw=a.raw)
+                    for a in parsed.assertions
+                ]
             if not strong and not default_is_certain and default_symbol is not None:
                 named_here = {m.symbol for m in own}
                 parsed.assertions = [
-                    a if a.symbol != default_symbol or default_symbol in named_here else a.model_copy(update={"inferred": True})
+                    a
+                    if a.symbol != default_symbol or default_symbol in named_here
+                    else a.model_copy(update={"inferred": True})
                     for a in parsed.assertions
                 ]
             if topic != subject and subject is not None:
                 parsed.assertions = [
-                    a if a.symbol != topic or subject in a.alternatives
+                    a
+                    if a.symbol != topic or subject in a.alternatives
                     else a.model_copy(update={"alternatives": [*a.alternatives, subject]})
                     for a in parsed.assertions
                 ]
@@ -286,6 +338,6 @@ def extract_claims(
             if not has_forecast and parsed.forecast_spans:
                 start = clause_start(sentence, parsed.forecast_spans[0][0])
                 who = main_subject(mentions, parsed.forecast_spans[0][0], sentence, subject, seg_symbol is not None)
-                fc = Assertion(rule="forecast", symbol=who, raw=_tidy(sentence[parsed.forecast_spans[0][0]:]))
+                fc = Assertion(rule="forecast", symbol=who, raw=_tidy(sentence[parsed.forecast_spans[0][0] :]))
                 add(fc, (start, len(sentence.rstrip(" ."))), sentence, offset)
     return claims

@@ -47,21 +47,28 @@ def cohen_kappa(judge: Sequence[str], verifier: Sequence[str]) -> dict[str, floa
     if not math.isfinite(res.kappa):
         return none
     low, high = float(res.kappa_low), float(res.kappa_upp)
-    return {"kappa": float(res.kappa), "kappa_low": low if math.isfinite(low) else None,
-            "kappa_high": high if math.isfinite(high) else None}
+    return {
+        "kappa": float(res.kappa),
+        "kappa_low": low if math.isfinite(low) else None,
+        "kappa_high": high if math.isfinite(high) else None,
+    }
 
 
 def grounding_summary(rows: Iterable[GroundingRow]) -> dict:
     """Grounding figures for a set of ledger entries (normally one judge's)."""
     rows = list(rows)
     judged = [r for r in rows if r.claim.judge_status is not None]
-    statuses = [(j, r.verification.status) for r in judged if (j := r.claim.judge_status) is not None]  # (judge, verifier)
+    statuses = [
+        (j, r.verification.status) for r in judged if (j := r.claim.judge_status) is not None
+    ]  # (judge, verifier)
     cited = sum(r.cross_check.cited for r in rows)
     valid = sum(r.cross_check.valid_citations for r in rows)
     flags: Counter[str] = Counter(f for r in rows for f in r.cross_check.flags)
     contradicted = [r for r in rows if r.verification.status == "contradicted"]
     missed = [r for r in contradicted if r.claim.judge_status != "contradicted"]
-    false_alarms = [r for r in judged if r.claim.judge_status == "contradicted" and r.verification.status == "supported"]
+    false_alarms = [
+        r for r in judged if r.claim.judge_status == "contradicted" and r.verification.status == "supported"
+    ]
     confusion = {j: {v: 0 for v in STATUSES} for j in STATUSES}
     for judge_status, verifier_status in statuses:
         confusion[judge_status][verifier_status] += 1

@@ -27,16 +27,18 @@ class PeerGroup:
 @cache
 def peer_groups() -> tuple[PeerGroup, ...]:
     doc = yaml.safe_load(Path(__file__).with_name("peer_groups.yaml").read_text(encoding="utf-8"))
-    return tuple(PeerGroup(tuple(str(w).lower() for w in g["words"]),
-                           tuple(tuple(s) for s in g.get("sets") or ())) for g in doc)
+    return tuple(
+        PeerGroup(tuple(str(w).lower() for w in g["words"]), tuple(tuple(s) for s in g.get("sets") or ())) for g in doc
+    )
 
 
 @cache
 def group_words_pattern() -> re.Pattern[str]:
     """Every group word, longest first, as whole words ("defensive sectors" before "sectors")."""
     words = sorted({w for g in peer_groups() for w in g.words}, key=len, reverse=True)
-    return re.compile(r"(?<![\w-])(?:" + "|".join(re.sub(r"\\ ", r"[\\s-]+", re.escape(w)) for w in words)
-                      + r")(?![\w-])", re.I)
+    return re.compile(
+        r"(?<![\w-])(?:" + "|".join(re.sub(r"\\ ", r"[\\s-]+", re.escape(w)) for w in words) + r")(?![\w-])", re.I
+    )
 
 
 def find_group(text: str) -> PeerGroup | None:
@@ -82,8 +84,9 @@ def _listed(wanted: object) -> Iterable[object]:
     return wanted
 
 
-def members(group: PeerGroup, symbols: Iterable[str], labels: Mapping[str, Mapping[str, str]], subject: str
-            ) -> list[set[str]]:
+def members(
+    group: PeerGroup, symbols: Iterable[str], labels: Mapping[str, Mapping[str, str]], subject: str
+) -> list[set[str]]:
     """One member set per definition of the group (cash excluded), in the order the file gives them."""
     pool = [s for s in symbols if labels.get(s, {}).get("asset_class") != "cash"]
     return [{s for s in pool if any(_selects(sel, s, labels, subject) for sel in union)} for union in group.sets]

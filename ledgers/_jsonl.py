@@ -74,11 +74,22 @@ def read_claims(path: Path) -> list[Claim]:
                 errors.append(f"{path}, line {number}, field '{where}': {err['msg']}")
             continue
         if item.id in first_line:
-            errors.append(f"{path}, line {number}, field 'id': duplicate id {item.id!r} (first on line {first_line[item.id]})")
+            errors.append(
+                f"{path}, line {number}, field 'id': duplicate id {item.id!r} (first on line {first_line[item.id]})"
+            )
             continue
         first_line[item.id] = number
-        claims.append(Claim(id=item.id, text=item.text, decided_at=item.decided_at, symbol=item.symbol,
-                            cited_fields=item.fields, judge_status=item.judge_status, judge_note=item.judge_note))
+        claims.append(
+            Claim(
+                id=item.id,
+                text=item.text,
+                decided_at=item.decided_at,
+                symbol=item.symbol,
+                cited_fields=item.fields,
+                judge_status=item.judge_status,
+                judge_note=item.judge_note,
+            )
+        )
     if not claims and not errors:
         errors.append(f"{path}: no claims (empty file)")
     if errors:
@@ -103,22 +114,36 @@ def verify_claims_jsonl(
                 counts[v.status] += 1
                 counts["lookahead"] += int(v.lookahead)
                 counts["briefing_only"] += int(v.briefing_only)
-                fh.write(json.dumps({
-                    "id": claim.id,
-                    "status": v.status,
-                    "reason": v.reason,
-                    "evidence": [
-                        {"symbol": e.symbol, "field": e.field, "value": e.value,
-                         "observed_at": e.observed_at.isoformat(), "source": e.source}
-                        for e in v.evidence
-                    ],
-                    "rule": v.rule,
-                    "lookahead": v.lookahead,
-                    "briefing_only": v.briefing_only,
-                }) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "id": claim.id,
+                            "status": v.status,
+                            "reason": v.reason,
+                            "evidence": [
+                                {
+                                    "symbol": e.symbol,
+                                    "field": e.field,
+                                    "value": e.value,
+                                    "observed_at": e.observed_at.isoformat(),
+                                    "source": e.source,
+                                }
+                                for e in v.evidence
+                            ],
+                            "rule": v.rule,
+                            "lookahead": v.lookahead,
+                            "briefing_only": v.briefing_only,
+                        }
+                    )
+                    + "\n"
+                )
         os.replace(tmp, out_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return {"claims": len(claims), **{s: counts.get(s, 0) for s in ("supported", "not_verifiable", "contradicted")},
-            "lookahead": counts.get("lookahead", 0), "briefing_only": counts.get("briefing_only", 0)}
+    return {
+        "claims": len(claims),
+        **{s: counts.get(s, 0) for s in ("supported", "not_verifiable", "contradicted")},
+        "lookahead": counts.get("lookahead", 0),
+        "briefing_only": counts.get("briefing_only", 0),
+    }

@@ -72,6 +72,8 @@ def _column_names(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# the field tables stay as written (one field a line, read as a table): not reformatted
+# fmt: off
 def _capitalbench_fields() -> list[FieldSpec]:
     """Fields of the tables CapitalBench rounds show their models, one per (measure, horizon) that the public
     rounds use; the adapter maps each column to one of these (``grader.adapters``)."""
@@ -282,6 +284,7 @@ FIELDS: tuple[FieldSpec, ...] = (
 FIELD_SPECS: dict[str, FieldSpec] = {spec.name: spec for spec in FIELDS}
 KNOWN_FIELDS: frozenset[str] = frozenset(FIELD_SPECS)
 
+# fmt: on
 _KEY_DROP = re.compile(r"[\s\-_()]+")
 
 
@@ -315,8 +318,14 @@ WINDOW_FAMILIES: dict[str, tuple[str, ...]] = {
     "volatility20d": ("volatility20d", "volatility21d", "volatility30d", "volatility63d"),
     "maxDrawdown": ("maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d"),
     "correlation": ("correlation1y", "correlation63d", "correlation252d"),
-    "activeReturn": ("activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d", "activeReturn6m",
-                     "activeReturn1y"),
+    "activeReturn": (
+        "activeReturn5d",
+        "activeReturn7d",
+        "activeReturn21d",
+        "activeReturn30d",
+        "activeReturn6m",
+        "activeReturn1y",
+    ),
     "volumeZscore": ("volumeZscore5v60", "volumeZscore20v120"),
     "priorActiveReturn": ("priorActiveReturn16d", "priorActiveReturn105d"),
     "positiveAssetShare": ("positiveAssetShare5d", "positiveAssetShare21d"),
@@ -325,8 +334,17 @@ WINDOW_FAMILIES: dict[str, tuple[str, ...]] = {
 """canonical field of a generic word -> every field of that measure (any window)."""
 
 
-RETURN_WINDOWS: tuple[str, ...] = ("return1d", "return3d", "return5d", "return7d", "return20d", "return21d",
-                                   "return30d", "return6m", "return1y")
+RETURN_WINDOWS: tuple[str, ...] = (
+    "return1d",
+    "return3d",
+    "return5d",
+    "return7d",
+    "return20d",
+    "return21d",
+    "return30d",
+    "return6m",
+    "return1y",
+)
 """An option's own returns over every window a store may hold (not a window family: a claim names its horizon)."""
 
 

@@ -55,35 +55,81 @@ def structured_assertions(items: Iterable[Any], default_symbol: str | None = Non
         field = resolve_field(raw_field) if raw_field else None
         kind = _get(item, "kind")
         value = _get(item, "value")
-        words = f"{value:g}" if isinstance(value, int | float) and not isinstance(value, bool) else (
-            f"{kind} {_get(item, 'relative_to') or ''}".strip())
+        words = (
+            f"{value:g}"
+            if isinstance(value, int | float) and not isinstance(value, bool)
+            else (f"{kind} {_get(item, 'relative_to') or ''}".strip())
+        )
         if field is None:
-            out.append(Assertion(rule="unrecognised", symbol=subject,
-                                 raw=f"unknown field {raw_field!r} in a structured assertion"))
+            out.append(
+                Assertion(
+                    rule="unrecognised", symbol=subject, raw=f"unknown field {raw_field!r} in a structured assertion"
+                )
+            )
             continue
         if kind == "value" and isinstance(value, int | float) and not isinstance(value, bool):
-            out.append(Assertion(rule="exact_numeric", symbol=subject, field=field, stated=float(value),
-                                 tolerance=_precision(float(value), field, text), raw=words))
+            out.append(
+                Assertion(
+                    rule="exact_numeric",
+                    symbol=subject,
+                    field=field,
+                    stated=float(value),
+                    tolerance=_precision(float(value), field, text),
+                    raw=words,
+                )
+            )
         elif kind in ("above", "below") and _get(item, "relative_to"):
-            out.append(Assertion(rule="compare", symbol=subject, field=field, benchmark=str(_get(item, "relative_to")),
-                                 op="gt" if kind == "above" else "lt", raw=words))
+            out.append(
+                Assertion(
+                    rule="compare",
+                    symbol=subject,
+                    field=field,
+                    benchmark=str(_get(item, "relative_to")),
+                    op="gt" if kind == "above" else "lt",
+                    raw=words,
+                )
+            )
         elif kind in ("above", "below") and isinstance(value, int | float) and not isinstance(value, bool):
-            out.append(Assertion(rule="threshold", symbol=subject, field=field, stated=float(value),
-                                 op="gt" if kind == "above" else "lt", raw=words))
+            out.append(
+                Assertion(
+                    rule="threshold",
+                    symbol=subject,
+                    field=field,
+                    stated=float(value),
+                    op="gt" if kind == "above" else "lt",
+                    raw=words,
+                )
+            )
         elif kind == "rank":
             group = str(_get(item, "group") or "universe").lower()
             named = find_group(group)
-            scope = ("universe" if group in ("universe", "all") or (named and named.name == "universe")
-                     else f"group:{named.name}" if named is not None and named.sets else "group")
+            scope = (
+                "universe"
+                if group in ("universe", "all") or (named and named.name == "universe")
+                else f"group:{named.name}"
+                if named is not None and named.sets
+                else "group"
+            )
             rank = _get(item, "rank")
-            out.append(Assertion(rule="ranking", symbol=subject, field=field, label=scope,
-                                 window=int(rank) if isinstance(rank, int) and rank > 0 else 1,
-                                 polarity=-1 if _get(item, "order") == "lowest" else 1,
-                                 raw=f"{subject} rank {rank or 1} by {field} ({_get(item, 'order') or 'highest'} "
-                                     f"first, {group})"))
+            out.append(
+                Assertion(
+                    rule="ranking",
+                    symbol=subject,
+                    field=field,
+                    label=scope,
+                    window=int(rank) if isinstance(rank, int) and rank > 0 else 1,
+                    polarity=-1 if _get(item, "order") == "lowest" else 1,
+                    raw=f"{subject} rank {rank or 1} by {field} ({_get(item, 'order') or 'highest'} first, {group})",
+                )
+            )
         else:
-            out.append(Assertion(rule="unrecognised", symbol=subject,
-                                 raw=f"structured assertion of kind {kind!r} without the value it needs"))
+            out.append(
+                Assertion(
+                    rule="unrecognised",
+                    symbol=subject,
+                    raw=f"structured assertion of kind {kind!r} without the value it needs",
+                )
+            )
     return out
 
 
@@ -96,14 +142,27 @@ def to_structured(assertion: Assertion) -> dict[str, Any] | None:
     field = a.field or (HORIZON_FIELDS.get(a.label or "") if a.rule == "derived_return" else None)
     if a.symbol is None or field is None or a.stated is None and a.rule != "ranking":
         return None
-    base = {"subject": a.symbol, "field": field, "value": None, "relative_to": None, "rank": None,
-            "order": None, "group": None, "horizon": a.label if a.label and a.label[:-1].isdigit() else None}
+    base = {
+        "subject": a.symbol,
+        "field": field,
+        "value": None,
+        "relative_to": None,
+        "rank": None,
+        "order": None,
+        "group": None,
+        "horizon": a.label if a.label and a.label[:-1].isdigit() else None,
+    }
     if a.rule in ("exact_numeric", "derived_return") and a.op == "eq":
         return {**base, "kind": "value", "value": a.stated}
     if a.rule == "threshold":
         return {**base, "kind": "above" if a.op == "gt" else "below", "value": a.stated}
     if a.rule == "ranking" and not a.horizons and a.field in FIELD_SPECS:
-        return {**base, "kind": "rank", "rank": a.window or 1, "order": "lowest" if a.polarity < 0 else "highest",
-                "group": "universe" if a.label == "universe" else (a.label or "")[len("group:"):] or None,
-                "horizon": None}
+        return {
+            **base,
+            "kind": "rank",
+            "rank": a.window or 1,
+            "order": "lowest" if a.polarity < 0 else "highest",
+            "group": "universe" if a.label == "universe" else (a.label or "")[len("group:") :] or None,
+            "horizon": None,
+        }
     return None

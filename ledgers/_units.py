@@ -28,8 +28,16 @@ NUMBER_PATTERN = (
 _NUMBER_RE = re.compile(NUMBER_PATTERN)
 
 _MULTIPLIERS = {
-    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6,
-    "b": 1e9, "bn": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12,
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "t": 1e12,
+    "trillion": 1e12,
 }
 
 
@@ -62,8 +70,14 @@ class StatedNumber:
 
     def negated(self) -> StatedNumber:
         return StatedNumber(
-            self.raw, -abs(self.value), self.decimals, self.percent, self.bps, self.currency,
-            self.multiplier, True,
+            self.raw,
+            -abs(self.value),
+            self.decimals,
+            self.percent,
+            self.bps,
+            self.currency,
+            self.multiplier,
+            True,
         )
 
 

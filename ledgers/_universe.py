@@ -23,8 +23,20 @@ _GENERIC_TAIL = re.compile(
     re.I,
 )
 _GENERIC_HEAD = re.compile(r"^(?:US|U\.S\.)\s+", re.I)
-_BLOCKED = {"momentum", "value", "growth", "dividend", "cash", "quality", "size", "yield", "income", "credit",
-            "low volatility", "min volatility"}
+_BLOCKED = {
+    "momentum",
+    "value",
+    "growth",
+    "dividend",
+    "cash",
+    "quality",
+    "size",
+    "yield",
+    "income",
+    "credit",
+    "low volatility",
+    "min volatility",
+}
 _REFERENCE_BEFORE = re.compile(
     r"(?:\bvs\.?|\bversus|\brelative\s+to|\bagainst|\bthan|\boutperform\w*|\bunderperform\w*|\bbeat\w*|"
     r"\blag\w*|\btrail\w*|\bahead\s+of|\bbehind|\b(?:corr(?:elation)?|beta)\s+(?:to|with|vs\.?)|\bbeta\s+of)\s+(?:the\s+)?$",
@@ -169,12 +181,10 @@ class UniverseIndex:
                     continue
                 if any(m.start() < o.end and o.start < m.end() for o in found.values()):
                     continue
-                ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30):m.start()]))
+                ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30) : m.start()]))
                 found[m.start()] = Mention(m.start(), m.end(), symbol, ref)
         for m in _RAW_KEY.finditer(text):  # "uso_return_5s", "rsp_minus_spy": a table key names its ETF
             symbol = self._exact.get(m.group(1).upper())
             if symbol is not None and not any(m.start() < o.end and o.start < m.end(1) for o in found.values()):
                 found[m.start()] = Mention(m.start(), m.end(1), symbol, False)
         return [found[k] for k in sorted(found)]
-
-

@@ -75,8 +75,19 @@ def _evidence(obs: list[Observation]) -> list[Evidence]:
         if hit is None or hit[0] is not o:  # the pair keeps ``o`` alive, so its id cannot be reused
             if len(_EVIDENCE) > 500_000:
                 _EVIDENCE.clear()
-            hit = (o, _construct(Evidence, {"symbol": o.symbol, "field": o.field, "value": o.value,
-                                            "observed_at": o.observed_at, "source": o.source}))
+            hit = (
+                o,
+                _construct(
+                    Evidence,
+                    {
+                        "symbol": o.symbol,
+                        "field": o.field,
+                        "value": o.value,
+                        "observed_at": o.observed_at,
+                        "source": o.source,
+                    },
+                ),
+            )
             _EVIDENCE[key] = hit
         out.append(hit[1])
     return out
@@ -118,8 +129,12 @@ def _other_subjects(ctx: Ctx, a: Assertion, first: RuleResult) -> RuleResult:
             res.reason = f"about {other}, which the sentence also names: {res.reason}"
             return res
     names = ", ".join([str(a.symbol or ctx.symbol), *a.alternatives])
-    return RuleResult(NV, f"ambiguous subject (the sentence names {names}); the value matches none of them: "
-                          f"{first.reason}", first.evidence, first.lookahead)
+    return RuleResult(
+        NV,
+        f"ambiguous subject (the sentence names {names}); the value matches none of them: {first.reason}",
+        first.evidence,
+        first.lookahead,
+    )
 
 
 MARKET_STATE = frozenset(f for f, spec in FIELD_SPECS.items() if spec.category == "market_state")
@@ -139,8 +154,15 @@ class Verifier:
         ctx = Ctx(self.data, self.config, claim.decided_at, claim.symbol)
         if not assertions:
             res = RULES["unrecognised"](ctx, _UNRECOGNISED)
-            return self._build(claim, res.status, res.reason, _cited_evidence(self.data, claim, self.config),
-                               "unrecognised", False, False)
+            return self._build(
+                claim,
+                res.status,
+                res.reason,
+                _cited_evidence(self.data, claim, self.config),
+                "unrecognised",
+                False,
+                False,
+            )
         results: list[RuleResult] = []
         for a in assertions:  # an assertion without a symbol is about the claim's symbol (ctx.symbol)
             if a.field in MARKET_STATE and self.config.benchmark:  # breadth, dispersion: the benchmark's row holds
@@ -149,8 +171,13 @@ class Verifier:
             if res.status == "contradicted" and a.alternatives:
                 res = _other_subjects(ctx, a, res)
             if res.status == "contradicted" and a.inferred:
-                res = RuleResult(NV, f"{res.reason} - but the subject or window was inferred, not written with the "
-                                     "figure: not a contradiction", res.evidence, res.lookahead)
+                res = RuleResult(
+                    NV,
+                    f"{res.reason} - but the subject or window was inferred, not written with the "
+                    "figure: not a contradiction",
+                    res.evidence,
+                    res.lookahead,
+                )
             results.append(res)
         if len(results) == 1:
             status, reason, evidence = results[0].status, results[0].reason, results[0].evidence
@@ -166,15 +193,23 @@ class Verifier:
             if status == "supported":
                 status, reason, evidence = self._ranked_figure(ctx, claim, assertions, results, reason, evidence)
             elif claim.unread.separate:
-                status, reason = NV, (f"the superlative ('{claim.unread.word}') is checked only on a figure that "
-                                      f"holds: {reason}")
+                status, reason = (
+                    NV,
+                    (f"the superlative ('{claim.unread.word}') is checked only on a figure that holds: {reason}"),
+                )
         rule = assertions[0].rule if len(assertions) == 1 else "+".join(dict.fromkeys(a.rule for a in assertions))
         briefing = claim.briefing_only or (bool(results) and all(r.briefing for r in results))
         return self._build(claim, status, reason, evidence, rule, any(r.lookahead for r in results), briefing)
 
     @staticmethod
-    def _ranked_figure(ctx: Ctx, claim: Claim, assertions: Sequence[Assertion], results: list[RuleResult], reason: str,
-                       evidence: list[Observation]) -> tuple[Status, str, list[Observation]]:
+    def _ranked_figure(
+        ctx: Ctx,
+        claim: Claim,
+        assertions: Sequence[Assertion],
+        results: list[RuleResult],
+        reason: str,
+        evidence: list[Observation],
+    ) -> tuple[Status, str, list[Observation]]:
         """A supported figure with a superlative said of it ("0.817 (highest)"): supported when the rank holds too,
         otherwise not verifiable (``rank_of_figure`` never contradicts)."""
         assert claim.unread is not None
@@ -182,11 +217,20 @@ class Verifier:
         fields = list(dict.fromkeys(o.field for r in results for o in r.evidence if o.symbol == sym))
         a = assertions[0]
         # a bare window and figure ("IGV +5.37% 3s, top of the universe") is the window's return
-        named = a.field is not None and a.rule not in ("any_field", "any_return") and (
-            not a.bare or re.fullmatch(r"return\d+[dwmy]", fields[0] if fields else "") is not None)
+        named = (
+            a.field is not None
+            and a.rule not in ("any_field", "any_return")
+            and (not a.bare or re.fullmatch(r"return\d+[dwmy]", fields[0] if fields else "") is not None)
+        )
         if sym is None or len(assertions) != 1 or len(fields) != 1 or a.inferred or not named:
-            return NV, (f"the figure holds but the clause also ranks it ('{claim.unread.word}'), and which measure "
-                        f"it ranks on is not certain: {reason}"), evidence
+            return (
+                NV,
+                (
+                    f"the figure holds but the clause also ranks it ('{claim.unread.word}'), and which measure "
+                    f"it ranks on is not certain: {reason}"
+                ),
+                evidence,
+            )
         ranked = rank_of_figure(ctx, claim.unread, sym, fields[0])
         return ranked.status, f"{reason}; and its rank: {ranked.reason}", [*evidence, *ranked.evidence]
 
@@ -202,12 +246,28 @@ class Verifier:
                 gc.enable()
 
     @staticmethod
-    def _build(claim: Claim, status: Status, reason: str, evidence: list[Observation], rule: str,
-               lookahead: bool, briefing: bool) -> Verification:
-        return _construct(Verification, {
-            "claim_id": claim.id, "status": status, "reason": reason, "evidence": _evidence(evidence), "rule": rule,
-            "lookahead": lookahead, "briefing_only": briefing, "path": "structured" if claim.structured else "text",
-        })
+    def _build(
+        claim: Claim,
+        status: Status,
+        reason: str,
+        evidence: list[Observation],
+        rule: str,
+        lookahead: bool,
+        briefing: bool,
+    ) -> Verification:
+        return _construct(
+            Verification,
+            {
+                "claim_id": claim.id,
+                "status": status,
+                "reason": reason,
+                "evidence": _evidence(evidence),
+                "rule": rule,
+                "lookahead": lookahead,
+                "briefing_only": briefing,
+                "path": "structured" if claim.structured else "text",
+            },
+        )
 
 
 def verify(claim: Claim, store: PointInTimeStore, config: VerifierConfig = DEFAULT_CONFIG) -> Verification:

@@ -66,8 +66,11 @@ class RubricDiff(_Frozen):
             return [f"{self.a_id} and {self.b_id} have identical content"]
         lines = [
             f"{self.a_id} -> {self.b_id}: "
-            + ("judge-facing content changed: stored grades need a re-grade" if self.judge_facing_changed
-               else "score-only change: stored grades can be re-scored without judge calls")
+            + (
+                "judge-facing content changed: stored grades need a re-grade"
+                if self.judge_facing_changed
+                else "score-only change: stored grades can be re-scored without judge calls"
+            )
         ]
         lines += [_change("weight", c.key, c.before, c.after) for c in self.weight_changes]
         lines += [f"sub-component {s}: added" for s in self.added_sub_components]
@@ -79,7 +82,8 @@ class RubricDiff(_Frozen):
         lines += [_change("", c.key, c.before, c.after) for c in self.other_changes]
         if self.instructions_changed:
             changed = sum(
-                1 for line in self.instructions_diff.splitlines()
+                1
+                for line in self.instructions_diff.splitlines()
                 if line[:1] in "+-" and not line.startswith(("+++", "---"))
             )
             lines.append(f"instructions changed ({changed} lines added or removed)")

@@ -47,32 +47,35 @@ class ClaimLedgerEntry(_GradePart):
 class ClaimAssertion(_GradePart):
     """One checkable statement of a claim (output schema grade-v2), checked exactly by the verifier."""
 
-    subject: str = Field(description="Symbol the statement is about (the benchmark symbol for the market); a "
-                         "number that belongs to another symbol named in the sentence is that symbol's.")
+    subject: str = Field(
+        description="Symbol the statement is about (the benchmark symbol for the market); a "
+        "number that belongs to another symbol named in the sentence is that symbol's."
+    )
     field: str = Field(description="Exact snapshot field name, e.g. return30d, rsi14, beta1y.")
     kind: Literal["value", "above", "below", "rank"] = Field(
         description="value: the field equals value; above/below: the field is above/below value, or above/"
-        "below the same field of relative_to; rank: the subject ranks within the top `rank` by the field.")
-    value: float | None = Field(description="Stated number in the field's unit (fractions for percentages: "
-                                "'down 8.4%' is -0.084); null for a comparison with relative_to or a rank.")
+        "below the same field of relative_to; rank: the subject ranks within the top `rank` by the field."
+    )
+    value: float | None = Field(
+        description="Stated number in the field's unit (fractions for percentages: "
+        "'down 8.4%' is -0.084); null for a comparison with relative_to or a rank."
+    )
     relative_to: str | None = Field(description="The other symbol of a comparison, else null.")
     rank: int | None = Field(description="For kind rank: the claimed position at most (1 = first), else null.")
     order: Literal["highest", "lowest"] | None = Field(description="For kind rank: which end ranks first.")
-    group: str | None = Field(description="For kind rank: 'universe', 'sector' (the subject's sector peers), "
-                              "or null.")
-    horizon: str | None = Field(description="The horizon as the contestant wrote it ('30d', '21 sessions'), "
-                                "or null.")
+    group: str | None = Field(description="For kind rank: 'universe', 'sector' (the subject's sector peers), or null.")
+    horizon: str | None = Field(description="The horizon as the contestant wrote it ('30d', '21 sessions'), or null.")
 
 
 class ClaimLedgerEntryV2(ClaimLedgerEntry):
     """A claim-ledger entry with its structured assertions (output schema grade-v2, rubric v0.5)."""
 
     assertions: list[ClaimAssertion] = Field(
-        description="What the claim asserts in checkable form; empty for a claim with nothing checkable.")
+        description="What the claim asserts in checkable form; empty for a claim with nothing checkable."
+    )
 
 
-LEDGER_ENTRY_MODELS: dict[str, type[ClaimLedgerEntry]] = {"grade-v1": ClaimLedgerEntry,
-                                                          "grade-v2": ClaimLedgerEntryV2}
+LEDGER_ENTRY_MODELS: dict[str, type[ClaimLedgerEntry]] = {"grade-v1": ClaimLedgerEntry, "grade-v2": ClaimLedgerEntryV2}
 
 
 class OutcomeGrade(_GradePart):

@@ -279,15 +279,11 @@ def consistency_issues(rubric: Rubric) -> list[RubricIssue]:
         seen: set[str] = set()
         for index, sub in enumerate(axis.sub_components):
             if not _SNAKE_ID.match(sub.id):
-                issues.append(
-                    RubricIssue(key=f"{base}[{index}].id", message=f"{sub.id!r} is not a snake_case id")
-                )
+                issues.append(RubricIssue(key=f"{base}[{index}].id", message=f"{sub.id!r} is not a snake_case id"))
             elif sub.id in _RESERVED_IDS or sub.id.startswith("model_"):
                 issues.append(RubricIssue(key=f"{base}[{index}].id", message=f"{sub.id!r} is a reserved name"))
             if sub.id in seen:
-                issues.append(
-                    RubricIssue(key=f"{base}[{index}].id", message=f"duplicate sub-component id {sub.id!r}")
-                )
+                issues.append(RubricIssue(key=f"{base}[{index}].id", message=f"duplicate sub-component id {sub.id!r}"))
             seen.add(sub.id)
         issues += _check_sum_100(base, axis.weights())
 
@@ -311,8 +307,7 @@ def consistency_issues(rubric: Rubric) -> list[RubricIssue]:
             issues.append(
                 RubricIssue(
                     key=f"process.weights.{sub_id}",
-                    message=f"unknown reasoning sub-component id {sub_id!r}; "
-                    f"known: {', '.join(sorted(reasoning_ids))}",
+                    message=f"unknown reasoning sub-component id {sub_id!r}; known: {', '.join(sorted(reasoning_ids))}",
                 )
             )
         if weight < 0:
@@ -325,17 +320,14 @@ def consistency_issues(rubric: Rubric) -> list[RubricIssue]:
         issues.append(
             RubricIssue(
                 key="bands",
-                message=f"need 0 < mixed < strong <= 100, got mixed {_fmt(bands.mixed)}, "
-                f"strong {_fmt(bands.strong)}",
+                message=f"need 0 < mixed < strong <= 100, got mixed {_fmt(bands.mixed)}, strong {_fmt(bands.strong)}",
             )
         )
 
     judge_ids = [j.id for j in rubric.panel.judges]
     for index, judge_id in enumerate(judge_ids):
         if judge_ids.index(judge_id) != index:
-            issues.append(
-                RubricIssue(key=f"panel.judges[{index}].id", message=f"duplicate judge slot {judge_id!r}")
-            )
+            issues.append(RubricIssue(key=f"panel.judges[{index}].id", message=f"duplicate judge slot {judge_id!r}"))
     if rubric.panel.min_judges > len(judge_ids):
         issues.append(
             RubricIssue(

@@ -24,8 +24,13 @@ _ISO_DATETIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}")
 _TRUE = {"true", "yes", "pass", "passed", "ok"}
 _FALSE = {"false", "no", "fail", "failed"}
 _NULL = {"null", "none", "n/a", "na", ""}
-_STATUS_ALIASES = {"supported": "supported", "contradicted": "contradicted", "not_verifiable": "not_verifiable",
-                   "unverifiable": "not_verifiable", "notverifiable": "not_verifiable"}
+_STATUS_ALIASES = {
+    "supported": "supported",
+    "contradicted": "contradicted",
+    "not_verifiable": "not_verifiable",
+    "unverifiable": "not_verifiable",
+    "notverifiable": "not_verifiable",
+}
 
 
 def _slug(text: str) -> str:
@@ -40,8 +45,15 @@ class _Normaliser:
     def note(self, where: str, what: str) -> None:
         self.notes.append(f"normalised {where}: {what}")
 
-    def keys(self, obj: dict[str, Any], known: list[str], where: str, *, drop_unknown: bool,
-             aliases: dict[str, str] | None = None) -> dict[str, Any]:
+    def keys(
+        self,
+        obj: dict[str, Any],
+        known: list[str],
+        where: str,
+        *,
+        drop_unknown: bool,
+        aliases: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
         """Rename keys whose spelling differs from a known key; drop (or keep, to be rejected) the rest."""
         out: dict[str, Any] = {}
         lookup = {_slug(k): k for k in known} | {_slug(a): k for a, k in (aliases or {}).items()}
@@ -82,15 +94,21 @@ class _Normaliser:
     def axis(self, raw: Any, axis_name: str) -> Any:
         if not isinstance(raw, dict):
             return raw
-        obj = self.keys(raw, ["sub_scores", "note"], axis_name, drop_unknown=True,
-                        aliases={"subscores": "sub_scores", "scores": "sub_scores"})
+        obj = self.keys(
+            raw,
+            ["sub_scores", "note"],
+            axis_name,
+            drop_unknown=True,
+            aliases={"subscores": "sub_scores", "scores": "sub_scores"},
+        )
         subs = obj.get("sub_scores")
         if isinstance(subs, dict):
             axis = getattr(self.rubric.axes, axis_name)
             labels = {s.label: s.id for s in axis.sub_components}
             subs = self.keys(subs, axis.ids(), f"{axis_name}.sub_scores", drop_unknown=False, aliases=labels)
             obj["sub_scores"] = {
-                key: self.score(value, f"{axis_name}.sub_scores.{key}", nullable=False) if key in labels.values()
+                key: self.score(value, f"{axis_name}.sub_scores.{key}", nullable=False)
+                if key in labels.values()
                 else value
                 for key, value in subs.items()
             }
@@ -105,18 +123,37 @@ class _Normaliser:
         return obj
 
     _ASSERTION_KEYS = ["subject", "field", "kind", "value", "relative_to", "rank", "order", "group", "horizon"]
-    _KIND_ALIASES = {"equals": "value", "eq": "value", "is": "value", "value": "value", "above": "above",
-                     "gt": "above", "greater": "above", "greater_than": "above", "over": "above", "below": "below",
-                     "lt": "below", "less": "below", "less_than": "below", "under": "below", "rank": "rank",
-                     "ranking": "rank"}
+    _KIND_ALIASES = {
+        "equals": "value",
+        "eq": "value",
+        "is": "value",
+        "value": "value",
+        "above": "above",
+        "gt": "above",
+        "greater": "above",
+        "greater_than": "above",
+        "over": "above",
+        "below": "below",
+        "lt": "below",
+        "less": "below",
+        "less_than": "below",
+        "under": "below",
+        "rank": "rank",
+        "ranking": "rank",
+    }
 
     def assertion(self, raw: Any, where: str) -> Any:
         """A structured assertion (grade-v2): unknown keys dropped, a missing optional key set to null, kind
         synonyms mapped ("equals" -> "value"); anything still wrong is left for validation to reject."""
         if not isinstance(raw, dict):
             return raw
-        obj = self.keys(raw, self._ASSERTION_KEYS, where, drop_unknown=True,
-                        aliases={"symbol": "subject", "ticker": "subject", "stated": "value", "vs": "relative_to"})
+        obj = self.keys(
+            raw,
+            self._ASSERTION_KEYS,
+            where,
+            drop_unknown=True,
+            aliases={"symbol": "subject", "ticker": "subject", "stated": "value", "vs": "relative_to"},
+        )
         for key in ("value", "relative_to", "rank", "order", "group", "horizon"):
             if key not in obj:
                 self.note(f"{where}.{key}", "missing -> null")
@@ -136,10 +173,19 @@ class _Normaliser:
         if self.rubric.output_schema_version != "grade-v1":
             known.append("assertions")
             if isinstance(raw.get("assertions"), list):
-                raw = {**raw, "assertions": [self.assertion(a, f"{where}.assertions[{i}]")
-                                             for i, a in enumerate(raw["assertions"])]}
-        obj = self.keys(raw, known, where, drop_unknown=True,
-                        aliases={"date": "decision_date", "fields": "cited_fields", "ticker": "symbol"})
+                raw = {
+                    **raw,
+                    "assertions": [
+                        self.assertion(a, f"{where}.assertions[{i}]") for i, a in enumerate(raw["assertions"])
+                    ],
+                }
+        obj = self.keys(
+            raw,
+            known,
+            where,
+            drop_unknown=True,
+            aliases={"date": "decision_date", "fields": "cited_fields", "ticker": "symbol"},
+        )
         status = obj.get("status")
         if isinstance(status, str) and status not in _STATUS_ALIASES.values():
             target = _STATUS_ALIASES.get(_slug(status)) or _STATUS_ALIASES.get(_slug(status).replace("_", ""))
@@ -173,8 +219,13 @@ class _Normaliser:
             return {"passed": raw, "note": ""}
         if not isinstance(raw, dict):
             return raw
-        obj = self.keys(raw, ["passed", "note"], "lookahead_check", drop_unknown=True,
-                        aliases={"pass": "passed", "result": "passed"})
+        obj = self.keys(
+            raw,
+            ["passed", "note"],
+            "lookahead_check",
+            drop_unknown=True,
+            aliases={"pass": "passed", "result": "passed"},
+        )
         flag = obj.get("passed")
         if isinstance(flag, str):
             word = flag.strip().lower()

@@ -58,8 +58,10 @@ def _shoot(page, out: Path, name: str) -> None:  # noqa: ANN001
     """The whole page: the window made as tall as the main area's content, then a screenshot."""
     height = 0
     for _ in range(4):  # a taller window can lay the page out again (grids, charts): until the height holds
-        now = page.evaluate("() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-                            " return Math.max(m ? m.scrollHeight : 0, document.body.scrollHeight); }")
+        now = page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return Math.max(m ? m.scrollHeight : 0, document.body.scrollHeight); }"
+        )
         if now <= height:
             break
         height = now

@@ -53,8 +53,20 @@ def write_bundle(root: Path, *, decisions: list[dict] | None = None, fields: str
         {"id": "m2", "display_name": "Model Two", "provider_family": "anthropic", "model": "claude-3-7-sonnet"},
     ]
     (root / "contestants.yaml").write_text(yaml.safe_dump(contestants, sort_keys=False))
-    days = ["2021-12-30", "2021-12-31", "2022-01-03", "2022-01-04", "2022-01-05", "2022-01-06", "2022-01-07",
-            "2022-01-10", "2022-01-11", "2022-01-12", "2022-01-13", "2022-01-14"]
+    days = [
+        "2021-12-30",
+        "2021-12-31",
+        "2022-01-03",
+        "2022-01-04",
+        "2022-01-05",
+        "2022-01-06",
+        "2022-01-07",
+        "2022-01-10",
+        "2022-01-11",
+        "2022-01-12",
+        "2022-01-13",
+        "2022-01-14",
+    ]
     base = {"AAA": 100.0, "BBB": 50.0, "CCC": 20.0, "SP500": 4700.0}
     drift = {"AAA": 1.0, "BBB": -0.5, "CCC": 0.2, "SP500": 5.0}
     lines = ["date,symbol,close"]
@@ -71,17 +83,34 @@ def write_bundle(root: Path, *, decisions: list[dict] | None = None, fields: str
     )
     if decisions is None:
         decisions = [
-            {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00",
-             "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101}],
-             "rationale": "Buying AAA on momentum.", "decision_seconds": 12.5},
-            {"contestant_id": "m1", "decided_at": "2022-01-05T15:30:00-05:00",
-             "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 103}],
-             "rationale": "Selling AAA, momentum faded.", "decision_seconds": 10.0},
-            {"contestant_id": "m2", "decided_at": "2022-01-03T15:30:00-05:00",
-             "trades": [{"symbol": "BBB", "side": "buy", "quantity": 20, "price": 49}],
-             "rationale": "Buying BBB for value.", "decision_seconds": None},
-            {"contestant_id": "m2", "decided_at": "2022-01-04T15:30:00-05:00", "trades": [],
-             "rationale": "Holding.", "decision_seconds": None},
+            {
+                "contestant_id": "m1",
+                "decided_at": "2022-01-03T15:30:00-05:00",
+                "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101}],
+                "rationale": "Buying AAA on momentum.",
+                "decision_seconds": 12.5,
+            },
+            {
+                "contestant_id": "m1",
+                "decided_at": "2022-01-05T15:30:00-05:00",
+                "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 103}],
+                "rationale": "Selling AAA, momentum faded.",
+                "decision_seconds": 10.0,
+            },
+            {
+                "contestant_id": "m2",
+                "decided_at": "2022-01-03T15:30:00-05:00",
+                "trades": [{"symbol": "BBB", "side": "buy", "quantity": 20, "price": 49}],
+                "rationale": "Buying BBB for value.",
+                "decision_seconds": None,
+            },
+            {
+                "contestant_id": "m2",
+                "decided_at": "2022-01-04T15:30:00-05:00",
+                "trades": [],
+                "rationale": "Holding.",
+                "decision_seconds": None,
+            },
         ]
     (root / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in decisions))
     return root

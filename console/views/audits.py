@@ -62,8 +62,10 @@ else:
     _ui.run_banner(run)
 if doc.notice:
     st.warning(doc.notice)
-st.caption(f"{doc.title} · live from the database · {key[3][0]} human grade row(s) · fewer resamples than the "
-           "published report (see the method section)")
+st.caption(
+    f"{doc.title} · live from the database · {key[3][0]} human grade row(s) · fewer resamples than the "
+    "published report (see the method section)"
+)
 with st.expander("Run identity and hashes"):
     st.table(pd.DataFrame(doc.identity, columns=["", "value"]))
 
@@ -76,8 +78,10 @@ by_title = {section.title: section for section in doc.sections}
 picked = st.radio("Section", list(by_title), horizontal=True, key="audit_section")
 section = by_title[picked]
 if section.anchor in HUMAN_SECTIONS and reader is None:
-    st.info("Human calibration grades are shown to signed-in annotators only: sign in (sidebar) to see "
-            "this section. The published report carries it.")
+    st.info(
+        "Human calibration grades are shown to signed-in annotators only: sign in (sidebar) to see "
+        "this section. The published report carries it."
+    )
     st.stop()
 with st.container(border=True):
     st.subheader(section.title)
@@ -97,8 +101,7 @@ with st.container(border=True):
             if block.chart is None:
                 st.info(block.placeholder)
             else:
-                st.image(_ui.png(block.chart.png_base64), width=760,
-                         caption=f"{block.chart.title} — {block.chart.alt}")
+                st.image(_ui.png(block.chart.png_base64), width=760, caption=f"{block.chart.title} — {block.chart.alt}")
         elif isinstance(block, Caveats):
             if block.items:
                 st.caption(_ui.md("\n".join(f"- {c}" for c in block.items)))

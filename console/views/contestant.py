@@ -21,14 +21,19 @@ if contestant is None:
 blind = _ui.blind(run)
 if contestant.hidden:
     st.caption(f"{contestant.display_name} · id `{contestant.key}`")
-    st.info("Blind calibration: this item's author, scores and judges' grades are hidden until you have graded it "
-            "(Calibration page).")
+    st.info(
+        "Blind calibration: this item's author, scores and judges' grades are hidden until you have graded it "
+        "(Calibration page)."
+    )
 else:
-    st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · "
-               f"id `{contestant.key}`")
+    st.caption(f"{contestant.display_name} · {contestant.provider_family} · {contestant.model} · id `{contestant.key}`")
 
-st.page_link("views/ledger.py", label=f"Ledger review of {contestant.display_name}'s claims",
-             icon=":material/fact_check:", query_params={"run": run.run_id, "who": contestant.key})
+st.page_link(
+    "views/ledger.py",
+    label=f"Ledger review of {contestant.display_name}'s claims",
+    icon=":material/fact_check:",
+    query_params={"run": run.run_id, "who": contestant.key},
+)
 
 score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
@@ -36,8 +41,7 @@ if score is not None:
     cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
     cols[1].metric("Band", score["band"] or "—")
     cols[2].metric("Rank", score["rank"] or "—")
-    cols[3].metric("Reasoning median", "—" if score["reasoning_median"] is None
-                   else f"{score['reasoning_median']:.1f}")
+    cols[3].metric("Reasoning median", "—" if score["reasoning_median"] is None else f"{score['reasoning_median']:.1f}")
     cols[4].metric("Efficiency", "—" if score["efficiency"] is None else f"{score['efficiency']:.1f}")
     low, high = score["judges_low"], score["judges_high"]
     cols[5].metric("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}")
@@ -52,24 +56,43 @@ if contestant.hidden:
 elif not grades:
     st.info("No judge grades for this contestant in this run.")
 else:
-    axes = pd.DataFrame([
-        {"judge": g.judge_id, "family": g.judge_family, "composite": g.composite, "reasoning": g.reasoning,
-         "evidence": g.evidence, "process": g.process, "outcome": g.outcome,
-         "data reliability": g.data_reliability, "lookahead check": "passed" if g.lookahead_passed else "FAILED",
-         "claims": g.claims}
-        for g in grades
-    ])
-    st.dataframe(axes, hide_index=True, width="stretch",
-                 column_config={k: st.column_config.NumberColumn(format="%.1f") for k in (
-                     "composite", "reasoning", "evidence", "process", "outcome", "data reliability")})
+    axes = pd.DataFrame(
+        [
+            {
+                "judge": g.judge_id,
+                "family": g.judge_family,
+                "composite": g.composite,
+                "reasoning": g.reasoning,
+                "evidence": g.evidence,
+                "process": g.process,
+                "outcome": g.outcome,
+                "data reliability": g.data_reliability,
+                "lookahead check": "passed" if g.lookahead_passed else "FAILED",
+                "claims": g.claims,
+            }
+            for g in grades
+        ]
+    )
+    st.dataframe(
+        axes,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            k: st.column_config.NumberColumn(format="%.1f")
+            for k in ("composite", "reasoning", "evidence", "process", "outcome", "data reliability")
+        },
+    )
     labels = _ui.sub_score_labels(run.rubric_id)
     for axis in ("reasoning", "evidence"):  # full width: a column per judge, every judge visible at 1280 px
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
         subs.index = [labels.get(i, i) for i in subs.index]
         subs.index.name = f"{axis} sub-score"
         st.markdown(f"**{axis.capitalize()} sub-scores** (one column per judge)")
-        st.dataframe(subs, width="stretch", column_config={
-            j: st.column_config.NumberColumn(j, format="%.0f") for j in subs.columns})
+        st.dataframe(
+            subs,
+            width="stretch",
+            column_config={j: st.column_config.NumberColumn(j, format="%.0f") for j in subs.columns},
+        )
     for g in grades:
         with st.container(border=True):
             st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
@@ -86,35 +109,66 @@ if not nav.available and "rounds season" in (nav.reason or ""):
     st.subheader("Outcome per round (independent rounds, never compounded)")
     outcome = (score or {}).get("outcome") or {}
     if rounds_scope(outcome):  # how much of its rounds the leaderboard's outcome figures are over, and its set
-        st.markdown(_ui.md(f"Leaderboard outcome figures: means {rounds_scope(outcome)}"
-                           + (f"; oracle score {outcome['oracle_score']:.1f} in {set_label(outcome)}"
-                              if outcome.get("comparison_set") and outcome.get("oracle_score") is not None else "")
-                           + (f"; all-rounds oracle score {outcome['oracle_score_all_rounds']:.1f} (context)"
-                              if outcome.get("oracle_score_all_rounds") is not None else "") + "."))
+        st.markdown(
+            _ui.md(
+                f"Leaderboard outcome figures: means {rounds_scope(outcome)}"
+                + (
+                    f"; oracle score {outcome['oracle_score']:.1f} in {set_label(outcome)}"
+                    if outcome.get("comparison_set") and outcome.get("oracle_score") is not None
+                    else ""
+                )
+                + (
+                    f"; all-rounds oracle score {outcome['oracle_score_all_rounds']:.1f} (context)"
+                    if outcome.get("oracle_score_all_rounds") is not None
+                    else ""
+                )
+                + "."
+            )
+        )
     rounds = _ui.round_outcomes(url, contestant.row_id)
     pct = st.column_config.NumberColumn(format="percent")
-    st.dataframe(rounds, hide_index=True, width="stretch",
-                 column_config={"return": pct, "S&P 500": pct, "alpha": pct, "regret": pct,
-                                "oracle score": st.column_config.NumberColumn(format="%.1f"),
-                                "allocation": st.column_config.TextColumn("Allocation", width="large")})
-    st.caption("Return and S&P 500 over each round's close-to-close window; oracle score = 100 x return / the "
-               "best option's return (unavailable when that is <= 0 and the return is negative). Pending rounds "
-               "withhold their outcome until they resolve; a cancelled round (scoring cancelled upstream) never "
-               "resolves.")
+    st.dataframe(
+        rounds,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "return": pct,
+            "S&P 500": pct,
+            "alpha": pct,
+            "regret": pct,
+            "oracle score": st.column_config.NumberColumn(format="%.1f"),
+            "allocation": st.column_config.TextColumn("Allocation", width="large"),
+        },
+    )
+    st.caption(
+        "Return and S&P 500 over each round's close-to-close window; oracle score = 100 x return / the "
+        "best option's return (unavailable when that is <= 0 and the return is negative). Pending rounds "
+        "withhold their outcome until they resolve; a cancelled round (scoring cancelled upstream) never "
+        "resolves."
+    )
 elif not nav.available:
     st.info(f"NAV unavailable: {nav.reason}")
 else:
     long = nav.frame.melt("date", var_name="series", value_name="value")
-    lines = alt.Chart(long).mark_line().encode(
-        x=alt.X("date:T", title=None), y=alt.Y("value:Q", title="value", scale=alt.Scale(zero=False)),
-        color=alt.Color("series:N", title=None))
+    lines = (
+        alt.Chart(long)
+        .mark_line()
+        .encode(
+            x=alt.X("date:T", title=None),
+            y=alt.Y("value:Q", title="value", scale=alt.Scale(zero=False)),
+            color=alt.Color("series:N", title=None),
+        )
+    )
     trades = timeline[timeline["trades"] > 0].copy()
     layers = [lines]
     if not trades.empty:
         trades["date"] = pd.to_datetime(trades["decided_at"].map(lambda d: d.date()))
         trades = trades.merge(nav.frame[["date", "NAV"]], on="date", how="inner")
-        layers.append(alt.Chart(trades).mark_point(color="black", size=30).encode(
-            x="date:T", y="NAV:Q", tooltip=["decided_at:T", "what:N"]))
+        layers.append(
+            alt.Chart(trades)
+            .mark_point(color="black", size=30)
+            .encode(x="date:T", y="NAV:Q", tooltip=["decided_at:T", "what:N"])
+        )
     st.altair_chart(alt.layer(*layers).properties(height=320), width="stretch")
     o = nav.outcome or {}
 
@@ -145,41 +199,75 @@ else:
     cols[1].metric("Mean position HHI", f"{facts['hhi']:.3f}", help="sum of squared position weights, mean over days")
     cols[2].metric("Largest position", f"{facts['max_position_weight'] * 100:.1f}%")
     cols[3].metric("Mean cash", f"{facts['cash_weight_mean'] * 100:.1f}%")
-    cols[4].metric("Thrash events", facts["thrash_events"], help="a buy and a sell of the same symbol within 10 "
-                                                                "trading days")
-    st.caption(f"{facts['decisions']} decisions, {facts['trades']} trades, {facts['holds']} holds"
-               + (f"; top sector {facts['top_sector']} {facts['top_sector_weight'] * 100:.0f}%"
-                  if facts.get("top_sector") else ""))
+    cols[4].metric(
+        "Thrash events", facts["thrash_events"], help="a buy and a sell of the same symbol within 10 trading days"
+    )
+    st.caption(
+        f"{facts['decisions']} decisions, {facts['trades']} trades, {facts['holds']} holds"
+        + (
+            f"; top sector {facts['top_sector']} {facts['top_sector_weight'] * 100:.0f}%"
+            if facts.get("top_sector")
+            else ""
+        )
+    )
     if facts["thrash"] and not contestant.hidden:  # the rationales as written may name their author
         with st.expander(f"Thrash events ({len(facts['thrash'])}) with both rationales"):
-            st.dataframe(pd.DataFrame(facts["thrash"]).rename(columns={
-                "first": "first", "second": "then", "days": "trading days apart"}), hide_index=True,
-                width="stretch", column_config={
+            st.dataframe(
+                pd.DataFrame(facts["thrash"]).rename(
+                    columns={"first": "first", "second": "then", "days": "trading days apart"}
+                ),
+                hide_index=True,
+                width="stretch",
+                column_config={
                     "first_rationale": st.column_config.TextColumn("First rationale", width="large"),
-                    "second_rationale": st.column_config.TextColumn("Then rationale", width="large")})
+                    "second_rationale": st.column_config.TextColumn("Then rationale", width="large"),
+                },
+            )
 
 # ------------------------------------------------------------------ risk
 st.subheader("Risk evidence at each decision (PortBench)")
 risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
 pct = st.column_config.NumberColumn(format="percent")
 RISK_GROUPS = {  # the columns do not all fit 1280 px: one group at a time (the data stays whole)
-    "Risk figures": ["decision", "VaR95 1d", "CVaR95 1d", "VaR95 horizon", "CVaR95 horizon", "correlation score",
-                     "profile alignment"],
+    "Risk figures": [
+        "decision",
+        "VaR95 1d",
+        "CVaR95 1d",
+        "VaR95 horizon",
+        "CVaR95 horizon",
+        "correlation score",
+        "profile alignment",
+    ],
     "Holdings and limits": ["decision", "as of close", "classes", "breaches", "not computed"],
 }
-risk_group = st.segmented_control("Risk columns", list(RISK_GROUPS), default="Risk figures",
-                                  key="contestant_risk_columns") or "Risk figures"
+risk_group = (
+    st.segmented_control("Risk columns", list(RISK_GROUPS), default="Risk figures", key="contestant_risk_columns")
+    or "Risk figures"
+)
 shown = [c for c in RISK_GROUPS[risk_group] if c in risk.columns]
-st.dataframe(risk, hide_index=True, width="stretch", height=280, column_order=shown or None,
-             column_config={"VaR95 1d": pct, "CVaR95 1d": pct, "VaR95 horizon": pct, "CVaR95 horizon": pct,
-                            "correlation score": st.column_config.NumberColumn(format="%.2f"),
-                            "profile alignment": st.column_config.NumberColumn(format="%.2f"),
-                            "breaches": st.column_config.TextColumn("Breaches", width=260),
-                            "not computed": st.column_config.TextColumn("Not computed", width=200)})
-st.caption("Point-in-time, as the judges saw them: the portfolio after the decision valued at the last close before "
-           "it; historical VaR95/CVaR95 from the 60 daily returns up to that close; the two-layer correlation score "
-           "of the asset-class weights (0-1, higher is better diversified); the share of the investor profile's "
-           "limits met. Definitions: docs/scoring.md.")
+st.dataframe(
+    risk,
+    hide_index=True,
+    width="stretch",
+    height=280,
+    column_order=shown or None,
+    column_config={
+        "VaR95 1d": pct,
+        "CVaR95 1d": pct,
+        "VaR95 horizon": pct,
+        "CVaR95 horizon": pct,
+        "correlation score": st.column_config.NumberColumn(format="%.2f"),
+        "profile alignment": st.column_config.NumberColumn(format="%.2f"),
+        "breaches": st.column_config.TextColumn("Breaches", width=260),
+        "not computed": st.column_config.TextColumn("Not computed", width=200),
+    },
+)
+st.caption(
+    "Point-in-time, as the judges saw them: the portfolio after the decision valued at the last close before "
+    "it; historical VaR95/CVaR95 from the 60 daily returns up to that close; the two-layer correlation score "
+    "of the asset-class weights (0-1, higher is better diversified); the share of the investor profile's "
+    "limits met. Definitions: docs/scoring.md."
+)
 if risk_outcome:
     st.markdown("**After the horizon** (outcomes):\n" + "\n".join(f"- {_ui.md(line)}" for line in risk_outcome))
 
@@ -187,12 +275,19 @@ if risk_outcome:
 st.subheader(f"Decision timeline ({len(timeline)} decisions)")
 # widths that add up to the page's 820 px at 1280: a long trade list or rationale is cut in its cell, read in full
 # by hovering or widening the column
-st.dataframe(timeline, hide_index=True, width="stretch", height=360,
-             column_order=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
-             column_config={"decided_at": st.column_config.DatetimeColumn("Decided at", width=125),
-                            "trades": st.column_config.NumberColumn("Trades", width=50),
-                            "what": st.column_config.TextColumn("What", width=170),
-                            "rationale": st.column_config.TextColumn("Rationale", width=260),
-                            "decision_seconds": st.column_config.NumberColumn("Seconds", width=60),
-                            "confidence": st.column_config.NumberColumn("Confidence", width=75),
-                            "line": st.column_config.NumberColumn("Line", width=45)})
+st.dataframe(
+    timeline,
+    hide_index=True,
+    width="stretch",
+    height=360,
+    column_order=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
+    column_config={
+        "decided_at": st.column_config.DatetimeColumn("Decided at", width=125),
+        "trades": st.column_config.NumberColumn("Trades", width=50),
+        "what": st.column_config.TextColumn("What", width=170),
+        "rationale": st.column_config.TextColumn("Rationale", width=260),
+        "decision_seconds": st.column_config.NumberColumn("Seconds", width=60),
+        "confidence": st.column_config.NumberColumn("Confidence", width=75),
+        "line": st.column_config.NumberColumn("Line", width=45),
+    },
+)

@@ -26,12 +26,16 @@ meta, frame = _ui.leaderboard(_ui.db_url(), run.run_id, run.latest_version, blin
 if meta.get("pending"):
     st.warning("Season pending: outcome figures (return, alpha, outcome axis) are withheld until it resolves.")
 rescored = meta["rubric_id"] != run.rubric_id
-st.caption(f"Scored version {meta['version']} under rubric {meta['rubric_id']}"
-           + (f" (re-scored: the judges graded under {run.rubric_id})" if rescored else "")
-           + f" · {meta['judge_calls']} judge calls · {len(frame)} contestants")
+st.caption(
+    f"Scored version {meta['version']} under rubric {meta['rubric_id']}"
+    + (f" (re-scored: the judges graded under {run.rubric_id})" if rescored else "")
+    + f" · {meta['judge_calls']} judge calls · {len(frame)} contestants"
+)
 if blind.hides_any:
-    st.info(f"Blind calibration: {len(blind.hidden_rows)} item(s) you have not graded yet show no author and no "
-            "score (listed last); grade them on the Calibration page to see them.")
+    st.info(
+        f"Blind calibration: {len(blind.hidden_rows)} item(s) you have not graded yet show no author and no "
+        "score (listed last); grade them on the Calibration page to see them."
+    )
 
 view = frame.copy()
 for col in ("return", "benchmark_return", "alpha"):
@@ -41,13 +45,15 @@ if not rounds_season:  # the comparison-set columns belong to rounds seasons onl
     view = view.drop(columns=["oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over"])
 else:  # a rounds season has no daily prices: no VaR / CVaR
     view = view.drop(columns=["risk"])
-view.insert(2, "page", [f"./contestant?{urlencode({'run': run.run_id, 'contestant': k})}" for k in view["contestant_id"]])
+view.insert(
+    2, "page", [f"./contestant?{urlencode({'run': run.run_id, 'contestant': k})}" for k in view["contestant_id"]]
+)
 # every column does not fit 1280 px: the table shows one group of columns at a time (the data stays whole)
 LEAD = ["rank", "contestant", "page"]
 GROUPS = {
     "Scores": ["total", "band", "reasoning_median", "efficiency", "outcome_axis", "judge_spread"],
-    "Outcome": ["return", "benchmark_return", "alpha", "outcome_axis"] + (
-        ["oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over"] if rounds_season else []),
+    "Outcome": ["return", "benchmark_return", "alpha", "outcome_axis"]
+    + (["oracle_score", "comparison_set", "oracle_score_all_rounds", "outcome_over"] if rounds_season else []),
     "Judges": ["judges_low", "judges_high", "judge_spread", "n_judges", "flagged", "flag_reason"],
     "Process and risk": ["process"] + ([] if rounds_season else ["risk"]),
     "Author": ["family", "model"],
@@ -62,8 +68,9 @@ st.dataframe(
     column_config={
         "rank": fmt("Rank", format="%d"),
         "contestant": st.column_config.TextColumn("Contestant"),
-        "page": st.column_config.LinkColumn("Page", display_text="open ↗", help="the contestant page of this run "
-                                                                                "(a link: opens in a new tab)"),
+        "page": st.column_config.LinkColumn(
+            "Page", display_text="open ↗", help="the contestant page of this run (a link: opens in a new tab)"
+        ),
         "total": fmt("Total", format="%.1f", help="90% reasoning median + 10% efficiency"),
         "band": st.column_config.TextColumn("Band"),
         "reasoning_median": fmt("Reasoning median", format="%.1f", help="median of the judges' composites"),
@@ -78,32 +85,50 @@ st.dataframe(
         "n_judges": fmt("Judges", format="%d"),
         "flagged": st.column_config.CheckboxColumn("Flagged", help="fewer judges than the panel: never official"),
         "flag_reason": st.column_config.TextColumn("Why flagged", width="medium"),
-        "oracle_score": fmt("Oracle score (set)", format="%.1f",
-                            help="100 x Σ returns / Σ oracle returns over the rounds its comparison set shares"),
+        "oracle_score": fmt(
+            "Oracle score (set)",
+            format="%.1f",
+            help="100 x Σ returns / Σ oracle returns over the rounds its comparison set shares",
+        ),
         "comparison_set": st.column_config.TextColumn("Comparison set", width="medium"),
-        "oracle_score_all_rounds": fmt("All-rounds oracle score", format="%.1f",
-                                       help="its own history over every resolved round: context, not a ranking"),
-        "outcome_over": st.column_config.TextColumn("Outcome over", help="return, benchmark and alpha are means "
-                                                    "over these rounds (pending and cancelled ones named)"),
+        "oracle_score_all_rounds": fmt(
+            "All-rounds oracle score",
+            format="%.1f",
+            help="its own history over every resolved round: context, not a ranking",
+        ),
+        "outcome_over": st.column_config.TextColumn(
+            "Outcome over",
+            help="return, benchmark and alpha are means over these rounds (pending and cancelled ones named)",
+        ),
         "process": st.column_config.TextColumn(
-            "Process", help="turnover (traded notional / mean NAV) · mean position HHI · largest position weight · "
-                            "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean HHI and "
-                            "holdings of the allocations"),
+            "Process",
+            help="turnover (traded notional / mean NAV) · mean position HHI · largest position weight · "
+            "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean HHI and "
+            "holdings of the allocations",
+        ),
         "risk": st.column_config.TextColumn("VaR / CVaR95", help=RISK_LEGEND),
     },
 )
-st.caption("Flagged: fewer judges than the panel lists (never official). Process: the facts the judges see in the "
-           "whole-record section; the contestant page has them in full."
-           + ("" if rounds_season else " " + RISK_LEGEND))
+st.caption(
+    "Flagged: fewer judges than the panel lists (never official). Process: the facts the judges see in the "
+    "whole-record section; the contestant page has them in full." + ("" if rounds_season else " " + RISK_LEGEND)
+)
 
 if rounds_season:
     st.subheader("Outcome ranking: comparison sets")
     sets = _ui.comparison_sets(_ui.db_url(), run.run_id)
     if sets is not None and not sets.empty:
-        st.dataframe(sets, hide_index=True, width="stretch",
-                     column_config={"set mean return": st.column_config.NumberColumn(format="percent"),
-                                    "set mean alpha": st.column_config.NumberColumn(format="percent"),
-                                    "set score": fmt(format="%.1f"), "all-rounds score": fmt(format="%.1f")})
+        st.dataframe(
+            sets,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "set mean return": st.column_config.NumberColumn(format="percent"),
+                "set mean alpha": st.column_config.NumberColumn(format="percent"),
+                "set score": fmt(format="%.1f"),
+                "all-rounds score": fmt(format="%.1f"),
+            },
+        )
         st.caption(_ui.COMPARISON_NOTE)
     else:
         st.info("Comparison sets unavailable: the season bundle is not where it was imported from.")
@@ -111,8 +136,9 @@ if rounds_season:
 labels = dict(zip(frame["contestant_id"], frame["contestant"], strict=True))
 if labels:
     left, right = st.columns([3, 1], vertical_alignment="bottom")
-    key = left.selectbox("Open a contestant", list(labels), format_func=lambda k: f"{labels[k]} ({k})",
-                         key="leaderboard_open")
+    key = left.selectbox(
+        "Open a contestant", list(labels), format_func=lambda k: f"{labels[k]} ({k})", key="leaderboard_open"
+    )
     if right.button("Open contestant page", key="open_contestant"):
         _state.set_value(_ui.CONTESTANT_KEY, key)
         st.switch_page("views/contestant.py", query_params={"run": run.run_id, "contestant": key})

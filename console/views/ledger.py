@@ -12,8 +12,11 @@ import streamlit as st
 from console import _queries, _state, _ui
 from console._writes import MAX_COMMENT, describe_error, record_ledger_annotation
 
-STATUS_ICON = {"supported": ":green[:material/check_circle:]", "not_verifiable": ":gray[:material/help:]",
-               "contradicted": ":red[:material/cancel:]"}
+STATUS_ICON = {
+    "supported": ":green[:material/check_circle:]",
+    "not_verifiable": ":gray[:material/help:]",
+    "contradicted": ":red[:material/cancel:]",
+}
 
 st.title("Ledger review")
 run = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
@@ -28,11 +31,17 @@ names = {c.key: c.display_name for c in people}
 row_of = {c.key: c.row_id for c in people}
 STATUSES = list(_queries.CLAIM_STATUSES)
 AGREEMENT = ["any", "disagreements", "agreements"]
-for key, valid, what in (("ledger_judge", ["(any)", *judges], "judge"), ("ledger_verifier", STATUSES, "status"),
-                         ("ledger_judge_status", STATUSES, "status"), ("ledger_disagree", AGREEMENT, "filter"),
-                         ("ledger_contestant", [None, *names], "contestant"), ("ledger_lookahead", None, ""),
-                         ("ledger_page_size", [10, 20, 50], "page size"), ("ledger_page", None, ""),
-                         ("ledger_claim", None, "")):
+for key, valid, what in (
+    ("ledger_judge", ["(any)", *judges], "judge"),
+    ("ledger_verifier", STATUSES, "status"),
+    ("ledger_judge_status", STATUSES, "status"),
+    ("ledger_disagree", AGREEMENT, "filter"),
+    ("ledger_contestant", [None, *names], "contestant"),
+    ("ledger_lookahead", None, ""),
+    ("ledger_page_size", [10, 20, 50], "page size"),
+    ("ledger_page", None, ""),
+    ("ledger_claim", None, ""),
+):
     _state.seed(key, valid, what)
 st.session_state.setdefault("ledger_page_size", 10)  # each claim is a bordered card with its own form
 
@@ -48,21 +57,29 @@ with st.container(border=True):
     judge = c1.selectbox("Judge", ["(any)", *judges], key="ledger_judge", on_change=_first_page)
     verifier = c2.multiselect("Verifier status", STATUSES, key="ledger_verifier", on_change=_first_page)
     judge_status = c3.multiselect("Judge status", STATUSES, key="ledger_judge_status", on_change=_first_page)
-    agreement = c4.radio("Judge vs verifier", AGREEMENT, key="ledger_disagree", horizontal=True,
-                         on_change=_first_page)
+    agreement = c4.radio("Judge vs verifier", AGREEMENT, key="ledger_disagree", horizontal=True, on_change=_first_page)
     c5, c6, c7 = st.columns([2, 1, 1])
-    who_key = c5.selectbox("Contestant", [None, *names], key="ledger_contestant", on_change=_first_page,
-                           format_func=lambda k: "(any)" if k is None else f"{names[k]} ({k})")
+    who_key = c5.selectbox(
+        "Contestant",
+        [None, *names],
+        key="ledger_contestant",
+        on_change=_first_page,
+        format_func=lambda k: "(any)" if k is None else f"{names[k]} ({k})",
+    )
     lookahead = c6.checkbox("Lookahead only", key="ledger_lookahead", on_change=_first_page)
     page_size = c7.selectbox("Per page", [10, 20, 50], key="ledger_page_size", on_change=_first_page)
 
-filters = _queries.LedgerFilters(entry_id=claim_id) if claim_id is not None else _queries.LedgerFilters(
-    judge_id=None if judge == "(any)" else judge,
-    verifier_statuses=verifier or None,
-    judge_statuses=judge_status or None,
-    disagrees={"any": None, "disagreements": True, "agreements": False}[agreement],
-    contestant_row_id=row_of.get(who_key) if who_key else None,
-    lookahead_only=lookahead,
+filters = (
+    _queries.LedgerFilters(entry_id=claim_id)
+    if claim_id is not None
+    else _queries.LedgerFilters(
+        judge_id=None if judge == "(any)" else judge,
+        verifier_statuses=verifier or None,
+        judge_statuses=judge_status or None,
+        disagrees={"any": None, "disagreements": True, "agreements": False}[agreement],
+        contestant_row_id=row_of.get(who_key) if who_key else None,
+        lookahead_only=lookahead,
+    )
 )
 page_no = int(st.session_state.get("ledger_page", 1))
 result = _queries.ledger_page(run.run_id, filters, page_no, page_size, url, blind=blind)
@@ -70,8 +87,16 @@ top_left, top_right = st.columns([3, 1], vertical_alignment="bottom")
 top_left.markdown(f"**{result.total}** claims match · page {result.page} of {result.pages}")
 st.session_state["ledger_page"] = result.page  # clamped when the filters shrink the result
 top_right.number_input("Page", min_value=1, max_value=result.pages, step=1, key="ledger_page")
-for key in ("ledger_judge", "ledger_verifier", "ledger_judge_status", "ledger_disagree", "ledger_contestant",
-            "ledger_lookahead", "ledger_page_size", "ledger_page"):
+for key in (
+    "ledger_judge",
+    "ledger_verifier",
+    "ledger_judge_status",
+    "ledger_disagree",
+    "ledger_contestant",
+    "ledger_lookahead",
+    "ledger_page_size",
+    "ledger_page",
+):
     _state.remember(key)
 _state.publish("judge", "verifier", "jstatus", "agree", "who", "lookahead", "per", "page", "claim")
 _ui.link_warnings()
@@ -81,20 +106,32 @@ if claim_id is not None:
         _state.set_value("ledger_claim", None)
         st.rerun()
     if not result.entries:
-        st.warning(f"Claim {claim_id} is not a ledger entry of run {run.run_id}"
-                   + (" that you may see yet (the claims of items you have not graded are hidden)."
-                      if result.hidden_items else "."))
+        st.warning(
+            f"Claim {claim_id} is not a ledger entry of run {run.run_id}"
+            + (
+                " that you may see yet (the claims of items you have not graded are hidden)."
+                if result.hidden_items
+                else "."
+            )
+        )
 if result.hidden_items:
-    st.info(f"Blind calibration: the ledgers of {result.hidden_items} item(s) you have not graded yet are hidden; "
-            "grade them on the Calibration page to review them.")
+    st.info(
+        f"Blind calibration: the ledgers of {result.hidden_items} item(s) you have not graded yet are hidden; "
+        "grade them on the Calibration page to review them."
+    )
 if not who:
     st.caption("Sign in (sidebar) to record the correct status of a claim.")
 
 
 def _save(entry_id: int) -> None:
     try:
-        record_ledger_annotation(_ui.signed_in(), entry_id, st.session_state[f"ann_status_{entry_id}"],
-                                 st.session_state.get(f"ann_note_{entry_id}", ""), _ui.db_url())
+        record_ledger_annotation(
+            _ui.signed_in(),
+            entry_id,
+            st.session_state[f"ann_status_{entry_id}"],
+            st.session_state.get(f"ann_note_{entry_id}", ""),
+            _ui.db_url(),
+        )
         st.session_state[f"ann_saved_{entry_id}"] = True
         st.session_state[f"ann_note_{entry_id}"] = ""
     except ValueError as exc:  # the note stays in its field, to be shortened
@@ -103,8 +140,10 @@ def _save(entry_id: int) -> None:
 
 for e in result.entries:
     with st.container(border=True):
-        head = (f"**{e.contestant}** · {e.judge_id} · claim #{e.position + 1} · "
-                f"{e.decision_date.isoformat() if e.decision_date else 'no date'} · {e.symbol or 'no symbol'}")
+        head = (
+            f"**{e.contestant}** · {e.judge_id} · claim #{e.position + 1} · "
+            f"{e.decision_date.isoformat() if e.decision_date else 'no date'} · {e.symbol or 'no symbol'}"
+        )
         if e.disagrees:
             head += " · :orange[judge and verifier disagree]"
         if e.lookahead:
@@ -115,12 +154,15 @@ for e in result.entries:
         if e.clause:
             st.caption(f"in the rationale: {_ui.plain(e.clause)}")
         left, right = st.columns(2)
-        left.markdown(f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
-                      + (f" — {_ui.plain(e.judge_note)}" if e.judge_note else ""))
-        how = ("checked the judge's structured assertions" if e.check_path == "structured"
-               else "read the claim's words")
-        right.markdown(f"Verifier ({how}): {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
-                       f"{_ui.plain(e.verifier_reason) or 'no reason given'}")
+        left.markdown(
+            f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
+            + (f" — {_ui.plain(e.judge_note)}" if e.judge_note else "")
+        )
+        how = "checked the judge's structured assertions" if e.check_path == "structured" else "read the claim's words"
+        right.markdown(
+            f"Verifier ({how}): {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
+            f"{_ui.plain(e.verifier_reason) or 'no reason given'}"
+        )
         if e.evidence:
             ev = pd.DataFrame(e.evidence)
             keep = [c for c in ("symbol", "field", "value", "observed_at", "source") if c in ev.columns]
@@ -130,17 +172,27 @@ for e in result.entries:
         for flag in e.flags:
             st.caption(f"⚑ {flag}: {_ui.plain(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
         for a in e.annotations:  # st.text: no markdown at all, so no link, image or formatting is ever made
-            st.text(f"Note by {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}" + (f" — {a.note}" if a.note else ""))
+            st.text(
+                f"Note by {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"
+                + (f" — {a.note}" if a.note else "")
+            )
         if who:
             with st.form(f"ann_form_{e.id}", border=False):
                 f1, f2, f3 = st.columns([1, 3, 1], vertical_alignment="bottom")
-                f1.selectbox("Correct status", list(_queries.CLAIM_STATUSES), key=f"ann_status_{e.id}",
-                             index=list(_queries.CLAIM_STATUSES).index(e.verifier_status)
-                             if e.verifier_status in _queries.CLAIM_STATUSES else 0)
+                f1.selectbox(
+                    "Correct status",
+                    list(_queries.CLAIM_STATUSES),
+                    key=f"ann_status_{e.id}",
+                    index=list(_queries.CLAIM_STATUSES).index(e.verifier_status)
+                    if e.verifier_status in _queries.CLAIM_STATUSES
+                    else 0,
+                )
                 # no max_chars: the browser would drop an over-long paste without a word; the write refuses it
-                f2.text_input("Note", key=f"ann_note_{e.id}",
-                              help=f"plain text (up to {MAX_COMMENT:,} characters): shown to other reviewers "
-                                   "exactly as typed")
+                f2.text_input(
+                    "Note",
+                    key=f"ann_note_{e.id}",
+                    help=f"plain text (up to {MAX_COMMENT:,} characters): shown to other reviewers exactly as typed",
+                )
                 f3.form_submit_button("Record", on_click=_save, args=(e.id,))
             if st.session_state.pop(f"ann_saved_{e.id}", False):
                 st.success("Recorded.")

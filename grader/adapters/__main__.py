@@ -21,9 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     cb = sub.add_parser("import-capitalbench", help="CapitalBench rounds -> season bundle (format: rounds)")
     cb.add_argument("rounds_dir", type=Path, help="directory of CapitalBench round directories")
     cb.add_argument("--track", required=True, choices=["1W", "1M"])
-    cb.add_argument(
-        "--from", dest="date_from", type=date.fromisoformat, default=None, help="first decision date"
-    )
+    cb.add_argument("--from", dest="date_from", type=date.fromisoformat, default=None, help="first decision date")
     cb.add_argument("--to", dest="date_to", type=date.fromisoformat, default=None, help="last decision date")
     cb.add_argument(
         "--round", dest="round_ids", action="append", default=None, help="import only this round (repeatable)"

@@ -74,10 +74,12 @@ _NAME_PART_AFTER = re.compile(r" (?P<part>[A-Z][a-z]{2,})(?:'s)?\b")
 """A capitalised word right after a one-word model line: the line is a first name or part of another proper name
 ("Claude Shannon's information theory", "Claude Littner, the new CFO", "Le Chat Noir"), unless the word is a
 name of the lexicon or a model word ("Claude Opus", "Gemini Ultra")."""
-_MODEL_WORDS = frozenset("""pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
+_MODEL_WORDS = frozenset(
+    """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
 thinking heavy preview base vision omni fast coder code model models desk agent assistant bot app api advanced live
 enterprise business team teams workspace studio search deep research voice canvas projects agents cloud labs premium
-edu gov for""".split())
+edu gov for""".split()
+)
 
 
 def alias_label(index: int) -> str:
@@ -117,8 +119,10 @@ def collides_with_aliases(value: str) -> bool:
     ("Contestant B", "model", a single letter): such a contestant cannot be anonymized (``load_bundle`` refuses
     it with its file, line and field)."""
     tokens = P.split_tokens(value)
-    return bool(_ALIAS_LIKE.fullmatch(P.normalise(value)) or (
-        tokens and all(t in _RESERVED_TOKENS or (len(t) == 1 and t.isalpha()) for t in tokens)))
+    return bool(
+        _ALIAS_LIKE.fullmatch(P.normalise(value))
+        or (tokens and all(t in _RESERVED_TOKENS or (len(t) == 1 and t.isalpha()) for t in tokens))
+    )
 
 
 class Anonymizer:
@@ -144,17 +148,14 @@ class Anonymizer:
         self.allowlist = tuple(allowlist)
         self._detector = Detector(contestants, self.allowlist)
         symbols = [a for a in self.allowlist if re.fullmatch(r"[A-Z][A-Z0-9.]{0,9}", a)]
-        self._frames = Frames.for_names([v for c in contestants for v in identity_values(c)],
-                              [c.provider_family for c in contestants], symbols)
-        self._tickers = re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, symbols))})(?![\w])") if symbols else None
-        self._alias_tokens = frozenset(
-            {a.alias for a in self.assignments} | {a.alias_id for a in self.assignments}
+        self._frames = Frames.for_names(
+            [v for c in contestants for v in identity_values(c)], [c.provider_family for c in contestants], symbols
         )
+        self._tickers = re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, symbols))})(?![\w])") if symbols else None
+        self._alias_tokens = frozenset({a.alias for a in self.assignments} | {a.alias_id for a in self.assignments})
 
     @classmethod
-    def for_contestants(
-        cls, contestants: Iterable[Contestant], seed: str, allowlist: Iterable[str] = ()
-    ) -> Anonymizer:
+    def for_contestants(cls, contestants: Iterable[Contestant], seed: str, allowlist: Iterable[str] = ()) -> Anonymizer:
         """Assign "Contestant A", "Contestant B", ... in the seed's hash order of contestant ids."""
         contestants = list(contestants)
         ids = [c.id for c in contestants]
@@ -300,8 +301,9 @@ class Anonymizer:
                 last_identity_end = end
                 out.append(text[pos:start])
                 out.append(replacement)
-                replacements.append(Replacement(original=text[start:end], replacement=replacement, kind=kind,
-                                                start=start, end=end))
+                replacements.append(
+                    Replacement(original=text[start:end], replacement=replacement, kind=kind, start=start, end=end)
+                )
                 pos = end
                 continue
             g = item
@@ -310,24 +312,52 @@ class Anonymizer:
                 if not names_own_lab(text, g, self._author_family(contestant_id), self._tickers):
                     continue  # a traded company's brand the season protects, not the author's own lab named with it
                 kind = "provider"
-            if kind == "model" and _ORDINARY_WORD.fullmatch(text[g.start:g.end]) and \
-                    text[g.start:g.end] in public_names() and not \
-                    _VERSION_AFTER.match(text, g.end) and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start):
+            if (
+                kind == "model"
+                and _ORDINARY_WORD.fullmatch(text[g.start : g.end])
+                and text[g.start : g.end] in public_names()
+                and not _VERSION_AFTER.match(text, g.end)
+                and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start)
+            ):
                 # a model line written as a plain lower-case word outside every frame ("grok the setup", "a gemini
                 # pattern"): an ordinary word; were it the author, the leak guard would still refuse it
-                kept.append(Kept(original=text[g.start:g.end], kind="model", start=g.start, end=g.end,
-                                 reason="an ordinary lower-case word, not a name"))
+                kept.append(
+                    Kept(
+                        original=text[g.start : g.end],
+                        kind="model",
+                        start=g.start,
+                        end=g.end,
+                        reason="an ordinary lower-case word, not a name",
+                    )
+                )
                 continue
             if kind == "model" and self._other_proper_name(text, g):
-                kept.append(Kept(original=text[g.start:g.end], kind="model", start=g.start, end=g.end,
-                                 reason="part of another proper name (a person, a place, a brand), not a model"))
+                kept.append(
+                    Kept(
+                        original=text[g.start : g.end],
+                        kind="model",
+                        start=g.start,
+                        end=g.end,
+                        reason="part of another proper name (a person, a place, a brand), not a model",
+                    )
+                )
                 continue
-            if kind in ("model", "contestant") and not self._names_a_contestant(text[g.start:g.end]) \
-                    and market_clause(text, g.start, g.end, self._tickers):
+            if (
+                kind in ("model", "contestant")
+                and not self._names_a_contestant(text[g.start : g.end])
+                and market_clause(text, g.start, g.end, self._tickers)
+            ):
                 # a model or product named as an actor in market news ("DeepSeek's R1 release knocked 17% off
                 # NVDA", "Amazon's Bedrock added Claude") stays verbatim: never an alias where a product stood
-                kept.append(Kept(original=text[g.start:g.end], kind="model", start=g.start, end=g.end,
-                                 reason="a model or product named in market context (news, launches, deals), not the author"))
+                kept.append(
+                    Kept(
+                        original=text[g.start : g.end],
+                        kind="model",
+                        start=g.start,
+                        end=g.end,
+                        reason="a model or product named in market context (news, launches, deals), not the author",
+                    )
+                )
                 continue
             if kind == "provider" and next_to(text, last_identity_end, g.start):
                 pass  # "made by Claude Opus 4.8 (Anthropic)": the author's provider, named with it
@@ -337,8 +367,9 @@ class Anonymizer:
                 # identity, not markets: a company named as market context stays verbatim ("Meta -8%",
                 # "Google Cloud +82%", "a lease with Anthropic", "xAI buying GPUs"); only a self-reference
                 # ("as an OpenAI model", "trained by Google", "we at Anthropic") is scrubbed
-                kept.append(Kept(original=text[g.start:g.end], kind=kind, start=g.start, end=g.end,
-                                 reason=_KEPT_REASON[kind]))
+                kept.append(
+                    Kept(original=text[g.start : g.end], kind=kind, start=g.start, end=g.end, reason=_KEPT_REASON[kind])
+                )
                 continue
             last_identity_end = g.end
             out.append(text[pos : g.start])
@@ -360,14 +391,14 @@ class Anonymizer:
     def _other_proper_name(text: str, g: Group) -> bool:
         """A one- or two-word model line, no version, followed by a capitalised word that no lexicon or model word
         is, in a piece where the author does not speak (``_NAME_PART_AFTER``)."""
-        mention = text[g.start:g.end]
+        mention = text[g.start : g.end]
         if any(ch.isdigit() for ch in mention) or len(mention.split()) > 2 or not mention[:1].isupper():
             return False
         m = _NAME_PART_AFTER.match(text, g.end)
         if m is None or m.group("part").lower() in public_names() or m.group("part").lower() in _MODEL_WORDS:
             return False
         lo = max(text.rfind(c, 0, g.start) for c in PIECE_ENDS) + 1
-        return not author_speaks_of(text[lo:m.end()], g.start - lo, g.end - lo)
+        return not author_speaks_of(text[lo : m.end()], g.start - lo, g.end - lo)
 
     def _author_family(self, contestant_id: str | None) -> str | None:
         author = next((c for c in self._detector.contestants if c.id == contestant_id), None)
@@ -390,13 +421,15 @@ class Anonymizer:
         norm = P.normalise(mention)
         if any(norm == P.normalise(c.id) for c in self._contestants.values()):
             return True  # an id is the season's own string, never news
-        if any(re.search(rf"(?<![^\W_]){re.escape(c.id)}(?![^\W_])", mention, re.I)
-               for c in self._contestants.values()):
+        if any(
+            re.search(rf"(?<![^\W_]){re.escape(c.id)}(?![^\W_])", mention, re.I) for c in self._contestants.values()
+        ):
             return True  # a mention that holds an id among other words ("Aaaa aaaa-00-2")
         # a display name or model string that is no public product name ("aaa-0", "Alpha Desk") names only it
         words = set(re.split(r"[\s\-_./]+", mention.lower()))
-        return any(norm in (P.normalise(c.model), P.normalise(c.display_name)) for c in self._contestants.values()) \
-            and words.isdisjoint(public_names())
+        return any(
+            norm in (P.normalise(c.model), P.normalise(c.display_name)) for c in self._contestants.values()
+        ) and words.isdisjoint(public_names())
 
     def mentions(self, text: str) -> list[str]:
         """Every identity-like name in ``text``, companies included (for reports on shared files such as
@@ -447,8 +480,7 @@ class Anonymizer:
                 )
                 for i, a in enumerate(decision.allocation)
             ]
-        record = ScrubRecord(decision_key=decision.key, contestant_id=cid, alias_id=alias_id, fields=fields,
-                             kept=kept)
+        record = ScrubRecord(decision_key=decision.key, contestant_id=cid, alias_id=alias_id, fields=fields, kept=kept)
         return decision.model_copy(update=update), record
 
     def anonymize_contestant(self, contestant: Contestant) -> Contestant:
@@ -470,8 +502,9 @@ class NamedView:
 
     def __init__(self, contestants: Iterable[Contestant]):
         self._contestants = {c.id: c for c in contestants}
-        self.assignments = [AliasAssignment(alias=c.display_name, alias_id=c.id, contestant_id=c.id)
-                            for c in self._contestants.values()]
+        self.assignments = [
+            AliasAssignment(alias=c.display_name, alias_id=c.id, contestant_id=c.id) for c in self._contestants.values()
+        ]
 
     @property
     def mapping(self) -> dict[str, str]:
@@ -499,8 +532,9 @@ class NamedView:
         return []  # nothing is hidden, so nothing can leak
 
     def anonymize_decision(self, decision: Decision) -> tuple[Decision, ScrubRecord]:
-        return decision, ScrubRecord(decision_key=decision.key, contestant_id=decision.contestant_id,
-                                     alias_id=decision.contestant_id, fields={})
+        return decision, ScrubRecord(
+            decision_key=decision.key, contestant_id=decision.contestant_id, alias_id=decision.contestant_id, fields={}
+        )
 
     def anonymize_contestant(self, contestant: Contestant) -> Contestant:
         return contestant

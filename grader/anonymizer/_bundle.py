@@ -117,9 +117,7 @@ def write_anonymized_bundle(
     season_dir, out_dir = Path(season_dir), Path(out_dir)
     mapping_path, log_path = mapping_path_for(out_dir), scrub_log_path_for(out_dir)
     if out_dir.resolve() == season_dir.resolve() or season_dir.resolve() in out_dir.resolve().parents:
-        raise ValueError(
-            f"{out_dir}: the anonymized bundle must not be written inside the season {season_dir}"
-        )
+        raise ValueError(f"{out_dir}: the anonymized bundle must not be written inside the season {season_dir}")
     if not overwrite:
         for p in (out_dir, mapping_path, log_path):
             if p.exists():

@@ -28,6 +28,8 @@ _FAMILY_HEADS = {
 _KIND_RANK: dict[str, int] = {"issuer": -1, "provider": 0, "model": 1, "contestant": 2, "self_reference": 3}
 """An ``issuer`` is a lab's name the season protects as a traded company's brand ("Google" where GOOGL trades): never
 an identity by itself, only when the author names its own lab beside its scrubbed name (``_companion.py``)."""
+
+
 def _allowlist_pattern(allowlist: Iterable[str]) -> re.Pattern[str] | None:
     """Ticker-like entries (upper case, no spaces) match case-sensitively; names match in any case."""
     symbols: set[str] = set()
@@ -99,9 +101,7 @@ class Detector:
                 key = P.model_key(value)
                 if key[0] or key[1]:
                     self.by_key.setdefault(key, set()).add(c.id)
-        heads = {
-            P.split_tokens(v)[0] for c in self.contestants for v in identity_values(c) if P.split_tokens(v)
-        }
+        heads = {P.split_tokens(v)[0] for c in self.contestants for v in identity_values(c) if P.split_tokens(v)}
         self.literal_head_re = re.compile(
             rf"{P.START}(?:{'|'.join(re.escape(h) for h in sorted(heads, key=len, reverse=True))})"
             if heads
@@ -230,9 +230,7 @@ class Detector:
         return contestant_id if contestant_id in cids else None
 
     # -- detection -----------------------------------------------------------------------------
-    def groups(
-        self, text: str, protected: Sequence[tuple[int, int]] = (), *, use_gate: bool = True
-    ) -> list[Group]:
+    def groups(self, text: str, protected: Sequence[tuple[int, int]] = (), *, use_gate: bool = True) -> list[Group]:
         """Maximal identity spans (overlapping detections merged), in text order. ``use_gate=False``
         skips the cheap pre-check (tests compare both ways)."""
         windows = self.scan_windows(text) if use_gate else [(0, len(text))]
@@ -271,9 +269,7 @@ class Detector:
                 if a < e and s < b:
                     s, e = min(s, a), max(e, b)
             cands.append((s, e, kind))
-        shielded = (
-            list(protected) + [m.span() for m in _PLACEHOLDER.finditer(text)] if "[" in text else protected
-        )
+        shielded = list(protected) + [m.span() for m in _PLACEHOLDER.finditer(text)] if "[" in text else protected
         if shielded:
             cands = [c for c in cands if not any(a < c[1] and c[0] < b for a, b in shielded)]
         cands.sort(key=lambda c: (c[0], -c[1], -_KIND_RANK[c[2]]))
@@ -379,15 +375,21 @@ def public_names() -> frozenset[str]:
     return frozenset(w.lower() for f in lexicon().values() for w in (*f.names, *f.lines))
 
 
-_MAKER_GAP = re.compile(r"\s*(?:[(,/\-—·]|//)?\s*(?:here\s*\(\s*|(?:built|made|trained|developed|created|released|"
-                        r"fine[\s-]?tuned)\s+by\s+)?")
+_MAKER_GAP = re.compile(
+    r"\s*(?:[(,/\-—·]|//)?\s*(?:here\s*\(\s*|(?:built|made|trained|developed|created|released|"
+    r"fine[\s-]?tuned)\s+by\s+)?"
+)
 """What may stand between an identity and its maker: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI",
 "Sonnet 4.5 · Anthropic", "Grok 4 here, built by xAI", "Claude here (Anthropic)"."""
 
 
 def next_to(text: str, identity_end: int, start: int) -> bool:
     """A provider written right after an identity, as its maker (``_MAKER_GAP``)."""
-    return identity_end >= 0 and 0 <= start - identity_end <= 24 and _MAKER_GAP.fullmatch(text, identity_end, start) is not None
+    return (
+        identity_end >= 0
+        and 0 <= start - identity_end <= 24
+        and _MAKER_GAP.fullmatch(text, identity_end, start) is not None
+    )
 
 
 @lru_cache(maxsize=64)
@@ -403,5 +405,3 @@ def find_leaks(text: str, contestants: Iterable[Contestant], allowlist: Iterable
     The prompt builder runs it as a final guard; tests use it on scrubbed corpora.
     """
     return _cached_detector(tuple(contestants), tuple(allowlist)).leaks(text)
-
-

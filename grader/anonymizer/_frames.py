@@ -26,36 +26,55 @@ from grader.anonymizer._guard import lexicon
 from grader.anonymizer._market import MARKET_PIECE
 from grader.anonymizer._scan import NameScan
 
-_SELF = (r"(?:\bI\b|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
-         r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
-         r"allocation|trade)\b)")
-_MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
-         r"generated|written|produced|authored|backed|served|hosted)\s+(?:in\s+[A-Z][\w-]*\s+|up\s+)?by\b|"
-         r"\bruns?\s+on\b|\brunning\s+on\b|\bbased\s+on\b|\bspeaking\s+(?:as|for)\b|\bon\s+behalf\s+of\b|"
-         r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b")
-_ROLE = (r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|"
-         r"training|llm|ai|engine|variant|sibling|version|release|reasoner|reasoning\s+model|instance)")
-_TAG_LABEL = re.compile(r"(?i)<(?P<tag>model|provider|vendor|family|author|lab|engine|llm|agent|signature|signed|"
-                        r"maker|creator|by)(?:\s[^<>]{0,40})?>(?P<val>[^<>\n]{1,60})</(?P=tag)\s*>")
+_SELF = (
+    r"(?:\bI\b|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
+    r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
+    r"allocation|trade)\b)"
+)
+_MADE = (
+    r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
+    r"generated|written|produced|authored|backed|served|hosted)\s+(?:in\s+[A-Z][\w-]*\s+|up\s+)?by\b|"
+    r"\bruns?\s+on\b|\brunning\s+on\b|\bbased\s+on\b|\bspeaking\s+(?:as|for)\b|\bon\s+behalf\s+of\b|"
+    r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b"
+)
+_ROLE = (
+    r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|"
+    r"training|llm|ai|engine|variant|sibling|version|release|reasoner|reasoning\s+model|instance)"
+)
+_TAG_LABEL = re.compile(
+    r"(?i)<(?P<tag>model|provider|vendor|family|author|lab|engine|llm|agent|signature|signed|"
+    r"maker|creator|by)(?:\s[^<>]{0,40})?>(?P<val>[^<>\n]{1,60})</(?P=tag)\s*>"
+)
 """'<model>Gemini 3 Pro</model>', '<provider>Google</provider>': a tag that says who wrote it is a label."""
 _LABEL = re.compile(
     r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*[\"'*_]*(?:model(?:[_\s]?id|[_\s]?name)?|provider|vendor|family|author|lab|"
     r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
-    r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))")
-_FRAME_TAIL = re.compile(r"[」』’”»]?\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
-                         r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
-                         r"[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2}|\s*(?:·|//)\s*[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2})")
+    r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))"
+)
+_FRAME_TAIL = re.compile(
+    r"[」』’”»]?\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
+    r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
+    r"[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2}|\s*(?:·|//)\s*[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2})"
+)
 """What describes the same author right after a frame: "(OpenAI)", "researchers at Meta", ", a Google DeepMind
 model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell)."""
-_GENERIC_WORDS = frozenset("""pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
-thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split())
-_ENGLISH_NEAR = frozenset("""clause claudes gemini llamas mistrals groks grokked metal metro matter coded coders
-gamma gemma geminis scoutt maverik""".split())
-_PLAIN_WORDS = frozenset("""meta scout opus clause cloud crude grace grove gross great group groups quest gemma lama
-llama lamp code coder codes fair fail hair pair quad grok sonnet haiku close""".split())
-_WORDISH = re.compile(r"(?P<spaced>(?<![\w])(?:[A-Za-z] ){2,}[A-Za-z](?![\w]))|"
-                      r"(?P<leet>(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$]))|"
-                      r"(?P<plain>[A-Za-z]{4,})")
+_GENERIC_WORDS = frozenset(
+    """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
+thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split()
+)
+_ENGLISH_NEAR = frozenset(
+    """clause claudes gemini llamas mistrals groks grokked metal metro matter coded coders
+gamma gemma geminis scoutt maverik""".split()
+)
+_PLAIN_WORDS = frozenset(
+    """meta scout opus clause cloud crude grace grove gross great group groups quest gemma lama
+llama lamp code coder codes fair fail hair pair quad grok sonnet haiku close""".split()
+)
+_WORDISH = re.compile(
+    r"(?P<spaced>(?<![\w])(?:[A-Za-z] ){2,}[A-Za-z](?![\w]))|"
+    r"(?P<leet>(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$]))|"
+    r"(?P<plain>[A-Za-z]{4,})"
+)
 """A word as it may be written to hide a name: letters spaced apart, digits or signs for letters, or plain."""
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
 
@@ -72,13 +91,15 @@ class Frames:
     per set of names (``Frames.for_names``) and only run on a text that names something."""
 
     @classmethod
-    def for_names(cls, identity_values: Iterable[str] = (), families: Iterable[str] = (),
-                  symbols: Iterable[str] = ()) -> Frames:
+    def for_names(
+        cls, identity_values: Iterable[str] = (), families: Iterable[str] = (), symbols: Iterable[str] = ()
+    ) -> Frames:
         # the contestants' own ids, names and models are the name patterns' (``_detector.Detector``); the frames
         # read the identity lexicon and the season's families, so one set of patterns serves many seasons
         lexicon_words = {w.lower() for f in lexicon().values() for w in (*f.names, *f.lines)}
-        kept = tuple(sorted({v for v in identity_values
-                             if any(t in lexicon_words for t in re.split(r"[\s\-_./]+", v.lower()))}))
+        kept = tuple(
+            sorted({v for v in identity_values if any(t in lexicon_words for t in re.split(r"[\s\-_./]+", v.lower()))})
+        )
         return _cached_frames(kept, tuple(sorted(set(families))), tuple(sorted(set(symbols))))
 
     def __init__(self, identity_values: Iterable[str] = (), families: Iterable[str] = (), symbols: Iterable[str] = ()):
@@ -94,8 +115,11 @@ class Frames:
         for value in identity_values:
             if value and len(value) >= 2:
                 words.add(value)
-                words.update(w for w in re.split(r"[\s/]+", value)
-                             if sum(ch.isalpha() for ch in w) >= 3 and w.lower() not in _GENERIC_WORDS)
+                words.update(
+                    w
+                    for w in re.split(r"[\s/]+", value)
+                    if sum(ch.isalpha() for ch in w) >= 3 and w.lower() not in _GENERIC_WORDS
+                )
         self._names = {w.lower() for w in words if len(w) >= 4 and w.isalpha()}
         self._short = {w.lower() for w in words if len(w) == 3 and w.isalpha()}  # "GPT" spelt "G P T"
         # misspelt names: every name of 5+ letters with one letter dropped, for the symmetric-delete look-up
@@ -108,14 +132,16 @@ class Frames:
         for w in {w for w in words if len(w) >= 5 and w.isalpha()}:
             low = w.lower()
             for i in range(1, len(low)):
-                self._deletes.setdefault(low[:i] + low[i + 1:], w)
+                self._deletes.setdefault(low[:i] + low[i + 1 :], w)
             self._deletes.setdefault(low, w)
         parts = sorted(words, key=len, reverse=True)
         alt = "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w) if p) for w in parts)
         # a name and its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick", "qwen3-235b"
         self._triggers = frozenset(t for w in words for t in re.findall(r"[a-z]+", w.lower())[:1])
         # names in other scripts ("通义千问") run on with the words around them: looked for as substrings
-        self._wide_triggers = tuple(sorted({w for w in words if not w.isascii() and not re.search(r"[a-z]", w.lower())}))
+        self._wide_triggers = tuple(
+            sorted({w for w in words if not w.isascii() and not re.search(r"[a-z]", w.lower())})
+        )
         self._alt = alt  # the patterns are compiled when a text first names someone (see ``ident``)
         self._alt_names = parts
 
@@ -124,8 +150,11 @@ class Frames:
         """Any identity name with its version/variant tail; compiled when first needed (a season whose texts name
         nobody never pays for it)."""
         alt = self._alt
-        return re.compile(rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
-                          rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])", re.I)
+        return re.compile(
+            rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
+            rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])",
+            re.I,
+        )
 
     @cached_property
     def ident_scan(self) -> NameScan:
@@ -140,72 +169,183 @@ class Frames:
         ident = self.ident.pattern
         # a name inside a handle or tag ("#GrokTrades", "@ClaudeDesk"): a capitalised part of a compound word
         compound = re.compile(rf"(?<![\w@#])[@#](?P<who>\w*?(?:{alt})\w*)", re.I)
-        maker = (r"(?:parent(?:\s+company)?|developer|developers|maker|makers|creator|creators|builder|lab|vendor|"
-                 r"provider|owner|trainer|company|house|home\s+lab)")
-        speech = (r"(?:here|speaking|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
-                  r"advised|concluded|says|said|calls?|notes?|"
-                  r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)")
+        maker = (
+            r"(?:parent(?:\s+company)?|developer|developers|maker|makers|creator|creators|builder|lab|vendor|"
+            r"provider|owner|trainer|company|house|home\s+lab)"
+        )
+        speech = (
+            r"(?:here|speaking|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
+            r"advised|concluded|says|said|calls?|notes?|"
+            r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)"
+        )
         # frames that say who speaks by themselves (no first person needed)
         inherent: list[tuple[str, re.Pattern[str]]] = [
-            ("label", re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*[\[<#@]\s*(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})")),
-            ("label", re.compile(rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|engine|llm|source)\s*=\s*[\"']?"
-                                 rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})")),
-            ("label", re.compile(rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->")),
+            (
+                "label",
+                re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*[\[<#@]\s*(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})"),
+            ),
+            (
+                "label",
+                re.compile(
+                    rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|engine|llm|source)\s*=\s*[\"']?"
+                    rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})"
+                ),
+            ),
+            (
+                "label",
+                re.compile(
+                    rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->"
+                ),
+            ),
             ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
             ("label", compound),
             # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
             # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
             ("self_reference", re.compile(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
             ("self_reference", re.compile(rf"(?i)(?P<who>{ident})\s*,\s*(?:my|our)\s+{maker}\b")),
-            ("self_reference", re.compile(rf"(?i)\bas\s+the\s+(?:model|assistant|agent|bot|llm|system)\s+(?:that\s+|which\s+)?"
-                                          rf"(?:[\w'\u2019]+\s+){{0,2}}?(?P<who>{ident})\s+(?:ships|makes|builds|built|made|"
-                                          rf"trains|trained|serves|offers|runs|released|deploys|hosts)\b")),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\bas\s+the\s+(?:model|assistant|agent|bot|llm|system)\s+(?:that\s+|which\s+)?"
+                    rf"(?:[\w'\u2019]+\s+){{0,2}}?(?P<who>{ident})\s+(?:ships|makes|builds|built|made|"
+                    rf"trains|trained|serves|offers|runs|released|deploys|hosts)\b"
+                ),
+            ),
             ("label", re.compile(r"(?i)作者\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
             # "I am X" in other languages: "Я — Лама 4", "私は「クロード」", "저는 ‘딥시크’", "我是通义千问",
             # "Je suis un modèle Mistral", "Ich bin Claude", "Soy Gemini"
-            ("self_reference", re.compile(rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
-                                          rf"저는|나는|我是|我叫|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
-                                          rf"(?i:(?:un|une|ein|eine|el|la|il|o|a)\s+)?(?i:(?:modèle|modell|modelo|agent|"
-                                          rf"assistant|asistente)\s+)?(?i:(?:de|von|di)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})")),
-            ("label", re.compile(rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)")),
-            ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|says|said)\s+(?:that|this|the|your)\s+(?P<who>{ident})")),
-            ("self_reference", re.compile(rf"(?i)[\u2014\u2013]\s*as\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*[\u2014\u2013]")),
-            ("signature", re.compile(rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
-                                     rf"(?:\s*\([^)]{{0,40}}\))?)\s*{speech}")),
-            ("signature", re.compile(rf"(?i)(?:\b(?:submitted|written|generated|produced|authored|posted|sent|signed|"
-                                     rf"output|note|reminder|verdict|analysis|report|message|update|call|take|view|"
-                                     rf"disclosure|rédigée?|écrit|verfasst|escrito)\s+(?:from|of|by|par|von|por)|作者)"
-                                     rf"\s*[:：]?\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
-                                     rf"(?:\s*\([^)]{{0,40}}\))?)\s*(?=\.?\s*$|:|：|,\s*(?:an?|the)\s|\s*[\u2014\u2013])")),
-            ("self_reference", re.compile(rf"(?i)\b(?:the|our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+"
-                                          rf"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b")),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
+                    rf"저는|나는|我是|我叫|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
+                    rf"(?i:(?:un|une|ein|eine|el|la|il|o|a)\s+)?(?i:(?:modèle|modell|modelo|agent|"
+                    rf"assistant|asistente)\s+)?(?i:(?:de|von|di)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
+                ),
+            ),
+            (
+                "label",
+                re.compile(
+                    rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)"
+                ),
+            ),
+            (
+                "self_reference",
+                re.compile(rf"(?i)\b(?:I'm|I am|says|said)\s+(?:that|this|the|your)\s+(?P<who>{ident})"),
+            ),
+            (
+                "self_reference",
+                re.compile(rf"(?i)[\u2014\u2013]\s*as\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*[\u2014\u2013]"),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
+                    rf"(?:\s*\([^)]{{0,40}}\))?)\s*{speech}"
+                ),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?i)(?:\b(?:submitted|written|generated|produced|authored|posted|sent|signed|"
+                    rf"output|note|reminder|verdict|analysis|report|message|update|call|take|view|"
+                    rf"disclosure|rédigée?|écrit|verfasst|escrito)\s+(?:from|of|by|par|von|por)|作者)"
+                    rf"\s*[:：]?\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
+                    rf"(?:\s*\([^)]{{0,40}}\))?)\s*(?=\.?\s*$|:|：|,\s*(?:an?|the)\s|\s*[\u2014\u2013])"
+                ),
+            ),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\b(?:the|our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+"
+                    rf"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
+                ),
+            ),
             ("signature", re.compile(rf"(?im)^\s*(?P<who>{ident}[\w.\-/]*)\s*(?:\([^)]{{0,40}}\))?\s*(?:→|->|\|)")),
-            ("self_reference", re.compile(rf"(?i)\b(?:speaking\s+(?:as|for)|on\s+behalf\s+of|disclosure\s+from|from\s+the\s+desk\s+of)"
-                                          rf"\s+(?:an?\s+|the\s+|your\s+)?(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})")),
-            ("signature", re.compile(rf"(?im)^\s*(?:my\s+\w+\s+as\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,1}}?)(?:'s)?"
-                                     rf"(?:\s+[\w-]+){{0,3}}\s*:")),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\b(?:speaking\s+(?:as|for)|on\s+behalf\s+of|disclosure\s+from|from\s+the\s+desk\s+of)"
+                    rf"\s+(?:an?\s+|the\s+|your\s+)?(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})"
+                ),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)^\s*(?:my\s+\w+\s+as\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,1}}?)(?:'s)?"
+                    rf"(?:\s+[\w-]+){{0,3}}\s*:"
+                ),
+            ),
             ("signature", re.compile(rf"(?i)\b(?:take|view|note|call|read)\s+as\s+(?:an?\s+|the\s+)?(?P<who>{ident})")),
-            ("self_reference", re.compile(rf"(?i)\bas\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
-                                          rf"\s*(?::|,\s*(?:I|we)\b|\s+(?:I|we)\b)")),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\bas\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
+                    rf"\s*(?::|,\s*(?:I|we)\b|\s+(?:I|we)\b)"
+                ),
+            ),
         ]
         frames: list[tuple[str, re.Pattern[str]]] = [
-            ("signature", re.compile(rf"(?im)(?:(?<![^\W_])[\u2014\u2013]|--|(?<=\s)-|^-)\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s*$")),
-            ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)")),
-            ("signature", re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
-                                     rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b")),
-            ("signature", re.compile(rf"(?im)^\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?:'s)?\s+"
-                                     rf"(?:view|take|note|call|desk|read|verdict|pick)\s*:")),
-            ("self_reference", re.compile(rf"(?i)(?:{_MADE})\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,3}}?(?P<who>{ident})")),
-            ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for|for)\s+(?:an?\s+|the\s+|your\s+)?"
-                                          rf"(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})(?:'s)?(?:[\s\-][\w.\-]+){{0,3}}?\s+{_ROLE}\b")),
-            ("self_reference", re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)")),
-            ("self_reference", re.compile(rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,3}}?\s*,\s*(?:I|we)\b")),
-            ("self_reference", re.compile(rf"(?i)\b(?:our|my|its|this)\s+(?:own\s+|sibling\s+|fellow\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?\s+{_ROLE}\b")),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)(?:(?<![^\W_])[\u2014\u2013]|--|(?<=\s)-|^-)\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s*$"
+                ),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)"
+                ),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
+                    rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b"
+                ),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)^\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?:'s)?\s+"
+                    rf"(?:view|take|note|call|desk|read|verdict|pick)\s*:"
+                ),
+            ),
+            (
+                "self_reference",
+                re.compile(rf"(?i)(?:{_MADE})\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,3}}?(?P<who>{ident})"),
+            ),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for|for)\s+(?:an?\s+|the\s+|your\s+)?"
+                    rf"(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})(?:'s)?(?:[\s\-][\w.\-]+){{0,3}}?\s+{_ROLE}\b"
+                ),
+            ),
+            (
+                "self_reference",
+                re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)"),
+            ),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,3}}?\s*,\s*(?:I|we)\b"
+                ),
+            ),
+            (
+                "self_reference",
+                re.compile(
+                    rf"(?i)\b(?:our|my|its|this)\s+(?:own\s+|sibling\s+|fellow\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?\s+{_ROLE}\b"
+                ),
+            ),
             ("self_reference", re.compile(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
-            ("self_reference", re.compile(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b")),
+            (
+                "self_reference",
+                re.compile(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b"),
+            ),
         ]
         return inherent, frames
-
 
     def _misspelt(self, text: str) -> tuple[str, list[int] | None]:
         """``text`` with misspelt names ("Cluade", "gemni", "Lamma", "Deepseak", "qwne") spelt as the name, and the
@@ -220,7 +360,7 @@ class Frames:
                 joined = word.replace(" ", "") if m.lastgroup == "spaced" else word.translate(_LEET)
                 if joined.lower() not in self._names and joined.lower() not in self._short:
                     continue
-                out.append(text[pos:m.start()])
+                out.append(text[pos : m.start()])
                 index.extend(range(pos, m.start()))
                 out.append(joined)
                 index.extend(min(m.start() + k * len(word) // len(joined), m.end() - 1) for k in range(len(joined)))
@@ -237,13 +377,18 @@ class Frames:
             name = self._near.get(low, "")
             if name == "":
                 name = self._deletes.get(low) or next(
-                    (self._deletes[v] for v in (low[:i] + low[i + 1:] for i in range(1, len(low))) if v in self._deletes),
-                    None)
+                    (
+                        self._deletes[v]
+                        for v in (low[:i] + low[i + 1 :] for i in range(1, len(low)))
+                        if v in self._deletes
+                    ),
+                    None,
+                )
                 if len(self._near) < 200_000:
                     self._near[low] = name
             if name is None or name.lower()[0] != low[0]:
                 continue
-            out.append(text[pos:m.start()])
+            out.append(text[pos : m.start()])
             index.extend(range(pos, m.start()))
             out.append(name)
             index.extend(min(m.start() + k, m.end() - 1) for k in range(len(name)))
@@ -264,14 +409,15 @@ class Frames:
 
     def _spans(self, text: str) -> list[FrameSpan]:
         names_some = not self._triggers.isdisjoint(re.findall(r"[a-z]+", text.lower())) or (
-            not text.isascii() and any(t in text for t in self._wide_triggers))
+            not text.isascii() and any(t in text for t in self._wide_triggers)
+        )
         if not names_some and not (("=" in text or ":" in text) and _LABEL.search(text)):
             return []  # names nobody and labels nothing: the common case, one pass
         # the frames run only on the lines that name someone (a frame never spans lines but a signature block's)
         windows: list[tuple[int, int]] = []
         for m in self.ident_scan.finditer(text) if names_some else ():
             lo = text.rfind("\n", 0, m.start()) + 1
-            lo = text.rfind("\n", 0, lo - 1) + 1 if lo > 0 and text[max(0, lo - 8):lo].strip().endswith(",") else lo
+            lo = text.rfind("\n", 0, lo - 1) + 1 if lo > 0 and text[max(0, lo - 8) : lo].strip().endswith(",") else lo
             hi = text.find("\n", m.end())
             hi = len(text) if hi == -1 else hi
             if windows and lo <= windows[-1][1]:
@@ -288,8 +434,11 @@ class Frames:
         for line in re.finditer(r"(?m)^\s*\|.*\|\s*$", text):
             cells = line.group(0).strip().strip("|").split("|")
             if any(re.fullmatch(r"\s*(?:author|model|provider|vendor|family|llm|agent)\s*", c, re.I) for c in cells):
-                header_cols = [i for i, c in enumerate(cells)
-                               if re.fullmatch(r"\s*(?:author|model|provider|vendor|family|llm|agent)\s*", c, re.I)]
+                header_cols = [
+                    i
+                    for i, c in enumerate(cells)
+                    if re.fullmatch(r"\s*(?:author|model|provider|vendor|family|llm|agent)\s*", c, re.I)
+                ]
                 continue
             if header_cols and not re.fullmatch(r"[\s|:-]+", line.group(0)):
                 pos = line.start() + line.group(0).index("|") + 1
@@ -306,8 +455,11 @@ class Frames:
             for m in (x for lo, hi in windows for x in rx.finditer(text, lo, hi)):
                 group = "who" if m.group("who") is not None else "who2"
                 s, e = m.span(group)
-                if kind == "self_reference" and not inherent and not self._first_person(text, m.start(), m.end(),
-                                                                                       sentences):
+                if (
+                    kind == "self_reference"
+                    and not inherent
+                    and not self._first_person(text, m.start(), m.end(), sentences)
+                ):
                     continue
                 found.append(FrameSpan(s, e, kind))
                 framed += [(a, b) for a, b in sentences if a <= s < b]
@@ -325,11 +477,13 @@ class Frames:
         for a, b in dict.fromkeys(framed):
             for piece in re.finditer(r"[^,;:\u2014\u2013]+", text[a:b]):
                 ps, pe = a + piece.start(), a + piece.end()
-                if not re.search(_SELF, text[ps:pe]) and not any(ps <= f.start < pe or f.start <= ps < f.end
-                                                                  for f in found):
+                if not re.search(_SELF, text[ps:pe]) and not any(
+                    ps <= f.start < pe or f.start <= ps < f.end for f in found
+                ):
                     continue  # only the pieces the author speaks in (or that hold a frame)
                 if MARKET_PIECE.search(text[ps:pe]) or any(
-                        re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols):
+                    re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols
+                ):
                     continue
                 for m in self.ident_scan.finditer(text, ps, pe):
                     if m.group(0).islower() and m.group(0).capitalize() in self._ordinary:

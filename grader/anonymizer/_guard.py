@@ -44,9 +44,16 @@ class Family:
 def lexicon() -> dict[str, Family]:
     """family -> its names and model lines (``identity_lexicon.yaml``)."""
     doc = yaml.safe_load(_LEXICON.read_text(encoding="utf-8")) or {}
-    return {k: Family(k, tuple(map(str, v.get("names", []))), tuple(map(str, v.get("lines", []))),
-                      frozenset(map(str, v.get("ordinary", []))), frozenset(map(str, v.get("public", []))))
-            for k, v in doc.items()}
+    return {
+        k: Family(
+            k,
+            tuple(map(str, v.get("names", []))),
+            tuple(map(str, v.get("lines", []))),
+            frozenset(map(str, v.get("ordinary", []))),
+            frozenset(map(str, v.get("public", []))),
+        )
+        for k, v in doc.items()
+    }
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -54,19 +61,27 @@ def _alt(words: Iterable[str]) -> str:
     return "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w)) for w in parts)
 
 
-_GENERIC_MODEL_WORDS = frozenset("""fast coder code large medium small mini nano pro max plus turbo flash lite ultra
+_GENERIC_MODEL_WORDS = frozenset(
+    """fast coder code large medium small mini nano pro max plus turbo flash lite ultra
 instruct chat latest thinking heavy reasoner reasoning preview exp experimental base vision omni deep research it hf
-open weights model""".split())
+open weights model""".split()
+)
 _B = r"(?<![^\W_])"
 _E = r"(?![^\W_])"
-_SELF = (r"(?:\bI\b|\bI'm\b|\bI am\b|\bI've\b|\bme\b|\bmy\b|\bwe\b|\bwe're\b|\bour\b|(?-i:\bus\b|\bUs\b)|"
-         r"\bthe\s+author\b|\byours\s+truly\b|\bwriting\s+this\b|\bthat's\s+me\b|"
-         r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision)\b)")
-_MADE = (r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
-         r"generated|written|produced|authored|backed)\s+(?:in\s+\w+\s+)?by|runs?\s+on|running\s+on|based\s+on|"
-         r"speaking\s+(?:as|for)|on\s+behalf\s+of|from\s+the\s+\w+\s+of")
+_SELF = (
+    r"(?:\bI\b|\bI'm\b|\bI am\b|\bI've\b|\bme\b|\bmy\b|\bwe\b|\bwe're\b|\bour\b|(?-i:\bus\b|\bUs\b)|"
+    r"\bthe\s+author\b|\byours\s+truly\b|\bwriting\s+this\b|\bthat's\s+me\b|"
+    r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision)\b)"
+)
+_MADE = (
+    r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
+    r"generated|written|produced|authored|backed)\s+(?:in\s+\w+\s+)?by|runs?\s+on|running\s+on|based\s+on|"
+    r"speaking\s+(?:as|for)|on\s+behalf\s+of|from\s+the\s+\w+\s+of"
+)
 _SELF_NOUN = r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|training)"
-_LABEL_KEYS = r"(?:model|model[_\s]?id|provider|vendor|family|author|lab|engine|llm|agent|built[_\s]by|made[_\s]by|signed)"
+_LABEL_KEYS = (
+    r"(?:model|model[_\s]?id|provider|vendor|family|author|lab|engine|llm|agent|built[_\s]by|made[_\s]by|signed)"
+)
 _MARKET_EVENT = re.compile(
     r"(?i)\b(?:launch\w*|releas\w*|added|adds|offers?|offering|hosts?|hosting|hosted|integrat\w*|deal|partner\w*|"
     r"pric\w+|price\s+cut|users|downloads|ship\w*|rolled\s+out|licen[cs]e|lists|listed|tie-up|outage|lawsuit|ban\w*|"
@@ -75,7 +90,8 @@ _MARKET_EVENT = re.compile(
     r"relies|customer\w*|adoption|subscribers|seats?|growth|lifted|knocked|cost|rall\w*|tumbl\w*|jump\w*|"
     r"orders?|contract\w*|stake|invest\w*|round|buildout|data\s+center|sales|glasses|available|bring|models|"
     r"distribution|refresh|tuned|topped|cuts?|fell|rose|holders|burn|coding|tie|exposed|exposure|positions?|"
-    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*)\b")
+    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*)\b"
+)
 _PLACEHOLDER = re.compile(r"\[(?:model|provider|self-reference|[a-z -]+)\]|Contestant\s+[A-Z]{1,3}\b")
 
 
@@ -91,10 +107,14 @@ class LeakGuard:
         self._ident = re.compile(rf"{_B}(?:{_alt(every)}){_E}", re.I)
         own = list(fam.lines) if fam else []
         ordinary = fam.ordinary if fam else frozenset()
-        model_words = [w for w in re.split(r"[\s\-_./:]+", author_model or "")
-                       if len(w) >= 3 and not w.isdigit() and w.lower() not in _GENERIC_MODEL_WORDS]
-        own_any = [w for w in own if w not in ordinary] + [w for w in model_words if w.lower() not in
-                                                           {x.lower() for x in ordinary}]
+        model_words = [
+            w
+            for w in re.split(r"[\s\-_./:]+", author_model or "")
+            if len(w) >= 3 and not w.isdigit() and w.lower() not in _GENERIC_MODEL_WORDS
+        ]
+        own_any = [w for w in own if w not in ordinary] + [
+            w for w in model_words if w.lower() not in {x.lower() for x in ordinary}
+        ]
         self._own_any = re.compile(rf"{_B}(?:{_alt(own_any)}){_E}", re.I) if own_any else None
         ordinary_lines = [w for w in ordinary if w in own]  # "Maverick", not the lab's name "Meta"
         self._own_cap = re.compile(rf"{_B}(?-i:{_alt(ordinary_lines)}){_E}") if ordinary_lines else None
@@ -102,14 +122,22 @@ class LeakGuard:
         ident = rf"(?:{self._ident.pattern})"
         self._ordinary_exact = frozenset(w for f in lex.values() for w in f.ordinary)
         self._ordinary_low = frozenset(w.lower() for w in self._ordinary_exact)
-        self._canon = {w.lower(): w for f in lex.values() for w in (*f.names, *f.lines)
-                       if len(w) >= 4 and re.fullmatch(r"[A-Za-z]+", w)}
+        self._canon = {
+            w.lower(): w
+            for f in lex.values()
+            for w in (*f.names, *f.lines)
+            if len(w) >= 4 and re.fullmatch(r"[A-Za-z]+", w)
+        }
         self._by_initial: dict[str, list[tuple[str, str]]] = {}
         for key, canon in self._canon.items():
             self._by_initial.setdefault(key[0], []).append((key, canon))
         self._seen: dict[str, str] = {}  # word -> as the guard reads it (remembered)
-        self._joined = {re.sub(r"[^a-z]", "", w.lower()): w for f in lex.values() for w in (*f.names, *f.lines)
-                        if len(re.sub(r"[^a-z]", "", w.lower())) >= 4}
+        self._joined = {
+            re.sub(r"[^a-z]", "", w.lower()): w
+            for f in lex.values()
+            for w in (*f.names, *f.lines)
+            if len(re.sub(r"[^a-z]", "", w.lower())) >= 4
+        }
         public = fam.public if fam else frozenset()
         family_words = [w for w in ((*fam.names, *fam.lines) if fam else ()) if w not in ordinary and w not in public]
         family_words += [w for w in model_words if w.lower() not in {x.lower() for x in ordinary}]
@@ -121,31 +149,78 @@ class LeakGuard:
         self._symbol_set = frozenset(symbols)
         self._frames = [
             ("tag", re.compile(rf"(?im)(?:^|[.!?]\s+)\s*[\[<][^\]>\n]{{0,40}}?{ident}|[@#]\w*{ident}")),
-            ("key", re.compile(rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|lab|engine|llm|tier|source|"
-                               rf"generated[_-]?by|created[_-]?by|signed[_-]?by|output)\s*(?:[:=]|=\s*[\"'])\s*[\"'{{]?[^\n|;,}}\"']{{0,40}}?{ident}")),
+            (
+                "key",
+                re.compile(
+                    rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|lab|engine|llm|tier|source|"
+                    rf"generated[_-]?by|created[_-]?by|signed[_-]?by|output)\s*(?:[:=]|=\s*[\"'])\s*[\"'{{]?[^\n|;,}}\"']{{0,40}}?{ident}"
+                ),
+            ),
             ("key", re.compile(rf"(?i)\\author\s*\{{[^}}]{{0,60}}?{ident}|<!--[^>]{{0,80}}?{ident}")),
-            ("speaker", re.compile(rf"(?im)(?:^|[.!?]\s+|[\u2014\u2013]\s*)[^\w\n]{{0,4}}(?:the\s+)?{ident}(?:[\s\-/][\w.\-/]+){{0,1}}?"
-                                   rf"(?:\s*\([^)]{{0,40}}\))?\s*(?:here|speaking|signing|reporting|suggests?|thinks?|"
-                                   rf"recommends?|says|calls?|notes?|view|take|call|verdict|output|trace|reasoning|"
-                                   rf"analysis|desk|→|->|:|\|)")),
-            ("speaker", re.compile(rf"(?i)(?:\b(?:written|submitted|generated|produced|authored|posted|sent|output|"
-                                   rf"reminder|verdict|note|message|report|analysis|disclosure|rédigée?|écrit|verfasst)"
-                                   rf"\s+(?:from|of|by|par|von|por)|作者)\s*[:：]?\s*(?:the\s+)?{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
-                                   rf"\s*(?:\([^)]{{0,40}}\))?\s*(?::|：|\)|,\s*(?:an?|the)\s|\s*$|\s*[\u2014\u2013])")),
-            ("speaker", re.compile(rf"(?i)\b(?:the|our|my|this)\s+{ident}(?:[\s\-][\w.\-]+){{0,2}}?\s+"
-                                   rf"(?:desk|team|bot|agent|assistant|trading|model|system|trader)\b")),
-
-            ("label", re.compile(rf"(?im)(?:^|[|;,{{(\[]\s*|\s)[\"']?{_LABEL_KEYS}[\"']?\s*[:=]\s*[\"']?[^\n|;,}}\"']{{0,40}}?{ident}")),
+            (
+                "speaker",
+                re.compile(
+                    rf"(?im)(?:^|[.!?]\s+|[\u2014\u2013]\s*)[^\w\n]{{0,4}}(?:the\s+)?{ident}(?:[\s\-/][\w.\-/]+){{0,1}}?"
+                    rf"(?:\s*\([^)]{{0,40}}\))?\s*(?:here|speaking|signing|reporting|suggests?|thinks?|"
+                    rf"recommends?|says|calls?|notes?|view|take|call|verdict|output|trace|reasoning|"
+                    rf"analysis|desk|→|->|:|\|)"
+                ),
+            ),
+            (
+                "speaker",
+                re.compile(
+                    rf"(?i)(?:\b(?:written|submitted|generated|produced|authored|posted|sent|output|"
+                    rf"reminder|verdict|note|message|report|analysis|disclosure|rédigée?|écrit|verfasst)"
+                    rf"\s+(?:from|of|by|par|von|por)|作者)\s*[:：]?\s*(?:the\s+)?{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
+                    rf"\s*(?:\([^)]{{0,40}}\))?\s*(?::|：|\)|,\s*(?:an?|the)\s|\s*$|\s*[\u2014\u2013])"
+                ),
+            ),
+            (
+                "speaker",
+                re.compile(
+                    rf"(?i)\b(?:the|our|my|this)\s+{ident}(?:[\s\-][\w.\-]+){{0,2}}?\s+"
+                    rf"(?:desk|team|bot|agent|assistant|trading|model|system|trader)\b"
+                ),
+            ),
+            (
+                "label",
+                re.compile(
+                    rf"(?im)(?:^|[|;,{{(\[]\s*|\s)[\"']?{_LABEL_KEYS}[\"']?\s*[:=]\s*[\"']?[^\n|;,}}\"']{{0,40}}?{ident}"
+                ),
+            ),
             ("authorship", re.compile(rf"(?i){_SELF}[^.;:\n]{{0,60}}?\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}")),
             ("authorship", re.compile(rf"(?i)\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}[^.;\n]{{0,60}}?{_SELF}")),
-            ("authorship", re.compile(rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for)\s+(?:an?\s+|the\s+|your\s+)?"
-                                      rf"(?:[\w-]+\s+){{0,2}}?{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+{_SELF_NOUN}\b")),
+            (
+                "authorship",
+                re.compile(
+                    rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for)\s+(?:an?\s+|the\s+|your\s+)?"
+                    rf"(?:[\w-]+\s+){{0,2}}?{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+{_SELF_NOUN}\b"
+                ),
+            ),
             ("authorship", re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}")),
-            ("authorship", re.compile(rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s*,\s*(?:I|we)\b")),
+            (
+                "authorship",
+                re.compile(
+                    rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s*,\s*(?:I|we)\b"
+                ),
+            ),
             ("authorship", re.compile(rf"(?i)\b(?:our|my)\s+{ident}(?:[\s-]+[\w.-]+){{0,2}}?\s+{_SELF_NOUN}\b")),
-            ("authorship", re.compile(rf"(?i){ident}[\s-](?:built|made|trained|powered|backed|native)\b[^.;\n]{{0,40}}?{_SELF}")),
-            ("signature", re.compile(rf"(?im)(?:^|[.!]\s+)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s+(?:here|speaking|signing\s+off|out)\b")),
-            ("signature", re.compile(rf"(?im)^\s*{ident}(?:[\s-]+[\w.-]+){{0,2}}?(?:'s)?\s+(?:view|take|note|call|desk|read)\s*:")),
+            (
+                "authorship",
+                re.compile(rf"(?i){ident}[\s-](?:built|made|trained|powered|backed|native)\b[^.;\n]{{0,40}}?{_SELF}"),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)(?:^|[.!]\s+)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s+(?:here|speaking|signing\s+off|out)\b"
+                ),
+            ),
+            (
+                "signature",
+                re.compile(
+                    rf"(?im)^\s*{ident}(?:[\s-]+[\w.-]+){{0,2}}?(?:'s)?\s+(?:view|take|note|call|desk|read)\s*:"
+                ),
+            ),
             ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|^-)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}\s*$")),
             ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:the\s+)?{ident}")),
         ]
@@ -187,9 +262,14 @@ class LeakGuard:
         words = [re.sub(r"[ .\-_]", "", w) for w in re.split(r"\s{2,}", raw.strip(" .-_"))]
         joined = " ".join(words)
         first, rest = raw[0], re.sub(r"[ .\-_]", "", raw[1:].split("  ")[0])
-        if first.lower() in ("a", "i") and raw[1] == " " and raw[2:3] != " " and len(rest) >= 3 \
-                and joined.lower() not in self._joined:
-            return f"{first} {rest}" + joined[len(first) + len(rest):]  # "a G.P.T. model": an article, then a name
+        if (
+            first.lower() in ("a", "i")
+            and raw[1] == " "
+            and raw[2:3] != " "
+            and len(rest) >= 3
+            and joined.lower() not in self._joined
+        ):
+            return f"{first} {rest}" + joined[len(first) + len(rest) :]  # "a G.P.T. model": an article, then a name
         return joined
 
     def _unleet(self, m: re.Match[str]) -> str:
@@ -232,23 +312,28 @@ class LeakGuard:
                     continue
                 for m in rx.finditer(sentence):
                     word = m.group(0)
-                    versioned = bool(re.match(r"[-_./]?\s?(?:v?\d|one|two|three|four|five|six|seven|eight|nine)",
-                                              sentence[m.end():m.end() + 7], re.I))
+                    versioned = bool(
+                        re.match(
+                            r"[-_./]?\s?(?:v?\d|one|two|three|four|five|six|seven|eight|nine)",
+                            sentence[m.end() : m.end() + 7],
+                            re.I,
+                        )
+                    )
                     if word.lower() in self._ordinary_low and word not in self._ordinary_exact and not versioned:
                         continue  # an ordinary word in ordinary case ("a maverick trade")
                     # the clause piece around the name: a recognised market clause names an event right next to it
-                    lo = max(sentence.rfind(c, 0, m.start()) for c in ",(:\u2014|=\"{")
-                    his = [i for i in (sentence.find(c, m.end()) for c in ",):\u2014|=\"}") if i != -1]
-                    piece = sentence[lo + 1:min(his) if his else len(sentence)]
+                    lo = max(sentence.rfind(c, 0, m.start()) for c in ',(:\u2014|="{')
+                    his = [i for i in (sentence.find(c, m.end()) for c in ',):\u2014|="}') if i != -1]
+                    piece = sentence[lo + 1 : min(his) if his else len(sentence)]
                     at = m.start() - (lo + 1)
-                    near = piece[max(0, at - 60):at + len(word) + 60]
+                    near = piece[max(0, at - 60) : at + len(word) + 60]
                     speaks = re.search(r"(?i)\b(?:I|I'm|me|my|we|our|this\s+model's?)\b", piece)
                     if _MARKET_EVENT.search(near) and not speaks:
                         continue  # the author's family named as an actor of market news
-                    out.append(f"the author's own model line outside a market clause: {word!r} in "
-                               f"{sentence.strip()[:80]!r}")
+                    out.append(
+                        f"the author's own model line outside a market clause: {word!r} in {sentence.strip()[:80]!r}"
+                    )
         return list(dict.fromkeys(out))
-
 
     def _family_named(self, clean: str) -> list[str]:
         """The author's own family (its lab, parent, model lines; spelt any way the canonical copy undoes) in a
@@ -260,28 +345,38 @@ class LeakGuard:
         for m in self._family.finditer(clean) if self._family is not None else ():
             lo, hi = _piece(clean, m.start(), m.end())
             piece = clean[lo:hi]
-            if _MAKER_BEFORE.search(clean[max(0, m.start() - 12):m.start()]) and re.search(
-                    _SPEAKS, _sentence_of(clean, m.start())):  # "from x.ai", "by High-Flyer's AI arm, this agent"
+            if _MAKER_BEFORE.search(clean[max(0, m.start() - 12) : m.start()]) and re.search(
+                _SPEAKS, _sentence_of(clean, m.start())
+            ):  # "from x.ai", "by High-Flyer's AI arm, this agent"
                 out.append(f"the author's family named as its maker: {m.group(0)!r} in {piece.strip()[:80]!r}")
                 continue
             if _MARKET_EVENT.search(piece) or (self._symbols is not None and self._symbols.search(piece)):
                 continue  # the family as an actor of market news, or beside a traded symbol
-            words = re.findall(r"[A-Za-z]{2,}", clean[lo:m.start()] + " " + clean[m.end():hi])
+            words = re.findall(r"[A-Za-z]{2,}", clean[lo : m.start()] + " " + clean[m.end() : hi])
             if len(words) > 3 and not re.search(_SPEAKS, piece):
                 continue  # a longer piece that neither speaks as the author nor is a tag, a label or a sign-off
             if m.group(0).islower() and not re.search(_SPEAKS, _sentence_of(clean, m.start())):
                 continue  # "grok the setup", "a gemini pattern", "the tongyi (unified) market": ordinary words
             out.append(f"the author's family outside any market clause: {m.group(0)!r} in {piece.strip()[:80]!r}")
         for m in self._family_quiet.finditer(clean) if self._family_quiet is not None else ():
-            before, after = clean[max(0, m.start() - 16):m.start()], clean[m.end():m.end() + 16]
+            before, after = clean[max(0, m.start() - 16) : m.start()], clean[m.end() : m.end() + 16]
             lo, hi = _piece(clean, m.start(), m.end())
             speaks = re.search(_SPEAKS, _sentence_of(clean, m.start()))
-            if _TAG_KEY.search(clean[max(0, m.start() - 24):m.start()]) or _GLOSS_BEFORE.search(before) or \
-                    _GLOSS_AFTER.match(after) or _VARIANT.match(after) or (
-                    speaks and (_MAKER_BEFORE.search(before) or _MAKER_AFTER.match(clean, m.end()))
-                    and not _MARKET_EVENT.search(clean[lo:hi])):
-                out.append(f"the author's family next to what was scrubbed: {m.group(0)!r} in "
-                           f"{(before + m.group(0) + after).strip()!r}")
+            if (
+                _TAG_KEY.search(clean[max(0, m.start() - 24) : m.start()])
+                or _GLOSS_BEFORE.search(before)
+                or _GLOSS_AFTER.match(after)
+                or _VARIANT.match(after)
+                or (
+                    speaks
+                    and (_MAKER_BEFORE.search(before) or _MAKER_AFTER.match(clean, m.end()))
+                    and not _MARKET_EVENT.search(clean[lo:hi])
+                )
+            ):
+                out.append(
+                    f"the author's family next to what was scrubbed: {m.group(0)!r} in "
+                    f"{(before + m.group(0) + after).strip()!r}"
+                )
         return out
 
 
@@ -294,21 +389,32 @@ def _piece(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _BREAK = re.compile(r"[,;:()\[\]<>|\u2014\u2013/\n!?=\"{}~#]|\.(?=\s|$)")
-_SPEAKS = (r"(?i)\b(?:I|I'm|I'd|I've|me|my|we|our|(?-i:us|Us)|this\s+(?:desk|agent|model|bot|assistant|portfolio|system)|"
-           r"the\s+author|yours\s+truly|writing\s+this|that's\s+me|your\s+friendly|this\s+(?:note|analysis)|"
-           r"says|said|here|thinks|rationale|signing|bot|model|agent|assistant|desk|weights|arm|team|lab|lineage|"
-           r"family)\b|\u2060")
+_SPEAKS = (
+    r"(?i)\b(?:I|I'm|I'd|I've|me|my|we|our|(?-i:us|Us)|this\s+(?:desk|agent|model|bot|assistant|portfolio|system)|"
+    r"the\s+author|yours\s+truly|writing\s+this|that's\s+me|your\s+friendly|this\s+(?:note|analysis)|"
+    r"says|said|here|thinks|rationale|signing|bot|model|agent|assistant|desk|weights|arm|team|lab|lineage|"
+    r"family)\b|\u2060"
+)
 
 
-_TAG_KEY = re.compile(r"(?i)<(?:provider|model|vendor|author|signature|family|lab|engine|agent|system|signed)[^>]{0,20}>"
-                      r"\s*[^<]{0,20}$")
-_VARIANT = re.compile(r"^[\-_.](?:small|large|medium|mini|nano|pro|max|plus|turbo|flash|lite|ultra|instruct|chat|"
-                      r"latest|v?\d)", re.I)
+_TAG_KEY = re.compile(
+    r"(?i)<(?:provider|model|vendor|author|signature|family|lab|engine|agent|system|signed)[^>]{0,20}>"
+    r"\s*[^<]{0,20}$"
+)
+_VARIANT = re.compile(
+    r"^[\-_.](?:small|large|medium|mini|nano|pro|max|plus|turbo|flash|lite|ultra|instruct|chat|"
+    r"latest|v?\d)",
+    re.I,
+)
 """An ordinary word made a model name by its variant ("magistral-small", "scout-17b")."""
-_MAKER_BEFORE = re.compile(r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born)\s+in|"
-                           r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$")
-_MAKER_AFTER = re.compile(r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|model|"
-                          r"assistant|engineers|researchers|people)\b")
+_MAKER_BEFORE = re.compile(
+    r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born)\s+in|"
+    r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$"
+)
+_MAKER_AFTER = re.compile(
+    r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|model|"
+    r"assistant|engineers|researchers|people)\b"
+)
 """Whose the author is: "Zuck's open model (that's me)", "the one Elon's team trains", "Liang Wenfeng's lab"."""
 """Who made the author, in a sentence it speaks in: "open weights from google", "Built by Meta's GenAI team"."""
 
@@ -316,7 +422,7 @@ _MAKER_AFTER = re.compile(r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm
 def _sentence_of(text: str, at: int) -> str:
     lo = max(text.rfind(c, 0, at) for c in ".!?\n")
     his = [i for i in (text.find(c, at) for c in ".!?\n") if i != -1]
-    return text[lo + 1:min(his) if his else len(text)]
+    return text[lo + 1 : min(his) if his else len(text)]
 
 
 _GLOSS_BEFORE = re.compile("\u2060[\\s\\])]*(?:,|\\()[\\s\"']*$")
@@ -338,16 +444,18 @@ def _near_miss(a: str, b: str) -> bool:
         return a == b
     if len(a) == len(b):
         diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                  and a[diff[1]] == b[diff[0]])
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
-_COMMON = frozenset("""meta scout opus claude gross grace grove gemini clause gemma lama llama lamp crude quest quad
+_COMMON = frozenset(
+    """meta scout opus claude gross grace grove gemini clause gemma lama llama lamp crude quest quad
 cloud crowd coder grow growth groan great group fair fail hair pair board beard bird bars bare barn gems gross
-groks soar sore sort""".split())
-
+groks soar sore sort""".split()
+)
 
 
 @cache

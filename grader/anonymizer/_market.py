@@ -13,7 +13,8 @@ MARKET_WORDS = re.compile(
     r"subscribers|downloads|pop|drove|weighed|tailwind|headwind|ships?|shipped|lists|listing|listed|relaunch|pric\w+|"
     r"run-rate|default|undercut|relies|rely|relied|rolled|rollout|license|headlines|flopped|demo|usage|caps|picked|"
     r"closed|series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
-    r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced)\b")
+    r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced)\b"
+)
 """Words of market news: a name near one is an actor of an event. Words a self-description also uses ("deployed",
 "powered", "features", "built") are not among them."""
 
@@ -23,7 +24,8 @@ _REPORTING = re.compile(
     r"(?i)\b(?:note|notes|noting|noted|aware|point\s+out|pointing\s+out|flag|flagging|observe|observing|notice|"
     r"noticed|see|saw|read|hear|heard|watch|watching|track|tracking|think|believe|expect|argue|would\s+add|mention|"
     r"suspect|doubt|like|prefer|avoid|fade|skip|remember|recall)\b(?:\s+that)?[\s,]+"
-    r"(?:the|a|an|this|that|[A-Z][\w.&-]*'s|[A-Z][\w.&-]*)\b")
+    r"(?:the|a|an|this|that|[A-Z][\w.&-]*'s|[A-Z][\w.&-]*)\b"
+)
 """'I note that ...', "I'm aware the ...", "I'd point out Claude's ...": what follows is reported, not said of
 the author."""
 
@@ -45,7 +47,8 @@ MARKET_PIECE = re.compile(
     r"partnership|integration|lists|listed|news|moves|said|announced|reported|deployed|customers?|pric\w+|"
     r"run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|downloads|caps|picked|"
     r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|headwind|tailwind|"
-    r"seat\s+growth|share\s+gains?)\b")
+    r"seat\s+growth|share\s+gains?)\b"
+)
 """The stricter test for a piece the author speaks in (``_frames.py``): it reports market news only with a word of
 news itself (a move, a deal, a release), not with what merely sits near a product (an app, an API, chips)."""
 
@@ -54,8 +57,9 @@ PIECE_ENDS = (".", "\n", ";", ",", ":", "|")
 """What ends the piece of text a name is read in (a table's or a label line's "|" too)."""
 
 
-def market_clause(text: str, start: int, end: int, tickers: re.Pattern[str] | None,
-                  companies: re.Pattern[str] | None = None) -> bool:
+def market_clause(
+    text: str, start: int, end: int, tickers: re.Pattern[str] | None, companies: re.Pattern[str] | None = None
+) -> bool:
     """The sentence around ``start..end`` reports a market event: it names a traded symbol, a traded company that
     makes no model (``companies``) or a market verb or noun (launch, release, revenue, users, capex, shares, ...)
     and the author does not speak of the name in it (:func:`author_speaks_of`)."""
@@ -68,7 +72,7 @@ def market_clause(text: str, start: int, end: int, tickers: re.Pattern[str] | No
         return False  # "Claude.ai users: ..." heads what follows, it reports nothing
     # a market word within a few words of the name: the name is an actor of the event ("the Qwen release",
     # "Bedrock added Claude", "ChatGPT users", "ships with Gemini")
-    near = text[max(lo, start - 40):min(hi, end + 40)]
+    near = text[max(lo, start - 40) : min(hi, end + 40)]
     if MARKET_WORDS.search(near):
         return True
     piece = text[lo:hi]

@@ -192,9 +192,7 @@ SELF_PREFIXES = {
     # "as an OpenAI model" (needs a role noun after the mention)
     "as": re.compile(r"(?<![\w'’])(?:as|being)\s+(?:an?\s+|the\s+)?$", re.IGNORECASE),
     # "As Claude, I ..." at the start of a sentence (a role noun or a comma after the mention)
-    "as_lead": re.compile(
-        r"(?:^|(?<=[.!?:;\n\"“(]))\s*(?:speaking\s+)?as\s+(?:an?\s+|the\s+)?$", re.IGNORECASE
-    ),
+    "as_lead": re.compile(r"(?:^|(?<=[.!?:;\n\"“(]))\s*(?:speaking\s+)?as\s+(?:an?\s+|the\s+)?$", re.IGNORECASE),
     # "(as a large language model) trained by Google", "I was built by xAI", "trained by OpenAI",
     # "I'm a model from OpenAI" (news such as "a chip designed by Google" is a provider mention, not this)
     "by": re.compile(
@@ -213,7 +211,7 @@ SELF_PREFIXES = {
         r"(?<![\w'’])(?:i|me|we)\s*[,(]\s*$|(?<![\w'’])(?:our|my)\s+(?:own\s+)?$"
         r"|(?:^|(?<=[\n.;]))\s*(?:model|engine|llm|author|generated\s+by|signed)\s*:\s*$|(?:^|(?<=\n))\s*[—–]\s*$"
         r"|(?<![\w'’])(?:greetings|regards|cheers|thanks)\s+from\s+$",
-        re.IGNORECASE
+        re.IGNORECASE,
     ),
     # "my creators at Anthropic", "we at OpenAI"
     "mine": re.compile(
@@ -245,8 +243,7 @@ CLAUSE_END = re.compile(
     r"(?:\s*,?\s+(?:speaking|here|reporting)(?![\w'’]))?(?=\s*(?:[,.!?:;\n—–)\]]|\s-\s|$))", re.IGNORECASE
 )
 SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(\[—–])\s*$")
-SELF_WINDOWS = {"declare": 48, "declare_weak": 32, "as": 24, "as_lead": 48, "mine": 48, "by": 160,
-                "apposition": 24}
+SELF_WINDOWS = {"declare": 48, "declare_weak": 32, "as": 24, "as_lead": 48, "mine": 48, "by": 160, "apposition": 24}
 """Characters before a mention that each prefix pattern may cover."""
 BY_ENDINGS = ("by", "from", "at", "of")
 """A "by" prefix ends with one of these words (a cheap test before the pattern runs)."""

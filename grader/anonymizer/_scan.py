@@ -42,9 +42,7 @@ class NameScan:
             raise ValueError(f"a scanned pattern opens with {WORD_START}: {pattern.pattern[:40]!r}")
         self.pattern = pattern
         self._by_head: dict[str, list[str]] = {}  # the first three letters (or the whole of a shorter prefix)
-        self._whole = (
-            False  # True: a name may start elsewhere than a run's start; the pattern is searched as is
-        )
+        self._whole = False  # True: a name may start elsewhere than a run's start; the pattern is searched as is
         for name in names:
             run = _RUN.match(name)
             if run is None or (not run.group(0).isascii() and any(map(_ascii_twin, run.group(0)))):

@@ -24,8 +24,13 @@ from grader.storage import CalibrationSetRow, RunRow, SeasonRow, record_row_hash
 DERIVED_FILES = ("contestants.yaml", "decisions.jsonl", "season.yaml", "README.md", "calibration.yaml")
 
 
-def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = None,  # noqa: ANN001
-                 secret: str = "") -> tuple[dict, dict]:
+def item_prompts(
+    bundle,
+    rubric,
+    items: list[ItemSpec],
+    shown: dict | None = None,  # noqa: ANN001
+    secret: str = "",
+) -> tuple[dict, dict]:
     """(item id -> judge prompt, item id -> the source contestant's replay) built on the source ``bundle``. With
     ``shown``, also fills it with what the judges are shown of each item decision (source decision key ->
     ``{"rationale", "allocation", "facts"}``: scrubbed rationale, target weights with each holding's scrubbed
@@ -36,8 +41,9 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = Non
 
     replays, outcomes, pending = season_outcomes(bundle)
     if rubric.panel.anonymize:
-        anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
-                                           seed=anonymizer_seed(bundle, rubric, secret))
+        anonymizer = Anonymizer.for_season(
+            bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric, secret)
+        )
     else:
         anonymizer = NamedView(bundle.contestants)
     builder = PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending)
@@ -49,9 +55,15 @@ def item_prompts(bundle, rubric, items: list[ItemSpec], shown: dict | None = Non
                 decision, _ = anonymizer.anonymize_decision(by_key[key])
                 shown[key] = {
                     "rationale": builder.neutral(decision.rationale),
-                    "allocation": [{"symbol": a.symbol, "weight": a.weight,
-                                    **({"rationale": builder.neutral(a.rationale)} if a.rationale else {})}
-                                   for a in decision.allocation or []] or None,
+                    "allocation": [
+                        {
+                            "symbol": a.symbol,
+                            "weight": a.weight,
+                            **({"rationale": builder.neutral(a.rationale)} if a.rationale else {}),
+                        }
+                        for a in decision.allocation or []
+                    ]
+                    or None,
                     "facts": "; ".join(builder.process_facts_at(i.contestant, by_key[key])),
                 }
     return prompts, {i.item_id: replays[i.contestant] for i in items if i.contestant in replays}
@@ -70,20 +82,28 @@ def _write_bundle(source: Path, bundle, items: list[ItemSpec], out: Path, set_id
     season["id"] = f"{season['id']}--{set_id}"
     season["name"] = f"Calibration set {set_id} ({len(items)} reference items of {season.get('name', season['id'])})"
     files["season.yaml"] = yaml_text(
-        season, header="A calibration set (grader calibration sample): its contestants are reference items. Do not edit.")
+        season,
+        header="A calibration set (grader calibration sample): its contestants are reference items. Do not edit.",
+    )
     source_people = {c.id: c for c in bundle.contestants}
     contestants = []
     for i in items:
         c = source_people[i.contestant]
-        contestants.append({"id": i.item_id, "display_name": f"{i.label} ({c.display_name}, decisions "
-                            f"{i.first + 1}-{i.last + 1})", "provider_family": c.provider_family, "model": c.model})
+        contestants.append(
+            {
+                "id": i.item_id,
+                "display_name": f"{i.label} ({c.display_name}, decisions {i.first + 1}-{i.last + 1})",
+                "provider_family": c.provider_family,
+                "model": c.model,
+            }
+        )
     files["contestants.yaml"] = yaml_text(contestants)
     lines = (source / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
     records = []
     for i in items:
         # the contestant's record up to the item's last decision: what it held before the item is then part of
         # the bundle (a trading season refuses a sale of shares not held); only the item's decisions are graded
-        for d in bundle.decisions_of(i.contestant)[:i.last + 1]:
+        for d in bundle.decisions_of(i.contestant)[: i.last + 1]:
             record = json.loads(lines[d.line - 1])
             record["contestant_id"] = i.item_id
             records.append(record)
@@ -92,8 +112,16 @@ def _write_bundle(source: Path, bundle, items: list[ItemSpec], out: Path, set_id
     write_bundle(out, files, overwrite=True)  # an empty directory at ``out`` (checked above) is replaced
 
 
-def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: str | None = None,
-              out: Path | None = None, db_url: str | None = None) -> dict:
+def build_set(
+    run_id: str,
+    n: int,
+    *,
+    window: int = 1,
+    seed: int = 0,
+    set_id: str | None = None,
+    out: Path | None = None,
+    db_url: str | None = None,
+) -> dict:
     """Draw a calibration set from ``run_id``, write its derived bundle and store it (nothing stored on error);
     returns the set's id, size, bundle path, method and items."""
     from grader.scoring import run_rubric
@@ -109,14 +137,28 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
         set_id = set_id or f"{run_id}-cal{n}w{window}s{seed}"
         existing = s.get(CalibrationSetRow, set_id)
         if existing is not None:  # drawing the same set again is a no-op; another draw under its id is refused
-            same = (existing.source_run_id, existing.n_items, existing.window, existing.seed,
-                    existing.rubric_hash) == (run_id, n, window, seed, rubric_hash)
+            same = (existing.source_run_id, existing.n_items, existing.window, existing.seed, existing.rubric_hash) == (
+                run_id,
+                n,
+                window,
+                seed,
+                rubric_hash,
+            )
             if not same or not Path(existing.bundle_path).is_dir():
-                raise FileExistsError(f"calibration set {set_id!r} exists with other parameters (or its bundle "
-                                      f"{existing.bundle_path} is gone): choose another --set-id")
-            return {"set_id": set_id, "n_items": existing.n_items, "window": window, "seed": seed,
-                    "bundle_path": existing.bundle_path, "method": existing.method, "items": list(existing.items),
-                    "existing": True}
+                raise FileExistsError(
+                    f"calibration set {set_id!r} exists with other parameters (or its bundle "
+                    f"{existing.bundle_path} is gone): choose another --set-id"
+                )
+            return {
+                "set_id": set_id,
+                "n_items": existing.n_items,
+                "window": window,
+                "seed": seed,
+                "bundle_path": existing.bundle_path,
+                "method": existing.method,
+                "items": list(existing.items),
+                "existing": True,
+            }
     bundle = load_bundle(source)
     items, method = sample_items(run_id, n, window, seed, db_url, bundle=bundle)
     shown: dict[str, dict] = {}
@@ -128,26 +170,61 @@ def build_set(run_id: str, n: int, *, window: int = 1, seed: int = 0, set_id: st
         i.allocations = {key: shown[key]["allocation"] for key in i.decision_keys if shown[key]["allocation"]}
         i.facts = {key: shown[key]["facts"] for key in i.decision_keys}
         sections = {sec.decision_key: sec for sec in prompts[i.item_id].sections}
-        i.snapshot = {key: [{"symbol": o.symbol, "field": o.field,
-                             "value": o.value if isinstance(o.value, str) else float(o.value),
-                             "observed_at": o.observed_at.isoformat(), "source": o.source}
-                            for o in sections[key].observations] for key in i.decision_keys if key in sections}
+        i.snapshot = {
+            key: [
+                {
+                    "symbol": o.symbol,
+                    "field": o.field,
+                    "value": o.value if isinstance(o.value, str) else float(o.value),
+                    "observed_at": o.observed_at.isoformat(),
+                    "source": o.source,
+                }
+                for o in sections[key].observations
+            ]
+            for key in i.decision_keys
+            if key in sections
+        }
     out = Path(out or Path("calibration") / set_id)
-    meta = {"set_id": set_id, "source_run": run_id, "source_season": bundle.info.id,
-            "source_season_hash": bundle.content_hash, "rubric_id": rubric_id, "rubric_hash": rubric_hash,
-            "seed": seed, "window": window, "method": method,
-            "items": [{k: v for k, v in i.as_json().items() if k != "snapshot"} for i in items]}
+    meta = {
+        "set_id": set_id,
+        "source_run": run_id,
+        "source_season": bundle.info.id,
+        "source_season_hash": bundle.content_hash,
+        "rubric_id": rubric_id,
+        "rubric_hash": rubric_hash,
+        "seed": seed,
+        "window": window,
+        "method": method,
+        "items": [{k: v for k, v in i.as_json().items() if k != "snapshot"} for i in items],
+    }
     _write_bundle(source, bundle, items, out, set_id, meta)
     try:
         derived = load_bundle(out)
     except Exception:
         shutil.rmtree(out, ignore_errors=True)
         raise
-    row = CalibrationSetRow(id=set_id, source_run_id=run_id, rubric_id=rubric_id, rubric_hash=rubric_hash,
-                            seed=seed, n_items=len(items), window=window, bundle_path=str(out.resolve()),
-                            bundle_hash=derived.content_hash, method=method, items=[i.as_json() for i in items])
-    summary = {"set_id": set_id, "n_items": len(items), "window": window, "seed": seed, "bundle_path": row.bundle_path,
-               "method": method, "items": [i.as_json() for i in items]}
+    row = CalibrationSetRow(
+        id=set_id,
+        source_run_id=run_id,
+        rubric_id=rubric_id,
+        rubric_hash=rubric_hash,
+        seed=seed,
+        n_items=len(items),
+        window=window,
+        bundle_path=str(out.resolve()),
+        bundle_hash=derived.content_hash,
+        method=method,
+        items=[i.as_json() for i in items],
+    )
+    summary = {
+        "set_id": set_id,
+        "n_items": len(items),
+        "window": window,
+        "seed": seed,
+        "bundle_path": row.bundle_path,
+        "method": method,
+        "items": [i.as_json() for i in items],
+    }
     with session_scope(db_url) as s:
         s.add(row)
         s.flush()

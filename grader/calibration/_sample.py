@@ -68,8 +68,14 @@ def _disagreements(session, run_id: str, row_ids: dict[int, str]) -> dict[tuple[
     counts: dict[tuple[str, date], int] = defaultdict(int)
     statuses: dict[tuple[str, date, str], set[str]] = defaultdict(set)
     for cid, day, symbol, judge_status, disagrees in session.execute(
-            select(LedgerEntryRow.contestant_id, LedgerEntryRow.decision_date, LedgerEntryRow.symbol,
-                   LedgerEntryRow.judge_status, LedgerEntryRow.disagrees).where(LedgerEntryRow.run_id == run_id)):
+        select(
+            LedgerEntryRow.contestant_id,
+            LedgerEntryRow.decision_date,
+            LedgerEntryRow.symbol,
+            LedgerEntryRow.judge_status,
+            LedgerEntryRow.disagrees,
+        ).where(LedgerEntryRow.run_id == run_id)
+    ):
         if day is None or cid not in row_ids:
             continue
         key = (row_ids[cid], day)
@@ -100,8 +106,9 @@ def _quota(contestants: list[tuple[str, str | None, float]], n: int) -> dict[str
     return quota
 
 
-def sample_items(run_id: str, n: int, window: int = 1, seed: int = 0, db_url: str | None = None,
-                 bundle=None) -> tuple[list[ItemSpec], str]:  # noqa: ANN001
+def sample_items(
+    run_id: str, n: int, window: int = 1, seed: int = 0, db_url: str | None = None, bundle=None
+) -> tuple[list[ItemSpec], str]:  # noqa: ANN001
     """The items of a calibration set drawn from ``run_id`` and a sentence saying how they were chosen."""
     from grader.season import cached_bundle
 
@@ -114,14 +121,21 @@ def sample_items(run_id: str, n: int, window: int = 1, seed: int = 0, db_url: st
         if run is None:
             raise SampleError(f"no run {run_id!r} in this database")
         season = s.get(SeasonRow, run.season_id)
-        row_ids = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id))}
+        row_ids = {
+            c.id: c.contestant_key
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
         from grader.scoring import latest_version
 
         version = latest_version(s, run_id)
-        scores = {} if version is None else {
-            row_ids[r.contestant_id]: (r.band, (r.judges_high or 0.0) - (r.judges_low or 0.0))
-            for r in s.scalars(select(ContestantScoreRow).where(ContestantScoreRow.version_id == version.id))}
+        scores = (
+            {}
+            if version is None
+            else {
+                row_ids[r.contestant_id]: (r.band, (r.judges_high or 0.0) - (r.judges_low or 0.0))
+                for r in s.scalars(select(ContestantScoreRow).where(ContestantScoreRow.version_id == version.id))
+            }
+        )
         disagree = _disagreements(s, run_id, row_ids)
         source = season.source_path
     bundle = bundle or cached_bundle(source)
@@ -146,32 +160,45 @@ def sample_items(run_id: str, n: int, window: int = 1, seed: int = 0, db_url: st
         want = min(want, len(starts))
 
         def score(start: int, decisions=decisions, key=key) -> int:
-            days = {d.decided_at.astimezone(MARKET_TZ).date() for d in decisions[start:start + window]}
+            days = {d.decided_at.astimezone(MARKET_TZ).date() for d in decisions[start : start + window]}
             return sum(disagree.get((key, day), 0) for day in days)
 
         ranked = sorted(((score(st), st) for st in starts), key=lambda t: (-t[0], t[1]))
-        top = [st for sc, st in ranked[:math.ceil(want / 3)] if sc > 0]
+        top = [st for sc, st in ranked[: math.ceil(want / 3)] if sc > 0]
         rest = [st for st in starts if st not in top]
         chosen = [(st, "judges disagree most") for st in top]
         chosen += [(st, "random") for st in rng.sample(rest, want - len(top))]
         for st, stratum in chosen:
-            window_decisions = decisions[st:st + window]
+            window_decisions = decisions[st : st + window]
             sc = score(st)
-            reason = (f"band {band or 'unscored'}; " + (f"{sc} judge disagreement(s) on these days" if
-                                                       stratum != "random" else "drawn at random"))
-            specs.append(ItemSpec(item_id="", label="", contestant=key,
-                                  decision_keys=[d.key for d in window_decisions], first=st,
-                                  last=st + len(window_decisions) - 1, stratum=stratum, reason=reason, band=band,
-                                  disagreement=sc))
+            reason = f"band {band or 'unscored'}; " + (
+                f"{sc} judge disagreement(s) on these days" if stratum != "random" else "drawn at random"
+            )
+            specs.append(
+                ItemSpec(
+                    item_id="",
+                    label="",
+                    contestant=key,
+                    decision_keys=[d.key for d in window_decisions],
+                    first=st,
+                    last=st + len(window_decisions) - 1,
+                    stratum=stratum,
+                    reason=reason,
+                    band=band,
+                    disagreement=sc,
+                )
+            )
     rng.shuffle(specs)
     width = max(2, len(str(len(specs))))
     for i, spec in enumerate(specs, start=1):
         spec.item_id, spec.label = f"item-{i:0{width}d}", f"Item {i:0{width}d}"
     bands = sorted({b for _, b, _ in people if b}, key=_band_rank)
-    method = (f"{len(specs)} item(s) of {window} consecutive decision(s) drawn from run {run_id} with seed {seed}: "
-              f"{len(eligible)} contestant(s) covered ({', '.join(f'{k} {v}' for k, v in sorted(quota.items()) if v)}"
-              f"), extra items in turn over the bands ({', '.join(bands) or 'none scored'}), widest judge spread "
-              "first; within a contestant a third of its items (rounded up) are its windows where the judges "
-              "disagree most (judge-verifier disagreements and symbols the judges read differently on those days), "
-              "the rest drawn at random; non-overlapping windows; items shuffled and named without identity.")
+    method = (
+        f"{len(specs)} item(s) of {window} consecutive decision(s) drawn from run {run_id} with seed {seed}: "
+        f"{len(eligible)} contestant(s) covered ({', '.join(f'{k} {v}' for k, v in sorted(quota.items()) if v)}"
+        f"), extra items in turn over the bands ({', '.join(bands) or 'none scored'}), widest judge spread "
+        "first; within a contestant a third of its items (rounded up) are its windows where the judges "
+        "disagree most (judge-verifier disagreements and symbols the judges read differently on those days), "
+        "the rest drawn at random; non-overlapping windows; items shuffled and named without identity."
+    )
     return specs, method

@@ -58,8 +58,9 @@ app.add_typer(calibration_app, name="calibration")
 app.add_typer(batch_app, name="batch")
 app.add_typer(annotators_app, name="annotators", help="Console annotators: add (prints a token once), list, remove.")
 
-db_app = typer.Typer(help="The database: its schema revision; migrations (reading commands never migrate).",
-                     no_args_is_help=True)
+db_app = typer.Typer(
+    help="The database: its schema revision; migrations (reading commands never migrate).", no_args_is_help=True
+)
 db_app.command("upgrade")(_tools.db_upgrade)
 db_app.command("status")(reads(_tools.db_status))
 app.add_typer(db_app, name="db")
@@ -81,8 +82,9 @@ def main() -> None:
     except SystemExit as done:  # Typer turns Ctrl-C into exit 130; a SIGTERM says 143; one line unless said
         if done.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
             if not STOP.reported:
-                report_stop("the command stopped before it ended (each database write is committed whole or not "
-                            "at all)")
+                report_stop(
+                    "the command stopped before it ended (each database write is committed whole or not at all)"
+                )
             _close_storage()
             end_stopped()
         raise

@@ -22,8 +22,11 @@ from rich.table import Table
 from grader.cli._common import console, fail
 from grader.hygiene import for_csv, for_terminal
 
-app = typer.Typer(help="Calibration: reference-item sets (sample, grade) and human grades (import, export).",
-                  no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="Calibration: reference-item sets (sample, grade) and human grades (import, export).",
+    no_args_is_help=True,
+    add_completion=False,
+)
 
 AXES = ("reasoning", "evidence", "outcome", "data_reliability")
 DERIVED = ("composite", "rubric_id", "rubric_hash", "display_name", "id")
@@ -38,20 +41,29 @@ def _utc(value: datetime) -> datetime:
 
 def _grade_key(annotator: str, contestant: str, values: dict) -> tuple:
     """What makes two grades the same grade (the time aside): who, which item, every score and the comment."""
+
     def num(v) -> float | None:  # noqa: ANN001
         return None if v is None or v == "" else float(v)
 
-    subs = tuple(tuple(sorted((k, num(v)) for k, v in (values.get(f"{part}_sub_scores") or {}).items()
-                              if num(v) is not None)) for part in ("reasoning", "evidence"))
+    subs = tuple(
+        tuple(sorted((k, num(v)) for k, v in (values.get(f"{part}_sub_scores") or {}).items() if num(v) is not None))
+        for part in ("reasoning", "evidence")
+    )
     return (annotator, contestant, *(num(values.get(a)) for a in AXES), values.get("comment") or "", subs)
 
 
 @app.command("import")
-def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, reasoning, evidence[, outcome, "
-                                                  "data_reliability, comment, reasoning.<sub_id>, evidence.<sub_id>]"),
-            run_id: str = typer.Option(..., "--run", "--run-id", help="Run the grades are for"),
-            annotators: str | None = typer.Option(None, "--annotators", help="Annotators file (default: "
-                                                  "$GRADER_ANNOTATORS_FILE or ./annotators.yaml)")) -> None:
+def import_(
+    file: Path = typer.Argument(
+        ...,
+        help="CSV: annotator, contestant, reasoning, evidence[, outcome, "
+        "data_reliability, comment, reasoning.<sub_id>, evidence.<sub_id>]",
+    ),
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run the grades are for"),
+    annotators: str | None = typer.Option(
+        None, "--annotators", help="Annotators file (default: $GRADER_ANNOTATORS_FILE or ./annotators.yaml)"
+    ),
+) -> None:
     """Append human grades from a CSV (all rows or none; same checks as the console)."""
     from pydantic import ValidationError
     from sqlalchemy import select
@@ -93,8 +105,10 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         if run is None:
             fail(f"no run {run_id!r} in this database")
             return
-        items = {c.contestant_key: c.id for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id))}
+        items = {
+            c.contestant_key: c.id
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
         from grader.scoring import run_rubric
 
         rubric = run_rubric(run)
@@ -104,9 +118,15 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         stored: set[tuple] = set()  # the grade alone
         for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)):
             subs = h.sub_scores or {}
-            key = _grade_key(h.annotator, keys.get(h.contestant_id, ""), {
-                **{a: getattr(h, a) for a in AXES}, "comment": h.comment,
-                **{f"{p}_sub_scores": subs.get(p) or {} for p in ("reasoning", "evidence")}})
+            key = _grade_key(
+                h.annotator,
+                keys.get(h.contestant_id, ""),
+                {
+                    **{a: getattr(h, a) for a in AXES},
+                    "comment": h.comment,
+                    **{f"{p}_sub_scores": subs.get(p) or {} for p in ("reasoning", "evidence")},
+                },
+            )
             stored.add(key)
             stored_at.add((key, _utc(h.created_at)))
     for col in columns:
@@ -129,14 +149,17 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
             continue
         given_hash = (row.get("rubric_hash") or "").strip()
         if given_hash and given_hash != run_rubric_hash:
-            problems.append(f"{where}, column 'rubric_hash': the grade was given under another rubric "
-                            f"({given_hash[:12]}…) than run {run_id}'s ({run_rubric_hash[:12]}…)")
+            problems.append(
+                f"{where}, column 'rubric_hash': the grade was given under another rubric "
+                f"({given_hash[:12]}…) than run {run_id}'s ({run_rubric_hash[:12]}…)"
+            )
             continue
         values: dict = {a: (row.get(a) or "").strip() or None for a in AXES}
         values["comment"] = row.get("comment") or ""
         for part in ("reasoning", "evidence"):
-            values[f"{part}_sub_scores"] = {c.split(".", 1)[1]: (row.get(c) or "").strip() or None
-                                            for c in columns if c.startswith(f"{part}.")}
+            values[f"{part}_sub_scores"] = {
+                c.split(".", 1)[1]: (row.get(c) or "").strip() or None for c in columns if c.startswith(f"{part}.")
+            }
         when = (row.get("created_at") or "").strip()
         try:
             given_at = _utc(datetime.fromisoformat(when)) if when else None
@@ -167,8 +190,11 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
         fail(f"{file}: no rows")
         return
     source = f"{file.name} sha256:{hashlib.sha256(raw).hexdigest()[:16]}"
-    said = [f"{n} already stored ({why}), not appended again" for n, why in (
-        (already - untimed, "same grade, same time"), (untimed, "same grade; the file gives no time")) if n]
+    said = [
+        f"{n} already stored ({why}), not appended again"
+        for n, why in ((already - untimed, "same grade, same time"), (untimed, "same grade; the file gives no time"))
+        if n
+    ]
     skipped = "".join(f"; {x}" for x in said)
     if not grades:
         console.print(f"[green]✓[/] 0 human grade(s) appended to run {run_id} from {source}{skipped}")
@@ -178,13 +204,17 @@ def import_(file: Path = typer.Argument(..., help="CSV: annotator, contestant, r
     except WriteError as exc:
         fail(f"nothing imported: {exc}")
         return
-    console.print(f"[green]✓[/] {len(ids)} human grade(s) appended to run {run_id} from {source} "
-                  f"({len({w.name for w, _, _ in grades})} annotator(s)){skipped}")
+    console.print(
+        f"[green]✓[/] {len(ids)} human grade(s) appended to run {run_id} from {source} "
+        f"({len({w.name for w, _, _ in grades})} annotator(s)){skipped}"
+    )
 
 
 @app.command("export")
-def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
-           out: Path = typer.Option(..., "--out", help="CSV file to write")) -> None:
+def export(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+    out: Path = typer.Option(..., "--out", help="CSV file to write"),
+) -> None:
     """Write every stored human grade of a run (the append-only history, oldest first) as CSV."""
     from sqlalchemy import select
 
@@ -195,22 +225,50 @@ def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
             fail(f"no run {run_id!r} in this database")
             return
         people = {c.id: c for c in s.scalars(select(ContestantRow))}
-        rows = s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)
-                         .order_by(HumanGradeRow.created_at, HumanGradeRow.id)).all()
-        subs = sorted({f"{part}.{k}" for h in rows for part in ("reasoning", "evidence")
-                       for k in ((h.sub_scores or {}).get(part) or {})})
-        header = ["created_at", "annotator", "contestant", "display_name", "rubric_id", "rubric_hash", *AXES,
-                  "composite", "sign_in", "comment", *subs]
+        rows = s.scalars(
+            select(HumanGradeRow)
+            .where(HumanGradeRow.run_id == run_id)
+            .order_by(HumanGradeRow.created_at, HumanGradeRow.id)
+        ).all()
+        subs = sorted(
+            {
+                f"{part}.{k}"
+                for h in rows
+                for part in ("reasoning", "evidence")
+                for k in ((h.sub_scores or {}).get(part) or {})
+            }
+        )
+        header = [
+            "created_at",
+            "annotator",
+            "contestant",
+            "display_name",
+            "rubric_id",
+            "rubric_hash",
+            *AXES,
+            "composite",
+            "sign_in",
+            "comment",
+            *subs,
+        ]
         records = []
         for h in rows:
             sub = h.sub_scores or {}
-            records.append({"created_at": _utc(h.created_at).isoformat(), "annotator": h.annotator,
-                            "contestant": people[h.contestant_id].contestant_key,
-                            "display_name": people[h.contestant_id].display_name, "rubric_id": h.rubric_id,
-                            "rubric_hash": h.rubric_hash or "",
-                            **{a: getattr(h, a) for a in AXES}, "composite": h.composite,
-                            "sign_in": sub.get("sign_in", ""), "comment": h.comment,
-                            **{c: (sub.get(c.split(".", 1)[0]) or {}).get(c.split(".", 1)[1]) for c in subs}})
+            records.append(
+                {
+                    "created_at": _utc(h.created_at).isoformat(),
+                    "annotator": h.annotator,
+                    "contestant": people[h.contestant_id].contestant_key,
+                    "display_name": people[h.contestant_id].display_name,
+                    "rubric_id": h.rubric_id,
+                    "rubric_hash": h.rubric_hash or "",
+                    **{a: getattr(h, a) for a in AXES},
+                    "composite": h.composite,
+                    "sign_in": sub.get("sign_in", ""),
+                    "comment": h.comment,
+                    **{c: (sub.get(c.split(".", 1)[0]) or {}).get(c.split(".", 1)[1]) for c in subs},
+                }
+            )
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=header)
@@ -220,13 +278,14 @@ def export(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
 
 
 @app.command("sample")
-def sample(run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose season and grades to draw from"),
-           n: int = typer.Option(20, "--n", help="Number of reference items"),
-           window: int = typer.Option(1, "--window", help="Consecutive decisions per item (1: one decision)"),
-           seed: int = typer.Option(0, "--seed", help="Seed of the draw (the same seed draws the same set)"),
-           set_id: str | None = typer.Option(None, "--set-id", help="Id of the set (default RUN-calNwKsS)"),
-           out: Path | None = typer.Option(None, "--out", help="Folder of the set's bundle (default "
-                                                               "calibration/SET_ID)")) -> None:
+def sample(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose season and grades to draw from"),
+    n: int = typer.Option(20, "--n", help="Number of reference items"),
+    window: int = typer.Option(1, "--window", help="Consecutive decisions per item (1: one decision)"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the draw (the same seed draws the same set)"),
+    set_id: str | None = typer.Option(None, "--set-id", help="Id of the set (default RUN-calNwKsS)"),
+    out: Path | None = typer.Option(None, "--out", help="Folder of the set's bundle (default calibration/SET_ID)"),
+) -> None:
     """Draw a calibration set: N reference items (one decision, or K consecutive ones, with the snapshot the
     judges are shown), stratified over contestants and bands with the items where judges disagree most; seeded,
     stored with the run's rubric, written as a season bundle whose contestants are the items."""
@@ -240,25 +299,32 @@ def sample(run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose 
         return
     t = Table("item", "stratum", "decisions", "why", title=f"Calibration set {made['set_id']}")
     for item in made["items"]:
-        t.add_row(for_terminal(item["label"]), for_terminal(item["stratum"]), f"{item['first'] + 1}-{item['last'] + 1}",
-                  for_terminal(item["reason"]))
+        t.add_row(
+            for_terminal(item["label"]),
+            for_terminal(item["stratum"]),
+            f"{item['first'] + 1}-{item['last'] + 1}",
+            for_terminal(item["reason"]),
+        )
     console.print(t)
     console.print(for_terminal(made["method"], multiline=True))
     if made.get("existing"):
-        console.print(f"set {made['set_id']} was drawn before with these parameters: the same items (nothing new "
-                      "written)")
-    console.print(f"[green]✓[/] set {made['set_id']}: {made['n_items']} item(s) in {made['bundle_path']}; grade it "
-                  f"with `grader calibration grade --set {made['set_id']}`")
+        console.print(
+            f"set {made['set_id']} was drawn before with these parameters: the same items (nothing new written)"
+        )
+    console.print(
+        f"[green]✓[/] set {made['set_id']}: {made['n_items']} item(s) in {made['bundle_path']}; grade it "
+        f"with `grader calibration grade --set {made['set_id']}`"
+    )
 
 
 @app.command("grade")
-def grade_items(set_id: str = typer.Option(..., "--set", help="Calibration set id"),
-                panel: str | None = typer.Option(None, "--panel", help="Panel (default: the source run's)"),
-                run_id: str | None = typer.Option(None, "--run-id", help="Run id (default SET-PANEL; re-using it "
-                                                                         "resumes the run)"),
-                allow_real_api_calls: bool = typer.Option(False, "--allow-real-api-calls",
-                                                          help="Allow calls to real providers"),
-                quiet: bool = typer.Option(False, "--quiet", help="No progress bar")) -> None:
+def grade_items(
+    set_id: str = typer.Option(..., "--set", help="Calibration set id"),
+    panel: str | None = typer.Option(None, "--panel", help="Panel (default: the source run's)"),
+    run_id: str | None = typer.Option(None, "--run-id", help="Run id (default SET-PANEL; re-using it resumes the run)"),
+    allow_real_api_calls: bool = typer.Option(False, "--allow-real-api-calls", help="Allow calls to real providers"),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar"),
+) -> None:
     """Grade a calibration set's items with a panel under the set's rubric (item-sized prompts, the same schema
     and audit trail as any run; mock and reference offline, a real panel only with --allow-real-api-calls)."""
     from grader.calibration import grade_set
@@ -268,13 +334,27 @@ def grade_items(set_id: str = typer.Option(..., "--set", help="Calibration set i
     from rubric import RubricError
 
     try:
-        report = grade_set(set_id, panel_name=panel, run_id=run_id, allow_real_api_calls=allow_real_api_calls,
-                           progress=not quiet, console=console)
+        report = grade_set(
+            set_id,
+            panel_name=panel,
+            run_id=run_id,
+            allow_real_api_calls=allow_real_api_calls,
+            progress=not quiet,
+            console=console,
+        )
     except RunBusy as exc:
         fail(str(exc), EXIT_BUSY)
         return
-    except (KeyError, ValueError, RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed,
-            BundleError) as exc:
+    except (
+        KeyError,
+        ValueError,
+        RunError,
+        PanelError,
+        RubricError,
+        MissingApiKey,
+        RealApiCallsNotAllowed,
+        BundleError,
+    ) as exc:
         fail(str(exc).strip("'\""))
         return
     from audits import RUN_TYPE_LABELS
@@ -285,8 +365,10 @@ def grade_items(set_id: str = typer.Option(..., "--set", help="Calibration set i
     sizes = [t["prompt_tokens"] for t in report.tokens_per_contestant.values()]
     if sizes:
         console.print(f"item prompts: {len(sizes)}, {min(sizes):,}-{max(sizes):,} tokens (estimate)")
-    console.print(f"run {report.run_id}: {report.status}; human grades for it are entered on the console's "
-                  "Calibration page (pick this run)")
+    console.print(
+        f"run {report.run_id}: {report.status}; human grades for it are entered on the console's "
+        "Calibration page (pick this run)"
+    )
     code = EXIT_CODES.get(report.status, 0)
     if code:
         raise typer.Exit(code)

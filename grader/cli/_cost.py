@@ -17,11 +17,26 @@ def cost_table(run_id: str, db_url: str | None = None) -> Table | None:
     estimate = any(r.estimate for r in rows)
     from grader.prompts import counting_method
 
-    title = (f"Cost of run {run_id}" + (f" — ESTIMATE (dry run: prompt tokens {counting_method()}, "
-                                        "output at each judge's max_output_tokens, instructions and the shared part of the records cached once sent; nothing paid)" if estimate else ""))
+    title = f"Cost of run {run_id}" + (
+        f" — ESTIMATE (dry run: prompt tokens {counting_method()}, "
+        "output at each judge's max_output_tokens, instructions and the shared part of the records cached once sent; nothing paid)"
+        if estimate
+        else ""
+    )
     batch_column = estimate and any(r.dollars_if_batched is not None for r in rows)
-    t = Table("judge", "calls", "in batches", "input uncached", "input cached", "cache writes", "output",
-              "USD (list)", "USD synchronous, no cache", *(["USD via batch API"] if batch_column else []), title=title)
+    t = Table(
+        "judge",
+        "calls",
+        "in batches",
+        "input uncached",
+        "input cached",
+        "cache writes",
+        "output",
+        "USD (list)",
+        "USD synchronous, no cache",
+        *(["USD via batch API"] if batch_column else []),
+        title=title,
+    )
 
     def usd(v: float | None) -> str:
         return "no price" if v is None else f"${v:,.4f}"
@@ -31,15 +46,31 @@ def cost_table(run_id: str, db_url: str | None = None) -> Table | None:
         return sum(known) if known else None
 
     for r in rows:
-        t.add_row(r.judge_id, f"{r.calls:,}", f"{r.batched:,}", f"{r.input_uncached:,}", f"{r.input_cached:,}",
-                  f"{r.cache_writes:,}", f"{r.output:,}", usd(r.dollars), usd(r.dollars_without_cache),
-                  *([usd(r.dollars_if_batched)] if batch_column else []))
+        t.add_row(
+            r.judge_id,
+            f"{r.calls:,}",
+            f"{r.batched:,}",
+            f"{r.input_uncached:,}",
+            f"{r.input_cached:,}",
+            f"{r.cache_writes:,}",
+            f"{r.output:,}",
+            usd(r.dollars),
+            usd(r.dollars_without_cache),
+            *([usd(r.dollars_if_batched)] if batch_column else []),
+        )
     if len(rows) > 1:
-        t.add_row("all", f"{sum(r.calls for r in rows):,}", f"{sum(r.batched for r in rows):,}",
-                  f"{sum(r.input_uncached for r in rows):,}", f"{sum(r.input_cached for r in rows):,}",
-                  f"{sum(r.cache_writes for r in rows):,}", f"{sum(r.output for r in rows):,}",
-                  usd(total([r.dollars for r in rows])), usd(total([r.dollars_without_cache for r in rows])),
-                  *([usd(total([r.dollars_if_batched for r in rows]))] if batch_column else []))
+        t.add_row(
+            "all",
+            f"{sum(r.calls for r in rows):,}",
+            f"{sum(r.batched for r in rows):,}",
+            f"{sum(r.input_uncached for r in rows):,}",
+            f"{sum(r.input_cached for r in rows):,}",
+            f"{sum(r.cache_writes for r in rows):,}",
+            f"{sum(r.output for r in rows):,}",
+            usd(total([r.dollars for r in rows])),
+            usd(total([r.dollars_without_cache for r in rows])),
+            *([usd(total([r.dollars_if_batched for r in rows]))] if batch_column else []),
+        )
     return t
 
 

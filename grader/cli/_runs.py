@@ -33,15 +33,23 @@ def grade(
     run_type: str = typer.Option("official", "--run-type", help="official | stability | dry-run"),
     repeats: int = typer.Option(1, "--repeats", help="Stability runs: grade each record K times per judge"),
     allow_real_api_calls: bool = typer.Option(
-        False, "--allow-real-api-calls", help="Allow calls to real providers (keys from the environment)"),
+        False, "--allow-real-api-calls", help="Allow calls to real providers (keys from the environment)"
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar"),
     batch: bool = typer.Option(
-        False, "--batch", help="Send the judge calls through the providers' batch APIs (half price, results within "
-        "24 h): submits and returns; `grader batch status|collect RUN` follow up. A mock panel waits for its batches"),
+        False,
+        "--batch",
+        help="Send the judge calls through the providers' batch APIs (half price, results within "
+        "24 h): submits and returns; `grader batch status|collect RUN` follow up. A mock panel waits for its batches",
+    ),
     wait: bool = typer.Option(False, "--wait", help="With --batch: poll until every batch has ended and collect"),
     poll: float = typer.Option(30.0, "--poll", help="With --batch --wait: seconds between status checks"),
-    top: int = typer.Option(TOP_ROWS, "--top", min=0, help="Leaderboard rows printed at the end (0: all; "
-                            "`grader leaderboard --run RUN` prints every row)"),
+    top: int = typer.Option(
+        TOP_ROWS,
+        "--top",
+        min=0,
+        help="Leaderboard rows printed at the end (0: all; `grader leaderboard --run RUN` prints every row)",
+    ),
 ) -> None:
     """Grade a season with a judge panel and store the run (resumable; completed calls never repeat).
 
@@ -51,13 +59,26 @@ def grade(
     9 database schema not this grader's (`grader db upgrade`). After 130, 143, 6 or 7: run the same command again to
     resume."""
     with start_up_without_collections() as resume, terminate_as_interrupt() as stopped:
+
         def calls_start() -> None:
             resume()
             hand_ctrl_c_to_python()  # asyncio.run's own handler cancels the calls in flight
 
         try:  # from the first import on: a stop while modules load is a stop like any other
-            report = _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet,
-                            batch, wait, poll, calls_start)
+            report = _grade(
+                season_dir,
+                rubric,
+                panel,
+                run_id,
+                run_type,
+                repeats,
+                allow_real_api_calls,
+                quiet,
+                batch,
+                wait,
+                poll,
+                calls_start,
+            )
         except Exception:
             if stopped.received is None:
                 raise
@@ -73,7 +94,9 @@ def grade(
             err_console.print(
                 f"[yellow]{what}[/]: every reply received so far is stored; calls in flight are marked interrupted "
                 f"and never count toward the retry cap. Resume with:\n  grader grade {season_dir} --rubric {rubric} "
-                f"--panel {panel} --run-id {run_id}{extra}{flag}", soft_wrap=True)
+                f"--panel {panel} --run-id {run_id}{extra}{flag}",
+                soft_wrap=True,
+            )
             stopped.reported = True
             raise typer.Exit(stopped.exit_code) from None
     from grader.panel import EXIT_CODES
@@ -82,12 +105,15 @@ def grade(
     for note in report.notes:
         err_console.print(f"[yellow]note[/]: {for_terminal(note)}")
     if report.dry_run:
-        console.print(f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). "
-                      "Prompt token estimates:")
+        console.print(
+            f"[cyan]dry run[/]: {run_id} — no call sent (pass --allow-real-api-calls to send). Prompt token estimates:"
+        )
     _print_prompt_sizes(report.tokens_per_contestant, dry_run=report.dry_run)
     for room in report.headroom:
-        console.print(f"window {room['judge']}: largest prompt {room['largest_prompt']:,} tokens "
-                      f"({for_terminal(room['contestant'])}) of {room['window']:,}: {room['left']:.1%} left for the reply")
+        console.print(
+            f"window {room['judge']}: largest prompt {room['largest_prompt']:,} tokens "
+            f"({for_terminal(room['contestant'])}) of {room['window']:,}: {room['left']:.1%} left for the reply"
+        )
     from grader.cli._cost import cost_table
 
     costs = cost_table(run_id)
@@ -97,12 +123,17 @@ def grade(
         print_pending(run_id, report.batch)
         return
     if not report.dry_run:
-        console.print(f"judge calls: {report.calls_sent} sent, {report.calls_reused} reused from earlier runs, "
-                      f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}")
+        console.print(
+            f"judge calls: {report.calls_sent} sent, {report.calls_reused} reused from earlier runs, "
+            f"{report.attempts_failed} failed attempts; cost ${report.cost_usd:.4f}"
+        )
         for gap in report.gaps:
             err_console.print(f"[red]gap[/]: {for_terminal(gap)} — no score invented")
-        status = {"complete": "[green]complete[/]", "complete_with_gaps": "[yellow]complete with gaps[/] (never official)",
-                  "failed": "[red]failed[/]: no valid grade (never official)"}.get(report.status, report.status)
+        status = {
+            "complete": "[green]complete[/]",
+            "complete_with_gaps": "[yellow]complete with gaps[/] (never official)",
+            "failed": "[red]failed[/]: no valid grade (never official)",
+        }.get(report.status, report.status)
         console.print(f"run {run_id}: {status}")
         if report.status != "failed":
             _print_leaderboard(run_id, top=top)
@@ -111,8 +142,9 @@ def grade(
         raise typer.Exit(code)
 
 
-def _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet, batch, wait, poll,
-           resume):  # noqa: ANN001, ANN202 - the arguments of `grade`; its GradeReport
+def _grade(
+    season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_calls, quiet, batch, wait, poll, resume
+):  # noqa: ANN001, ANN202 - the arguments of `grade`; its GradeReport
     """``grade_season`` with its refusals as one line and an exit code (a stop is the caller's to report)."""
     from grader.judges import MissingApiKey, RealApiCallsNotAllowed
     from grader.panel import EXIT_BUSY, PanelError, RunBusy, RunError, grade_season
@@ -120,10 +152,23 @@ def _grade(season_dir, rubric, panel, run_id, run_type, repeats, allow_real_api_
 
     bundle = load_or_exit(season_dir)  # invalid bundle: every problem listed, nothing written
     try:
-        return grade_season(season_dir, bundle=bundle, rubric_name=rubric, panel_name=panel, run_id=run_id,
-                            run_type=run_type, repeats=repeats, allow_real_api_calls=allow_real_api_calls,
-                            progress=not quiet, console=console, batch=batch, wait=wait, poll_s=poll,
-                            on_poll=print_poll if batch and not quiet else None, on_calls_start=resume)
+        return grade_season(
+            season_dir,
+            bundle=bundle,
+            rubric_name=rubric,
+            panel_name=panel,
+            run_id=run_id,
+            run_type=run_type,
+            repeats=repeats,
+            allow_real_api_calls=allow_real_api_calls,
+            progress=not quiet,
+            console=console,
+            batch=batch,
+            wait=wait,
+            poll_s=poll,
+            on_poll=print_poll if batch and not quiet else None,
+            on_calls_start=resume,
+        )
     except RunBusy as exc:
         fail(str(exc), EXIT_BUSY)
     except (RunError, PanelError, RubricError, MissingApiKey, RealApiCallsNotAllowed) as exc:
@@ -139,12 +184,19 @@ def _print_prompt_sizes(sizes: dict[str, dict[str, int]], *, dry_run: bool) -> N
         ranked = sorted(sizes.items(), key=lambda kv: (kv[1]["prompt_tokens"], kv[0]))
         low, high = ranked[0], ranked[-1]
         median = sorted(tok["prompt_tokens"] for _, tok in ranked)[len(ranked) // 2]
-        console.print(f"prompt tokens per contestant (four characters a token): {len(ranked)} prompt(s), smallest "
-                      f"{low[1]['prompt_tokens']:,} ({low[0]}), median {median:,}, largest "
-                      f"{high[1]['prompt_tokens']:,} ({high[0]})")
+        console.print(
+            f"prompt tokens per contestant (four characters a token): {len(ranked)} prompt(s), smallest "
+            f"{low[1]['prompt_tokens']:,} ({low[0]}), median {median:,}, largest "
+            f"{high[1]['prompt_tokens']:,} ({high[0]})"
+        )
         return
-    t = Table("contestant", "prompt tokens", "naive dump tokens", "saved",
-              title="Prompt size per contestant (estimated at four characters a token)")
+    t = Table(
+        "contestant",
+        "prompt tokens",
+        "naive dump tokens",
+        "saved",
+        title="Prompt size per contestant (estimated at four characters a token)",
+    )
     for cid, tok in sorted(sizes.items()):
         if tok["naive_tokens"]:
             saved = 1 - tok["prompt_tokens"] / max(1, tok["naive_tokens"])
@@ -159,22 +211,27 @@ def print_poll(progress) -> None:  # noqa: ANN001 - a grader.panel._batch.BatchP
     from datetime import datetime
 
     stamp = datetime.now().strftime("%H:%M:%S")
-    console.print(f"{stamp} batches: {progress.submitted} request(s) submitted, {progress.collected} result(s) "
-                  f"collected, {len(progress.open_batches)} batch(es) open")
+    console.print(
+        f"{stamp} batches: {progress.submitted} request(s) submitted, {progress.collected} result(s) "
+        f"collected, {len(progress.open_batches)} batch(es) open"
+    )
     for problem in progress.problems:
         err_console.print(f"[yellow]batch[/]: {for_terminal(problem)}")
 
 
 def print_pending(run_id: str, progress) -> None:  # noqa: ANN001
-    console.print(f"run {run_id}: [cyan]batches submitted[/] — results are collected by "
-                  f"`grader batch collect --run {run_id}` (status: `grader batch status --run {run_id}`)")
+    console.print(
+        f"run {run_id}: [cyan]batches submitted[/] — results are collected by "
+        f"`grader batch collect --run {run_id}` (status: `grader batch status --run {run_id}`)"
+    )
     for line in progress.open_batches:
         console.print(f"  open: {for_terminal(line)}")
 
 
-def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
-           season_dir: Path | None = typer.Option(None, "--season", help="Season directory (default: as imported)")
-           ) -> None:
+def verify(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+    season_dir: Path | None = typer.Option(None, "--season", help="Season directory (default: as imported)"),
+) -> None:
     """Recompute the run manifest's hashes and name anything that changed."""
     from grader.panel import verify_run
 
@@ -187,9 +244,10 @@ def verify(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     raise typer.Exit(1)
 
 
-def leaderboard(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
-                version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)")
-                ) -> None:
+def leaderboard(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+    version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)"),
+) -> None:
     """Total, reasoning median, efficiency, outcome, return, band and the judges' low/median/high."""
     _print_leaderboard(run_id, version)
 
@@ -209,36 +267,70 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     except KeyError as exc:
         fail(str(exc.args[0]))
         return
-    title = (f"{for_terminal(meta['season'])} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
-             f"panel {meta['panel']} · scored version {meta['version']}")
+    title = (
+        f"{for_terminal(meta['season'])} · run {run_id} ({meta['run_type']}) · rubric {meta['rubric_id']} · "
+        f"panel {meta['panel']} · scored version {meta['version']}"
+    )
     t = Table(title=title, title_justify="left")
     from grader.reporting import RISK_LEGEND, compact_facts, compact_risk, run_process_facts
 
     facts = run_process_facts(run_id)
     # a trading season: the decisions' VaR95 / CVaR95 under the process facts (as the judges see them)
     risk = {c: f"\nVaR / CVaR95\n{cell}" for c, f in facts.items() if (cell := compact_risk(f, sep="\n")) != "—"}
-    for col in ("#", "contestant", "total", "band", "reasoning median", "efficiency", "outcome",
-                "return", "benchmark", "alpha", "judges low/median/high", "n", "process"):
+    for col in (
+        "#",
+        "contestant",
+        "total",
+        "band",
+        "reasoning median",
+        "efficiency",
+        "outcome",
+        "return",
+        "benchmark",
+        "alpha",
+        "judges low/median/high",
+        "n",
+        "process",
+    ):
         t.add_column(col, justify="right" if col not in ("contestant", "band", "process") else "left")
     for r in rows[: top or None]:
-        spread = (f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
-                  if r["n_judges"] else "—")
-        t.add_row(str(r["rank"] or "—"), for_terminal(r["label"]), _fmt(r["total"]), r["band"] or "—",
-                  _fmt(r["reasoning_median"]), _fmt(r["efficiency"]), _fmt(r["outcome_axis"]),
-                  _fmt(r["return"], pct=True), _fmt(r["benchmark_return"], pct=True), _fmt(r["alpha"], pct=True),
-                  spread, f"{r['n_judges']}{'⚑' if r['flagged'] else ''}",
-                  for_terminal(compact_facts(facts.get(r["contestant_id"]))) + risk.get(r["contestant_id"], ""))
+        spread = (
+            f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
+            if r["n_judges"]
+            else "—"
+        )
+        t.add_row(
+            str(r["rank"] or "—"),
+            for_terminal(r["label"]),
+            _fmt(r["total"]),
+            r["band"] or "—",
+            _fmt(r["reasoning_median"]),
+            _fmt(r["efficiency"]),
+            _fmt(r["outcome_axis"]),
+            _fmt(r["return"], pct=True),
+            _fmt(r["benchmark_return"], pct=True),
+            _fmt(r["alpha"], pct=True),
+            spread,
+            f"{r['n_judges']}{'⚑' if r['flagged'] else ''}",
+            for_terminal(compact_facts(facts.get(r["contestant_id"]))) + risk.get(r["contestant_id"], ""),
+        )
     console.print(t)
     if top and len(rows) > top:
         console.print(f"{len(rows) - top} more: `grader leaderboard --run {run_id}` prints every row")
     if any(r["rounds_scope"] for r in rows):
-        console.print("outcome columns of a rounds season: means over each contestant's resolved rounds — "
-                      + "; ".join(f"{for_terminal(r['label'])} {r['rounds_scope']}" for r in rows[: top or None]), style="dim")
+        console.print(
+            "outcome columns of a rounds season: means over each contestant's resolved rounds — "
+            + "; ".join(f"{for_terminal(r['label'])} {r['rounds_scope']}" for r in rows[: top or None]),
+            style="dim",
+        )
     _print_comparison_sets(run_id)
-    console.print("n = judges with a valid grade; ⚑ = fewer judges than the panel lists (flagged, never official); "
-                  "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
-                  "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean allocation HHI "
-                  "and holdings.", style="dim")
+    console.print(
+        "n = judges with a valid grade; ⚑ = fewer judges than the panel lists (flagged, never official); "
+        "process = turnover (traded notional / mean NAV), mean position HHI, largest position weight and "
+        "thrash events (buy and sell of a symbol within 10 trading days); rounds: mean allocation HHI "
+        "and holdings.",
+        style="dim",
+    )
     if risk:
         console.print(RISK_LEGEND, style="dim")
     label = RUN_LABELS.get(meta["run_type"])
@@ -256,17 +348,34 @@ def _print_comparison_sets(run_id: str) -> None:
     if not rows:
         return
     t = Table(title="Outcome ranking: CapitalBench comparison sets", title_justify="left")
-    for col in ("set", "shared rounds", "#", "contestant", "set score", "set mean return", "all-rounds score",
-                "rounds resolved"):
+    for col in (
+        "set",
+        "shared rounds",
+        "#",
+        "contestant",
+        "set score",
+        "set mean return",
+        "all-rounds score",
+        "rounds resolved",
+    ):
         t.add_column(col, justify="left" if col == "contestant" else "right")
     for r in rows:
         scope = f"{r['rounds resolved']} of {r['rounds decided']}"
-        extra = [f"{r['rounds pending']} pending" if r["rounds pending"] else "",
-                 f"{r['rounds cancelled']} cancelled" if r["rounds cancelled"] else ""]
+        extra = [
+            f"{r['rounds pending']} pending" if r["rounds pending"] else "",
+            f"{r['rounds cancelled']} cancelled" if r["rounds cancelled"] else "",
+        ]
         scope += "".join(f", {e}" for e in extra if e)
-        t.add_row(f"{for_terminal(r['set'])} ({r['members']} models)", str(r["shared rounds"]), str(r["rank"] or "—"),
-                  for_terminal(r["contestant"]), _fmt(r["set score"]), _fmt(r["set mean return"], pct=True),
-                  _fmt(r["all-rounds score"]), scope)
+        t.add_row(
+            f"{for_terminal(r['set'])} ({r['members']} models)",
+            str(r["shared rounds"]),
+            str(r["rank"] or "—"),
+            for_terminal(r["contestant"]),
+            _fmt(r["set score"]),
+            _fmt(r["set mean return"], pct=True),
+            _fmt(r["all-rounds score"]),
+            scope,
+        )
     console.print(t)
     console.print(COMPARISON_NOTE, style="dim")
 
@@ -274,8 +383,12 @@ def _print_comparison_sets(run_id: str) -> None:
 def rescore(
     run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     rubric: str = typer.Option(..., "--rubric", help="Rubric version or file to re-score under"),
-    season: Path | None = typer.Option(None, "--season", help="The season bundle as it is now (e.g. re-imported "
-                                       "after a pending round resolved): say who needs a re-grade first"),
+    season: Path | None = typer.Option(
+        None,
+        "--season",
+        help="The season bundle as it is now (e.g. re-imported "
+        "after a pending round resolved): say who needs a re-grade first",
+    ),
 ) -> None:
     """Re-score a stored run under another rubric without judge calls (when the judge-facing hash matches).
 
@@ -293,9 +406,11 @@ def rescore(
         for line in plan.lines():
             console.print(line, markup=False)
         if plan.changed:
-            err_console.print(f"[yellow]re-grade needed[/] for {len(plan.changed)} contestant(s): run `grader grade "
-                              f"{season} --rubric {rubric} --panel PANEL --run-id NEW_ID` (unchanged prompts reuse "
-                              "their stored replies: no call is paid twice)")
+            err_console.print(
+                f"[yellow]re-grade needed[/] for {len(plan.changed)} contestant(s): run `grader grade "
+                f"{season} --rubric {rubric} --panel PANEL --run-id NEW_ID` (unchanged prompts reuse "
+                "their stored replies: no call is paid twice)"
+            )
             raise typer.Exit(2)
 
     from rubric import RubricError
@@ -307,14 +422,18 @@ def rescore(
         return
     except RescoreNeedsRegrade as exc:
         err_console.print(f"[yellow]re-grade needed[/]: {for_terminal(exc)}")
-        err_console.print(f"judges and contestants to re-grade: {', '.join(exc.judges)} × "
-                          f"{len(exc.contestants)} contestants — run `grader grade SEASON --rubric {rubric} "
-                          f"--panel {exc.panel} --run-id NEW_ID`")
+        err_console.print(
+            f"judges and contestants to re-grade: {', '.join(exc.judges)} × "
+            f"{len(exc.contestants)} contestants — run `grader grade SEASON --rubric {rubric} "
+            f"--panel {exc.panel} --run-id NEW_ID`"
+        )
         raise typer.Exit(2) from None
     except KeyError as exc:
         fail(str(exc.args[0]))
         return
-    console.print(f"re-scored run {run_id} under {result.rubric_id} as scored version {result.version} "
-                  f"(old versions kept) in {result.seconds * 1000:.0f} ms")
+    console.print(
+        f"re-scored run {run_id} under {result.rubric_id} as scored version {result.version} "
+        f"(old versions kept) in {result.seconds * 1000:.0f} ms"
+    )
     console.print("judge calls: 0")
     _print_leaderboard(run_id, result.version)

@@ -38,8 +38,12 @@ def import_(season_dir: Path = typer.Argument(..., help="Season bundle directory
 def anonymize(
     season_dir: Path = typer.Argument(..., help="Season bundle directory"),
     out: Path = typer.Option(..., "--out", help="Output directory for the judge's view"),
-    seed: str | None = typer.Option(None, "--seed", help="Alias seed (default: a new random secret, recorded "
-                                    "grader-side in the mapping file; pass it again to reproduce the view)"),
+    seed: str | None = typer.Option(
+        None,
+        "--seed",
+        help="Alias seed (default: a new random secret, recorded "
+        "grader-side in the mapping file; pass it again to reproduce the view)",
+    ),
 ) -> None:
     """Write the judge's view of a season: same layout, contestants reduced to aliases, identities scrubbed."""
     from grader.anonymizer import AnonymizationLeakError, write_anonymized_bundle
@@ -52,16 +56,22 @@ def anonymize(
     except (AnonymizationLeakError, FileExistsError) as exc:
         fail(str(exc))
         return
-    console.print(f"[green]✓[/] judge's view written to {result.out_dir}: {result.contestants} contestants as "
-                  f"aliases, {result.decisions} decisions, {result.replacements} identity mentions scrubbed")
+    console.print(
+        f"[green]✓[/] judge's view written to {result.out_dir}: {result.contestants} contestants as "
+        f"aliases, {result.decisions} decisions, {result.replacements} identity mentions scrubbed"
+    )
     if result.by_kind:
         console.print("scrubbed by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(result.by_kind.items())))
     if result.kept:
-        console.print("kept verbatim as market context (companies, not the author; each in the scrub log with "
-                      "its reason): " + ", ".join(f"{for_terminal(name)} {n}" for name, n in result.kept.items()))
+        console.print(
+            "kept verbatim as market context (companies, not the author; each in the scrub log with "
+            "its reason): " + ", ".join(f"{for_terminal(name)} {n}" for name, n in result.kept.items())
+        )
     console.print(f"grader-side only (never show to a judge): {result.mapping_path}, {result.scrub_log_path}")
     for mention in result.season_yaml_mentions:
-        console.print(f"[yellow]note[/]: season.yaml (name and attribution dropped; briefings kept) mentions {for_terminal(repr(mention))}")
+        console.print(
+            f"[yellow]note[/]: season.yaml (name and attribution dropped; briefings kept) mentions {for_terminal(repr(mention))}"
+        )
 
 
 def import_capitalbench(
@@ -87,15 +97,22 @@ def import_capitalbench(
 
     try:
         summary = import_capitalbench_with_summary(
-            rounds_dir, track, date.fromisoformat(date_from) if date_from else None,
-            date.fromisoformat(date_to) if date_to else None, out, overwrite=overwrite,
-            round_ids=round_ids or None, season_id=season_id,
-            command="grader " + " ".join(a for a in sys.argv[1:] if a != "--overwrite"))
+            rounds_dir,
+            track,
+            date.fromisoformat(date_from) if date_from else None,
+            date.fromisoformat(date_to) if date_to else None,
+            out,
+            overwrite=overwrite,
+            round_ids=round_ids or None,
+            season_id=season_id,
+            command="grader " + " ".join(a for a in sys.argv[1:] if a != "--overwrite"),
+        )
     except CapitalBenchError as exc:
         err_console.print(f"[bold red]refused:[/] {for_terminal(exc, multiline=True)}")
         raise typer.Exit(2) from None
     for line in summary.lines():
         console.print(for_terminal(line))
     bundle = load_or_exit(out)
-    console.print(f"[green]✓[/] {out} is a valid bundle: {len(bundle.contestants)} contestants, "
-                  f"{len(bundle.decisions)} decisions")
+    console.print(
+        f"[green]✓[/] {out} is a valid bundle: {len(bundle.contestants)} contestants, {len(bundle.decisions)} decisions"
+    )

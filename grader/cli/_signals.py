@@ -23,8 +23,17 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["EXIT_TERMINATED", "STOP", "StopSignal", "end_stopped", "hand_ctrl_c_to_python", "install",
-           "report_stop", "stopped_while_loading", "terminate_as_interrupt"]
+__all__ = [
+    "EXIT_TERMINATED",
+    "STOP",
+    "StopSignal",
+    "end_stopped",
+    "hand_ctrl_c_to_python",
+    "install",
+    "report_stop",
+    "stopped_while_loading",
+    "terminate_as_interrupt",
+]
 
 EXIT_TERMINATED = 143
 """Exit code of a command stopped by SIGTERM (130 for SIGINT)."""
@@ -76,8 +85,7 @@ def install() -> None:
 def hand_ctrl_c_to_python() -> None:
     """Ctrl-C back to Python's own handler (``asyncio.run`` replaces only that one with its own, which cancels the
     calls in flight cleanly); what arrived before stays recorded."""
-    if (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is _on_int):
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is _on_int:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 

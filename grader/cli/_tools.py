@@ -10,8 +10,10 @@ from rich.table import Table
 from grader.cli._common import console, fail, load_or_exit
 
 
-def audit(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
-          version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)")) -> None:
+def audit(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+    version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)"),
+) -> None:
     """Print the judge audits of a run: self-preference, agreement, consistency, calibration, grounding."""
     from audits import build_report
     from grader.reporting import collect_audit_inputs
@@ -26,9 +28,11 @@ def audit(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
     console.print(render_markdown(report), markup=False, highlight=False)
 
 
-def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
-           out: Path = typer.Option(..., "--out", help="Output directory"),
-           version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)")) -> None:
+def report(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
+    out: Path = typer.Option(..., "--out", help="Output directory"),
+    version: int | None = typer.Option(None, "--version", help="Scored version (default: latest)"),
+) -> None:
     """Write the judge-agreement report (HTML, Markdown, JSON, CSV) of a run."""
     from audits import build_report, write_report
     from grader.probe import probe_rows
@@ -73,16 +77,32 @@ def report(run_id: str = typer.Option(..., "--run", "--run-id", help="Run id"),
         console.print(f"[green]✓[/] {name}: {path}")
 
 
-def console_cmd(port: int = typer.Option(8501, "--port", help="Port on 127.0.0.1"),
-                headless: bool = typer.Option(True, "--headless/--browser", help="Do not open a browser")) -> None:
+def console_cmd(
+    port: int = typer.Option(8501, "--port", help="Port on 127.0.0.1"),
+    headless: bool = typer.Option(True, "--headless/--browser", help="Do not open a browser"),
+) -> None:
     """Start the Streamlit annotation console on 127.0.0.1."""
     import subprocess
     import sys
 
     app_path = Path(__file__).resolve().parents[2] / "console" / "app.py"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(app_path), "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true" if headless else "false",
-           "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app_path),
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+        "--server.headless",
+        "true" if headless else "false",
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "minimal",
+    ]
     console.print(f"console on http://127.0.0.1:{port}")
     raise typer.Exit(subprocess.call(cmd))
 
@@ -98,9 +118,11 @@ def rubric_list() -> None:
     console.print(t)
 
 
-def rubric_diff(a: str = typer.Argument(..., help="Rubric A (version or file)"),
-                b: str = typer.Argument(..., help="Rubric B (version or file)"),
-                run_id: str | None = typer.Option(None, "--run", help="Show each contestant under both")) -> None:
+def rubric_diff(
+    a: str = typer.Argument(..., help="Rubric A (version or file)"),
+    b: str = typer.Argument(..., help="Rubric B (version or file)"),
+    run_id: str | None = typer.Option(None, "--run", help="Show each contestant under both"),
+) -> None:
     """What changed between two rubrics; with --run, each contestant's score, rank and band under both."""
     from grader.panel.compare import print_rubric_diff
     from rubric import RubricError
@@ -121,12 +143,16 @@ def rubric_show(name: str = typer.Argument(..., help="Rubric version or file")) 
         fail(str(exc))
         return
     console.print(f"{r.id} (version {r.version}): {r.title}")
-    console.print(f"content hash {r.content_hash[:12]}, judge-facing hash {r.judge_facing_hash[:12]}, "
-                  f"output schema {r.output_schema_version}")
+    console.print(
+        f"content hash {r.content_hash[:12]}, judge-facing hash {r.judge_facing_hash[:12]}, "
+        f"output schema {r.output_schema_version}"
+    )
     console.print("composite: " + ", ".join(f"{k} {v:g}%" for k, v in r.composite.model_dump().items()))
     console.print(f"bands: strong >= {r.bands.strong:g}, mixed >= {r.bands.mixed:g}, else weak")
-    console.print(f"panel: {', '.join(j.provider_family for j in r.panel.judges)} "
-                  f"({r.panel.aggregation}; anonymized: {r.panel.anonymize})")
+    console.print(
+        f"panel: {', '.join(j.provider_family for j in r.panel.judges)} "
+        f"({r.panel.aggregation}; anonymized: {r.panel.anonymize})"
+    )
     for axis in ("reasoning", "evidence"):
         t = Table("sub-component", "weight", title=f"{axis} sub-components")
         for sub in getattr(r.axes, axis).sub_components:
@@ -151,8 +177,10 @@ def claims_verify(
     console.print(f"[green]✓[/] {out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 
-def probe(season_dir: Path = typer.Argument(..., help="Season bundle directory"),
-          rubric: str = typer.Option("v0.4", "--rubric", help="Rubric whose judge-facing text sets the aliases")) -> None:
+def probe(
+    season_dir: Path = typer.Argument(..., help="Season bundle directory"),
+    rubric: str = typer.Option("v0.4", "--rubric", help="Rubric whose judge-facing text sets the aliases"),
+) -> None:
     """Can a judge tell who wrote a record? The offline stylometric probe of the anonymized rationales."""
     from grader.reporting import season_identity_probe
 
@@ -164,11 +192,14 @@ def probe(season_dir: Path = typer.Argument(..., help="Season bundle directory")
     console.print("recall per family: " + ", ".join(f"{k} {v:.0%}" for k, v in sorted(result.recall.items())))
 
 
-def probe_judges(run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose panel and season to probe"),
-                 n: int = typer.Option(60, "--n", min=2, help="Items (an even sample over the families)"),
-                 seed: int = typer.Option(0, "--seed", help="Sampling seed"),
-                 allow_real_api_calls: bool = typer.Option(False, "--allow-real-api-calls",
-                                                           help="Needed for a real panel (paid calls)")) -> None:
+def probe_judges(
+    run_id: str = typer.Option(..., "--run", "--run-id", help="Run whose panel and season to probe"),
+    n: int = typer.Option(60, "--n", min=2, help="Items (an even sample over the families)"),
+    seed: int = typer.Option(0, "--seed", help="Sampling seed"),
+    allow_real_api_calls: bool = typer.Option(
+        False, "--allow-real-api-calls", help="Needed for a real panel (paid calls)"
+    ),
+) -> None:
     """Can a judge tell who wrote a record? Ask each judge of a run's panel, in calls of its own, which family wrote
     anonymized decisions; print each judge's leak rate against chance (stored with the run, shown in its report)."""
     from audits import judge_guess_stats
@@ -179,22 +210,42 @@ def probe_judges(run_id: str = typer.Option(..., "--run", "--run-id", help="Run 
     except ProbeError as exc:
         fail(str(exc))
         return
-    console.print(f"this probe: {result.items} items (--n {n}, --seed {seed}), candidates "
-                  f"{', '.join(result.candidates)}; {result.calls_made} call(s) made, {result.reused} answer(s) reused "
-                  "from earlier probes of this run")
+    console.print(
+        f"this probe: {result.items} items (--n {n}, --seed {seed}), candidates "
+        f"{', '.join(result.candidates)}; {result.calls_made} call(s) made, {result.reused} answer(s) reused "
+        "from earlier probes of this run"
+    )
     rows = probe_rows(run_id)
     merged = len({r["item_key"] for r in rows})
     if merged != result.items:  # the stored answers of earlier probes (another --n or --seed) are merged in
-        console.print(f"the table merges every item probed in this run so far: {merged} items ({result.items} of "
-                      f"this probe and {merged - result.items} more from earlier probes with another --n or --seed); "
-                      f"its leak rates and chance are over those {merged} items, not this probe's {result.items}")
+        console.print(
+            f"the table merges every item probed in this run so far: {merged} items ({result.items} of "
+            f"this probe and {merged - result.items} more from earlier probes with another --n or --seed); "
+            f"its leak rates and chance are over those {merged} items, not this probe's {result.items}"
+        )
     else:
         console.print(f"the table covers this probe's {merged} items")
-    t = Table("judge", "items", "named correctly", "leak rate", "chance", "p (Holm)", "verdict",
-              title=f"Identity-guess probe of run {run_id}: {merged} items", title_justify="left")
+    t = Table(
+        "judge",
+        "items",
+        "named correctly",
+        "leak rate",
+        "chance",
+        "p (Holm)",
+        "verdict",
+        title=f"Identity-guess probe of run {run_id}: {merged} items",
+        title_justify="left",
+    )
     for g in judge_guess_stats(rows):
-        t.add_row(g.judge_id, str(g.items), str(g.correct), f"{g.leak_rate:.0%}", f"{g.chance:.0%}",
-                  f"{g.p_value_holm:.3g}", "can tell" if g.flagged else "no evidence")
+        t.add_row(
+            g.judge_id,
+            str(g.items),
+            str(g.correct),
+            f"{g.leak_rate:.0%}",
+            f"{g.chance:.0%}",
+            f"{g.p_value_holm:.3g}",
+            "can tell" if g.flagged else "no evidence",
+        )
     console.print(t)
     if any(result.failed.values()):
         console.print("[yellow]unanswered:[/] " + ", ".join(f"{j} {k}" for j, k in sorted(result.failed.items()) if k))
@@ -219,5 +270,6 @@ def db_status() -> None:
 
     current, head = schema_revisions()
     state = "up to date" if current == head else "behind: run `grader db upgrade`"
-    console.print(f"{database_url()}: schema revision {current or '(none)'}, this grader expects {head} ({state})",
-                  markup=False)
+    console.print(
+        f"{database_url()}: schema revision {current or '(none)'}, this grader expects {head} ({state})", markup=False
+    )

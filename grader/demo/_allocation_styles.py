@@ -36,9 +36,7 @@ class ValueQuality(Strategy):
     def plan(self, m, book, p, f):
         names = m.shared(
             "value.names",
-            lambda: [
-                s for s in m.equities if m.has(s, "close", "peRatio", "profitMargin", "returnOnEquityTTM")
-            ],
+            lambda: [s for s in m.equities if m.has(s, "close", "peRatio", "profitMargin", "returnOnEquityTTM")],
         )
         stamp = m.shared("value.stamp", lambda: {s: m.observed(s, "peRatio") for s in names})
         review = m.index == 0 or stamp != self.seen
@@ -47,17 +45,13 @@ class ValueQuality(Strategy):
         nav = book.nav(m)
         if review and names:
             best = m.shared("value.scored", lambda: self.scored(m, names))[: self.top_n]
-            out = [
-                "Reviewing the book on valuation and quality (cheap on P/E, high margins and return on equity)."
-            ]
+            out = ["Reviewing the book on valuation and quality (cheap on P/E, high margins and return on equity)."]
             if held:
                 out[0] = "New fundamentals are in; " + out[0][0].lower() + out[0][1:]
             leaving = [s for s in reversed(self.scored(m, held)) if s not in best][: self.max_swaps]
             for s in leaving:
                 p.sell(s)
-                out.append(
-                    f"Selling {s}: {f.pe(s)} and a {f.margin(s)}; it no longer ranks in my top {self.top_n}."
-                )
+                out.append(f"Selling {s}: {f.pe(s)} and a {f.margin(s)}; it no longer ranks in my top {self.top_n}.")
             slots = self.top_n - (len(held) - len(leaving))
             for s in [s for s in best if s not in held][: max(slots, 0)]:
                 if p.buy_value(s, self.weight * nav):
@@ -82,6 +76,7 @@ class ValueQuality(Strategy):
             extra = f.dividend(s) if m.has(s, "dividendYield") else f.forward_pe(s)
             return ["Holding; no new fundamentals since the last review.", f"{s}: {f.pe(s)}, {extra}."], 0.65
         return ["Holding cash; no name has the valuation fields I need."], 0.3
+
 
 class RiskManager(Strategy):
     """Low-volatility sleeve with a cash floor; trims volatile names and de-risks on drawdown."""
@@ -125,24 +120,15 @@ class RiskManager(Strategy):
                     out.append(f"Exiting {s}: its {f.vol(s)} is above my {self.vol_limit:.0%} limit.")
                 else:
                     p.sell(s, book.shares[s] // 2)
-                    out.append(
-                        f"Trimming {s} by half: its {f.vol(s)} is above my {self.vol_limit:.0%} limit."
-                    )
+                    out.append(f"Trimming {s} by half: its {f.vol(s)} is above my {self.vol_limit:.0%} limit.")
             return out, 0.55
         if dd > self.dd_limit and invested > 0.3:
-            out.append(
-                f"The drawdown breaches my {self.dd_limit:.0%} limit; cutting each position by a third."
-            )
+            out.append(f"The drawdown breaches my {self.dd_limit:.0%} limit; cutting each position by a third.")
             for s in held:
                 p.sell(s, max(1, book.shares[s] // 3))
             return out, 0.45
         calm = [s for s in m.shared(f"risk.calm.{self.entry_vol}", lambda: self.calm(m)) if s not in held]
-        if (
-            invested < 1.0 - self.cash_floor - self.weight
-            and dd < self.dd_limit / 2
-            and len(held) < self.n
-            and calm
-        ):
+        if invested < 1.0 - self.cash_floor - self.weight and dd < self.dd_limit / 2 and len(held) < self.n and calm:
             for s in calm[: self.n - len(held)]:
                 if p.cash - self.weight * nav < self.cash_floor * nav:
                     break
@@ -160,6 +146,7 @@ class RiskManager(Strategy):
             return out, 0.6
         out.append("Staying in cash; nothing passes the volatility screen.")
         return out, 0.4
+
 
 class BenchmarkHugger(Strategy):
     """Equal-weight basket of the factor ETFs, rebalanced monthly or on drift: tracks the index."""
@@ -183,12 +170,9 @@ class BenchmarkHugger(Strategy):
         nav = book.nav(m)
         gaps = {s: book.weight(s, m, nav) - target for s in basket}
         if m.index == 0 or m.new_month or max(abs(g) for g in gaps.values()) > self.drift:
-            reason = (
-                "Opening" if m.index == 0 else "Monthly rebalance of" if m.new_month else "Drift rebalance of"
-            )
+            reason = "Opening" if m.index == 0 else "Monthly rebalance of" if m.new_month else "Drift rebalance of"
             out = [
-                f"{reason} the equal-weight factor-ETF basket (about {target:.0%} each) to stay close to "
-                "the S&P 500."
+                f"{reason} the equal-weight factor-ETF basket (about {target:.0%} each) to stay close to the S&P 500."
             ]
             for s in basket:
                 if gaps[s] > 0.005 and p.sell_value(s, gaps[s] * nav):

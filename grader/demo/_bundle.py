@@ -78,14 +78,18 @@ def write_bundle(
         observation_instants=observation_instants(prices, fields),
     )
     out_dir = Path(out_dir)
-    write_bundle_files(out_dir, {
-        "season.yaml": yaml_file(dict(season), season_header),
-        "contestants.yaml": yaml_file([e.contestant() for e in entrants], contestants_header),
-        "decisions.jsonl": decisions_file(records),
-        "market/prices.csv": prices_file(prices),
-        "market/fields.csv": fields_file(fields),
-        "README.md": readme,
-    }, overwrite=True)
+    write_bundle_files(
+        out_dir,
+        {
+            "season.yaml": yaml_file(dict(season), season_header),
+            "contestants.yaml": yaml_file([e.contestant() for e in entrants], contestants_header),
+            "decisions.jsonl": decisions_file(records),
+            "market/prices.csv": prices_file(prices),
+            "market/fields.csv": fields_file(fields),
+            "README.md": readme,
+        },
+        overwrite=True,
+    )
     return BuiltSeason(
         out_dir=out_dir,
         season_id=str(season["id"]),

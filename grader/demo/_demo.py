@@ -129,11 +129,7 @@ def _readme(n_price_days: int) -> str:
     rows = []
     for k, e in enumerate(DEMO_ENTRANTS):
         timing = TIMINGS[e.style]
-        t = (
-            "none (null)"
-            if timing is None
-            else f"~{timing.median:g} s median, +{timing.per_trade:g} s per trade"
-        )
+        t = "none (null)" if timing is None else f"~{timing.median:g} s median, +{timing.per_trade:g} s per trade"
         leak = ", ".join(str(d) for d in e.leak_days) or "-"
         when = decision_time(SEASON_START, k).strftime("%H:%M")
         rows.append(

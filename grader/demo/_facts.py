@@ -62,9 +62,7 @@ class Facts:
         return w.target(self.v(s, "analystTargetPrice"))
 
     def ratings(self, s: str) -> str:
-        return w.ratings(
-            self.v(s, "analystRatingBuy"), self.v(s, "analystRatingHold"), self.v(s, "analystRatingSell")
-        )
+        return w.ratings(self.v(s, "analystRatingBuy"), self.v(s, "analystRatingHold"), self.v(s, "analystRatingSell"))
 
 
 def _away(value: float, step: float) -> float:

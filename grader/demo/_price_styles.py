@@ -39,9 +39,7 @@ class Momentum(Strategy):
             for s in held:
                 if s not in top:
                     p.sell(s)
-                    out.append(
-                        f"Selling {s}: {f.ret(s, 20)}, {f.vs(s)}; it dropped out of the top {self.top_n}."
-                    )
+                    out.append(f"Selling {s}: {f.ret(s, 20)}, {f.vs(s)}; it dropped out of the top {self.top_n}.")
             nav = book.nav(m)
             for s in top:
                 if s not in held and p.buy_value(s, self.weight * nav):
@@ -69,10 +67,10 @@ class Momentum(Strategy):
             ], 0.55
         if ranked:
             return [
-                f"Holding cash until the weekly rebalance; best candidate {ranked[0]} has a "
-                f"{f.ret(ranked[0], 20)}."
+                f"Holding cash until the weekly rebalance; best candidate {ranked[0]} has a {f.ret(ranked[0], 20)}."
             ], 0.4
         return ["Holding cash; no name passes the trend filter."], 0.35
+
 
 class Thrasher(Strategy):
     """Buys the hottest 5-day name, then sells it two sessions later on the opposite story; repeats."""
@@ -113,6 +111,7 @@ class Thrasher(Strategy):
             return [f"Watching {s}: {f.ret(s, 1)}."], 0.5
         return ["Flat; waiting for the next breakout."], 0.45
 
+
 class Misquoting(Strategy):
     """Buys the weakest 20-day names believing they are strong: its rationales misquote the data."""
 
@@ -148,13 +147,12 @@ class Misquoting(Strategy):
             return [f"Holding {s}: {f.rsi(s)} and {f.vs(s)}; the thesis is intact."], 0.85
         return ["Holding cash today."], 0.5
 
+
 class MeanReversion(Strategy):
     """Buys oversold names (low RSI, well below the 50-day average); sells on recovery or a time stop."""
 
     style = "mean_reversion"
-    summary = (
-        "mean reversion: buys oversold RSI below the 50-day average, sells on recovery or after 12 sessions"
-    )
+    summary = "mean reversion: buys oversold RSI below the 50-day average, sells on recovery or after 12 sessions"
     max_names = 5
     weight = 0.12
     entry_rsi = 38.0
@@ -193,9 +191,7 @@ class MeanReversion(Strategy):
         for s in oversold[: max(room, 0)]:
             if p.buy_value(s, self.weight * nav):
                 self.entered[s] = m.index
-                out.append(
-                    f"{s} looks oversold: {f.rsi(s)}, {f.vs(s)}; buying about {self.weight:.0%} of the book."
-                )
+                out.append(f"{s} looks oversold: {f.rsi(s)}, {f.vs(s)}; buying about {self.weight:.0%} of the book.")
         if out:
             return out, 0.6
         if held:

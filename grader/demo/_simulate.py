@@ -88,9 +88,7 @@ class _Snapshots:
         key = bisect_right(self.instants, when.timestamp())
         pit = self.cache.get(key)
         if pit is None:
-            pit = self.cache[key] = PointInTimeValues.of(
-                self.store.snapshot(self.symbols, when), self.symbols
-            )
+            pit = self.cache[key] = PointInTimeValues.of(self.store.snapshot(self.symbols, when), self.symbols)
         return pit
 
 

@@ -39,9 +39,7 @@ _SECTORS = (
 )
 
 
-def build_synthetic_season(
-    out_dir: Path, n_contestants: int = 50, n_days: int = 250, seed: int = 0
-) -> BuiltSeason:
+def build_synthetic_season(out_dir: Path, n_contestants: int = 50, n_days: int = 250, seed: int = 0) -> BuiltSeason:
     """Write a valid bundle of ``n_contestants`` x ``n_days`` decisions on generated prices into ``out_dir``.
 
     30 symbols (25 equities, 5 ETFs) and the benchmark ``INDEX`` follow a one-factor random walk with

@@ -40,9 +40,7 @@ class Listing:
 
 
 DEMO_UNIVERSE: tuple[Listing, ...] = (
-    Listing(
-        "AAPL", "Apple Inc.", "Information Technology", "Technology Hardware, Storage & Peripherals", "equity"
-    ),
+    Listing("AAPL", "Apple Inc.", "Information Technology", "Technology Hardware, Storage & Peripherals", "equity"),
     Listing(
         "AMD",
         "Advanced Micro Devices, Inc.",
@@ -65,9 +63,7 @@ DEMO_UNIVERSE: tuple[Listing, ...] = (
     Listing("PFE", "Pfizer Inc.", "Health Care", "Pharmaceuticals", "equity"),
     Listing("PG", "The Procter & Gamble Company", "Consumer Staples", "Household Products", "equity"),
     Listing("RRC", "Range Resources Corporation", "Energy", "Oil, Gas & Consumable Fuels", "equity"),
-    Listing(
-        "UNH", "UnitedHealth Group Incorporated", "Health Care", "Health Care Providers & Services", "equity"
-    ),
+    Listing("UNH", "UnitedHealth Group Incorporated", "Health Care", "Health Care Providers & Services", "equity"),
     Listing("WMT", "Walmart Inc.", "Consumer Staples", "Food & Staples Retailing", "equity"),
     Listing("XOM", "Exxon Mobil Corporation", "Energy", "Oil, Gas & Consumable Fuels", "equity"),
     Listing("MTUM", "iShares MSCI USA Momentum Factor ETF", "Multi-Sector", "Factor ETF (momentum)", "etf"),

@@ -35,14 +35,27 @@ def decisions_file(records: Iterable[Mapping[str, object]]) -> str:
 
 def prices_file(prices: pd.DataFrame) -> str:
     """``date,symbol,close`` in the frame's order, closes in shortest round-trip text."""
-    return csv_text(["date", "symbol", "close"],
-                    ([day.isoformat(), symbol, repr(float(close))]
-                     for day, symbol, close in prices[["date", "symbol", "close"]].itertuples(index=False)))
+    return csv_text(
+        ["date", "symbol", "close"],
+        (
+            [day.isoformat(), symbol, repr(float(close))]
+            for day, symbol, close in prices[["date", "symbol", "close"]].itertuples(index=False)
+        ),
+    )
 
 
 def fields_file(rows: Sequence[FieldValue]) -> str:
     """``symbol,field,value,observed_at,source`` in the given order."""
-    return csv_text(["symbol", "field", "value", "observed_at", "source"],
-                    ([r.symbol, r.field, _number(r.value),
-                      r.observed_at.isoformat() if isinstance(r.observed_at, date) else str(r.observed_at), r.source]
-                     for r in rows))
+    return csv_text(
+        ["symbol", "field", "value", "observed_at", "source"],
+        (
+            [
+                r.symbol,
+                r.field,
+                _number(r.value),
+                r.observed_at.isoformat() if isinstance(r.observed_at, date) else str(r.observed_at),
+                r.source,
+            ]
+            for r in rows
+        ),
+    )

@@ -25,14 +25,18 @@ from ._script import (
 )
 
 # the servers load a web server (HTTP) or gRPC: imported when first used
-__getattr__, __dir__ = lazy_exports(__name__, {
-    "FakeAnthropic": "grader.fakes._anthropic",
-    "FakeJsonModeOpenAI": "grader.fakes._openai_json",
-    "FakeOpenAI": "grader.fakes._openai",
-    "FakeXai": "grader.fakes._xai",
-    "FakeServer": "grader.fakes._server",
-    "HttpFakeServer": "grader.fakes._server",
-}, globals())
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "FakeAnthropic": "grader.fakes._anthropic",
+        "FakeJsonModeOpenAI": "grader.fakes._openai_json",
+        "FakeOpenAI": "grader.fakes._openai",
+        "FakeXai": "grader.fakes._xai",
+        "FakeServer": "grader.fakes._server",
+        "HttpFakeServer": "grader.fakes._server",
+    },
+    globals(),
+)
 
 __all__ = [
     "FAKE_SERVERS",

@@ -28,9 +28,7 @@ def _text_of(content: Any) -> str:
         return content
     if isinstance(content, list):
         return "".join(
-            str(block.get("text", ""))
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
+            str(block.get("text", "")) for block in content if isinstance(block, dict) and block.get("type") == "text"
         )
     return ""
 
@@ -112,16 +110,23 @@ class FakeAnthropic(HttpFakeServer):
         status, payload, headers = await self._respond(body, dict(request.headers), wait=True, arrived=arrived)
         return JSONResponse(payload, status_code=status, headers=headers)
 
-    async def _respond(self, body: Any, request_headers: dict[str, str], *,
-                       wait: bool, arrived: float | None = None
-                       ) -> tuple[int, dict[str, Any], dict[str, str]]:
+    async def _respond(
+        self, body: Any, request_headers: dict[str, str], *, wait: bool, arrived: float | None = None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON body, headers) of one Messages request; in a batch (``wait`` off) a hang is status 0
         (the request expired)."""
         headers = {"request-id": f"req_{secrets.token_hex(12)}"}
 
         def error(status: int, error_type: str, message: str):
-            return status, {"type": "error", "error": {"type": error_type, "message": message},
-                            "request_id": headers["request-id"]}, headers
+            return (
+                status,
+                {
+                    "type": "error",
+                    "error": {"type": error_type, "message": message},
+                    "request_id": headers["request-id"],
+                },
+                headers,
+            )
 
         if not isinstance(body, dict):
             return error(400, "invalid_request_error", "the request body is not a JSON object")
@@ -140,9 +145,7 @@ class FakeAnthropic(HttpFakeServer):
             model=str(body.get("model", "")),
             system=_text_of(body.get("system")),
             user="\n\n".join(
-                _text_of(m.get("content"))
-                for m in messages
-                if isinstance(m, dict) and m.get("role") == "user"
+                _text_of(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") == "user"
             ),
             schema=schema,
             schema_name=schema_name,
@@ -232,20 +235,26 @@ class FakeAnthropic(HttpFakeServer):
         counts = batch.counts()
         iso = lambda t: datetime.fromtimestamp(t, UTC).isoformat().replace("+00:00", "Z")  # noqa: E731
         return {
-            "id": batch.id, "type": "message_batch",
+            "id": batch.id,
+            "type": "message_batch",
             "processing_status": "ended" if batch.ended else "in_progress",
-            "request_counts": {"processing": counts["processing"], "succeeded": counts["succeeded"],
-                               "errored": counts["errored"], "canceled": 0, "expired": counts["expired"]},
-            "created_at": iso(batch.created_at), "expires_at": iso(batch.created_at + 86400),
-            "ended_at": iso(batch.ends_at) if batch.ended else None, "cancel_initiated_at": None,
+            "request_counts": {
+                "processing": counts["processing"],
+                "succeeded": counts["succeeded"],
+                "errored": counts["errored"],
+                "canceled": 0,
+                "expired": counts["expired"],
+            },
+            "created_at": iso(batch.created_at),
+            "expires_at": iso(batch.created_at + 86400),
+            "ended_at": iso(batch.ends_at) if batch.ended else None,
+            "cancel_initiated_at": None,
             "archived_at": None,
             "results_url": f"{self.base_url}/v1/messages/batches/{batch.id}/results" if batch.ended else None,
         }
 
     @staticmethod
-    def _message_body(
-        fake: FakeRequest, content: RenderedContent, tool: dict[str, Any] | None
-    ) -> dict[str, Any]:
+    def _message_body(fake: FakeRequest, content: RenderedContent, tool: dict[str, Any] | None) -> dict[str, Any]:
         stop_details = None
         if content.refusal is not None:
             blocks: list[dict[str, Any]] = [{"type": "text", "text": content.refusal}]

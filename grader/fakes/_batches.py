@@ -35,8 +35,12 @@ class FakeBatch:
             return {"processing": len(self.results), "succeeded": 0, "errored": 0, "expired": 0}
         expired = sum(1 for _, r in self.results if r is None)
         errored = sum(1 for _, r in self.results if r is not None and not _succeeded(r))
-        return {"processing": 0, "succeeded": len(self.results) - expired - errored, "errored": errored,
-                "expired": expired}
+        return {
+            "processing": 0,
+            "succeeded": len(self.results) - expired - errored,
+            "errored": errored,
+            "expired": expired,
+        }
 
 
 def _succeeded(result: Any) -> bool:

@@ -15,8 +15,12 @@ from ._script import script_from_spec
 
 FakeProvider = Literal["openai", "anthropic", "xai", "openai-json-mode"]
 
-FAKE_SERVERS: dict[str, str] = {"openai": "._openai:FakeOpenAI", "anthropic": "._anthropic:FakeAnthropic",
-                                "xai": "._xai:FakeXai", "openai-json-mode": "._openai_json:FakeJsonModeOpenAI"}
+FAKE_SERVERS: dict[str, str] = {
+    "openai": "._openai:FakeOpenAI",
+    "anthropic": "._anthropic:FakeAnthropic",
+    "xai": "._xai:FakeXai",
+    "openai-json-mode": "._openai_json:FakeJsonModeOpenAI",
+}
 """Wire format -> where its server class lives (imported when asked: the xAI fake loads gRPC, the others a web
 server; a panel without xAI never loads gRPC). ``openai-json-mode``: an OpenAI-compatible host that offers only JSON
 mode and tool calls, never a strict JSON schema. A provider class names its fake (``grader.judges.Provider.fake``)."""
@@ -36,9 +40,7 @@ def fake_server(provider: FakeProvider, **options: Any):  # noqa: ANN201 - a Fak
     try:
         server_class = fake_server_class(provider)
     except KeyError:
-        raise ValueError(
-            f"unknown fake provider {provider!r}; choose one of {sorted(FAKE_SERVERS)}"
-        ) from None
+        raise ValueError(f"unknown fake provider {provider!r}; choose one of {sorted(FAKE_SERVERS)}") from None
     return server_class(**options)
 
 
@@ -57,18 +59,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="ok | malformed | truncated | refused | hang | overloaded | rate-limited[:S] | server-error[:STATUS] | "
         "slow:S | storm:N[:S] | package.module:attribute (default: ok, schema-valid answers)",
     )
+    parser.add_argument("--require-api-key", default=None, help="accept only this key (default: any non-empty)")
     parser.add_argument(
-        "--require-api-key", default=None, help="accept only this key (default: any non-empty)"
-    )
-    parser.add_argument(
-        "--allow-no-schema", action="store_true",
+        "--allow-no-schema",
+        action="store_true",
         help="answer requests without a strict JSON schema (default: refuse them, as the grader always sends one)",
     )
-    for name, what in (("rpm", "requests"), ("tpm", "tokens (input and output)"), ("input-tpm", "input tokens"),
-                       ("output-tpm", "output tokens")):
+    for name, what in (
+        ("rpm", "requests"),
+        ("tpm", "tokens (input and output)"),
+        ("input-tpm", "input tokens"),
+        ("output-tpm", "output tokens"),
+    ):
         parser.add_argument(f"--{name}", type=int, default=None, help=f"emulate a limit of {what} per minute per key")
-    parser.add_argument("--limit-window", type=float, default=60.0,
-                        help="seconds of the sliding window the limits are enforced over (default 60)")
+    parser.add_argument(
+        "--limit-window",
+        type=float,
+        default=60.0,
+        help="seconds of the sliding window the limits are enforced over (default 60)",
+    )
     args = parser.parse_args(argv)
     try:
         script = script_from_spec(args.script)

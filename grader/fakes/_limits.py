@@ -40,8 +40,12 @@ class FakeLimits:
             raise ValueError(f"window_s must be > 0, got {self.window_s}")
 
     def per_minute(self) -> dict[str, int]:
-        values = {"requests": self.rpm, "tokens": self.tpm, "input_tokens": self.input_tpm,
-                  "output_tokens": self.output_tpm}
+        values = {
+            "requests": self.rpm,
+            "tokens": self.tpm,
+            "input_tokens": self.input_tpm,
+            "output_tokens": self.output_tpm,
+        }
         return {k: v for k, v in values.items() if v is not None}
 
 

@@ -111,13 +111,21 @@ class FakeOpenAI(HttpFakeServer):
             body = json.loads(await request.body())
         except json.JSONDecodeError:
             body = None
-        status, payload, headers = await self._respond(endpoint, body, dict(request.headers), render, wait=True,
-                                                       arrived=arrived)
+        status, payload, headers = await self._respond(
+            endpoint, body, dict(request.headers), render, wait=True, arrived=arrived
+        )
         return JSONResponse(payload, status_code=status, headers=headers)
 
-    async def _respond(self, endpoint: str, body: Any, request_headers: dict[str, str], render: Any, *,
-                       wait: bool, arrived: float | None = None
-                       ) -> tuple[int, dict[str, Any], dict[str, str]]:
+    async def _respond(
+        self,
+        endpoint: str,
+        body: Any,
+        request_headers: dict[str, str],
+        render: Any,
+        *,
+        wait: bool,
+        arrived: float | None = None,
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON body, headers) of one request: what the endpoint answers, or (in a batch, ``wait`` off)
         what the batch's output line carries. A hang in a batch comes back as status 0 (the request expired)."""
         headers = self._headers()
@@ -128,8 +136,13 @@ class FakeOpenAI(HttpFakeServer):
         if not isinstance(body, dict):
             return error(400, "We could not parse the JSON body of your request.", "invalid_request_error", None)
         fields = (self._responses_fields if endpoint == "responses" else self._chat_fields)(body)
-        fake = self.admit(endpoint=endpoint if wait else f"batch:{endpoint}", headers=request_headers, body=body,
-                          received_at=arrived, **fields)
+        fake = self.admit(
+            endpoint=endpoint if wait else f"batch:{endpoint}",
+            headers=request_headers,
+            body=body,
+            received_at=arrived,
+            **fields,
+        )
         if not self.key_accepted(fake):
             return error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
         problem = self.schema_problem(fake)
@@ -150,8 +163,12 @@ class FakeOpenAI(HttpFakeServer):
                 headers["retry-after-ms"] = str(int(reply.retry_after_s * 1000))
             if self.limits is None:
                 headers.update({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "0"})
-            return error(429, f"Rate limit reached for requests on {fake.model}. Please try again later.",
-                         "requests", "rate_limit_exceeded")
+            return error(
+                429,
+                f"Rate limit reached for requests on {fake.model}. Please try again later.",
+                "requests",
+                "rate_limit_exceeded",
+            )
         if reply.kind == "server_error":
             message = (
                 "The engine is currently overloaded, please try again later."
@@ -173,9 +190,20 @@ class FakeOpenAI(HttpFakeServer):
             return _error(400, "a file is required", "invalid_request_error", None, headers)
         content = await upload.read()
         file_id = self.batches.add_file(content)
-        return JSONResponse({"id": file_id, "object": "file", "bytes": len(content), "created_at": int(time.time()),
-                             "filename": upload.filename or "batch.jsonl", "purpose": str(form.get("purpose", "")),
-                             "status": "processed", "expires_at": None, "status_details": None}, headers=headers)
+        return JSONResponse(
+            {
+                "id": file_id,
+                "object": "file",
+                "bytes": len(content),
+                "created_at": int(time.time()),
+                "filename": upload.filename or "batch.jsonl",
+                "purpose": str(form.get("purpose", "")),
+                "status": "processed",
+                "expires_at": None,
+                "status_details": None,
+            },
+            headers=headers,
+        )
 
     async def _file_content(self, request: Request) -> Response:
         content = self.batches.file(request.path_params["file_id"])
@@ -206,13 +234,25 @@ class FakeOpenAI(HttpFakeServer):
             if not line.strip():
                 continue
             item = json.loads(line)
-            status, payload, reply_headers = await self._respond(kind, item.get("body"), request_headers, render,
-                                                                 wait=False)
-            results.append((item["custom_id"], None if status == 0 else {
-                "ok": status == 200, "status_code": status, "request_id": reply_headers["x-request-id"],
-                "body": payload}))
-        batch = self.batches.add("batch_", results, input_file_id=body["input_file_id"], endpoint=endpoint,
-                                 metadata=body.get("metadata"))
+            status, payload, reply_headers = await self._respond(
+                kind, item.get("body"), request_headers, render, wait=False
+            )
+            results.append(
+                (
+                    item["custom_id"],
+                    None
+                    if status == 0
+                    else {
+                        "ok": status == 200,
+                        "status_code": status,
+                        "request_id": reply_headers["x-request-id"],
+                        "body": payload,
+                    },
+                )
+            )
+        batch = self.batches.add(
+            "batch_", results, input_file_id=body["input_file_id"], endpoint=endpoint, metadata=body.get("metadata")
+        )
         return JSONResponse(self._batch_object(batch), headers=headers)
 
     async def _get_batch(self, request: Request) -> Response:
@@ -234,26 +274,50 @@ class FakeOpenAI(HttpFakeServer):
             output_id, error_id = batch.meta["output_file_id"], batch.meta["error_file_id"]
         total = len(batch.results)
         return {
-            "id": batch.id, "object": "batch", "endpoint": batch.meta["endpoint"], "errors": None,
-            "input_file_id": batch.meta["input_file_id"], "completion_window": "24h",
-            "status": "completed" if batch.ended else "in_progress", "output_file_id": output_id,
-            "error_file_id": error_id, "created_at": int(batch.created_at), "in_progress_at": int(batch.created_at),
-            "expires_at": int(batch.created_at) + 86400, "completed_at": int(batch.ends_at) if batch.ended else None,
-            "request_counts": {"total": total, "completed": counts["succeeded"],
-                               "failed": counts["errored"] + counts["expired"]},
+            "id": batch.id,
+            "object": "batch",
+            "endpoint": batch.meta["endpoint"],
+            "errors": None,
+            "input_file_id": batch.meta["input_file_id"],
+            "completion_window": "24h",
+            "status": "completed" if batch.ended else "in_progress",
+            "output_file_id": output_id,
+            "error_file_id": error_id,
+            "created_at": int(batch.created_at),
+            "in_progress_at": int(batch.created_at),
+            "expires_at": int(batch.created_at) + 86400,
+            "completed_at": int(batch.ends_at) if batch.ended else None,
+            "request_counts": {
+                "total": total,
+                "completed": counts["succeeded"],
+                "failed": counts["errored"] + counts["expired"],
+            },
             "metadata": batch.meta.get("metadata"),
         }
 
     @staticmethod
     def _result_line(custom_id: str, result: dict[str, Any] | None) -> str:
         if result is None:
-            line = {"id": f"batch_req_{secrets.token_hex(12)}", "custom_id": custom_id, "response": None,
-                    "error": {"code": "batch_expired", "message": "This request could not be executed before the "
-                              "completion window expired."}}
+            line = {
+                "id": f"batch_req_{secrets.token_hex(12)}",
+                "custom_id": custom_id,
+                "response": None,
+                "error": {
+                    "code": "batch_expired",
+                    "message": "This request could not be executed before the completion window expired.",
+                },
+            }
         else:
-            line = {"id": f"batch_req_{secrets.token_hex(12)}", "custom_id": custom_id,
-                    "response": {"status_code": result["status_code"], "request_id": result["request_id"],
-                                 "body": result["body"]}, "error": None}
+            line = {
+                "id": f"batch_req_{secrets.token_hex(12)}",
+                "custom_id": custom_id,
+                "response": {
+                    "status_code": result["status_code"],
+                    "request_id": result["request_id"],
+                    "body": result["body"],
+                },
+                "error": None,
+            }
         return json.dumps(line) + "\n"
 
     # -- Responses API ----------------------------------------------------------------------------

@@ -46,8 +46,10 @@ class FakeJsonModeOpenAI(FakeOpenAI):
         body = request.body
         response_format = body.get("response_format") or {}
         if response_format.get("type") == "json_schema":
-            return ("response_format type 'json_schema' is not supported by this server: use "
-                    "{'type': 'json_object'} (JSON mode) or tools")
+            return (
+                "response_format type 'json_schema' is not supported by this server: use "
+                "{'type': 'json_object'} (JSON mode) or tools"
+            )
         if response_format.get("type") != "json_object" and not body.get("tools"):
             return "this fake JSON-mode server answers only JSON mode (response_format json_object) or tool calls"
         if request.schema is None:
@@ -67,15 +69,24 @@ class FakeJsonModeOpenAI(FakeOpenAI):
         return fields
 
     @staticmethod
-    def _chat_body(body: dict[str, Any], fake: FakeRequest, reply: FakeReply,
-                   content: RenderedContent) -> dict[str, Any]:
+    def _chat_body(
+        body: dict[str, Any], fake: FakeRequest, reply: FakeReply, content: RenderedContent
+    ) -> dict[str, Any]:
         out = FakeOpenAI._chat_body(body, fake, reply, content)
         tools = body.get("tools") or []
         message = out["choices"][0]["message"]
         if tools and content.refusal is None:
             name = (tools[0].get("function") or {}).get("name", "answer")
-            message.update(content=None, tool_calls=[{"id": f"call_{out['id'][-12:]}", "type": "function",
-                                                      "function": {"name": name, "arguments": content.text}}])
+            message.update(
+                content=None,
+                tool_calls=[
+                    {
+                        "id": f"call_{out['id'][-12:]}",
+                        "type": "function",
+                        "function": {"name": name, "arguments": content.text},
+                    }
+                ],
+            )
             if not content.truncated:
                 out["choices"][0]["finish_reason"] = "tool_calls"
         return out

@@ -22,9 +22,7 @@ _SECRET_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "proxy-aut
 
 def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """Headers with every credential-bearing value replaced, safe to print or log."""
-    return {
-        name: ("[redacted]" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()
-    }
+    return {name: ("[redacted]" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()}
 
 
 def credential_of(headers: Mapping[str, str]) -> str | None:

@@ -170,8 +170,10 @@ class FakeServer(ABC):
         with self._lock:
             self._attempts[key] += 1
             request = FakeRequest(
-                provider=self.provider, attempt=self._attempts[key],
-                received_at=time.time() if received_at is None else received_at, **fields
+                provider=self.provider,
+                attempt=self._attempts[key],
+                received_at=time.time() if received_at is None else received_at,
+                **fields,
             )
             self._requests.append(request)
         return request
@@ -181,8 +183,7 @@ class FakeServer(ABC):
         if not self.require_strict_schema:
             return None
         if request.schema is None:
-            return (f"this fake {self.provider} server requires structured output: the request carries no JSON "
-                    "schema")
+            return f"this fake {self.provider} server requires structured output: the request carries no JSON schema"
         if request.provider == "openai" and request.strict is not True:
             return "this fake openai server requires a strict JSON schema: `strict: true` is missing"
         return None
@@ -202,8 +203,9 @@ class FakeServer(ABC):
         this fake's limits for its key; None when it is admitted (and counted) or the fake has no limits."""
         if self.limits is None:
             return None
-        refused = self.limits.admit(request.api_key or "", estimate_tokens(request.system + request.user),
-                                    request.received_at or None)
+        refused = self.limits.admit(
+            request.api_key or "", estimate_tokens(request.system + request.user), request.received_at or None
+        )
         if refused is None:
             return None
         kind, wait = refused
@@ -285,8 +287,9 @@ class FakeServer(ABC):
         if event is not None and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(event.set)
 
-    def wait_blocking(self, reply: FakeReply, still_wanted: Callable[[], bool] | None = None,
-                      request: FakeRequest | None = None) -> bool:
+    def wait_blocking(
+        self, reply: FakeReply, still_wanted: Callable[[], bool] | None = None, request: FakeRequest | None = None
+    ) -> bool:
         """Thread-pool twin of `wait_async`; `still_wanted()` lets a hang end when the client left."""
         delay = self.delay_for(reply, request)
         if delay is not None:
@@ -315,8 +318,9 @@ class FakeServer(ABC):
         up to its longest prefix is written (counted as a write only where the provider bills writes: Anthropic)."""
         if not request.system or not self.cache_eligible(request):
             return 0, 0
-        prefixes = [p for p in self.cache_prefixes(request)
-                    if estimate_tokens(p.replace("\0", "")) >= self.CACHE_MIN_TOKENS]
+        prefixes = [
+            p for p in self.cache_prefixes(request) if estimate_tokens(p.replace("\0", "")) >= self.CACHE_MIN_TOKENS
+        ]
         if not prefixes:
             return 0, 0
         with self._lock:
@@ -334,8 +338,11 @@ class FakeServer(ABC):
         if self.limits is not None:
             self.limits.record_output(request.api_key or "", content.output_tokens)
         cached, written = self.cache_usage(request)
-        return replace(content, cached_tokens=min(cached, content.input_tokens),
-                       cache_write_tokens=min(written, content.input_tokens))
+        return replace(
+            content,
+            cached_tokens=min(cached, content.input_tokens),
+            cache_write_tokens=min(written, content.input_tokens),
+        )
 
     @staticmethod
     def _content_of(reply: FakeReply, request: FakeRequest) -> RenderedContent:
@@ -344,9 +351,7 @@ class FakeServer(ABC):
             return RenderedContent("", input_tokens, reply.output_tokens or 8, False, reply.message)
         if reply.kind == "malformed":
             text = reply.json_text or ""
-            return RenderedContent(
-                text, input_tokens, reply.output_tokens or estimate_tokens(text), False, None
-            )
+            return RenderedContent(text, input_tokens, reply.output_tokens or estimate_tokens(text), False, None)
         full = reply.json_text if reply.json_text is not None else _example_json(request)
         if reply.kind == "truncated":
             cut = full[: max(1, len(full) // 2)]

@@ -37,16 +37,24 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         self, request: chat_pb2.GetCompletionsRequest, context: grpc.ServicerContext
     ) -> chat_pb2.GetChatCompletionResponse:
         code, message, trailing, response = self.respond(
-            request, {key.lower(): str(value) for key, value in context.invocation_metadata()},
-            still_wanted=context.is_active)
+            request,
+            {key.lower(): str(value) for key, value in context.invocation_metadata()},
+            still_wanted=context.is_active,
+        )
         if trailing:
             context.set_trailing_metadata(trailing)
         if code is not None:
             context.abort(code, message)
         return response
 
-    def respond(self, request: chat_pb2.GetCompletionsRequest, headers: dict[str, str], *,
-                still_wanted: Any = None, batch: bool = False) -> tuple[Any, str, tuple, Any]:
+    def respond(
+        self,
+        request: chat_pb2.GetCompletionsRequest,
+        headers: dict[str, str],
+        *,
+        still_wanted: Any = None,
+        batch: bool = False,
+    ) -> tuple[Any, str, tuple, Any]:
         """(status code or None, message, trailing metadata, response) of one completion request; in a batch a
         hang is (None, "", (), None): the request expired."""
         fake = self._fake
@@ -59,12 +67,8 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         recorded = fake.admit(
             endpoint="Batch/Chat" if batch else "Chat/GetCompletion",
             model=request.model,
-            system="\n\n".join(
-                _text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_SYSTEM
-            ),
-            user="\n\n".join(
-                _text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_USER
-            ),
+            system="\n\n".join(_text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_SYSTEM),
+            user="\n\n".join(_text_of(m) for m in request.messages if m.role == chat_pb2.MessageRole.ROLE_USER),
             schema=schema,
             schema_name=None,
             strict=None,
@@ -87,8 +91,12 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
             return grpc.StatusCode.DEADLINE_EXCEEDED, "fake server stopped while hanging", (), None
         if reply.kind == "rate_limited":
             trailing = (("retry-after", f"{reply.retry_after_s:g}"),) if reply.retry_after_s is not None else ()
-            return (grpc.StatusCode.RESOURCE_EXHAUSTED, "Rate limit exceeded for this team and model",
-                    trailing + self._rate_metadata(recorded, batch), None)
+            return (
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "Rate limit exceeded for this team and model",
+                trailing + self._rate_metadata(recorded, batch),
+                None,
+            )
         if reply.kind == "server_error":
             if reply.status == 503:
                 return grpc.StatusCode.UNAVAILABLE, "The service is temporarily unavailable", (), None
@@ -107,20 +115,14 @@ class _ChatServicer(chat_pb2_grpc.ChatServicer):
         created = timestamp_pb2.Timestamp()
         created.GetCurrentTime()
         text = content.refusal if content.refusal is not None else content.text
-        finish = (
-            sample_pb2.FinishReason.REASON_MAX_LEN
-            if content.truncated
-            else sample_pb2.FinishReason.REASON_STOP
-        )
+        finish = sample_pb2.FinishReason.REASON_MAX_LEN if content.truncated else sample_pb2.FinishReason.REASON_STOP
         return chat_pb2.GetChatCompletionResponse(
             id=secrets.token_hex(16),
             outputs=[
                 chat_pb2.CompletionOutput(
                     finish_reason=finish,
                     index=0,
-                    message=chat_pb2.CompletionMessage(
-                        content=text, role=chat_pb2.MessageRole.ROLE_ASSISTANT
-                    ),
+                    message=chat_pb2.CompletionMessage(content=text, role=chat_pb2.MessageRole.ROLE_ASSISTANT),
                 )
             ],
             created=created,
@@ -159,8 +161,12 @@ class _BatchServicer(batch_pb2_grpc.BatchMgmtServicer):
         created = timestamp_pb2.Timestamp()
         created.FromSeconds(int(batch.created_at))
         counts = batch.counts()
-        state = batch_pb2.BatchState(num_requests=len(batch.results), num_pending=counts["processing"],
-                                     num_success=counts["succeeded"], num_error=counts["errored"] + counts["expired"])
+        state = batch_pb2.BatchState(
+            num_requests=len(batch.results),
+            num_pending=counts["processing"],
+            num_success=counts["succeeded"],
+            num_error=counts["errored"] + counts["expired"],
+        )
         return batch_pb2.Batch(batch_id=batch.id, name=batch.meta.get("name", ""), create_time=created, state=state)
 
     def CreateBatch(self, request, context):  # noqa: N802
@@ -176,11 +182,14 @@ class _BatchServicer(batch_pb2_grpc.BatchMgmtServicer):
             if code is None and response is None:
                 result = None  # a hang: expires
             elif code is not None:
-                result = batch_pb2.BatchResult(batch_request_id=item.batch_request_id,
-                                               error=status_pb2.Status(code=code.value[0], message=message))
+                result = batch_pb2.BatchResult(
+                    batch_request_id=item.batch_request_id, error=status_pb2.Status(code=code.value[0], message=message)
+                )
             else:
-                result = batch_pb2.BatchResult(batch_request_id=item.batch_request_id,
-                                               response=batch_pb2.BatchResultData(completion_response=response))
+                result = batch_pb2.BatchResult(
+                    batch_request_id=item.batch_request_id,
+                    response=batch_pb2.BatchResultData(completion_response=response),
+                )
             batch.results.append((item.batch_request_id, _XaiResult(result)))
         batch.ends_at = time.time() + self._fake.batches.latency_s
         return empty_pb2.Empty()
@@ -193,9 +202,16 @@ class _BatchServicer(batch_pb2_grpc.BatchMgmtServicer):
         done = []
         if batch.ended:
             for custom_id, result in batch.results:
-                done.append(result.proto if result is not None else batch_pb2.BatchResult(
-                    batch_request_id=custom_id, error=status_pb2.Status(
-                        code=grpc.StatusCode.DEADLINE_EXCEEDED.value[0], message="the batch request expired")))
+                done.append(
+                    result.proto
+                    if result is not None
+                    else batch_pb2.BatchResult(
+                        batch_request_id=custom_id,
+                        error=status_pb2.Status(
+                            code=grpc.StatusCode.DEADLINE_EXCEEDED.value[0], message="the batch request expired"
+                        ),
+                    )
+                )
         start = int(request.pagination_token or 0)
         limit = request.limit or 100
         page = done[start : start + limit]

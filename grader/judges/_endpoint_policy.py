@@ -51,13 +51,11 @@ def resolve_api_key(spec: JudgeSpec, *, local: bool) -> str:
         return value
     if local or name is None:
         return LOCAL_PLACEHOLDER_KEY
-    raise MissingApiKey(
-        f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)"
-    )
+    raise MissingApiKey(f"judge {spec.judge_id!r}: environment variable {name} is not set (it must hold the API key)")
 
 
 def missing_api_keys(specs: list[JudgeSpec]) -> list[str]:
-    """"judge: VARIABLE" for every judge of a real (non-loopback) endpoint whose key variable is not set; only
+    """ "judge: VARIABLE" for every judge of a real (non-loopback) endpoint whose key variable is not set; only
     variable names, never a value."""
     out = []
     for spec in specs:

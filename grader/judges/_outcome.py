@@ -12,9 +12,7 @@ from typing import Any, Literal
 
 from ._ratelimits import RateLimitSnapshot
 
-ErrorKind = Literal[
-    "transport", "timeout", "rate_limited", "server", "format", "schema", "refused", "auth", "request"
-]
+ErrorKind = Literal["transport", "timeout", "rate_limited", "server", "format", "schema", "refused", "auth", "request"]
 """Why a call failed. Retryable (infrastructure or format): transport, timeout, rate_limited, server,
 format, schema. Not retryable: refused (the model declined), auth (401/403), request (any other 4xx:
 the request itself was rejected)."""
@@ -131,8 +129,11 @@ def parse_model_json(text: str) -> tuple[dict[str, Any] | None, ErrorKind | None
     if not text.strip():
         return None, "format", "the model returned no text"
     if len(text) > MAX_REPLY_CHARS:
-        return None, "format", (f"the model's text is {len(text):,} characters, over the limit of "
-                                f"{MAX_REPLY_CHARS:,}: not parsed")
+        return (
+            None,
+            "format",
+            (f"the model's text is {len(text):,} characters, over the limit of {MAX_REPLY_CHARS:,}: not parsed"),
+        )
     try:
         value = strict_json_loads(text)
     except DuplicateKey as error:

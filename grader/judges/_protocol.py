@@ -45,8 +45,9 @@ class BatchApiError(RuntimeError):
     ``lost``: the provider does not know the batch (404 / NOT_FOUND); ``refused``: it refused the call for capacity
     (429 / RESOURCE_EXHAUSTED, 529 overloaded; ``http_status`` when there is one)."""
 
-    def __init__(self, message: str, *, lost: bool = False, refused: bool = False,
-                 http_status: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, lost: bool = False, refused: bool = False, http_status: int | None = None
+    ) -> None:
         super().__init__(message)
         self.lost = lost
         self.refused = refused
@@ -60,14 +61,11 @@ class BatchJudge(Protocol):
 
     spec: JudgeSpec
 
-    async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
-        ...
+    async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState: ...
 
-    async def batch_state(self, batch_id: str) -> BatchState:
-        ...
+    async def batch_state(self, batch_id: str) -> BatchState: ...
 
-    async def batch_results(self, batch_id: str) -> list[BatchResult]:
-        ...
+    async def batch_results(self, batch_id: str) -> list[BatchResult]: ...
 
 
 @runtime_checkable
@@ -76,8 +74,9 @@ class ProviderJudge(Protocol):
 
     spec: JudgeSpec
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
-                   cache_prefix_chars: int = 0) -> CallOutcome:
+    async def call(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
+    ) -> CallOutcome:
         """Send one prompt asking for JSON that follows `schema`; never raises for provider failures.
         ``cache_prefix_chars``: the first characters of ``user`` are shared with other prompts (a provider with
         explicit cache breakpoints gets one after them; automatic prefix caching needs nothing)."""

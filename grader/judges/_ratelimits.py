@@ -49,8 +49,12 @@ class RateLimits(BaseModel):
 
     def per_minute(self) -> dict[str, int]:
         """kind (``LIMIT_KINDS``) -> limit per minute, for the limits given."""
-        values = {"requests": self.rpm, "tokens": self.tpm, "input_tokens": self.input_tpm,
-                  "output_tokens": self.output_tpm}
+        values = {
+            "requests": self.rpm,
+            "tokens": self.tpm,
+            "input_tokens": self.input_tpm,
+            "output_tokens": self.output_tpm,
+        }
         return {k: v for k, v in values.items() if v is not None}
 
 
@@ -74,8 +78,12 @@ class RateLimitSnapshot:
 
 
 _OPENAI_NAMES = {"requests": "requests", "tokens": "tokens"}
-_ANTHROPIC_NAMES = {"requests": "requests", "tokens": "tokens", "input_tokens": "input-tokens",
-                    "output_tokens": "output-tokens"}
+_ANTHROPIC_NAMES = {
+    "requests": "requests",
+    "tokens": "tokens",
+    "input_tokens": "input-tokens",
+    "output_tokens": "output-tokens",
+}
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 _DURATION_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
 
@@ -124,13 +132,17 @@ def snapshot_from_headers(headers: Any, now: float | None = None) -> RateLimitSn
     limits: dict[str, LimitState] = {}
     for kind, name in _ANTHROPIC_NAMES.items():
         prefix = f"anthropic-ratelimit-{name}-"
-        state = LimitState(_int(get(prefix + "limit")), _int(get(prefix + "remaining")),
-                           _seconds_until(get(prefix + "reset"), now))
+        state = LimitState(
+            _int(get(prefix + "limit")), _int(get(prefix + "remaining")), _seconds_until(get(prefix + "reset"), now)
+        )
         if state.limit is not None or state.remaining is not None:
             limits[kind] = state
     for kind, name in _OPENAI_NAMES.items():
-        state = LimitState(_int(get(f"x-ratelimit-limit-{name}")), _int(get(f"x-ratelimit-remaining-{name}")),
-                           parse_duration(get(f"x-ratelimit-reset-{name}")))
+        state = LimitState(
+            _int(get(f"x-ratelimit-limit-{name}")),
+            _int(get(f"x-ratelimit-remaining-{name}")),
+            parse_duration(get(f"x-ratelimit-reset-{name}")),
+        )
         if state.limit is not None or state.remaining is not None:
             limits.setdefault(kind, state)
     return RateLimitSnapshot(limits) if limits else None

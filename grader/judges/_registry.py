@@ -133,8 +133,11 @@ def _unused_transports_hidden():  # noqa: ANN202
 def providers_with(**capabilities: Any) -> list[str]:
     """The registered providers whose class attributes equal ``capabilities`` (e.g. ``batch_api=True``); imports
     every provider class, so for messages and checks that need all of them."""
-    return [name for name in PROVIDERS
-            if all(getattr(provider_class(name), key) == value for key, value in capabilities.items())]
+    return [
+        name
+        for name in PROVIDERS
+        if all(getattr(provider_class(name), key) == value for key, value in capabilities.items())
+    ]
 
 
 def provider_labels(names: list[str]) -> str:

@@ -109,8 +109,10 @@ class SdkJudge(Generic[ClientT]):
         self._clients: PerLoopClient[ClientT] = PerLoopClient(factory)
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, "
-                f"endpoint={self.spec.endpoint!r})")
+        return (
+            f"{type(self).__name__}(judge_id={self.spec.judge_id!r}, model={self.spec.model!r}, "
+            f"endpoint={self.spec.endpoint!r})"
+        )
 
     def prepare_replies(self) -> None:
         """Ready the SDK to read a reply before the first one arrives. The Stainless SDKs (OpenAI, Anthropic)
@@ -132,9 +134,12 @@ class SdkJudge(Generic[ClientT]):
             yield
         except error_type as error:
             status = getattr(error, "status_code", None)
-            raise BatchApiError(redact(f"{self.spec.provider} batch {what}: {error}", self._secret),
-                                lost=isinstance(error, not_found), refused=status in (429, 529),
-                                http_status=status) from None
+            raise BatchApiError(
+                redact(f"{self.spec.provider} batch {what}: {error}", self._secret),
+                lost=isinstance(error, not_found),
+                refused=status in (429, 529),
+                http_status=status,
+            ) from None
 
 
 def jsonl_results(text: str, outcome_of: Any) -> list[BatchResult]:

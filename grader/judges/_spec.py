@@ -29,8 +29,15 @@ class Pricing(BaseModel):
     """What a call through the provider's batch API costs against the same call made synchronously (0.5: half
     price, the discount OpenAI, Anthropic and xAI give batches); unset: batch calls are priced in full."""
 
-    def cost_usd(self, input_tokens: int | None, output_tokens: int | None, cached_input_tokens: int | None = 0,
-                 cache_write_tokens: int | None = 0, *, batch: bool = False) -> float:
+    def cost_usd(
+        self,
+        input_tokens: int | None,
+        output_tokens: int | None,
+        cached_input_tokens: int | None = 0,
+        cache_write_tokens: int | None = 0,
+        *,
+        batch: bool = False,
+    ) -> float:
         """List-price dollars of one call. ``input_tokens`` is every input token, cached and written included;
         ``batch``: sent through the provider's batch API (``batch_factor`` applies)."""
         factor = (self.batch_factor or 1.0) if batch else 1.0
@@ -38,8 +45,16 @@ class Pricing(BaseModel):
         plain = max(0, (input_tokens or 0) - cached - written)
         cached_price = self.input_per_mtok if self.cached_input_per_mtok is None else self.cached_input_per_mtok
         write_price = self.input_per_mtok if self.cache_write_per_mtok is None else self.cache_write_per_mtok
-        return factor * (plain * self.input_per_mtok + cached * cached_price + written * write_price
-                         + (output_tokens or 0) * self.output_per_mtok) / 1e6
+        return (
+            factor
+            * (
+                plain * self.input_per_mtok
+                + cached * cached_price
+                + written * write_price
+                + (output_tokens or 0) * self.output_per_mtok
+            )
+            / 1e6
+        )
 
 
 class JudgeSpec(BaseModel):
@@ -104,15 +119,17 @@ class JudgeSpec(BaseModel):
         if provider.calls_provider and provider.default_endpoint is None and not self.endpoint_given:
             raise ValueError(f"an {name} judge needs `{provider.endpoint_field}` (e.g. http://127.0.0.1:8000/v1)")
         if self.temperature is not None and self.temperature > provider.max_temperature:
-            raise ValueError(f"an {name} judge takes a temperature in [0, {provider.max_temperature:g}], "
-                             f"got {self.temperature}")
+            raise ValueError(
+                f"an {name} judge takes a temperature in [0, {provider.max_temperature:g}], got {self.temperature}"
+            )
         if self.structured_output not in provider.structured_outputs:
-            raise ValueError(f"an {name} judge offers structured_output {' | '.join(provider.structured_outputs)}, "
-                             f"not {self.structured_output!r}")
+            raise ValueError(
+                f"an {name} judge offers structured_output {' | '.join(provider.structured_outputs)}, "
+                f"not {self.structured_output!r}"
+            )
         if self.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.api_key_env):
             raise ValueError(
-                "`api_key_env` must be the NAME of an environment variable (letters, digits, underscore), "
-                "not a key"
+                "`api_key_env` must be the NAME of an environment variable (letters, digits, underscore), not a key"
             )
         return self
 

@@ -27,10 +27,21 @@ __all__ = ["AnthropicJudge", "outcome_of_message"]
 _TRUNCATING_STOPS = frozenset({"max_tokens", "model_context_window_exceeded"})
 
 SAMPLE_MESSAGE: dict[str, Any] = {
-    "id": "msg_sample", "type": "message", "role": "assistant", "model": "sample",
-    "content": [{"type": "text", "text": "{}"}], "stop_reason": "end_turn", "stop_sequence": None, "stop_details": None,
-    "usage": {"input_tokens": 1, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
-              "service_tier": "standard"},
+    "id": "msg_sample",
+    "type": "message",
+    "role": "assistant",
+    "model": "sample",
+    "content": [{"type": "text", "text": "{}"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "stop_details": None,
+    "usage": {
+        "input_tokens": 1,
+        "output_tokens": 1,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "service_tier": "standard",
+    },
 }
 """A Messages body of the shape a judge's reply has, read once ahead by ``prepare_replies`` (never sent)."""
 
@@ -47,12 +58,16 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
     fake = "anthropic"
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
-        super().__init__(spec, api_key=api_key, factory=lambda: AsyncAnthropic(
+        super().__init__(
+            spec,
             api_key=api_key,
-            base_url=spec.endpoint,
-            timeout=spec.timeout_s,
-            max_retries=0,
-        ))
+            factory=lambda: AsyncAnthropic(
+                api_key=api_key,
+                base_url=spec.endpoint,
+                timeout=spec.timeout_s,
+                max_retries=0,
+            ),
+        )
 
     def prepare_replies(self) -> None:
         Message.model_construct(**SAMPLE_MESSAGE)  # the SDK's own reading of a reply, on a sample (no call)
@@ -75,8 +90,9 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
             params["temperature"] = self.spec.temperature
         return params
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
-                   cache_prefix_chars: int = 0) -> CallOutcome:
+    async def call(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
+    ) -> CallOutcome:
         client = self._clients.get()
         params = self.request_params(system, user, schema, schema_name, cache_prefix_chars=cache_prefix_chars)
         secret = self._secret
@@ -114,16 +130,23 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
         try:
             message = await raw.parse()
         except Exception as error:  # not a Message body: keep it, a format failure
-            return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Messages body: {error!r}",
-                               **fields)
+            return CallOutcome(
+                False, body, error_kind="format", error_message=f"unreadable Messages body: {error!r}", **fields
+            )
         return outcome_of_message(message, body, fields)
 
     # -- Message Batches API ---------------------------------------------------------------------------------
 
     async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
-        requests = [{"custom_id": item.custom_id,
-                     "params": self.request_params(item.system, item.user, schema, schema_name,
-                                                   cache_prefix_chars=item.cache_prefix_chars)} for item in items]
+        requests = [
+            {
+                "custom_id": item.custom_id,
+                "params": self.request_params(
+                    item.system, item.user, schema, schema_name, cache_prefix_chars=item.cache_prefix_chars
+                ),
+            }
+            for item in items
+        ]
         async with self._batch_errors("submit"):
             return self._state(await self._clients.get().messages.batches.create(requests=requests))
 
@@ -138,8 +161,9 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
             if not batch.results_url:
                 raise BatchApiError(f"Anthropic batch {batch_id} has no results yet ({batch.processing_status})")
             # the JSONL exactly as served (each line is a result's raw reply), not the SDK's re-decoded objects
-            response = await client.get(batch.results_url, cast_to=httpx2.Response,
-                                        options={"headers": {"Accept": "application/binary"}})
+            response = await client.get(
+                batch.results_url, cast_to=httpx2.Response, options={"headers": {"Accept": "application/binary"}}
+            )
             text = response.text
         return jsonl_results(text, self._line_outcome)
 
@@ -149,9 +173,19 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
     @staticmethod
     def _state(batch: Any) -> BatchState:
         c = batch.request_counts
-        return BatchState(batch.id, batch.processing_status == "ended", batch.processing_status,
-                          {"processing": c.processing, "succeeded": c.succeeded, "errored": c.errored,
-                           "canceled": c.canceled, "expired": c.expired}, batch.model_dump_json())
+        return BatchState(
+            batch.id,
+            batch.processing_status == "ended",
+            batch.processing_status,
+            {
+                "processing": c.processing,
+                "succeeded": c.succeeded,
+                "errored": c.errored,
+                "canceled": c.canceled,
+                "expired": c.expired,
+            },
+            batch.model_dump_json(),
+        )
 
     def _line_outcome(self, item: dict[str, Any], line: str) -> CallOutcome:
         raw = redact(line, self._secret) or ""
@@ -161,15 +195,21 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
             try:
                 message = Message.model_validate(result.get("message"))
             except Exception as error:  # noqa: BLE001 - not a Message: kept, a format failure
-                return CallOutcome(False, raw, error_kind="format",
-                                   error_message=f"unreadable Messages body: {error!r}")
+                return CallOutcome(
+                    False, raw, error_kind="format", error_message=f"unreadable Messages body: {error!r}"
+                )
             return outcome_of_message(message, raw, {"request_id": None})
         if kind == "errored":
             error = ((result.get("error") or {}).get("error")) or {}
             error_kind = _BATCH_ERROR_KINDS.get(str(error.get("type")), "request")
             # the status the same error has on a synchronous call: a 529 overloaded is a refusal for capacity too
-            return CallOutcome(False, raw, error_kind=error_kind, http_status=_BATCH_ERROR_STATUS.get(
-                str(error.get("type"))), error_message=f"batch: {error.get('type')}: {error.get('message')}")
+            return CallOutcome(
+                False,
+                raw,
+                error_kind=error_kind,
+                http_status=_BATCH_ERROR_STATUS.get(str(error.get("type"))),
+                error_message=f"batch: {error.get('type')}: {error.get('message')}",
+            )
         # expired or canceled: the request never ran
         return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
 
@@ -179,13 +219,19 @@ def _user_content(user: str, shared: int) -> str | list[dict[str, Any]]:
     first. Anthropic reads consecutive text blocks as one text: nothing is added between them."""
     if not 0 < shared < len(user):
         return user
-    return [{"type": "text", "text": user[:shared], "cache_control": {"type": "ephemeral"}},
-            {"type": "text", "text": user[shared:]}]
+    return [
+        {"type": "text", "text": user[:shared], "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": user[shared:]},
+    ]
 
 
 _BATCH_ERROR_KINDS: dict[str, Any] = {
-    "rate_limit_error": "rate_limited", "overloaded_error": "server", "api_error": "server",
-    "timeout_error": "timeout", "authentication_error": "auth", "permission_error": "auth",
+    "rate_limit_error": "rate_limited",
+    "overloaded_error": "server",
+    "api_error": "server",
+    "timeout_error": "timeout",
+    "authentication_error": "auth",
+    "permission_error": "auth",
 }
 _BATCH_ERROR_STATUS: dict[str, int] = {"rate_limit_error": 429, "overloaded_error": 529}
 
@@ -203,8 +249,9 @@ def outcome_of_message(message: Any, body: str, fields: dict[str, Any]) -> CallO
         fields["cached_input_tokens"], fields["cache_write_tokens"] = read, written
         text = "".join(block.text for block in message.content if block.type == "text")
     except Exception as error:  # not a Message body: keep it, a format failure
-        return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Messages body: {error!r}",
-                           **fields)
+        return CallOutcome(
+            False, body, error_kind="format", error_message=f"unreadable Messages body: {error!r}", **fields
+        )
     refusal = None
     if message.stop_reason == "refusal":
         details = message.stop_details

@@ -55,21 +55,54 @@ async def send_with_openai_sdk(
 
 
 SAMPLE_RESPONSE: dict[str, Any] = {
-    "id": "resp_sample", "object": "response", "created_at": 0, "status": "completed", "background": False,
-    "completed_at": 0, "error": None, "incomplete_details": None, "instructions": "sample",
-    "max_output_tokens": 1, "max_tool_calls": None, "model": "sample",
-    "output": [{"id": "rs_sample", "type": "reasoning", "summary": []},
-               {"id": "msg_sample", "type": "message", "status": "completed", "role": "assistant",
-                "content": [{"type": "output_text", "text": "{}", "annotations": [], "logprobs": []}]}],
-    "parallel_tool_calls": True, "previous_response_id": None, "prompt_cache_key": "sample",
-    "reasoning": {"effort": None, "summary": None}, "safety_identifier": None, "service_tier": "default",
-    "store": False, "temperature": 1.0,
-    "text": {"format": {"type": "json_schema", "name": "sample", "schema": {"type": "object"}, "strict": True},
-             "verbosity": "medium"},
-    "tool_choice": "auto", "tools": [], "top_logprobs": 0, "top_p": 1.0, "truncation": "disabled",
-    "usage": {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-              "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 2},
-    "user": None, "metadata": {},
+    "id": "resp_sample",
+    "object": "response",
+    "created_at": 0,
+    "status": "completed",
+    "background": False,
+    "completed_at": 0,
+    "error": None,
+    "incomplete_details": None,
+    "instructions": "sample",
+    "max_output_tokens": 1,
+    "max_tool_calls": None,
+    "model": "sample",
+    "output": [
+        {"id": "rs_sample", "type": "reasoning", "summary": []},
+        {
+            "id": "msg_sample",
+            "type": "message",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "{}", "annotations": [], "logprobs": []}],
+        },
+    ],
+    "parallel_tool_calls": True,
+    "previous_response_id": None,
+    "prompt_cache_key": "sample",
+    "reasoning": {"effort": None, "summary": None},
+    "safety_identifier": None,
+    "service_tier": "default",
+    "store": False,
+    "temperature": 1.0,
+    "text": {
+        "format": {"type": "json_schema", "name": "sample", "schema": {"type": "object"}, "strict": True},
+        "verbosity": "medium",
+    },
+    "tool_choice": "auto",
+    "tools": [],
+    "top_logprobs": 0,
+    "top_p": 1.0,
+    "truncation": "disabled",
+    "usage": {
+        "input_tokens": 1,
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "output_tokens": 1,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 2,
+    },
+    "user": None,
+    "metadata": {},
 }
 """A Responses body of the shape a judge's reply has, read once ahead by ``prepare_replies`` (never sent)."""
 
@@ -91,12 +124,16 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
     fake = "openai"
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
-        super().__init__(spec, api_key=api_key, factory=lambda: AsyncOpenAI(
+        super().__init__(
+            spec,
             api_key=api_key,
-            base_url=spec.endpoint,
-            timeout=spec.timeout_s,
-            max_retries=0,
-        ))
+            factory=lambda: AsyncOpenAI(
+                api_key=api_key,
+                base_url=spec.endpoint,
+                timeout=spec.timeout_s,
+                max_retries=0,
+            ),
+        )
 
     def request_params(
         self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
@@ -106,9 +143,7 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
             "model": self.spec.model,
             "instructions": system,
             "input": [{"role": "user", "content": user}],
-            "text": {
-                "format": {"type": "json_schema", "name": schema_name, "schema": schema, "strict": True}
-            },
+            "text": {"format": {"type": "json_schema", "name": schema_name, "schema": schema, "strict": True}},
             "max_output_tokens": self.spec.max_output_tokens,
             "store": False,
             # the instructions (rubric) are the prefix every contestant's prompt shares: one cache key for them
@@ -121,8 +156,9 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
     def prepare_replies(self) -> None:
         Response.model_construct(**SAMPLE_RESPONSE)  # the SDK's own reading of a reply, on a sample (no call)
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
-                   cache_prefix_chars: int = 0) -> CallOutcome:
+    async def call(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
+    ) -> CallOutcome:
         client = self._clients.get()
         params = self.request_params(system, user, schema, schema_name)
         sent = await send_with_openai_sdk(
@@ -141,22 +177,33 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
         try:
             response = raw.parse()
         except Exception as error:  # the body is not a Responses object: keep it, call it a format failure
-            return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Responses body: {error!r}",
-                               **fields)
+            return CallOutcome(
+                False, body, error_kind="format", error_message=f"unreadable Responses body: {error!r}", **fields
+            )
         return outcome_of_response(response, body, fields)
 
     # -- Batch API: one JSONL file of /v1/responses requests, results in an output and an error file -----------
 
     async def batch_submit(self, items: list[BatchItem], schema: dict[str, Any], schema_name: str) -> BatchState:
         client = self._clients.get()
-        lines = [json.dumps({"custom_id": item.custom_id, "method": "POST", "url": "/v1/responses",
-                             "body": self.request_params(item.system, item.user, schema, schema_name)})
-                 for item in items]
+        lines = [
+            json.dumps(
+                {
+                    "custom_id": item.custom_id,
+                    "method": "POST",
+                    "url": "/v1/responses",
+                    "body": self.request_params(item.system, item.user, schema, schema_name),
+                }
+            )
+            for item in items
+        ]
         async with self._batch_errors("submit"):
-            upload = await client.files.create(file=("grader-batch.jsonl", "\n".join(lines).encode(),
-                                                     "application/jsonl"), purpose="batch")
-            batch = await client.batches.create(input_file_id=upload.id, endpoint="/v1/responses",
-                                                completion_window="24h")
+            upload = await client.files.create(
+                file=("grader-batch.jsonl", "\n".join(lines).encode(), "application/jsonl"), purpose="batch"
+            )
+            batch = await client.batches.create(
+                input_file_id=upload.id, endpoint="/v1/responses", completion_window="24h"
+            )
         return self._state(batch)
 
     async def batch_state(self, batch_id: str) -> BatchState:
@@ -180,9 +227,13 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
     @staticmethod
     def _state(batch: Any) -> BatchState:
         counts = batch.request_counts
-        return BatchState(batch.id, batch.status in _ENDED, batch.status,
-                          {"total": counts.total, "completed": counts.completed, "failed": counts.failed}
-                          if counts else {}, batch.model_dump_json())
+        return BatchState(
+            batch.id,
+            batch.status in _ENDED,
+            batch.status,
+            {"total": counts.total, "completed": counts.completed, "failed": counts.failed} if counts else {},
+            batch.model_dump_json(),
+        )
 
     def _line_outcome(self, item: dict[str, Any], line: str) -> CallOutcome:
         """One result line (its text is the raw reply): the response it carries, or why there is none."""
@@ -198,13 +249,21 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
         body = response.get("body") or {}
         if status != 200:
             message = ((body.get("error") or {}).get("message") if isinstance(body, dict) else None) or str(body)
-            return http_failure(status=status, body=raw, headers=None, request_id=fields["request_id"],
-                                message=message, latency_s=0.0, secret=self._secret)
+            return http_failure(
+                status=status,
+                body=raw,
+                headers=None,
+                request_id=fields["request_id"],
+                message=message,
+                latency_s=0.0,
+                secret=self._secret,
+            )
         try:
             parsed = Response.model_validate(body)
         except Exception as error:  # noqa: BLE001 - not a Responses object: kept, a format failure
-            return CallOutcome(False, raw, error_kind="format", error_message=f"unreadable Responses body: {error!r}",
-                               **fields)
+            return CallOutcome(
+                False, raw, error_kind="format", error_message=f"unreadable Responses body: {error!r}", **fields
+            )
         return outcome_of_response(parsed, raw, fields)
 
 
@@ -236,8 +295,9 @@ def outcome_of_response(response: Any, body: str, fields: dict[str, Any]) -> Cal
             refusal = "stopped by the content filter"
         text = response.output_text
     except Exception as error:  # the body is not a Responses object: keep it, call it a format failure
-        return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Responses body: {error!r}",
-                           **fields)
+        return CallOutcome(
+            False, body, error_kind="format", error_message=f"unreadable Responses body: {error!r}", **fields
+        )
     truncated = response.status == "incomplete" and refusal is None
     if truncated and incomplete:
         fields["stop_reason"] = f"incomplete:{incomplete}"

@@ -47,14 +47,25 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
 
     def __init__(self, spec: JudgeSpec, *, api_key: str) -> None:
         keep_bodies = spec.structured_output != "strict"
-        super().__init__(spec, api_key=api_key, factory=lambda: AsyncOpenAI(
+        super().__init__(
+            spec,
             api_key=api_key,
-            base_url=spec.endpoint,
-            timeout=spec.timeout_s,
-            max_retries=0,
-            **({"http_client": openai.DefaultAsyncHttpxClient(
-                timeout=spec.timeout_s, event_hooks={"response": [_keep_raw_body]})} if keep_bodies else {}),
-        ))
+            factory=lambda: AsyncOpenAI(
+                api_key=api_key,
+                base_url=spec.endpoint,
+                timeout=spec.timeout_s,
+                max_retries=0,
+                **(
+                    {
+                        "http_client": openai.DefaultAsyncHttpxClient(
+                            timeout=spec.timeout_s, event_hooks={"response": [_keep_raw_body]}
+                        )
+                    }
+                    if keep_bodies
+                    else {}
+                ),
+            ),
+        )
 
     def _base_params(self, system: str, user: str) -> dict[str, Any]:
         params: dict[str, Any] = {
@@ -75,14 +86,20 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
         if self.spec.structured_output != "strict":
             return instructor_request(params, self.spec.structured_output, reply_model(schema, schema_name))
         # the key order of the body as sent before modes existed (hashed by dry runs)
-        params = {"model": params.pop("model"), "messages": params.pop("messages"),
-                  "response_format": {"type": "json_schema",
-                                      "json_schema": {"name": schema_name, "schema": schema, "strict": True}},
-                  **params}
+        params = {
+            "model": params.pop("model"),
+            "messages": params.pop("messages"),
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": schema_name, "schema": schema, "strict": True},
+            },
+            **params,
+        }
         return params
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
-                   cache_prefix_chars: int = 0) -> CallOutcome:
+    async def call(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
+    ) -> CallOutcome:
         if self.spec.structured_output != "strict":
             return await self._call_through_instructor(system, user, schema, schema_name)
         client = self._clients.get()
@@ -102,12 +119,14 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
         try:
             completion = raw.parse()
         except Exception as error:  # not a chat.completion body: keep it, a format failure
-            return CallOutcome(False, body, error_kind="format",
-                               error_message=f"unreadable Chat Completions body: {error!r}", **fields)
+            return CallOutcome(
+                False, body, error_kind="format", error_message=f"unreadable Chat Completions body: {error!r}", **fields
+            )
         return outcome_of_completion(completion, body, fields, tools=False)
 
-    async def _call_through_instructor(self, system: str, user: str, schema: dict[str, Any],
-                                       schema_name: str) -> CallOutcome:
+    async def _call_through_instructor(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str
+    ) -> CallOutcome:
         """One attempt through instructor (re-asks off); the body as received is the raw reply."""
         import instructor
         from instructor.core.exceptions import InstructorError
@@ -120,8 +139,8 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
         try:
             async with asyncio.timeout(backstop_timeout(self.spec)):
                 _, completion = await client.chat.completions.create_with_completion(
-                    response_model=reply_model(schema, schema_name), max_retries=0,
-                    **self._base_params(system, user))
+                    response_model=reply_model(schema, schema_name), max_retries=0, **self._base_params(system, user)
+                )
         except (TimeoutError, InstructorError, openai.APIError) as error:
             failure = self._failure(error, watch, answered=bool(bodies))
             if failure is not None:
@@ -135,8 +154,13 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
             try:
                 completion = ChatCompletion.model_validate_json(bodies[-1])
             except Exception as error:  # noqa: BLE001 - not a chat.completion body: kept, a format failure
-                return CallOutcome(False, body, error_kind="format",
-                                   error_message=f"unreadable Chat Completions body: {error!r}", **fields)
+                return CallOutcome(
+                    False,
+                    body,
+                    error_kind="format",
+                    error_message=f"unreadable Chat Completions body: {error!r}",
+                    **fields,
+                )
         return outcome_of_completion(completion, body, fields, tools=self.spec.structured_output == "tools")
 
     def _failure(self, error: BaseException, watch: Stopwatch, *, answered: bool) -> CallOutcome | None:
@@ -144,18 +168,30 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
         back that instructor could not read (``answered``: a body was received), classified from the reply itself."""
         cause = next((e for e in _chain(error) if isinstance(e, (openai.APIError, TimeoutError))), None)
         if isinstance(cause, openai.APIStatusError):
-            return http_failure(status=cause.status_code, body=cause.response.text, headers=cause.response.headers,
-                                request_id=cause.request_id, message=cause.message, latency_s=watch.elapsed,
-                                secret=self._secret)
+            return http_failure(
+                status=cause.status_code,
+                body=cause.response.text,
+                headers=cause.response.headers,
+                request_id=cause.request_id,
+                message=cause.message,
+                latency_s=watch.elapsed,
+                secret=self._secret,
+            )
         if isinstance(cause, (openai.APITimeoutError, TimeoutError)):
-            return no_reply_failure("timeout", f"no reply within {self.spec.timeout_s:g} s", latency_s=watch.elapsed,
-                                    secret=self._secret)
+            return no_reply_failure(
+                "timeout", f"no reply within {self.spec.timeout_s:g} s", latency_s=watch.elapsed, secret=self._secret
+            )
         if isinstance(cause, openai.APIConnectionError):
             detail = f"{cause.message} ({cause.__cause__!r})" if cause.__cause__ else cause.message
             return no_reply_failure("transport", detail, latency_s=watch.elapsed, secret=self._secret)
         if _completion_of(error) is None and not answered:
-            return CallOutcome(False, "", error_kind="format", latency_s=watch.elapsed,
-                               error_message=redact(f"instructor: {error}", self._secret))
+            return CallOutcome(
+                False,
+                "",
+                error_kind="format",
+                latency_s=watch.elapsed,
+                error_message=redact(f"instructor: {error}", self._secret),
+            )
         return None
 
 
@@ -258,7 +294,9 @@ def outcome_of_completion(completion: Any, body: str, fields: dict[str, Any], *,
         calls = choice.message.tool_calls or []
         text = (calls[0].function.arguments or "") if tools and calls else (choice.message.content or "")
     except Exception as error:  # not a chat.completion body (or no choices): keep it, a format failure
-        return CallOutcome(False, body, error_kind="format", error_message=f"unreadable Chat Completions body: "
-                           f"{error!r}", **fields)
-    return outcome_from_text(text, raw_reply=body, truncated=choice.finish_reason == "length", refusal=refusal,
-                             **fields)
+        return CallOutcome(
+            False, body, error_kind="format", error_message=f"unreadable Chat Completions body: {error!r}", **fields
+        )
+    return outcome_from_text(
+        text, raw_reply=body, truncated=choice.finish_reason == "length", refusal=refusal, **fields
+    )

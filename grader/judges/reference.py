@@ -47,13 +47,16 @@ from grader.pit import MARKET_TZ
 from grader.season import Decision, SeasonBundle
 
 REFERENCE_MODEL = "reference-baseline-v1"
-_RISK = re.compile(r"\b(risk|risks|volatil\w*|drawdown|stop[- ]loss|stop|hedg\w*|downside|trim\w*|diversif\w*)\b",
-                   re.I)
+_RISK = re.compile(r"\b(risk|risks|volatil\w*|drawdown|stop[- ]loss|stop|hedg\w*|downside|trim\w*|diversif\w*)\b", re.I)
 _HEDGE = re.compile(r"\b(may|might|could|uncertain\w*|if|unless|probab\w*|likely|risk)\b", re.I)
 _PNL = re.compile(r"\b(i made money|already up|locked in (?:a )?profit|my gains?|we are up|realized gain)\b", re.I)
 _NUMBER = re.compile(r"[-+]?\$?\d+(?:\.\d+)?%?")
-CATEGORY_SUB = {"valuation": "valuation_metrics", "price_momentum": "momentum_technical",
-                "analyst": "analyst_data", "sector": "sector_industry_context"}
+CATEGORY_SUB = {
+    "valuation": "valuation_metrics",
+    "price_momentum": "momentum_technical",
+    "analyst": "analyst_data",
+    "sector": "sector_industry_context",
+}
 
 
 def _clip(x: float) -> int:
@@ -109,8 +112,14 @@ class ReferenceJudge:
 
     model = REFERENCE_MODEL
 
-    def __init__(self, bundle: SeasonBundle, rubric, replays: dict | None = None,
-                 outcomes: dict[str, dict] | None = None, pending: bool = False):
+    def __init__(
+        self,
+        bundle: SeasonBundle,
+        rubric,
+        replays: dict | None = None,
+        outcomes: dict[str, dict] | None = None,
+        pending: bool = False,
+    ):
         self.bundle = bundle
         self.rubric = rubric
         self.replays = replays or {}
@@ -134,17 +143,22 @@ class ReferenceJudge:
             owners = []
             for d in self.bundle.decisions_of(contestant_id):
                 text = d.rationale
-                extra = [f"{a.symbol}: {a.rationale}" for a in d.allocation or []
-                         if a.rationale and a.rationale not in text]  # not already quoted in the rationale
+                extra = [
+                    f"{a.symbol}: {a.rationale}" for a in d.allocation or [] if a.rationale and a.rationale not in text
+                ]  # not already quoted in the rationale
                 if extra:  # one holding per line: "SYMBOL: its rationale"
                     text += "\n" + "\n".join(extra)
-                default = (d.trades[0].symbol if d.trades else
-                           (d.allocation[0].symbol if d.allocation else None))
+                default = d.trades[0].symbol if d.trades else (d.allocation[0].symbol if d.allocation else None)
                 holdings = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
-                claims = extract_claims(text, d.decided_at, default, self.universe,
-                                        benchmark=self.bundle.info.benchmark,
-                                        available_fields=self.available_fields,
-                                        default_is_certain=len(holdings) <= 1)
+                claims = extract_claims(
+                    text,
+                    d.decided_at,
+                    default,
+                    self.universe,
+                    benchmark=self.bundle.info.benchmark,
+                    available_fields=self.available_fields,
+                    default_is_certain=len(holdings) <= 1,
+                )
                 de = DecisionEvidence(d)
                 out.append(de)
                 for c in claims:
@@ -196,8 +210,9 @@ class ReferenceJudge:
             "no_contradiction": _clip(100.0 * (1 - con / checkable)) if checkable else 50,
         }
         for cat, sub in CATEGORY_SUB.items():
-            evidence_scores[sub] = ratio([(c, v) for c, v in pairs
-                                          if any(field_category(f) == cat for f in (c.cited_fields or []))])
+            evidence_scores[sub] = ratio(
+                [(c, v) for c, v in pairs if any(field_category(f) == cat for f in (c.cited_fields or []))]
+            )
 
         trading = [d for d in decisions if d.trades]
         replay = self.replays.get(contestant_id)
@@ -209,27 +224,38 @@ class ReferenceJudge:
             text = d.rationale.lower()
             return all(t.symbol.lower() in text or self.names.get(t.symbol, "\0").lower() in text for t in d.trades)
 
-        supported_by_decision = {id(de.decision): sum(v.status == "supported" for _, v in de.verifications)
-                                 for de in evid}
-        checkable_by_decision = {id(de.decision): sum(v.status != "not_verifiable" for _, v in de.verifications)
-                                 for de in evid}
-        maxw = facts.max_position_weight if facts else (
-            max((max((a.weight for a in d.allocation), default=0) for d in decisions if d.allocation), default=0))
+        supported_by_decision = {
+            id(de.decision): sum(v.status == "supported" for _, v in de.verifications) for de in evid
+        }
+        checkable_by_decision = {
+            id(de.decision): sum(v.status != "not_verifiable" for _, v in de.verifications) for de in evid
+        }
+        maxw = (
+            facts.max_position_weight
+            if facts
+            else (max((max((a.weight for a in d.allocation), default=0) for d in decisions if d.allocation), default=0))
+        )
         cash_negative = bool(replay is not None and (replay.cash < -1e-6).any())
         reasoning_scores = {
-            "action_rationale_alignment": _clip(100.0 * (sum(names_all(d) for d in trading) + len(decisions)
-                                                         - len(trading)) / n),
+            "action_rationale_alignment": _clip(
+                100.0 * (sum(names_all(d) for d in trading) + len(decisions) - len(trading)) / n
+            ),
             "thesis_quality": _clip(40 + 15 * sum(supported_by_decision.values()) / n),
             "strategy_fit": max(20, _clip(100 - 150 * thrash / trades)),
             "risk_awareness": _clip(20 + 80 * sum(bool(_RISK.search(d.rationale)) for d in decisions) / n),
             "portfolio_discipline": _clip(100 - 100 * max(0.0, maxw - 0.25) / 0.75 - (20 if cash_negative else 0)),
             "temporal_consistency": _clip(100 - 200 * thrash / trades),
-            "decision_update_quality": _clip(100.0 * sum(checkable_by_decision[id(d)] > 0 for d in trading)
-                                             / len(trading)) if trading else 50,
-            "uncertainty_discipline": _clip(30 + 70 * sum(bool(_HEDGE.search(d.rationale)) or d.confidence
-                                                          is not None for d in decisions) / n),
-            "outcome_independent_reasoning": _clip(100 - 100 * sum(bool(_PNL.search(d.rationale))
-                                                                  for d in decisions) / n),
+            "decision_update_quality": _clip(
+                100.0 * sum(checkable_by_decision[id(d)] > 0 for d in trading) / len(trading)
+            )
+            if trading
+            else 50,
+            "uncertainty_discipline": _clip(
+                30 + 70 * sum(bool(_HEDGE.search(d.rationale)) or d.confidence is not None for d in decisions) / n
+            ),
+            "outcome_independent_reasoning": _clip(
+                100 - 100 * sum(bool(_PNL.search(d.rationale)) for d in decisions) / n
+            ),
             "clarity_specificity": _clip(30 + 20 * sum(len(_NUMBER.findall(d.rationale)) for d in decisions) / n),
         }
         outcome = self.outcomes.get(contestant_id) or {}
@@ -247,32 +273,46 @@ class ReferenceJudge:
                 "cited_fields": list(c.cited_fields or []),
                 "status": v.status,
                 "note": v.reason,
-                **({"assertions": [s for s in (to_structured(a) for a in c.assertions or []) if s is not None]}
-                   if structured else {}),
+                **(
+                    {"assertions": [s for s in (to_structured(a) for a in c.assertions or []) if s is not None]}
+                    if structured
+                    else {}
+                ),
             }
             for c, v in pairs
         ]
         grade = {
             "schema_version": self.rubric.output_schema_version,
             "claim_ledger": ledger,
-            "reasoning": {"sub_scores": self._fit("reasoning", reasoning_scores),
-                          "note": "Reference baseline: text and process-fact heuristics (see grader/judges/reference.py)."},
-            "evidence": {"sub_scores": self._fit("evidence", evidence_scores),
-                         "note": f"Reference baseline: {len(pairs)} claims extracted and verified: {sup} supported, "
-                                 f"{con} contradicted, {len(pairs) - checkable} not verifiable."},
-            "outcome": {"score": outcome_score,
-                        "note": "pending: no outcome" if outcome_score is None else
-                        f"alpha {alpha * 100:.2f}% mapped to 50 + 500 × alpha"},
+            "reasoning": {
+                "sub_scores": self._fit("reasoning", reasoning_scores),
+                "note": "Reference baseline: text and process-fact heuristics (see grader/judges/reference.py).",
+            },
+            "evidence": {
+                "sub_scores": self._fit("evidence", evidence_scores),
+                "note": f"Reference baseline: {len(pairs)} claims extracted and verified: {sup} supported, "
+                f"{con} contradicted, {len(pairs) - checkable} not verifiable.",
+            },
+            "outcome": {
+                "score": outcome_score,
+                "note": "pending: no outcome"
+                if outcome_score is None
+                else f"alpha {alpha * 100:.2f}% mapped to 50 + 500 × alpha",
+            },
             "data_reliability": {"score": reliability, "note": "share of trades priced near the last known close"},
-            "lookahead_check": {"passed": True,
-                                "note": "Reference baseline reads only point-in-time snapshots at each decision time."},
+            "lookahead_check": {
+                "passed": True,
+                "note": "Reference baseline reads only point-in-time snapshots at each decision time.",
+            },
         }
         weights = {s.id: s.weight for s in self.rubric.axes.reasoning.sub_components}
         r = sum(grade["reasoning"]["sub_scores"][k] * w for k, w in weights.items()) / max(1e-9, sum(weights.values()))
         band = "strong" if r >= 67 else "mixed" if r >= 45 else "weak"
         grade["verdict"] = f"Reference baseline: {band} reasoning (deterministic, not an LLM grade)"
-        grade["summary"] = (f"Reference baseline — {len(decisions)} decisions, {sup}/{checkable} checkable claims "
-                            f"supported, {con} contradicted, {thrash} thrash events.")
+        grade["summary"] = (
+            f"Reference baseline — {len(decisions)} decisions, {sup}/{checkable} checkable claims "
+            f"supported, {con} contradicted, {thrash} thrash events."
+        )
         return self._order(grade)
 
     def _fit(self, axis: str, scores: dict[str, int]) -> dict[str, int]:
@@ -298,6 +338,15 @@ class ReferenceJudge:
 
     @staticmethod
     def _order(grade: dict) -> dict:
-        order = ["schema_version", "claim_ledger", "reasoning", "evidence", "outcome", "data_reliability",
-                 "lookahead_check", "verdict", "summary"]
+        order = [
+            "schema_version",
+            "claim_ledger",
+            "reasoning",
+            "evidence",
+            "outcome",
+            "data_reliability",
+            "lookahead_check",
+            "verdict",
+            "summary",
+        ]
         return {k: grade[k] for k in order if k in grade}

@@ -84,13 +84,17 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
         return cls(spec, api_key=api_key, insecure=local)
 
     def __init__(self, spec: JudgeSpec, *, api_key: str, insecure: bool = False) -> None:
-        super().__init__(spec, api_key=api_key, factory=lambda: xai_sdk.AsyncClient(
+        super().__init__(
+            spec,
             api_key=api_key,
-            api_host=spec.endpoint,
-            timeout=spec.timeout_s,
-            use_insecure_channel=insecure,
-            channel_options=no_retry_channel_options(),
-        ))
+            factory=lambda: xai_sdk.AsyncClient(
+                api_key=api_key,
+                api_host=spec.endpoint,
+                timeout=spec.timeout_s,
+                use_insecure_channel=insecure,
+                channel_options=no_retry_channel_options(),
+            ),
+        )
 
     def _chat_settings(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -111,8 +115,9 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
         request = chat_pb2.GetCompletionsRequest(n=1, **{k: v for k, v in settings.items() if v is not None})
         return json_format.MessageToDict(request, preserving_proto_field_name=True)
 
-    async def call(self, system: str, user: str, schema: dict[str, Any], schema_name: str, *,
-                   cache_prefix_chars: int = 0) -> CallOutcome:
+    async def call(
+        self, system: str, user: str, schema: dict[str, Any], schema_name: str, *, cache_prefix_chars: int = 0
+    ) -> CallOutcome:
         """One GetCompletion (what `chat.sample()` sends), with the schema as a json_schema response format."""
         client = self._clients.get()
         chat = client.chat.create(**self._chat_settings(system, user, schema))
@@ -141,8 +146,9 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
             chunk: list[Any] = []
             size = 0
             for item in items:
-                chat = client.chat.create(**self._chat_settings(item.system, item.user, schema),
-                                          batch_request_id=item.custom_id)
+                chat = client.chat.create(
+                    **self._chat_settings(item.system, item.user, schema), batch_request_id=item.custom_id
+                )
                 weight = chat.proto.ByteSize()
                 if chunk and size + weight > _ADD_CHUNK_BYTES:  # gRPC messages are capped (4 MB by default)
                     await client.batch.add(batch.batch_id, chunk)
@@ -175,30 +181,47 @@ class XaiJudge(SdkJudge[xai_sdk.AsyncClient], Provider):
         try:
             yield
         except grpc.aio.AioRpcError as error:
-            raise BatchApiError(redact(f"xAI batch {what}: gRPC {error.code().name}: {error.details()}",
-                                       self._secret), lost=error.code() == grpc.StatusCode.NOT_FOUND,
-                                refused=error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED) from None
+            raise BatchApiError(
+                redact(f"xAI batch {what}: gRPC {error.code().name}: {error.details()}", self._secret),
+                lost=error.code() == grpc.StatusCode.NOT_FOUND,
+                refused=error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED,
+            ) from None
 
     @staticmethod
     def _state(batch: Any) -> BatchState:
         st = batch.state
         ended = st.num_requests > 0 and st.num_pending == 0
         raw = json_format.MessageToJson(batch, preserving_proto_field_name=True, indent=None)
-        return BatchState(batch.batch_id, ended, "ended" if ended else "processing",
-                          {"requests": st.num_requests, "pending": st.num_pending, "succeeded": st.num_success,
-                           "errored": st.num_error, "cancelled": st.num_cancelled}, raw)
+        return BatchState(
+            batch.batch_id,
+            ended,
+            "ended" if ended else "processing",
+            {
+                "requests": st.num_requests,
+                "pending": st.num_pending,
+                "succeeded": st.num_success,
+                "errored": st.num_error,
+                "cancelled": st.num_cancelled,
+            },
+            raw,
+        )
 
     def _result_outcome(self, result: Any) -> CallOutcome:
-        raw = redact(json_format.MessageToJson(result, preserving_proto_field_name=True, indent=None),
-                     self._secret) or ""
+        raw = (
+            redact(json_format.MessageToJson(result, preserving_proto_field_name=True, indent=None), self._secret) or ""
+        )
         if result.error.code:
             code = grpc.StatusCode.UNKNOWN
             for candidate in grpc.StatusCode:
                 if candidate.value[0] == result.error.code:
                     code = candidate
             kind: ErrorKind = _KIND_BY_CODE.get(code, "request")
-            return CallOutcome(False, raw, error_kind=kind,
-                               error_message=redact(f"batch: gRPC {code.name}: {result.error.message}", self._secret))
+            return CallOutcome(
+                False,
+                raw,
+                error_kind=kind,
+                error_message=redact(f"batch: gRPC {code.name}: {result.error.message}", self._secret),
+            )
         outcome = outcome_of_completion(result.response.completion_response, 0.0, self._secret)
         outcome.raw_reply = raw
         return outcome

@@ -66,8 +66,9 @@ class BatchProgress:
 class BatchRunner(CallRunner):
     """Submits, polls and collects provider batches for a run's tasks, recording every attempt."""
 
-    async def run(self, tasks: list[Task], on_result, *, wait: bool, poll_s: float = DEFAULT_POLL_S,
-                  on_poll=None) -> BatchProgress:
+    async def run(
+        self, tasks: list[Task], on_result, *, wait: bool, poll_s: float = DEFAULT_POLL_S, on_poll=None
+    ) -> BatchProgress:
         """One step (collect what has ended, submit what needs a call); with ``wait``, steps until no batch is
         open (``on_poll(progress)`` after each)."""
         self.preload_completed([t.key for t in tasks])
@@ -94,10 +95,12 @@ class BatchRunner(CallRunner):
         await self._collect(by_key, on_result, progress)
         await self._submit(tasks, on_result, progress)
         with session_scope(self.db_url) as s:
-            for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.run_id == self.run_id,
-                                                           JudgeBatchRow.status == "submitted")):
-                progress.open_batches.append(f"{b.judge_id}: {b.provider_batch_id} ({b.provider_status}, "
-                                             f"{b.request_count} requests)")
+            for b in s.scalars(
+                select(JudgeBatchRow).where(JudgeBatchRow.run_id == self.run_id, JudgeBatchRow.status == "submitted")
+            ):
+                progress.open_batches.append(
+                    f"{b.judge_id}: {b.provider_batch_id} ({b.provider_status}, {b.request_count} requests)"
+                )
         return progress
 
     # -- state of the run's calls ---------------------------------------------------------------------------------
@@ -107,10 +110,12 @@ class BatchRunner(CallRunner):
         without their stored replies (read again only for a reply stored and not yet parsed: :meth:`_reply_of`)."""
         out: dict[tuple[str, int, int], list[JudgeCallRow]] = defaultdict(list)
         with session_scope(self.db_url) as s:
-            for row in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == self.run_id,
-                                                            JudgeCallRow.status.notin_(("reused", "dry_run")))
-                                 .options(defer(JudgeCallRow.raw_reply), defer(JudgeCallRow.parsed))
-                                 .order_by(JudgeCallRow.id)):
+            for row in s.scalars(
+                select(JudgeCallRow)
+                .where(JudgeCallRow.run_id == self.run_id, JudgeCallRow.status.notin_(("reused", "dry_run")))
+                .options(defer(JudgeCallRow.raw_reply), defer(JudgeCallRow.parsed))
+                .order_by(JudgeCallRow.id)
+            ):
                 s.expunge(row)
                 out[(row.judge_id, row.contestant_id, row.repeat)].append(row)
         return out
@@ -124,13 +129,17 @@ class BatchRunner(CallRunner):
         """A batch still ``submitting`` was left by a process that died before the provider answered: lost, its
         calls interrupted (sent again in a new batch, not counted toward the cap)."""
         with session_scope(self.db_url) as s:
-            for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.run_id == self.run_id,
-                                                           JudgeBatchRow.status == "submitting")):
+            for b in s.scalars(
+                select(JudgeBatchRow).where(JudgeBatchRow.run_id == self.run_id, JudgeBatchRow.status == "submitting")
+            ):
                 b.status = "lost"
-                b.error_message = ("the submitting process stopped before the provider answered; if the provider "
-                                   "received it, its results cannot be matched here (check the provider's console)")
-                for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.batch_id == b.id,
-                                                                 JudgeCallRow.status == "queued")):
+                b.error_message = (
+                    "the submitting process stopped before the provider answered; if the provider "
+                    "received it, its results cannot be matched here (check the provider's console)"
+                )
+                for call in s.scalars(
+                    select(JudgeCallRow).where(JudgeCallRow.batch_id == b.id, JudgeCallRow.status == "queued")
+                ):
                     call.status, call.error_kind = "interrupted", "interrupted"
                     call.error_message = "the batch it was in was never confirmed by the provider"
 
@@ -138,9 +147,14 @@ class BatchRunner(CallRunner):
 
     async def _collect(self, by_key, on_result, progress: BatchProgress) -> None:
         with session_scope(self.db_url) as s:
-            batches = [(b.id, b.judge_id, b.provider_batch_id) for b in s.scalars(
-                select(JudgeBatchRow).where(JudgeBatchRow.run_id == self.run_id, JudgeBatchRow.status == "submitted")
-                .order_by(JudgeBatchRow.id))]
+            batches = [
+                (b.id, b.judge_id, b.provider_batch_id)
+                for b in s.scalars(
+                    select(JudgeBatchRow)
+                    .where(JudgeBatchRow.run_id == self.run_id, JudgeBatchRow.status == "submitted")
+                    .order_by(JudgeBatchRow.id)
+                )
+            ]
         for batch_row_id, judge_id, provider_batch_id in batches:
             judge: BatchJudge | None = self.judges.get(judge_id)
             if judge is None:
@@ -153,8 +167,14 @@ class BatchRunner(CallRunner):
                     await self._in_db(self._lose, batch_row_id, str(error))
                 progress.problems.append(f"{judge_id}: {error}")
                 continue
-            await self._in_db(self._update_batch, batch_row_id, provider_status=state.status, counts=state.counts,
-                              raw_status=state.raw, checked_at=datetime.now(UTC))
+            await self._in_db(
+                self._update_batch,
+                batch_row_id,
+                provider_status=state.status,
+                counts=state.counts,
+                raw_status=state.raw,
+                checked_at=datetime.now(UTC),
+            )
             if not state.ended:
                 continue
             try:
@@ -166,8 +186,12 @@ class BatchRunner(CallRunner):
 
     async def _store_results(self, batch_row_id: int, results: list[BatchResult], by_key, on_result) -> int:
         with session_scope(self.db_url) as s:
-            queued = {c.custom_id: (c.id, (c.judge_id, c.contestant_id, c.repeat)) for c in s.scalars(
-                select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id, JudgeCallRow.status == "queued"))}
+            queued = {
+                c.custom_id: (c.id, (c.judge_id, c.contestant_id, c.repeat))
+                for c in s.scalars(
+                    select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id, JudgeCallRow.status == "queued")
+                )
+            }
         stored = 0
         for result in results:
             call = queued.pop(result.custom_id, None)
@@ -177,8 +201,9 @@ class BatchRunner(CallRunner):
             task = by_key.get(key)
             if task is None:
                 continue
-            grade = await self._store_outcome(task, call_id,
-                                              scrub_outcome(self.judges[task.spec.judge_id], result.outcome))
+            grade = await self._store_outcome(
+                task, call_id, scrub_outcome(self.judges[task.spec.judge_id], result.outcome)
+            )
             stored += 1
             if grade is not None:
                 await self.deliver(on_result, TaskResult(task, "ok", call_id, grade))
@@ -187,27 +212,49 @@ class BatchRunner(CallRunner):
         for custom_id, (call_id, key) in queued.items():  # no result for it in an ended batch
             task = by_key.get(key)
             if task is not None:
-                await self._store_outcome(task, call_id, CallOutcome(
-                    False, "", error_kind="timeout", error_message=f"batch: no result for request {custom_id}"))
+                await self._store_outcome(
+                    task,
+                    call_id,
+                    CallOutcome(
+                        False, "", error_kind="timeout", error_message=f"batch: no result for request {custom_id}"
+                    ),
+                )
         await self._in_db(self._update_batch, batch_row_id, status="collected", collected_at=datetime.now(UTC))
         return stored
 
     async def _store_outcome(self, task: Task, call_id: int, outcome: CallOutcome) -> dict | None:
         """Store a batch result on its call as a synchronous reply is stored (raw first), then parse it."""
         pricing = task.spec.pricing
-        cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens, outcome.cached_input_tokens,
-                                outcome.cache_write_tokens, batch=True) if pricing else None
+        cost = (
+            pricing.cost_usd(
+                outcome.input_tokens,
+                outcome.output_tokens,
+                outcome.cached_input_tokens,
+                outcome.cache_write_tokens,
+                batch=True,
+            )
+            if pricing
+            else None
+        )
         self.stats.cost_usd += cost or 0.0
         self.stats.input_tokens += outcome.input_tokens or 0
         self.stats.output_tokens += outcome.output_tokens or 0
         await self._in_db(
-            self._update, call_id,
+            self._update,
+            call_id,
             status="received" if outcome.ok else ("invalid" if outcome.error_kind in ("format", "schema") else "error"),
-            error_kind=outcome.error_kind, error_message=outcome.error_message, http_status=outcome.http_status,
-            raw_reply=outcome.raw_reply, raw_reply_sha256=sha256_text(outcome.raw_reply), parsed=outcome.parsed,
-            input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
-            cached_input_tokens=outcome.cached_input_tokens, cache_write_tokens=outcome.cache_write_tokens,
-            cost_usd=cost, latency_s=outcome.latency_s,
+            error_kind=outcome.error_kind,
+            error_message=outcome.error_message,
+            http_status=outcome.http_status,
+            raw_reply=outcome.raw_reply,
+            raw_reply_sha256=sha256_text(outcome.raw_reply),
+            parsed=outcome.parsed,
+            input_tokens=outcome.input_tokens,
+            output_tokens=outcome.output_tokens,
+            cached_input_tokens=outcome.cached_input_tokens,
+            cache_write_tokens=outcome.cache_write_tokens,
+            cost_usd=cost,
+            latency_s=outcome.latency_s,
         )
         if not outcome.ok:
             self.stats.attempts_failed += 1
@@ -223,8 +270,9 @@ class BatchRunner(CallRunner):
         with session_scope(self.db_url) as s:
             b = s.get(JudgeBatchRow, batch_row_id)
             b.status, b.error_message = "lost", why
-            for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id,
-                                                             JudgeCallRow.status == "queued")):
+            for call in s.scalars(
+                select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id, JudgeCallRow.status == "queued")
+            ):
                 call.status, call.error_kind, call.error_message = "error", "transport", f"batch lost: {why}"
 
     def _refuse(self, batch_row_id: int, why: str, http_status: int | None) -> None:
@@ -233,8 +281,9 @@ class BatchRunner(CallRunner):
         with session_scope(self.db_url) as s:
             b = s.get(JudgeBatchRow, batch_row_id)
             b.status, b.error_message = "lost", f"submission refused for capacity: {why}"
-            for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id,
-                                                             JudgeCallRow.status == "queued")):
+            for call in s.scalars(
+                select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id, JudgeCallRow.status == "queued")
+            ):
                 call.status, call.http_status = "error", http_status
                 call.error_kind = "server" if http_status == 529 else "rate_limited"
                 call.error_message = f"batch submission refused for capacity: {why}"
@@ -269,15 +318,20 @@ class BatchRunner(CallRunner):
             # neither our own crashes nor the provider's refusals for capacity (429/529) count toward the cap
             refused = sum(1 for c in attempts if is_refused_attempt(c))
             counted = sum(1 for c in attempts if c.status not in INTERRUPTED) - refused
-            if (last is not None and last_kind not in _RETRYABLE or counted >= policy.max_attempts
-                    or refused >= policy.max_rate_limited):
+            if (
+                last is not None
+                and last_kind not in _RETRYABLE
+                or counted >= policy.max_attempts
+                or refused >= policy.max_rate_limited
+            ):
                 continue  # a gap: the attempts are on record
             wanted[task.spec.judge_id].append((task, made + 1, last.id if last is not None else None))
         for judge_id, items in wanted.items():
             progress.submitted += await self._submit_one(judge_id, items, progress)
 
-    async def _submit_one(self, judge_id: str, items: list[tuple[Task, int, int | None]],
-                          progress: BatchProgress) -> int:
+    async def _submit_one(
+        self, judge_id: str, items: list[tuple[Task, int, int | None]], progress: BatchProgress
+    ) -> int:
         judge: BatchJudge = self.judges[judge_id]
         spec = items[0][0].spec
         batch_row_id, requests = await self._in_db(self._record_submission, judge_id, spec, items)
@@ -292,29 +346,53 @@ class BatchRunner(CallRunner):
                 await self._in_db(self._lose, batch_row_id, f"submission failed: {error}")
             progress.problems.append(f"{judge_id}: {error}")
             return 0
-        await self._in_db(self._update_batch, batch_row_id, provider_batch_id=state.batch_id, status="submitted",
-                          provider_status=state.status, counts=state.counts, raw_status=state.raw,
-                          checked_at=datetime.now(UTC))
+        await self._in_db(
+            self._update_batch,
+            batch_row_id,
+            provider_batch_id=state.batch_id,
+            status="submitted",
+            provider_status=state.status,
+            counts=state.counts,
+            raw_status=state.raw,
+            checked_at=datetime.now(UTC),
+        )
         return len(requests)
 
     def _record_submission(self, judge_id: str, spec, items) -> tuple[int, list[BatchItem]]:
         """The batch row and one queued call per request, committed before anything leaves."""
         with session_scope(self.db_url) as s:
-            batch = JudgeBatchRow(run_id=self.run_id, judge_id=judge_id, provider=spec.provider, model=spec.model,
-                                  status="submitting", request_count=len(items))
+            batch = JudgeBatchRow(
+                run_id=self.run_id,
+                judge_id=judge_id,
+                provider=spec.provider,
+                model=spec.model,
+                status="submitting",
+                request_count=len(items),
+            )
             s.add(batch)
             s.flush()
             requests = []
             for task, attempt, previous in items:
-                row = JudgeCallRow(run_id=self.run_id, judge_id=judge_id, provider=spec.provider, model=spec.model,
-                                   contestant_id=task.contestant_row_id, repeat=task.repeat, cache_key=task.key,
-                                   prompt_sha256=task.prompt.sha256, attempt=attempt, replaces_call_id=previous,
-                                   status="queued", batch_id=batch.id)
+                row = JudgeCallRow(
+                    run_id=self.run_id,
+                    judge_id=judge_id,
+                    provider=spec.provider,
+                    model=spec.model,
+                    contestant_id=task.contestant_row_id,
+                    repeat=task.repeat,
+                    cache_key=task.key,
+                    prompt_sha256=task.prompt.sha256,
+                    attempt=attempt,
+                    replaces_call_id=previous,
+                    status="queued",
+                    batch_id=batch.id,
+                )
                 s.add(row)
                 s.flush()
                 row.custom_id = f"call-{row.id}"
-                requests.append(BatchItem(row.custom_id, task.prompt.system, task.prompt.user,
-                                          task.prompt.shared_chars))
+                requests.append(
+                    BatchItem(row.custom_id, task.prompt.system, task.prompt.user, task.prompt.shared_chars)
+                )
             self.stats.calls_sent += len(requests)
             return batch.id, requests
 
@@ -347,4 +425,3 @@ async def refresh_states(db_url: str | None, run_id: str, judges: dict) -> list[
             row.provider_status, row.counts, row.raw_status = state.status, state.counts, state.raw
             row.checked_at, row.error_message = datetime.now(UTC), None
     return open_batches(db_url, run_id)
-

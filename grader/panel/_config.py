@@ -140,13 +140,14 @@ def load_panel(name_or_path: str | Path) -> PanelConfig:
         return PanelConfig.model_validate(data)
     except ValidationError as err:
         text = path.read_text()
-        problems = "; ".join(f"{_line_of(text, e['loc'])}{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                             for e in err.errors())
+        problems = "; ".join(
+            f"{_line_of(text, e['loc'])}{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors()
+        )
         raise PanelError(f"{path}: {problems}") from None
 
 
 def _line_of(text: str, loc: tuple) -> str:
-    """"line N: " of the YAML node a validation error's location names (the deepest that exists), or ""."""
+    """ "line N: " of the YAML node a validation error's location names (the deepest that exists), or ""."""
     try:
         node = yaml.compose(text)
     except yaml.YAMLError:

@@ -63,11 +63,21 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
         if run is None:
             raise KeyError(f"no run {run_id!r} in this database")
         panel = PanelConfig.model_validate(run.panel_doc) if run.panel_doc else None
-        rows = s.execute(select(JudgeCallRow.judge_id, JudgeCallRow.status, JudgeCallRow.input_tokens,
-                                JudgeCallRow.cached_input_tokens, JudgeCallRow.cache_write_tokens,
-                                JudgeCallRow.output_tokens, JudgeCallRow.cost_usd, JudgeCallRow.batch_id,
-                                JudgeCallRow.prompt_sha256)
-                         .where(JudgeCallRow.run_id == run_id).order_by(JudgeCallRow.id)).all()
+        rows = s.execute(
+            select(
+                JudgeCallRow.judge_id,
+                JudgeCallRow.status,
+                JudgeCallRow.input_tokens,
+                JudgeCallRow.cached_input_tokens,
+                JudgeCallRow.cache_write_tokens,
+                JudgeCallRow.output_tokens,
+                JudgeCallRow.cost_usd,
+                JudgeCallRow.batch_id,
+                JudgeCallRow.prompt_sha256,
+            )
+            .where(JudgeCallRow.run_id == run_id)
+            .order_by(JudgeCallRow.id)
+        ).all()
         from grader.storage import PromptRow
 
         shas = {r[-1] for r in rows if r[1] == "dry_run"}
@@ -81,9 +91,15 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
                 counted[digest] = count_tokens(text)
             return digest, counted[digest]
 
-        for sha, system, user, shared in (s.execute(
-                select(PromptRow.sha256, PromptRow.system, PromptRow.user, PromptRow.shared_chars)
-                .where(PromptRow.sha256.in_(shas))) if shas else []):
+        for sha, system, user, shared in (
+            s.execute(
+                select(PromptRow.sha256, PromptRow.system, PromptRow.user, PromptRow.shared_chars).where(
+                    PromptRow.sha256.in_(shas)
+                )
+            )
+            if shas
+            else []
+        ):
             prefixes[sha] = [count(system)]
             if shared:
                 key, tokens = count(user[:shared])
@@ -116,5 +132,6 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
             row.dollars_without_cache += pricing.cost_usd(inp, out_tokens)
             if dry:
                 row.dollars_if_batched = (row.dollars_if_batched or 0.0) + pricing.cost_usd(
-                    inp, out_tokens, cached, written, batch=True)
+                    inp, out_tokens, cached, written, batch=True
+                )
     return sorted(out.values(), key=lambda r: r.judge_id)

@@ -30,8 +30,10 @@ class Gap:
     last_error: str
 
     def line(self) -> str:
-        return (f"{self.judge_id} x {self.contestant} (repeat {self.repeat}): no valid grade after {self.attempts} "
-                f"attempt(s); last: {self.last_error or 'not attempted'}")
+        return (
+            f"{self.judge_id} x {self.contestant} (repeat {self.repeat}): no valid grade after {self.attempts} "
+            f"attempt(s); last: {self.last_error or 'not attempted'}"
+        )
 
 
 @dataclass(frozen=True)
@@ -51,16 +53,30 @@ def run_gaps(session, run_id: str, judge_ids: list[str] | None = None) -> list[G
     run = session.get(RunRow, run_id)
     if run is None:
         raise KeyError(f"no run {run_id!r} in this database")
-    contestants = {c.id: c.contestant_key for c in session.scalars(
-        select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
+    contestants = {
+        c.id: c.contestant_key
+        for c in session.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+    }
     # only the columns a gap needs: a call's stored reply and a grade's payload are never loaded here
-    calls = session.execute(select(JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.repeat,
-                                   JudgeCallRow.attempt, JudgeCallRow.status, JudgeCallRow.error_kind,
-                                   JudgeCallRow.error_message)
-                            .where(JudgeCallRow.run_id == run_id).order_by(JudgeCallRow.id)).all()
+    calls = session.execute(
+        select(
+            JudgeCallRow.judge_id,
+            JudgeCallRow.contestant_id,
+            JudgeCallRow.repeat,
+            JudgeCallRow.attempt,
+            JudgeCallRow.status,
+            JudgeCallRow.error_kind,
+            JudgeCallRow.error_message,
+        )
+        .where(JudgeCallRow.run_id == run_id)
+        .order_by(JudgeCallRow.id)
+    ).all()
     judges = judge_ids or sorted({c.judge_id for c in calls} | set(_panel_judges(run)))
-    graded = set(session.execute(select(GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat)
-                                 .where(GradeRow.run_id == run_id)).tuples())
+    graded = set(
+        session.execute(
+            select(GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat).where(GradeRow.run_id == run_id)
+        ).tuples()
+    )
     last: dict[tuple[str, int, int], JudgeCallRow] = {}
     attempts: dict[tuple[str, int, int], int] = {}
     for c in calls:
@@ -76,7 +92,11 @@ def run_gaps(session, run_id: str, judge_ids: list[str] | None = None) -> list[G
                 if key in graded:
                     continue
                 c = last.get(key)
-                err = "" if c is None else c.status + (f" ({c.error_kind}: {c.error_message or '-'})" if c.error_kind else "")
+                err = (
+                    ""
+                    if c is None
+                    else c.status + (f" ({c.error_kind}: {c.error_message or '-'})" if c.error_kind else "")
+                )
                 out.append(Gap(j, ckey, r, attempts.get(key, 0), err[:300]))
     return out
 
@@ -84,14 +104,31 @@ def run_gaps(session, run_id: str, judge_ids: list[str] | None = None) -> list[G
 def failed_attempts(session, run_id: str) -> list[FailedAttempt]:
     """Every attempt of the run that did not give a valid grade (errors, invalid replies, interrupted)."""
     run = session.get(RunRow, run_id)
-    contestants = {c.id: c.contestant_key for c in session.scalars(
-        select(ContestantRow).where(ContestantRow.season_id == run.season_id))} if run else {}
-    rows = session.scalars(select(JudgeCallRow).where(
-        JudgeCallRow.run_id == run_id, JudgeCallRow.status.in_(("error", "invalid", "interrupted", "sent")))
-        .order_by(JudgeCallRow.id)).all()
-    return [FailedAttempt(c.id, c.judge_id, contestants.get(c.contestant_id, str(c.contestant_id)), c.repeat,
-                          c.attempt, c.status, f"{c.error_kind or ''}: {(c.error_message or '')[:200]}".strip(": "))
-            for c in rows]
+    contestants = (
+        {
+            c.id: c.contestant_key
+            for c in session.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
+        if run
+        else {}
+    )
+    rows = session.scalars(
+        select(JudgeCallRow)
+        .where(JudgeCallRow.run_id == run_id, JudgeCallRow.status.in_(("error", "invalid", "interrupted", "sent")))
+        .order_by(JudgeCallRow.id)
+    ).all()
+    return [
+        FailedAttempt(
+            c.id,
+            c.judge_id,
+            contestants.get(c.contestant_id, str(c.contestant_id)),
+            c.repeat,
+            c.attempt,
+            c.status,
+            f"{c.error_kind or ''}: {(c.error_message or '')[:200]}".strip(": "),
+        )
+        for c in rows
+    ]
 
 
 def _panel_judges(run: RunRow) -> list[str]:

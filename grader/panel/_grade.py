@@ -30,11 +30,28 @@ from rubric import grade_json_schema, load_rubric
 __all__ = ["grade_season"]
 
 
-def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id: str, run_type: str = "official",
-                 repeats: int = 1, allow_real_api_calls: bool = False, db_url: str | None = None,
-                 progress: bool = True, console=None, bundle=None, prepared=None,
-                 extra_notes: list[str] | None = None, reference_bundle=None, batch: bool = False,
-                 wait: bool = False, poll_s: float = 30.0, on_poll=None, on_calls_start=None) -> GradeReport:
+def grade_season(
+    season_dir: Path,
+    *,
+    rubric_name: str,
+    panel_name: str,
+    run_id: str,
+    run_type: str = "official",
+    repeats: int = 1,
+    allow_real_api_calls: bool = False,
+    db_url: str | None = None,
+    progress: bool = True,
+    console=None,
+    bundle=None,
+    prepared=None,
+    extra_notes: list[str] | None = None,
+    reference_bundle=None,
+    batch: bool = False,
+    wait: bool = False,
+    poll_s: float = 30.0,
+    on_poll=None,
+    on_calls_start=None,
+) -> GradeReport:
     """Grade ``season_dir`` (or an already validated ``bundle`` of it) and store the run.
 
     Everything that can refuse the run does so before anything is written: the bundle, the rubric, the panel (and
@@ -72,13 +89,21 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
     if panel.kind == "real" and not dry:
         missing = missing_api_keys(list(panel.judges))
         if missing:
-            raise MissingApiKey("no API key in the environment for: " + "; ".join(missing)
-                                + " (set each variable; keys are read from the environment only)")
+            raise MissingApiKey(
+                "no API key in the environment for: "
+                + "; ".join(missing)
+                + " (set each variable; keys are read from the environment only)"
+            )
     # Streaming: a contestant's calls leave as soon as its prompt is built. Not for a dry run (it shows every
     # prompt's size), batches (one submission), prepared items, the reference judge (no calls), or a panel with
     # context windows (every prompt is counted against them before anything is sent).
-    stream = (not dry and not batch and prepared is None and panel.kind != "reference"
-              and all(j.context_window is None for j in panel.judges))
+    stream = (
+        not dry
+        and not batch
+        and prepared is None
+        and panel.kind != "reference"
+        and all(j.context_window is None for j in panel.judges)
+    )
     too_long: list[str] = []
     room: list[dict] = []
     windowed: dict = {}
@@ -105,13 +130,15 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
                 raise RunError("identity leak in a window of a judge prompt (refusing to send)")
             notes = notes + [windowed_note(judge, cid, chain.plan) for (judge, cid), chain in sorted(windowed.items())]
             if windowed and batch:
-                raise RunError("records graded in windows (" + "; ".join(f"{c} for {j}" for j, c in windowed)
-                               + ") are graded synchronously: their whole-horizon pass is built from the windows' "
-                               "replies; grade without --batch")
+                raise RunError(
+                    "records graded in windows ("
+                    + "; ".join(f"{c} for {j}" for j, c in windowed)
+                    + ") are graded synchronously: their whole-horizon pass is built from the windows' "
+                    "replies; grade without --batch"
+                )
         room = window_headroom(prompts, panel, windowed)
         if too_long and not dry:
-            raise RunError("prompt over a judge's context window (refusing before any call): "
-                           + "; ".join(too_long))
+            raise RunError("prompt over a judge's context window (refusing before any call): " + "; ".join(too_long))
     schema = grade_json_schema(rubric)
     reference = ReferenceJudge(reference_bundle or bundle, rubric, replays, outcomes, pending)
     report = GradeReport(run_id, kind, panel.name, dry, notes=notes + [f"would not fit: {t}" for t in too_long])
@@ -122,14 +149,33 @@ def grade_season(season_dir: Path, *, rubric_name: str, panel_name: str, run_id:
         if lease.taken_over:
             report.notes.append(f"resumed after its earlier process ({lease.taken_over}) stopped")
         try:
-            run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress,
-                 console, schema, reference, prompts, outcomes, pending, report, notes, windowed,
-                 batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None,
-                 on_calls_start=on_calls_start)
+            run_calls(
+                season_dir,
+                bundle,
+                rubric,
+                panel,
+                kind,
+                run_id,
+                repeats,
+                allow_real_api_calls,
+                db_url,
+                progress,
+                console,
+                schema,
+                reference,
+                prompts,
+                outcomes,
+                pending,
+                report,
+                notes,
+                windowed,
+                batch={"wait": wait, "poll_s": poll_s, "on_poll": on_poll} if batch else None,
+                on_calls_start=on_calls_start,
+            )
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM in the CLI (grader.cli._signals)
             mark_run(db_url, run_id, "interrupted")
             raise
     report.tokens_per_contestant = {  # both at four characters a token, so the saving compares like with like
-        cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate}
-        for cid, p in prompts.items()}
+        cid: {"prompt_tokens": p.token_estimate, "naive_tokens": p.naive_token_estimate} for cid, p in prompts.items()
+    }
     return report

@@ -34,7 +34,8 @@ class RunBusy(RuntimeError):
         super().__init__(
             f"run {run_id!r} is being graded by process {pid} on {host} since {_aware(since):%Y-%m-%d %H:%M:%S} UTC "
             f"(last heartbeat {ago:.0f} s ago); wait for it to finish, or stop it and run the same command again "
-            f"to resume")
+            f"to resume"
+        )
 
 
 def _aware(t: datetime) -> datetime:
@@ -63,9 +64,11 @@ class RunLease:
     def heartbeat(self) -> bool:
         """Refresh the heartbeat; False when the lease is no longer ours."""
         with session_scope(self.db_url) as s:
-            done = s.execute(update(RunLeaseRow).where(RunLeaseRow.run_id == self.run_id,
-                                                       RunLeaseRow.token == self.token)
-                             .values(heartbeat_at=datetime.now(UTC)))
+            done = s.execute(
+                update(RunLeaseRow)
+                .where(RunLeaseRow.run_id == self.run_id, RunLeaseRow.token == self.token)
+                .values(heartbeat_at=datetime.now(UTC))
+            )
             return bool(done.rowcount)
 
     def start_heartbeat(self, every_s: float = HEARTBEAT_S) -> None:
@@ -123,8 +126,11 @@ def acquire_lease(run_id: str, db_url: str | None = None, *, expiry_s: float = E
         if not (stale or dead):
             raise RunBusy(run_id, held.host, held.pid, held.acquired_at, held.heartbeat_at)
         previous = f"{held.host} pid {held.pid}"
-        won = s.execute(update(RunLeaseRow).where(RunLeaseRow.run_id == run_id, RunLeaseRow.token == held.token)
-                        .values(token=token, host=host, pid=pid, acquired_at=now, heartbeat_at=now))
+        won = s.execute(
+            update(RunLeaseRow)
+            .where(RunLeaseRow.run_id == run_id, RunLeaseRow.token == held.token)
+            .values(token=token, host=host, pid=pid, acquired_at=now, heartbeat_at=now)
+        )
         if not won.rowcount:  # another process took it over first
             s.rollback()
             fresh = s.get(RunLeaseRow, run_id)

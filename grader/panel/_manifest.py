@@ -38,28 +38,76 @@ def _json_sha(value) -> str:
 
 
 def _grade_doc(g: GradeRow) -> dict:
-    return {"judge": g.judge_id, "contestant": g.contestant_id, "repeat": g.repeat, "call": g.call_id,
-            "grade": g.grade, "scores": [g.reasoning, g.evidence, g.process, g.outcome, g.data_reliability,
-                                         g.composite], "lookahead": g.lookahead_passed, "verdict": g.verdict}
+    return {
+        "judge": g.judge_id,
+        "contestant": g.contestant_id,
+        "repeat": g.repeat,
+        "call": g.call_id,
+        "grade": g.grade,
+        "scores": [g.reasoning, g.evidence, g.process, g.outcome, g.data_reliability, g.composite],
+        "lookahead": g.lookahead_passed,
+        "verdict": g.verdict,
+    }
 
 
 def _ledger_doc(rows: list, decode=lambda value: value) -> list:
     """The hashed form of a grade's ledger entries; ``decode`` reads the JSON columns when they come as text."""
     # the clause (0011) joins an entry's hashed form only when it has one, so runs stored before it verify unchanged
-    return [[e.position, e.claim, e.symbol, decode(e.cited_fields), e.judge_status, e.verifier_status,
-             e.verifier_reason, decode(e.evidence), decode(e.flags), decode(e.flag_reasons), e.check_path, e.lookahead,
-             *([e.clause] if getattr(e, "clause", None) else [])]
-            for e in sorted(rows, key=lambda e: e.position)]
+    return [
+        [
+            e.position,
+            e.claim,
+            e.symbol,
+            decode(e.cited_fields),
+            e.judge_status,
+            e.verifier_status,
+            e.verifier_reason,
+            decode(e.evidence),
+            decode(e.flags),
+            decode(e.flag_reasons),
+            e.check_path,
+            e.lookahead,
+            *([e.clause] if getattr(e, "clause", None) else []),
+        ]
+        for e in sorted(rows, key=lambda e: e.position)
+    ]
 
 
 def _scores_doc(rows: list[ContestantScoreRow]) -> list:
-    return [[r.contestant_id, r.rank, r.total, r.reasoning_median, r.efficiency, r.band, r.judges_low, r.judges_high,
-             r.n_judges, r.flagged, r.official_eligible] for r in sorted(rows, key=lambda r: r.contestant_id)]
+    return [
+        [
+            r.contestant_id,
+            r.rank,
+            r.total,
+            r.reasoning_median,
+            r.efficiency,
+            r.band,
+            r.judges_low,
+            r.judges_high,
+            r.n_judges,
+            r.flagged,
+            r.official_eligible,
+        ]
+        for r in sorted(rows, key=lambda r: r.contestant_id)
+    ]
 
 
-_GRADE_COLUMNS = (GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat, GradeRow.call_id,
-                  GradeRow.grade, GradeRow.reasoning, GradeRow.evidence, GradeRow.process, GradeRow.outcome,
-                  GradeRow.data_reliability, GradeRow.composite, GradeRow.lookahead_passed, GradeRow.verdict)
+_GRADE_COLUMNS = (
+    GradeRow.id,
+    GradeRow.judge_id,
+    GradeRow.contestant_id,
+    GradeRow.repeat,
+    GradeRow.call_id,
+    GradeRow.grade,
+    GradeRow.reasoning,
+    GradeRow.evidence,
+    GradeRow.process,
+    GradeRow.outcome,
+    GradeRow.data_reliability,
+    GradeRow.composite,
+    GradeRow.lookahead_passed,
+    GradeRow.verdict,
+)
 
 
 def _as_text(column):  # noqa: ANN001, ANN202 - a JSON column read as its stored text
@@ -68,11 +116,22 @@ def _as_text(column):  # noqa: ANN001, ANN202 - a JSON column read as its stored
 
 # the ledger's JSON columns are read as text and each distinct value decoded once (a run's thousands of entries
 # repeat a few dozen field lists, flags and reasons): the same values, a fraction of the decoding
-_LEDGER_COLUMNS = (LedgerEntryRow.grade_id, LedgerEntryRow.position, LedgerEntryRow.claim, LedgerEntryRow.symbol,
-                   _as_text(LedgerEntryRow.cited_fields), LedgerEntryRow.judge_status, LedgerEntryRow.verifier_status,
-                   LedgerEntryRow.verifier_reason, _as_text(LedgerEntryRow.evidence), _as_text(LedgerEntryRow.flags),
-                   _as_text(LedgerEntryRow.flag_reasons), LedgerEntryRow.check_path, LedgerEntryRow.lookahead,
-                   LedgerEntryRow.clause)
+_LEDGER_COLUMNS = (
+    LedgerEntryRow.grade_id,
+    LedgerEntryRow.position,
+    LedgerEntryRow.claim,
+    LedgerEntryRow.symbol,
+    _as_text(LedgerEntryRow.cited_fields),
+    LedgerEntryRow.judge_status,
+    LedgerEntryRow.verifier_status,
+    LedgerEntryRow.verifier_reason,
+    _as_text(LedgerEntryRow.evidence),
+    _as_text(LedgerEntryRow.flags),
+    _as_text(LedgerEntryRow.flag_reasons),
+    LedgerEntryRow.check_path,
+    LedgerEntryRow.lookahead,
+    LedgerEntryRow.clause,
+)
 
 
 def _json_decoder():  # noqa: ANN202
@@ -92,8 +151,11 @@ def _json_decoder():  # noqa: ANN202
 def derived_hashes(session, run_id: str) -> dict:
     """SHA-256 of what the run derived from its replies: parsed replies, grades, ledgers, scored versions. (Only
     the hashed columns are read, as plain rows: a run's thousands of ledger entries are never built as objects.)"""
-    parsed = session.execute(select(JudgeCallRow.id, JudgeCallRow.parsed).where(
-        JudgeCallRow.run_id == run_id, JudgeCallRow.parsed.is_not(None))).all()
+    parsed = session.execute(
+        select(JudgeCallRow.id, JudgeCallRow.parsed).where(
+            JudgeCallRow.run_id == run_id, JudgeCallRow.parsed.is_not(None)
+        )
+    ).all()
     grades = session.execute(select(*_GRADE_COLUMNS).where(GradeRow.run_id == run_id)).all()
     ledger: dict[int, list] = {}
     for e in session.execute(select(*_LEDGER_COLUMNS).where(LedgerEntryRow.run_id == run_id)):
@@ -104,17 +166,32 @@ def derived_hashes(session, run_id: str) -> dict:
         "parsed": {str(c.id): _json_sha(c.parsed) for c in parsed if c.parsed is not None},
         "grades": {str(g.id): _json_sha(_grade_doc(g)) for g in grades},
         "ledgers": {str(g.id): _json_sha(_ledger_doc(ledger.get(g.id, []), decode)) for g in grades},
-        "score_versions": {str(v): _json_sha(_scores_doc(session.scalars(select(ContestantScoreRow).where(
-            ContestantScoreRow.version_id == v)).all())) for v in versions},
+        "score_versions": {
+            str(v): _json_sha(
+                _scores_doc(session.scalars(select(ContestantScoreRow).where(ContestantScoreRow.version_id == v)).all())
+            )
+            for v in versions
+        },
     }
 
 
 def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
-    calls = session.execute(select(JudgeCallRow.id, JudgeCallRow.judge_id, JudgeCallRow.contestant_id,
-                                   JudgeCallRow.repeat, JudgeCallRow.attempt, JudgeCallRow.status,
-                                   JudgeCallRow.replaces_call_id, JudgeCallRow.reused_from_call_id,
-                                   JudgeCallRow.prompt_sha256, JudgeCallRow.raw_reply_sha256)
-                            .where(JudgeCallRow.run_id == run.id).order_by(JudgeCallRow.id)).all()
+    calls = session.execute(
+        select(
+            JudgeCallRow.id,
+            JudgeCallRow.judge_id,
+            JudgeCallRow.contestant_id,
+            JudgeCallRow.repeat,
+            JudgeCallRow.attempt,
+            JudgeCallRow.status,
+            JudgeCallRow.replaces_call_id,
+            JudgeCallRow.reused_from_call_id,
+            JudgeCallRow.prompt_sha256,
+            JudgeCallRow.raw_reply_sha256,
+        )
+        .where(JudgeCallRow.run_id == run.id)
+        .order_by(JudgeCallRow.id)
+    ).all()
     prompts = sorted({c.prompt_sha256 for c in calls})
     return {
         "derived": derived_hashes(session, run.id),
@@ -122,17 +199,29 @@ def build_manifest(session, run: RunRow, bundle, rubric, panel) -> dict:
         "run_type": run.run_type,
         "status": run.status,  # how the run ended (set before the manifest is built); older manifests lack it
         "season": {"id": bundle.info.id, "content_hash": bundle.content_hash, "files": bundle.file_hashes},
-        "rubric": {"id": rubric.id, "content_hash": rubric.content_hash,
-                   "judge_facing_hash": rubric.judge_facing_hash, "path": rubric.source_path},
+        "rubric": {
+            "id": rubric.id,
+            "content_hash": rubric.content_hash,
+            "judge_facing_hash": rubric.judge_facing_hash,
+            "path": rubric.source_path,
+        },
         "panel": {"name": panel.name, "kind": panel.kind, "hash": panel.content_hash},
         "prompts": prompts,
         # what a run says about how it graded (e.g. a record graded in windows, then a whole-horizon pass)
         "notes": list(run.notes or []),
         "calls": [
-            {"id": c.id, "judge": c.judge_id, "contestant": c.contestant_id, "repeat": c.repeat,
-             "attempt": c.attempt, "status": c.status, "replaces": c.replaces_call_id,
-             "reused_from": c.reused_from_call_id, "prompt_sha256": c.prompt_sha256,
-             "raw_reply_sha256": c.raw_reply_sha256}
+            {
+                "id": c.id,
+                "judge": c.judge_id,
+                "contestant": c.contestant_id,
+                "repeat": c.repeat,
+                "attempt": c.attempt,
+                "status": c.status,
+                "replaces": c.replaces_call_id,
+                "reused_from": c.reused_from_call_id,
+                "prompt_sha256": c.prompt_sha256,
+                "raw_reply_sha256": c.raw_reply_sha256,
+            }
             for c in calls
         ],
     }
@@ -179,8 +268,9 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
                 elif rel not in want:
                     result.problems.append(f"season file {rel}: not in the manifest (added after the run)")
                 elif files[rel] != want[rel]:
-                    result.problems.append(f"season file {rel}: content changed (sha256 {files[rel][:12]} ≠ "
-                                           f"{want[rel][:12]})")
+                    result.problems.append(
+                        f"season file {rel}: content changed (sha256 {files[rel][:12]} ≠ {want[rel][:12]})"
+                    )
             if not result.problems:
                 _verify_contestants(s, run, src, result)
         else:
@@ -244,8 +334,10 @@ def _verify_contestants(s, run: RunRow, src: Path, result: VerifyResult) -> None
         result.problems.append(f"season {src}: cannot be loaded ({exc}): contestants not checked")
         return
     want = {c.id: (c.display_name, c.provider_family, c.model) for c in bundle.contestants}
-    have = {c.contestant_key: (c.display_name, c.provider_family, c.model) for c in s.scalars(
-        select(ContestantRow).where(ContestantRow.season_id == run.season_id))}
+    have = {
+        c.contestant_key: (c.display_name, c.provider_family, c.model)
+        for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+    }
     for key in sorted(set(want) | set(have)):
         result.checked += 1
         if key not in have:
@@ -254,9 +346,11 @@ def _verify_contestants(s, run: RunRow, src: Path, result: VerifyResult) -> None
             result.problems.append(f"contestant {key}: not in the season (added to the database)")
         elif have[key] != want[key]:
             fields = [f for f, a, b in zip(("name", "family", "model"), have[key], want[key], strict=True) if a != b]
-            result.problems.append(f"contestant {key}: its {' and '.join(fields)} "
-                                   f"{'differs' if len(fields) == 1 else 'differ'} from the season's "
-                                   "(the contestant's row edited)")
+            result.problems.append(
+                f"contestant {key}: its {' and '.join(fields)} "
+                f"{'differs' if len(fields) == 1 else 'differ'} from the season's "
+                "(the contestant's row edited)"
+            )
 
 
 def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: VerifyResult) -> None:
@@ -266,11 +360,15 @@ def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: V
     if not m:
         return
     rubric, panel = m.get("rubric", {}), m.get("panel", {})
-    fields = [("run type", run.run_type, m.get("run_type")),
-              ("season", season.content_hash if season else None, m.get("season", {}).get("content_hash")),
-              ("rubric", run.rubric_id, rubric.get("id")), ("rubric hash", run.rubric_hash, rubric.get("content_hash")),
-              ("judge-facing hash", run.judge_facing_hash, rubric.get("judge_facing_hash")),
-              ("panel", run.panel_name, panel.get("name")), ("panel hash", run.panel_hash, panel.get("hash"))]
+    fields = [
+        ("run type", run.run_type, m.get("run_type")),
+        ("season", season.content_hash if season else None, m.get("season", {}).get("content_hash")),
+        ("rubric", run.rubric_id, rubric.get("id")),
+        ("rubric hash", run.rubric_hash, rubric.get("content_hash")),
+        ("judge-facing hash", run.judge_facing_hash, rubric.get("judge_facing_hash")),
+        ("panel", run.panel_name, panel.get("name")),
+        ("panel hash", run.panel_hash, panel.get("hash")),
+    ]
     if "notes" in m:
         fields.append(("notes", list(run.notes or []), m["notes"]))
     if "status" in m:
@@ -278,34 +376,51 @@ def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: V
     for what, have, want in fields:
         result.checked += 1
         if have != want:
-            said = (f"{have!r}, the manifest says {want!r}" if what in ("run type", "status", "rubric", "panel")
-                    else "differs from the manifest's")
+            said = (
+                f"{have!r}, the manifest says {want!r}"
+                if what in ("run type", "status", "rubric", "panel")
+                else "differs from the manifest's"
+            )
             result.problems.append(f"run {run.id}: its {what} {said} (the run's row edited)")
     if run.official_eligible:
         result.checked += 1
         from grader.scoring import latest_version
 
         latest = latest_version(s, run.id)
-        rows = [] if latest is None else s.scalars(select(ContestantScoreRow.official_eligible).where(
-            ContestantScoreRow.version_id == latest.id)).all()
-        why = ([f"it is a {run.run_type} run"] if run.run_type != "official" else []) + (
-            [f"its status is {run.status!r}"] if run.status != "complete" else []) + (
-            ["its latest scored version is not eligible throughout"] if not rows or not all(rows) else [])
+        rows = (
+            []
+            if latest is None
+            else s.scalars(
+                select(ContestantScoreRow.official_eligible).where(ContestantScoreRow.version_id == latest.id)
+            ).all()
+        )
+        why = (
+            ([f"it is a {run.run_type} run"] if run.run_type != "official" else [])
+            + ([f"its status is {run.status!r}"] if run.status != "complete" else [])
+            + (["its latest scored version is not eligible throughout"] if not rows or not all(rows) else [])
+        )
         if why:
-            result.problems.append(f"run {run.id}: marked official-eligible, but {'; '.join(why)} "
-                                   "(the run's row edited)")
+            result.problems.append(
+                f"run {run.id}: marked official-eligible, but {'; '.join(why)} (the run's row edited)"
+            )
 
 
 def _verify_derived(s, run_id: str, want: dict | None, calls: dict, result: VerifyResult) -> None:
     """Every hash of what the run derived, and each grade re-derived from the reply it came from."""
     if want is None:
-        result.problems.append("the manifest has no hashes of grades, ledgers or scores (a run from before they "
-                               "were recorded): derived data not checked")
+        result.problems.append(
+            "the manifest has no hashes of grades, ledgers or scores (a run from before they "
+            "were recorded): derived data not checked"
+        )
         return
     have = derived_hashes(s, run_id)
     names = _row_names(s, run_id, want)
-    labels = {"parsed": "parsed reply of call", "grades": "grade", "ledgers": "ledger of grade",
-              "score_versions": "scored version"}
+    labels = {
+        "parsed": "parsed reply of call",
+        "grades": "grade",
+        "ledgers": "ledger of grade",
+        "score_versions": "scored version",
+    }
     for part in labels:
         for key, sha in want.get(part, {}).items():
             result.checked += 1
@@ -326,23 +441,42 @@ def _verify_derived(s, run_id: str, want: dict | None, calls: dict, result: Veri
         source = call if call.reused_from_call_id is None else s.get(JudgeCallRow, call.reused_from_call_id)
         result.checked += 1
         if source is None or source.parsed != g.grade:
-            result.problems.append(f"{names('grades', str(g.id))}: differs from the parsed reply of call "
-                                   f"{getattr(source, 'id', g.call_id)} it was stored from")
+            result.problems.append(
+                f"{names('grades', str(g.id))}: differs from the parsed reply of call "
+                f"{getattr(source, 'id', g.call_id)} it was stored from"
+            )
 
 
 def _row_names(s, run_id: str, want: dict):  # noqa: ANN202
     """name(part, key): a manifest entry as a reader knows it (the run's version number, the judge and the
     contestant), not a database id alone; entries whose rows are gone keep the id (and the version's number
     when its rows still say it)."""
-    keys = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).join(
-        RunRow, RunRow.season_id == ContestantRow.season_id).where(RunRow.id == run_id))}
-    grades = {str(g.id): (g.judge_id, keys.get(g.contestant_id, g.contestant_id), g.repeat) for g in s.execute(
-        select(GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat).where(GradeRow.run_id == run_id))}
-    calls = {str(c.id): (c.judge_id, keys.get(c.contestant_id, c.contestant_id), c.attempt) for c in s.execute(
-        select(JudgeCallRow.id, JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.attempt)
-        .where(JudgeCallRow.run_id == run_id))}
-    numbers = {str(v.id): v.number for v in s.execute(select(ScoreVersionRow.id, ScoreVersionRow.number)
-                                                      .where(ScoreVersionRow.run_id == run_id))}
+    keys = {
+        c.id: c.contestant_key
+        for c in s.scalars(
+            select(ContestantRow).join(RunRow, RunRow.season_id == ContestantRow.season_id).where(RunRow.id == run_id)
+        )
+    }
+    grades = {
+        str(g.id): (g.judge_id, keys.get(g.contestant_id, g.contestant_id), g.repeat)
+        for g in s.execute(
+            select(GradeRow.id, GradeRow.judge_id, GradeRow.contestant_id, GradeRow.repeat).where(
+                GradeRow.run_id == run_id
+            )
+        )
+    }
+    calls = {
+        str(c.id): (c.judge_id, keys.get(c.contestant_id, c.contestant_id), c.attempt)
+        for c in s.execute(
+            select(JudgeCallRow.id, JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.attempt).where(
+                JudgeCallRow.run_id == run_id
+            )
+        )
+    }
+    numbers = {
+        str(v.id): v.number
+        for v in s.execute(select(ScoreVersionRow.id, ScoreVersionRow.number).where(ScoreVersionRow.run_id == run_id))
+    }
     if not numbers.keys() & set(want.get("score_versions", {})) and len(want.get("score_versions", {})) == 1:
         numbers.update({key: 1 for key in want["score_versions"]})  # a run's manifest holds its first version
 
@@ -351,8 +485,11 @@ def _row_names(s, run_id: str, want: dict):  # noqa: ANN202
             what = "grade" if part == "grades" else "ledger of the grade"
             if key in grades:
                 judge, contestant, repeat = grades[key]
-                return f"{what} of contestant {contestant} by {judge}" + (f" (repeat {repeat})" if repeat else "") \
+                return (
+                    f"{what} of contestant {contestant} by {judge}"
+                    + (f" (repeat {repeat})" if repeat else "")
                     + f" [row {key}]"
+                )
             return f"{what} [row {key}]"
         if part == "parsed":
             if key in calls:

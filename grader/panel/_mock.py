@@ -77,8 +77,9 @@ class MockGrades:
         self.table: dict[str, tuple[str, Any, str | None]] = {}
         self.probes: dict[str, tuple[str, list[str]]] = {}
 
-    def add(self, system: str, user: str, family: str, grade: dict | Callable[[], dict],
-            subject: str | None = None) -> None:
+    def add(
+        self, system: str, user: str, family: str, grade: dict | Callable[[], dict], subject: str | None = None
+    ) -> None:
         """The reference grade of a prompt, or a memoising, thread-safe function computing it when the prompt is
         first asked (so the calls start before every reference grade is computed). ``subject`` (the contestant)
         keys the judge's noise, so an edit of the prompt's wording does not redraw it; without it the prompt
@@ -99,15 +100,21 @@ class MockGrades:
 
 
 def _probe_reply(judge: JudgeSpec, settings, key: str, family: str, candidates: list[str]) -> FakeReply:
-    seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|probe|{judge.judge_id}|{key}".encode()).digest()[:8],
-                          "big")
+    seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|probe|{judge.judge_id}|{key}".encode()).digest()[:8], "big")
     rng = np.random.default_rng(seed)
     rate = settings.recognition.get(judge.judge_id, 0.0)
     knows = rng.random() < rate
     guess = family if knows else candidates[int(rng.integers(len(candidates)))]
-    return FakeReply.ok({"family": guess, "confidence": 0.9 if knows else round(1 / len(candidates), 2),
-                         "reason": f"MOCK judge {judge.judge_id}: scripted guess (planted recognition rate "
-                                   f"{rate:g}), not a real LLM judgement"}, input_tokens=400, output_tokens=40)
+    return FakeReply.ok(
+        {
+            "family": guess,
+            "confidence": 0.9 if knows else round(1 / len(candidates), 2),
+            "reason": f"MOCK judge {judge.judge_id}: scripted guess (planted recognition rate "
+            f"{rate:g}), not a real LLM judgement",
+        },
+        input_tokens=400,
+        output_tokens=40,
+    )
 
 
 def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
@@ -135,8 +142,9 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
         # unbiased judge is flagged by chance at the self-preference test's level)
         subject = grades.subject_of(key)
         drawn = f"subject:{subject}" if subject is not None else key
-        seed = int.from_bytes(hashlib.sha256(f"{settings.seed}|{judge.judge_id}|{drawn}|{repeat}".encode())
-                              .digest()[:8], "big")
+        seed = int.from_bytes(
+            hashlib.sha256(f"{settings.seed}|{judge.judge_id}|{drawn}|{repeat}".encode()).digest()[:8], "big"
+        )
         rng = np.random.default_rng(seed)
         bias = bias_map.get(family, 0.0)
         grade = copy.deepcopy(reference)
@@ -152,15 +160,19 @@ def mock_script(judge: JudgeSpec, panel: PanelConfig, grades: MockGrades):
         grade["outcome"]["score"] = jitter(grade["outcome"]["score"])
         grade["data_reliability"]["score"] = jitter(grade["data_reliability"]["score"])
         grade["verdict"] = f"MOCK ({judge.judge_id}): scripted grade, not a real LLM judgement"
-        grade["summary"] = f"MOCK judge {judge.judge_id} — reference baseline plus seeded noise" + (
-            f" and a planted bias of {bias:+g}" if bias else "") + "."
+        grade["summary"] = (
+            f"MOCK judge {judge.judge_id} — reference baseline plus seeded noise"
+            + (f" and a planted bias of {bias:+g}" if bias else "")
+            + "."
+        )
         return FakeReply.ok(grade, input_tokens=(len(request.system) + len(request.user)) // 4, output_tokens=800)
 
     return script
 
 
-def start_mock_servers(panel: PanelConfig, grades: MockGrades,
-                       stack: ExitStack) -> tuple[list[JudgeSpec], list[FakeServer]]:
+def start_mock_servers(
+    panel: PanelConfig, grades: MockGrades, stack: ExitStack
+) -> tuple[list[JudgeSpec], list[FakeServer]]:
     """Start one fake per judge (stopped when ``stack`` closes); return the judge specs pointed at them (loopback:
     no key, no flag) and the servers."""
     assert panel.mock is not None
@@ -169,15 +181,18 @@ def start_mock_servers(panel: PanelConfig, grades: MockGrades,
     for judge in panel.judges:
         script = _stalling(mock_script(judge, panel, grades), counter, lock, limit)
         limits = panel.mock.provider_limits.get(judge.judge_id)
-        emulated = FakeLimits(limits.rpm, limits.tpm, limits.input_tpm, limits.output_tpm,
-                              limits.window_s) if limits is not None else None
+        emulated = (
+            FakeLimits(limits.rpm, limits.tpm, limits.input_tpm, limits.output_tpm, limits.window_s)
+            if limits is not None
+            else None
+        )
         provider = judge.provider_class  # its fake speaks the provider's wire format
-        server = stack.enter_context(fake_server(provider.fake, script=script, latency_s=panel.mock.latency_s,
-                                                 limits=emulated))
+        server = stack.enter_context(
+            fake_server(provider.fake, script=script, latency_s=panel.mock.latency_s, limits=emulated)
+        )
         field = provider.endpoint_field
         endpoint = {field: server.host_port if field == "host" else server.base_url}
         # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
         specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))
         servers.append(server)
     return specs, servers
-

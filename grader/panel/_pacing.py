@@ -34,8 +34,16 @@ from dataclasses import dataclass, field
 from grader.judges import LIMIT_KINDS, CallOutcome, JudgeSpec, RateLimitSnapshot
 from grader.panel._config import RetryPolicy
 
-__all__ = ["BURST_S", "HEADROOM", "AdaptiveConcurrency", "JudgePacer", "Ticket", "TokenBucket", "is_capacity_refusal",
-           "retry_delay"]
+__all__ = [
+    "BURST_S",
+    "HEADROOM",
+    "AdaptiveConcurrency",
+    "JudgePacer",
+    "Ticket",
+    "TokenBucket",
+    "is_capacity_refusal",
+    "retry_delay",
+]
 
 HEADROOM = 0.98
 """The share of a limit the buckets pace at: room for the provider's window edges and counting differences."""
@@ -48,8 +56,9 @@ RETRY_AFTER_SPREAD = 0.5
 """A wait after Retry-After is Retry-After plus up to this share of it (at least of ``base_delay_s``), drawn."""
 
 
-def retry_delay(policy: RetryPolicy, attempt: int, retry_after_s: float | None,
-                rng: random.Random | None = None) -> float:
+def retry_delay(
+    policy: RetryPolicy, attempt: int, retry_after_s: float | None, rng: random.Random | None = None
+) -> float:
     """How long to wait before the next attempt, never more than the panel's ``max_delay_s``.
 
     Without Retry-After: full jitter, uniform in [0, ``base_delay_s`` x 2^(attempt-1)]. With it: Retry-After plus
@@ -233,8 +242,9 @@ class JudgePacer:
             yield seen
         finally:
             outcome = seen[-1] if seen else None
-            refused = None if outcome is None else (True if is_capacity_refusal(outcome) else (
-                False if outcome.ok else None))
+            refused = (
+                None if outcome is None else (True if is_capacity_refusal(outcome) else (False if outcome.ok else None))
+            )
             self.concurrency.release(refused=refused, taken_at=taken_at)
 
     async def admit(self, key: str, count: Callable[[], int], *, own_pause: float | None = None) -> Ticket:
@@ -259,8 +269,12 @@ class JudgePacer:
         counted = counted or 0
         input_estimate = counted * self.input_factor()
         output_estimate = self.output_estimate() if counted else 0.0
-        every = {"requests": 1.0, "tokens": input_estimate + output_estimate, "input_tokens": input_estimate,
-                 "output_tokens": output_estimate}
+        every = {
+            "requests": 1.0,
+            "tokens": input_estimate + output_estimate,
+            "input_tokens": input_estimate,
+            "output_tokens": output_estimate,
+        }
         costs = {kind: every[kind] for kind in self.buckets}
         now = self.clock()
         for kind, bucket in self.buckets.items():
@@ -284,8 +298,11 @@ class JudgePacer:
             self._usage.outputs += actual_out
             self._usage.replies += 1
         if actual_in is not None or actual_out is not None:
-            spent = {"requests": 0.0 if refused else 1.0,
-                     "input_tokens": float(actual_in or 0), "output_tokens": float(actual_out or 0)}
+            spent = {
+                "requests": 0.0 if refused else 1.0,
+                "input_tokens": float(actual_in or 0),
+                "output_tokens": float(actual_out or 0),
+            }
             spent["tokens"] = spent["input_tokens"] + spent["output_tokens"]
             for kind, charged in ticket.costs.items():
                 if kind in self.buckets:

@@ -11,8 +11,16 @@ from grader._lazy import LazyMapping
 from grader.panel._config import PanelConfig
 from grader.panel._run_report import RunError
 
-__all__ = ["REPLY_SHARE", "PromptStream", "anonymizer_seed", "headroom", "judge_prompts", "prompt_builder",
-           "season_outcomes", "too_long"]
+__all__ = [
+    "REPLY_SHARE",
+    "PromptStream",
+    "anonymizer_seed",
+    "headroom",
+    "judge_prompts",
+    "prompt_builder",
+    "season_outcomes",
+    "too_long",
+]
 
 
 def season_outcomes(bundle) -> tuple[Mapping, Mapping[str, dict], bool]:
@@ -48,15 +56,21 @@ def prompt_builder(bundle, rubric, secret: str = ""):
     replays, outcomes, pending = season_outcomes(bundle)
     if rubric.panel.anonymize:
         try:
-            anonymizer = Anonymizer.for_season(bundle.info, bundle.contestants,
-                                               seed=anonymizer_seed(bundle, rubric, secret))
+            anonymizer = Anonymizer.for_season(
+                bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric, secret)
+            )
         except ValueError as exc:  # a contestant that cannot be anonymized (its id reads as an alias): refused
-            raise RunError(f"contestants.yaml: {exc} (an anonymized judge's view cannot tell it from an alias)"
-                           ) from None
+            raise RunError(
+                f"contestants.yaml: {exc} (an anonymized judge's view cannot tell it from an alias)"
+            ) from None
     else:  # seed 003's v0.3: the judge sees the contestants' own names
         anonymizer = NamedView(bundle.contestants)
-    return replays, outcomes, pending, PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes,
-                                                     pending)
+    return (
+        replays,
+        outcomes,
+        pending,
+        PromptBuilder(bundle, rubric.judge_prompt(), anonymizer, replays, outcomes, pending),
+    )
 
 
 def judge_prompts(bundle, rubric, naive: bool = True, secret: str = ""):
@@ -108,9 +122,11 @@ def too_long(prompts, panel: PanelConfig) -> list[str]:
         for cid, p in sorted(prompts.items()):
             tokens = p.counted_tokens
             if tokens + room > spec.context_window:
-                out.append(f"{cid} for {spec.judge_id}: {tokens:,} prompt tokens ({counting_method(spec.model)}) + "
-                           f"{room:,} for the reply (the larger of max_output_tokens {spec.max_output_tokens:,} and "
-                           f"{REPLY_SHARE:.0%} of the window) > the {spec.context_window:,}-token window")
+                out.append(
+                    f"{cid} for {spec.judge_id}: {tokens:,} prompt tokens ({counting_method(spec.model)}) + "
+                    f"{room:,} for the reply (the larger of max_output_tokens {spec.max_output_tokens:,} and "
+                    f"{REPLY_SHARE:.0%} of the window) > the {spec.context_window:,}-token window"
+                )
     return out
 
 
@@ -129,6 +145,13 @@ def headroom(prompts, panel: PanelConfig, windowed: Mapping | None = None) -> li
             tokens = max(w.counted_tokens for w in chain.prompts) if chain is not None else p.counted_tokens
             sizes.append((cid + (" (windowed)" if chain is not None else ""), tokens))
         cid, largest = max(sizes, key=lambda kv: (kv[1], kv[0]))
-        out.append({"judge": spec.judge_id, "window": spec.context_window, "largest_prompt": largest,
-                    "contestant": cid, "left": 1 - largest / spec.context_window})
+        out.append(
+            {
+                "judge": spec.judge_id,
+                "window": spec.context_window,
+                "largest_prompt": largest,
+                "contestant": cid,
+                "left": 1 - largest / spec.context_window,
+            }
+        )
     return out

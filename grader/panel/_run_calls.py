@@ -27,9 +27,29 @@ from grader.storage import GradeRow, JudgeBatchRow, JudgeCallRow, RunRow, contes
 from rubric import normalise_grade
 
 
-def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_real_api_calls, db_url, progress, console,
-         schema, reference, prompts, outcomes, pending, report: GradeReport, notes: list[str], windowed: dict,
-         batch: dict | None = None, on_calls_start=None) -> None:
+def run_calls(
+    season_dir,
+    bundle,
+    rubric,
+    panel,
+    kind,
+    run_id,
+    repeats,
+    allow_real_api_calls,
+    db_url,
+    progress,
+    console,
+    schema,
+    reference,
+    prompts,
+    outcomes,
+    pending,
+    report: GradeReport,
+    notes: list[str],
+    windowed: dict,
+    batch: dict | None = None,
+    on_calls_start=None,
+) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from grader.panel._gaps import run_gaps
@@ -40,22 +60,46 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
     with session_scope(db_url) as s:
         run = s.get(RunRow, run_id)
         if run is None:
-            s.add(RunRow(id=run_id, season_id=season_id, run_type=kind, rubric_id=rubric.id,
-                         rubric_hash=rubric.content_hash, judge_facing_hash=rubric.judge_facing_hash,
-                         panel_name=panel.name, panel_hash=panel.content_hash, repeats=repeats,
-                         status="running", official_eligible=False, panel_doc=panel.model_dump(mode="json"),
-                         notes=notes or None))
+            s.add(
+                RunRow(
+                    id=run_id,
+                    season_id=season_id,
+                    run_type=kind,
+                    rubric_id=rubric.id,
+                    rubric_hash=rubric.content_hash,
+                    judge_facing_hash=rubric.judge_facing_hash,
+                    panel_name=panel.name,
+                    panel_hash=panel.content_hash,
+                    repeats=repeats,
+                    status="running",
+                    official_eligible=False,
+                    panel_doc=panel.model_dump(mode="json"),
+                    notes=notes or None,
+                )
+            )
         else:
-            same = (run.season_id == season_id and run.rubric_hash == rubric.content_hash
-                    and run.panel_hash == panel.content_hash and run.run_type == kind and run.repeats == repeats)
+            same = (
+                run.season_id == season_id
+                and run.rubric_hash == rubric.content_hash
+                and run.panel_hash == panel.content_hash
+                and run.run_type == kind
+                and run.repeats == repeats
+            )
             if not same:
-                raise RunError(f"run {run_id!r} exists with other inputs (season, rubric, panel, type or "
-                               "repeats); choose another --run-id")
-            in_flight = s.scalar(select(func.count()).select_from(JudgeBatchRow).where(
-                JudgeBatchRow.run_id == run_id, JudgeBatchRow.status.in_(("submitted", "submitting"))))
+                raise RunError(
+                    f"run {run_id!r} exists with other inputs (season, rubric, panel, type or "
+                    "repeats); choose another --run-id"
+                )
+            in_flight = s.scalar(
+                select(func.count())
+                .select_from(JudgeBatchRow)
+                .where(JudgeBatchRow.run_id == run_id, JudgeBatchRow.status.in_(("submitted", "submitting")))
+            )
             if in_flight and batch is None:  # a synchronous call now would pay again for a request in a batch
-                raise RunError(f"run {run_id!r} has {in_flight} provider batch(es) in flight: collect them with "
-                               f"`grader batch collect --run {run_id}` (it also retries what failed)")
+                raise RunError(
+                    f"run {run_id!r} has {in_flight} provider batch(es) in flight: collect them with "
+                    f"`grader batch collect --run {run_id}` (it also retries what failed)"
+                )
             run.status = "running"
             if run.manifest is not None and batch is not None:
                 run.completed_at = None
@@ -63,11 +107,16 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
             for p in prompts.values():
                 store_prompt(s, p)
         crow = contestant_map(s, season_id)
-        done = {(g.judge_id, g.contestant_id, g.repeat) for g in
-                s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))}
+        done = {
+            (g.judge_id, g.contestant_id, g.repeat)
+            for g in s.scalars(select(GradeRow).where(GradeRow.run_id == run_id))
+        }
     family_of = {c.id: c.provider_family for c in bundle.contestants}
-    mock_settings = ({**panel.mock.model_dump(mode="json", exclude={"provider_limits"}), "noise_draw": NOISE_DRAW}
-                     if panel.kind == "mock" and panel.mock else None)  # a mock grade drawn otherwise is never reused
+    mock_settings = (
+        {**panel.mock.model_dump(mode="json", exclude={"provider_limits"}), "noise_draw": NOISE_DRAW}
+        if panel.kind == "mock" and panel.mock
+        else None
+    )  # a mock grade drawn otherwise is never reused
 
     def marked(prompt, r: int):  # noqa: ANN001, ANN202 - a mock repeat's prompt carries its marker
         return replace(prompt, system=prompt.system + repeat_marker(r)) if panel.kind == "mock" and r else prompt
@@ -80,8 +129,11 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
                     continue
                 chain = windowed.get((spec.judge_id, cid))
                 if chain is not None:  # one task: its windows, then the whole-horizon pass built from their grades
-                    out.append(windowed_task(spec, cid, crow[cid].id, r, chain, marked, schema, mock_settings,
-                                              on_pass=script_pass))
+                    out.append(
+                        windowed_task(
+                            spec, cid, crow[cid].id, r, chain, marked, schema, mock_settings, on_pass=script_pass
+                        )
+                    )
                     continue
                 p = marked(prompt, r)
                 out.append(Task(spec, cid, crow[cid].id, p, r, cache_key(spec, p, schema, r, mock_settings)))
@@ -94,8 +146,13 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
 
     streaming = isinstance(prompts, PromptStream)
     by_contestant = {} if streaming else {c.id: tasks_of(c.id, prompts[c.id]) for c in bundle.contestants}
-    tasks: list[Task] = [t for spec in panel.judges for c in bundle.contestants
-                         for t in by_contestant.get(c.id, []) if t.spec.judge_id == spec.judge_id]
+    tasks: list[Task] = [
+        t
+        for spec in panel.judges
+        for c in bundle.contestants
+        for t in by_contestant.get(c.id, [])
+        if t.spec.judge_id == spec.judge_id
+    ]
 
     with session_scope(db_url) as s:
         for t in tasks:
@@ -105,10 +162,20 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
         with session_scope(db_url) as s:
             for task in tasks:  # a windowed record: its windows (its pass is built from their replies)
                 for t in task.windowed.windows if task.windowed is not None else [task]:
-                    s.add(JudgeCallRow(run_id=run_id, judge_id=t.spec.judge_id, provider=t.spec.provider,
-                                       model=t.spec.model, contestant_id=t.contestant_row_id, repeat=t.repeat,
-                                       cache_key=t.key, prompt_sha256=t.prompt.sha256, status="dry_run",
-                                       input_tokens=t.prompt.counted_tokens))
+                    s.add(
+                        JudgeCallRow(
+                            run_id=run_id,
+                            judge_id=t.spec.judge_id,
+                            provider=t.spec.provider,
+                            model=t.spec.model,
+                            contestant_id=t.contestant_row_id,
+                            repeat=t.repeat,
+                            cache_key=t.key,
+                            prompt_sha256=t.prompt.sha256,
+                            status="dry_run",
+                            input_tokens=t.prompt.counted_tokens,
+                        )
+                    )
         finish_run(db_url, run_id, bundle, rubric, panel, status="dry-run")
         report.status = "dry-run"
         return
@@ -167,8 +234,9 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
 
                 runner = BatchRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
                 try:
-                    report.batch = await runner.run(tasks, on_result, wait=batch["wait"], poll_s=batch["poll_s"],
-                                                    on_poll=batch["on_poll"])
+                    report.batch = await runner.run(
+                        tasks, on_result, wait=batch["wait"], poll_s=batch["poll_s"], on_poll=batch["on_poll"]
+                    )
                 finally:
                     for j in judges.values():
                         await j.aclose()
@@ -189,8 +257,14 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
         async def stream_calls(runner: CallRunner) -> None:
             """Build each contestant's prompt in turn and send its calls at once, while earlier ones are in
             flight. A prompt that still names an identity is never sent: that contestant is a gap, said why."""
-            runner.preload_attempt_keys({(spec.judge_id, crow[c.id].id, r) for spec in panel.judges
-                                         for c in bundle.contestants for r in range(repeats)})
+            runner.preload_attempt_keys(
+                {
+                    (spec.judge_id, crow[c.id].id, r)
+                    for spec in panel.judges
+                    for c in bundle.contestants
+                    for r in range(repeats)
+                }
+            )
             running: list[asyncio.Future] = []
             try:
                 await _stream(runner, running)
@@ -211,16 +285,29 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
                     continue
                 if panel.kind == "mock":
                     script_mock(c.id, prompt)
-                await runner._in_db(before_sending, runner, [t.prompt for t in mine], [t.key for t in mine],
-                                    priority=Priority.SEND)
+                await runner._in_db(
+                    before_sending, runner, [t.prompt for t in mine], [t.key for t in mine], priority=Priority.SEND
+                )
                 running += [asyncio.ensure_future(runner.run_and_deliver(t, on_result)) for t in mine]
                 await asyncio.sleep(0)  # let the calls already scheduled leave before the next prompt is built
 
         leaked: dict[str, list[str]] = {}
-        expected = sum(1 for spec in panel.judges for c in bundle.contestants for r in range(repeats)
-                       if (spec.judge_id, crow[c.id].id, r) not in done)  # the tasks, built or to be streamed
-        bar = Progress(TextColumn("[bold]grading[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                       console=console, disable=not progress or not expected, transient=False)
+        expected = sum(
+            1
+            for spec in panel.judges
+            for c in bundle.contestants
+            for r in range(repeats)
+            if (spec.judge_id, crow[c.id].id, r) not in done
+        )  # the tasks, built or to be streamed
+        bar = Progress(
+            TextColumn("[bold]grading[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            disable=not progress or not expected,
+            transient=False,
+        )
         with bar:
             task_id = bar.add_task("calls", total=expected)
 
@@ -233,9 +320,11 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
         for server in servers:  # the mock fakes shut down while the run is scored; joined on leaving the stack
             server.begin_stop()
         if leaked:
-            note = ("identity leak in the prompt of " + "; ".join(f"{cid} ({', '.join(v)[:200]})" for cid, v in
-                                                                sorted(leaked.items()))
-                    + ": never sent, a gap (the run is never official)")
+            note = (
+                "identity leak in the prompt of "
+                + "; ".join(f"{cid} ({', '.join(v)[:200]})" for cid, v in sorted(leaked.items()))
+                + ": never sent, a gap (the run is never official)"
+            )
             report.notes.append(note)
             with session_scope(db_url) as s:
                 run = s.get(RunRow, run_id)
@@ -247,8 +336,9 @@ def run_calls(season_dir, bundle, rubric, panel, kind, run_id, repeats, allow_re
             report.status = "batch_pending"
             mark_run(db_url, run_id, "batch_pending")
             return
-        report.score_version = store_score_version(db_url, run_id, rubric, outcomes, pending,
-                                                   [j.judge_id for j in panel.judges], judge_calls=st.calls_sent)
+        report.score_version = store_score_version(
+            db_url, run_id, rubric, outcomes, pending, [j.judge_id for j in panel.judges], judge_calls=st.calls_sent
+        )
         with session_scope(db_url) as s:
             gaps = run_gaps(s, run_id, [j.judge_id for j in panel.judges])
             graded = s.scalar(select(func.count()).select_from(GradeRow).where(GradeRow.run_id == run_id)) or 0
@@ -269,5 +359,11 @@ class ReferenceCaller:
         cid = self.by_user[user]
         grade = self.reference.grade(cid)
         raw = json.dumps(grade, sort_keys=False)
-        return CallOutcome(ok=True, raw_reply=raw, parsed=grade, input_tokens=math.ceil(len(user) / 4),
-                           output_tokens=math.ceil(len(raw) / 4), latency_s=0.0)
+        return CallOutcome(
+            ok=True,
+            raw_reply=raw,
+            parsed=grade,
+            input_tokens=math.ceil(len(user) / 4),
+            output_tokens=math.ceil(len(raw) / 4),
+            latency_s=0.0,
+        )

@@ -30,11 +30,15 @@ def panel_fit(rubric, panel: PanelConfig) -> list[str]:
     have = sorted(j.family for j in panel.judges)
     if want == have:
         return []
-    what = (f"rubric {rubric.id} is graded by {len(want)} judge(s) of the families {', '.join(want)}; "
-            f"panel {panel.name!r} has {len(have)} ({', '.join(have)})")
+    what = (
+        f"rubric {rubric.id} is graded by {len(want)} judge(s) of the families {', '.join(want)}; "
+        f"panel {panel.name!r} has {len(have)} ({', '.join(have)})"
+    )
     if panel.kind == "real":
-        raise RunError(f"{what}. Use a panel with those families (e.g. --panel openai for v0.3, --panel frontier for "
-                       "v0.4 and v0.5) or a rubric file whose panel section names yours")
+        raise RunError(
+            f"{what}. Use a panel with those families (e.g. --panel openai for v0.3, --panel frontier for "
+            "v0.4 and v0.5) or a rubric file whose panel section names yours"
+        )
     return [f"{what}: the median of this run's own panel is reported ({panel.kind} panel, never official)"]
 
 
@@ -44,5 +48,7 @@ def check_batch_panel(panel: PanelConfig) -> None:
         raise RunError("the reference panel makes no provider calls: --batch is for provider (or mock) panels")
     without = [j.judge_id for j in panel.judges if not j.provider_class.batch_api]
     if without:
-        raise RunError(f"no provider batch API for judge(s) {', '.join(without)} (batches exist for "
-                       f"{provider_labels(providers_with(batch_api=True))}); grade without --batch")
+        raise RunError(
+            f"no provider batch API for judge(s) {', '.join(without)} (batches exist for "
+            f"{provider_labels(providers_with(batch_api=True))}); grade without --batch"
+        )

@@ -47,9 +47,15 @@ def mark_run(db_url, run_id: str, status: str) -> None:
             run.status = status
             run.official_eligible = False
         if status == "interrupted":
-            s.execute(update(JudgeCallRow).where(JudgeCallRow.run_id == run_id, JudgeCallRow.status == "sent")
-                      .values(status="interrupted", error_kind="interrupted",
-                              error_message="this process was stopped before the attempt's reply was stored"))
+            s.execute(
+                update(JudgeCallRow)
+                .where(JudgeCallRow.run_id == run_id, JudgeCallRow.status == "sent")
+                .values(
+                    status="interrupted",
+                    error_kind="interrupted",
+                    error_message="this process was stopped before the attempt's reply was stored",
+                )
+            )
 
 
 def before_sending(runner: CallRunner, prompts, keys: list[str]) -> None:
@@ -75,14 +81,28 @@ def grade_rows(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundl
 
     def write() -> None:
         with session_scope(db_url) as s:
-            exists = s.scalar(select(GradeRow.id).where(
-                GradeRow.run_id == run_id, GradeRow.judge_id == t.spec.judge_id,
-                GradeRow.contestant_id == t.contestant_row_id, GradeRow.repeat == t.repeat))
+            exists = s.scalar(
+                select(GradeRow.id).where(
+                    GradeRow.run_id == run_id,
+                    GradeRow.judge_id == t.spec.judge_id,
+                    GradeRow.contestant_id == t.contestant_row_id,
+                    GradeRow.repeat == t.repeat,
+                )
+            )
             if exists is not None:
                 return
             contestant = s.get(ContestantRow, t.contestant_row_id)
-            store_grade(s, run_id=run_id, spec=t.spec, contestant=contestant, repeat=t.repeat, call_id=res.call_id,
-                        grade=res.parsed, composite=comp, ledger_rows=ledger_rows)
+            store_grade(
+                s,
+                run_id=run_id,
+                spec=t.spec,
+                contestant=contestant,
+                repeat=t.repeat,
+                call_id=res.call_id,
+                grade=res.parsed,
+                composite=comp,
+                ledger_rows=ledger_rows,
+            )
 
     return write
 

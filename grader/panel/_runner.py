@@ -51,8 +51,19 @@ SCHEMA_NAME = "judge_grade"
 INTERRUPTED = ("sent", "interrupted")
 """Statuses of an attempt our own process cut off (never a failure of the judge: not counted toward the cap)."""
 
-__all__ = ["INTERRUPTED", "SCHEMA_NAME", "CallRunner", "RunStats", "Task", "TaskResult", "cache_key",
-           "is_refused_attempt", "retry_delay", "store_grade", "store_prompt"]
+__all__ = [
+    "INTERRUPTED",
+    "SCHEMA_NAME",
+    "CallRunner",
+    "RunStats",
+    "Task",
+    "TaskResult",
+    "cache_key",
+    "is_refused_attempt",
+    "retry_delay",
+    "store_grade",
+    "store_prompt",
+]
 
 
 def is_refused_attempt(row: JudgeCallRow) -> bool:
@@ -151,8 +162,17 @@ GradeParser = Callable[[dict | None, str], tuple[dict | None, list[str]]]
 class CallRunner:
     """Runs judge tasks concurrently under per-provider limits and records every attempt."""
 
-    def __init__(self, db_url: str | None, run_id: str, panel: PanelConfig, judges: dict[str, Any],
-                 schema: dict, parse: GradeParser, progress=None, sleep=asyncio.sleep):
+    def __init__(
+        self,
+        db_url: str | None,
+        run_id: str,
+        panel: PanelConfig,
+        judges: dict[str, Any],
+        schema: dict,
+        parse: GradeParser,
+        progress=None,
+        sleep=asyncio.sleep,
+    ):
         self.db_url = db_url
         self.run_id = run_id
         self.panel = panel
@@ -174,8 +194,12 @@ class CallRunner:
         self._verify = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grader-verify")
         self.semaphores = {p: asyncio.Semaphore(panel.limit(p)) for p in {j.provider for j in panel.judges}}
         # per judge: rate-limit pacing and adaptive concurrency (within its provider's semaphore)
-        self.pacers = {j.judge_id: JudgePacer(j, panel.limit(j.provider), sleep=sleep,
-                                              max_pause_s=max(0.0, panel.retry.max_delay_s)) for j in panel.judges}
+        self.pacers = {
+            j.judge_id: JudgePacer(
+                j, panel.limit(j.provider), sleep=sleep, max_pause_s=max(0.0, panel.retry.max_delay_s)
+            )
+            for j in panel.judges
+        }
         self._replies_prepared = False
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
@@ -188,9 +212,11 @@ class CallRunner:
     def preload_attempt_keys(self, wanted: set[tuple[str, int, int]]) -> None:
         """:meth:`preload_attempts` by (judge, contestant row, repeat): known before any prompt is built."""
         with session_scope(self.db_url) as s:
-            rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == self.run_id,
-                                                        JudgeCallRow.status.notin_(("reused", "dry_run")))
-                             .order_by(JudgeCallRow.id)).all()
+            rows = s.scalars(
+                select(JudgeCallRow)
+                .where(JudgeCallRow.run_id == self.run_id, JudgeCallRow.status.notin_(("reused", "dry_run")))
+                .order_by(JudgeCallRow.id)
+            ).all()
             for row in rows:
                 key = (row.judge_id, row.contestant_id, row.repeat)
                 if key not in wanted:
@@ -212,9 +238,11 @@ class CallRunner:
             return
         for i in range(0, len(keys), 500):
             chunk = keys[i : i + 500]
-            rows = session.scalars(select(JudgeCallRow).where(JudgeCallRow.cache_key.in_(chunk),
-                                                              JudgeCallRow.status.in_(("ok", "received")))
-                                   .order_by(JudgeCallRow.id)).all()
+            rows = session.scalars(
+                select(JudgeCallRow)
+                .where(JudgeCallRow.cache_key.in_(chunk), JudgeCallRow.status.in_(("ok", "received")))
+                .order_by(JudgeCallRow.id)
+            ).all()
             for row in rows:
                 session.expunge(row)
                 self._completed.setdefault(row.cache_key, row)
@@ -279,9 +307,17 @@ class CallRunner:
             done = None
         if done is not None:
             call_id = await self._in_db(
-                self._record, task, attempt=done.attempt, status="reused", reused_from_call_id=done.id,
-                raw_reply_sha256=done.raw_reply_sha256, parsed=done.parsed,
-                input_tokens=done.input_tokens, output_tokens=done.output_tokens, cost_usd=0.0, latency_s=0.0,
+                self._record,
+                task,
+                attempt=done.attempt,
+                status="reused",
+                reused_from_call_id=done.id,
+                raw_reply_sha256=done.raw_reply_sha256,
+                parsed=done.parsed,
+                input_tokens=done.input_tokens,
+                output_tokens=done.output_tokens,
+                cost_usd=0.0,
+                latency_s=0.0,
             )
             self.stats.calls_reused += 1
             return TaskResult(task, "reused", call_id, done.parsed, 0)
@@ -289,12 +325,18 @@ class CallRunner:
         judge = self.judges[task.spec.judge_id]
         pacer = self.pacers[task.spec.judge_id]
         counted, limited, attempt, previous = self._prior.get(
-            (task.spec.judge_id, task.contestant_row_id, task.repeat), (0, 0, 0, None))
-        reason = (f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run"
-                  if counted >= policy.max_attempts else "")
+            (task.spec.judge_id, task.contestant_row_id, task.repeat), (0, 0, 0, None)
+        )
+        reason = (
+            f"the retry cap ({policy.max_attempts} attempts) was reached by earlier processes of this run"
+            if counted >= policy.max_attempts
+            else ""
+        )
         if limited >= policy.max_rate_limited:
-            reason = (f"{limited} refusals for capacity (429/529) by earlier processes of this run: the cap of "
-                      f"{policy.max_rate_limited} was reached")
+            reason = (
+                f"{limited} refusals for capacity (429/529) by earlier processes of this run: the cap of "
+                f"{policy.max_rate_limited} was reached"
+            )
         own_pause: float | None = None
         while not reason:
             attempt += 1  # numbers go on after interrupted attempts; the caps count the rest
@@ -306,32 +348,56 @@ class CallRunner:
                 ticket = await pacer.admit(task.key, lambda: task.prompt.counted_tokens, own_pause=own_pause)
                 async with gate:
                     # recorded before the request leaves: a process killed now leaves a visible, counted attempt
-                    call_id = await self._in_db(self._record, task, attempt=attempt, replaces_call_id=previous,
-                                                status="sent", priority=Priority.SEND)
-                    outcome: CallOutcome = await judge.call(task.prompt.system, task.prompt.user, self.schema,
-                                                            SCHEMA_NAME, cache_prefix_chars=task.prompt.shared_chars)
+                    call_id = await self._in_db(
+                        self._record,
+                        task,
+                        attempt=attempt,
+                        replaces_call_id=previous,
+                        status="sent",
+                        priority=Priority.SEND,
+                    )
+                    outcome: CallOutcome = await judge.call(
+                        task.prompt.system,
+                        task.prompt.user,
+                        self.schema,
+                        SCHEMA_NAME,
+                        cache_prefix_chars=task.prompt.shared_chars,
+                    )
                 seen.append(outcome)
                 own_pause = pacer.settle(ticket, outcome)
             outcome = scrub_outcome(judge, outcome)  # the key out of every stored form of the reply
             self.stats.calls_sent += 1
             pricing = task.spec.pricing
-            cost = pricing.cost_usd(outcome.input_tokens, outcome.output_tokens, outcome.cached_input_tokens,
-                                    outcome.cache_write_tokens) if pricing else None
+            cost = (
+                pricing.cost_usd(
+                    outcome.input_tokens, outcome.output_tokens, outcome.cached_input_tokens, outcome.cache_write_tokens
+                )
+                if pricing
+                else None
+            )
             self.stats.cost_usd += cost or 0.0
             self.stats.input_tokens += outcome.input_tokens or 0
             self.stats.output_tokens += outcome.output_tokens or 0
             # the raw reply is committed first, exactly as received; parsing comes after
             previous = call_id
             await self._in_db(
-                self._update, call_id,
-                status="received" if outcome.ok else (
-                    "invalid" if outcome.error_kind in INVALID_OUTPUT_KINDS else "error"),
+                self._update,
+                call_id,
+                status="received"
+                if outcome.ok
+                else ("invalid" if outcome.error_kind in INVALID_OUTPUT_KINDS else "error"),
                 error_kind=outcome.error_kind,
-                error_message=outcome.error_message, http_status=outcome.http_status,
-                raw_reply=outcome.raw_reply, raw_reply_sha256=sha256_text(outcome.raw_reply),
-                parsed=outcome.parsed, input_tokens=outcome.input_tokens, output_tokens=outcome.output_tokens,
-                cached_input_tokens=outcome.cached_input_tokens, cache_write_tokens=outcome.cache_write_tokens,
-                cost_usd=cost, latency_s=outcome.latency_s,
+                error_message=outcome.error_message,
+                http_status=outcome.http_status,
+                raw_reply=outcome.raw_reply,
+                raw_reply_sha256=sha256_text(outcome.raw_reply),
+                parsed=outcome.parsed,
+                input_tokens=outcome.input_tokens,
+                output_tokens=outcome.output_tokens,
+                cached_input_tokens=outcome.cached_input_tokens,
+                cache_write_tokens=outcome.cache_write_tokens,
+                cost_usd=cost,
+                latency_s=outcome.latency_s,
             )
             grade, kind, message = None, outcome.error_kind, outcome.error_message
             if outcome.ok:
@@ -409,25 +475,60 @@ def _store_prompt_and_preload(runner: CallRunner, task: Task) -> None:
 
 def store_prompt(session: Session, prompt: JudgePrompt) -> None:
     if session.get(PromptRow, prompt.sha256) is None:
-        session.add(PromptRow(sha256=prompt.sha256, system=prompt.system, user=prompt.user,
-                              token_estimate=prompt.token_estimate, shared_chars=prompt.shared_chars))
+        session.add(
+            PromptRow(
+                sha256=prompt.sha256,
+                system=prompt.system,
+                user=prompt.user,
+                token_estimate=prompt.token_estimate,
+                shared_chars=prompt.shared_chars,
+            )
+        )
         session.flush()
 
 
-def store_grade(session: Session, *, run_id: str, spec: JudgeSpec, contestant: ContestantRow, repeat: int,
-                call_id: int | None, grade: dict, composite, ledger_rows: list[dict]) -> GradeRow:
+def store_grade(
+    session: Session,
+    *,
+    run_id: str,
+    spec: JudgeSpec,
+    contestant: ContestantRow,
+    repeat: int,
+    call_id: int | None,
+    grade: dict,
+    composite,
+    ledger_rows: list[dict],
+) -> GradeRow:
     row = GradeRow(
-        run_id=run_id, judge_id=spec.judge_id, judge_family=spec.family, contestant_id=contestant.id,
-        repeat=repeat, call_id=call_id, grade=grade, reasoning=composite.reasoning,
-        evidence=composite.evidence, process=composite.process, outcome=composite.outcome,
-        data_reliability=(grade.get("data_reliability") or {}).get("score"), composite=composite.composite,
+        run_id=run_id,
+        judge_id=spec.judge_id,
+        judge_family=spec.family,
+        contestant_id=contestant.id,
+        repeat=repeat,
+        call_id=call_id,
+        grade=grade,
+        reasoning=composite.reasoning,
+        evidence=composite.evidence,
+        process=composite.process,
+        outcome=composite.outcome,
+        data_reliability=(grade.get("data_reliability") or {}).get("score"),
+        composite=composite.composite,
         lookahead_passed=bool((grade.get("lookahead_check") or {}).get("passed", False)),
-        verdict=str(grade.get("verdict", "")), summary=str(grade.get("summary", "")),
+        verdict=str(grade.get("verdict", "")),
+        summary=str(grade.get("summary", "")),
     )
     session.add(row)
     session.flush()
     for pos, entry in enumerate(ledger_rows):
-        session.add(LedgerEntryRow(grade_id=row.id, run_id=run_id, judge_id=spec.judge_id,
-                                   contestant_id=contestant.id, position=pos, **entry))
+        session.add(
+            LedgerEntryRow(
+                grade_id=row.id,
+                run_id=run_id,
+                judge_id=spec.judge_id,
+                contestant_id=contestant.id,
+                position=pos,
+                **entry,
+            )
+        )
     session.flush()
     return row

@@ -64,22 +64,37 @@ def plan_windowed(builder, prompts: dict, panel: PanelConfig) -> tuple[dict, lis
                 plans[key] = plan_windows(builder, cid, lambda p, s=spec: fits(s, p))
             plan = plans[key]
             if plan is None:
-                refused.append(f"{cid} for {spec.judge_id}: one decision alone does not fit the "
-                               f"{spec.context_window:,}-token window with room for the reply, even windowed")
+                refused.append(
+                    f"{cid} for {spec.judge_id}: one decision alone does not fit the "
+                    f"{spec.context_window:,}-token window with room for the reply, even windowed"
+                )
                 continue
             need = synthesis_budget(plan, builder, spec.max_output_tokens)
             if need > budget:
-                refused.append(f"{cid} for {spec.judge_id}: the whole-horizon pass over {len(plan.windows)} windows "
-                               f"could need {need:,} tokens, over the {budget:,} the window leaves")
+                refused.append(
+                    f"{cid} for {spec.judge_id}: the whole-horizon pass over {len(plan.windows)} windows "
+                    f"could need {need:,} tokens, over the {budget:,} the window leaves"
+                )
                 continue
             chains[(spec.judge_id, cid)] = WindowedChain(
-                plan, [window_prompt(builder, plan, k) for k in range(len(plan.windows))],
-                lambda findings, plan=plan: synthesis_prompt(builder, plan, findings))
+                plan,
+                [window_prompt(builder, plan, k) for k in range(len(plan.windows))],
+                lambda findings, plan=plan: synthesis_prompt(builder, plan, findings),
+            )
     return chains, refused
 
 
-def windowed_task(spec, cid: str, row_id: int, repeat: int, chain: WindowedChain, marked, schema: dict,  # noqa: ANN001
-                  mock_settings: dict | None, on_pass: Callable[[object], None]):  # noqa: ANN201 - a runner Task
+def windowed_task(
+    spec,
+    cid: str,
+    row_id: int,
+    repeat: int,
+    chain: WindowedChain,
+    marked,
+    schema: dict,  # noqa: ANN001
+    mock_settings: dict | None,
+    on_pass: Callable[[object], None],
+):  # noqa: ANN201 - a runner Task
     """The runner's task of one windowed record for one judge and repeat: a task per window, and the pass's task
     built (and handed to ``on_pass``, e.g. to script a mock) from the windows' grades."""
     from grader.panel._runner import Task, WindowedTasks, cache_key
@@ -95,5 +110,12 @@ def windowed_task(spec, cid: str, row_id: int, repeat: int, chain: WindowedChain
         on_pass(task)
         return task
 
-    return Task(spec, cid, row_id, windows[0].prompt, repeat, "windowed:" + windows[0].key,
-                windowed=WindowedTasks(windows, final))
+    return Task(
+        spec,
+        cid,
+        row_id,
+        windows[0].prompt,
+        repeat,
+        "windowed:" + windows[0].key,
+        windowed=WindowedTasks(windows, final),
+    )

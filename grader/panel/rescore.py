@@ -37,12 +37,16 @@ def rescore_run(run_id: str, rubric_name: str, db_url: str | None = None) -> Res
             raise RescoreNeedsRegrade(
                 f"rubric {rubric.id} changes what judges see (judge-facing hash {rubric.judge_facing_hash[:12]} ≠ "
                 f"{run.judge_facing_hash[:12]}): the stored grades cannot be re-scored under it",
-                judge_ids, sorted(stored.grades), run.panel_name)
+                judge_ids,
+                sorted(stored.grades),
+                run.panel_name,
+            )
         outcomes = latest_outcomes(s, stored)
         pending = any(bool(o.get("pending")) for o in outcomes.values())
     start = time.perf_counter()
-    version = store_score_version(db_url, run_id, rubric, outcomes, pending, judge_ids, judge_calls=0,
-                                  note=f"re-scored under {rubric.id}")
+    version = store_score_version(
+        db_url, run_id, rubric, outcomes, pending, judge_ids, judge_calls=0, note=f"re-scored under {rubric.id}"
+    )
     return RescoreResult(run_id, rubric.id, version, time.perf_counter() - start)
 
 
@@ -56,8 +60,10 @@ class RegradePlan:
     unchanged: list[str]
 
     def lines(self) -> list[str]:
-        out = [f"{len(self.changed)} contestant(s) need a re-grade (their judges would see a different prompt), "
-               f"{len(self.unchanged)} do not (their stored grades stand; a new grading run reuses them, 0 calls)"]
+        out = [
+            f"{len(self.changed)} contestant(s) need a re-grade (their judges would see a different prompt), "
+            f"{len(self.unchanged)} do not (their stored grades stand; a new grading run reuses them, 0 calls)"
+        ]
         out += [f"  re-grade {cid}: {why}" for cid, why in sorted(self.changed.items())]
         if self.unchanged:
             out.append("  unchanged: " + ", ".join(sorted(self.unchanged)))
@@ -85,17 +91,23 @@ def regrade_plan(run_id: str, season_dir, db_url: str | None = None) -> RegradeP
         if run is None:
             raise KeyError(f"no run {run_id!r}")
         rubric = load_rubric(run.rubric_id)
-        keys = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id))}
+        keys = {
+            c.id: c.contestant_key
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
         seen: dict[str, set[str]] = {}
         for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id, JudgeCallRow.repeat == 0)):
             seen.setdefault(keys[call.contestant_id], set()).add(call.prompt_sha256)
-        old_user = {cid: s.get(PromptRow, next(iter(shas))).user for cid, shas in seen.items()
-                    if shas and s.get(PromptRow, next(iter(shas))) is not None}
+        old_user = {
+            cid: s.get(PromptRow, next(iter(shas))).user
+            for cid, shas in seen.items()
+            if shas and s.get(PromptRow, next(iter(shas))) is not None
+        }
     from grader.storage import alias_secret
 
-    *_, prompts = judge_prompts(bundle, rubric, secret=alias_secret(bundle.info.id, db_url, create=False)
-                                if rubric.panel.anonymize else "")
+    *_, prompts = judge_prompts(
+        bundle, rubric, secret=alias_secret(bundle.info.id, db_url, create=False) if rubric.panel.anonymize else ""
+    )
     changed: dict[str, str] = {}
     unchanged: list[str] = []
     for cid, prompt in prompts.items():
@@ -105,9 +117,11 @@ def regrade_plan(run_id: str, season_dir, db_url: str | None = None) -> RegradeP
             unchanged.append(cid)
         elif _outcome_part(old_user.get(cid, "")) != _outcome_part(prompt.user):
             before = "pending" if "pending" in _outcome_part(old_user.get(cid, "")) else "shown"
-            changed[cid] = (f"its outcome section changed (was {before}; a round it decided in has resolved)"
-                            if before == "pending" else "its outcome section changed")
+            changed[cid] = (
+                f"its outcome section changed (was {before}; a round it decided in has resolved)"
+                if before == "pending"
+                else "its outcome section changed"
+            )
         else:
             changed[cid] = "its decision record or point-in-time data changed"
     return RegradePlan(run_id, changed, unchanged)
-

@@ -91,8 +91,9 @@ class _PriceTable:
         return Observation(self.symbol, field, float(col[i]), self.when[i], "prices")
 
 
-def _price_table(symbol: str, closes: pd.Series, bench_closes: pd.Series | None, vols: pd.Series | None,
-                 derive: bool) -> _PriceTable:
+def _price_table(
+    symbol: str, closes: pd.Series, bench_closes: pd.Series | None, vols: pd.Series | None, derive: bool
+) -> _PriceTable:
     derived = derive_fields(closes, bench_closes, vols) if derive else pd.DataFrame({"close": closes})
     return _PriceTable(symbol, derived)
 
@@ -146,8 +147,7 @@ class PointInTimeStore:
                 vols = pd.Series(vols.to_numpy(float), index=closes.index)
             symbol_bench = None if symbol == benchmark else bench_closes
             tables[symbol] = partial(_price_table, symbol, closes, symbol_bench, vols, derive)
-            possible |= derivable_names(derive, symbol_bench is not None,
-                                        vols is not None and bool(vols.notna().any()))
+            possible |= derivable_names(derive, symbol_bench is not None, vols is not None and bool(vols.notna().any()))
         self._prices: Mapping[str, _PriceTable] = _DerivedTables(tables, possible)
         grouped: dict[tuple[str, str], list[Observation]] = {}
         for row in field_rows:
@@ -213,9 +213,7 @@ class PointInTimeStore:
         table = self._prices.get(symbol)
         return table.get(field, table.index_at(ts)) if table else None
 
-    def snapshot(
-        self, symbols: Iterable[str], as_of: datetime, fields: Iterable[str] | None = None
-    ) -> Snapshot:
+    def snapshot(self, symbols: Iterable[str], as_of: datetime, fields: Iterable[str] | None = None) -> Snapshot:
         """Latest value of each field of each symbol observed at or before ``as_of``."""
         ts = _ts(as_of)
         wanted = None if fields is None else set(fields)

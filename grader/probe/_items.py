@@ -49,6 +49,11 @@ def probe_items(bundle: SeasonBundle, anonymizer, n: int, seed: int = 0) -> list
         rationale = _PUBLIC_ROUND_ID.sub("a round", shown.rationale or "")
         if len(rationale) > MAX_RATIONALE_CHARS:
             rationale = rationale[:MAX_RATIONALE_CHARS] + " [... cut for the probe]"
-        items.append(ProbeItem(key=d.key, family=family[d.contestant_id],
-                               text=f"Decision ({_actions(shown)}).\n{fence(rationale, 'rationale')}"))
+        items.append(
+            ProbeItem(
+                key=d.key,
+                family=family[d.contestant_id],
+                text=f"Decision ({_actions(shown)}).\n{fence(rationale, 'rationale')}",
+            )
+        )
     return items

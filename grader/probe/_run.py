@@ -49,8 +49,9 @@ def _candidates_for(item: ProbeItem, families: list[str], seed: int) -> list[str
     return order
 
 
-def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_calls: bool = False,
-                    db_url: str | None = None) -> ProbeRunResult:
+def run_judge_probe(
+    run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_calls: bool = False, db_url: str | None = None
+) -> ProbeRunResult:
     from grader.anonymizer import Anonymizer
     from grader.judges import make_judge, missing_api_keys
     from grader.panel import PanelConfig, anonymizer_seed, load_panel
@@ -65,8 +66,10 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
         source, rubric_ref = season.source_path, (run.manifest or {}).get("rubric", {}).get("path") or run.rubric_id
         panel = PanelConfig.model_validate(run.panel_doc) if run.panel_doc else load_panel(run.panel_name)
     if panel.kind == "reference":
-        raise ProbeError(f"run {run_id} was graded by the reference judge, which is not an LLM: nothing to probe "
-                         "(probe a mock or real run)")
+        raise ProbeError(
+            f"run {run_id} was graded by the reference judge, which is not an LLM: nothing to probe "
+            "(probe a mock or real run)"
+        )
     if panel.kind == "real":
         if not allow_real_api_calls:
             raise ProbeError("the probe would call real providers: pass --allow-real-api-calls")
@@ -77,8 +80,9 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
     rubric = load_rubric(rubric_ref)
     from grader.storage import alias_secret
 
-    anon = Anonymizer.for_season(bundle.info, bundle.contestants,
-                                 seed=anonymizer_seed(bundle, rubric, alias_secret(bundle.info.id, db_url)))
+    anon = Anonymizer.for_season(
+        bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric, alias_secret(bundle.info.id, db_url))
+    )
     items = probe_items(bundle, anon, n, seed)
     families = sorted({c.provider_family for c in bundle.contestants})
     result = ProbeRunResult(run_id=run_id, items=len(items), candidates=families)
@@ -103,8 +107,13 @@ def run_judge_probe(run_id: str, *, n: int = 60, seed: int = 0, allow_real_api_c
 async def _ask_all(db_url, run_id, panel, judges: dict[str, Any], asks, result: ProbeRunResult) -> None:
     limits = {p: asyncio.Semaphore(panel.concurrency.get(p, 4)) for p in {j.spec.provider for j in judges.values()}}
     try:
-        await asyncio.gather(*[_ask(db_url, run_id, panel, judge, limits[judge.spec.provider], item, cands, result)
-                               for judge in judges.values() for item, cands in asks])
+        await asyncio.gather(
+            *[
+                _ask(db_url, run_id, panel, judge, limits[judge.spec.provider], item, cands, result)
+                for judge in judges.values()
+                for item, cands in asks
+            ]
+        )
     finally:
         for j in judges.values():
             close = getattr(j, "aclose", None)
@@ -113,15 +122,18 @@ async def _ask_all(db_url, run_id, panel, judges: dict[str, Any], asks, result: 
 
 
 def _done(s, run_id: str, judge_id: str, key: str) -> tuple[IdentityProbeCallRow | None, int]:
-    rows = s.scalars(select(IdentityProbeCallRow).where(
-        IdentityProbeCallRow.run_id == run_id, IdentityProbeCallRow.judge_id == judge_id,
-        IdentityProbeCallRow.item_key == key)).all()
+    rows = s.scalars(
+        select(IdentityProbeCallRow).where(
+            IdentityProbeCallRow.run_id == run_id,
+            IdentityProbeCallRow.judge_id == judge_id,
+            IdentityProbeCallRow.item_key == key,
+        )
+    ).all()
     final = next((r for r in rows if r.status in ("ok", "invalid")), None)
     return final, len(rows)
 
 
-async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list[str],
-               result: ProbeRunResult) -> None:
+async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list[str], result: ProbeRunResult) -> None:
     jid = judge.spec.judge_id
     user = probe_user(item.text, cands)
     schema = probe_schema(cands)
@@ -137,9 +149,16 @@ async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list
     while attempts < policy.max_attempts:
         attempts += 1
         with session_scope(db_url) as s:
-            row = IdentityProbeCallRow(run_id=run_id, judge_id=jid, item_key=item.key, true_family=item.family,
-                                       candidates=cands, prompt_sha256=prompt_hash(PROBE_SYSTEM, user),
-                                       attempt=attempts, status="sent")
+            row = IdentityProbeCallRow(
+                run_id=run_id,
+                judge_id=jid,
+                item_key=item.key,
+                true_family=item.family,
+                candidates=cands,
+                prompt_sha256=prompt_hash(PROBE_SYSTEM, user),
+                attempt=attempts,
+                status="sent",
+            )
             s.add(row)
             s.flush()
             row_id = row.id
@@ -154,10 +173,18 @@ async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list
             status, error = "failed", f"{outcome.error_kind}: {outcome.error_message or ''}".strip()
         with session_scope(db_url) as s:
             row = s.get(IdentityProbeCallRow, row_id)
-            row.status, row.guess, row.confidence, row.raw_reply, row.error = status, guess, conf, \
-                outcome.raw_reply, error
-            row.input_tokens, row.output_tokens, row.latency_s = outcome.input_tokens, outcome.output_tokens, \
-                outcome.latency_s
+            row.status, row.guess, row.confidence, row.raw_reply, row.error = (
+                status,
+                guess,
+                conf,
+                outcome.raw_reply,
+                error,
+            )
+            row.input_tokens, row.output_tokens, row.latency_s = (
+                outcome.input_tokens,
+                outcome.output_tokens,
+                outcome.latency_s,
+            )
             row.completed_at = datetime.now(UTC)
         if status != "failed" or outcome.error_kind not in RETRYABLE:
             break
@@ -180,15 +207,40 @@ def probe_rows(run_id: str, db_url: str | None = None) -> list[dict[str, Any]]:
             families = {j.judge_id: j.family for j in panel.judges}
         except Exception:  # noqa: BLE001 - a panel file gone: families unknown, the leak rates still stand
             families = {}
-        latest = (select(IdentityProbeCallRow.judge_id, IdentityProbeCallRow.item_key,
-                         func.max(IdentityProbeCallRow.attempt).label("attempt"))
-                  .where(IdentityProbeCallRow.run_id == run_id)
-                  .group_by(IdentityProbeCallRow.judge_id, IdentityProbeCallRow.item_key).subquery())
-        rows = s.execute(select(IdentityProbeCallRow).join(latest, (IdentityProbeCallRow.judge_id == latest.c.judge_id)
-                                                           & (IdentityProbeCallRow.item_key == latest.c.item_key)
-                                                           & (IdentityProbeCallRow.attempt == latest.c.attempt))
-                         .where(IdentityProbeCallRow.run_id == run_id)).scalars().all()
-        return [{"judge_id": r.judge_id, "judge_family": families.get(r.judge_id), "item_key": r.item_key,
-                 "true_family": r.true_family,
-                 "candidates": list(r.candidates), "status": r.status, "guess": r.guess,
-                 "confidence": r.confidence} for r in rows]
+        latest = (
+            select(
+                IdentityProbeCallRow.judge_id,
+                IdentityProbeCallRow.item_key,
+                func.max(IdentityProbeCallRow.attempt).label("attempt"),
+            )
+            .where(IdentityProbeCallRow.run_id == run_id)
+            .group_by(IdentityProbeCallRow.judge_id, IdentityProbeCallRow.item_key)
+            .subquery()
+        )
+        rows = (
+            s.execute(
+                select(IdentityProbeCallRow)
+                .join(
+                    latest,
+                    (IdentityProbeCallRow.judge_id == latest.c.judge_id)
+                    & (IdentityProbeCallRow.item_key == latest.c.item_key)
+                    & (IdentityProbeCallRow.attempt == latest.c.attempt),
+                )
+                .where(IdentityProbeCallRow.run_id == run_id)
+            )
+            .scalars()
+            .all()
+        )
+        return [
+            {
+                "judge_id": r.judge_id,
+                "judge_family": families.get(r.judge_id),
+                "item_key": r.item_key,
+                "true_family": r.true_family,
+                "candidates": list(r.candidates),
+                "status": r.status,
+                "guess": r.guess,
+                "confidence": r.confidence,
+            }
+            for r in rows
+        ]

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 
 __all__ = ["LEGEND", "BriefingMemory", "compact_briefing"]
 
-LEGEND = ('Briefing tables are compacted without losing a value: cells are separated by " | "; "(every row: ...)" '
-          'gives a column that has one value in every row; a cell " repeats the cell above it; rows identical to '
-          "an earlier briefing in this record are named by their key under the table, with the briefing that has them "
-          "in full, instead of repeated.")
+LEGEND = (
+    'Briefing tables are compacted without losing a value: cells are separated by " | "; "(every row: ...)" '
+    'gives a column that has one value in every row; a cell " repeats the cell above it; rows identical to '
+    "an earlier briefing in this record are named by their key under the table, with the briefing that has them "
+    "in full, instead of repeated."
+)
 
 _ALIGN = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _MIN_DITTO_CHARS = 4  # shorter cells are written out: a ditto would save nothing
@@ -82,8 +84,11 @@ def _key_column(table: _Table) -> int | None:
     written)."""
     for k in range(len(table.header)):
         values = [r[k] for r in table.rows]
-        if (all(values) and len(set(values)) == len(values)
-                and not any(_UNPLAIN.search(v) or len(v) > 80 for v in values)):
+        if (
+            all(values)
+            and len(set(values)) == len(values)
+            and not any(_UNPLAIN.search(v) or len(v) > 80 for v in values)
+        ):
             return k
     return None
 
@@ -124,8 +129,7 @@ def _render_table(table: _Table, memory: BriefingMemory | None, here: list) -> l
     keep = [k for k in range(n) if k not in constant]
     out = []
     if constant:
-        out.append("(every row: " + "; ".join(f"{table.header[k]} = {rows[0][k] or '(empty)'}" for k in constant)
-                   + ")")
+        out.append("(every row: " + "; ".join(f"{table.header[k]} = {rows[0][k] or '(empty)'}" for k in constant) + ")")
     out.append(" | ".join(table.header[k] for k in keep))
     above: list[str] | None = None
     for row in rows:
@@ -142,8 +146,10 @@ def _render_table(table: _Table, memory: BriefingMemory | None, here: list) -> l
         for r in repeated:
             by_source.setdefault(memory.source[tuple(r)], []).append(r[key])
         for source, names in by_source.items():
-            out.append(f"(as written in the briefing of {source}, {len(names)} more row(s) by {table.header[key]}: "
-                       f"{', '.join(names)})")
+            out.append(
+                f"(as written in the briefing of {source}, {len(names)} more row(s) by {table.header[key]}: "
+                f"{', '.join(names)})"
+            )
     here.append((table.header, [tuple(r) for r in rows]))
     return out
 

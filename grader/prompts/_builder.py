@@ -49,8 +49,16 @@ class _NoGuard:
 class PromptBuilder(DecisionSections, RecordSections):
     """Builds one judge prompt per contestant for a season."""
 
-    def __init__(self, bundle: SeasonBundle, instructions: str, anonymizer, replays: dict | None = None,
-                 outcome: dict[str, dict] | None = None, pending: bool = False, risk: dict | None = None):
+    def __init__(
+        self,
+        bundle: SeasonBundle,
+        instructions: str,
+        anonymizer,
+        replays: dict | None = None,
+        outcome: dict[str, dict] | None = None,
+        pending: bool = False,
+        risk: dict | None = None,
+    ):
         from grader.risk import SeasonRiskFacts
 
         self.bundle = bundle
@@ -71,11 +79,15 @@ class PromptBuilder(DecisionSections, RecordSections):
         # public round ids (with the allocation, enough to find a model in the round's published results)
         # become neutral labels with their dates in everything a judge sees
         rounds = sorted(bundle.info.rounds or [], key=lambda r: (r.decided_at, r.id))
-        self.round_labels = {r.id: f"Round {i} (decided {r.decided_at.astimezone(MARKET_TZ):%Y-%m-%d})"
-                             for i, r in enumerate(rounds, start=1)}
-        self._round_re = (re.compile("|".join(re.escape(rid) for rid in sorted(self.round_labels, key=len,
-                                                                              reverse=True)))
-                          if self.round_labels else None)
+        self.round_labels = {
+            r.id: f"Round {i} (decided {r.decided_at.astimezone(MARKET_TZ):%Y-%m-%d})"
+            for i, r in enumerate(rounds, start=1)
+        }
+        self._round_re = (
+            re.compile("|".join(re.escape(rid) for rid in sorted(self.round_labels, key=len, reverse=True)))
+            if self.round_labels
+            else None
+        )
 
     def _guard(self, contestant_id: str):
         """The leak guard for ``contestant_id``'s record (nothing is hidden without anonymization: no guard)."""
@@ -84,8 +96,9 @@ class PromptBuilder(DecisionSections, RecordSections):
         if not isinstance(self.anonymizer, Anonymizer):
             return _NoGuard()
         author = next((c for c in self.bundle.contestants if c.id == contestant_id), None)
-        return LeakGuard.for_author(author.provider_family if author else None, author.model if author else None,
-                                    self.bundle.info.symbols())
+        return LeakGuard.for_author(
+            author.provider_family if author else None, author.model if author else None, self.bundle.info.symbols()
+        )
 
     def neutral(self, text: str) -> str:
         """``text`` with every public round id replaced by its neutral label (a round of another track named
@@ -112,9 +125,8 @@ class PromptBuilder(DecisionSections, RecordSections):
         lines = [
             f"# Season record ({view})\nWindow: {info.start} to {info.end}. Benchmark: {info.benchmark}. "
             f"Starting cash: {info.starting_cash:,.0f} {one_line(info.currency)}.",
-            "Universe: " + "; ".join(
-                one_line(f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})") for u in info.universe
-            ),
+            "Universe: "
+            + "; ".join(one_line(f"{u.symbol} ({u.name}{', ' + u.sector if u.sector else ''})") for u in info.universe),
         ]
         return "\n".join(lines)
 
@@ -123,15 +135,21 @@ class PromptBuilder(DecisionSections, RecordSections):
         out, and how a judge treats a claim about what it cannot see (the same for every record of the season: part
         of the shared prefix)."""
         rounds = briefings_named and bool(self.bundle.info.rounds)
-        lines = ["# Left out of this record",
-                 "Rationales, trades, allocations and confidences are verbatim. Market tables are not: each decision "
-                 "shows, as of its time, the closes of what it trades or holds and the fields its text claims about "
-                 "(a value unchanged since last shown is not repeated)."]
+        lines = [
+            "# Left out of this record",
+            "Rationales, trades, allocations and confidences are verbatim. Market tables are not: each decision "
+            "shows, as of its time, the closes of what it trades or holds and the fields its text claims about "
+            "(a value unchanged since last shown is not repeated).",
+        ]
         if rounds:
-            lines.append("Round briefings are named by reference; each decision quotes only the briefing lines whose "
-                         "figures its text quotes. A briefing applies only to its own round.")
-        lines.append("A claim about a value not shown here: status not_verifiable, neither wrong nor right; our "
-                     "verifier checks every claim against the full point-in-time store.")
+            lines.append(
+                "Round briefings are named by reference; each decision quotes only the briefing lines whose "
+                "figures its text quotes. A briefing applies only to its own round."
+            )
+        lines.append(
+            "A claim about a value not shown here: status not_verifiable, neither wrong nor right; our "
+            "verifier checks every claim against the full point-in-time store."
+        )
         return "\n".join(lines) + "\n\n" + READING_RULE
 
     # -- whole prompt -------------------------------------------------------------------------------
@@ -166,8 +184,14 @@ class PromptBuilder(DecisionSections, RecordSections):
         body.append(self.outcome_section(contestant_id))
         return self._prompt(contestant_id, alias, body, shared_part, [], 0, compact=True)
 
-    def _render(self, contestant_id: str, compact: bool, window: tuple[int, int] | None = None,
-                item: tuple[str, str] | None = None, frame: list[str] | None = None) -> JudgePrompt:
+    def _render(
+        self,
+        contestant_id: str,
+        compact: bool,
+        window: tuple[int, int] | None = None,
+        item: tuple[str, str] | None = None,
+        frame: list[str] | None = None,
+    ) -> JudgePrompt:
         """``compact=False`` is the naive dump: every field of every universe symbol at every decision,
         repeated values and briefings included (used only to report what compaction saves). With ``window``,
         only those decisions are rendered (the earlier ones still set what is held), every
@@ -209,8 +233,11 @@ class PromptBuilder(DecisionSections, RecordSections):
                     last_sent, seen_context = {}, set()  # the item's first decision shows every value
                 scrubbed += record.count
                 facts = self.process_facts_at(contestant_id, d)
-                sections.append(self.decision_section(d, shown, symbols, last_sent, facts, seen_context,
-                                                      fields=fields, name_briefing=whole))
+                sections.append(
+                    self.decision_section(
+                        d, shown, symbols, last_sent, facts, seen_context, fields=fields, name_briefing=whole
+                    )
+                )
             for t in d.trades:
                 if t.side == "buy":
                     held.add(t.symbol)
@@ -222,16 +249,25 @@ class PromptBuilder(DecisionSections, RecordSections):
         shared_part: list[str] = []
         if frame is not None:  # a window of a windowed record: no whole-record facts, the outcome in the last pass
             shared_part = [self.header(), shared_block]
-            parts = [*shared_part, *frame, f"Contestant: {alias}", *(s.text for s in sections),
-                     "# OUTCOME — after the horizon\nGiven in the whole-horizon pass, not in a window: score the "
-                     "outcome axis null."]
+            parts = [
+                *shared_part,
+                *frame,
+                f"Contestant: {alias}",
+                *(s.text for s in sections),
+                "# OUTCOME — after the horizon\nGiven in the whole-horizon pass, not in a window: score the "
+                "outcome axis null.",
+            ]
         elif window is not None:
-            parts = [self.header(), self.left_out_section(briefings_named=False),
-                     f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"
-                     f" of the {len(decisions)} of one contestant's record. Grade these decisions only; each shows "
-                     "the portfolio as it stood before it.", *(s.text for s in sections),
-                     "# OUTCOME — after the horizon\nA reference item is graded on its decisions: no outcome is "
-                     "given. Score the outcome axis null."]
+            parts = [
+                self.header(),
+                self.left_out_section(briefings_named=False),
+                f"Reference item: {alias} — decisions {window[0] + 1} to {min(window[1], len(decisions) - 1) + 1}"
+                f" of the {len(decisions)} of one contestant's record. Grade these decisions only; each shows "
+                "the portfolio as it stood before it.",
+                *(s.text for s in sections),
+                "# OUTCOME — after the horizon\nA reference item is graded on its decisions: no outcome is "
+                "given. Score the outcome axis null.",
+            ]
         else:
             shared_part = [self.header(), *([shared_block] if shared_block else [])]
             parts = [*shared_part, f"Contestant: {alias}", *(s.text for s in sections)]
@@ -239,11 +275,28 @@ class PromptBuilder(DecisionSections, RecordSections):
             if facts:
                 parts.append(facts)
             parts.append(self.outcome_section(contestant_id))
-        return self._prompt(item[0] if item else contestant_id, alias, parts, shared_part, sections, scrubbed,
-                            compact, author=contestant_id)
+        return self._prompt(
+            item[0] if item else contestant_id,
+            alias,
+            parts,
+            shared_part,
+            sections,
+            scrubbed,
+            compact,
+            author=contestant_id,
+        )
 
-    def _prompt(self, key: str, alias: str, parts: list[str], shared_part: list[str], sections, scrubbed: int,
-                compact: bool, author: str | None = None) -> JudgePrompt:
+    def _prompt(
+        self,
+        key: str,
+        alias: str,
+        parts: list[str],
+        shared_part: list[str],
+        sections,
+        scrubbed: int,
+        compact: bool,
+        author: str | None = None,
+    ) -> JudgePrompt:
         """The prompt of ``parts`` (round ids made neutral, identities checked), its first ``shared_part`` marked
         for a cache breakpoint."""
         user = self.neutral("\n\n".join(parts))

@@ -16,7 +16,7 @@ from grader.season import Decision
 
 
 def _session_part(when: datetime) -> str:
-    """"before the open", "during the session" or "after the close" (New York time) of a decision time."""
+    """ "before the open", "during the session" or "after the close" (New York time) of a decision time."""
     t = when.astimezone(MARKET_TZ).time()
     if t < time(9, 30):
         return "before the open"
@@ -33,10 +33,17 @@ class DecisionSections:
         syms |= {a.symbol for a in decision.allocation or []}
         return sorted(syms)
 
-    def decision_section(self, decision: Decision, shown: Decision, symbols: list[str],
-                         last_sent: dict[tuple[str, str], str] | None, facts: list[str],
-                         seen_context: set[str] | None, fields: dict[str, set[str]] | None = None,
-                         name_briefing: bool = False) -> DecisionSection:
+    def decision_section(
+        self,
+        decision: Decision,
+        shown: Decision,
+        symbols: list[str],
+        last_sent: dict[tuple[str, str], str] | None,
+        facts: list[str],
+        seen_context: set[str] | None,
+        fields: dict[str, set[str]] | None = None,
+        name_briefing: bool = False,
+    ) -> DecisionSection:
         """``fields``: per symbol, the fields to show (what the decision's text and trades touch, ``_touched.py``);
         None: every field of ``symbols`` (the naive dump). ``name_briefing`` (a whole record): its round's briefing is
         named by reference and only the lines its text cites are quoted; otherwise it is shown in full, once."""
@@ -47,11 +54,13 @@ class DecisionSections:
         if decision.round_id:
             lines.append(self.round_labels.get(decision.round_id, "Round (unlabelled)"))
         if decision.trades:
-            lines.append("Trades: " + "; ".join(
-                f"{t.side} {t.quantity:g} {t.symbol} @ {t.price:.2f}" for t in decision.trades))
+            lines.append(
+                "Trades: " + "; ".join(f"{t.side} {t.quantity:g} {t.symbol} @ {t.price:.2f}" for t in decision.trades)
+            )
         elif decision.allocation:
-            lines.append("Target allocation: " + "; ".join(
-                f"{a.symbol} {a.weight * 100:.0f}%" for a in decision.allocation))
+            lines.append(
+                "Target allocation: " + "; ".join(f"{a.symbol} {a.weight * 100:.0f}%" for a in decision.allocation)
+            )
         else:
             lines.append("Trades: none (hold)")
         if decision.confidence is not None:
@@ -63,13 +72,19 @@ class DecisionSections:
         briefing = None if shown.context else self.round_briefing(decision.round_id)
         if briefing and name_briefing:  # a whole record: the briefing named, the lines its text cites quoted
             digest = hashlib.sha256(briefing.encode()).hexdigest()[:12]
-            cited = briefing_excerpt(briefing, shown.rationale + "\n" + "\n".join(
-                a.rationale or "" for a in shown.allocation or []))
-            lines.append(f"What the model was shown: the briefing of "
-                         f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}; not reproduced, "
-                         f"{count_tokens(briefing):,} tokens)" + (
-                             ". Its lines with figures this decision's text quotes:" if cited else
-                             "; this decision's text quotes none of its figures."))
+            cited = briefing_excerpt(
+                briefing, shown.rationale + "\n" + "\n".join(a.rationale or "" for a in shown.allocation or [])
+            )
+            lines.append(
+                f"What the model was shown: the briefing of "
+                f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}; not reproduced, "
+                f"{count_tokens(briefing):,} tokens)"
+                + (
+                    ". Its lines with figures this decision's text quotes:"
+                    if cited
+                    else "; this decision's text quotes none of its figures."
+                )
+            )
             lines.extend(f"  > {one_line(line)}" for line in cited)
             briefing = None
         context = shown.context or briefing
@@ -80,8 +95,9 @@ class DecisionSections:
             else:
                 if seen_context is not None:
                     seen_context.add(digest)
-                lines.append(f"What the model was shown (briefing ref {digest}):\n"
-                             + fence(context, "what the model was shown"))
+                lines.append(
+                    f"What the model was shown (briefing ref {digest}):\n" + fence(context, "what the model was shown")
+                )
         if facts:
             lines.append("Process facts at decision time: " + "; ".join(facts))
         wanted = None if fields is None else {f for per in fields.values() for f in per}
@@ -108,13 +124,20 @@ class DecisionSections:
                 snap_lines.append((sym, asof, ", ".join(parts)))
         dates = {asof for _, asof, _ in snap_lines}
         if fields is not None and len(dates) == 1:  # one date, said once
-            lines.append(f"Point-in-time snapshot as of {dates.pop()} (only values known at the decision; unchanged "
-                         "values omitted; the closes of what it trades or holds and the fields its text touches):")
+            lines.append(
+                f"Point-in-time snapshot as of {dates.pop()} (only values known at the decision; unchanged "
+                "values omitted; the closes of what it trades or holds and the fields its text touches):"
+            )
             lines.extend(f"  {sym}: {parts}" for sym, _, parts in snap_lines)
         else:
-            lines.append("Point-in-time snapshot (only values known at the decision; unchanged values omitted"
-                         + ("; the closes of what it trades or holds and the fields its text touches):"
-                            if fields is not None else "):"))
+            lines.append(
+                "Point-in-time snapshot (only values known at the decision; unchanged values omitted"
+                + (
+                    "; the closes of what it trades or holds and the fields its text touches):"
+                    if fields is not None
+                    else "):"
+                )
+            )
             lines.extend(f"  {sym} (as of {asof}): {parts}" for sym, asof, parts in snap_lines)
         if not snap_lines:
             lines.append("  (no changed values)")
@@ -138,7 +161,7 @@ class DecisionSections:
         replay = self.replays.get(contestant_id)
         if replay is None:
             if decision.allocation:
-                hhi = sum(a.weight ** 2 for a in decision.allocation)
+                hhi = sum(a.weight**2 for a in decision.allocation)
                 return [f"holdings {len(decision.allocation)}", f"HHI {hhi:.3f}"]
             return []
         row = replay.row_before(decision.decided_at.astimezone(MARKET_TZ).date())
@@ -146,8 +169,11 @@ class DecisionSections:
             return ["before the first close of the season: all cash"]
         navs = replay.nav.to_numpy(float)
         nav, cash, peak = float(navs[row]), float(replay.cash.iloc[row]), float(navs[: row + 1].max())
-        parts = [f"NAV {nav:,.0f} at {replay.days[row]} close", f"cash {cash / nav * 100:.1f}%",
-                 f"drawdown from peak {(1 - nav / peak) * 100:.1f}%"]
+        parts = [
+            f"NAV {nav:,.0f} at {replay.days[row]} close",
+            f"cash {cash / nav * 100:.1f}%",
+            f"drawdown from peak {(1 - nav / peak) * 100:.1f}%",
+        ]
         held = replay.held_at(row)
         if held:
             parts.append("held: " + ", ".join(f"{s} {q:g}" for s, q in held))

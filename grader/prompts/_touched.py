@@ -35,13 +35,13 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 def decision_text(decision: Decision) -> str:
     """The rationale with each holding's own rationale (one line each, ``SYMBOL: text``), as the verifier reads it."""
     text = decision.rationale
-    extra = [f"{a.symbol}: {a.rationale}" for a in decision.allocation or []
-             if a.rationale and a.rationale not in text]
+    extra = [f"{a.symbol}: {a.rationale}" for a in decision.allocation or [] if a.rationale and a.rationale not in text]
     return text + ("\n" + "\n".join(extra) if extra else "")
 
 
-def touched_fields(bundle: SeasonBundle, decisions: list[Decision], universe=None,
-                   available: Iterable[str] | None = None) -> dict[str, dict[str, set[str]]]:
+def touched_fields(
+    bundle: SeasonBundle, decisions: list[Decision], universe=None, available: Iterable[str] | None = None
+) -> dict[str, dict[str, set[str]]]:
     """Per decision key: symbol -> the fields the verifier read to check the decision's claims."""
     from grader.judges.reference import universe_index
     from ledgers import VerifierConfig, extract_claims, verify_many
@@ -53,9 +53,15 @@ def touched_fields(bundle: SeasonBundle, decisions: list[Decision], universe=Non
     for d in decisions:
         default = d.trades[0].symbol if d.trades else (d.allocation[0].symbol if d.allocation else None)
         holdings = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
-        claims = extract_claims(decision_text(d), d.decided_at, default, universe,
-                                benchmark=bundle.info.benchmark, available_fields=available,
-                                default_is_certain=len(holdings) <= 1)
+        claims = extract_claims(
+            decision_text(d),
+            d.decided_at,
+            default,
+            universe,
+            benchmark=bundle.info.benchmark,
+            available_fields=available,
+            default_is_certain=len(holdings) <= 1,
+        )
         by_round.setdefault(d.round_id, []).extend((d.key, c) for c in claims)
     config = VerifierConfig(benchmark=bundle.info.benchmark)
     for round_id, owned in by_round.items():  # each decision is checked against what it could see

@@ -22,8 +22,15 @@ from dataclasses import dataclass
 from grader.pit import MARKET_TZ
 from grader.prompts._tokens import count_tokens
 
-__all__ = ["WINDOWED_LABEL", "WindowPlan", "plan_windows", "synthesis_budget", "synthesis_prompt", "thesis_log",
-           "window_prompt"]
+__all__ = [
+    "WINDOWED_LABEL",
+    "WindowPlan",
+    "plan_windows",
+    "synthesis_budget",
+    "synthesis_prompt",
+    "thesis_log",
+    "window_prompt",
+]
 
 WINDOWED_LABEL = "windowed: graded in consecutive windows with a carried thesis log, then a whole-horizon pass"
 _FIRST_SENTENCE = re.compile(r"^(.{20,400}?[.!?])(?=\s|$)", re.S)
@@ -70,45 +77,58 @@ def thesis_log(builder, contestant_id: str, upto: int) -> str:
 
 def _intro(plan: WindowPlan, k: int | None) -> str:
     n = len(plan.windows)
-    head = (f"# Windowed record ({WINDOWED_LABEL})\nThis contestant's whole record ({plan.decisions} decisions) does "
-            f"not fit one call to this judge, so it is graded in {n} consecutive windows of whole decisions, then in "
-            "one whole-horizon pass over the windows' findings. Nothing is cut: every decision is in exactly one "
-            "window, in full.")
+    head = (
+        f"# Windowed record ({WINDOWED_LABEL})\nThis contestant's whole record ({plan.decisions} decisions) does "
+        f"not fit one call to this judge, so it is graded in {n} consecutive windows of whole decisions, then in "
+        "one whole-horizon pass over the windows' findings. Nothing is cut: every decision is in exactly one "
+        "window, in full."
+    )
     if k is None:
         return head
     a, b = plan.windows[k]
-    return (head + f"\nThis is window {k + 1} of {n}: decisions {a + 1} to {b + 1}. Grade these decisions; the "
-            "carried thesis log below is what the contestant said and did before them, for judging continuity, "
-            "consistency and thrash across windows. Score the outcome axis null: the whole-horizon pass has the "
-            "outcome.")
+    return (
+        head + f"\nThis is window {k + 1} of {n}: decisions {a + 1} to {b + 1}. Grade these decisions; the "
+        "carried thesis log below is what the contestant said and did before them, for judging continuity, "
+        "consistency and thrash across windows. Score the outcome axis null: the whole-horizon pass has the "
+        "outcome."
+    )
 
 
 def window_prompt(builder, plan: WindowPlan, k: int):  # noqa: ANN201 - a JudgePrompt
     """Window ``k`` of ``plan``: its decisions in full, with the thesis log of every decision before it."""
     a, b = plan.windows[k]
     log = thesis_log(builder, plan.contestant_id, a)
-    carried = ("## Carried thesis log (decisions 1 to " + f"{a}: date, action, stated confidence, the first sentence "
-               "of the rationale)\n" + log) if log else "## Carried thesis log\n(this is the first window)"
+    carried = (
+        (
+            "## Carried thesis log (decisions 1 to " + f"{a}: date, action, stated confidence, the first sentence "
+            "of the rationale)\n" + log
+        )
+        if log
+        else "## Carried thesis log\n(this is the first window)"
+    )
     return builder.build_window(plan.contestant_id, a, b, [_intro(plan, k), carried])
 
 
 def synthesis_prompt(builder, plan: WindowPlan, findings: list[dict]):  # noqa: ANN201 - a JudgePrompt
     """The whole-horizon pass: the thesis log of every decision, each window's findings, whole-record facts and the
     outcome."""
-    parts = [_intro(plan, None) + "\nThis is the whole-horizon pass. Grade the contestant's whole horizon, every "
-             "axis, from the thesis log of every decision, your findings on each window (your own grade of that "
-             "window's decisions, below as JSON), the whole-record process facts and the outcome. Keep the claim "
-             "ledger entries of the windows that stand, with their statuses.",
-             "## Thesis log (every decision: date, action, stated confidence, the first sentence of the rationale)\n"
-             + thesis_log(builder, plan.contestant_id, plan.decisions)]
+    parts = [
+        _intro(plan, None) + "\nThis is the whole-horizon pass. Grade the contestant's whole horizon, every "
+        "axis, from the thesis log of every decision, your findings on each window (your own grade of that "
+        "window's decisions, below as JSON), the whole-record process facts and the outcome. Keep the claim "
+        "ledger entries of the windows that stand, with their statuses.",
+        "## Thesis log (every decision: date, action, stated confidence, the first sentence of the rationale)\n"
+        + thesis_log(builder, plan.contestant_id, plan.decisions),
+    ]
     for k, ((a, b), found) in enumerate(zip(plan.windows, findings, strict=True)):
-        parts.append(f"## Findings of window {k + 1} (decisions {a + 1} to {b + 1})\n"
-                     + json.dumps(found, separators=(",", ":"), ensure_ascii=False))
+        parts.append(
+            f"## Findings of window {k + 1} (decisions {a + 1} to {b + 1})\n"
+            + json.dumps(found, separators=(",", ":"), ensure_ascii=False)
+        )
     return builder.build_synthesis(plan.contestant_id, parts)
 
 
-def plan_windows(builder, contestant_id: str, fits: Callable[[object], bool],
-                 reserve: int = 0) -> WindowPlan | None:
+def plan_windows(builder, contestant_id: str, fits: Callable[[object], bool], reserve: int = 0) -> WindowPlan | None:
     """The fewest consecutive windows, each as long as fits allows (greedy: each window grows by doubling, then by
     bisection, checking the real prompt). ``reserve``: tokens the whole-horizon pass will need per window (its
     findings); None when one decision alone does not fit."""
@@ -116,6 +136,7 @@ def plan_windows(builder, contestant_id: str, fits: Callable[[object], bool],
     windows: list[tuple[int, int]] = []
     a = 0
     while a < n:
+
         def ok(b: int, a: int = a) -> bool:
             trial = WindowPlan(contestant_id, (*windows, (a, b)), n)
             return fits(window_prompt(builder, trial, len(windows)))

@@ -149,8 +149,9 @@ class SeasonReplays(LazyMapping[str, ContestantReplay]):
 
     def __init__(self, bundle: SeasonBundle) -> None:
         basis = _ReplayBasis.of(bundle)
-        super().__init__(basis.by_contestant if basis is not None else (),
-                         basis.replay if basis is not None else _no_replay)
+        super().__init__(
+            basis.by_contestant if basis is not None else (), basis.replay if basis is not None else _no_replay
+        )
 
 
 def _no_replay(contestant_id: str) -> ContestantReplay:
@@ -204,14 +205,31 @@ class _ReplayBasis:
         symbols = list(season_closes.columns)
         px = season_closes.to_numpy(float)
         px = np.where(np.isnan(px), 0.0, px)
-        return cls(info=info, days=days, by_contestant=by_contestant, symbols=symbols,
-                   col_of={s: i for i, s in enumerate(symbols)}, px=px, day_index={d: i for i, d in enumerate(days)},
-                   sector_of=sector_of, bench_ret=bench_ret, bench_nav=bench_nav, oracle_sym=oracle_sym,
-                   oracle_ret=oracle_ret, ew_ret=ew_ret)
+        return cls(
+            info=info,
+            days=days,
+            by_contestant=by_contestant,
+            symbols=symbols,
+            col_of={s: i for i, s in enumerate(symbols)},
+            px=px,
+            day_index={d: i for i, d in enumerate(days)},
+            sector_of=sector_of,
+            bench_ret=bench_ret,
+            bench_nav=bench_nav,
+            oracle_sym=oracle_sym,
+            oracle_ret=oracle_ret,
+            ew_ret=ew_ret,
+        )
 
     def replay(self, cid: str) -> ContestantReplay:
-        info, days, day_index, symbols, col_of, px = (self.info, self.days, self.day_index, self.symbols,
-                                                      self.col_of, self.px)
+        info, days, day_index, symbols, col_of, px = (
+            self.info,
+            self.days,
+            self.day_index,
+            self.symbols,
+            self.col_of,
+            self.px,
+        )
         sector_of, bench_ret, oracle_ret = self.sector_of, self.bench_ret, self.oracle_ret
         decisions = self.by_contestant[cid]
         qty_delta = np.zeros((len(days), len(symbols)))

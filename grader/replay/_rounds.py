@@ -252,9 +252,7 @@ class RoundResults(_Frozen):
     comparison_sets: list[ComparisonSet]
 
     def outcome(self, round_id: str, contestant_id: str) -> RoundOutcome | None:
-        return next(
-            (o for o in self.outcomes if o.round_id == round_id and o.contestant_id == contestant_id), None
-        )
+        return next((o for o in self.outcomes if o.round_id == round_id and o.contestant_id == contestant_id), None)
 
     def round(self, round_id: str) -> RoundSummary | None:
         return next((r for r in self.rounds if r.round_id == round_id), None)
@@ -313,19 +311,16 @@ def _score_pick(pick: RoundPick, summary: RoundSummary, cash_symbol: str | None)
     }
     if summary.status == "cancelled":
         return RoundOutcome(
-            **base, status="cancelled",
+            **base,
+            status="cancelled",
             withheld=f"round cancelled upstream, it will never resolve ({summary.cancelled}): no outcome",
         )
     if summary.status == "pending":
-        return RoundOutcome(
-            **base, status="pending", withheld="round pending: outcome withheld until the exit close"
-        )
+        return RoundOutcome(**base, status="pending", withheld="round pending: outcome withheld until the exit close")
     returns = summary.option_returns
     missing = [s for s in weights if s not in returns]
     if missing:
-        return RoundOutcome(
-            **base, status="resolved", withheld=f"no entry/exit price for {', '.join(missing)}"
-        )
+        return RoundOutcome(**base, status="resolved", withheld=f"no entry/exit price for {', '.join(missing)}")
     cash_return = returns.get(cash_symbol, 0.0) if cash_symbol else 0.0
     portfolio = sum(w * returns[s] for s, w in weights.items())
     unallocated = 1.0 - sum(weights.values())
@@ -388,8 +383,7 @@ def score_rounds(source: RoundsData | str | Path) -> RoundResults:
     data = source if isinstance(source, RoundsData) else RoundsData.from_bundle_dir(source)
     specs = sorted(data.rounds, key=lambda s: (s.decided_at, s.id))
     summaries = {
-        s.id: _summarise_round(s, data.prices.get(s.id, {}), data.benchmark, data.unpriced.get(s.id, []))
-        for s in specs
+        s.id: _summarise_round(s, data.prices.get(s.id, {}), data.benchmark, data.unpriced.get(s.id, [])) for s in specs
     }
     cash = {s.id: s.cash_symbol for s in specs}
     order = {s.id: i for i, s in enumerate(specs)}
@@ -417,9 +411,7 @@ def score_rounds(source: RoundsData | str | Path) -> RoundResults:
                 average_alpha=sum(o.alpha for o in done) / len(done) if done else None,  # type: ignore[misc]
                 sum_return=s_ret,
                 sum_oracle_return=s_orc,
-                score_all_available=oracle_score(s_ret, s_orc)
-                if s_ret is not None and s_orc is not None
-                else None,
+                score_all_available=oracle_score(s_ret, s_orc) if s_ret is not None and s_orc is not None else None,
             )
         )
 
@@ -456,8 +448,7 @@ def rounds_outcomes(bundle) -> tuple[dict[str, dict], bool]:
         mine = [st for st in sets if c.contestant_id in st["ranks"]]
         # the contestant's ranking surface: the set with the most members (then rounds) it belongs to, so that
         # as many contestants as possible are compared on the same rounds
-        primary = max(mine, key=lambda st: (len(st["members"]), len(st["round_ids"]), -st["number"]),
-                      default=None)
+        primary = max(mine, key=lambda st: (len(st["members"]), len(st["round_ids"]), -st["number"]), default=None)
 
         def mean(values: list[float | None]) -> float | None:
             vals = [v for v in values if v is not None]
@@ -482,4 +473,3 @@ def rounds_outcomes(bundle) -> tuple[dict[str, dict], bool]:
         }
     pending = not results.resolved_round_ids
     return out, pending
-

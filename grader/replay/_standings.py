@@ -16,19 +16,28 @@ def comparison_set_standings(results: RoundResults) -> list[dict]:
     out = []
     for number, cs in enumerate(results.comparison_sets, start=1):
         ranked = [r for r in cs.rows if r.score is not None]
-        out.append({
-            "number": number, "members": list(cs.members), "round_ids": list(cs.round_ids),
-            "scores": {r.contestant_id: r.score for r in cs.rows},
-            "ranks": {**{m: None for m in cs.members}, **{r.contestant_id: i for i, r in enumerate(ranked, 1)}},
-            "rows": [r.model_dump() for r in cs.rows],
-        })
+        out.append(
+            {
+                "number": number,
+                "members": list(cs.members),
+                "round_ids": list(cs.round_ids),
+                "scores": {r.contestant_id: r.score for r in cs.rows},
+                "ranks": {**{m: None for m in cs.members}, **{r.contestant_id: i for i, r in enumerate(ranked, 1)}},
+                "rows": [r.model_dump() for r in cs.rows],
+            }
+        )
     return out
 
 
 def _set_brief(st: dict, contestant_id: str) -> dict:
-    return {"number": st["number"], "members": len(st["members"]), "rounds": len(st["round_ids"]),
-            "score": st["scores"].get(contestant_id), "rank": st["ranks"].get(contestant_id),
-            "ranked": sum(r is not None for r in st["ranks"].values())}
+    return {
+        "number": st["number"],
+        "members": len(st["members"]),
+        "rounds": len(st["round_ids"]),
+        "score": st["scores"].get(contestant_id),
+        "rank": st["ranks"].get(contestant_id),
+        "ranked": sum(r is not None for r in st["ranks"].values()),
+    }
 
 
 def rounds_scope(o: dict) -> str:
@@ -43,8 +52,9 @@ def rounds_scope(o: dict) -> str:
     if o.get("rounds_pending"):
         parts.append(f"{o['rounds_pending']} pending")
     if o.get("rounds_cancelled"):
-        parts.append(f"{o['rounds_cancelled']} cancelled upstream, never resolve" + ("s" if o["rounds_cancelled"] == 1
-                                                                                      else ""))
+        parts.append(
+            f"{o['rounds_cancelled']} cancelled upstream, never resolve" + ("s" if o["rounds_cancelled"] == 1 else "")
+        )
     text = f"over {o['rounds_resolved']} of {decided} round{'s' if decided != 1 else ''}"
     return text + (f" ({'; '.join(parts)})" if parts else "")
 
@@ -63,4 +73,5 @@ COMPARISON_NOTE = (
     "Ranked as CapitalBench ranks: inside equal-run comparison sets (a model added later starts a new "
     "set with the models present); a set's score is 100 × Σ returns / Σ oracle returns over the rounds "
     "every member completed (rounds never compounded). All-rounds figures are each contestant's own "
-    "history: context, not a fair ranking surface.")
+    "history: context, not a fair ranking surface."
+)

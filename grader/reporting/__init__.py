@@ -33,4 +33,3 @@ __all__ = sorted(_LAZY)
 
 
 __getattr__, __dir__ = lazy_exports("grader.reporting", _LAZY, globals())
-

@@ -37,8 +37,11 @@ def cached_risk_summaries(bundle: Any) -> Mapping:
         if bundle.info.format != "trading":
             return {}
         market, horizon, replays = cached_market(bundle), cached_interval(bundle), cached_replays(bundle)
-        return {c.id: contestant_risk(bundle, c.id, market=market, horizon=horizon,
-                                      nav=replays[c.id].nav if c.id in replays else None).summary()
-                for c in bundle.contestants}
+        return {
+            c.id: contestant_risk(
+                bundle, c.id, market=market, horizon=horizon, nav=replays[c.id].nav if c.id in replays else None
+            ).summary()
+            for c in bundle.contestants
+        }
 
     return cached_derived(bundle, "risk_summaries", compute)

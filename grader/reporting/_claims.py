@@ -18,11 +18,15 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
         run = s.get(RunRow, run_id)
         if run is None:
             return None, None
-        names = {c.id: c.display_name for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id))}
-        rows = s.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id,
-                                                      LedgerEntryRow.judge_id == "reference")
-                         .order_by(LedgerEntryRow.id)).all()
+        names = {
+            c.id: c.display_name
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
+        rows = s.scalars(
+            select(LedgerEntryRow)
+            .where(LedgerEntryRow.run_id == run_id, LedgerEntryRow.judge_id == "reference")
+            .order_by(LedgerEntryRow.id)
+        ).all()
         if not rows:
             return None, None
         briefing = [r for r in rows if "briefing_only" in (r.flags or [])]
@@ -36,9 +40,9 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
             "briefing_only": len(briefing),
             "lookahead_flags": sum(bool(r.lookahead) for r in rows),
             "source": "reference judge ledger: claims extracted from the contestants' rationales, "
-                      "re-checked by the deterministic verifier",
+            "re-checked by the deterministic verifier",
             "caveat": "extraction is automatic: read each example's fragment against the rationale before "
-                      "citing it; annotators can correct any entry in the console's ledger review",
+            "citing it; annotators can correct any entry in the console's ledger review",
         }
         picked: list[LedgerEntryRow] = []
         for status, want in (("contradicted", examples), ("supported", examples // 2), ("briefing", 2)):
@@ -55,15 +59,27 @@ def real_claims_section(run_id: str, db_url: str | None = None, examples: int = 
             chosen += [r for r in pool if r not in chosen]
             picked += chosen[: max(0, want if status != "contradicted" else examples)]
         shown = [
-            {"contestant": names.get(r.contestant_id, "?"), "decision_date": str(r.decision_date),
-             "symbol": r.symbol, "claim": r.claim, "in_the_rationale": r.clause or "—", "status": r.verifier_status,
-             "reason": r.verifier_reason,
-             "checked_against": "; ".join(f"{e['symbol']}.{e['field']} = {e['value']:.4g} (observed "
-                                          f"{str(e['observed_at'])[:10]})" for e in (r.evidence or [])
-                                          if isinstance(e.get("value"), int | float)) or "—",
-             "flags": "; ".join(f"{f}: {(r.flag_reasons or {}).get(f, 'no reason recorded')}"
-                                for f in r.flags or [] if f != "briefing_only") or "—"}
+            {
+                "contestant": names.get(r.contestant_id, "?"),
+                "decision_date": str(r.decision_date),
+                "symbol": r.symbol,
+                "claim": r.claim,
+                "in_the_rationale": r.clause or "—",
+                "status": r.verifier_status,
+                "reason": r.verifier_reason,
+                "checked_against": "; ".join(
+                    f"{e['symbol']}.{e['field']} = {e['value']:.4g} (observed {str(e['observed_at'])[:10]})"
+                    for e in (r.evidence or [])
+                    if isinstance(e.get("value"), int | float)
+                )
+                or "—",
+                "flags": "; ".join(
+                    f"{f}: {(r.flag_reasons or {}).get(f, 'no reason recorded')}"
+                    for f in r.flags or []
+                    if f != "briefing_only"
+                )
+                or "—",
+            }
             for r in picked
         ]
         return summary, shown
-

@@ -42,8 +42,16 @@ def reference_contradictions(rounds_dir: Path) -> list[Contradiction]:
                 for evidence in judge.evidence(c.id):
                     for claim, ver in evidence.verifications:
                         if ver.status == "contradicted":
-                            out.append(Contradiction(evidence.decision.round_id or "", c.id, claim.symbol, claim.text,
-                                                     claim.clause, ver.reason))
+                            out.append(
+                                Contradiction(
+                                    evidence.decision.round_id or "",
+                                    c.id,
+                                    claim.symbol,
+                                    claim.text,
+                                    claim.clause,
+                                    ver.reason,
+                                )
+                            )
     return out
 
 

@@ -31,8 +31,7 @@ from ledgers import (
     verify_many,
 )
 
-Kind = Literal["number", "direction", "ranking", "comparison", "forecast", "probability", "plan", "briefing",
-               "opinion"]
+Kind = Literal["number", "direction", "ranking", "comparison", "forecast", "probability", "plan", "briefing", "opinion"]
 TABLE_DECIDED_KINDS = ("number", "direction", "ranking", "comparison")
 
 
@@ -79,7 +78,9 @@ def read_labels(paths: Iterable[Path]) -> list[LabelledClaim]:
                 raise LabelsError(f"{path}, line {lineno}: invalid JSON ({err.msg})") from None
             except ValidationError as err:
                 e = err.errors()[0]
-                raise LabelsError(f"{path}, line {lineno}, field '{'.'.join(map(str, e['loc']))}': {e['msg']}") from None
+                raise LabelsError(
+                    f"{path}, line {lineno}, field '{'.'.join(map(str, e['loc']))}': {e['msg']}"
+                ) from None
             if label.quote not in label.sentence:
                 raise LabelsError(f"{path}, line {lineno}, field 'quote': not a substring of the sentence")
             if label.id in seen:
@@ -146,14 +147,19 @@ class Evaluation:
         for s in STATUSES:
             c = conf[s]
             r, p = self.recall(s), self.precision(s)
-            rows.append(f"{s:<18}{c['supported']:>11}{c['not_verifiable']:>16}{c['contradicted']:>14}"
-                        f"{_pct(r):>9}{_pct(p):>11}")
+            rows.append(
+                f"{s:<18}{c['supported']:>11}{c['not_verifiable']:>16}{c['contradicted']:>14}{_pct(r):>9}{_pct(p):>11}"
+            )
         checked = self.checked_share()
-        rows.append(f"claims {len(self.outcomes)}; accuracy {_pct(self.accuracy)}; numeric table-decided "
-                    f"claims checked {_pct(checked)}")
+        rows.append(
+            f"claims {len(self.outcomes)}; accuracy {_pct(self.accuracy)}; numeric table-decided "
+            f"claims checked {_pct(checked)}"
+        )
         if self.structured:
-            rows.append(f"structured path (v0.5 assertions built from the labels' option, column and value): "
-                        f"{len(self.structured)} numeric claims, agreement {_pct(self.structured_agreement())}")
+            rows.append(
+                f"structured path (v0.5 assertions built from the labels' option, column and value): "
+                f"{len(self.structured)} numeric claims, agreement {_pct(self.structured_agreement())}"
+            )
         return "\n".join(rows)
 
 
@@ -189,8 +195,7 @@ def predicted_status(verifications: Sequence[Verification]) -> Status:
     return "not_verifiable"
 
 
-def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: VerifierConfig | None = None
-             ) -> Evaluation:
+def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: VerifierConfig | None = None) -> Evaluation:
     """Verify every labelled claim as the grader would read it; see the module docstring."""
     from grader.adapters import import_capitalbench
     from grader.adapters.capitalbench import column_field
@@ -214,20 +219,30 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
             store = bundle.store_for(round_id)
             available = sorted({f for s in store.symbols for f in store.fields(s)})
             for label in group:
-                claims = extract_claims(label.sentence, decided, label.holding, index,
-                                        benchmark=bench, available_fields=available)
+                claims = extract_claims(
+                    label.sentence, decided, label.holding, index, benchmark=bench, available_fields=available
+                )
                 start = label.sentence.index(label.quote)
                 quote_span = (start, start + len(label.quote))
-                hits = _claims_of_kind(label.kind, [c for c in claims if c.span is not None
-                                                    and _overlaps(c.span, quote_span)])
+                hits = _claims_of_kind(
+                    label.kind, [c for c in claims if c.span is not None and _overlaps(c.span, quote_span)]
+                )
                 verifications = verify_many(hits, store, cfg) if hits else []
                 result.outcomes.append(Outcome(label, predicted_status(verifications), verifications))
                 fld = column_field(label.column or "")
                 if label.kind == "number" and label.subject and fld and label.stated is not None:
-                    claim = Claim(id=label.id, text=label.quote, decided_at=decided, symbol=label.subject,
-                                  structured=True, assertions=structured_assertions(
-                                      [{"subject": label.subject, "field": fld, "kind": "value",
-                                        "value": label.stated}], label.subject, label.quote))
+                    claim = Claim(
+                        id=label.id,
+                        text=label.quote,
+                        decided_at=decided,
+                        symbol=label.subject,
+                        structured=True,
+                        assertions=structured_assertions(
+                            [{"subject": label.subject, "field": fld, "kind": "value", "value": label.stated}],
+                            label.subject,
+                            label.quote,
+                        ),
+                    )
                     ver = verify_many([claim], store, cfg)
                     result.structured.append(Outcome(label, predicted_status(ver), ver))
     result.outcomes.sort(key=lambda o: o.label.id)

@@ -17,7 +17,9 @@ def season_identity_probe(season_dir: Path | str, rubric_name: str = "v0.4", see
     from rubric import load_rubric
 
     bundle = load_bundle(season_dir)
-    anon = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, load_rubric(rubric_name)))
+    anon = Anonymizer.for_season(
+        bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, load_rubric(rubric_name))
+    )
     family = {c.id: c.provider_family for c in bundle.contestants}
     texts, families, groups = [], [], []
     for d in bundle.decisions:

@@ -28,24 +28,42 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
             row["holdings_sum"] += sum(1 for w in o.weights.values() if w > 0)
         for row in out.values():
             n = row.pop("rounds")
-            row.update(rounds=n, hhi=row.pop("hhi_sum") / n if n else None,
-                       holdings=row.pop("holdings_sum") / n if n else None)
+            row.update(
+                rounds=n, hhi=row.pop("hhi_sum") / n if n else None, holdings=row.pop("holdings_sum") / n if n else None
+            )
         return out
     out = {}
     risk = cached_risk_summaries(bundle)
     for cid, rep in cached_replays(bundle).items():
         f = rep.facts
-        out[cid] = {"format": "trading", "decisions": f.decisions, "trades": f.trades, "holds": f.hold_decisions,
-                    "turnover": f.turnover, "hhi": f.hhi, "max_position_weight": f.max_position_weight,
-                    "sector_hhi": f.sector_hhi, "top_sector": f.top_sector, "top_sector_weight": f.top_sector_weight,
-                    "cash_weight_mean": f.cash_weight_mean, "thrash_events": len(f.thrash_events),
-                    "thrash": [{"symbol": e.symbol, "first": f"{e.first_side} {e.first_at[:10]}",
-                                "second": f"{e.second_side} {e.second_at[:10]}", "days": e.trading_days_apart,
-                                "first_rationale": e.first_rationale, "second_rationale": e.second_rationale}
-                               for e in f.thrash_events],
-                    # the decisions' risk (point-in-time): VaR95 and CVaR95 means over one session and over the
-                    # decision interval, as the judges' whole-record summary gives them
-                    "risk": dict(risk.get(cid) or {})}
+        out[cid] = {
+            "format": "trading",
+            "decisions": f.decisions,
+            "trades": f.trades,
+            "holds": f.hold_decisions,
+            "turnover": f.turnover,
+            "hhi": f.hhi,
+            "max_position_weight": f.max_position_weight,
+            "sector_hhi": f.sector_hhi,
+            "top_sector": f.top_sector,
+            "top_sector_weight": f.top_sector_weight,
+            "cash_weight_mean": f.cash_weight_mean,
+            "thrash_events": len(f.thrash_events),
+            "thrash": [
+                {
+                    "symbol": e.symbol,
+                    "first": f"{e.first_side} {e.first_at[:10]}",
+                    "second": f"{e.second_side} {e.second_at[:10]}",
+                    "days": e.trading_days_apart,
+                    "first_rationale": e.first_rationale,
+                    "second_rationale": e.second_rationale,
+                }
+                for e in f.thrash_events
+            ],
+            # the decisions' risk (point-in-time): VaR95 and CVaR95 means over one session and over the
+            # decision interval, as the judges' whole-record summary gives them
+            "risk": dict(risk.get(cid) or {}),
+        }
     return out
 
 
@@ -85,10 +103,12 @@ def compact_risk(facts: dict[str, Any] | None, sep: str = " · ") -> str:
 
 
 #: The leaderboards' legend of ``compact_risk``.
-RISK_LEGEND = ("VaR / CVaR95 = the decisions' mean historical VaR95 and CVaR95 over one session (1d) and, when it is "
-               "longer, over the decision interval (Nd: N sessions); point-in-time, from the 60 daily returns up to "
-               "each decision's last close; a loss reads negative. The report's risk table and the contestant page "
-               "give them in full.")
+RISK_LEGEND = (
+    "VaR / CVaR95 = the decisions' mean historical VaR95 and CVaR95 over one session (1d) and, when it is "
+    "longer, over the decision interval (Nd: N sessions); point-in-time, from the 60 daily returns up to "
+    "each decision's last close; a loss reads negative. The report's risk table and the contestant page "
+    "give them in full."
+)
 
 
 def compact_facts(facts: dict[str, Any] | None) -> str:
@@ -97,5 +117,7 @@ def compact_facts(facts: dict[str, Any] | None) -> str:
         return "—"
     if facts.get("format") == "rounds":
         return f"{facts['rounds']} rounds · HHI {facts['hhi']:.2f} · {facts['holdings']:.1f} holdings"
-    return (f"turnover {facts['turnover']:.1f}x · HHI {facts['hhi']:.2f} · max {facts['max_position_weight'] * 100:.0f}%"
-            f" · thrash {facts['thrash_events']}")
+    return (
+        f"turnover {facts['turnover']:.1f}x · HHI {facts['hhi']:.2f} · max {facts['max_position_weight'] * 100:.0f}%"
+        f" · thrash {facts['thrash_events']}"
+    )

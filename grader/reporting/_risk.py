@@ -41,24 +41,37 @@ def season_risk_evidence(source: Path | str, *, pending: bool = False) -> dict[s
             row["max_drawdown"] = season.max_drawdown
             row["drawdown_gate_passed"] = season.drawdown_gate_passed
             if not baselines:
-                baselines = [{"baseline": name, **fig, "note": season.baseline_notes.get(name, "")}
-                             for name, fig in season.baselines.items()]
+                baselines = [
+                    {"baseline": name, **fig, "note": season.baseline_notes.get(name, "")}
+                    for name, fig in season.baselines.items()
+                ]
             for st in season.stress:
-                stress.append({
-                    "window": st.name, "first": st.portfolio.first.isoformat(), "last": st.portfolio.last.isoformat(),
-                    "sessions": st.portfolio.sessions, "contestant": names[cid],
-                    "return": st.portfolio.path_return, "drawdown": st.portfolio.drawdown,
-                    "equal_weight_return": st.equal_weight.path_return if st.equal_weight else None,
-                    "equal_weight_drawdown": st.equal_weight.drawdown if st.equal_weight else None,
-                    "benchmark_return": st.benchmark.path_return if st.benchmark else None,
-                    "benchmark_drawdown": st.benchmark.drawdown if st.benchmark else None,
-                    "source": st.source})
+                stress.append(
+                    {
+                        "window": st.name,
+                        "first": st.portfolio.first.isoformat(),
+                        "last": st.portfolio.last.isoformat(),
+                        "sessions": st.portfolio.sessions,
+                        "contestant": names[cid],
+                        "return": st.portfolio.path_return,
+                        "drawdown": st.portfolio.drawdown,
+                        "equal_weight_return": st.equal_weight.path_return if st.equal_weight else None,
+                        "equal_weight_drawdown": st.equal_weight.drawdown if st.equal_weight else None,
+                        "benchmark_return": st.benchmark.path_return if st.benchmark else None,
+                        "benchmark_drawdown": st.benchmark.drawdown if st.benchmark else None,
+                        "source": st.source,
+                    }
+                )
         contestants.append(row)
-    notes = [f"VaR{VAR_LEVEL * 100:.0f} by historical simulation over the {LOOKBACK_SESSIONS} daily returns up to "
-             f"the last close before each decision; the decision interval is {horizon} session(s)."]
+    notes = [
+        f"VaR{VAR_LEVEL * 100:.0f} by historical simulation over the {LOOKBACK_SESSIONS} daily returns up to "
+        f"the last close before each decision; the decision interval is {horizon} session(s)."
+    ]
     if bundle.info.format == "rounds":
-        notes.append("A rounds season carries each round's entry and exit closes, not a daily price series: VaR and "
-                     "the correlation score are not computed; class weights and the profile's weight limits are.")
+        notes.append(
+            "A rounds season carries each round's entry and exit closes, not a daily price series: VaR and "
+            "the correlation score are not computed; class weights and the profile's weight limits are."
+        )
     if pending:
         notes.append("Season pending: baselines, stress windows and the drawdown gate (outcomes) are withheld.")
     return {
@@ -106,24 +119,34 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
         source, key = season.source_path, c.contestant_key
     bundle = cached_bundle(source)
     replay = cached_replays(bundle).get(key)
-    risk = contestant_risk(bundle, key, market=cached_market(bundle), horizon=cached_interval(bundle),
-                           nav=replay.nav if replay is not None else None)
+    risk = contestant_risk(
+        bundle,
+        key,
+        market=cached_market(bundle),
+        horizon=cached_interval(bundle),
+        nav=replay.nav if replay is not None else None,
+    )
     rows = []
     for d in risk.decisions:
-        rows.append({
-            "decision": d.decision_key.split("@", 1)[-1][:16].replace("T", " "),
-            "as of close": d.as_of.isoformat() if d.as_of else None,
-            "classes": ", ".join(f"{c} {w * 100:.0f}%" for c, w in sorted(d.class_weights.items(),
-                                                                          key=lambda kv: -kv[1]) if w > 0.0005),
-            "VaR95 1d": d.var_1d.var if d.var_1d else None,
-            "CVaR95 1d": d.var_1d.cvar if d.var_1d else None,
-            "VaR95 horizon": d.var_h.var if d.var_h else None,
-            "CVaR95 horizon": d.var_h.cvar if d.var_h else None,
-            "correlation score": d.correlation.s_corr if d.correlation else None,
-            "profile alignment": d.profile.pas if d.profile else None,
-            "breaches": "; ".join(d.profile.breaches) if d.profile else "",
-            "not computed": "; ".join(d.unavailable),
-        })
+        rows.append(
+            {
+                "decision": d.decision_key.split("@", 1)[-1][:16].replace("T", " "),
+                "as of close": d.as_of.isoformat() if d.as_of else None,
+                "classes": ", ".join(
+                    f"{c} {w * 100:.0f}%"
+                    for c, w in sorted(d.class_weights.items(), key=lambda kv: -kv[1])
+                    if w > 0.0005
+                ),
+                "VaR95 1d": d.var_1d.var if d.var_1d else None,
+                "CVaR95 1d": d.var_1d.cvar if d.var_1d else None,
+                "VaR95 horizon": d.var_h.var if d.var_h else None,
+                "CVaR95 horizon": d.var_h.cvar if d.var_h else None,
+                "correlation score": d.correlation.s_corr if d.correlation else None,
+                "profile alignment": d.profile.pas if d.profile else None,
+                "breaches": "; ".join(d.profile.breaches) if d.profile else "",
+                "not computed": "; ".join(d.unavailable),
+            }
+        )
     lines: list[str] = []
     if replay is not None:
         outcome = season_risk(bundle, {key: replay}, market=cached_market(bundle)).get(key)

@@ -28,18 +28,37 @@ def round_outcomes(contestant_row_id: int, db_url: str | None = None) -> pd.Data
         if o.contestant_id != key:
             continue
         summary = results.round(o.round_id)
-        rows.append({
-            "round": o.round_id, "status": o.status,
-            "allocation": ", ".join(f"{sym} {w * 100:.0f}%" for sym, w in sorted(o.weights.items(),
-                                                                                key=lambda kv: -kv[1])),
-            "return": o.portfolio_return, "S&P 500": o.benchmark_return, "alpha": o.alpha, "regret": o.regret,
-            "oracle score": o.oracle_score,
-            "oracle": ", ".join(summary.oracle_symbols) if summary is not None and o.status == "resolved" else None,
-            "note": o.withheld or "",
-        })
-    return pd.DataFrame(rows, columns=["round", "status", "allocation", "return", "S&P 500", "alpha", "regret",
-                                       "oracle score", "oracle", "note"])
-
+        rows.append(
+            {
+                "round": o.round_id,
+                "status": o.status,
+                "allocation": ", ".join(
+                    f"{sym} {w * 100:.0f}%" for sym, w in sorted(o.weights.items(), key=lambda kv: -kv[1])
+                ),
+                "return": o.portfolio_return,
+                "S&P 500": o.benchmark_return,
+                "alpha": o.alpha,
+                "regret": o.regret,
+                "oracle score": o.oracle_score,
+                "oracle": ", ".join(summary.oracle_symbols) if summary is not None and o.status == "resolved" else None,
+                "note": o.withheld or "",
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "round",
+            "status",
+            "allocation",
+            "return",
+            "S&P 500",
+            "alpha",
+            "regret",
+            "oracle score",
+            "oracle",
+            "note",
+        ],
+    )
 
 
 def _rounds_run(s, run_id: str):  # noqa: ANN001, ANN202 - a session, the run row
@@ -59,8 +78,14 @@ def round_outcome_rows(run_id: str, db_url: str | None = None) -> list[dict] | N
         run = _rounds_run(s, run_id)
         if run is None:
             return None
-        people = [(c.id, c.display_name) for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id).order_by(ContestantRow.display_name))]
+        people = [
+            (c.id, c.display_name)
+            for c in s.scalars(
+                select(ContestantRow)
+                .where(ContestantRow.season_id == run.season_id)
+                .order_by(ContestantRow.display_name)
+            )
+        ]
     rows = []
     for row_id, name in people:
         try:
@@ -68,8 +93,9 @@ def round_outcome_rows(run_id: str, db_url: str | None = None) -> list[dict] | N
         except (OSError, ValueError):
             return None  # the bundle moved: the section is left out rather than guessed
         for rec in frame.to_dict("records"):
-            rows.append({"contestant": name, **{k: (None if isinstance(v, float) and v != v else v)
-                                                for k, v in rec.items()}})
+            rows.append(
+                {"contestant": name, **{k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}}
+            )
     return sorted(rows, key=lambda r: (r["round"], r["contestant"]))
 
 
@@ -82,8 +108,10 @@ def comparison_set_rows(run_id: str, db_url: str | None = None) -> list[dict] | 
         run = _rounds_run(s, run_id)
         if run is None:
             return None
-        names = {c.contestant_key: c.display_name for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id))}
+        names = {
+            c.contestant_key: c.display_name
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
         source = s.get(SeasonRow, run.season_id).source_path
     try:
         results = score_rounds(Path(source))
@@ -94,15 +122,21 @@ def comparison_set_rows(run_id: str, db_url: str | None = None) -> list[dict] | 
     for st in comparison_set_standings(results):
         for r in st["rows"]:
             c = history.get(r["contestant_id"])
-            rows.append({
-                "set": st["number"], "members": len(st["members"]), "shared rounds": len(st["round_ids"]),
-                "rank": st["ranks"].get(r["contestant_id"]), "contestant": names.get(r["contestant_id"],
-                                                                                   r["contestant_id"]),
-                "set score": r["score"], "set mean return": r["average_return"],
-                "set mean alpha": r["average_alpha"],
-                "all-rounds score": c.score_all_available if c else None,
-                "rounds resolved": c.rounds_resolved if c else None, "rounds decided": c.rounds_decided if c else None,
-                "rounds pending": c.rounds_pending if c else None,
-                "rounds cancelled": c.rounds_cancelled if c else None,
-            })
+            rows.append(
+                {
+                    "set": st["number"],
+                    "members": len(st["members"]),
+                    "shared rounds": len(st["round_ids"]),
+                    "rank": st["ranks"].get(r["contestant_id"]),
+                    "contestant": names.get(r["contestant_id"], r["contestant_id"]),
+                    "set score": r["score"],
+                    "set mean return": r["average_return"],
+                    "set mean alpha": r["average_alpha"],
+                    "all-rounds score": c.score_all_available if c else None,
+                    "rounds resolved": c.rounds_resolved if c else None,
+                    "rounds decided": c.rounds_decided if c else None,
+                    "rounds pending": c.rounds_pending if c else None,
+                    "rounds cancelled": c.rounds_cancelled if c else None,
+                }
+            )
     return rows

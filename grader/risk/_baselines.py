@@ -38,9 +38,12 @@ class Baseline:
         r = v[1:] / v[:-1] - 1.0
         sd = float(np.std(r, ddof=1)) if len(r) > 1 else 0.0
         ex = r - risk_free_rate / TRADING_DAYS
-        return {"return": float(v[-1] / v[0] - 1.0), "max_drawdown": max_drawdown(v),
-                "volatility": sd * np.sqrt(TRADING_DAYS) if len(r) > 1 else None,
-                "sharpe": float(ex.mean() / sd * np.sqrt(TRADING_DAYS)) if sd > 0 else None}
+        return {
+            "return": float(v[-1] / v[0] - 1.0),
+            "max_drawdown": max_drawdown(v),
+            "volatility": sd * np.sqrt(TRADING_DAYS) if len(r) > 1 else None,
+            "sharpe": float(ex.mean() / sd * np.sqrt(TRADING_DAYS)) if sd > 0 else None,
+        }
 
 
 def _hold(weights: dict[str, float], closes: pd.DataFrame, cash: float) -> pd.Series:
@@ -49,8 +52,9 @@ def _hold(weights: dict[str, float], closes: pd.DataFrame, cash: float) -> pd.Se
     return pd.Series(np.asarray(value, dtype=float), index=closes.index)
 
 
-def classical_baselines(closes: pd.DataFrame, history: pd.DataFrame, class_of: dict[str, str],
-                        starting_cash: float) -> list[Baseline]:
+def classical_baselines(
+    closes: pd.DataFrame, history: pd.DataFrame, class_of: dict[str, str], starting_cash: float
+) -> list[Baseline]:
     """``closes``: the season's closes (entry close first; columns: universe symbols); ``history``: closes up to
     and including the entry close (for the trailing volatilities)."""
     priced = [s for s in closes.columns if s in class_of and pd.notna(closes.iloc[0][s])]
@@ -77,6 +81,9 @@ def classical_baselines(closes: pd.DataFrame, history: pd.DataFrame, class_of: d
         note = "" if len(usable) == len(priced) else f"{len(priced) - len(usable)} asset(s) without enough history"
         out.append(Baseline("inverse volatility", w, _hold(w, closes, starting_cash), note))
     else:
-        out.append(Baseline("inverse volatility", None, None,
-                            f"no asset has {MIN_RETURNS} daily returns before the entry close"))
+        out.append(
+            Baseline(
+                "inverse volatility", None, None, f"no asset has {MIN_RETURNS} daily returns before the entry close"
+            )
+        )
     return out

@@ -36,5 +36,6 @@ def asset_class(label: str, *, sector: str | None = None, industry: str | None =
 
 def classes_of(info: SeasonInfo) -> dict[str, str]:
     """symbol -> class for every universe entry (the benchmark too when it is in the universe)."""
-    return {u.symbol: asset_class(u.asset_class, sector=u.sector, industry=u.industry, name=u.name)
-            for u in info.universe}
+    return {
+        u.symbol: asset_class(u.asset_class, sector=u.sector, industry=u.industry, name=u.name) for u in info.universe
+    }

@@ -58,8 +58,10 @@ class CorrelationScore:
 
     def describe(self) -> str:
         cross = "one class: no cross-class pair" if self.rho_cross is None else f"cross-class rho {self.rho_cross:+.2f}"
-        return (f"two-layer correlation score {self.s_corr:.2f} (intra {self.s_intra:.2f}, inter "
-                f"{self.s_inter:.2f}; {cross})")
+        return (
+            f"two-layer correlation score {self.s_corr:.2f} (intra {self.s_intra:.2f}, inter "
+            f"{self.s_inter:.2f}; {cross})"
+        )
 
 
 def class_correlations(returns: pd.DataFrame, class_of: dict[str, str]) -> ClassCorrelations:
@@ -114,5 +116,6 @@ def two_layer_score(class_weights: dict[str, float], stats: ClassCorrelations) -
         s_inter = float(np.clip((1.0 - rho_cross) / 2.0, 0.0, 1.0))
     else:
         rho_cross, s_inter = None, 0.0
-    return CorrelationScore(s_intra=s_intra, s_inter=s_inter, s_corr=0.5 * s_intra + 0.5 * s_inter,
-                            rho_cross=rho_cross, class_weights=held)
+    return CorrelationScore(
+        s_intra=s_intra, s_inter=s_inter, s_corr=0.5 * s_intra + 0.5 * s_inter, rho_cross=rho_cross, class_weights=held
+    )

@@ -59,8 +59,9 @@ class DecisionRisk:
     def lines(self, unavailable: bool = True) -> list[str]:
         """The decision's risk facts as prompt/report phrases (``unavailable``: also say what was not computed)."""
         out = []
-        cls = ", ".join(f"{c} {w * 100:.0f}%" for c, w in sorted(self.class_weights.items(), key=lambda kv: -kv[1])
-                        if w > 0.0005)
+        cls = ", ".join(
+            f"{c} {w * 100:.0f}%" for c, w in sorted(self.class_weights.items(), key=lambda kv: -kv[1]) if w > 0.0005
+        )
         if cls:
             out.append(f"asset classes after the decision: {cls}")
         var = [v.describe() for v in (self.var_1d, self.var_h) if v is not None]
@@ -100,25 +101,40 @@ class SeasonRisk:
     def lines(self) -> list[str]:
         def pct(v):
             return "n/a" if v is None else f"{v * 100:+.2f}%"
+
         out = []
         for name, f in self.baselines.items():
             if f["return"] is None:
                 out.append(f"{name} baseline: unavailable ({self.baseline_notes.get(name, '')})")
             else:
-                out.append(f"{name} baseline (bought at the entry close and held): return {pct(f['return'])}, "
-                           f"max drawdown {f['max_drawdown'] * 100:.2f}%")
+                out.append(
+                    f"{name} baseline (bought at the entry close and held): return {pct(f['return'])}, "
+                    f"max drawdown {f['max_drawdown'] * 100:.2f}%"
+                )
         for s in self.stress:
-            ew = "" if s.equal_weight is None else (f"; equal weight {pct(s.equal_weight.path_return)}, "
-                                                    f"drawdown {s.equal_weight.drawdown * 100:.2f}%")
-            bm = "" if s.benchmark is None else (f"; benchmark {pct(s.benchmark.path_return)}, drawdown "
-                                                 f"{s.benchmark.drawdown * 100:.2f}%")
-            out.append(f"stress window {s.name} ({s.portfolio.first} to {s.portfolio.last}, "
-                       f"{s.portfolio.sessions} sessions in this season): portfolio {pct(s.portfolio.path_return)}, "
-                       f"drawdown {s.portfolio.drawdown * 100:.2f}%{ew}{bm}")
+            ew = (
+                ""
+                if s.equal_weight is None
+                else (
+                    f"; equal weight {pct(s.equal_weight.path_return)}, drawdown {s.equal_weight.drawdown * 100:.2f}%"
+                )
+            )
+            bm = (
+                ""
+                if s.benchmark is None
+                else (f"; benchmark {pct(s.benchmark.path_return)}, drawdown {s.benchmark.drawdown * 100:.2f}%")
+            )
+            out.append(
+                f"stress window {s.name} ({s.portfolio.first} to {s.portfolio.last}, "
+                f"{s.portfolio.sessions} sessions in this season): portfolio {pct(s.portfolio.path_return)}, "
+                f"drawdown {s.portfolio.drawdown * 100:.2f}%{ew}{bm}"
+            )
         if self.profile is not None and self.max_drawdown is not None:
-            out.append(f"{self.profile} profile drawdown gate: max drawdown {self.max_drawdown * 100:.2f}% vs "
-                       f"tolerance {self.drawdown_tolerance * 100:.0f}%: "
-                       f"{'passed' if self.drawdown_gate_passed else 'FAILED'}")
+            out.append(
+                f"{self.profile} profile drawdown gate: max drawdown {self.max_drawdown * 100:.2f}% vs "
+                f"tolerance {self.drawdown_tolerance * 100:.0f}%: "
+                f"{'passed' if self.drawdown_gate_passed else 'FAILED'}"
+            )
         return out
 
 
@@ -132,8 +148,9 @@ class ContestantRisk:
         return float(np.mean(vals)) if vals else None
 
     def breaches(self) -> list[tuple[str, list[str]]]:
-        return [(d.decision_key, d.profile.breaches) for d in self.decisions
-                if d.profile is not None and d.profile.breaches]
+        return [
+            (d.decision_key, d.profile.breaches) for d in self.decisions if d.profile is not None and d.profile.breaches
+        ]
 
     def mean_of(self, attr: str, part: str = "var") -> float | None:
         """Mean over the decisions of a VaR estimate's ``var`` or ``cvar`` (``part``), or of the correlation score."""
@@ -152,11 +169,17 @@ class ContestantRisk:
     def summary(self) -> dict[str, float | int | None]:
         """Per contestant, for the report and the console: VaR95 and CVaR95 over one session and over the decision
         interval (``horizon`` sessions), means over the decisions."""
-        return {"decisions": len(self.decisions), "var_1d_mean": self.mean_of("var_1d"),
-                "cvar_1d_mean": self.mean_of("var_1d", "cvar"), "var_h_mean": self.mean_of("var_h"),
-                "cvar_h_mean": self.mean_of("var_h", "cvar"), "horizon": self.horizon(),
-                "correlation_score_mean": self.mean_of("correlation"),
-                "profile_alignment_mean": self.pas_mean(), "decisions_with_breaches": len(self.breaches())}
+        return {
+            "decisions": len(self.decisions),
+            "var_1d_mean": self.mean_of("var_1d"),
+            "cvar_1d_mean": self.mean_of("var_1d", "cvar"),
+            "var_h_mean": self.mean_of("var_h"),
+            "cvar_h_mean": self.mean_of("var_h", "cvar"),
+            "horizon": self.horizon(),
+            "correlation_score_mean": self.mean_of("correlation"),
+            "profile_alignment_mean": self.pas_mean(),
+            "decisions_with_breaches": len(self.breaches()),
+        }
 
 
 # -- the season ------------------------------------------------------------------------------------------------
@@ -187,7 +210,7 @@ class _Market:
         missing; closes after ``as_of`` are never read)."""
         if as_of not in self._returns:
             end = self._row[as_of] + 1
-            closes = self._closes[max(0, end - LOOKBACK_SESSIONS - 1):end]
+            closes = self._closes[max(0, end - LOOKBACK_SESSIONS - 1) : end]
             with np.errstate(divide="ignore", invalid="ignore"):
                 self._returns[as_of] = closes[1:] / closes[:-1] - 1.0
         return self._returns[as_of]
@@ -217,14 +240,19 @@ def decision_interval(bundle: SeasonBundle) -> int:
     sessions (a property of the season's schedule, not of the market); a rounds season's median round length.
     At least 1."""
     if bundle.info.format == "rounds":
-        lengths = [int(np.busday_count(r.entry_date, r.exit_date)) for r in bundle.info.rounds or []
-                   if r.exit_date is not None]
+        lengths = [
+            int(np.busday_count(r.entry_date, r.exit_date)) for r in bundle.info.rounds or [] if r.exit_date is not None
+        ]
         return max(1, int(np.median(lengths))) if lengths else 1
     days = np.array(bundle.trading_days, dtype="datetime64[D]")
     gaps = []
     for c in bundle.contestants:
-        sessions = sorted({int(np.searchsorted(days, np.datetime64(d.decided_at.astimezone(MARKET_TZ).date())))
-                           for d in bundle.decisions_of(c.id)})
+        sessions = sorted(
+            {
+                int(np.searchsorted(days, np.datetime64(d.decided_at.astimezone(MARKET_TZ).date())))
+                for d in bundle.decisions_of(c.id)
+            }
+        )
         gaps += [b - a for a, b in zip(sessions, sessions[1:], strict=False)]
     return max(1, int(np.median(gaps))) if gaps else 1
 
@@ -237,16 +265,18 @@ def _class_weights(weights: dict[str, float], class_of: dict[str, str]) -> dict[
     return out
 
 
-def _var_of(weights: dict[str, float], market: _Market, as_of: date, horizon: int,
-            unavailable: list[str]) -> tuple[VarEstimate | None, VarEstimate | None]:
+def _var_of(
+    weights: dict[str, float], market: _Market, as_of: date, horizon: int, unavailable: list[str]
+) -> tuple[VarEstimate | None, VarEstimate | None]:
     risky = {s: w for s, w in weights.items() if s != UNINVESTED_CASH and abs(w) > 1e-12}
     if not risky:  # all cash: no loss in any scenario
         flat = np.zeros(LOOKBACK_SESSIONS)
         return historical_var(flat), historical_var(flat, horizon=horizon) if horizon > 1 else None
     returns = market.returns_to(as_of)
     cols = [market.column.get(s) for s in risky]
-    short = sorted(s for s, c in zip(risky, cols, strict=True)
-                   if c is None or np.isfinite(returns[:, c]).sum() < MIN_RETURNS)
+    short = sorted(
+        s for s, c in zip(risky, cols, strict=True) if c is None or np.isfinite(returns[:, c]).sum() < MIN_RETURNS
+    )
     if short:
         unavailable.append(f"VaR (fewer than {MIN_RETURNS} trailing daily returns for {', '.join(short)})")
         return None, None
@@ -263,8 +293,14 @@ def _var_of(weights: dict[str, float], market: _Market, as_of: date, horizon: in
     return one, many
 
 
-def contestant_risk(bundle: SeasonBundle, contestant_id: str, *, market: _Market | None = None,
-                    horizon: int | None = None, nav: pd.Series | None = None) -> ContestantRisk:
+def contestant_risk(
+    bundle: SeasonBundle,
+    contestant_id: str,
+    *,
+    market: _Market | None = None,
+    horizon: int | None = None,
+    nav: pd.Series | None = None,
+) -> ContestantRisk:
     """Every decision's risk facts (point-in-time). ``nav``: the replayed NAV (date -> close value) of a trading
     contestant, for the drawdown to date."""
     info = bundle.info
@@ -287,14 +323,23 @@ def contestant_risk(bundle: SeasonBundle, contestant_id: str, *, market: _Market
                 qty[t.symbol] = qty.get(t.symbol, 0.0) + sign * t.quantity
                 cash -= sign * t.quantity * t.price
         if weights is None:
-            out.append(DecisionRisk(d.key, as_of, {}, {}, unavailable=["risk figures (a hold with nothing held, "
-                                                                        "or no close before the decision)"]))
+            out.append(
+                DecisionRisk(
+                    d.key,
+                    as_of,
+                    {},
+                    {},
+                    unavailable=["risk figures (a hold with nothing held, or no close before the decision)"],
+                )
+            )
             continue
         cw = _class_weights(weights, class_of)
         risk = DecisionRisk(d.key, as_of, weights, cw, unavailable=unavailable)
         if rounds:
-            unavailable.append("VaR and correlation score (a rounds season carries each round's entry and exit "
-                               "closes, not a daily price series)")
+            unavailable.append(
+                "VaR and correlation score (a rounds season carries each round's entry and exit "
+                "closes, not a daily price series)"
+            )
         elif as_of is not None:
             risk.var_1d, risk.var_h = _var_of(weights, market, as_of, horizon, unavailable)
             try:
@@ -317,8 +362,9 @@ def _allocation(d: Decision) -> dict[str, float] | None:
     return {a.symbol: float(a.weight) for a in d.allocation}
 
 
-def _weights_after(d: Decision, qty: dict[str, float], cash: float, market: _Market,
-                   as_of: date | None) -> dict[str, float] | None:
+def _weights_after(
+    d: Decision, qty: dict[str, float], cash: float, market: _Market, as_of: date | None
+) -> dict[str, float] | None:
     """Weights after the decision's trades, valued at the ``as_of`` close (trades at their own price when the
     symbol has no close yet)."""
     if d.allocation:
@@ -379,34 +425,51 @@ class _SeasonRiskBasis:
         universe = [s for s in class_of if s in market.wide.columns and s != info.benchmark]
         closes = market.wide.loc[[entry, *[d for d in days if d != entry]], universe]
         history = market.wide.loc[:entry, universe]
-        baselines: list[Baseline] = classical_baselines(closes, history, {s: class_of[s] for s in universe},
-                                                        info.starting_cash)
-        return cls(info=info, entry=entry,
-                   figures={b.name: b.figures(info.risk_free_rate) for b in baselines},
-                   notes={b.name: b.note for b in baselines if b.note},
-                   equal_weight=next((b.nav for b in baselines if b.name == "equal weight"), None),
-                   bench=market.wide.loc[[entry, *[d for d in days if d != entry]], info.benchmark],
-                   profile=season_profile(info))
+        baselines: list[Baseline] = classical_baselines(
+            closes, history, {s: class_of[s] for s in universe}, info.starting_cash
+        )
+        return cls(
+            info=info,
+            entry=entry,
+            figures={b.name: b.figures(info.risk_free_rate) for b in baselines},
+            notes={b.name: b.note for b in baselines if b.note},
+            equal_weight=next((b.nav for b in baselines if b.name == "equal weight"), None),
+            bench=market.wide.loc[[entry, *[d for d in days if d != entry]], info.benchmark],
+            profile=season_profile(info),
+        )
 
     def contestant(self, rep) -> SeasonRisk:  # noqa: ANN001 - a replay
         info, entry, profile, ew = self.info, self.entry, self.profile, self.equal_weight
-        nav = pd.concat([pd.Series([info.starting_cash], index=[entry]), rep.nav]) if entry not in rep.nav.index \
+        nav = (
+            pd.concat([pd.Series([info.starting_cash], index=[entry]), rep.nav])
+            if entry not in rep.nav.index
             else rep.nav
+        )
         stress = []
         for w in stress_windows():
             mine = path_in_window(nav, w)
             if mine is None:
                 continue
-            stress.append(StressResult(w.id, w.name, w.source, mine,
-                                       path_in_window(ew, w) if ew is not None else None,
-                                       path_in_window(self.bench, w)))
+            stress.append(
+                StressResult(
+                    w.id,
+                    w.name,
+                    w.source,
+                    mine,
+                    path_in_window(ew, w) if ew is not None else None,
+                    path_in_window(self.bench, w),
+                )
+            )
         mdd = max_drawdown(nav.to_numpy(float))
         return SeasonRisk(
-            baselines=self.figures, baseline_notes=self.notes, stress=stress,
+            baselines=self.figures,
+            baseline_notes=self.notes,
+            stress=stress,
             profile=profile.name if profile else None,
             drawdown_tolerance=profile.max_drawdown if profile else None,
             max_drawdown=mdd if profile else None,
-            drawdown_gate_passed=(mdd <= profile.max_drawdown + 1e-9) if profile else None)
+            drawdown_gate_passed=(mdd <= profile.max_drawdown + 1e-9) if profile else None,
+        )
 
 
 class SeasonRiskFacts(LazyMapping[str, ContestantRisk]):
@@ -422,16 +485,20 @@ class SeasonRiskFacts(LazyMapping[str, ContestantRisk]):
     def _facts_of(self, contestant_id: str) -> ContestantRisk:
         market, horizon, basis = self._season()
         rep = self.replays.get(contestant_id)
-        risk = contestant_risk(self.bundle, contestant_id, market=market, horizon=horizon,
-                               nav=rep.nav if rep is not None else None)
+        risk = contestant_risk(
+            self.bundle, contestant_id, market=market, horizon=horizon, nav=rep.nav if rep is not None else None
+        )
         risk.season = basis.contestant(rep) if basis is not None and rep is not None else None
         return risk
 
     def _season(self) -> tuple:
         if self._shared is None:  # under the mapping's lock: computed once
             market = None if self.bundle.info.format == "rounds" else _Market(self.bundle)
-            self._shared = (market, decision_interval(self.bundle),
-                            _SeasonRiskBasis.of(self.bundle, self.replays, market))
+            self._shared = (
+                market,
+                decision_interval(self.bundle),
+                _SeasonRiskBasis.of(self.bundle, self.replays, market),
+            )
         return self._shared
 
 

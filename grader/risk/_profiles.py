@@ -16,12 +16,15 @@ from grader.risk._classes import BOND_CASH, EQUITY_LIKE
 from grader.season import InvestorProfile, SeasonInfo
 
 PRESETS: dict[str, InvestorProfile] = {
-    "conservative": InvestorProfile(name="conservative", equity_cap=0.40, bond_cash_floor=0.40, max_drawdown=0.10,
-                                    daily_var_limit=-0.010),
-    "balanced": InvestorProfile(name="balanced", equity_cap=0.65, bond_cash_floor=0.20, max_drawdown=0.20,
-                                daily_var_limit=-0.020),
-    "aggressive": InvestorProfile(name="aggressive", equity_cap=0.90, bond_cash_floor=0.05, max_drawdown=0.35,
-                                  daily_var_limit=-0.040),
+    "conservative": InvestorProfile(
+        name="conservative", equity_cap=0.40, bond_cash_floor=0.40, max_drawdown=0.10, daily_var_limit=-0.010
+    ),
+    "balanced": InvestorProfile(
+        name="balanced", equity_cap=0.65, bond_cash_floor=0.20, max_drawdown=0.20, daily_var_limit=-0.020
+    ),
+    "aggressive": InvestorProfile(
+        name="aggressive", equity_cap=0.90, bond_cash_floor=0.05, max_drawdown=0.35, daily_var_limit=-0.040
+    ),
 }
 """PortBench Table 7."""
 TOLERANCE = 1e-9
@@ -59,8 +62,9 @@ class ProfileCheck:
         return f"{self.profile} profile alignment {self.pas:.2f}{note}: {state}"
 
 
-def check_profile(profile: InvestorProfile, class_weights: dict[str, float], var_1d: float | None,
-                  drawdown_to_date: float | None) -> ProfileCheck:
+def check_profile(
+    profile: InvestorProfile, class_weights: dict[str, float], var_1d: float | None, drawdown_to_date: float | None
+) -> ProfileCheck:
     eq = sum(w for c, w in class_weights.items() if c in EQUITY_LIKE)
     bc = sum(w for c, w in class_weights.items() if c in BOND_CASH)
     breaches = []
@@ -76,6 +80,14 @@ def check_profile(profile: InvestorProfile, class_weights: dict[str, float], var
     dd_ok = None if drawdown_to_date is None else drawdown_to_date <= profile.max_drawdown + TOLERANCE
     if dd_ok is False:
         breaches.append(f"drawdown {drawdown_to_date * 100:.1f}% > tolerance {profile.max_drawdown * 100:.0f}%")
-    return ProfileCheck(profile=profile.name, equity_weight=eq, bond_cash_weight=bc, equity_cap_met=eq_ok,
-                        bond_floor_met=bc_ok, var_met=var_ok, drawdown_to_date=drawdown_to_date,
-                        drawdown_met=dd_ok, breaches=breaches)
+    return ProfileCheck(
+        profile=profile.name,
+        equity_weight=eq,
+        bond_cash_weight=bc,
+        equity_cap_met=eq_ok,
+        bond_floor_met=bc_ok,
+        var_met=var_ok,
+        drawdown_to_date=drawdown_to_date,
+        drawdown_met=dd_ok,
+        breaches=breaches,
+    )

@@ -55,6 +55,11 @@ def path_in_window(nav: pd.Series, window: StressWindow) -> PathInWindow | None:
         return None
     pos = list(nav.index).index(inside[0])
     start = pos - 1 if pos > 0 else pos
-    path = nav.iloc[start:list(nav.index).index(inside[-1]) + 1].to_numpy(float)
-    return PathInWindow(first=inside[0], last=inside[-1], sessions=len(inside),
-                        path_return=float(path[-1] / path[0] - 1.0), drawdown=max_drawdown(path))
+    path = nav.iloc[start : list(nav.index).index(inside[-1]) + 1].to_numpy(float)
+    return PathInWindow(
+        first=inside[0],
+        last=inside[-1],
+        sessions=len(inside),
+        path_return=float(path[-1] / path[0] - 1.0),
+        drawdown=max_drawdown(path),
+    )

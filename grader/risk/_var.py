@@ -30,8 +30,7 @@ class VarEstimate:
     samples: int
 
     def describe(self) -> str:
-        return (f"VaR{self.level * 100:.0f} {self.horizon}d {self.var * 100:+.2f}% "
-                f"(CVaR {self.cvar * 100:+.2f}%)")
+        return f"VaR{self.level * 100:.0f} {self.horizon}d {self.var * 100:+.2f}% (CVaR {self.cvar * 100:+.2f}%)"
 
 
 def horizon_returns(daily: np.ndarray, horizon: int) -> np.ndarray:

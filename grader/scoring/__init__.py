@@ -38,11 +38,31 @@ from ._total import (
 )
 
 _STORED: dict[str, str] = {
-    **dict.fromkeys(["SCORED_PARTS", "RubricScores", "StoredRun", "latest_outcomes", "outcome_available",
-                     "read_stored_run", "rubric_for_judges", "score_stored_run", "scores_under"],
-                    "grader.scoring._stored"),
-    **dict.fromkeys(["latest_version", "run_rubric", "run_rubric_ref", "store_score_version", "version_by_number",
-                     "version_rubric"], "grader.scoring._versions"),
+    **dict.fromkeys(
+        [
+            "SCORED_PARTS",
+            "RubricScores",
+            "StoredRun",
+            "latest_outcomes",
+            "outcome_available",
+            "read_stored_run",
+            "rubric_for_judges",
+            "score_stored_run",
+            "scores_under",
+        ],
+        "grader.scoring._stored",
+    ),
+    **dict.fromkeys(
+        [
+            "latest_version",
+            "run_rubric",
+            "run_rubric_ref",
+            "store_score_version",
+            "version_by_number",
+            "version_rubric",
+        ],
+        "grader.scoring._versions",
+    ),
 }
 """Names that read or write storage, imported on first use (PEP 562): the pure engine loads no database layer."""
 

@@ -121,10 +121,12 @@ def _as_mapping(obj: Any, what: str) -> Mapping[str, Any]:
 
 def judge_composite_exact(grade_like: Any, rubric: Rubric, outcome_available: bool) -> dict[str, Any]:
     """Exact parts of ``judge_composite`` (Fractions), used by ``score_run`` to avoid double rounding."""
-    reasoning_subs = _as_mapping(_part(_part(grade_like, "reasoning", "grade"), "sub_scores", "reasoning"),
-                                 "reasoning.sub_scores")
-    evidence_subs = _as_mapping(_part(_part(grade_like, "evidence", "grade"), "sub_scores", "evidence"),
-                                "evidence.sub_scores")
+    reasoning_subs = _as_mapping(
+        _part(_part(grade_like, "reasoning", "grade"), "sub_scores", "reasoning"), "reasoning.sub_scores"
+    )
+    evidence_subs = _as_mapping(
+        _part(_part(grade_like, "evidence", "grade"), "sub_scores", "evidence"), "evidence.sub_scores"
+    )
     values: dict[str, Fraction | None] = {
         "reasoning": axis_score_exact(reasoning_subs, rubric.axes.reasoning.weights(), "reasoning"),
         "evidence": axis_score_exact(evidence_subs, rubric.axes.evidence.weights(), "evidence"),

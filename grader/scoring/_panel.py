@@ -44,8 +44,9 @@ def aggregate_exact(values: list[Fraction], aggregation: str) -> Fraction:
 
 
 def aggregate_panel_exact(composites: Mapping[str, object], rubric: Rubric) -> tuple[PanelScore, Fraction | None]:
-    present = {judge: exact(value, f"composite of judge {judge}")
-               for judge, value in composites.items() if value is not None}
+    present = {
+        judge: exact(value, f"composite of judge {judge}") for judge, value in composites.items() if value is not None
+    }
     slot_ids = [slot.id for slot in rubric.panel.judges]
     missing = [judge for judge, value in composites.items() if value is None]
     if set(composites) <= set(slot_ids):

@@ -86,7 +86,8 @@ def score_run(
     composites_exact: dict[str, dict[str, dict[str, Any]]] = {}
     for contestant, by_judge in grades_by_contestant_and_judge.items():
         has_outcome = (
-            bool(outcome_available.get(contestant, False)) if isinstance(outcome_available, Mapping)
+            bool(outcome_available.get(contestant, False))
+            if isinstance(outcome_available, Mapping)
             else bool(outcome_available)
         )
         composites_exact[contestant] = {}

@@ -68,19 +68,23 @@ def read_stored_run(session, run_id: str, judges: Sequence[str] | None = None) -
     parts = [GradeRow.grade[p] for p in SCORED_PARTS]
     graded: set[str] = set()
     for cid, judge, *values in session.execute(
-            select(GradeRow.contestant_id, GradeRow.judge_id, *parts)
-            .where(GradeRow.run_id == run_id, GradeRow.repeat == 0)):
+        select(GradeRow.contestant_id, GradeRow.judge_id, *parts).where(GradeRow.run_id == run_id, GradeRow.repeat == 0)
+    ):
         grades[people[cid].contestant_key][judge] = dict(zip(SCORED_PARTS, values, strict=True))
         graded.add(judge)
-    families = dict(session.execute(select(GradeRow.judge_id, GradeRow.judge_family)
-                                    .where(GradeRow.run_id == run_id).distinct()).all())
+    families = dict(
+        session.execute(
+            select(GradeRow.judge_id, GradeRow.judge_family).where(GradeRow.run_id == run_id).distinct()
+        ).all()
+    )
     panel = list(judges) if judges else sorted(graded)
     for per in grades.values():  # a judge without a grade is a visible gap, never invented
         for j in panel:
             per.setdefault(j, None)
     timings: dict[str, list[float]] = {c.contestant_key: [] for c in people.values()}
-    for cid, secs in session.execute(select(DecisionRow.contestant_id, DecisionRow.decision_seconds)
-                                     .where(DecisionRow.season_id == run.season_id)):
+    for cid, secs in session.execute(
+        select(DecisionRow.contestant_id, DecisionRow.decision_seconds).where(DecisionRow.season_id == run.season_id)
+    ):
         if secs is not None:
             timings[people[cid].contestant_key].append(secs)
     return StoredRun(run, people, grades, panel, families, timings)
@@ -88,19 +92,29 @@ def read_stored_run(session, run_id: str, judges: Sequence[str] | None = None) -
 
 def latest_outcomes(session, stored: StoredRun) -> dict[str, dict]:  # noqa: ANN001
     """Contestant key -> the outcome its latest scored version stored ({} for a run never scored)."""
-    version = session.scalar(select(ScoreVersionRow.id).where(ScoreVersionRow.run_id == stored.run.id)
-                             .order_by(ScoreVersionRow.id.desc()).limit(1))
+    version = session.scalar(
+        select(ScoreVersionRow.id)
+        .where(ScoreVersionRow.run_id == stored.run.id)
+        .order_by(ScoreVersionRow.id.desc())
+        .limit(1)
+    )
     if version is None:
         return {}
-    return {stored.contestants[cid].contestant_key: outcome or {}
-            for cid, outcome in session.execute(select(ContestantScoreRow.contestant_id, ContestantScoreRow.outcome)
-                                                .where(ContestantScoreRow.version_id == version))}
+    return {
+        stored.contestants[cid].contestant_key: outcome or {}
+        for cid, outcome in session.execute(
+            select(ContestantScoreRow.contestant_id, ContestantScoreRow.outcome).where(
+                ContestantScoreRow.version_id == version
+            )
+        )
+    }
 
 
 def outcome_available(outcomes: Mapping[str, dict], contestants: Sequence[str]) -> dict[str, bool]:
     """Contestant key -> whether its outcome counts (shown and not pending)."""
-    return {c: bool(outcomes.get(c, {}).get("available")) and not outcomes.get(c, {}).get("pending")
-            for c in contestants}
+    return {
+        c: bool(outcomes.get(c, {}).get("available")) and not outcomes.get(c, {}).get("pending") for c in contestants
+    }
 
 
 def rubric_for_judges(rubric: Rubric, judge_ids: Sequence[str], families: Mapping[str, str]) -> Rubric:
@@ -108,14 +122,16 @@ def rubric_for_judges(rubric: Rubric, judge_ids: Sequence[str], families: Mappin
     many judges a complete grade has; the rubric's aggregation and minimum still apply)."""
     slots = [JudgeSlot(id=j, provider_family=families.get(j, "unknown")) for j in judge_ids]
     new_panel = rubric.panel.model_copy(
-        update={"judges": slots, "min_judges": min(rubric.panel.min_judges, len(slots))})
+        update={"judges": slots, "min_judges": min(rubric.panel.min_judges, len(slots))}
+    )
     return rubric.model_copy(update={"panel": new_panel})
 
 
 def score_stored_run(stored: StoredRun, rubric: Rubric, available: bool | Mapping[str, bool]) -> list[ContestantScore]:
     """Every contestant of ``stored`` scored under ``rubric`` with the run's own judges as its panel."""
-    return score_run(stored.grades, rubric_for_judges(rubric, stored.judges, stored.families), stored.timings,
-                     available)
+    return score_run(
+        stored.grades, rubric_for_judges(rubric, stored.judges, stored.families), stored.timings, available
+    )
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,16 @@ from grader.storage import ContestantScoreRow, RunRow, ScoreVersionRow, record_r
 from ._stored import read_stored_run, score_stored_run
 
 
-def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], pending: bool,  # noqa: ANN001
-                        panel_judges: list[str] | None, judge_calls: int, note: str = "") -> int:
+def store_score_version(
+    db_url,
+    run_id: str,
+    rubric,
+    outcomes: dict[str, dict],
+    pending: bool,  # noqa: ANN001
+    panel_judges: list[str] | None,
+    judge_calls: int,
+    note: str = "",
+) -> int:
     """Score the run's stored grades under ``rubric`` and store them as its next scored version; its number."""
     with session_scope(db_url) as s:
         stored = read_stored_run(s, run_id, panel_judges)
@@ -19,9 +27,15 @@ def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], 
         available = {c: (not pending) and bool(outcomes.get(c, {}).get("available", False)) for c in stored.grades}
         scores = score_stored_run(stored, rubric, available)
         previous = latest_version(s, run_id)
-        version = ScoreVersionRow(run_id=run_id, number=((previous.number or 0) if previous else 0) + 1,
-                                  rubric_id=rubric.id, rubric_hash=rubric.content_hash,
-                                  rubric_doc=rubric.model_dump(mode="json"), judge_calls=judge_calls, note=note)
+        version = ScoreVersionRow(
+            run_id=run_id,
+            number=((previous.number or 0) if previous else 0) + 1,
+            rubric_id=rubric.id,
+            rubric_hash=rubric.content_hash,
+            rubric_doc=rubric.model_dump(mode="json"),
+            judge_calls=judge_calls,
+            note=note,
+        )
         s.add(version)
         s.flush()
         key_to_row = stored.row_ids
@@ -31,13 +45,24 @@ def store_score_version(db_url, run_id: str, rubric, outcomes: dict[str, dict], 
             outcome = dict(outcomes.get(sc.contestant_id, {}))
             if pending:
                 outcome = {"available": False, "pending": True}
-            rows.append(ContestantScoreRow(
-                version_id=version.id, contestant_id=key_to_row[sc.contestant_id], rank=sc.rank, total=sc.total,
-                reasoning_median=sc.reasoning_median, efficiency=sc.efficiency, band=sc.band,
-                judges_low=sc.panel.low, judges_high=sc.panel.high, n_judges=sc.panel.n_judges,
-                flagged=sc.flagged, official_eligible=official and sc.official_eligible,
-                outcome=outcome, details=sc.model_dump(mode="json"),
-            ))
+            rows.append(
+                ContestantScoreRow(
+                    version_id=version.id,
+                    contestant_id=key_to_row[sc.contestant_id],
+                    rank=sc.rank,
+                    total=sc.total,
+                    reasoning_median=sc.reasoning_median,
+                    efficiency=sc.efficiency,
+                    band=sc.band,
+                    judges_low=sc.panel.low,
+                    judges_high=sc.panel.high,
+                    n_judges=sc.panel.n_judges,
+                    flagged=sc.flagged,
+                    official_eligible=official and sc.official_eligible,
+                    outcome=outcome,
+                    details=sc.model_dump(mode="json"),
+                )
+            )
         s.add_all(rows)
         s.flush()
         record_row_hashes(s, "score_version", [version.id])  # verify names an edit of any version, not only 1
@@ -50,8 +75,9 @@ def version_by_number(session, run_id: str, number: int | None) -> ScoreVersionR
     """A run's scored version by its number within the run (1, 2, ...); the latest when ``number`` is None."""
     if number is None:
         return latest_version(session, run_id)
-    return session.scalar(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id,
-                                                        ScoreVersionRow.number == number))
+    return session.scalar(
+        select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id, ScoreVersionRow.number == number)
+    )
 
 
 def version_rubric(version: ScoreVersionRow):  # type: ignore[no-untyped-def]
@@ -83,5 +109,6 @@ def run_rubric(run: RunRow):  # type: ignore[no-untyped-def]
 
 
 def latest_version(session, run_id: str) -> ScoreVersionRow | None:
-    return session.scalar(select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id)
-                          .order_by(ScoreVersionRow.id.desc()).limit(1))
+    return session.scalar(
+        select(ScoreVersionRow).where(ScoreVersionRow.run_id == run_id).order_by(ScoreVersionRow.id.desc()).limit(1)
+    )

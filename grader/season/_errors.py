@@ -38,8 +38,9 @@ class Collector:
     def add(self, file: str, line: int | None, fld: str | None, message: str) -> None:
         self.issues.append(BundleIssue(file, line, fld, message))
 
-    def pydantic(self, file: str, line: int | None, err: ValidationError, prefix: str = "",
-                 lines: dict[tuple, int] | None = None) -> None:
+    def pydantic(
+        self, file: str, line: int | None, err: ValidationError, prefix: str = "", lines: dict[tuple, int] | None = None
+    ) -> None:
         for e in err.errors():
             loc = ".".join(str(x) for x in e["loc"])
             at = line if lines is None else line_of(lines, tuple(e["loc"]), line)

@@ -32,8 +32,15 @@ from grader.season._reading import (
 )
 from grader.season._round_prices import read_round_prices
 
-__all__ = ["BundleError", "BundleIssue", "SeasonBundle", "hash_bundle_files", "load_bundle", "parse_aware",
-           "refused_entries"]
+__all__ = [
+    "BundleError",
+    "BundleIssue",
+    "SeasonBundle",
+    "hash_bundle_files",
+    "load_bundle",
+    "parse_aware",
+    "refused_entries",
+]
 
 REQUIRED_FILES = ("season.yaml", "contestants.yaml", "decisions.jsonl", "market/prices.csv")
 OPTIONAL_FILES = ("market/fields.csv",)
@@ -62,12 +69,21 @@ class SeasonBundle:
         }
         # rounds seasons carry only entry/exit closes: nothing is derived from such sparse series
         labels = {
-            u.symbol: {k: str(v) for k, v in (("name", u.name), ("sector", u.sector), ("asset_class", u.asset_class),
-                                              ("group", u.group)) if v}
+            u.symbol: {
+                k: str(v)
+                for k, v in (("name", u.name), ("sector", u.sector), ("asset_class", u.asset_class), ("group", u.group))
+                if v
+            }
             for u in self.info.universe
         }
-        return PointInTimeStore(self.prices, self.field_rows, self.info.benchmark, sectors,
-                                derive=self.info.format != "rounds", labels=labels)
+        return PointInTimeStore(
+            self.prices,
+            self.field_rows,
+            self.info.benchmark,
+            sectors,
+            derive=self.info.format != "rounds",
+            labels=labels,
+        )
 
     def store_for(self, round_id: str | None) -> PointInTimeStore:
         """The point-in-time data a decision could use. In a rounds season (overlapping, independent rounds)
@@ -80,7 +96,8 @@ class SeasonBundle:
         if round_id not in cache:
             suffix = f":{round_id}"
             cache[round_id] = self.store.scoped(
-                lambda src: src == "season.yaml" or src == round_id or src.endswith(suffix), prices=False)
+                lambda src: src == "season.yaml" or src == round_id or src.endswith(suffix), prices=False
+            )
         return cache[round_id]
 
     @cached_property
@@ -195,8 +212,9 @@ def _contestants(root: Path, col: Collector, refused: set[str]) -> list[Contesta
         try:
             c = Contestant.model_validate(item)
         except ValidationError as err:
-            col.pydantic(rel, lines.get((i,)), err, prefix=f"[{i}].",
-                         lines={k[1:]: v for k, v in lines.items() if k[:1] == (i,)})
+            col.pydantic(
+                rel, lines.get((i,)), err, prefix=f"[{i}].", lines={k[1:]: v for k, v in lines.items() if k[:1] == (i,)}
+            )
             continue
         if c.id in ids:
             col.add(rel, lines.get((i, "id")), f"[{i}].id", f"duplicate contestant id {c.id!r}")
@@ -245,8 +263,13 @@ def _load_decisions(root, info, contestants, symbols, col, refused) -> list[Deci
         if d.allocation is not None:
             _check_allocation(d, info, symbols, rel, col)
         elif d.trades and info is not None and info.format == "rounds":
-            col.add(rel, lineno, "trades", "trades in a rounds season (format: rounds) would be ignored: a round "
-                                           "scores each contestant's target allocation; give an allocation")
+            col.add(
+                rel,
+                lineno,
+                "trades",
+                "trades in a rounds season (format: rounds) would be ignored: a round "
+                "scores each contestant's target allocation; give an allocation",
+            )
         if d.round_id is not None and info is not None and d.round_id not in round_ids:
             col.add(rel, lineno, "round_id", f"unknown round {d.round_id!r}")
         if d.decision_seconds is not None and d.decision_seconds < 0:
@@ -268,9 +291,14 @@ def _check_allocation(d: Decision, info: SeasonInfo | None, symbols: set[str], r
     allocations, one per round)."""
     assert d.allocation is not None
     if info is not None and info.format == "trading":
-        col.add(rel, d.line, "allocation", "a target allocation in a trading season (format: trading) would be "
-                                           "ignored: a trading season replays trades; give trades, or declare "
-                                           "format: rounds with the decision's round_id")
+        col.add(
+            rel,
+            d.line,
+            "allocation",
+            "a target allocation in a trading season (format: trading) would be "
+            "ignored: a trading season replays trades; give trades, or declare "
+            "format: rounds with the decision's round_id",
+        )
     if info is not None and info.format == "rounds" and d.round_id is None:
         col.add(rel, d.line, "round_id", "an allocation in a rounds season names its round (round_id)")
     for i, a in enumerate(d.allocation):
@@ -288,8 +316,9 @@ CASH_TOLERANCE = 0.01
 """Cash may go below zero by at most this fraction of the starting cash (rounding), unless ``allow_margin``."""
 
 
-def _check_against_prices(decisions: list[Decision], prices: pd.DataFrame, info: SeasonInfo, rel: str,
-                          col: Collector) -> None:
+def _check_against_prices(
+    decisions: list[Decision], prices: pd.DataFrame, info: SeasonInfo, rel: str, col: Collector
+) -> None:
     """Trades against the season's closes: every traded symbol has prices, a decision has price history before
     it, a fill is near the market, and buys stay within the cash held (unless the season declares margin)."""
     closes: dict[str, tuple[list, list[float]]] = {}
@@ -315,13 +344,22 @@ def _check_against_prices(decisions: list[Decision], prices: pd.DataFrame, info:
                 continue
             ref = values[k]
             if abs(t.price / ref - 1.0) > PRICE_TOLERANCE:
-                col.add(rel, d.line, f"trades[{i}].price",
-                        f"{t.price:g} is {t.price / ref:.2f}x the {t.symbol} close of {dates[k]} ({ref:g}); "
-                        f"a fill must lie within {PRICE_TOLERANCE:.0%} of the market")
+                col.add(
+                    rel,
+                    d.line,
+                    f"trades[{i}].price",
+                    f"{t.price:g} is {t.price / ref:.2f}x the {t.symbol} close of {dates[k]} ({ref:g}); "
+                    f"a fill must lie within {PRICE_TOLERANCE:.0%} of the market",
+                )
             balance += (-1 if t.side == "buy" else 1) * t.quantity * t.price
         if balance < -CASH_TOLERANCE * info.starting_cash and not info.allow_margin:
-            col.add(rel, d.line, "trades", f"buys beyond the cash held: cash would be {balance:,.2f} "
-                                           f"{info.currency} (the season declares no margin)")
+            col.add(
+                rel,
+                d.line,
+                "trades",
+                f"buys beyond the cash held: cash would be {balance:,.2f} "
+                f"{info.currency} (the season declares no margin)",
+            )
         cash[d.contestant_id] = balance
 
 
@@ -337,7 +375,9 @@ def _check_holdings(decisions: list[Decision], rel: str, col: Collector) -> None
                 have = book.get(t.symbol, 0.0)
                 if t.quantity > have + _EPS:
                     col.add(
-                        rel, d.line, f"trades[{d.trades.index(t)}].quantity",
+                        rel,
+                        d.line,
+                        f"trades[{d.trades.index(t)}].quantity",
                         f"sells {t.quantity:g} {t.symbol} but holds {have:g}",
                     )
                 book[t.symbol] = max(0.0, have - t.quantity)

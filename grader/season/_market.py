@@ -19,8 +19,9 @@ MAX_FIELD_VALUE = 1e18
 """Largest magnitude of a numeric point-in-time field (a market capitalisation in a small currency fits)."""
 
 
-def read_prices(root: Path, info: SeasonInfo | None, symbols: set[str], col: Collector,
-                refused: set[str]) -> pd.DataFrame:
+def read_prices(
+    root: Path, info: SeasonInfo | None, symbols: set[str], col: Collector, refused: set[str]
+) -> pd.DataFrame:
     prices = pd.DataFrame(columns=["date", "symbol", "close"])
     text = read_text(root, PRICES, col, refused)
     if text is None:
@@ -59,8 +60,9 @@ def read_prices(root: Path, info: SeasonInfo | None, symbols: set[str], col: Col
     return prices
 
 
-def read_fields(root: Path, info: SeasonInfo | None, symbols: set[str], col: Collector,
-                refused: set[str]) -> list[FieldRow]:
+def read_fields(
+    root: Path, info: SeasonInfo | None, symbols: set[str], col: Collector, refused: set[str]
+) -> list[FieldRow]:
     field_rows: list[FieldRow] = []
     text = read_text(root, FIELDS, col, refused, required=False)
     if text is None:
@@ -78,8 +80,12 @@ def read_fields(root: Path, info: SeasonInfo | None, symbols: set[str], col: Col
         if obs is None:
             continue
         if info is not None and obs.astimezone(MARKET_TZ).date() > info.end:
-            col.add(FIELDS, lineno, "observed_at",
-                    f"observed {row['observed_at']} after the season end {info.end}: cannot be known in the season")
+            col.add(
+                FIELDS,
+                lineno,
+                "observed_at",
+                f"observed {row['observed_at']} after the season end {info.end}: cannot be known in the season",
+            )
             continue
         raw = row["value"]
         value: float | str

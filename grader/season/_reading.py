@@ -56,12 +56,18 @@ def scan_tree(root: Path, col: Collector) -> set[str]:
                 refused.add(rel)
                 continue
             if stat.S_ISLNK(mode):
-                col.add(rel, None, None, "is a symbolic link: refused and never read (a link out of the bundle "
-                                         "could read any file; copy the file into the bundle instead)")
+                col.add(
+                    rel,
+                    None,
+                    None,
+                    "is a symbolic link: refused and never read (a link out of the bundle "
+                    "could read any file; copy the file into the bundle instead)",
+                )
                 refused.add(rel)
             elif not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-                col.add(rel, None, None, "is not a regular file or folder (a pipe, device or socket): refused, "
-                                         "never read")
+                col.add(
+                    rel, None, None, "is not a regular file or folder (a pipe, device or socket): refused, never read"
+                )
                 refused.add(rel)
         dirnames[:] = [d for d in dirnames if (Path(dirpath) / d).relative_to(root).as_posix() not in refused]
     return refused
@@ -108,15 +114,20 @@ def read_text(root: Path, rel: str, col: Collector, refused: set[str], required:
         text = data.decode("utf-8-sig")  # a byte-order mark is fine
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        col.add(rel, line, None, f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the "
-                                 "file as UTF-8")
+        col.add(
+            rel, line, None, f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save the file as UTF-8"
+        )
         return None
     if not text.strip():
         col.add(rel, None, None, "file is empty")
         return None
     if "\x00" in text:
-        col.add(rel, text[: text.index("\x00")].count("\n") + 1, None,
-                "holds a NUL character (a binary file, or text a database cannot store)")
+        col.add(
+            rel,
+            text[: text.index("\x00")].count("\n") + 1,
+            None,
+            "holds a NUL character (a binary file, or text a database cannot store)",
+        )
         return None
     return text
 
@@ -151,8 +162,9 @@ def _date_problem(value: date) -> str | None:
     return None
 
 
-def check_values(obj: Any, file: str, line: int | None, prefix: str, col: Collector,
-                 lines: dict[tuple, int] | None = None) -> bool:
+def check_values(
+    obj: Any, file: str, line: int | None, prefix: str, col: Collector, lines: dict[tuple, int] | None = None
+) -> bool:
     """Every value of a parsed JSON or YAML document, iteratively (no recursion): finite numbers within range,
     strings without NUL or lone surrogates, representable dates, nesting at most :data:`MAX_DEPTH`, at most
     :data:`MAX_YAML_NODES` values. Returns False when something was refused."""
@@ -209,8 +221,9 @@ def _path_name(prefix: str, path: tuple) -> str | None:
     return out or None
 
 
-def number(raw: str, file: str, line: int, fld: str, col: Collector, positive: bool = False,
-           limit: float | None = None) -> float | None:
+def number(
+    raw: str, file: str, line: int, fld: str, col: Collector, positive: bool = False, limit: float | None = None
+) -> float | None:
     """A CSV cell as a finite float (positive when asked, at most ``limit`` in size)."""
     try:
         value = float(raw)
@@ -275,11 +288,13 @@ class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's
         for key_node, _ in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise yaml.constructor.ConstructorError(
-                    None, None, "a mapping key must be a plain value, not a mapping or list", key_node.start_mark)
+                    None, None, "a mapping key must be a plain value, not a mapping or list", key_node.start_mark
+                )
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} given twice (first on line {seen[key]})", key_node.start_mark)
+                    None, None, f"key {key!r} given twice (first on line {seen[key]})", key_node.start_mark
+                )
             seen[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep=deep)
 
@@ -294,8 +309,13 @@ def load_yaml(rel: str, text: str | None, col: Collector) -> tuple[Any, dict[tup
             node = loader.get_single_node()
             lines = _node_lines(node)
             if lines is None:
-                col.add(rel, None, None, f"expands to more than {MAX_YAML_NODES:,} values (aliases used over and "
-                                         "over?): refused before it is built")
+                col.add(
+                    rel,
+                    None,
+                    None,
+                    f"expands to more than {MAX_YAML_NODES:,} values (aliases used over and "
+                    "over?): refused before it is built",
+                )
                 return None, {}
             data = loader.construct_document(node) if node is not None else None
         finally:
@@ -349,8 +369,9 @@ def _node_lines(root: yaml.Node | None) -> dict[tuple, int] | None:
 # --- CSV ---
 
 
-def csv_rows(rel: str, text: str, required_cols: tuple[str, ...], col: Collector,
-             allow_empty: bool = False) -> list[tuple[int, dict]]:
+def csv_rows(
+    rel: str, text: str, required_cols: tuple[str, ...], col: Collector, allow_empty: bool = False
+) -> list[tuple[int, dict]]:
     """Rows of a CSV file as (line of the row's start, {column: stripped cell}); an unclosed quote, a field over
     the csv module's limit or a row of the wrong width is named by its line."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)

@@ -52,8 +52,7 @@ def yaml_text(data: object, *, header: str = "", width: int | None = None, liter
 
 def jsonl_text(records: Iterable[object], *, sort_keys: bool = False, allow_nan: bool = True) -> str:
     """One JSON object per line (Unicode kept), each line ending in ``\\n``."""
-    return "".join(json.dumps(r, sort_keys=sort_keys, ensure_ascii=False, allow_nan=allow_nan) + "\n"
-                   for r in records)
+    return "".join(json.dumps(r, sort_keys=sort_keys, ensure_ascii=False, allow_nan=allow_nan) + "\n" for r in records)
 
 
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

@@ -89,8 +89,9 @@ def _engine(url: str, read_only: bool = False) -> Engine:
 
         engine = create_engine("sqlite://", creator=_read_only_sqlite(path), poolclass=QueuePool, future=True)
     elif read_only and url.startswith("postgresql"):
-        engine = create_engine(_normalise(url), future=True,
-                               connect_args={"options": "-c default_transaction_read_only=on"})
+        engine = create_engine(
+            _normalise(url), future=True, connect_args={"options": "-c default_transaction_read_only=on"}
+        )
     else:
         engine = create_engine(_normalise(url), future=True)
     if engine.dialect.name == "sqlite":
@@ -223,10 +224,14 @@ def check_schema(engine: Engine, url: str) -> None:
     if current == head:
         return
     if current is None:
-        raise SchemaMismatch("the database holds no grader schema (an empty or foreign database): a command that "
-                             "writes creates it, or run `grader db upgrade`")
-    raise SchemaMismatch(f"the database schema is at revision {current}, this grader expects {head}: run "
-                         "`grader db upgrade` (with write access) first; reading never migrates")
+        raise SchemaMismatch(
+            "the database holds no grader schema (an empty or foreign database): a command that "
+            "writes creates it, or run `grader db upgrade`"
+        )
+    raise SchemaMismatch(
+        f"the database schema is at revision {current}, this grader expects {head}: run "
+        "`grader db upgrade` (with write access) first; reading never migrates"
+    )
 
 
 def upgrade_database(url: str | None = None) -> tuple[str | None, str]:

@@ -12,8 +12,7 @@ import errno
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["EXIT_DB_LOCKED", "EXIT_DISK_FULL", "EXIT_NOT_WRITABLE", "EXIT_SCHEMA", "StorageFailure",
-           "storage_failure"]
+__all__ = ["EXIT_DB_LOCKED", "EXIT_DISK_FULL", "EXIT_NOT_WRITABLE", "EXIT_SCHEMA", "StorageFailure", "storage_failure"]
 
 EXIT_DB_LOCKED = 6
 EXIT_DISK_FULL = 7
@@ -49,20 +48,35 @@ def storage_failure(exc: BaseException) -> StorageFailure | None:
         text = str(e).lower()
         sqlstate = getattr(e, "sqlstate", None)
         if "database is locked" in text or "database table is locked" in text or sqlstate in ("55P03",):
-            return StorageFailure(EXIT_DB_LOCKED, "the database is locked by another process (it held the lock "
-                                  "longer than we wait); " + resume + " once it is free")
-        if "database or disk is full" in text or sqlstate == "53100" or (
-                isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT)):
+            return StorageFailure(
+                EXIT_DB_LOCKED,
+                "the database is locked by another process (it held the lock "
+                "longer than we wait); " + resume + " once it is free",
+            )
+        if (
+            "database or disk is full" in text
+            or sqlstate == "53100"
+            or (isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT))
+        ):
             where = f" ({e.filename})" if isinstance(e, OSError) and e.filename else ""
-            return StorageFailure(EXIT_DISK_FULL, f"no space left on the device{where}; free some space, then "
-                                  + resume)
-        if "readonly database" in text or sqlstate == "25006" or (
-                isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM)):
+            return StorageFailure(
+                EXIT_DISK_FULL, f"no space left on the device{where}; free some space, then " + resume
+            )
+        if (
+            "readonly database" in text
+            or sqlstate == "25006"
+            or (isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM))
+        ):
             where = f" ({e.filename})" if isinstance(e, OSError) and e.filename else ""
-            return StorageFailure(EXIT_NOT_WRITABLE, f"this command writes, and the database or folder{where} may "
-                                  "not be written (read-only commands work there: leaderboard, report, verify, "
-                                  "ledger, audit, cost)")
+            return StorageFailure(
+                EXIT_NOT_WRITABLE,
+                f"this command writes, and the database or folder{where} may "
+                "not be written (read-only commands work there: leaderboard, report, verify, "
+                "ledger, audit, cost)",
+            )
         if "disk i/o error" in text:
-            return StorageFailure(EXIT_DISK_FULL, "the disk failed a write (disk I/O error: full or failing?); "
-                                  + resume + " once it is fixed")
+            return StorageFailure(
+                EXIT_DISK_FULL,
+                "the disk failed a write (disk I/O error: full or failing?); " + resume + " once it is fixed",
+            )
     return None

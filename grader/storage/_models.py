@@ -391,8 +391,10 @@ class RowHashRow(Base):
     ``grader verify`` can name an edited or deleted row even when the row itself is gone."""
 
     __tablename__ = "row_hashes"
-    __table_args__ = (Index("ix_row_hashes_run_kind", "run_id", "kind"),
-                      UniqueConstraint("kind", "ref", name="uq_row_hashes_kind_ref"))
+    __table_args__ = (
+        Index("ix_row_hashes_run_kind", "run_id", "kind"),
+        UniqueConstraint("kind", "ref", name="uq_row_hashes_kind_ref"),
+    )
     id: Mapped[int] = mapped_column(primary_key=True)
     run_id: Mapped[str] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(30))

@@ -49,13 +49,40 @@ def _version_doc(r) -> list:  # noqa: ANN001
 
 
 def _score_doc(r) -> list:  # noqa: ANN001
-    return [r.version_id, r.contestant_key, r.rank, r.total, r.reasoning_median, r.efficiency, r.band, r.judges_low,
-            r.judges_high, r.n_judges, r.flagged, r.official_eligible, r.outcome, r.details]
+    return [
+        r.version_id,
+        r.contestant_key,
+        r.rank,
+        r.total,
+        r.reasoning_median,
+        r.efficiency,
+        r.band,
+        r.judges_low,
+        r.judges_high,
+        r.n_judges,
+        r.flagged,
+        r.official_eligible,
+        r.outcome,
+        r.details,
+    ]
 
 
 def _human_doc(r) -> list:  # noqa: ANN001
-    return [r.run_id, r.contestant_key, r.annotator, r.rubric_id, r.rubric_hash, _dt(r.created_at), r.reasoning,
-            r.evidence, r.outcome, r.data_reliability, r.composite, r.sub_scores, r.comment]
+    return [
+        r.run_id,
+        r.contestant_key,
+        r.annotator,
+        r.rubric_id,
+        r.rubric_hash,
+        _dt(r.created_at),
+        r.reasoning,
+        r.evidence,
+        r.outcome,
+        r.data_reliability,
+        r.composite,
+        r.sub_scores,
+        r.comment,
+    ]
 
 
 def _annotation_doc(r) -> list:  # noqa: ANN001
@@ -63,44 +90,138 @@ def _annotation_doc(r) -> list:  # noqa: ANN001
 
 
 def _set_doc(r) -> list:  # noqa: ANN001
-    return [r.id, r.source_run_id, r.rubric_id, r.rubric_hash, r.seed, r.n_items, r.window, r.bundle_path,
-            r.bundle_hash, r.method, r.items, _dt(r.created_at)]
+    return [
+        r.id,
+        r.source_run_id,
+        r.rubric_id,
+        r.rubric_hash,
+        r.seed,
+        r.n_items,
+        r.window,
+        r.bundle_path,
+        r.bundle_hash,
+        r.method,
+        r.items,
+        _dt(r.created_at),
+    ]
 
 
 def _rows(session, kind: str, run_id: str | None = None, ids: list | None = None) -> list:
     """(run id, ref, label, sha256) of the rows of one kind (of one run, or with these primary keys)."""
-    V, S, H, A, C, L, K = (ScoreVersionRow, ContestantScoreRow, HumanGradeRow, LedgerAnnotationRow,
-                           CalibrationSetRow, LedgerEntryRow, ContestantRow)
+    V, S, H, A, C, L, K = (
+        ScoreVersionRow,
+        ContestantScoreRow,
+        HumanGradeRow,
+        LedgerAnnotationRow,
+        CalibrationSetRow,
+        LedgerEntryRow,
+        ContestantRow,
+    )
     if kind == "score_version":
-        q = select(V.id, V.run_id, V.number, V.rubric_id, V.rubric_hash, V.rubric_doc, V.judge_calls, V.note,
-                   V.created_at)
+        q = select(
+            V.id, V.run_id, V.number, V.rubric_id, V.rubric_hash, V.rubric_doc, V.judge_calls, V.note, V.created_at
+        )
         q = q.where(V.run_id == run_id) if ids is None else q.where(V.id.in_(ids))
-        return [(r.run_id, str(r.id), f"scored version {r.number}", _sha(_version_doc(r)))
-                for r in session.execute(q)]
+        return [(r.run_id, str(r.id), f"scored version {r.number}", _sha(_version_doc(r))) for r in session.execute(q)]
     if kind == "contestant_score":
-        q = (select(S.id, S.version_id, K.contestant_key, S.rank, S.total, S.reasoning_median, S.efficiency, S.band,
-                    S.judges_low, S.judges_high, S.n_judges, S.flagged, S.official_eligible, S.outcome, S.details,
-                    V.run_id, V.number).join(V, V.id == S.version_id).join(K, K.id == S.contestant_id))
+        q = (
+            select(
+                S.id,
+                S.version_id,
+                K.contestant_key,
+                S.rank,
+                S.total,
+                S.reasoning_median,
+                S.efficiency,
+                S.band,
+                S.judges_low,
+                S.judges_high,
+                S.n_judges,
+                S.flagged,
+                S.official_eligible,
+                S.outcome,
+                S.details,
+                V.run_id,
+                V.number,
+            )
+            .join(V, V.id == S.version_id)
+            .join(K, K.id == S.contestant_id)
+        )
         q = q.where(V.run_id == run_id) if ids is None else q.where(S.id.in_(ids))
-        return [(r.run_id, str(r.id), f"scored version {r.number}, contestant {r.contestant_key}",
-                 _sha(_score_doc(r))) for r in session.execute(q)]
+        return [
+            (r.run_id, str(r.id), f"scored version {r.number}, contestant {r.contestant_key}", _sha(_score_doc(r)))
+            for r in session.execute(q)
+        ]
     if kind == "human_grade":
-        q = (select(H.id, H.run_id, K.contestant_key, H.annotator, H.rubric_id, H.rubric_hash, H.created_at,
-                    H.reasoning, H.evidence, H.outcome, H.data_reliability, H.composite, H.sub_scores, H.comment)
-             .join(K, K.id == H.contestant_id))
+        q = select(
+            H.id,
+            H.run_id,
+            K.contestant_key,
+            H.annotator,
+            H.rubric_id,
+            H.rubric_hash,
+            H.created_at,
+            H.reasoning,
+            H.evidence,
+            H.outcome,
+            H.data_reliability,
+            H.composite,
+            H.sub_scores,
+            H.comment,
+        ).join(K, K.id == H.contestant_id)
         q = q.where(H.run_id == run_id) if ids is None else q.where(H.id.in_(ids))
-        return [(r.run_id, str(r.id), f"human grade of contestant {r.contestant_key} by {r.annotator} "
-                 f"({_dt(r.created_at)})", _sha(_human_doc(r))) for r in session.execute(q)]
+        return [
+            (
+                r.run_id,
+                str(r.id),
+                f"human grade of contestant {r.contestant_key} by {r.annotator} ({_dt(r.created_at)})",
+                _sha(_human_doc(r)),
+            )
+            for r in session.execute(q)
+        ]
     if kind == "ledger_annotation":
-        q = (select(A.id, A.ledger_entry_id, A.annotator, A.created_at, A.status, A.note, L.run_id, L.judge_id,
-                    L.position, K.contestant_key).join(L, L.id == A.ledger_entry_id).join(K, K.id == L.contestant_id))
+        q = (
+            select(
+                A.id,
+                A.ledger_entry_id,
+                A.annotator,
+                A.created_at,
+                A.status,
+                A.note,
+                L.run_id,
+                L.judge_id,
+                L.position,
+                K.contestant_key,
+            )
+            .join(L, L.id == A.ledger_entry_id)
+            .join(K, K.id == L.contestant_id)
+        )
         q = q.where(L.run_id == run_id) if ids is None else q.where(A.id.in_(ids))
-        return [(r.run_id, str(r.id), f"annotation by {r.annotator} of claim {r.position + 1} of {r.judge_id} on "
-                 f"contestant {r.contestant_key} ({_dt(r.created_at)})", _sha(_annotation_doc(r)))
-                for r in session.execute(q)]
+        return [
+            (
+                r.run_id,
+                str(r.id),
+                f"annotation by {r.annotator} of claim {r.position + 1} of {r.judge_id} on "
+                f"contestant {r.contestant_key} ({_dt(r.created_at)})",
+                _sha(_annotation_doc(r)),
+            )
+            for r in session.execute(q)
+        ]
     if kind == "calibration_set":
-        q = select(C.id, C.source_run_id, C.rubric_id, C.rubric_hash, C.seed, C.n_items, C.window, C.bundle_path,
-                   C.bundle_hash, C.method, C.items, C.created_at)
+        q = select(
+            C.id,
+            C.source_run_id,
+            C.rubric_id,
+            C.rubric_hash,
+            C.seed,
+            C.n_items,
+            C.window,
+            C.bundle_path,
+            C.bundle_hash,
+            C.method,
+            C.items,
+            C.created_at,
+        )
         q = q.where(C.source_run_id == run_id) if ids is None else q.where(C.id.in_(ids))
         return [(r.source_run_id, str(r.id), f"calibration set {r.id}", _sha(_set_doc(r))) for r in session.execute(q)]
     raise ValueError(f"unknown kind of row {kind!r}")
@@ -122,8 +243,14 @@ def record_all_row_hashes(session) -> int:
     have = {(k, r) for k, r in session.execute(select(RowHashRow.kind, RowHashRow.ref))}
     runs = [r for (r,) in session.execute(select(ScoreVersionRow.run_id).distinct())]
     runs += [r for (r,) in session.execute(select(HumanGradeRow.run_id).distinct())]
-    runs += [r for (r,) in session.execute(select(LedgerEntryRow.run_id).join(
-        LedgerAnnotationRow, LedgerAnnotationRow.ledger_entry_id == LedgerEntryRow.id).distinct())]
+    runs += [
+        r
+        for (r,) in session.execute(
+            select(LedgerEntryRow.run_id)
+            .join(LedgerAnnotationRow, LedgerAnnotationRow.ledger_entry_id == LedgerEntryRow.id)
+            .distinct()
+        )
+    ]
     runs += [r for (r,) in session.execute(select(CalibrationSetRow.source_run_id).distinct())]
     n = 0
     for run_id in sorted(set(runs)):
@@ -146,7 +273,8 @@ def check_row_hashes(session, run_id: str) -> RowCheck:
     """Recompute every recorded row hash of a run; name changed, deleted and unrecorded rows."""
     out = RowCheck()
     want: dict[tuple[str, str], RowHashRow] = {
-        (h.kind, h.ref): h for h in session.scalars(select(RowHashRow).where(RowHashRow.run_id == run_id))}
+        (h.kind, h.ref): h for h in session.scalars(select(RowHashRow).where(RowHashRow.run_id == run_id))
+    }
     for kind in KINDS:
         have = {ref: (label, sha) for _, ref, label, sha in _rows(session, kind, run_id=run_id)}
         for (k, ref), h in sorted(want.items(), key=lambda kv: kv[1].id):

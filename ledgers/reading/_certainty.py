@@ -32,10 +32,12 @@ from ledgers.reading._clauses import Mention
 from ledgers.reading._fields import last_field_phrase
 from ledgers.reading._keys import KEY_WORDS
 
-NEVER_CONTRADICTED = frozenset({"forecast", "probability", "plan", "briefing", "any_return", "any_field",
-                                "unrecognised", "categorical"})
+NEVER_CONTRADICTED = frozenset(
+    {"forecast", "probability", "plan", "briefing", "any_return", "any_field", "unrecognised", "categorical"}
+)
 
-_MEASURE = set("""
+_MEASURE = set(
+    """
 return returns returned returning active relative performance perf outperformance underperformance excess alpha
 momentum trend vol vola volatility volatile realized realised annualized annualised beta betas corr correlation
 correlated drawdown drawdowns dd max maximum distance from high highs low lows 52w 52wk 52-week wk week weeks weekly
@@ -47,15 +49,19 @@ dividend target upside downside points pp bps basis point percent percentage pct
 run run-up runup bounce rebound drop decline rally rise fall selloff sell-off slide surge jump dip swing stretch
 stretched extended oversold overbought breakout range record records peak peaks trough lows term near short long
 medium intermediate price action benchmark timeframe timeframes horizons windows periods multi cross
-""".split())
-_SIGN = set("""
+""".split()
+)
+_SIGN = set(
+    """
 up down higher lower rose fell gained lost losing declined dropped climbed rallied slipped jumped sank surged
 advanced retreated positive negative outperformed outperforming outperform outperforms underperformed
 underperforming underperform underperforms lagged lagging lags trailed trails led leading leads beat beats beating
 rising falling gaining climbing dropping declining sliding slid sold sell selling off gave give giving back
 surrendered shed
-""".split())
-_LIGHT = set("""
+""".split()
+)
+_LIGHT = set(
+    """
 is was are were be been being has had have having shows show showing showed shown posted posting printed prints
 delivered delivering returned returning sits sitting sat stands standing stood remains remained remaining trades
 traded trading ran running sees saw seen offers offered offering carries carried carrying its it their the a an
@@ -67,9 +73,13 @@ clear clearly steady steadily firm firmly robust notable notably significant sig
 slightly small smaller large larger big bigger substantial good better poor poorer positive negative
 same flat roughly all every each too after following despite amid since profit taking under beneath another
 further additional
-""".split())
-_WINDOW_NUMBER_WORD = re.compile(r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-                                 r"thirty|sixty)$", re.I)
+""".split()
+)
+_WINDOW_NUMBER_WORD = re.compile(
+    r"^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|sixty)$",
+    re.I,
+)
 _UNIVERSAL_SCOPE = re.compile(
     r"^(?:the\s+)?(?:whole\s+|entire\s+|full\s+|allowed\s+|option\s+|investable\s+)?"
     r"(?:universe|table|cross[-\s]section|list|market|options?\s+list|(?:all\s+)?(?:\d+\s+)?"
@@ -78,52 +88,165 @@ _UNIVERSAL_SCOPE = re.compile(
     r"windows|periods|lookbacks)\b",
     re.I,
 )
-_WINDOW_WORDS = re.compile(r"\d+\s*-?\s*(?:s|d|w|m|y|mo|days?|sessions?|weeks?|months?|years?)\b|\b(?:one|two|three|"
-                           r"five|ten|twenty|thirty|six)[\s-]+(?:days?|sessions?|weeks?|months?|years?)\b|\b(?:weekly|monthly|"
-                           r"yearly|annual|daily|ytd|mtd|week|month|year)\b", re.I)
-_RELATIVE_WORDS = re.compile(r"\b(?:vs\.?|versus|relative|active|alpha|excess|outperform\w*|underperform\w*|beat\w*|"
-                             r"lag\w*|ahead of|behind|than|spread|benchmark|spy|s&p|sp500)\b", re.I)
-_GROUP_NOUNS = {"sector", "sectors", "theme", "themes", "thematic", "group", "groups", "factor", "factors", "style",
-                "styles", "region", "regional", "country", "countries", "industry", "industries", "sleeve", "sleeves",
-                "equity", "equities", "stocks", "bond", "bonds", "commodity", "commodities", "defensive",
-                "defensives", "cyclical", "cyclicals", "cohort", "slate", "basket", "peers", "peer", "class",
-                "tech", "international", "domestic", "developed", "emerging", "proxy", "space", "complex"}
-_PREDICATES = {"rich", "cheap", "expensive", "attractive", "reasonable", "demanding", "undemanding", "compelling",
-               "confirm", "confirms", "support", "supports", "suggest", "suggests", "indicate", "indicates", "show",
-               "shows", "point", "points", "argue", "argues", "justify", "justifies", "favor", "favors", "favour",
-               "favours", "signal", "signals", "imply", "implies", "reinforce", "reinforces", "validate", "validates"}
+_WINDOW_WORDS = re.compile(
+    r"\d+\s*-?\s*(?:s|d|w|m|y|mo|days?|sessions?|weeks?|months?|years?)\b|\b(?:one|two|three|"
+    r"five|ten|twenty|thirty|six)[\s-]+(?:days?|sessions?|weeks?|months?|years?)\b|\b(?:weekly|monthly|"
+    r"yearly|annual|daily|ytd|mtd|week|month|year)\b",
+    re.I,
+)
+_RELATIVE_WORDS = re.compile(
+    r"\b(?:vs\.?|versus|relative|active|alpha|excess|outperform\w*|underperform\w*|beat\w*|"
+    r"lag\w*|ahead of|behind|than|spread|benchmark|spy|s&p|sp500)\b",
+    re.I,
+)
+_GROUP_NOUNS = {
+    "sector",
+    "sectors",
+    "theme",
+    "themes",
+    "thematic",
+    "group",
+    "groups",
+    "factor",
+    "factors",
+    "style",
+    "styles",
+    "region",
+    "regional",
+    "country",
+    "countries",
+    "industry",
+    "industries",
+    "sleeve",
+    "sleeves",
+    "equity",
+    "equities",
+    "stocks",
+    "bond",
+    "bonds",
+    "commodity",
+    "commodities",
+    "defensive",
+    "defensives",
+    "cyclical",
+    "cyclicals",
+    "cohort",
+    "slate",
+    "basket",
+    "peers",
+    "peer",
+    "class",
+    "tech",
+    "international",
+    "domestic",
+    "developed",
+    "emerging",
+    "proxy",
+    "space",
+    "complex",
+}
+_PREDICATES = {
+    "rich",
+    "cheap",
+    "expensive",
+    "attractive",
+    "reasonable",
+    "demanding",
+    "undemanding",
+    "compelling",
+    "confirm",
+    "confirms",
+    "support",
+    "supports",
+    "suggest",
+    "suggests",
+    "indicate",
+    "indicates",
+    "show",
+    "shows",
+    "point",
+    "points",
+    "argue",
+    "argues",
+    "justify",
+    "justifies",
+    "favor",
+    "favors",
+    "favour",
+    "favours",
+    "signal",
+    "signals",
+    "imply",
+    "implies",
+    "reinforce",
+    "reinforces",
+    "validate",
+    "validates",
+}
 _SCOPE_PREP = {"in", "among", "within", "across", "of", "amongst", "inside"}
-_TAIL_STOP = set("""
+_TAIL_STOP = set(
+    """
 amid with as on after while backed driven supported given due thanks and but into heading ahead since which that
 to through likely despite plus because so yet though although whereas offering providing making leaving keeping
 suggesting signaling signalling indicating confirming implying showing giving supporting favoring favouring near
-""".split())
+""".split()
+)
 _SUPERLATIVE = re.compile(
     r"^(?:strongest|weakest|best|worst|highest|lowest|largest|smallest|deepest|shallowest|biggest|greatest|least|"
-    r"most|top|bottom|leading|leader|led|lead|leads|first|last)$", re.I)
-_RANK_MEASURES = set("""
+    r"most|top|bottom|leading|leader|led|lead|leads|first|last)$",
+    re.I,
+)
+_RANK_MEASURES = set(
+    """
 return returns returned returning performance perf performer performers gain gains gainer gainers loss losses loser
 losers momentum trend vol vola volatility volatile beta corr correlation correlated drawdown drawdowns dd distance
 quality score volume yield ratio rsi spread alpha excess active relative strength move moves mover movers rally
 rallied run rise rose fall fell drop dropped decline declined pullback rebound bounce advance advanced upside
 downside up down percentile rank ranked week weekly month monthly year ytd session sessions day days
-""".split())
+""".split()
+)
 """Words that name what a superlative ranks on (a window alone says a return)."""
-_NON_RETURN_MEASURES = set("""
+_NON_RETURN_MEASURES = set(
+    """
 vol vola volatility volatile beta corr correlation correlated drawdown drawdowns dd mdd distance quality qual score
 volume yield ratio rsi spread percentile rank ranked
-""".split())
+""".split()
+)
 """Measures other than a return: a superlative with no measure of its own may rank on one named beside it."""
-_PLURAL_SUBJECT = {"segments", "sectors", "areas", "names", "assets", "themes", "exposures", "options",
-                   "holdings", "groups", "markets", "regions", "countries", "factors", "sleeves", "candidates",
-                   "positions", "picks", "ideas", "trades", "industries"}
-_WINDOW = re.compile(r"^(?:\d+(?:\.\d+)?(?:s|d|w|m|y|mo|wk|h|-?(?:day|days|session|sessions|week|weeks|month|months|"
-                     r"year|years|yr|yrs))|\d+(?:st|nd|rd|th))$", re.I)
+_PLURAL_SUBJECT = {
+    "segments",
+    "sectors",
+    "areas",
+    "names",
+    "assets",
+    "themes",
+    "exposures",
+    "options",
+    "holdings",
+    "groups",
+    "markets",
+    "regions",
+    "countries",
+    "factors",
+    "sleeves",
+    "candidates",
+    "positions",
+    "picks",
+    "ideas",
+    "trades",
+    "industries",
+}
+_WINDOW = re.compile(
+    r"^(?:\d+(?:\.\d+)?(?:s|d|w|m|y|mo|wk|h|-?(?:day|days|session|sessions|week|weeks|month|months|"
+    r"year|years|yr|yrs))|\d+(?:st|nd|rd|th))$",
+    re.I,
+)
 _NUMBER = re.compile(r"^[+\-\u2212~]?\$?\d[\d,]*(?:\.\d+)?(?:%|x|pp|bps|[kmbt]n?)?$", re.I)
 _TOKEN = re.compile(r"[+\-\u2212~]?\$?\d[\d,]*(?:\.\d+)?(?:%|x|pp|bps)?[A-Za-z]*|[A-Za-z][A-Za-z0-9'&/]*|[(),;:]")
 _HARD = re.compile(r"[;:\u2014\u2013]|\s-\s|\.\s")
-FIELD_WORDS = frozenset(w for f in FIELDS for name in (f.name, *f.aliases)
-                        for w in re.split(r"[\s_\-/().,&']+", name.lower()) if w)
+FIELD_WORDS = frozenset(
+    w for f in FIELDS for name in (f.name, *f.aliases) for w in re.split(r"[\s_\-/().,&']+", name.lower()) if w
+)
 """Every word of a registry field's name or alias ("forward", "p/e", "ebitda", "target", ...)."""
 
 
@@ -155,12 +278,21 @@ def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
                 pass  # the figure is inside this parenthesis: the phrase before it is its head
             else:
                 depth -= 1
-        elif depth == 0 and (ch in ";:|\u2014" or (ch == "," and not _inside_parens(sentence, i, span[0]))
-                             or (ch == "." and i + 1 < len(sentence) and sentence[i + 1] == " "
-                                 and not _ABBREVIATION.search(sentence, max(0, i - 6), i))):
+        elif depth == 0 and (
+            ch in ";:|\u2014"
+            or (ch == "," and not _inside_parens(sentence, i, span[0]))
+            or (
+                ch == "."
+                and i + 1 < len(sentence)
+                and sentence[i + 1] == " "
+                and not _ABBREVIATION.search(sentence, max(0, i - 6), i)
+            )
+        ):
             start = i + 1
             break
-        elif depth == 0 and ch == "-" and 0 < i < len(sentence) - 1 and sentence[i - 1] == " " and sentence[i + 1] == " ":
+        elif (
+            depth == 0 and ch == "-" and 0 < i < len(sentence) - 1 and sentence[i - 1] == " " and sentence[i + 1] == " "
+        ):
             start = i + 1
             break
         i -= 1
@@ -175,8 +307,14 @@ def clause_bounds(sentence: str, span: tuple[int, int]) -> tuple[int, int]:
                 end = j
                 break
             depth -= 1
-        elif depth == 0 and (ch in ";:|\u2014," or (ch == "." and (j + 1 == len(sentence) or sentence[j + 1] == " ")
-                                                      and not _ABBREVIATION.search(sentence, max(0, j - 6), j))):
+        elif depth == 0 and (
+            ch in ";:|\u2014,"
+            or (
+                ch == "."
+                and (j + 1 == len(sentence) or sentence[j + 1] == " ")
+                and not _ABBREVIATION.search(sentence, max(0, j - 6), j)
+            )
+        ):
             end = j
             break
     return start, end
@@ -205,8 +343,18 @@ def _allowed(word: str, subject_words: Set[str], field_words: Set[str]) -> bool:
     if _NUMBER.match(w) or _WINDOW.match(w):
         return True
     parts = [p for p in re.split(r"[-/]", w) if p]
-    return all(p in _MEASURE or p in _SIGN or p in _LIGHT or p in subject_words or p in field_words
-               or p in KEY_WORDS or _NUMBER.match(p) or _WINDOW.match(p) or p.isdigit() for p in parts)
+    return all(
+        p in _MEASURE
+        or p in _SIGN
+        or p in _LIGHT
+        or p in subject_words
+        or p in field_words
+        or p in KEY_WORDS
+        or _NUMBER.match(p)
+        or _WINDOW.match(p)
+        or p.isdigit()
+        for p in parts
+    )
 
 
 def read_clause(
@@ -246,24 +394,34 @@ def read_clause(
         if m.symbol == symbol:
             own_here = True
             continue
-        before = sentence[max(start, m.start - 25):m.start].lower()
-        after = sentence[m.end:m.end + 16].lower()
+        before = sentence[max(start, m.start - 25) : m.start].lower()
+        after = sentence[m.end : m.end + 16].lower()
         bench_ref = m.symbol in bench
-        if m.reference and (rule in ("compare", "relative_return", "return_or_relative", "relative_momentum")
-                            or bench_ref):
+        if m.reference and (
+            rule in ("compare", "relative_return", "return_or_relative", "relative_momentum") or bench_ref
+        ):
             continue  # "vs SPY", "than oil": the reference of a comparison
-        if bench_ref and (re.match(r"^\s*(?:beta|corr|correlation)", after)
-                          or re.search(r"(?:beta|corr\w*)\s+(?:to|with|vs\.?)\s*$", before)):
+        if bench_ref and (
+            re.match(r"^\s*(?:beta|corr|correlation)", after)
+            or re.search(r"(?:beta|corr\w*)\s+(?:to|with|vs\.?)\s*$", before)
+        ):
             continue  # "SPY beta", "corr to SPY": what the measure is taken against
-        return ClauseRead(clause, f"the clause also names {m.symbol} ('{sentence[m.start:m.end]}'), so whose figure "
-                                  "it is is not certain")
+        return ClauseRead(
+            clause,
+            f"the clause also names {m.symbol} ('{sentence[m.start : m.end]}'), so whose figure it is is not certain",
+        )
     if not own_here and not anchored:
         # a lead naming the subject before a colon heads what follows ("Holding AMD: RSI(14) at 83.5 and ...")
         lead = sentence[:start]
         colon = lead.rfind(":")
         named = [m for m in mentions if m.end <= start]
-        if not (colon != -1 and len(lead[:colon]) <= 60 and named and all(m.symbol == symbol for m in named)
-                and any(m.end <= colon for m in named)):
+        if not (
+            colon != -1
+            and len(lead[:colon]) <= 60
+            and named
+            and all(m.symbol == symbol for m in named)
+            and any(m.end <= colon for m in named)
+        ):
             return ClauseRead(clause, "the subject is not written in the clause, nor heads its line")
 
     # every word up to the figure (and its window after it) must be one the grammar knows
@@ -273,24 +431,31 @@ def read_clause(
         text = sentence[a:b]
         for ms, me in sorted(mention_spans, reverse=True):
             if ms >= a and me <= b:
-                text = text[:ms - a] + " " + text[me - a:]
+                text = text[: ms - a] + " " + text[me - a :]
         return text
 
     head_start = start
-    earlier = list(re.finditer(r"\d(?:[\d.,]*\d)?\s*%?", sentence[start:span[0]]))
+    earlier = list(re.finditer(r"\d(?:[\d.,]*\d)?\s*%?", sentence[start : span[0]]))
     if earlier:  # "IGV gained 2.12% over 3 sessions yet remains 25.29% below ...": the earlier figure's words
-        conjunction = re.search(r"\b(?:and|but|yet|while|though|whereas)\b", sentence[start + earlier[-1].end():span[0]])
+        conjunction = re.search(
+            r"\b(?:and|but|yet|while|though|whereas)\b", sentence[start + earlier[-1].end() : span[0]]
+        )
         if conjunction is not None:
             head_start = start + earlier[-1].end() + conjunction.end()
     head = _words(strip_mentions(head_start, span[0]))
     body = _words(strip_mentions(span[0], span[1]))
-    windows = {m.group(0).split()[0].lower() for m in re.finditer(
-        r"\b[A-Za-z]+(?=[\s-]+(?:trading\s+)?(?:days?|sessions?|weeks?|months?|years?)\b)", sentence[start:end])
-        if _WINDOW_NUMBER_WORD.match(m.group(0))}
+    windows = {
+        m.group(0).split()[0].lower()
+        for m in re.finditer(
+            r"\b[A-Za-z]+(?=[\s-]+(?:trading\s+)?(?:days?|sessions?|weeks?|months?|years?)\b)", sentence[start:end]
+        )
+        if _WINDOW_NUMBER_WORD.match(m.group(0))
+    }
     subj = subj | windows  # "in three sessions": a window written in words
     for k, w in enumerate(head + body):
-        if w.lower() in _PLURAL_SUBJECT and not (k == 0 and w[0].isupper() and w.lower() in _LIGHT
-                                                 and all(x.lower() in _SIGN for x in head[1:])):
+        if w.lower() in _PLURAL_SUBJECT and not (
+            k == 0 and w[0].isupper() and w.lower() in _LIGHT and all(x.lower() in _SIGN for x in head[1:])
+        ):
             # a verb that opens the clause right before the figure is not a plural subject ("Trades 16.80% below")
             return ClauseRead(clause, f"'{w}': the clause is about several options")
         if not _allowed(w, subj, fields):
@@ -302,15 +467,15 @@ def read_clause(
         if lw in _TAIL_STOP or w in "(),;:" or lw in _PREDICATES:
             break  # "... +12.21% shows a long-run leader": a new predicate about the figure
         if rule == "ranking" and lw in _SCOPE_PREP:
-            rest = " ".join(tail[k + 1:])
+            rest = " ".join(tail[k + 1 :])
             phrase = []
-            for x in tail[k + 1:]:
+            for x in tail[k + 1 :]:
                 if x.lower() in _TAIL_STOP or x in "(),;:":
                     break
                 phrase.append(x.lower())
             if _UNIVERSAL_SCOPE.match(rest) or (grouped and phrase and all(x in subj or x in _LIGHT for x in phrase)):
                 break
-            return ClauseRead(clause, f"the scope '{' '.join(tail[k:k + 6])}' is not resolved with certainty")
+            return ClauseRead(clause, f"the scope '{' '.join(tail[k : k + 6])}' is not resolved with certainty")
         if lw in _PLURAL_SUBJECT:
             return ClauseRead(clause, f"'{w}': the clause is about several options")
         if not _allowed(w, subj, fields):
@@ -321,22 +486,31 @@ def read_clause(
             break  # a new predicate after the figure and its measure ("... confirm the uptrend")
         scope_words.append(w)
     if rule in ("relative_return", "derived_return", "exact_numeric", "return_or_relative") and re.search(
-            r"[,;]", sentence[span[0]:span[1]]):
+        r"[,;]", sentence[span[0] : span[1]]
+    ):
         return ClauseRead(clause, "the figure and its window or measure stand in separate pieces of the sentence")
     if rule in ("relative_return", "derived_return") and not _WINDOW_WORDS.search(sentence[start:end]):
         return ClauseRead(clause, "the window is not written in the clause")
     if rule in ("relative_return", "relative_momentum"):
-        head_text = sentence[start:span[0]]
+        head_text = sentence[start : span[0]]
         last_figure = max((m.end() for m in re.finditer(r"\d(?:[\d.,]*\d)?\s*%", head_text)), default=0)
-        joint = max((m.end() for m in re.finditer(r"\b(?:and|while|but|with|vs\.? its)\b", head_text[last_figure:])),
-                    default=0) if last_figure else 0
+        joint = (
+            max(
+                (m.end() for m in re.finditer(r"\b(?:and|while|but|with|vs\.? its)\b", head_text[last_figure:])),
+                default=0,
+            )
+            if last_figure
+            else 0
+        )
         # a "relative to" that belongs to another figure ("9.38% relative to SPY over 21 sessions and 2.72% ...")
-        own = head_text[last_figure + joint:] + sentence[span[0]:end]
+        own = head_text[last_figure + joint :] + sentence[span[0] : end]
         if not _RELATIVE_WORDS.search(own):
             return ClauseRead(clause, "what the return is relative to is not written with this figure")
     cell = max(sentence.rfind(c, 0, start) for c in ";:|\u2014") + 1  # the clause's cell: "+5.76% active 21d, best"
-    if rule == "ranking" and not any(w.lower() in _RANK_MEASURES or _WINDOW.match(w) or _WINDOW_WORDS.fullmatch(w)
-                                     for w in _words(strip_mentions(cell, start)) + head + body + scope_words):
+    if rule == "ranking" and not any(
+        w.lower() in _RANK_MEASURES or _WINDOW.match(w) or _WINDOW_WORDS.fullmatch(w)
+        for w in _words(strip_mentions(cell, start)) + head + body + scope_words
+    ):
         # "quality score 0.746: top sector": which measure "top" ranks on is not written in its clause or its cell
         return ClauseRead(clause, "the measure the superlative ranks on is not written in its clause")
     own_measure = [w.lower() for w in body if w.lower() in _RANK_MEASURES and not _WINDOW.match(w)]
@@ -345,19 +519,23 @@ def read_clause(
     if rule == "ranking" and not own_measure and other:
         # "quality 0.730 (best sector) but active_return_21s -5.70%": a superlative that names no measure ranks on
         # a return only by default, and the cell names another measure it may rank on
-        return ClauseRead(clause, f"the superlative names no measure and its cell names '{other[0]}': which one it "
-                                  "ranks on is not certain")
-    if rule == "ranking" and re.search(r"\b(?:lead(?:ing|s|er|ers)?|led)\b", sentence[span[0]:span[1]], re.I):
+        return ClauseRead(
+            clause,
+            f"the superlative names no measure and its cell names '{other[0]}': which one it ranks on is not certain",
+        )
+    if rule == "ranking" and re.search(r"\b(?:lead(?:ing|s|er|ers)?|led)\b", sentence[span[0] : span[1]], re.I):
         return ClauseRead(clause, "'leading' may mean one of the leaders")
-    if rule == "ranking" and re.search(r"\brank\b|percentile", sentence[span[0]:min(end, span[1] + 12)], re.I):
+    if rule == "ranking" and re.search(r"\brank\b|percentile", sentence[span[0] : min(end, span[1] + 12)], re.I):
         return ClauseRead(clause, "a superlative of a percentile rank is ambiguous in direction")
     if rule == "ranking" and not grouped:
         rest_words = [w.lower() for w in tail]
         for k, lw in enumerate(rest_words):
             if lw in _SCOPE_PREP and k > len(scope_words):
-                scope_phrase = " ".join(tail[k + 1:k + 7])
+                scope_phrase = " ".join(tail[k + 1 : k + 7])
                 if not _UNIVERSAL_SCOPE.match(scope_phrase) and not re.match(r"^\d", scope_phrase):
-                    return ClauseRead(clause, f"the clause's scope '{tail[k]} {scope_phrase}' may restrict the superlative")
+                    return ClauseRead(
+                        clause, f"the clause's scope '{tail[k]} {scope_phrase}' may restrict the superlative"
+                    )
     if rule == "ranking":
         group = None if grouped else next((w for w in head + body + scope_words if w.lower() in _GROUP_NOUNS), None)
         if group is not None:
@@ -385,7 +563,7 @@ def key_doubt(sentence: str, span: tuple[int, int], field: str | None) -> str | 
     certainty; None otherwise."""
     if field is None:
         return None
-    figures = list(re.finditer(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%?", sentence[span[0]:span[1]]))
+    figures = list(re.finditer(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%?", sentence[span[0] : span[1]]))
     at = span[0] + (figures[-1].start() if figures else 0)  # the value itself ("30d: 68%": its window is the key's)
     lo = max(sentence.rfind(c, 0, at) for c in "\n|;,") + 1
     m = _KEY_BEFORE.search(sentence, lo, at)
@@ -393,7 +571,7 @@ def key_doubt(sentence: str, span: tuple[int, int], field: str | None) -> str | 
         return None
     key = m["key"].replace("_", " ")
     while (named := last_field_phrase(key)) is not None:  # every measure the key names, last first
-        if not _WINDOW.match(key[named[0]:named[1]]) and _measure_stem(named[2]) != _measure_stem(field):
+        if not _WINDOW.match(key[named[0] : named[1]]) and _measure_stem(named[2]) != _measure_stem(field):
             return f"its key '{m['key'].strip()}' names {named[2]}, not the {field} read from it"
-        key = key[:named[0]]
+        key = key[: named[0]]
     return None

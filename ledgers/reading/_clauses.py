@@ -43,7 +43,8 @@ _PIECE_LABEL = re.compile(
     r"(?:(?P<forecast>continuation|reversal|scenario|bull[\s-]case|bear[\s-]case|base[\s-]case|expected\s+return|outlook|"
     r"forecast|target)|(?P<plan>invalidation(?:\s+condition)?|exit(?:\s+rule)?|stop(?:[\s-]loss)?|trigger|plan|"
     r"risk\s+limit|rebalance))\s*[:=]",
-    re.I)
+    re.I,
+)
 
 
 def piece_label(text: str, pos: int) -> re.Match[str] | None:
@@ -52,7 +53,7 @@ def piece_label(text: str, pos: int) -> re.Match[str] | None:
     about the data."""
     start = max(text.rfind("\n", 0, pos), text.rfind(". ", 0, pos), text.rfind("(", 0, pos)) + 1
     for m in _PIECE_LABEL.finditer(text, start, pos):
-        if not text[start:m.start()].strip() or re.search(r"[;(]\s*$", text[start:m.start()]):
+        if not text[start : m.start()].strip() or re.search(r"[;(]\s*$", text[start : m.start()]):
             return m
     return None
 
@@ -66,7 +67,7 @@ def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str]
     start = clause_start(text, pos, floor)
     found = None
     for m in _FORECAST_RE.finditer(text, start, pos):
-        if m.group(0) == "May" or (m.group(0).lower() == "may" and DATE_AFTER.match(text[m.start():])):
+        if m.group(0) == "May" or (m.group(0).lower() == "may" and DATE_AFTER.match(text[m.start() :])):
             continue  # the month
         found = m
     return found
@@ -100,8 +101,9 @@ def main_subject(mentions: Sequence[Mention], pos: int, text: str, default: str 
     return subjects(mentions, pos, text, default, strong)[0]
 
 
-def subjects(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool,
-             end: int | None = None) -> tuple[str | None, list[str]]:
+def subjects(
+    mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool, end: int | None = None
+) -> tuple[str | None, list[str]]:
     """(subject, alternatives) of a claim at ``pos`` (ending at ``end``): the subject as ``subject`` picks
     it; the alternatives are the other symbols the sentence offers as its subject: other mentions earlier in
     the clause, a mention right after the claim in its clause ("+12% in biotech"), the segment's symbol."""

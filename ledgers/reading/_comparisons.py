@@ -17,9 +17,18 @@ from ledgers.reading._emit import Emit
 _LESS = r"lower|less|smaller|milder|shallower|weaker|worse|softer|lighter"
 _MORE = r"higher|more|larger|greater|deeper|stronger|better|heavier|bigger"
 _MEASURES = {
-    "volatility": "volatility20d", "vol": "volatility20d", "volatile": "volatility20d", "beta": "beta",
-    "drawdown": "maxDrawdown", "drawdowns": "maxDrawdown", "correlation": "correlation", "return": "return",
-    "returns": "return", "performance": "return", "momentum": "return", "gains": "return",
+    "volatility": "volatility20d",
+    "vol": "volatility20d",
+    "volatile": "volatility20d",
+    "beta": "beta",
+    "drawdown": "maxDrawdown",
+    "drawdowns": "maxDrawdown",
+    "correlation": "correlation",
+    "return": "return",
+    "returns": "return",
+    "performance": "return",
+    "momentum": "return",
+    "gains": "return",
 }
 _COMPARATIVE = re.compile(
     rf"\b(?P<dir>{_LESS}|{_MORE})\s+(?:[\w-]+\s+){{0,2}}?(?P<measure>volatility|vol|volatile|beta|drawdowns?|correlation|"
@@ -32,16 +41,19 @@ _VERB = re.compile(
     re.I,
 )
 _LAG = re.compile(r"lag|trail|underperform", re.I)
-_WINDOW = re.compile(r"\b(?:(?P<week>(?:over\s+)?(?:the\s+)?(?:past|last|this)\s+week|weekly|7d|7-day|1w)|(?P<month>(?:over\s+)?"
-                     r"(?:the\s+)?(?:past|last|this)\s+month|monthly|30d|30-day)|(?P<recent>recent(?:ly)?|lately|"
-                     r"short-term|near-term))\b", re.I)
+_WINDOW = re.compile(
+    r"\b(?:(?P<week>(?:over\s+)?(?:the\s+)?(?:past|last|this)\s+week|weekly|7d|7-day|1w)|(?P<month>(?:over\s+)?"
+    r"(?:the\s+)?(?:past|last|this)\s+month|monthly|30d|30-day)|(?P<recent>recent(?:ly)?|lately|"
+    r"short-term|near-term))\b",
+    re.I,
+)
 
 
 def _other(mentions: Sequence[Mention], base: int, rest: str) -> tuple[str, int] | None:
     """(the option named right after the comparison, where its name ends), allowing up to two words before it."""
     lead = re.match(r"^(?:the\s+|a\s+|an\s+|its\s+)?(?:[\w&-]+\s+){0,2}?", rest)
     for mm in mentions:
-        gap = rest[:mm.start - base] if mm.start >= base else None
+        gap = rest[: mm.start - base] if mm.start >= base else None
         if gap is None or len(gap) > 30:
             continue
         if re.fullmatch(r"(?:(?:the|a|an|its|pure|broad|cap-weighted|equal-weighted|direct|[\w-]+)\s+){0,2}", gap):
@@ -58,14 +70,22 @@ def _window(text: str) -> str | None:
     return "7D" if m["week"] else "30D" if m["month"] else "short"
 
 
-_INTENT_BEFORE = re.compile(r"\b(?:to|expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|"
-                            r"positioned|if|unless|can|hope\w*|bet\w*|target\w*)\b[^.;]{0,60}$", re.I)
-_LATEST_MOVE = re.compile(r"^[\w&.-]*'s?\s+(?:recent\s+|latest\s+|weekly\s+)?(?:move|rally|surge|spike|gain|jump|rebound|"
-                          r"drop|decline|sell-?off)\b", re.I)
+_INTENT_BEFORE = re.compile(
+    r"\b(?:to|expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|"
+    r"positioned|if|unless|can|hope\w*|bet\w*|target\w*)\b[^.;]{0,60}$",
+    re.I,
+)
+_LATEST_MOVE = re.compile(
+    r"^[\w&.-]*'s?\s+(?:recent\s+|latest\s+|weekly\s+)?(?:move|rally|surge|spike|gain|jump|rebound|"
+    r"drop|decline|sell-?off)\b",
+    re.I,
+)
 
 
 _THRESHOLD_AFTER = re.compile(r"\s*(?:by\s+)?(?:more\s+than|at\s+least|over|over\s+\d|beyond|for\s+two|[<>]=?)", re.I)
-_FORECAST_WORDS = re.compile(r"\b(?:base[\s-]case|expected|forecast|projected|target|bull[\s-]case|bear[\s-]case)\b", re.I)
+_FORECAST_WORDS = re.compile(
+    r"\b(?:base[\s-]case|expected|forecast|projected|target|bull[\s-]case|bear[\s-]case)\b", re.I
+)
 
 
 def _subject_of(mentions: Sequence[Mention], start: int) -> str | None:
@@ -78,22 +98,36 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
         other = _other(mentions, m.start("rest"), m["rest"])
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
-        if _FORECAST_WORDS.search(m.group(0)) or _INTENT_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+        if _FORECAST_WORDS.search(m.group(0)) or _INTENT_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):
             continue  # "higher base-case weekly returns than SPY": a forecast
         field = _MEASURES[m["measure"].lower()]
         more = re.fullmatch(_MORE, m["dir"], re.I) is not None
         if field == "maxDrawdown":
             more = not more  # a lower / milder / shallower drawdown is a less negative value
         end = other[1]
-        add(m, span=(m.start(), m.start("rest")), rule="compare", field=field, benchmark=other[0], op="gt" if more else "lt",
-            label=_window(text[max(0, m.start() - 40):end + 30]) if field == "return" else None)
+        add(
+            m,
+            span=(m.start(), m.start("rest")),
+            rule="compare",
+            field=field,
+            benchmark=other[0],
+            op="gt" if more else "lt",
+            label=_window(text[max(0, m.start() - 40) : end + 30]) if field == "return" else None,
+        )
     for m in _VERB.finditer(text):
         other = _other(mentions, m.start("rest"), m["rest"])
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
-        if _INTENT_BEFORE.search(text[max(0, m.start() - 80):m.start()]) or _THRESHOLD_AFTER.match(text, other[1]):
+        if _INTENT_BEFORE.search(text[max(0, m.start() - 80) : m.start()]) or _THRESHOLD_AFTER.match(text, other[1]):
             continue  # "seeking to outperform SPY", "underperforms SPY by more than 3%": an aim or a condition
         end = other[1]
-        window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[:other[1]].split()[-1]):]) else None
-        add(m, span=(m.start(), m.start("rest")), rule="compare", field="return", benchmark=other[0],
-            op="lt" if _LAG.match(m["verb"]) else "gt", label=window or _window(text[max(0, m.start() - 40):end + 30]))
+        window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[: other[1]].split()[-1]) :]) else None
+        add(
+            m,
+            span=(m.start(), m.start("rest")),
+            rule="compare",
+            field="return",
+            benchmark=other[0],
+            op="lt" if _LAG.match(m["verb"]) else "gt",
+            label=window or _window(text[max(0, m.start() - 40) : end + 30]),
+        )

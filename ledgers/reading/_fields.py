@@ -34,7 +34,7 @@ def last_field_phrase(text: str) -> tuple[int, int, str] | None:
     words = [t.group(0) for t in toks]
     for i in range(len(toks)):
         for n in range(min(_MAX_PHRASE, len(toks) - i), 0, -1):
-            field = _PHRASES.get(tuple(words[i:i + n]))
+            field = _PHRASES.get(tuple(words[i : i + n]))
             if field is not None:
                 end = toks[i + n - 1].end()
                 if best is None or end > best[1]:
@@ -46,16 +46,16 @@ def last_field_phrase(text: str) -> tuple[int, int, str] | None:
 def leading_field_phrase(text: str) -> tuple[int, str] | None:
     """A field phrase right at the start of ``text`` (after "of the", "trailing", ...): (end, field)."""
     toks = _tokens(text[:60])
-    if not toks or text[:toks[0].start()].strip():
+    if not toks or text[: toks[0].start()].strip():
         return None
     words = [t.group(0) for t in toks]
     i = 0
     while i < len(words) and words[i] in _SUFFIX_FILLERS and i < 3:
         i += 1
     for n in range(min(_MAX_PHRASE, len(words) - i), 0, -1):
-        field = _PHRASES.get(tuple(words[i:i + n]))
+        field = _PHRASES.get(tuple(words[i : i + n]))
         if field is not None:
-            gap = text[toks[i - 1].end() if i else 0:toks[i].start()] if i else ""
+            gap = text[toks[i - 1].end() if i else 0 : toks[i].start()] if i else ""
             if i and gap.strip(" -"):
                 return None
             return toks[i + n - 1].end(), field

@@ -77,8 +77,13 @@ _Q_CATEGORY = re.compile(
 
 def _consensus_label(word: str) -> str:
     w = re.sub(r"[\s-]+", " ", word.lower())
-    return {"outperform": "buy", "overweight": "buy", "neutral": "hold", "underperform": "sell",
-            "underweight": "sell"}.get(w, w)
+    return {
+        "outperform": "buy",
+        "overweight": "buy",
+        "neutral": "hold",
+        "underperform": "sell",
+        "underweight": "sell",
+    }.get(w, w)
 
 
 def _sign(word: str, negatives: Iterable[str]) -> int:
@@ -98,8 +103,11 @@ def read_growth(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_GROWTH.finditer(text):
         pol = _sign(m.group("adj"), ("weak", "slow", "slowing", "negative", "declining", "sluggish", "poor"))
         what = (m.group("what") or "").lower()
-        fld = "quarterlyRevenueGrowthYOY" if what in ("revenue", "sales", "top-line") else (
-            "quarterlyEarningsGrowthYOY" if what else None)
+        fld = (
+            "quarterlyRevenueGrowthYOY"
+            if what in ("revenue", "sales", "top-line")
+            else ("quarterlyEarningsGrowthYOY" if what else None)
+        )
         joined = re.search(r"\b(?:profitability|margins?)\s+and\s+", m.group(0), re.I)
         span = (m.start() + joined.end(), m.end()) if joined else None
         add(m, span=span, rule="growth", field=fld, polarity=pol)
@@ -116,7 +124,12 @@ def read_valuation(text: str, add: Emit, benchmark: str | None) -> None:
 def read_dividend(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_DIVIDEND.finditer(text):
         adj = (m.group("adj") or "high").lower()
-        add(m, rule="dividend_yield", field="dividendYield", polarity=-1 if adj in ("low", "meager", "below-average") else 1)
+        add(
+            m,
+            rule="dividend_yield",
+            field="dividendYield",
+            polarity=-1 if adj in ("low", "meager", "below-average") else 1,
+        )
 
 
 def read_upside(text: str, add: Emit, benchmark: str | None) -> None:

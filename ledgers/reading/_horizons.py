@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 
-_WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "twelve": 12, "twenty": 20,
-             "thirty": 30}
+_WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "twelve": 12, "twenty": 20, "thirty": 30}
 
 
-_HZ_UNIT = (r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y|s)")
+_HZ_UNIT = r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y|s)"
 """'s' is a session, as the CapitalBench tables write it ("21s", "5s")."""
 
 
@@ -69,23 +68,38 @@ def match_horizon(m: re.Match[str]) -> str:
     if groups.get(n_key):
         return horizon_key(hz_num(groups[n_key]), groups["u" if n_key == "n" else "hu"])
     word = (groups.get("w") or groups.get("hw") or "").lower()
-    return {"week": "7D", "weekly": "7D", "month": "30D", "monthly": "30D", "year": "1Y", "yearly": "1Y",
-            "annual": "1Y", "day": "1T", "session": "1T"}.get(word, "7D")
+    return {
+        "week": "7D",
+        "weekly": "7D",
+        "month": "30D",
+        "monthly": "30D",
+        "year": "1Y",
+        "yearly": "1Y",
+        "annual": "1Y",
+        "day": "1T",
+        "session": "1T",
+    }.get(word, "7D")
 
 
 def is_rate_tenor(m: re.Match[str]) -> bool:
     """'10y', '30Y', '2-year' (a Treasury tenor) or '49-month high' (a record): not a return horizon."""
     groups = m.groupdict()
     n, u = groups.get("n") or groups.get("hn"), groups.get("u") or groups.get("hu")
-    if re.match(r"[\s-]*(?:highs?|lows?|records?|peaks?|troughs?)\b", m.string[m.end():], re.I):
+    if re.match(r"[\s-]*(?:highs?|lows?|records?|peaks?|troughs?)\b", m.string[m.end() :], re.I):
         return True
     return bool(n and u and u.lower().startswith("y") and hz_num(n) >= 2)
 
 
 HORIZON_FIELDS: dict[str, str] = {
-    "1T": "return1d", "3T": "return3d", "5T": "return5d", "20T": "return20d", "21T": "return21d", "7D": "return7d",
+    "1T": "return1d",
+    "3T": "return3d",
+    "5T": "return5d",
+    "20T": "return20d",
+    "21T": "return21d",
+    "7D": "return7d",
     "30D": "return30d",
-    "6M": "return6m", "1Y": "return1y",
+    "6M": "return6m",
+    "1Y": "return1y",
 }
 
 

@@ -18,30 +18,47 @@ Intent = Literal["probability", "plan", "forecast"]
 
 
 _PROBABILITY_BEFORE = re.compile(
-    r"\b(?:probabilit(?:y|ies)|chance|odds|likelihood|confidence|p\s*\(|p_?beat|p_?top|conviction)\b[^.;]{0,25}$",
-    re.I)
-_PROBABILITY_AFTER = re.compile(r"^\s*(?:%\s*)?(?:probability|chance|odds|likelihood|likely|confidence|conviction)\b",
-                                re.I)
+    r"\b(?:probabilit(?:y|ies)|chance|odds|likelihood|confidence|p\s*\(|p_?beat|p_?top|conviction)\b[^.;]{0,25}$", re.I
+)
+_PROBABILITY_AFTER = re.compile(
+    r"^\s*(?:%\s*)?(?:probability|chance|odds|likelihood|likely|confidence|conviction)\b", re.I
+)
 _PLAN_BEFORE = re.compile(  # a condition: the number is a threshold of what would happen
     r"\b(?:if|unless|should\s+it|exit(?:s|ing)?|stop(?:[\s-]?loss)?|trim|take[\s-]profit|invalidat\w*|"
-    r"trigger\w*|rebalanc\w*)\b[^.;]{0,40}$", re.I)
+    r"trigger\w*|rebalanc\w*)\b[^.;]{0,40}$",
+    re.I,
+)
 _CAP_BEFORE = re.compile(  # a cap or a weight: right before the number
     r"(?<!market\s)\b(?:cap(?:ped|s)?|limit(?:ed|s)?|at\s+most|no\s+more\s+than|weight(?:ed|ing)?|allocat\w*|"
-    r"position\s+size|sizing|overweight\s+by|underweight\s+by)\s*(?:at|of|to|:|=)?\s*[~\u2248]?\s*$", re.I)
-_PLAN_AFTER = re.compile(r"^\s*(?:%\s*)?(?:of\s+(?:the\s+)?(?:book|portfolio|capital|nav|allocation)|weight|"
-                         r"allocation|position|cap\b|stop\b)", re.I)
+    r"position\s+size|sizing|overweight\s+by|underweight\s+by)\s*(?:at|of|to|:|=)?\s*[~\u2248]?\s*$",
+    re.I,
+)
+_PLAN_AFTER = re.compile(
+    r"^\s*(?:%\s*)?(?:of\s+(?:the\s+)?(?:book|portfolio|capital|nav|allocation)|weight|"
+    r"allocation|position|cap\b|stop\b)",
+    re.I,
+)
 _FORECAST_BEFORE = re.compile(
     r"\b(?:base[\s-]case|bull[\s-]case|bear[\s-]case|low[\s-]case|high[\s-]case|scenario|expected|expects?|"
     r"expecting|expectation|forecast\w*|target(?:ed|ing)?|projected|projection|estimate[sd]?|outlook|"
     r"implied\s+move|could\s+(?:add|reach|return)|would\s+(?:add|reach|return))\b[^.;]{0,40}$",
-    re.I)
+    re.I,
+)
 _FORECAST_LIST = re.compile(r"\b(?:low|base|high)\s*[:=]?\s*[+\-\u2212]?$", re.I)
 _LABEL = re.compile(
     r"^\s*[(\[]?\s*(?P<label>invalidation(?:\s+condition)?|exit(?:\s+rule)?|stop(?:[\s-]loss)?|"
     r"catalyst|plan|risk\s+limit|base[\s-]case|expected\s+return|expected\s+alpha|forecast|target|"
-    r"probabilit(?:y|ies)|confidence)\s*[:=]", re.I)
-_LABEL_KIND: dict[str, Intent] = {"probabilit": "probability", "confidence": "probability", "base": "forecast",
-                                  "expected": "forecast", "forecast": "forecast", "target": "forecast"}
+    r"probabilit(?:y|ies)|confidence)\s*[:=]",
+    re.I,
+)
+_LABEL_KIND: dict[str, Intent] = {
+    "probabilit": "probability",
+    "confidence": "probability",
+    "base": "forecast",
+    "expected": "forecast",
+    "forecast": "forecast",
+    "target": "forecast",
+}
 
 
 _FACT_FIELDS = frozenset({"analystTargetPrice", "marketCapitalization"})
@@ -53,7 +70,7 @@ def number_intent(text: str, start: int, end: int, clause_from: int, field: str 
     if field in _FACT_FIELDS:
         return None
     before = text[clause_from:start]
-    after = text[end:end + 30]
+    after = text[end : end + 30]
     piece_start = max(text.rfind(";", 0, start), text.rfind("(", 0, start), -1) + 1
     label = _LABEL.match(text[piece_start:start]) or _LABEL.match(text[:start])
     if label is not None:
@@ -62,9 +79,10 @@ def number_intent(text: str, start: int, end: int, clause_from: int, field: str 
     if _PROBABILITY_AFTER.match(after) or _PROBABILITY_BEFORE.search(before):
         return "probability"
     if _FORECAST_LIST.search(before):  # "low -2%, base +1%, high +3%": a forecast range, not "low 14.9% vol"
-        window = text[max(0, start - 80):end + 40]
+        window = text[max(0, start - 80) : end + 40]
         if len(re.findall(r"\b(?:low|base|high)\s*[:=]?\s*[+\-\u2212]?\d", window, re.I)) >= 2 or re.search(
-                r"\b(?:case|scenario|forecast)\b", window, re.I):
+            r"\b(?:case|scenario|forecast)\b", window, re.I
+        ):
             return "forecast"
     if _FORECAST_BEFORE.search(before):
         return "forecast"

@@ -15,27 +15,57 @@ from dataclasses import dataclass
 
 _KEY_BEFORE = re.compile(
     r"(?:^|(?<=[\s|,;(\[{\"'/]))(?P<key>[A-Za-z][A-Za-z0-9_.\-]{0,39}(?:\s+\d{1,3}[a-z]{0,4})?)\s*[\"']?\s*"
-    r"(?P<sep>=|:)\s*[\"']?\s*$")
+    r"(?P<sep>=|:)\s*[\"']?\s*$"
+)
 _WINDOW = re.compile(r"^(?:\d{1,3}(?:s|d|w|m|y|mo|wk|sess|day|days|sessions?)|\d{1,3}v\d{1,3})$", re.I)
 _WORDS: dict[str, str] = {
-    "ret": "return", "rtn": "return", "return": "return", "returns": "return", "chg": "return", "perf": "return",
-    "act": "active return", "active": "active return", "alpha": "active return", "excess": "active return",
+    "ret": "return",
+    "rtn": "return",
+    "return": "return",
+    "returns": "return",
+    "chg": "return",
+    "perf": "return",
+    "act": "active return",
+    "active": "active return",
+    "alpha": "active return",
+    "excess": "active return",
     "rel": "active return",
-    "vol": "volatility", "volatility": "volatility", "sigma": "volatility",
-    "mdd": "max drawdown", "maxdd": "max drawdown", "dd": "max drawdown", "drawdown": "max drawdown",
-    "corr": "correlation", "correlation": "correlation", "beta": "beta",
-    "qual": "quality score", "quality": "quality score", "qes": "quality score",
-    "volz": "volume z-score", "vz": "volume z-score",
-    "dist": "distance from 52-week high", "prior": "prior", "rank": "rank", "pullback": "pullback", "pb": "pullback",
+    "vol": "volatility",
+    "volatility": "volatility",
+    "sigma": "volatility",
+    "mdd": "max drawdown",
+    "maxdd": "max drawdown",
+    "dd": "max drawdown",
+    "drawdown": "max drawdown",
+    "corr": "correlation",
+    "correlation": "correlation",
+    "beta": "beta",
+    "qual": "quality score",
+    "quality": "quality score",
+    "qes": "quality score",
+    "volz": "volume z-score",
+    "vz": "volume z-score",
+    "dist": "distance from 52-week high",
+    "prior": "prior",
+    "rank": "rank",
+    "pullback": "pullback",
+    "pb": "pullback",
     "score": "score",
 }
 _PAIRS: dict[tuple[str, str], str] = {
-    ("vol", "z"): "volume z-score", ("volume", "z"): "volume z-score", ("max", "dd"): "max drawdown",
-    ("max", "drawdown"): "max drawdown", ("dist", "52w"): "distance from 52-week high",
-    ("dist", "high"): "distance from 52-week high", ("52w", "high"): "distance from 52-week high",
-    ("off", "high"): "distance from 52-week high", ("prior", "active"): "prior active return",
-    ("prior", "rank"): "prior active rank", ("pullback", "rank"): "recent pullback rank",
-    ("pb", "rank"): "recent pullback rank", ("quality", "score"): "quality score",
+    ("vol", "z"): "volume z-score",
+    ("volume", "z"): "volume z-score",
+    ("max", "dd"): "max drawdown",
+    ("max", "drawdown"): "max drawdown",
+    ("dist", "52w"): "distance from 52-week high",
+    ("dist", "high"): "distance from 52-week high",
+    ("52w", "high"): "distance from 52-week high",
+    ("off", "high"): "distance from 52-week high",
+    ("prior", "active"): "prior active return",
+    ("prior", "rank"): "prior active rank",
+    ("pullback", "rank"): "recent pullback rank",
+    ("pb", "rank"): "recent pullback rank",
+    ("quality", "score"): "quality score",
 }
 
 

@@ -14,12 +14,18 @@ from typing import Any
 
 from ledgers.reading._emit import Emit
 
-_DOWN = (r"fell|fallen|declined|dropped|sold\s+off|slid|slumped|tumbled|plunged|dipped|pulled\s+back|retreated|"
-         r"weakened|lost\s+ground|sank|been\s+falling|been\s+declining|been\s+weak")
-_UP = (r"rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|firmed|strengthened|been\s+rising|"
-       r"been\s+rallying|been\s+strong")
-_WINDOW = (r"(?:over\s+|in\s+|during\s+|for\s+)?(?:the\s+)?(?:past|last|prior|latest|recent|this|previous)?\s*"
-           r"(?P<w>week|month|\d+\s*(?:sessions?|trading\s+days|days?|d|s)|1w|7d|30d|5d|3d|21d)\b")
+_DOWN = (
+    r"fell|fallen|declined|dropped|sold\s+off|slid|slumped|tumbled|plunged|dipped|pulled\s+back|retreated|"
+    r"weakened|lost\s+ground|sank|been\s+falling|been\s+declining|been\s+weak"
+)
+_UP = (
+    r"rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|firmed|strengthened|been\s+rising|"
+    r"been\s+rallying|been\s+strong"
+)
+_WINDOW = (
+    r"(?:over\s+|in\s+|during\s+|for\s+)?(?:the\s+)?(?:past|last|prior|latest|recent|this|previous)?\s*"
+    r"(?P<w>week|month|\d+\s*(?:sessions?|trading\s+days|days?|d|s)|1w|7d|30d|5d|3d|21d)\b"
+)
 MOVE_RE = re.compile(
     rf"(?P<pre>\b(?:has|have|had|is|are|was|were)\s+(?:also\s+)?)?(?P<verb>{_DOWN}|{_UP})\b"
     r"(?!\s+(?:out|behind|into|in\s+(?:the\s+)?rank|from\s+the|to\s+(?:the\s+)?(?:top|bottom|#|no\.)|off\s+the|back\s+into|"
@@ -35,11 +41,15 @@ _NOUN_RE = re.compile(
     r"(?P<noun>dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|surge|rebound|spike|run-up)\b",
     re.I,
 )
-_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|once|should|until|in\s+case|lest|would|could|may|might|can)\b",
-                        re.I)
-_ITSELF = re.compile(r"(?:\b(?:it|its|the\s+(?:sector|fund|etf|option|index\s+fund|group|position|holding)|this\s+"
-                     r"(?:sector|fund|etf|option)|(?:recent\s+|its\s+)?(?:price\s+action|performance|returns?|"
-                     r"momentum))(?:\s+(?:has|have|had|is|was|been))*\s*)$", re.I)
+_CONDITION = re.compile(
+    r"\b(?:if|unless|when|whenever|once|should|until|in\s+case|lest|would|could|may|might|can)\b", re.I
+)
+_ITSELF = re.compile(
+    r"(?:\b(?:it|its|the\s+(?:sector|fund|etf|option|index\s+fund|group|position|holding)|this\s+"
+    r"(?:sector|fund|etf|option)|(?:recent\s+|its\s+)?(?:price\s+action|performance|returns?|"
+    r"momentum))(?:\s+(?:has|have|had|is|was|been))*\s*)$",
+    re.I,
+)
 _MARKET = re.compile(r"(?:\b(?:the\s+)?(?:broad\s+)?(?:market|index|benchmark|s&p(?:\s*500)?|spx|spy)\s*)$", re.I)
 
 
@@ -58,10 +68,16 @@ def _window(words: str) -> str | None:
     return None
 
 
-_CLAUSE_WORDS = re.compile(r"(?:[,;:(]|\b(?:while|whereas|but|though|although|and|as|after|despite|since|because|with|"
-                           r"amid|even\s+as)\b)", re.I)
-_LINK = re.compile(r"^[\s']*(?:s\s+)?(?:(?:shares|prices?|equities|stocks|futures|fund|etf|sector|itself|has|have|had|is|are|"
-                   r"was|were|also|been|already|now)\s+){0,3}$", re.I)
+_CLAUSE_WORDS = re.compile(
+    r"(?:[,;:(]|\b(?:while|whereas|but|though|although|and|as|after|despite|since|because|with|"
+    r"amid|even\s+as)\b)",
+    re.I,
+)
+_LINK = re.compile(
+    r"^[\s']*(?:s\s+)?(?:(?:shares|prices?|equities|stocks|futures|fund|etf|sector|itself|has|have|had|is|are|"
+    r"was|were|also|been|already|now)\s+){0,3}$",
+    re.I,
+)
 _HORIZON_NEAR = re.compile(r"(\d+)\s*(d|s|day|days|sessions?|w|week)\b", re.I)
 
 
@@ -74,7 +90,7 @@ def _mover(text: str, start: int, named_before) -> tuple[str | None, bool]:
     clause = head[clause_from:]
     if named_before is not None:
         named = named_before(clause_from, start)
-        if named is not None and _LINK.match(text[named[1]:start]):
+        if named is not None and _LINK.match(text[named[1] : start]):
             return named[0], False
     return None, bool(_ITSELF.search(clause)) and len(clause.split()) <= 4
 
@@ -91,10 +107,10 @@ def _nearby_window(text: str, start: int) -> str | None:
 def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -> None:
     for m in MOVE_RE.finditer(text):
         cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1
-        if _CONDITION.search(text[cut:m.start()]) or re.search(r"\b(?:will|to)\s*$", text[:m.start()], re.I):
+        if _CONDITION.search(text[cut : m.start()]) or re.search(r"\b(?:will|to)\s*$", text[: m.start()], re.I):
             continue  # "if XLE falls", "could have fallen", "expected to rise"
         subject, itself = _mover(text, m.start(), named_before)
-        if subject is None and benchmark is not None and _MARKET.search(text[max(0, m.start() - 30):m.start()]):
+        if subject is None and benchmark is not None and _MARKET.search(text[max(0, m.start() - 30) : m.start()]):
             subject = benchmark
         if subject is None and not itself:
             continue  # the mover is something else (yields, "growth/tech", inflation): not read
@@ -103,16 +119,25 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
         kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)
     for m in _NOUN_RE.finditer(text):
-        head = text[max(0, m.start() - 40):m.start()]
-        if _CONDITION.search(head[max(head.rfind(","), head.rfind(";")) + 1:]):
+        head = text[max(0, m.start() - 40) : m.start()]
+        if _CONDITION.search(head[max(head.rfind(","), head.rfind(";")) + 1 :]):
             continue
         owner = (m["owner"] or "").strip()
         named = named_before(max(0, m.start() - 40), m.start("adj")) if named_before is not None else None
         subject = named[0] if named is not None else None
         if subject is None and not (owner.lower() in ("its", "their") or _ITSELF.search(head)):
             continue
-        down = m["noun"].lower() in ("dip", "drop", "decline", "sell-off", "selloff", "pullback", "pull-back", "slump",
-                                     "slide")
+        down = m["noun"].lower() in (
+            "dip",
+            "drop",
+            "decline",
+            "sell-off",
+            "selloff",
+            "pullback",
+            "pull-back",
+            "slump",
+            "slide",
+        )
         label = _window(f"{owner} {m['adj']}")
         kw = {"symbol": subject} if subject is not None else {}
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)

@@ -35,14 +35,21 @@ from ledgers.reading._vocab import (
 NUM_RE = re.compile(r"(?=[+\-\u2212\u2013$\d.])(?<![\w.&/])" + NUMBER_PATTERN)
 
 
-_SAME_MEASURE_LINK = re.compile(r"\s*,?\s*(?:and|while|but|versus|vs\.?|compared\s+with|against|from|to|"
-                                r"(?:improving|rising|falling|easing|up|down)\s+to)?\s*", re.I)
-_SCOPE_THEN_BRACKET = re.compile(r"\s+(?:in|among|of|across|within)\s+(?:the\s+|its\s+|all\s+|any\s+)?"
-                                 r"[\w&/-]+(?:\s+[\w&/-]+){0,3}\s*\(\s*", re.I)
+_SAME_MEASURE_LINK = re.compile(
+    r"\s*,?\s*(?:and|while|but|versus|vs\.?|compared\s+with|against|from|to|"
+    r"(?:improving|rising|falling|easing|up|down)\s+to)?\s*",
+    re.I,
+)
+_SCOPE_THEN_BRACKET = re.compile(
+    r"\s+(?:in|among|of|across|within)\s+(?:the\s+|its\s+|all\s+|any\s+)?"
+    r"[\w&/-]+(?:\s+[\w&/-]+){0,3}\s*\(\s*",
+    re.I,
+)
 _NEXT_OPTION_LINK = re.compile(
     r"\s*\)?\s*[,;]?\s*(?:(?:just|narrowly|well|slightly|comfortably)\s+)?(?:ahead\s+of|behind|above|below|vs\.?|"
     r"versus|and|than|over|edging\s+out|compared\s+with|against|beside|next\s+to)?\s*"
-    r"(?:[A-Z][\w&.-]*(?:'s)?\s+){0,2}\(?\s*")
+    r"(?:[A-Z][\w&.-]*(?:'s)?\s+){0,2}\(?\s*"
+)
 """'... score in the universe (0.756), just ahead of EWY (0.754) and SMH (0.751)', '(0.737 vs 0.734)': a figure
 of another option in the same measure, its name (if any) and a link the only words between."""
 _PORTFOLIO_SUFFIX = re.compile(
@@ -88,8 +95,11 @@ _NEG_PREFIX = re.compile(
 _TICKER_AFTER = re.compile(r"^\s+(?:in\s+|into\s+)?[A-Z][A-Z0-9_]{1,14}\b(?!\s*(?:at|of|is|was|=)\b)")
 
 
-_PARAMETER_BEFORE = re.compile(r"\b(?:RSI|SMA|EMA|MA|MACD|ATR|ADX|CCI|ROC|BB|Bollinger|Stoch\w*|Williams\s*%R)\s*"
-                               r"\((?:\s*\d+\s*,)*\s*$", re.I)
+_PARAMETER_BEFORE = re.compile(
+    r"\b(?:RSI|SMA|EMA|MA|MACD|ATR|ADX|CCI|ROC|BB|Bollinger|Stoch\w*|Williams\s*%R)\s*"
+    r"\((?:\s*\d+\s*,)*\s*$",
+    re.I,
+)
 
 
 _INDEX_NAME_BEFORE = re.compile(r"(?:S&P|SP|Russell|Nasdaq|NASDAQ|FTSE|Stoxx|STOXX|Nikkei|MSCI\s+\w+)[\s-]?$")
@@ -105,11 +115,15 @@ _RELATIVE_BEFORE = re.compile(
 _NOT_A_RETURN_BEFORE = re.compile(
     r"\b(?:share|breadth|participation|probability|chance|odds|weight(?:ing)?|allocation|yield|rate|ratio|"
     r"percent(?:age)?\s+of|z[\s-]?score|zscore|score|hit\s+rate|win\s+rate|up[\s-]days?)\s*(?:of|at|was|is|were|"
-    r"near|around|about|:)?\s*[~\u2248]?\s*\(?\s*$", re.I)
+    r"near|around|about|:)?\s*[~\u2248]?\s*\(?\s*$",
+    re.I,
+)
 """A horizon after the number does not make it a return when the words before it name another measure."""
 
 
-_SUFFIX_MULTIPLE = re.compile(r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd>forward\s+|fwd\s+)?(?:earnings|eps)\b", re.I)
+_SUFFIX_MULTIPLE = re.compile(
+    r"^\s*(?:times\s+)?(?:(?:trailing|ttm)\s+)?(?P<fwd>forward\s+|fwd\s+)?(?:earnings|eps)\b", re.I
+)
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -118,19 +132,27 @@ _POINTS_AFTER = re.compile(r"\s*(?:percentage\s+)?points?\b(?!\s+(?:on|in)\s+the
 _PLAIN_RETURN_WORDS = re.compile(
     r"\b(?:returns?|returned|gain(?:s|ed)?|rose|rise|rising|fell|fall(?:en|ing)?|up|down|moved?|rall(?:y|ied|ies)|"
     r"performance|performed|change|advanced?|declined?|decline|drop(?:ped)?|pullback|loss|lost|run(?:-up)?|surged?|"
-    r"jumped|climbed|slipped|sank|spike|momentum|sold\s+off)\b", re.I)
+    r"jumped|climbed|slipped|sank|spike|momentum|sold\s+off)\b",
+    re.I,
+)
 _MEASURED_RETURN = re.compile(r"\b(?:active|relative|excess|prior(?:[\s-]window)?)\s+returns?\b", re.I)
 """'active return' names another measure than a plain return: it does not make a figure a plain return."""
 _PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
 """'Prior 48% active run', 'prior-window active return of -11.7%': the window before the latest one."""
 
 
-_ELIDED_WINDOW = re.compile(r"\s*(?:(?:vs\.?|versus|against)\s+(?:the\s+)?[A-Z][\w&]*\s+)?(?:over|across|in|for)\s+"
-                            r"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{1,3}|one|two|three|five|six|seven|"
-                            r"twelve|twenty|thirty)\b(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))", re.I)
+_ELIDED_WINDOW = re.compile(
+    r"\s*(?:(?:vs\.?|versus|against)\s+(?:the\s+)?[A-Z][\w&]*\s+)?(?:over|across|in|for)\s+"
+    r"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{1,3}|one|two|three|five|six|seven|"
+    r"twelve|twenty|thirty)\b(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))",
+    re.I,
+)
 """'over five', 'across 5', 'over the last three': a window whose unit is left to the sentence's earlier one."""
-_UNIT_WRITTEN = re.compile(r"(?<![\w.])(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)\s*-?\s*"
-                           r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b", re.I)
+_UNIT_WRITTEN = re.compile(
+    r"(?<![\w.])(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)\s*-?\s*"
+    r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b",
+    re.I,
+)
 
 
 def key_field_of(key: Key) -> str | None:
@@ -146,8 +168,8 @@ def key_field_of(key: Key) -> str | None:
 def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:
     """Whether the words around a number with a window name a plain return ("returned 3.05% over 3 sessions",
     "+5.6% 7d gain"); a bare window and figure ("5s +0.85%", "7d: +3.2%") leave the measure unsaid."""
-    before = _MEASURED_RETURN.sub(" ", text[max(floor, start - 40):start])
-    after = _MEASURED_RETURN.sub(" ", text[end:end + 30])
+    before = _MEASURED_RETURN.sub(" ", text[max(floor, start - 40) : start])
+    after = _MEASURED_RETURN.sub(" ", text[end : end + 30])
     return bool(_PLAIN_RETURN_WORDS.search(before) or _PLAIN_RETURN_WORDS.search(after))
 
 
@@ -190,8 +212,11 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         num_end = m.end("num")
         suffix = m.group("suffix")
         rest = text[num_end:]
-        if HORIZON_AFTER_NUM.match(rest) and not m.group("cur") and suffix in (None, "m", "M") or (
-            suffix is None and re.match(r"^(?:st|nd|rd|th)\b|^[A-Za-z]", rest)
+        if (
+            HORIZON_AFTER_NUM.match(rest)
+            and not m.group("cur")
+            and suffix in (None, "m", "M")
+            or (suffix is None and re.match(r"^(?:st|nd|rd|th)\b|^[A-Za-z]", rest))
         ):
             continue  # "7d", "30-day", "52-week", "Q1", "10Y", "3rd"
         if suffix == "m" and not m.group("cur") and "." not in m.group("num") and re.match(r"^m\b", rest):
@@ -203,17 +228,17 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             start >= 2 and text[start - 1] in "-\u2013" and text[start - 2].isdigit()
         ):
             continue  # the end of a range ("July 9-16", "3-5%")
-        before = text[max(0, start - 40):start]
-        if is_plain and (DATE_BEFORE.search(before) or DATE_AFTER.match(text[m.end():])):
+        before = text[max(0, start - 40) : start]
+        if is_plain and (DATE_BEFORE.search(before) or DATE_AFTER.match(text[m.end() :])):
             continue
         if is_plain and 1900 <= abs(stated.value) <= 2100:
             continue
         if is_plain and _INDEX_NAME_BEFORE.search(before):
             continue  # "S&P 500", "Russell 2000", "Nasdaq 100"
-        if is_plain and _PARAMETER_BEFORE.search(before) and re.match(r"^\s*[,)]", text[m.end():]):
+        if is_plain and _PARAMETER_BEFORE.search(before) and re.match(r"^\s*[,)]", text[m.end() :]):
             continue  # an indicator's parameter, not its value: "RSI(14)", "MACD(12, 26, 9)", "SMA(50)"
         # trailing "+" ("$90+") and portfolio words
-        if _PORTFOLIO_SUFFIX.match(text[m.end():m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
+        if _PORTFOLIO_SUFFIX.match(text[m.end() : m.end() + 30]) or _PORTFOLIO_PREFIX.search(before):
             floor = m.end()
             continue
         points = _POINTS_AFTER.match(text, m.end()) if not stated.percent else None
@@ -226,21 +251,33 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             keyed = Binding("exact_numeric", field=key_field, start=key.start, end=m.end())
         binding = keyed or bind_suffix(text, points.end() if points else m.end(), start)
         if suffix == "x":  # a multiple: "28x earnings", "25x forward earnings"
-            mult = _SUFFIX_MULTIPLE.match(text[m.end():m.end() + 40])
+            mult = _SUFFIX_MULTIPLE.match(text[m.end() : m.end() + 40])
             if mult:
-                binding = Binding("exact_numeric", field="forwardPE" if mult.group("fwd") else "peRatio",
-                                   start=start, end=m.end() + mult.end())
+                binding = Binding(
+                    "exact_numeric",
+                    field="forwardPE" if mult.group("fwd") else "peRatio",
+                    start=start,
+                    end=m.end() + mult.end(),
+                )
         rel_prefix = PREFIX_RELATIVE.search(text[floor:start]) if binding is not None else None
         if binding is not None and binding.rule == "return" and rel_prefix:
             binding.rule, binding.relative = "relative_return", True  # "outperformed SPX by 2% over 30d"
             binding.start = floor + rel_prefix.start()
             binding.sign = binding.sign or behind_sign(rel_prefix)
-        if binding is not None and binding.rule == "return" and _RELATIVE_BEFORE.search(text[max(floor, start - 40):start]):
+        if (
+            binding is not None
+            and binding.rule == "return"
+            and _RELATIVE_BEFORE.search(text[max(floor, start - 40) : start])
+        ):
             binding.rule = "return_or_relative"  # "relative momentum (+6.6% 30d)": either reading may be meant
         if suffix == "x" and binding is not None and binding.field and FIELD_SPECS[binding.field].unit == "price":
             binding = None  # a multiple is not a price
-        if binding is not None and binding.rule == "return" and not stated.explicit_sign \
-                and _NOT_A_RETURN_BEFORE.search(before):  # a share or a level is never written with a sign
+        if (
+            binding is not None
+            and binding.rule == "return"
+            and not stated.explicit_sign
+            and _NOT_A_RETURN_BEFORE.search(before)
+        ):  # a share or a level is never written with a sign
             binding = Binding("briefing", start=start, end=binding.end)  # "asset share 68% over 5 days"
         if binding is not None and binding.rule in ("return", "relative_return") and CONTEXT_JUST_BEFORE.search(before):
             binding = Binding("briefing", start=start, end=binding.end)  # "oil +8% weekly", "Kospi -3% 7d"
@@ -248,19 +285,28 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             named = bind_prefix(text, start, floor)  # "Vol 15.6% vs SPY 12.1%": the measure named before the number
             if named is not None and named.rule == "exact_numeric" and named.field not in FIELD_HORIZONS:
                 binding = named
-            elif named is not None and named.rule == "exact_numeric" and named.field is not None:  # "return_21s was 1.73% versus SPY ...": either
-                binding = Binding("return_or_relative", horizon=FIELD_HORIZONS[named.field], start=named.start,
-                                  end=binding.end)
-        if binding is not None and binding.field in ("activeReturn", None) and binding.rule in (
-                "exact_numeric", "relative_return") and _PRIOR_BEFORE.search(text[max(floor, start - 30):start]):
+            elif (
+                named is not None and named.rule == "exact_numeric" and named.field is not None
+            ):  # "return_21s was 1.73% versus SPY ...": either
+                binding = Binding(
+                    "return_or_relative", horizon=FIELD_HORIZONS[named.field], start=named.start, end=binding.end
+                )
+        if (
+            binding is not None
+            and binding.field in ("activeReturn", None)
+            and binding.rule in ("exact_numeric", "relative_return")
+            and _PRIOR_BEFORE.search(text[max(floor, start - 30) : start])
+        ):
             binding = Binding("exact_numeric", field="priorActiveReturn", start=binding.start, end=binding.end)
         if binding is None:
-            if _TICKER_AFTER.match(text[m.end():m.end() + 16]) and not CONTEXT_SUFFIX.match(text[m.end():m.end() + 40]):
+            if _TICKER_AFTER.match(text[m.end() : m.end() + 16]) and not CONTEXT_SUFFIX.match(
+                text[m.end() : m.end() + 40]
+            ):
                 floor = m.end()
                 continue  # "60% SP500": an allocation
             binding = bind_prefix(text, start, floor)
         if binding is None:
-            ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            ctx = CONTEXT_SUFFIX.match(text[m.end() : m.end() + 40])
             if ctx:
                 binding = Binding("briefing", start=start, end=m.end() + ctx.end())
         if binding is None and cited_fields:
@@ -276,16 +322,18 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                 binding = Binding("briefing", start=start, end=m.end(), label="unbound")
         if binding.rule == "return" and binding.horizon is not None:  # "active return was 3.95% over 5 sessions"
             phrase = last_field_phrase(text[floor:start])
-            if phrase is not None and window_family(phrase[2]) and only_connectors(text[floor + phrase[1]:start]):
+            if phrase is not None and window_family(phrase[2]) and only_connectors(text[floor + phrase[1] : start]):
                 window_key = binding.horizon
                 suffix = window_key[:-1] + ("d" if window_key[-1] in "TD" else window_key[-1].lower())
-                fld = next((f for f in window_family(phrase[2]) if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()),
-                           None)
+                fld = next(
+                    (f for f in window_family(phrase[2]) if f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()),
+                    None,
+                )
                 if fld is not None:
                     binding = Binding("exact_numeric", field=fld, start=floor + phrase[0], end=binding.end)
         bare = binding.rule == "return" and not _says_plain_return(text, start, m.end(), floor)
         if binding.rule == "briefing":
-            ctx = CONTEXT_SUFFIX.match(text[m.end():m.end() + 40])
+            ctx = CONTEXT_SUFFIX.match(text[m.end() : m.end() + 40])
             if ctx:
                 binding.end = max(binding.end, m.end() + ctx.end())  # "+25% QoQ"
         if binding.rule == "relative_return" and binding.horizon is None:
@@ -303,15 +351,28 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             if phrase is not None and _SCOPE_THEN_BRACKET.fullmatch(text, floor + phrase[1], start):
                 # "the highest quality evidence score in the universe (0.756)": the measure, its set, its figure
                 binding = Binding("exact_numeric", field=phrase[2], start=start, end=binding.end, label="inferred")
-        if binding.rule == "briefing" and binding.label == "unbound" and hits and hits[-1].field \
-                and hits[-1].binding_rule == "exact_numeric" and not hits[-1].forecast \
-                and stated.percent == hits[-1].stated.percent and _NEXT_OPTION_LINK.fullmatch(text, hits[-1].end, start):
+        if (
+            binding.rule == "briefing"
+            and binding.label == "unbound"
+            and hits
+            and hits[-1].field
+            and hits[-1].binding_rule == "exact_numeric"
+            and not hits[-1].forecast
+            and stated.percent == hits[-1].stated.percent
+            and _NEXT_OPTION_LINK.fullmatch(text, hits[-1].end, start)
+        ):
             # the same measure, said of the next option: inferred (supports, never contradicts)
             binding = Binding("exact_numeric", field=hits[-1].field, start=start, end=binding.end, label="inferred")
-        plain_unbound = binding.rule == "briefing" and binding.label == "unbound" and _says_plain_return(
-            text, start, m.end(), floor)  # "rose 0.90% over the last three"
-        if plain_unbound or binding.rule in ("relative_return", "return", "derived_return") and (
-                binding.horizon is None or binding.label == "inferred"):
+        plain_unbound = (
+            binding.rule == "briefing"
+            and binding.label == "unbound"
+            and _says_plain_return(text, start, m.end(), floor)
+        )  # "rose 0.90% over the last three"
+        if (
+            plain_unbound
+            or binding.rule in ("relative_return", "return", "derived_return")
+            and (binding.horizon is None or binding.label == "inferred")
+        ):
             elided = _ELIDED_WINDOW.match(text, max(m.end(), binding.end))
             unit = list(_UNIT_WRITTEN.finditer(text, 0, start)) if elided else []
             if elided and unit:  # "beat SPY by 3.01% across five", after "over three sessions": five sessions
@@ -321,19 +382,31 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                         binding = Binding("return", start=binding.start, end=binding.end)
                     binding.horizon, binding.label = match_horizon(hz), "inferred"
                     binding.end = elided.end()
-        joined = bool(hits) and re.fullmatch(r"\s*,?\s*(?:and|while|but)?\s*", text[hits[-1].span[1]:start]) is not None
+        joined = (
+            bool(hits) and re.fullmatch(r"\s*,?\s*(?:and|while|but)?\s*", text[hits[-1].span[1] : start]) is not None
+        )
         if joined and hits[-1].stated.percent and not stated.percent and not suffix:
-            stated = dataclasses.replace(stated, percent=True)  # "by 1.70 percentage points ... and 0.97 over 21 sessions"
-        if hits and hits[-1].field and FIELD_SPECS[hits[-1].field].category == "market_state" and binding.rule in (
-                "return", "briefing", "any_field") and _SAME_MEASURE_LINK.fullmatch(text[hits[-1].span[1]:start]):
+            stated = dataclasses.replace(
+                stated, percent=True
+            )  # "by 1.70 percentage points ... and 0.97 over 21 sessions"
+        if (
+            hits
+            and hits[-1].field
+            and FIELD_SPECS[hits[-1].field].category == "market_state"
+            and binding.rule in ("return", "briefing", "any_field")
+            and _SAME_MEASURE_LINK.fullmatch(text[hits[-1].span[1] : start])
+        ):
             # "34.78% of assets were positive over 5 sessions versus 49.28% over 21": the same measure, its window
             family = window_family(hits[-1].field)
             family_key = binding.horizon
-            suffix = family_key[:-1] + ("d" if family_key[-1] in "TD" else family_key[-1].lower()) if family_key else None
+            suffix = (
+                family_key[:-1] + ("d" if family_key[-1] in "TD" else family_key[-1].lower()) if family_key else None
+            )
             fld = next((f for f in family if suffix and f.endswith(suffix) and not f[-len(suffix) - 1].isdigit()), None)
             generic = next((g for g, members in WINDOW_FAMILIES.items() if hits[-1].field in members), hits[-1].field)
-            binding = Binding("exact_numeric", field=fld or generic, start=start, end=binding.end,
-                              label=None if fld else "inferred")
+            binding = Binding(
+                "exact_numeric", field=fld or generic, start=start, end=binding.end, label=None if fld else "inferred"
+            )
         if last_relative is not None and binding.rule in ("return", "relative_return") and joined:
             binding.rule, binding.relative, binding.sign = "relative_return", True, last_relative.sign
         last_relative = binding if binding.rule == "relative_return" else None
@@ -341,14 +414,27 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             last_horizon = binding.horizon
         elif binding.field in FIELD_HORIZONS:
             last_horizon = FIELD_HORIZONS[binding.field]
-        negated = not stated.explicit_sign and (binding.sign == -1 or (
-            _NEG_PREFIX.search(before) is not None
-            and binding.rule in ("return", "exact_numeric", "relative_return", "derived_return")))
-        if not stated.explicit_sign and not negated and hits and hits[-1].negated and binding.rule in (
-                "return", "exact_numeric") and re.fullmatch(r"\s*,?\s*and\s*", text[hits[-1].span[1]:start]):
+        negated = not stated.explicit_sign and (
+            binding.sign == -1
+            or (
+                _NEG_PREFIX.search(before) is not None
+                and binding.rule in ("return", "exact_numeric", "relative_return", "derived_return")
+            )
+        )
+        if (
+            not stated.explicit_sign
+            and not negated
+            and hits
+            and hits[-1].negated
+            and binding.rule in ("return", "exact_numeric")
+            and re.fullmatch(r"\s*,?\s*and\s*", text[hits[-1].span[1] : start])
+        ):
             negated = True  # "declined 1.54% over five sessions and 0.68% over 21 sessions"
-        word = sign_word_before(before, negated) if not stated.explicit_sign and binding.rule in (
-            "return", "exact_numeric", "derived_return") else None
+        word = (
+            sign_word_before(before, negated)
+            if not stated.explicit_sign and binding.rule in ("return", "exact_numeric", "derived_return")
+            else None
+        )
         if negated:
             stated = stated.negated()
         approx = bool(_APPROX_PREFIX.search(before.rstrip(" +-")) or _APPROX_PREFIX.search(before))
@@ -358,10 +444,29 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
             op = "gt" if (op_m.group("gt") or op_m.group("gt2")) else "lt"
         span = (min(start, binding.start), max(m.end(), binding.end))
         fc = forecast_marker_before(text, start)
-        hits.append(NumberHit(start, m.end(), stated, binding.rule, binding.field, binding.horizon,
-                              binding.relative, approx, op, span, fc is not None, fc.start() if fc else -1,
-                              ordinal, negated, bare, binding.label == "unbound", binding.label == "inferred",
-                              word, binding.label if binding.rule == "unread_key" else None))
+        hits.append(
+            NumberHit(
+                start,
+                m.end(),
+                stated,
+                binding.rule,
+                binding.field,
+                binding.horizon,
+                binding.relative,
+                approx,
+                op,
+                span,
+                fc is not None,
+                fc.start() if fc else -1,
+                ordinal,
+                negated,
+                bare,
+                binding.label == "unbound",
+                binding.label == "inferred",
+                word,
+                binding.label if binding.rule == "unread_key" else None,
+            )
+        )
         floor = max(m.end(), binding.end)
     return hits
 
@@ -369,20 +474,29 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
 def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, text: str = "") -> Assertion:
     raw_rule = hit.binding_rule
     if hit.forecast:
-        raw = text[hit.forecast_start:hit.end] if text and hit.forecast_start >= 0 else hit.stated.raw
+        raw = text[hit.forecast_start : hit.end] if text and hit.forecast_start >= 0 else hit.stated.raw
         return Assertion(rule="forecast", symbol=symbol, raw=raw)
     if raw_rule == "briefing":
         return Assertion(rule="briefing", symbol=symbol, raw=hit.stated.raw)
     if raw_rule == "unread_key":  # never matched to whatever field the value happens to equal
-        return Assertion(rule="unrecognised", symbol=symbol, raw=f"the key '{hit.key}' names a field not read "
-                                                                  f"({hit.stated.raw})")
+        return Assertion(
+            rule="unrecognised", symbol=symbol, raw=f"the key '{hit.key}' names a field not read ({hit.stated.raw})"
+        )
     field_name = hit.field
     horizon = hit.horizon
     if raw_rule in ("return", "relative_return", "return_or_relative"):
         field_name = HORIZON_FIELDS.get(horizon or "", None)
     spec_unit = FIELD_SPECS[field_name].unit if field_name else "fraction"
-    if raw_rule in ("return", "relative_return", "return_or_relative", "distance_52w_high", "distance_52w_low",
-                    "distance_sma", "analyst_upside", "near_52w_extreme"):
+    if raw_rule in (
+        "return",
+        "relative_return",
+        "return_or_relative",
+        "distance_52w_high",
+        "distance_52w_low",
+        "distance_sma",
+        "analyst_upside",
+        "near_52w_extreme",
+    ):
         spec_unit = "fraction"
     value, tol = hit.stated.in_unit(spec_unit)
     rule: RuleName
@@ -397,8 +511,17 @@ def number_assertion(hit: NumberHit, symbol: str | None, benchmark: str | None, 
     else:
         rule = cast(RuleName, raw_rule)  # the binding rules left here are rule names (Assertion validates it)
     return Assertion(
-        rule=rule, symbol=symbol, field=field_name, stated=value, tolerance=tol, approx=hit.approx,
-        op=hit.op, window=None, benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
-        label="within" if rule == "near_52w_extreme" else horizon, bare=hit.bare, inferred=hit.inferred,
+        rule=rule,
+        symbol=symbol,
+        field=field_name,
+        stated=value,
+        tolerance=tol,
+        approx=hit.approx,
+        op=hit.op,
+        window=None,
+        benchmark=benchmark if raw_rule in ("relative_return", "return_or_relative") else None,
+        label="within" if rule == "near_52w_extreme" else horizon,
+        bare=hit.bare,
+        inferred=hit.inferred,
         raw=f"{hit.sign_word} {hit.stated.raw}" if hit.sign_word else hit.stated.raw,
     )

@@ -40,14 +40,21 @@ wins over a later overlapping one."""
 _KEYWORDS = re.compile("|".join(sorted({re.escape(k) for keys, _ in READERS for k in keys}, key=len, reverse=True)))
 
 
-_SET_SUBJECT = re.compile(r"\b(?:holdings|names|positions|selections|picks|exposures|sleeves|sectors|portfolio|they|these|"
-                          r"those|both|basket|allocations|candidates|themes|tilts|leaders|groups|areas|trades|stocks)\b", re.I)
-_COMPARISON_WORDS = re.compile(r"\b(?:than|vs\.?|versus|outperform\w*|beat\w*|lag\w*|trail\w*|underperform\w*|ahead)\b",
-                               re.I)
-_MOVE_WORDS = re.compile(r"\b(?:fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
-                         r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
-                         r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
-                         r"surge|rebound|spike|run-up)\b", re.I)
+_SET_SUBJECT = re.compile(
+    r"\b(?:holdings|names|positions|selections|picks|exposures|sleeves|sectors|portfolio|they|these|"
+    r"those|both|basket|allocations|candidates|themes|tilts|leaders|groups|areas|trades|stocks)\b",
+    re.I,
+)
+_COMPARISON_WORDS = re.compile(
+    r"\b(?:than|vs\.?|versus|outperform\w*|beat\w*|lag\w*|trail\w*|underperform\w*|ahead)\b", re.I
+)
+_MOVE_WORDS = re.compile(
+    r"\b(?:fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
+    r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
+    r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
+    r"surge|rebound|spike|run-up)\b",
+    re.I,
+)
 
 
 def _about_a_set(text: str, pos: int, mentions: Sequence[Mention]) -> bool:
@@ -56,18 +63,26 @@ def _about_a_set(text: str, pos: int, mentions: Sequence[Mention]) -> bool:
     lo = max(clause_start(text, pos) - 60, 0) if "(" in text[:pos] else clause_start(text, pos)
     sets = list(_SET_SUBJECT.finditer(text, lo, pos))
     found = sets[-1] if sets else None
-    if found is None or re.search(r"[;.]\s", text[found.end():pos]):
+    if found is None or re.search(r"[;.]\s", text[found.end() : pos]):
         return False
-    return not any(found.end() <= mm.start < pos and not mm.reference and not _inside_parens(text, mm.start, pos)
-                   for mm in mentions)
+    return not any(
+        found.end() <= mm.start < pos and not mm.reference and not _inside_parens(text, mm.start, pos)
+        for mm in mentions
+    )
 
 
 def _inside_parens(text: str, at: int, pos: int) -> bool:
     return text.count("(", 0, at) > text.count(")", 0, at) and ")" in text[at:pos]
 
 
-def qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: str | None, named_before=None,
-                mentions: Sequence[Mention] = ()) -> list[tuple[Assertion, tuple[int, int]]]:
+def qualitative(
+    text: str,
+    taken: list[tuple[int, int]],
+    symbol_at,
+    benchmark: str | None,
+    named_before=None,
+    mentions: Sequence[Mention] = (),
+) -> list[tuple[Assertion, tuple[int, int]]]:
     """Qualitative assertions of one sentence with their spans; ``taken`` (spans already read) grows."""
     out: list[tuple[Assertion, tuple[int, int]]] = []
 
@@ -75,8 +90,11 @@ def qualitative(text: str, taken: list[tuple[int, int]], symbol_at, benchmark: s
         span = span or (m.start(), m.end())
         if overlaps(span, taken) or forecast_marker_before(text, m.start()):
             return False
-        if "symbol" not in kw and kw.get("rule") in trend.MARKET_WIDE_RULES and trend.MACRO_SUBJECT.search(
-                text, clause_start(text, m.start()), m.start()):
+        if (
+            "symbol" not in kw
+            and kw.get("rule") in trend.MARKET_WIDE_RULES
+            and trend.MACRO_SUBJECT.search(text, clause_start(text, m.start()), m.start())
+        ):
             return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
         if "symbol" not in kw and _about_a_set(text, m.start(), mentions):
             return False  # "selected holdings ... with positive recent returns": a set, not one option

@@ -32,14 +32,18 @@ from ledgers.reading._horizons import horizon_key
 _WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|deepest"
 _LOW = r"weakest|worst|lowest|smallest|poorest|shallowest"
-_HZ = (r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
-       r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)")
-_MEASURE = (r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"
-            r"shallow[\s-]drawdown\s+rank|prior\s+(?:active|relative)\s+(?:trend|returns?|strength|performance)|"
-            r"active\s+returns?|"
-            r"(?:benchmark[\s-])?relative\s+(?:momentum|strength|performance|returns?)|momentum|performers?|performance|"
-            r"returns?|gains?|rall(?:y|ies)|runs?|move|price\s+action|beta|volatility|vol|drawdowns?|"
-            r"quality(?:[\s-]evidence)?\s+score)")
+_HZ = (
+    r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
+    r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)"
+)
+_MEASURE = (
+    r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"
+    r"shallow[\s-]drawdown\s+rank|prior\s+(?:active|relative)\s+(?:trend|returns?|strength|performance)|"
+    r"active\s+returns?|"
+    r"(?:benchmark[\s-])?relative\s+(?:momentum|strength|performance|returns?)|momentum|performers?|performance|"
+    r"returns?|gains?|rall(?:y|ies)|runs?|move|price\s+action|beta|volatility|vol|drawdowns?|"
+    r"quality(?:[\s-]evidence)?\s+score)"
+)
 RANKING_RE = re.compile(
     rf"\b(?:(?:(?P<top>top)[\s-](?P<n>\d|two|three|four|five|ten)\b|(?P<n2>two|three|four|five|ten|\d)\s+)"
     rf"(?P<dir2>{_HIGH}|{_LOW})?|(?P<dir>{_HIGH}|{_LOW}))"
@@ -56,25 +60,37 @@ RANKING_AFTER_RE = re.compile(
     rf"\s+(?:the\s+)?(?P<dir>{_HIGH}|{_LOW})\b(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
 )
-_NEGATED_BEFORE = re.compile(r"\b(?:out\s+of|no\s+longer|not|never|outside(?:\s+of)?|off)\s+(?:(?:the|its|a|among)\s+){0,2}$",
-                             re.I)
-_FROM_BRIEFING = re.compile(r"\b(?:briefing|news|headlines?|on\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d)", re.I)
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:out\s+of|no\s+longer|not|never|outside(?:\s+of)?|off)\s+(?:(?:the|its|a|among)\s+){0,2}$", re.I
+)
+_FROM_BRIEFING = re.compile(
+    r"\b(?:briefing|news|headlines?|on\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\s+\d)", re.I
+)
 _NOT_PRICE = re.compile(r"\b(?:secular|structural|fundamental|earnings|long[\s-]term|narrative)\b", re.I)
-_SET_AFTER = re.compile(r"^[^.;:()]{0,70}?\b(?:exposures|holdings|names|assets|themes|ETFs|trades|positions|areas|"
-                        r"sleeves|leaders|funds|picks|candidates)\b", re.I)
+_SET_AFTER = re.compile(
+    r"^[^.;:()]{0,70}?\b(?:exposures|holdings|names|assets|themes|ETFs|trades|positions|areas|"
+    r"sleeves|leaders|funds|picks|candidates)\b",
+    re.I,
+)
 _PAIR_BEFORE = re.compile(r"\b[A-Za-z]{3,}\s*/\s*[A-Za-z]{3,}\b[^.;,]{0,25}$")
 """A subject written as a pair ("healthcare/biotech showing strongest momentum") is two options, not one."""
 """A superlative whose noun is plural is about a set of options, not one subject."""
 _PAREN_AFTER = re.compile(r"\s*\([^)]{0,40}\)")
-_GROUP_WORD = re.compile(r"\b(?:equity|equities|stock|bond|country|factor|defensives?|cyclicals?|style|thematic|theme|"
-                         r"peers?|holdings?|picks?|candidates?|names)\b",
-                         re.I)
+_GROUP_WORD = re.compile(
+    r"\b(?:equity|equities|stock|bond|country|factor|defensives?|cyclicals?|style|thematic|theme|"
+    r"peers?|holdings?|picks?|candidates?|names)\b",
+    re.I,
+)
 _SCOPE_SECTOR = re.compile(r"\bsectors?\b", re.I)
-_SCOPE_OTHER = re.compile(r"\bamong\s+(?!sectors?\b|all\b|the\s+(?:universe|options)\b)\w+|\bwithin\s+\w+|"
-                          r"\bin\s+(?:its|the)\s+(?:group|cluster|space|complex|theme)\b|\bof\s+the\s+(?:group|"
-                          r"cluster)\b|\bamong\s+(?:defensives?|tech|ai)\b", re.I)
-_HZ_RE = re.compile(r"(?P<n>\d+|one|seven|thirty|six)[\s-]?(?P<u>day|d|session|s|month|m|mo|year|y|yr|week|w)s?\b",
-                    re.I)
+_SCOPE_OTHER = re.compile(
+    r"\bamong\s+(?!sectors?\b|all\b|the\s+(?:universe|options)\b)\w+|\bwithin\s+\w+|"
+    r"\bin\s+(?:its|the)\s+(?:group|cluster|space|complex|theme)\b|\bof\s+the\s+(?:group|"
+    r"cluster)\b|\bamong\s+(?:defensives?|tech|ai)\b",
+    re.I,
+)
+_HZ_RE = re.compile(
+    r"(?P<n>\d+|one|seven|thirty|six)[\s-]?(?P<u>day|d|session|s|month|m|mo|year|y|yr|week|w)s?\b", re.I
+)
 _SHORT = re.compile(r"near[\s-]term|short[\s-]term|recent", re.I)
 _NUMS = {"one": 1, "seven": 7, "thirty": 30, "six": 6}
 
@@ -86,8 +102,9 @@ def _horizons(words: str) -> list[str]:
     for m in _HZ_RE.finditer(words):
         n = int(m["n"]) if m["n"].isdigit() else _NUMS[m["n"].lower()]
         unit = m["u"].lower()
-        unit = {"s": "session", "d": "day", "w": "week", "m": "month", "mo": "month", "y": "year",
-                "yr": "year"}.get(unit, unit)
+        unit = {"s": "session", "d": "day", "w": "week", "m": "month", "mo": "month", "y": "year", "yr": "year"}.get(
+            unit, unit
+        )
         out.append(horizon_key(n, unit))
     if re.search(r"\bweekly\b", words, re.I):
         out.append("7D")
@@ -96,8 +113,9 @@ def _horizons(words: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def find_rankings(text: str, taken: list[tuple[int, int]],
-                  subject_at: Callable[[int], tuple[str | None, list[str]]]) -> list[tuple[Assertion, tuple[int, int]]]:
+def find_rankings(
+    text: str, taken: list[tuple[int, int]], subject_at: Callable[[int], tuple[str | None, list[str]]]
+) -> list[tuple[Assertion, tuple[int, int]]]:
     """Ranking assertions in one sentence (spans overlapping ``taken`` are skipped); ``subject_at(pos)`` gives
     the subject and the other subjects the sentence offers."""
 
@@ -107,11 +125,13 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         span = (m.start(), m.end("measure") if m.re is RANKING_RE else m.end("dir"))
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
-        if m.re is RANKING_AFTER_RE and re.match(r"-[A-Za-z]", text[m.end("dir"):]):
+        if m.re is RANKING_AFTER_RE and re.match(r"-[A-Za-z]", text[m.end("dir") :]):
             continue  # "momentum are the highest-conviction drivers": the superlative belongs to the word it is fused to
         if _NEGATED_BEFORE.search(text, max(0, m.start() - 30), m.start()):
             continue  # "dropped out of the top 4", "no longer the strongest": what rank it has is not said
-        if _NOT_PRICE.search(text[m.start():m.end("measure")]) or _FROM_BRIEFING.search(text[m.start():m.end() + 40]):
+        if _NOT_PRICE.search(text[m.start() : m.end("measure")]) or _FROM_BRIEFING.search(
+            text[m.start() : m.end() + 40]
+        ):
             continue  # "strongest secular momentum", "the strongest sector gain cited in the briefing": not the tables
         direction = (m["dir"] or m.groupdict().get("dir2") or "top").lower()
         low = re.fullmatch(_LOW, direction, re.I) is not None
@@ -120,14 +140,14 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         at_most = 1 if n is None else (_WORD_N.get(n.lower()) or int(n))
         if n is not None and not (groups.get("top") or groups.get("dir2")):
             continue  # "three strong performers" is not a ranking
-        phrase = text[m.start():m.end()]
+        phrase = text[m.start() : m.end()]
         words = m["mid"] or ""
-        lead = text[max(0, m.start() - 40):m.start()]  # "Defensive sector with strongest ...": scope set before
-        after = text[m.end("measure") if m.re is RANKING_RE else m.end("dir"):][:90]
+        lead = text[max(0, m.start() - 40) : m.start()]  # "Defensive sector with strongest ...": scope set before
+        after = text[m.end("measure") if m.re is RANKING_RE else m.end("dir") :][:90]
         scope = _scope(lead, words, after)
         measure = re.sub(r"\s+", " ", m["measure"].lower())
         horizons = _horizons(words + " " + measure)
-        paren = _PAREN_AFTER.match(text[m.end("measure"):])
+        paren = _PAREN_AFTER.match(text[m.end("measure") :])
         if not horizons and paren:  # "Strongest momentum (+22% 30d)": the horizon its own figure names
             horizons = _horizons(paren.group(0))
         if direction == "leading" and not horizons:
@@ -135,11 +155,23 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
         if _SHORT.search(words) and not horizons:
             horizons = ["short"]
         subject, alternatives = subject_at(m.start())
-        out.append((Assertion(
-            rule="ranking", symbol=subject, alternatives=alternatives, polarity=-1 if low else 1, op="lt" if low else "gt",
-            window=at_most, label=scope, field=_measure_field(measure), raw=phrase[: span[1] - span[0]].strip(),
-            horizons=horizons,
-        ), span))
+        out.append(
+            (
+                Assertion(
+                    rule="ranking",
+                    symbol=subject,
+                    alternatives=alternatives,
+                    polarity=-1 if low else 1,
+                    op="lt" if low else "gt",
+                    window=at_most,
+                    label=scope,
+                    field=_measure_field(measure),
+                    raw=phrase[: span[1] - span[0]].strip(),
+                    horizons=horizons,
+                ),
+                span,
+            )
+        )
     out.extend(_group_rankings(text, taken + [sp for _, sp in out], subject_at))
     return out
 
@@ -147,11 +179,16 @@ def find_rankings(text: str, taken: list[tuple[int, int]],
 _SCOPE_AFTER = re.compile(
     r"^\s*(?:\([^)]{0,40}\)\s*)?(?:(?:at|of)\s+[+\-\u2212]?\$?\d[\d.,]*\s*%?\s*)?,?\s*"
     r"(?:among|within|in|across|of)\s+(?:all\s+)?(?:the\s+|its\s+|their\s+|our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,2})",
-    re.I)
-_FOR_SET = re.compile(r"^\s*(?:across|in|among)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:holdings|portfolio|picks|candidates|names)\b",
-                      re.I)
-_LEAD_LINK = re.compile(r"^\s*(?:sectors?|funds?|etfs?|options?|exposure)?\s*(?:,|with|showing|has|had|having|posting|"
-                        r"delivering|offers?|is|was)?\s*(?:the|a|its)?\s*$", re.I)
+    re.I,
+)
+_FOR_SET = re.compile(
+    r"^\s*(?:across|in|among)\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:holdings|portfolio|picks|candidates|names)\b", re.I
+)
+_LEAD_LINK = re.compile(
+    r"^\s*(?:sectors?|funds?|etfs?|options?|exposure)?\s*(?:,|with|showing|has|had|having|posting|"
+    r"delivering|offers?|is|was)?\s*(?:the|a|its)?\s*$",
+    re.I,
+)
 
 
 def _leading_group(lead: str):
@@ -160,7 +197,7 @@ def _leading_group(lead: str):
     last = None
     for m in group_words_pattern().finditer(lead):
         last = m
-    if last is None or not _LEAD_LINK.match(lead[last.end():]):
+    if last is None or not _LEAD_LINK.match(lead[last.end() :]):
         return None
     return find_group(last.group(0))
 
@@ -184,8 +221,12 @@ def _scope(lead: str, words: str, after: str) -> str:
     before = _leading_group(lead)
     if before is not None:
         return "group" if not before.sets else f"group:{before.name}"
-    if _PAIR_BEFORE.search(lead) or _SCOPE_OTHER.search(lead) or _SCOPE_OTHER.search(words) \
-            or _SCOPE_OTHER.search(after[:40]):
+    if (
+        _PAIR_BEFORE.search(lead)
+        or _SCOPE_OTHER.search(lead)
+        or _SCOPE_OTHER.search(words)
+        or _SCOPE_OTHER.search(after[:40])
+    ):
         return "group"
     return "universe"
 
@@ -199,14 +240,19 @@ _GROUP_NOUN_RE = re.compile(
 )
 """'Leading sector', 'Top broad factor', 'Best-performing tech sub-theme': a superlative about a peer group with no
 measure named is a ranking by return."""
-_LEADING_ALL_RE = re.compile(r"\b(?P<dir>leading|led|tops?|topping)\s+(?:all\s+(?:other\s+)?|other\s+)(?P<noun>[\w -]{3,30}?)"
-                             r"(?=[;,.]|\s+(?:on|over|in|with|and)\b|$)", re.I)
-_BEST_AMONG_RE = re.compile(r"\b(?:held\s+up\s+|performed\s+|did\s+)(?P<dir>best|worst)\s+(?P<tail>among\s+[\w& -]{3,40})",
-                            re.I)
+_LEADING_ALL_RE = re.compile(
+    r"\b(?P<dir>leading|led|tops?|topping)\s+(?:all\s+(?:other\s+)?|other\s+)(?P<noun>[\w -]{3,30}?)"
+    r"(?=[;,.]|\s+(?:on|over|in|with|and)\b|$)",
+    re.I,
+)
+_BEST_AMONG_RE = re.compile(
+    r"\b(?:held\s+up\s+|performed\s+|did\s+)(?P<dir>best|worst)\s+(?P<tail>among\s+[\w& -]{3,40})", re.I
+)
 
 
-def _group_rankings(text: str, taken: list[tuple[int, int]],
-                    subject_at: Callable[[int], tuple[str | None, list[str]]]) -> list[tuple[Assertion, tuple[int, int]]]:
+def _group_rankings(
+    text: str, taken: list[tuple[int, int]], subject_at: Callable[[int], tuple[str | None, list[str]]]
+) -> list[tuple[Assertion, tuple[int, int]]]:
     """Superlatives about a peer group with no measure ("Leading sector", "Momentum factor leading all factors",
     "held up best among broad styles"): ranked by return over the horizons the round shows."""
     out = []
@@ -219,20 +265,37 @@ def _group_rankings(text: str, taken: list[tuple[int, int]],
             group = find_group(where)
             if group is None or not group.sets:
                 continue
-            if pattern is _GROUP_NOUN_RE and re.search(r"\b(?:sub-)?themes?\b", where, re.I) and group.name not in (
-                    "tech", "thematic"):
+            if (
+                pattern is _GROUP_NOUN_RE
+                and re.search(r"\b(?:sub-)?themes?\b", where, re.I)
+                and group.name not in ("tech", "thematic")
+            ):
                 continue
             direction = m["dir"].lower()
             low = re.fullmatch(_LOW, direction, re.I) is not None
             words = m.groupdict().get("mid") or ""
             horizons = _horizons(words) or (["short"] if _SHORT.search(words) else [])
-            paren = _PAREN_AFTER.match(text[m.end():])
+            paren = _PAREN_AFTER.match(text[m.end() :])
             if not horizons and paren:
                 horizons = _horizons(paren.group(0))
             subject, alternatives = subject_at(m.start())
-            out.append((Assertion(rule="ranking", symbol=subject, alternatives=alternatives, polarity=-1 if low else 1,
-                                  op="lt" if low else "gt", window=1, label=f"group:{group.name}", field="performance",
-                                  raw=m.group(0).strip(), horizons=horizons), span))
+            out.append(
+                (
+                    Assertion(
+                        rule="ranking",
+                        symbol=subject,
+                        alternatives=alternatives,
+                        polarity=-1 if low else 1,
+                        op="lt" if low else "gt",
+                        window=1,
+                        label=f"group:{group.name}",
+                        field="performance",
+                        raw=m.group(0).strip(),
+                        horizons=horizons,
+                    ),
+                    span,
+                )
+            )
             taken = [*taken, span]
     return out
 
@@ -247,10 +310,14 @@ def _measure_field(measure: str) -> str | None:
         return "maxDrawdown"
     if measure.startswith("quality"):
         return "qualityEvidenceScore"
-    for words, field in (("prior active rank", "priorActiveRank"), ("pullback rank", "recentPullbackRank"),
-                         ("low volatility rank", "lowVolatilityRank"), ("low-volatility rank", "lowVolatilityRank"),
-                         ("shallow drawdown rank", "shallowDrawdownRank"),
-                         ("shallow-drawdown rank", "shallowDrawdownRank")):
+    for words, field in (
+        ("prior active rank", "priorActiveRank"),
+        ("pullback rank", "recentPullbackRank"),
+        ("low volatility rank", "lowVolatilityRank"),
+        ("low-volatility rank", "lowVolatilityRank"),
+        ("shallow drawdown rank", "shallowDrawdownRank"),
+        ("shallow-drawdown rank", "shallowDrawdownRank"),
+    ):
         if measure.endswith(words):
             return field
     if measure.startswith("prior"):
@@ -279,29 +346,56 @@ def find_signs(text: str, taken: list[tuple[int, int]], subject_at) -> list[tupl
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
         measure = m["measure"].lower()
-        field = "beta" if measure.startswith("beta") else "correlation" if measure.startswith("corr") else (
-            "priorActiveReturn" if re.search(r"\bprior\b", m["mid"] or "", re.I) else "activeReturn")
+        field = (
+            "beta"
+            if measure.startswith("beta")
+            else "correlation"
+            if measure.startswith("corr")
+            else ("priorActiveReturn" if re.search(r"\bprior\b", m["mid"] or "", re.I) else "activeReturn")
+        )
         subject, alternatives = subject_at(m.start())
-        out.append((Assertion(rule="sign", symbol=subject, alternatives=alternatives, field=field,
-                              polarity=1 if m["sign"].lower() == "positive" else -1,
-                              horizons=_horizons(m["mid"] or ""), raw=m.group(0)), span))
+        out.append(
+            (
+                Assertion(
+                    rule="sign",
+                    symbol=subject,
+                    alternatives=alternatives,
+                    field=field,
+                    polarity=1 if m["sign"].lower() == "positive" else -1,
+                    horizons=_horizons(m["mid"] or ""),
+                    raw=m.group(0),
+                ),
+                span,
+            )
+        )
     return out
 
 
-
-_FIGURE_RANK_WORD = re.compile(rf"(?<![\w-])(?:(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?"
-                               rf"(?P<dir>{_HIGH}|{_LOW}|top|(?:most|least)(?:\s+(?:negative|positive))?|#\d{{1,2}})"
-                               rf"(?![\w])(?!-[A-Za-z])", re.I)
-_SIGNED_ORDER = {"most negative": ("lowest", -1), "least positive": ("lowest", -1), "most positive": ("highest", 1),
-                 "least negative": ("highest", 1)}
+_FIGURE_RANK_WORD = re.compile(
+    rf"(?<![\w-])(?:(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?"
+    rf"(?P<dir>{_HIGH}|{_LOW}|top|(?:most|least)(?:\s+(?:negative|positive))?|#\d{{1,2}})"
+    rf"(?![\w])(?!-[A-Za-z])",
+    re.I,
+)
+_SIGNED_ORDER = {
+    "most negative": ("lowest", -1),
+    "least positive": ("lowest", -1),
+    "most positive": ("highest", 1),
+    "least negative": ("highest", 1),
+}
 """'the most negative of the sectors' orders like 'the lowest'."""
 _NEAR_TOP_BEFORE = re.compile(r"\b(?:among|one\s+of|near|close\s+to|nearly|almost)\s+(?:the\s+)?$", re.I)
-_SCOPE_WORDS = re.compile(r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:the\s+|its\s+|"
-                          r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,5})", re.I)
+_SCOPE_WORDS = re.compile(
+    r"^\s*(?:\)\s*)?(?P<prep>in|among|across|of|within)\s+(?:the\s+|its\s+|"
+    r"our\s+)?(?P<words>[\w&/-]+(?:\s+[\w&/-]+){0,5})",
+    re.I,
+)
 _ONLY = re.compile(
     r"(?<![\w-])(?<!is\s)(?<!was\s)(?<!are\s)(?<!were\s)(?:only|sole|lone)\s+(?=[A-Za-z])(?!(?:a|an|about|around|"
     r"slightly|modestly|marginally|mildly|just|barely|partly|partially|briefly|recently|since|after|if|when|as|to|by|"
-    r"in|on|from|off|below|above|up|down|near|for|over|under|with|because|once|then|now|this|that|its|their)\b)", re.I)
+    r"in|on|from|off|below|above|up|down|near|for|over|under|with|because|once|then|now|this|that|its|their)\b)",
+    re.I,
+)
 """Exclusivity said of the subject ("the only sector with ...", "sole option positive on both windows"): a claim
 about every other option too. "Only -1.35% off its high", "was only 0.254", "only modestly" mean merely."""
 _A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d+(?![\w.])")
@@ -310,27 +404,45 @@ _MEASURE_NOUN = re.compile(
     r"^\s+(?:(?:active|relative|recent|absolute|prior|5-session|21-session|[\w-]+-session)\s+){0,2}(?:gain|gains|return|"
     r"returns|reading|readings|score|trend|discount|distance(?:\s+from\s+(?:its\s+|the\s+)?highs?)?|drawdown|decline|loss|"
     r"move|performance|value|level|correlation|beta|volatility|hole|participation|print)(?=\s+(?:in|among|of|across)\b)",
-    re.I)
+    re.I,
+)
 """The measure named again between a superlative and its scope ("the deepest discount in the ... cluster")."""
-_ANY_SCOPE = re.compile(r"^\s+(?:of\s+any|of\s+all|across\s+all|in\s+the\s+whole|on|of)\s+(?:the\s+)?"
-                        r"(?P<words>(?:[\w&/-]+\s+){0,2}?)(?:options?|funds?|etfs?|assets?|universe|board|table|names?)\b"
-                        r"(?:\s+in\s+the\s+universe)?(?=\s*(?:[,.;:)]|$))", re.I)
+_ANY_SCOPE = re.compile(
+    r"^\s+(?:of\s+any|of\s+all|across\s+all|in\s+the\s+whole|on|of)\s+(?:the\s+)?"
+    r"(?P<words>(?:[\w&/-]+\s+){0,2}?)(?:options?|funds?|etfs?|assets?|universe|board|table|names?)\b"
+    r"(?:\s+in\s+the\s+universe)?(?=\s*(?:[,.;:)]|$))",
+    re.I,
+)
 """The whole set, however it is said: "of any equity fund in the universe", "in the whole universe", "top of the
 board" (a named group word in it restricts the set)."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
-_SCOPE_TAIL_OK = re.compile(r"^(?:(?:group|funds?|etfs?|cohort|complex|space)\b\s*)?(?:context|set|list|cross-section|"
-                            r"today|now|overall|this\s+(?:round|week|month)|right\s+now|at\s+present|"
-                            r"(?:over|on|in|for|across)\s+(?:that|this|the)\s+(?:window|period|stretch|horizon|span|"
-                            r"week|month|day|session|sessions)|by\s+that\s+measure)?"
-                            r"(?:\s*\b(?:and|but|while|yet)\b.*)?$", re.I)
+_SCOPE_TAIL_OK = re.compile(
+    r"^(?:(?:group|funds?|etfs?|cohort|complex|space)\b\s*)?(?:context|set|list|cross-section|"
+    r"today|now|overall|this\s+(?:round|week|month)|right\s+now|at\s+present|"
+    r"(?:over|on|in|for|across)\s+(?:that|this|the)\s+(?:window|period|stretch|horizon|span|"
+    r"week|month|day|session|sessions)|by\s+that\s+measure)?"
+    r"(?:\s*\b(?:and|but|while|yet)\b.*)?$",
+    re.I,
+)
 """What may follow the group a superlative names: its noun ("the sector group"), a time, a new clause ("and ...")."""
 _QUANTIFIER = re.compile(r"^(?:(?:any|all|every|each|the|eleven|twelve|ten|\d{1,3})\s+)+", re.I)
 """"of any sector", "among the 11 sectors": words before the group's own."""
 
 
 _TOP_N_AFTER = re.compile(r"[\s-]*(?P<n>\d{1,2}|three|five|ten)\b(?![.%])", re.I)
-_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "three": 3,
-             "five": 5, "ten": 10}
+_ORDINALS = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+    "three": 3,
+    "five": 5,
+    "ten": 10,
+}
 
 
 def _placed(sentence: str, m: re.Match[str], rank: FigureRank) -> FigureRank:
@@ -348,10 +460,12 @@ def _placed(sentence: str, m: re.Match[str], rank: FigureRank) -> FigureRank:
     return rank
 
 
-def _said(sentence: str, m: re.Match[str], word: str, polarity: int, near: bool, scope: str | None,
-          end: int) -> FigureRank:
-    return _placed(sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(),
-                                           end=end))
+def _said(
+    sentence: str, m: re.Match[str], word: str, polarity: int, near: bool, scope: str | None, end: int
+) -> FigureRank:
+    return _placed(
+        sentence, m, FigureRank(word=word, polarity=polarity, scope=scope, near_top=near, start=m.start(), end=end)
+    )
 
 
 def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, int]]) -> FigureRank | None:
@@ -369,21 +483,26 @@ def figure_rank(sentence: str, span: tuple[int, int], rankings: list[tuple[int, 
 
 _BEFORE_WORD = re.compile(rf"(?<![\w-])(?!leading\b)(?P<dir>{_HIGH}|{_LOW})(?![\w-])", re.I)
 """A superlative before a figure ("leading" is not one: it may mean one of the leaders)."""
-_SET_WORDS = re.compile(r"\b(?:among|within|in|across|of|for|versus|vs|than|group|peers?|names|candidates|"
-                        r"holdings|picks|sleeve|cluster|basket|portfolio)\b", re.I)
+_SET_WORDS = re.compile(
+    r"\b(?:among|within|in|across|of|for|versus|vs|than|group|peers?|names|candidates|"
+    r"holdings|picks|sleeve|cluster|basket|portfolio)\b",
+    re.I,
+)
 _UNIVERSE_WORDS = re.compile(r"\b(?:universe|board|table|all\s+(?:the\s+)?options|whole\s+list)\b", re.I)
 
 
-def _rank_before(sentence: str, span: tuple[int, int], start: int, end: int, rankings: list[tuple[int, int]]
-                 ) -> FigureRank | None:
+def _rank_before(
+    sentence: str, span: tuple[int, int], start: int, end: int, rankings: list[tuple[int, int]]
+) -> FigureRank | None:
     """A superlative before the figure in its clause, no other figure between ("the best U.S. sector on the month at
     +5.84%"): said of the figure, in the set its words name (None when they name none exactly)."""
-    found = [m for m in _BEFORE_WORD.finditer(sentence, start, span[0])
-             if not any(s <= m.start() < e for s, e in rankings)]
+    found = [
+        m for m in _BEFORE_WORD.finditer(sentence, start, span[0]) if not any(s <= m.start() < e for s, e in rankings)
+    ]
     if not found:
         return None
     m = found[-1]
-    between = sentence[m.end():span[0]]
+    between = sentence[m.end() : span[0]]
     if _A_FIGURE.search(between) or len(between.split()) > 8:
         return None
     if _A_FIGURE.search(sentence, start, m.start()):
@@ -391,26 +510,33 @@ def _rank_before(sentence: str, span: tuple[int, int], start: int, end: int, ran
     word = m["dir"].lower()
     group = find_group(between)
     written = bool(_UNIVERSE_WORDS.search(between)) and (group is None or group.name == "universe")
-    after = sentence[span[1]:end]
+    after = sentence[span[1] : end]
     later = find_group(after)  # "Strongest 7d (+7.1%) and 30d (+8.0%) sector": the set may follow the figure
     if written:
         scope: str | None = "universe"
     elif group is None and not _SET_WORDS.search(between):  # "Best up-day share (80.95%)": no set named
-        scope = "universe" if later is None or later.name == "universe" else (
-            f"group:{later.name}" if later.sets else None)
+        scope = (
+            "universe" if later is None or later.name == "universe" else (f"group:{later.name}" if later.sets else None)
+        )
     else:
         scope = f"group:{group.name}" if group is not None and group.sets and group.name != "universe" else None
-    return FigureRank(word=word, polarity=-1 if re.fullmatch(_LOW, word, re.I) else 1, scope=scope,
-                      start=m.start(), end=m.end(), written=written)
+    return FigureRank(
+        word=word,
+        polarity=-1 if re.fullmatch(_LOW, word, re.I) else 1,
+        scope=scope,
+        start=m.start(),
+        end=m.end(),
+        written=written,
+    )
 
 
 def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[tuple[int, int]]) -> FigureRank | None:
-    after = sentence[end:end + 60]
+    after = sentence[end : end + 60]
     stretch_end = end + (len(after.split(";")[0].split(".")[0]) if after.startswith(",") else 0)
     for m in _FIGURE_RANK_WORD.finditer(sentence, span[1], stretch_end):
         if any(s <= m.start() < e for s, e in rankings):
             continue
-        between = sentence[span[1]:m.start()]
+        between = sentence[span[1] : m.start()]
         if _A_FIGURE.search(between):
             return None  # said of the other figure written between them
         word = re.sub(r"\s+", " ", m["dir"].lower())
@@ -430,7 +556,7 @@ def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[t
             return said("universe", tail_start)
         noun = _MEASURE_NOUN.match(tail)  # "the largest active gain of any equity fund in the universe"
         if noun:
-            tail = tail[noun.end():]
+            tail = tail[noun.end() :]
         written = _ANY_SCOPE.match(tail) or _SCOPE_WORDS.match(tail)
         scope_words = _QUANTIFIER.sub("", written["words"]) if written else ""
         head = group_words_pattern().match(scope_words) if written else None  # the set is the first words
@@ -441,11 +567,14 @@ def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[t
             if group is None or group.name == "universe":
                 return said("universe", end).model_copy(update={"written": True})
             return said(f"group:{group.name}" if group.sets else None, end)
-        if written is None or head is None or group is None or not _SCOPE_TAIL_OK.match(
-                scope_words[head.end():].strip()):
+        if (
+            written is None
+            or head is None
+            or group is None
+            or not _SCOPE_TAIL_OK.match(scope_words[head.end() :].strip())
+        ):
             return said(None, end)
         if group.name == "universe":
             return said("universe", end).model_copy(update={"written": True})
         return said(f"group:{group.name}" if group.sets else None, end)
     return None
-

@@ -16,32 +16,42 @@ _MEASURES = (
     ("recentPullbackRank", r"(?:recent[\s-](?:active[\s-])?)?(?:pullback|reversal)\s+rank"),
     ("lowVolatilityRank", r"low[\s-]volatility\s+rank"),
     ("shallowDrawdownRank", r"shallow[\s-]drawdown\s+rank"),
-    ("correlation", r"(?:(?:SPY|S&P(?:\s*500)?|market)\s+)?correlation(?:\s+(?:to|with)\s+(?:the\s+)?"
-                    r"(?:SPY|S&P(?:\s*500)?|market|equities))?"),
+    (
+        "correlation",
+        r"(?:(?:SPY|S&P(?:\s*500)?|market)\s+)?correlation(?:\s+(?:to|with)\s+(?:the\s+)?"
+        r"(?:SPY|S&P(?:\s*500)?|market|equities))?",
+    ),
 )
 _STANDING = re.compile(
     r"(?<![\w-])(?P<adj>low|weak|poor|modest|high|strong|elevated|top-tier)\s+(?P<measure>"
-    + "|".join(f"(?P<m{i}>{pattern})" for i, (_, pattern) in enumerate(_MEASURES)) + r")(?![\w-])",
-    re.I)
-_NOT_OF_THE_SUBJECT = re.compile(r"^\s*(?:names|options|assets|sleeves|candidates|exposures|picks|holdings|ones|"
-                                 r"and\s+(?:low|high)[\s-]\w+\s+(?:names|options))\b", re.I)
+    + "|".join(f"(?P<m{i}>{pattern})" for i, (_, pattern) in enumerate(_MEASURES))
+    + r")(?![\w-])",
+    re.I,
+)
+_NOT_OF_THE_SUBJECT = re.compile(
+    r"^\s*(?:names|options|assets|sleeves|candidates|exposures|picks|holdings|ones|"
+    r"and\s+(?:low|high)[\s-]\w+\s+(?:names|options))\b",
+    re.I,
+)
 _TO_ANOTHER = re.compile(r"^\s+(?:to|with|vs\.?|versus|against)\b", re.I)
 _LOW_WORDS = frozenset({"low", "weak", "poor", "modest"})
 
 
 _STANDING_AFTER = re.compile(
-    r"(?<![\w-])(?P<measure>" + "|".join(f"(?P<m{i}>{pattern})" for i, (_, pattern) in enumerate(_MEASURES))
+    r"(?<![\w-])(?P<measure>"
+    + "|".join(f"(?P<m{i}>{pattern})" for i, (_, pattern) in enumerate(_MEASURES))
     + r")\s+(?:(?:is|was|remains|stays|looks)\s+)?(?P<adj>low|weak|poor|high|strong|elevated)(?=\s*(?:[,.;:)]|$))",
-    re.I)
+    re.I,
+)
 """The measure first: "quality score elevated", "prior active rank is high"."""
 
 
 def read_standing(text: str, add: Emit, benchmark: str | None) -> None:
     for m in [*_STANDING.finditer(text), *_STANDING_AFTER.finditer(text)]:
-        if _NOT_OF_THE_SUBJECT.match(text[m.end():]):
+        if _NOT_OF_THE_SUBJECT.match(text[m.end() :]):
             continue  # "high quality score names": a set described, not the subject
         field = next(f for i, (f, _) in enumerate(_MEASURES) if m.group(f"m{i}"))
-        if field == "correlation" and _TO_ANOTHER.match(text[m.end():]):
+        if field == "correlation" and _TO_ANOTHER.match(text[m.end() :]):
             continue  # "low correlation to tech": to something the tables do not measure it against
         if field == "qualityEvidenceScore" and not re.search(r"evidence|score", m.group("measure"), re.I):
             continue  # "high quality" alone is a judgement, not the table's score

@@ -20,15 +20,16 @@ _Q_SMA = re.compile(
 
 
 _GENERIC_STATE_BEFORE = re.compile(
-    r"(?:\b(?:an|any|no|for|seeking|looking\s+for|screen(?:s|ing)?\s+for|requires?|filters?\s*\(?)\s+$|\(\s*$)",
-    re.I)
+    r"(?:\b(?:an|any|no|for|seeking|looking\s+for|screen(?:s|ing)?\s+for|requires?|filters?\s*\(?)\s+$|\(\s*$)", re.I
+)
 
 
 _PLURAL_SUBJECT = re.compile(r"\b(?:names|stocks|those|these|holdings|candidates|ones|companies)\s+$", re.I)
 
 
 _Q_CROSS = re.compile(
-    r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:" + MA_WORDS
+    r"\b(?P<golden>golden\s+cross)|\b(?P<death>death\s+cross)|\b50[\s-]?(?:day|d)\s+(?:"
+    + MA_WORDS
     + r"\s+)?(?:is\s+|sits\s+|trading\s+|crossed\s+)?(?P<dir>above|below|under)\s+(?:the\s+|its\s+)?200[\s-]?(?:day|d)",
     re.I,
 )
@@ -54,7 +55,9 @@ _Q_52W = re.compile(
 
 def read_sma(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_SMA.finditer(text):
-        if re.search(r"\btheir\b", m.group(0), re.I) or _PLURAL_SUBJECT.search(text[max(0, m.start() - 30):m.start()]):
+        if re.search(r"\btheir\b", m.group(0), re.I) or _PLURAL_SUBJECT.search(
+            text[max(0, m.start() - 30) : m.start()]
+        ):
             continue  # "names trading above their 50-day average": a screen, not a claim about one symbol
         d = (m.group("dir") or m.group("dir2")).lower()
         pol = 1 if d == "above" else -1
@@ -79,12 +82,14 @@ def read_cross(text: str, add: Emit, benchmark: str | None) -> None:
 def read_macd(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_MACD.finditer(text):
         word = (m.group("adj") or m.group("adj2") or m.group("dir") or "").lower()
-        add(m, rule="macd_signal", field="macd", polarity=-1 if word in ("bearish", "negative", "below", "under") else 1)
+        add(
+            m, rule="macd_signal", field="macd", polarity=-1 if word in ("bearish", "negative", "below", "under") else 1
+        )
 
 
 def read_rsi(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_RSI.finditer(text):
-        if _GENERIC_STATE_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
+        if _GENERIC_STATE_BEFORE.search(text[max(0, m.start() - 40) : m.start()]):
             continue  # "filters (an oversold RSI ...)", "looking for oversold names": a criterion, not a claim
         pol = 1 if m.group("state").lower() == "overbought" else -1
         add(m, rule="rsi_state", field="rsi14", polarity=pol, label="not" if m.group("neg") else None)

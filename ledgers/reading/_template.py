@@ -58,9 +58,12 @@ def parse_assertions_cached(
             numbers = list(NUM_RE.finditer(text))
         if assertion.stated is None:  # briefing or forecast: only the words shown change
             if assertion.rule == "forecast" and hit.forecast_start >= 0:
-                shift = sum(len(n.group(0)) - len(t.group(0)) for n, t in
-                            zip(numbers, NUM_RE.finditer(template), strict=False) if t.end() <= hit.forecast_start)
-                raw = text[hit.forecast_start + shift:numbers[hit.ordinal].end()]
+                shift = sum(
+                    len(n.group(0)) - len(t.group(0))
+                    for n, t in zip(numbers, NUM_RE.finditer(template), strict=False)
+                    if t.end() <= hit.forecast_start
+                )
+                raw = text[hit.forecast_start + shift : numbers[hit.ordinal].end()]
             else:
                 raw = number_from_match(numbers[hit.ordinal]).raw
             out.append(replace(assertion, raw=raw))
@@ -69,17 +72,31 @@ def parse_assertions_cached(
         written_sign = stated.explicit_sign
         if hit.negated and not stated.explicit_sign:
             stated = stated.negated()
-        unit = "fraction" if assertion.field is None or assertion.rule in _FRACTION_RULES else FIELD_SPECS[assertion.field].unit
+        unit = (
+            "fraction"
+            if assertion.field is None or assertion.rule in _FRACTION_RULES
+            else FIELD_SPECS[assertion.field].unit
+        )
         value, tol = stated.in_unit(unit)
         raw = stated.raw
         if not written_sign and hit.binding_rule in ("return", "exact_numeric", "derived_return"):
             start = numbers[hit.ordinal].start()
-            word = sign_word_before(text[max(0, start - 40):start], hit.negated)  # as ``find_numbers`` reads it
+            word = sign_word_before(text[max(0, start - 40) : start], hit.negated)  # as ``find_numbers`` reads it
             if word is not None:
                 raw = f"{word} {stated.raw}"
         out.append(replace(assertion, stated=value, tolerance=tol, raw=raw))
     return out
 
 
-_FRACTION_RULES = frozenset({"relative_return", "return_or_relative", "distance_52w_high", "distance_52w_low", "distance_sma",
-                             "analyst_upside", "near_52w_extreme", "derived_return"})
+_FRACTION_RULES = frozenset(
+    {
+        "relative_return",
+        "return_or_relative",
+        "distance_52w_high",
+        "distance_52w_low",
+        "distance_sma",
+        "analyst_upside",
+        "near_52w_extreme",
+        "derived_return",
+    }
+)

@@ -9,12 +9,40 @@ from ledgers.reading._emit import Emit
 from ledgers.reading._horizons import horizon_key, hz_num
 from ledgers.reading._vocab import BENCH_WORDS
 
-_MOM_ADJ_POS = ("positive", "strong", "strongest", "stronger", "bullish", "upward", "rising", "robust", "solid",
-                "dominant", "accelerating", "exceptional", "improving", "upside", "persistent")
+_MOM_ADJ_POS = (
+    "positive",
+    "strong",
+    "strongest",
+    "stronger",
+    "bullish",
+    "upward",
+    "rising",
+    "robust",
+    "solid",
+    "dominant",
+    "accelerating",
+    "exceptional",
+    "improving",
+    "upside",
+    "persistent",
+)
 
 
-_MOM_ADJ_NEG = ("negative", "weak", "weaker", "weakest", "weakening", "bearish", "downward", "falling", "fading",
-                "poor", "deteriorating", "decelerating", "declining")
+_MOM_ADJ_NEG = (
+    "negative",
+    "weak",
+    "weaker",
+    "weakest",
+    "weakening",
+    "bearish",
+    "downward",
+    "falling",
+    "fading",
+    "poor",
+    "deteriorating",
+    "decelerating",
+    "declining",
+)
 
 
 _Q_MOMENTUM = re.compile(
@@ -61,13 +89,14 @@ _PREDICATIVE_AFTER = re.compile(
     r"at\b|is\b|was\b|near\b|around\b|[+\-\u2212]?\d|profile|character(?:istics?)?|nature|exposure\b|stance|regime|"
     r"environment|(?:(?:defensive|cyclical|sector|option|fund|etf|equity|name|play|stock)\s*){1,2}"
     r"(?=[.,;:)]|$|\s+(?:with|that|which|in|on|for|and\s+(?:a|an|the|low|high|strong|positive|near|at)\b)))",
-    re.I)
+    re.I,
+)
 
 
 def _describes_another(text: str, end: int) -> bool:
     """An attributive level ("high-beta tech", "high-beta biotech and semiconductors", "low volatility relative to
     gains") describes the noun after it or a ratio, not the sentence's subject: the phrase is not read."""
-    return not _PREDICATIVE_AFTER.match(text[end:end + 40])
+    return not _PREDICATIVE_AFTER.match(text[end : end + 40])
 
 
 def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
@@ -79,8 +108,13 @@ def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
             if (m.group("adj") or "").lower() in ("weak", "negative", "poor"):
                 pol = -1
         hz = re.search(r"(\d+)[\s-]?(d|day)", m.group(0), re.I)
-        add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark,
-            label=horizon_key(int(hz.group(1)), hz.group(2)) if hz else None)
+        add(
+            m,
+            rule="relative_momentum",
+            polarity=pol,
+            benchmark=benchmark,
+            label=horizon_key(int(hz.group(1)), hz.group(2)) if hz else None,
+        )
 
 
 def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
@@ -110,8 +144,12 @@ def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_BETA.finditer(text):
         if _describes_another(text, m.end()) or m.group("adj").lower() in ("lower", "higher"):
             continue  # "higher-beta exposure": than what is unsaid (a named comparison is read as one)
-        add(m, rule="beta_level", field="beta",
-            polarity=-1 if m.group("adj").lower() in ("low", "lower", "below-market") else 1)
+        add(
+            m,
+            rule="beta_level",
+            field="beta",
+            polarity=-1 if m.group("adj").lower() in ("low", "lower", "below-market") else 1,
+        )
 
 
 def read_volatility_level(text: str, add: Emit, benchmark: str | None) -> None:
@@ -119,5 +157,9 @@ def read_volatility_level(text: str, add: Emit, benchmark: str | None) -> None:
         adj = m.group("adj").lower()
         if adj in ("moderate", "lower", "higher") or _describes_another(text, m.end()):
             continue  # neither low nor high; or "high volatility relative to gains", "high-vol names"
-        add(m, rule="volatility_level", field="volatility20d",
-            polarity=-1 if adj in ("low", "lower", "subdued", "muted", "modest") else 1)
+        add(
+            m,
+            rule="volatility_level",
+            field="volatility20d",
+            polarity=-1 if adj in ("low", "lower", "subdued", "muted", "modest") else 1,
+        )

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
-_MONTH_WORDS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-                r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MONTH_WORDS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
 
 
 DATE_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$", re.I)
@@ -15,15 +17,24 @@ DATE_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$", re.I)
 DATE_AFTER = re.compile(rf"^\s*(?:{_MONTH_WORDS})\b", re.I)
 
 # benchmark references ("vs SPY", "the S&P 500", "the market")
-BENCH_WORDS = r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
+BENCH_WORDS = (
+    r"SPY|SPX|S&P(?:\s?500)?|SP500|the\s+(?:broad\s+)?market|broad\s+market|the\s+benchmark|benchmark|the\s+index"
+)
 
 
-DOWN_WORDS = frozenset("down fell lost dropped declined slipped slid shed sank tumbled surrendered".split() + ["gave back"])
-SIGN_WORDS = (r"up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|jumped|"
-              r"surged|tumbled|gave\s+back|surrendered")
+DOWN_WORDS = frozenset(
+    "down fell lost dropped declined slipped slid shed sank tumbled surrendered".split() + ["gave back"]
+)
+SIGN_WORDS = (
+    r"up|down|rose|fell|gained|lost|dropped|declined|slipped|slid|climbed|rallied|advanced|shed|sank|jumped|"
+    r"surged|tumbled|gave\s+back|surrendered"
+)
 """Words that say which way a figure moved ("down 1.90%"): a figure right after one is signed."""
-SIGN_WORD_BEFORE = re.compile(rf"(?<![\w-])(?P<w>{SIGN_WORDS})\s+(?:(?:another|a\s+further|an\s+additional)\s+)?"
-                              r"(?:by\s+)?$", re.I)
+SIGN_WORD_BEFORE = re.compile(
+    rf"(?<![\w-])(?P<w>{SIGN_WORDS})\s+(?:(?:another|a\s+further|an\s+additional)\s+)?"
+    r"(?:by\s+)?$",
+    re.I,
+)
 
 
 def sign_word_before(before: str, negated: bool) -> str | None:
@@ -56,7 +67,9 @@ _CONTEXT = (
 CONTEXT_RE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})(?![\w/])", re.I)
 
 
-CONTEXT_JUST_BEFORE = re.compile(rf"(?<![\w/])(?:{_CONTEXT})\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*[+\-\u2212]?\s*$", re.I)
+CONTEXT_JUST_BEFORE = re.compile(
+    rf"(?<![\w/])(?:{_CONTEXT})\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*[+\-\u2212]?\s*$", re.I
+)
 
 
 CONTEXT_SUFFIX = re.compile(rf"^[\s,]*(?:[\w/&'-]+\s+){{0,2}}?(?:{_CONTEXT})\b", re.I)

@@ -110,8 +110,12 @@ def tol_text(a: Assertion, unit: str, cfg: VerifierConfig) -> str:
     return f"±{prec} or {rel:.0%}"
 
 
-CALENDAR_AS_SESSIONS = {"return7d": "return5d", "return30d": "return21d", "activeReturn7d": "activeReturn5d",
-                        "activeReturn30d": "activeReturn21d"}
+CALENDAR_AS_SESSIONS = {
+    "return7d": "return5d",
+    "return30d": "return21d",
+    "activeReturn7d": "activeReturn5d",
+    "activeReturn30d": "activeReturn21d",
+}
 """A week is 5 trading sessions and a month 21: a calendar window a table does not show is read as the table's
 session window of the same length (CapitalBench's decision context counts sessions). Such a reading supports a
 figure that matches; a mismatch is not a contradiction (the figure may be a calendar week of another source)."""
@@ -158,8 +162,9 @@ def unit_of(fld: str | None) -> Unit:
     return FIELD_SPECS[fld].unit if fld in FIELD_SPECS else "fraction"
 
 
-def signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], band: float, what: str,
-            up: str, down: str) -> RuleResult:
+def signed(
+    ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], band: float, what: str, up: str, down: str
+) -> RuleResult:
     sym = a.symbol or ctx.symbol or "?"
     if value is None:
         return missing(ctx, a.symbol or ctx.symbol, what)
@@ -174,8 +179,10 @@ def signed(ctx: Ctx, a: Assertion, value: float | None, ev: list[Observation], b
 def compare_fraction(ctx: Ctx, a: Assertion, value: float, ev: list[Observation], what: str, sym: str) -> RuleResult:
     stated = a.stated if a.stated is not None else 0.0
     ok = matches(value, stated, a.tolerance, a.approx, ctx.config)
-    reason = (f"{sym} {what} = {fmt(value, 'fraction')}; stated {a.raw} {'matches' if ok else 'differs'} "
-              f"({tol_text(a, 'fraction', ctx.config)})")
+    reason = (
+        f"{sym} {what} = {fmt(value, 'fraction')}; stated {a.raw} {'matches' if ok else 'differs'} "
+        f"({tol_text(a, 'fraction', ctx.config)})"
+    )
     return RuleResult(SUP if ok else CON, reason, ev)
 
 

@@ -41,9 +41,12 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
         results = [_level(ctx, a, f, low, high, what) for f in members]
         if len({r.status for r in results}) == 1:
             first = results[0]
-            return RuleResult(first.status, "; ".join(r.reason for r in results), [e for r in results for e in r.evidence])
-        return RuleResult(NV, "windows disagree: " + "; ".join(r.reason for r in results),
-                          [e for r in results for e in r.evidence])
+            return RuleResult(
+                first.status, "; ".join(r.reason for r in results), [e for r in results for e in r.evidence]
+            )
+        return RuleResult(
+            NV, "windows disagree: " + "; ".join(r.reason for r in results), [e for r in results for e in r.evidence]
+        )
     unit = FIELD_SPECS[fld].unit
     band = ctx.config.valuation_dead_band
     head = f"{sym} {fld} = {fmt(v, unit)} ({when(o)})"
@@ -74,7 +77,7 @@ def _level(ctx: Ctx, a: Assertion, fld: str, low: float, high: float, what: str)
 
 
 def rule_standing(ctx: Ctx, a: Assertion) -> RuleResult:
-    """"High prior active rank", "low quality evidence score", "low SPY correlation": the option's place among the
+    """ "High prior active rank", "low quality evidence score", "low SPY correlation": the option's place among the
     options (cash excluded) on that measure, every window the round shows: supported in the third the word names;
     otherwise not verifiable (the words draw no line, so a middle place refutes nothing)."""
     sym = a.symbol or ctx.symbol
@@ -134,17 +137,27 @@ def rule_profitability(ctx: Ctx, a: Assertion) -> RuleResult:
     if roe is not None:
         parts.append(f"returnOnEquityTTM {fmt(roe, 'fraction')}")
     head = f"{sym} " + ", ".join(parts) + f" ({when(ev[-1])})"
-    strong = (pm is not None and pm >= cfg.strong_profit_margin) or (roe is not None and roe >= cfg.strong_return_on_equity)
+    strong = (pm is not None and pm >= cfg.strong_profit_margin) or (
+        roe is not None and roe >= cfg.strong_return_on_equity
+    )
     if a.polarity > 0:
-        return RuleResult(SUP if strong else CON, f"{head}; strong profitability needs profitMargin >= "
-                          f"{cfg.strong_profit_margin:.0%} or ROE >= {cfg.strong_return_on_equity:.0%}", ev)
+        return RuleResult(
+            SUP if strong else CON,
+            f"{head}; strong profitability needs profitMargin >= "
+            f"{cfg.strong_profit_margin:.0%} or ROE >= {cfg.strong_return_on_equity:.0%}",
+            ev,
+        )
     if strong:
         return RuleResult(CON, f"{head}; claimed weak profitability but it meets the strong threshold", ev)
     if pm is None:
         return RuleResult(NV, f"{head}; weak profitability needs profitMargin < {cfg.weak_profit_margin:.0%}", ev)
     ok = pm < cfg.weak_profit_margin
-    return RuleResult(SUP if ok else NV, f"{head}; weak profitability needs profitMargin < "
-                      f"{cfg.weak_profit_margin:.0%}" + ("" if ok else " (moderate: not verifiable)"), ev)
+    return RuleResult(
+        SUP if ok else NV,
+        f"{head}; weak profitability needs profitMargin < "
+        f"{cfg.weak_profit_margin:.0%}" + ("" if ok else " (moderate: not verifiable)"),
+        ev,
+    )
 
 
 def rule_growth(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -200,7 +213,9 @@ def rule_valuation(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_dividend_yield(ctx: Ctx, a: Assertion) -> RuleResult:
-    return _level(ctx, a, "dividendYield", ctx.config.low_dividend_yield, ctx.config.high_dividend_yield, "dividend yield")
+    return _level(
+        ctx, a, "dividendYield", ctx.config.low_dividend_yield, ctx.config.high_dividend_yield, "dividend yield"
+    )
 
 
 def rule_beta_level(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -216,12 +231,25 @@ def rule_upside_direction(ctx: Ctx, a: Assertion) -> RuleResult:
     if sym is None or sym not in ctx.data.known:
         return missing(ctx, sym, "analystTargetPrice")
     value, ev = ratio(ctx, sym, "analystTargetPrice", "close")
-    return signed(ctx, a, value, ev, ctx.config.upside_dead_band, "upside to the analyst target",
-                   "upside to the target", "downside to the target")
+    return signed(
+        ctx,
+        a,
+        value,
+        ev,
+        ctx.config.upside_dead_band,
+        "upside to the analyst target",
+        "upside to the target",
+        "downside to the target",
+    )
 
 
-_RATINGS = (("analystRatingStrongBuy", 5), ("analystRatingBuy", 4), ("analystRatingHold", 3),
-            ("analystRatingSell", 2), ("analystRatingStrongSell", 1))
+_RATINGS = (
+    ("analystRatingStrongBuy", 5),
+    ("analystRatingBuy", 4),
+    ("analystRatingHold", 3),
+    ("analystRatingSell", 2),
+    ("analystRatingStrongSell", 1),
+)
 
 
 def consensus_label(score: float, cfg: VerifierConfig) -> str:
@@ -253,16 +281,21 @@ def rule_consensus(ctx: Ctx, a: Assertion) -> RuleResult:
     accepted = {"buy": ("buy", "strong buy"), "sell": ("sell", "strong sell")}.get(claimed, (claimed,))
     ok = label in accepted
     detail = "/".join(f"{c:g}" for c, _ in counts)
-    return RuleResult(SUP if ok else CON, f"{sym} ratings SB/B/H/S/SS = {detail}, mean {score:.2f} -> {label}; "
-                      f"claimed {claimed}", ev)
+    return RuleResult(
+        SUP if ok else CON, f"{sym} ratings SB/B/H/S/SS = {detail}, mean {score:.2f} -> {label}; claimed {claimed}", ev
+    )
 
 
 def _norm_label(text: str) -> str:
     t = text.lower().replace("&", " and ")
     t = re.sub(r"\b(sector|industry|the)\b", " ", t)
     t = re.sub(r"[^a-z0-9]+", " ", t).strip()
-    return {"health care": "healthcare", "tech": "technology", "information technology": "technology",
-            "it": "technology"}.get(t, t)
+    return {
+        "health care": "healthcare",
+        "tech": "technology",
+        "information technology": "technology",
+        "it": "technology",
+    }.get(t, t)
 
 
 def rule_categorical(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -278,7 +311,7 @@ def rule_categorical(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_sign(ctx: Ctx, a: Assertion) -> RuleResult:
-    """"negative beta", "positive 21-session active return": the sign of every window the round shows (the
+    """ "negative beta", "positive 21-session active return": the sign of every window the round shows (the
     written ones when the claim names them); windows that disagree, or a value within ``momentum_dead_band`` of
     zero, are not verifiable."""
     sym = a.symbol or ctx.symbol

@@ -17,8 +17,16 @@ _ALL_RETURNS = ("return3d", "return5d", "return7d", "return20d", "return30d", "r
 
 _FAMILIES: dict[str, tuple[str, ...]] = {  # a non-return measure: its fields, one per window (the registry's)
     **WINDOW_FAMILIES,
-    **{f: (f,) for f in ("qualityEvidenceScore", "priorActiveRank", "recentPullbackRank", "lowVolatilityRank",
-                         "shallowDrawdownRank")},
+    **{
+        f: (f,)
+        for f in (
+            "qualityEvidenceScore",
+            "priorActiveRank",
+            "recentPullbackRank",
+            "lowVolatilityRank",
+            "shallowDrawdownRank",
+        )
+    },
 }
 
 
@@ -50,7 +58,9 @@ def _ranking_fields(ctx: Ctx, sym: str, a: Assertion) -> tuple[list[str], bool]:
     if written:
         return [HORIZON_FIELDS.get(h, "") for h in written], True
     if a.field == "performance":  # "best sector", "leading industry": no measure named, returns or active returns
-        pool = (*_SHORT_RETURNS, *_SHORT_ACTIVE) if "short" in a.horizons else (*_ALL_RETURNS, *_FAMILIES["activeReturn"])
+        pool = (
+            (*_SHORT_RETURNS, *_SHORT_ACTIVE) if "short" in a.horizons else (*_ALL_RETURNS, *_FAMILIES["activeReturn"])
+        )
         return [f for f in dict.fromkeys(pool) if ctx.get(sym, f) is not None], False
     pool = _SHORT_RETURNS if "short" in a.horizons else _ALL_RETURNS
     return [f for f in pool if ctx.get(sym, f) is not None], False
@@ -75,14 +85,16 @@ def _rank_in_scope(ctx: Ctx, a: Assertion, sym: str, fields: list[str], every: b
     """The rank on ``fields`` in the universe, or in every definition of the peer group ``a.label`` names."""
     if not (a.label or "").startswith("group:"):
         return _rank(ctx, a, sym, fields, every, None, "in the universe", ctx.config.ranking_min_peers)
-    group = group_by_name((a.label or "")[len("group:"):])
+    group = group_by_name((a.label or "")[len("group:") :])
     if group is None:
         return RuleResult(NV, f"{a.raw!r}: unknown peer group {a.label!r}")
     sets = [p for p in members(group, ctx.data.known, ctx.data.labels, sym) if sym in p and len(p) >= 2]
     if not sets:
         return RuleResult(NV, f"{a.raw!r}: no definition of '{group.name}' includes {sym} and another option")
-    results = [_rank(ctx, a, sym, fields, every, p, f"among '{group.name}' ({', '.join(sorted(p))})", 2)
-               for p in dict.fromkeys(frozenset(p) for p in sets)]
+    results = [
+        _rank(ctx, a, sym, fields, every, p, f"among '{group.name}' ({', '.join(sorted(p))})", 2)
+        for p in dict.fromkeys(frozenset(p) for p in sets)
+    ]
     statuses = {r.status for r in results}
     evidence = [o for r in results for o in r.evidence]
     reason = " | ".join(r.reason for r in results)
@@ -91,8 +103,16 @@ def _rank_in_scope(ctx: Ctx, a: Assertion, sym: str, fields: list[str], every: b
     return RuleResult(NV, f"the definitions of '{group.name}' disagree: {reason}", evidence)
 
 
-def _rank(ctx: Ctx, a: Assertion, sym: str, fields: list[str], every: bool, peers_in: frozenset[str] | set[str] | None,
-          scope: str, min_peers: int) -> RuleResult:
+def _rank(
+    ctx: Ctx,
+    a: Assertion,
+    sym: str,
+    fields: list[str],
+    every: bool,
+    peers_in: frozenset[str] | set[str] | None,
+    scope: str,
+    min_peers: int,
+) -> RuleResult:
     top_n = a.window or 1
     lowest = a.polarity < 0
     holds: list[bool] = []
@@ -118,8 +138,10 @@ def _rank(ctx: Ctx, a: Assertion, sym: str, fields: list[str], every: bool, peer
         evidence.extend(o for o in (ctx.get(sym, f),) if o is not None)  # never None: sym has a figure to rank
         if leader != sym:
             evidence.extend(o for o in (ctx.get(leader, f),) if o is not None)
-        parts.append(f"{f}: {sym} ranks {rank} of {len(order)} ({fmt(peers[sym], unit_of(f))}; first "
-                     f"{leader} {fmt(peers[leader], unit_of(f))})")
+        parts.append(
+            f"{f}: {sym} ranks {rank} of {len(order)} ({fmt(peers[sym], unit_of(f))}; first "
+            f"{leader} {fmt(peers[leader], unit_of(f))})"
+        )
     reason = f"{a.raw!r} {scope}: " + "; ".join(parts)
     ev = [o for o in evidence if o is not None]
     if all(holds) or (not every and any(holds)):
@@ -133,8 +155,9 @@ _VALUED = frozenset({"best", "worst", "strongest", "weakest"})
 """Words that say better or worse, not higher or lower: they rank a return, a score or a rank, never a risk
 measure (is the "best" volatility the lowest?)."""
 _RISK_FIELDS = ("volatility", "maxDrawdown", "beta", "correlation", "distance52w")
-_ORDER_WORDS = frozenset({"highest", "lowest", "largest", "smallest", "biggest", "greatest", "top", "deepest",
-                          "shallowest", *_VALUED})
+_ORDER_WORDS = frozenset(
+    {"highest", "lowest", "largest", "smallest", "biggest", "greatest", "top", "deepest", "shallowest", *_VALUED}
+)
 
 
 def rank_of_figure(ctx: Ctx, rank: FigureRank, sym: str, field: str) -> RuleResult:
@@ -143,15 +166,25 @@ def rank_of_figure(ctx: Ctx, rank: FigureRank, sym: str, field: str) -> RuleResu
     highest": within the top tenth, at least the top three); otherwise not verifiable, never contradicted."""
     said = f"'{rank.word}'"
     if rank.scope is None:
-        return RuleResult(NV, f"the clause also ranks it ({said}) within a set, or on a measure, it does not name "
-                              "exactly")
+        return RuleResult(
+            NV, f"the clause also ranks it ({said}) within a set, or on a measure, it does not name exactly"
+        )
     numbered = rank.word.startswith("#")  # "#3 in the universe": third best, never said of a risk measure
-    if (rank.word not in _ORDER_WORDS and not numbered) or (
-            (rank.word in _VALUED or numbered) and field.startswith(_RISK_FIELDS)) or (
-            rank.word in ("deepest", "shallowest") and not field.startswith("maxDrawdown")):
+    if (
+        (rank.word not in _ORDER_WORDS and not numbered)
+        or ((rank.word in _VALUED or numbered) and field.startswith(_RISK_FIELDS))
+        or (rank.word in ("deepest", "shallowest") and not field.startswith("maxDrawdown"))
+    ):
         return RuleResult(NV, f"the clause also ranks it ({said}), a word whose order on {field} is not certain")
-    a = Assertion(rule="ranking", symbol=sym, field=field, polarity=rank.polarity, window=1, label=rank.scope,
-                  raw=f"{rank.word} {field}")
+    a = Assertion(
+        rule="ranking",
+        symbol=sym,
+        field=field,
+        polarity=rank.polarity,
+        window=1,
+        label=rank.scope,
+        raw=f"{rank.word} {field}",
+    )
     if rank.position > 1 or rank.within > 1:  # "#3", "third-highest": at that place; "top-5": within the first five
         n = rank.within or rank.position
         upto = _rank_in_scope(ctx, a.model_copy(update={"window": n}), sym, [field], True)
@@ -180,7 +213,10 @@ def rank_of_figure(ctx: Ctx, rank: FigureRank, sym: str, field: str) -> RuleResu
     if res.status == CON:
         # measured: refuted ranks of this kind were right on the later rounds (2 of 2) and false accusations on
         # the held-out format (2 of 2, universe written, no tie at the written precision): a gap, never a guess
-        return RuleResult(NV, f"{res.reason} - a superlative beside a figure is checked to support it, never to "
-                              "contradict it (which set and measure it ranks on is not certain)", res.evidence)
+        return RuleResult(
+            NV,
+            f"{res.reason} - a superlative beside a figure is checked to support it, never to "
+            "contradict it (which set and measure it ranks on is not certain)",
+            res.evidence,
+        )
     return res
-

@@ -51,7 +51,7 @@ def rule_relative_return(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
-    """"relative strength (+2.4% 7d)": the plain return or the return over the benchmark's may be meant;
+    """ "relative strength (+2.4% 7d)": the plain return or the return over the benchmark's may be meant;
     supported when either matches, contradicted when neither does."""
     plain = rule_exact_numeric(ctx, a)
     if plain.status == SUP:
@@ -62,8 +62,12 @@ def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
     status = CON if CON in (plain.status, relative.status) else NV
     if status == CON and NV in (plain.status, relative.status):
         status = NV  # one reading could not be checked
-    return RuleResult(status, f"{plain.reason}; read as relative: {relative.reason}",
-                      plain.evidence + relative.evidence, plain.lookahead)
+    return RuleResult(
+        status,
+        f"{plain.reason}; read as relative: {relative.reason}",
+        plain.evidence + relative.evidence,
+        plain.lookahead,
+    )
 
 
 def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -76,8 +80,16 @@ def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     horizon = horizon_of(a) or FIELD_HORIZONS.get(what)
     v2, ev2, _ = momentum_value(ctx, bench, horizon) if horizon else momentum_value(ctx, bench, None)
     value = None if v1 is None or v2 is None else v1 - v2
-    return signed(ctx, a, value, ev1 + ev2, ctx.config.momentum_dead_band, f"{what} minus {bench}'s",
-                   f"outperforming {bench}", f"underperforming {bench}")
+    return signed(
+        ctx,
+        a,
+        value,
+        ev1 + ev2,
+        ctx.config.momentum_dead_band,
+        f"{what} minus {bench}'s",
+        f"outperforming {bench}",
+        f"underperforming {bench}",
+    )
 
 
 def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -91,8 +103,11 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
     if other not in ctx.data.known:
         return missing(ctx, other, fld)
     if fld == "return":  # "lagged oil's move", "outperforming SPY": returns over the window said, else every window
-        windows = {"7D": ("return5d", "return7d"), "30D": ("return21d", "return30d"),
-                   "short": ctx.config.short_momentum_fields}.get(a.label or "", RETURN_WINDOWS)
+        windows = {
+            "7D": ("return5d", "return7d"),
+            "30D": ("return21d", "return30d"),
+            "short": ctx.config.short_momentum_fields,
+        }.get(a.label or "", RETURN_WINDOWS)
         both = [f for f in windows if ctx.get(sym, f) is not None and ctx.get(other, f) is not None]
         if not both:
             return missing(ctx, sym, "a return both options have")
@@ -106,12 +121,14 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
     v1, v2 = as_float(o1), as_float(o2)
     if (v1 is None or v2 is None) and window_family(fld):
         # "lower volatility than SPY" where the round shows volatility21d: every window both have must agree
-        both = [f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None
-                and ctx.get(other, f) is not None]
+        both = [
+            f for f in window_family(fld) if f != fld and ctx.get(sym, f) is not None and ctx.get(other, f) is not None
+        ]
         results = [rule_compare(ctx, a.model_copy(update={"field": f})) for f in both]
         if results and len({r.status for r in results}) == 1:
-            return RuleResult(results[0].status, "; ".join(r.reason for r in results),
-                              [e for r in results for e in r.evidence])
+            return RuleResult(
+                results[0].status, "; ".join(r.reason for r in results), [e for r in results for e in r.evidence]
+            )
         if results:
             return RuleResult(NV, "windows disagree: " + "; ".join(r.reason for r in results))
     if o1 is None or o2 is None or v1 is None or v2 is None:  # an observation is there when its value is

@@ -36,8 +36,9 @@ def rule_ma_cross(ctx: Ctx, a: Assertion) -> RuleResult:
     if sym is None or sym not in ctx.data.known:
         return missing(ctx, sym, "sma50")
     value, ev = ratio(ctx, sym, "sma50", "sma200")
-    return signed(ctx, a, value, ev, ctx.config.ma_dead_band, "sma50 vs sma200", "sma50 above sma200",
-                   "sma50 below sma200")
+    return signed(
+        ctx, a, value, ev, ctx.config.ma_dead_band, "sma50 vs sma200", "sma50 above sma200", "sma50 below sma200"
+    )
 
 
 def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -49,8 +50,16 @@ def rule_macd_signal(ctx: Ctx, a: Assertion) -> RuleResult:
     vm, vs, vc = as_float(m), as_float(s), as_float(c)
     if vm is None or vs is None or not vc:
         return missing(ctx, sym, "macd/macdSignal")
-    return signed(ctx, a, (vm - vs) / vc, ev, ctx.config.macd_dead_band, "(macd - macdSignal) / close", "macd above signal",
-                   "macd below signal")
+    return signed(
+        ctx,
+        a,
+        (vm - vs) / vc,
+        ev,
+        ctx.config.macd_dead_band,
+        "(macd - macdSignal) / close",
+        "macd above signal",
+        "macd below signal",
+    )
 
 
 def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -73,10 +82,13 @@ def rule_rsi_state(ctx: Ctx, a: Assertion) -> RuleResult:
     # on the wrong side is not verifiable, not a contradiction
     threshold = cfg.overbought_rsi if a.polarity > 0 else cfg.oversold_rsi
     if not ok and abs(v - threshold) <= cfg.rsi_state_band:
-        return RuleResult(NV, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}: within "
-                              f"{cfg.rsi_state_band:g} points of the usual threshold, conventions differ", [o])
-    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}",
-                      [o])
+        return RuleResult(
+            NV,
+            f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}: within "
+            f"{cfg.rsi_state_band:g} points of the usual threshold, conventions differ",
+            [o],
+        )
+    return RuleResult(SUP if ok else CON, f"{sym} rsi14 = {v:.1f} ({when(o)}); claimed {claim}", [o])
 
 
 def momentum_value(ctx: Ctx, sym: str, horizon: str | None) -> tuple[float | None, list[Observation], str]:
@@ -101,8 +113,7 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     horizon = horizon_of(a)
     if horizon:
         value, ev, what = momentum_value(ctx, sym, horizon)
-        return signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum",
-                       "negative momentum")
+        return signed(ctx, a, value, ev, ctx.config.momentum_dead_band, what, "positive momentum", "negative momentum")
     cfg = ctx.config
     if a.label == "short" and any(as_float(ctx.get(sym, f)) is not None for f in cfg.short_momentum_fields):
         return _recent_momentum(ctx, a, sym)
@@ -126,17 +137,22 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
 
 
 def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:
-    """"Recent", "near-term", "short-term": supported when the short windows the round shows agree with the claim
+    """ "Recent", "near-term", "short-term": supported when the short windows the round shows agree with the claim
     (a month is not recent); contradicted only when every window, the longer ones too, says otherwise; else not
     verifiable (writers differ on how long "recent" is)."""
     cfg = ctx.config
-    short = [(f, o) for f in cfg.short_momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None]
+    short = [
+        (f, o) for f in cfg.short_momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None
+    ]
     longer = [(f, o) for f in cfg.momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None]
     want = 1 if a.polarity > 0 else -1
     band = cfg.momentum_dead_band
     claim = "positive" if want > 0 else "negative"
-    head = f"{sym} " + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in short + longer) + \
-        f"; claimed {claim} recent momentum"
+    head = (
+        f"{sym} "
+        + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in short + longer)
+        + f"; claimed {claim} recent momentum"
+    )
     ev = [o for _, o in short + longer]
     signs = [(as_float(o) or 0.0) * want for _, o in short]
     if all(v > band for v in signs):

@@ -27,8 +27,18 @@ from ledgers.rules._base import (
     with_lookahead,
 )
 
-_SMALL_SCALE = frozenset({*window_family("beta"), *window_family("correlation"), "correlation", "qualityEvidenceScore",
-                          "priorActiveRank", "recentPullbackRank", "lowVolatilityRank", "shallowDrawdownRank"})
+_SMALL_SCALE = frozenset(
+    {
+        *window_family("beta"),
+        *window_family("correlation"),
+        "correlation",
+        "qualityEvidenceScore",
+        "priorActiveRank",
+        "recentPullbackRank",
+        "lowVolatilityRank",
+        "shallowDrawdownRank",
+    }
+)
 
 
 _NON_POSITIVE = frozenset({"maxDrawdown", "maxDrawdown21d", "maxDrawdown30d", "maxDrawdown63d", "distance52wHigh"})
@@ -51,8 +61,12 @@ def _other_windows(ctx: Ctx, sym: str, a: Assertion) -> RuleResult | None:
     hit = next((r for r in results if r.status == SUP), None)
     if hit is not None:
         return hit
-    return RuleResult(NV, f"window not stated; {sym} {', '.join(members)} all differ from {a.raw}: "
-                          + "; ".join(r.reason for r in results), [o for r in results for o in r.evidence])
+    return RuleResult(
+        NV,
+        f"window not stated; {sym} {', '.join(members)} all differ from {a.raw}: "
+        + "; ".join(r.reason for r in results),
+        [o for r in results for o in r.evidence],
+    )
 
 
 def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -61,8 +75,13 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
     if sym is None:
         return res  # no symbol to check against: _exact said so
     if res.status == CON and not res.lookahead:
-        return (_active_reading(ctx, sym, a, res) or _mislabelled_window(ctx, sym, a, res)
-                or _unsigned_magnitude(ctx, sym, a, res) or _another_column(ctx, sym, a, res) or res)
+        return (
+            _active_reading(ctx, sym, a, res)
+            or _mislabelled_window(ctx, sym, a, res)
+            or _unsigned_magnitude(ctx, sym, a, res)
+            or _another_column(ctx, sym, a, res)
+            or res
+        )
     if res.status == NV and sym in ctx.data.known and not res.lookahead and not res.evidence:
         # the window named is one the round does not show: a distinctive figure may be another it does
         field = a.field or HORIZON_FIELDS.get(a.label or "")
@@ -74,7 +93,7 @@ def rule_exact_numeric(ctx: Ctx, a: Assertion) -> RuleResult:
 def _active_reading(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
     """A bare window and figure ("5s +0.85%") that is not the return may be the active return the round shows over
     that window: supported when it is; a contradiction only when neither is."""
-    active = f"activeReturn{a.field[len('return'):]}" if a.bare and a.field and a.field.startswith("return") else None
+    active = f"activeReturn{a.field[len('return') :]}" if a.bare and a.field and a.field.startswith("return") else None
     if active is None or ctx.get(sym, active) is None:
         return None
     res = _exact(ctx, a.model_copy(update={"field": active, "label": None}))
@@ -106,11 +125,17 @@ def _exact(ctx: Ctx, a: Assertion) -> RuleResult:
         ratio = abs(stated) / abs(value) if value else float("inf")
         scale = ctx.config.price_scale_ratio
         if not (1 / scale <= ratio <= scale):
-            return RuleResult(NV, f"stated {a.raw} is not on the scale of {sym} {what} {fmt(value, unit)} "
-                                  "(another instrument, e.g. an index level)", ev)
+            return RuleResult(
+                NV,
+                f"stated {a.raw} is not on the scale of {sym} {what} {fmt(value, unit)} "
+                "(another instrument, e.g. an index level)",
+                ev,
+            )
     ok = matches(value, stated, a.tolerance, a.approx, ctx.config)
-    reason = (f"{sym} {what} = {fmt(value, unit)} ({when(ev[-1])}); stated {a.raw} "
-              f"{'matches' if ok else 'differs'} ({tol_text(a, unit, ctx.config)})")
+    reason = (
+        f"{sym} {what} = {fmt(value, unit)} ({when(ev[-1])}); stated {a.raw} "
+        f"{'matches' if ok else 'differs'} ({tol_text(a, unit, ctx.config)})"
+    )
     res = RuleResult(SUP if ok else NV if SESSION_READING in what else CON, reason, ev)
     return with_lookahead(ctx, sym, a, a.field, res)
 
@@ -121,7 +146,7 @@ def distinctive(a: Assertion, cfg) -> bool:
 
 
 def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
-    """"PDBC 5-session return 3.25%" where 3.25% is its 3-session return: a distinctive number that is exactly
+    """ "PDBC 5-session return 3.25%" where 3.25% is its 3-session return: a distinctive number that is exactly
     the same option's value of the same measure over another window the round showed is that figure with its
     horizon mislabelled or a false one: not verifiable, never supported or contradicted (the reason says which
     window it is)."""
@@ -132,8 +157,11 @@ def _mislabelled_window(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) 
             continue
         res = _exact(ctx, a.model_copy(update={"field": other, "label": None}))
         if res.status == SUP and _at_stated_precision(as_float(ctx.get(sym, other)), a):
-            return RuleResult(NV, f"{res.reason}: the figure is {other}, not the {a.field} the claim names "
-                                  f"({mismatch.reason})", res.evidence + mismatch.evidence)
+            return RuleResult(
+                NV,
+                f"{res.reason}: the figure is {other}, not the {a.field} the claim names ({mismatch.reason})",
+                res.evidence + mismatch.evidence,
+            )
     return None
 
 
@@ -141,8 +169,10 @@ def _at_stated_precision(value: float | None, a: Assertion) -> bool:
     """The value written at the claim's precision (rounded or truncated) is the stated figure: another column or
     window matched within a relative tolerance is a coincidence as often as a mislabel."""
     stated = a.stated or 0.0
-    return value is not None and (abs(value - stated) <= a.tolerance + 1e-12
-                                  or (value * stated > 0 and 0 <= abs(value) - abs(stated) < 2 * a.tolerance))
+    return value is not None and (
+        abs(value - stated) <= a.tolerance + 1e-12
+        or (value * stated > 0 and 0 <= abs(value) - abs(stated) < 2 * a.tolerance)
+    )
 
 
 _SIGNED = re.compile(rf"[+\-\u2212]\s*\$?\d|^(?:{SIGN_WORDS})\s")
@@ -150,7 +180,7 @@ _SIGNED = re.compile(rf"[+\-\u2212]\s*\$?\d|^(?:{SIGN_WORDS})\s")
 
 
 def _unsigned_magnitude(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
-    """"Low beta 0.11" where the table shows -0.11: a figure written without a sign whose magnitude is the value is
+    """ "Low beta 0.11" where the table shows -0.11: a figure written without a sign whose magnitude is the value is
     not read as a false one (the sign may have been dropped); not verifiable, with the reason."""
     if a.stated is None or a.stated == 0 or _SIGNED.search(a.raw or "") or not mismatch.evidence:
         return None
@@ -158,13 +188,16 @@ def _unsigned_magnitude(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) 
     if value is None or value == 0 or (value > 0) == (a.stated > 0):
         return None
     if matches(value, -a.stated, a.tolerance, a.approx, ctx.config):
-        return RuleResult(NV, f"{mismatch.reason}; written without a sign, its magnitude matches: not a contradiction",
-                          mismatch.evidence)
+        return RuleResult(
+            NV,
+            f"{mismatch.reason}; written without a sign, its magnitude matches: not a contradiction",
+            mismatch.evidence,
+        )
     return None
 
 
 def _another_column(ctx: Ctx, sym: str, a: Assertion, mismatch: RuleResult) -> RuleResult | None:
-    """"XLE return_5s +3.06%" where 3.06% is XLE's 5-session *active* return: a distinctive figure that is exactly
+    """ "XLE return_5s +3.06%" where 3.06% is XLE's 5-session *active* return: a distinctive figure that is exactly
     another field the round showed for the same option is a mislabelled column, not a false figure. The same window
     (another measure of it), stated distinctively: supported, the reason says which; otherwise not verifiable."""
     if a.field is None:
@@ -229,9 +262,23 @@ def rule_derived_return(ctx: Ctx, a: Assertion) -> RuleResult:
     return rule_exact_numeric(ctx, a)
 
 
-_RETURN_LIKE = ("return1d", "return3d", "return5d", "return7d", "return20d", "return21d", "return30d", "return6m",
-                "return1y", "activeReturn5d", "activeReturn7d", "activeReturn21d", "activeReturn30d",
-                "activeReturn6m", "activeReturn1y")
+_RETURN_LIKE = (
+    "return1d",
+    "return3d",
+    "return5d",
+    "return7d",
+    "return20d",
+    "return21d",
+    "return30d",
+    "return6m",
+    "return1y",
+    "activeReturn5d",
+    "activeReturn7d",
+    "activeReturn21d",
+    "activeReturn30d",
+    "activeReturn6m",
+    "activeReturn1y",
+)
 
 
 def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
@@ -248,8 +295,12 @@ def rule_any_return(ctx: Ctx, a: Assertion) -> RuleResult:
             continue
         seen.append(f"{fld} {fmt(v, 'fraction')}")
         if matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
-            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches "
-                                   f"(horizon not stated: the column that matches)", [o])
+            return RuleResult(
+                SUP,
+                f"{sym} {fld} = {fmt(v, 'fraction')} ({when(o)}); stated {a.raw} matches "
+                f"(horizon not stated: the column that matches)",
+                [o],
+            )
     if not seen:
         return missing(ctx, sym, "a return")
     return RuleResult(NV, f"horizon not stated; {a.raw} matches none of {sym} {', '.join(seen)}")
@@ -263,16 +314,22 @@ def rule_any_field(ctx: Ctx, a: Assertion) -> RuleResult:
     if sym is None or sym not in ctx.data.known:
         return RuleResult(NV, f"{a.raw}: names no field and no option (briefing/context figure)", briefing=True)
     if not distinctive(a, ctx.config):
-        return RuleResult(NV, f"{a.raw}: names no field; too round to be matched to one (briefing/context figure)",
-                          briefing=True)
+        return RuleResult(
+            NV, f"{a.raw}: names no field; too round to be matched to one (briefing/context figure)", briefing=True
+        )
     # a plain decimal ("0.814", "1.32" in a CSV row) is a ratio field at face value or a percentage field in percent
-    readings: list[tuple[Unit, float]] = [("ratio", 1.0), ("fraction", 100.0)] if a.label == "plain" else [("fraction", 1.0)]
+    readings: list[tuple[Unit, float]] = (
+        [("ratio", 1.0), ("fraction", 100.0)] if a.label == "plain" else [("fraction", 1.0)]
+    )
     for unit, scale in readings:
-        found = _equal_field(ctx, sym, a.model_copy(update={"stated": (a.stated or 0.0) / scale,
-                                                               "tolerance": a.tolerance / scale}), unit)
+        found = _equal_field(
+            ctx, sym, a.model_copy(update={"stated": (a.stated or 0.0) / scale, "tolerance": a.tolerance / scale}), unit
+        )
         if found is not None:
             return found
-    return RuleResult(NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True)
+    return RuleResult(
+        NV, f"{a.raw}: names no field and equals none of {sym}'s (briefing/context figure)", briefing=True
+    )
 
 
 def _equal_field(ctx: Ctx, sym: str, a: Assertion, unit: Unit) -> RuleResult | None:
@@ -283,6 +340,10 @@ def _equal_field(ctx: Ctx, sym: str, a: Assertion, unit: Unit) -> RuleResult | N
         o = ctx.get(sym, fld)
         v = as_float(o)
         if o is not None and v is not None and matches(v, a.stated or 0.0, a.tolerance, a.approx, ctx.config):
-            return RuleResult(SUP, f"{sym} {fld} = {fmt(v, unit)} ({when(o)}); stated {a.raw} matches (the "
-                                   f"figure names no field: the one it equals)", [o])
+            return RuleResult(
+                SUP,
+                f"{sym} {fld} = {fmt(v, unit)} ({when(o)}); stated {a.raw} matches (the "
+                f"figure names no field: the one it equals)",
+                [o],
+            )
     return None

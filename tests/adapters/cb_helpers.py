@@ -21,9 +21,7 @@ def rounds_dir() -> Path:
 
 
 def round_ids() -> list[str]:
-    return (
-        sorted(p.name for p in ROUNDS.iterdir() if (p / "manifest.yaml").is_file()) if ROUNDS.is_dir() else []
-    )
+    return sorted(p.name for p in ROUNDS.iterdir() if (p / "manifest.yaml").is_file()) if ROUNDS.is_dir() else []
 
 
 def track_of(round_id: str) -> str:

@@ -15,12 +15,23 @@ def test_assemble_needs_no_file_and_the_import_writes_what_it_returns(tmp_path: 
     source = tmp_path / "rounds"
     shutil.copytree(rounds_dir(), source)
     out = tmp_path / "b"
-    summary = import_capitalbench_with_summary(source, "1W", date(2026, 6, 1), date(2026, 6, 30), out,
-                                               command="the command")
+    summary = import_capitalbench_with_summary(
+        source, "1W", date(2026, 6, 1), date(2026, 6, 30), out, command="the command"
+    )
     selected = read_selected_rounds(source, "1W", date(2026, 6, 1), date(2026, 6, 30), None)
     shutil.rmtree(source)  # assemble reads nothing: the source may be gone
-    built = assemble(selected.rounds, selected.skipped, selected.with_prompt, track="1W", date_from=date(2026, 6, 1),
-                     date_to=date(2026, 6, 30), out=out, round_ids=None, season_id=None, command="the command")
+    built = assemble(
+        selected.rounds,
+        selected.skipped,
+        selected.with_prompt,
+        track="1W",
+        date_from=date(2026, 6, 1),
+        date_to=date(2026, 6, 30),
+        out=out,
+        round_ids=None,
+        season_id=None,
+        command="the command",
+    )
     written = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()}
     assert written == built.files
     assert built.summary == summary

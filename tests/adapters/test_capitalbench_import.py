@@ -88,8 +88,7 @@ def test_whole_track_imports_and_loads(tmp_path: Path, track: str) -> None:
             why,
         )
     assert len(bundle.decisions) == sum(
-        len(list((official_run(src / rid) / "submissions" / "parsed").glob("*.json")))
-        for rid in summary.round_ids
+        len(list((official_run(src / rid) / "submissions" / "parsed").glob("*.json"))) for rid in summary.round_ids
     )
     assert bundle.info.benchmark == "SP500"
     assert {u.symbol: u.ticker for u in bundle.info.universe}["SP500"] == "SPY"
@@ -150,9 +149,7 @@ def test_single_pick_submission_is_a_full_allocation(tmp_path: Path) -> None:
     rid = "CB-2026-05-10-1M"
     import_capitalbench(src, "1M", None, None, tmp_path / "b", round_ids=[rid])
     for d in _jsonl(tmp_path / "b" / "decisions.jsonl"):
-        sub = json.loads(
-            (official_run(src / rid) / f"submissions/parsed/{d['contestant_id']}.json").read_text()
-        )
+        sub = json.loads((official_run(src / rid) / f"submissions/parsed/{d['contestant_id']}.json").read_text())
         assert d["allocation"] == [{"symbol": sub["selected_option_id"], "weight": 1.0}]
         assert d["rationale"].startswith(sub["rationale_summary"])
 
@@ -199,10 +196,7 @@ def test_rationale_carries_v2_forecasts_and_invalidation() -> None:
         }
     )
     text = compose_rationale(sub, {"ENERGY": "Energy Sector"})
-    assert (
-        "- ENERGY (Energy Sector), 100%: Oil up. (expected return +1.5%; invalidation: Oil below $60.)"
-        in text
-    )
+    assert "- ENERGY (Energy Sector), 100%: Oil up. (expected return +1.5%; invalidation: Oil below $60.)" in text
     assert "portfolio +1.5%, S&P 500 +0.5%, expected alpha +1 pp." in text
 
 
@@ -231,9 +225,7 @@ def test_fields_are_known_before_the_decision_that_cites_them(tmp_path: Path) ->
         for x in _csv(src / "CB-2026-06-02-1W/market_data/universe_trailing_returns.csv")
     }
     ours = {
-        (r["symbol"], r["field"]): float(r["value"])
-        for r in rows
-        if r["source"] == "capitalbench:CB-2026-06-02-1W"
+        (r["symbol"], r["field"]): float(r["value"]) for r in rows if r["source"] == "capitalbench:CB-2026-06-02-1W"
     }
     semis = src_rows[("SEMICONDUCTORS", "2026-06-01")]
     assert ours[("SEMICONDUCTORS", "return30d")] == float(semis["return_30d"])
@@ -249,18 +241,29 @@ def test_every_column_of_every_table_a_round_showed_becomes_a_field(tmp_path: Pa
     # a trailing-returns round with the later columns (relative return, volatility, drawdown, beta, ...)
     trailing = {x["option_id"]: x for x in _csv(src / "CB-2026-07-08-1M/market_data/universe_trailing_returns.csv")}
     hc = trailing["HEALTHCARE"]
-    for column, name in (("return_vs_sp500_30d", "activeReturn30d"), ("volatility_30d", "volatility30d"),
-                         ("max_drawdown_30d", "maxDrawdown30d"), ("beta_to_sp500_1y", "beta1y"),
-                         ("distance_from_52w_high", "distance52wHigh"), ("rank_30d", "rank30d")):
+    for column, name in (
+        ("return_vs_sp500_30d", "activeReturn30d"),
+        ("volatility_30d", "volatility30d"),
+        ("max_drawdown_30d", "maxDrawdown30d"),
+        ("beta_to_sp500_1y", "beta1y"),
+        ("distance_from_52w_high", "distance52wHigh"),
+        ("rank_30d", "rank30d"),
+    ):
         assert ours[("CB-2026-07-08-1M", "HEALTHCARE", name)] == float(hc[column]), column
     # the decision-context appendix (monthly profile: 5-session return, 21-session active return, ...)
     doc = json.loads((src / "CB-2026-07-21-1M/market_data/universe_decision_context.json").read_text())
     energy = next(r for r in doc["rows"] if r["option_id"] == "ENERGY")
-    for column, name in (("return_5s", "return5d"), ("active_return_21s", "activeReturn21d"),
-                         ("prior_105s_active_return", "priorActiveReturn105d"), ("volatility_63s", "volatility63d"),
-                         ("max_drawdown_63s", "maxDrawdown63d"), ("volume_zscore_20v120", "volumeZscore20v120"),
-                         ("corr_spy_252s", "correlation252d"), ("beta_spy_252s", "beta252d"),
-                         ("distance_52w_high", "distance52wHigh")):
+    for column, name in (
+        ("return_5s", "return5d"),
+        ("active_return_21s", "activeReturn21d"),
+        ("prior_105s_active_return", "priorActiveReturn105d"),
+        ("volatility_63s", "volatility63d"),
+        ("max_drawdown_63s", "maxDrawdown63d"),
+        ("volume_zscore_20v120", "volumeZscore20v120"),
+        ("corr_spy_252s", "correlation252d"),
+        ("beta_spy_252s", "beta252d"),
+        ("distance_52w_high", "distance52wHigh"),
+    ):
         assert ours[("CB-2026-07-21-1M", "ENERGY", name)] == float(energy[column]), column
     # the quality-evidence appendix
     doc = json.loads((src / "CB-2026-07-21-1M/market_data/universe_quality_evidence.json").read_text())
@@ -280,8 +283,9 @@ def test_a_column_without_a_registry_field_is_reported_not_dropped(tmp_path: Pat
     lines = [lines[0] + ",sharpe_30d"] + [line + ",1.5" for line in lines[1:]]
     table.write_text("\n".join(lines) + "\n")
     summary = import_capitalbench_with_summary(copy, "1M", None, None, tmp_path / "b")
-    assert any("CB-2026-07-08-1M: trailing_returns columns not read" in n and "sharpe_30d" in n
-               for n in summary.notes), summary.notes
+    assert any(
+        "CB-2026-07-08-1M: trailing_returns columns not read" in n and "sharpe_30d" in n for n in summary.notes
+    ), summary.notes
 
 
 def test_round_prices_keep_each_rounds_own_adjusted_closes(tmp_path: Path) -> None:
@@ -338,9 +342,7 @@ def _drop_manifest(rd: Path) -> None:
 
 def _unselect_official(rd: Path) -> None:
     for p in rd.glob("runs/*/run_manifest.yaml"):
-        p.write_text(
-            p.read_text().replace("operator_selected_official: true", "operator_selected_official: false")
-        )
+        p.write_text(p.read_text().replace("operator_selected_official: true", "operator_selected_official: false"))
 
 
 def _drop_confidence(rd: Path) -> None:
@@ -364,9 +366,7 @@ def _unknown_option(rd: Path) -> None:
 
 def _no_entry_price(rd: Path) -> None:
     p = rd / "prices" / "entry_prices.csv"
-    p.write_text(
-        "".join(line for line in p.read_text().splitlines(keepends=True) if not line.startswith("SP500,"))
-    )
+    p.write_text("".join(line for line in p.read_text().splitlines(keepends=True) if not line.startswith("SP500,")))
 
 
 @pytest.mark.parametrize(
@@ -423,9 +423,10 @@ def test_existing_output_is_kept_unless_overwrite(tmp_path: Path) -> None:
 
 def test_a_round_sharing_a_deadline_and_a_model_with_another_is_left_out_with_the_reason(tmp_path: Path) -> None:
     summary = import_capitalbench_with_summary(
-        rounds_dir(), "1W", None, None, tmp_path / "b", round_ids=["CB-2026-07-13-1W", "CB-2026-07-13-V2-1W"])
+        rounds_dir(), "1W", None, None, tmp_path / "b", round_ids=["CB-2026-07-13-1W", "CB-2026-07-13-V2-1W"]
+    )
     assert summary.round_ids == ["CB-2026-07-13-1W"]
-    (rid, why), = summary.skipped
+    ((rid, why),) = summary.skipped
     assert rid == "CB-2026-07-13-V2-1W" and "same deadline" in why and "--round" in why
 
 
@@ -435,7 +436,7 @@ def test_one_bad_round_never_refuses_the_rest(tmp_path: Path) -> None:
     _bad_weights(rd)
     summary = import_capitalbench_with_summary(src, "1W", None, None, tmp_path / "b")
     assert summary.round_ids == ["CB-2026-06-05-1W"]
-    (rid, why), = summary.skipped
+    ((rid, why),) = summary.skipped
     assert rid == "CB-2026-06-02-1W" and "xai-grok-4-3.json" in why and "allocations sum to 105" in why
     assert any(line.startswith("skipped CB-2026-06-02-1W: refused") for line in summary.lines())
     assert load_bundle(tmp_path / "b").info.rounds[0].id == "CB-2026-06-05-1W"
@@ -460,8 +461,7 @@ def test_module_cli_writes_and_refuses(tmp_path: Path, capsys: pytest.CaptureFix
     )
     assert (
         code == 0
-        and "1 rounds (1 resolved, 0 pending, 0 never resolved), 4 contestants, 4 decisions"
-        in capsys.readouterr().out
+        and "1 rounds (1 resolved, 0 pending, 0 never resolved), 4 contestants, 4 decisions" in capsys.readouterr().out
     )
     code = adapters_main(
         [
@@ -491,21 +491,13 @@ def test_committed_season_rebuilds_identically(tmp_path: Path) -> None:
     src = rounds_dir()
     assert COMMITTED.is_dir(), "seasons/cb-2026-06-1w is committed"
     readme = (COMMITTED / "README.md").read_text()
-    command = next(
-        line.strip() for line in readme.splitlines() if line.strip().startswith("python -m grader.adapters")
-    )
+    command = next(line.strip() for line in readme.splitlines() if line.strip().startswith("python -m grader.adapters"))
     assert "--track 1W --from 2026-06-01 --to 2026-06-30" in command
     import_capitalbench(src, "1W", date(2026, 6, 1), date(2026, 6, 30), tmp_path / "b", command=command)
     ours = {
-        p.relative_to(tmp_path / "b").as_posix(): p.read_bytes()
-        for p in (tmp_path / "b").rglob("*")
-        if p.is_file()
+        p.relative_to(tmp_path / "b").as_posix(): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()
     }
-    committed = {
-        p.relative_to(COMMITTED).as_posix(): p.read_bytes() for p in COMMITTED.rglob("*") if p.is_file()
-    }
+    committed = {p.relative_to(COMMITTED).as_posix(): p.read_bytes() for p in COMMITTED.rglob("*") if p.is_file()}
     assert ours == committed
     bundle = load_bundle(COMMITTED)
-    assert (
-        bundle.info.id == "cb-2026-06-1w" and "Ishtiaq Rahman" in (COMMITTED / "ATTRIBUTION.md").read_text()
-    )
+    assert bundle.info.id == "cb-2026-06-1w" and "Ishtiaq Rahman" in (COMMITTED / "ATTRIBUTION.md").read_text()

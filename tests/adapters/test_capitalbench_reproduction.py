@@ -24,9 +24,7 @@ from tests.adapters.cb_helpers import (
 )
 
 RESOLVED = [rid for rid in round_ids() if is_resolved(ROUNDS / rid)]
-PENDING = [
-    rid for rid in round_ids() if not is_resolved(ROUNDS / rid) and official_run(ROUNDS / rid) is not None
-]
+PENDING = [rid for rid in round_ids() if not is_resolved(ROUNDS / rid) and official_run(ROUNDS / rid) is not None]
 
 
 @pytest.fixture(scope="module")
@@ -95,9 +93,7 @@ def test_comparison_sets_use_only_rounds_every_member_completed(scored: dict[str
         for cs in results.comparison_sets:
             for rid in cs.round_ids:
                 done = {
-                    o.contestant_id
-                    for o in results.outcomes
-                    if o.round_id == rid and o.portfolio_return is not None
+                    o.contestant_id for o in results.outcomes if o.round_id == rid and o.portfolio_return is not None
                 }
                 assert set(cs.members) <= done
             for row in cs.rows:

@@ -52,13 +52,13 @@ def test_pending_and_cancelled_rounds_import_with_their_status_and_why(published
     text = "\n".join(summary.lines())
     assert "1 resolved, 1 pending, 1 never resolved" in text
     bundle = load_bundle(tmp_path / "b")
-    assert {r.id: r.exit_date is None for r in bundle.info.rounds} == {RESOLVED: False, PENDING: True,
-                                                                       CANCELLED: True}
+    assert {r.id: r.exit_date is None for r in bundle.info.rounds} == {RESOLVED: False, PENDING: True, CANCELLED: True}
     assert {d.round_id for d in bundle.decisions} == {RESOLVED, PENDING, CANCELLED}
 
 
-def test_unresolved_decisions_are_graded_with_the_outcome_weight_redistributed(published: Path, tmp_path: Path,
-                                                                                monkeypatch):
+def test_unresolved_decisions_are_graded_with_the_outcome_weight_redistributed(
+    published: Path, tmp_path: Path, monkeypatch
+):
     monkeypatch.setenv("GRADER_DATABASE_URL", f"sqlite:///{tmp_path / 'g.db'}")
     import_capitalbench_with_summary(published, "1W", None, None, tmp_path / "b", round_ids=[PENDING])
     runner = CliRunner()
@@ -85,8 +85,9 @@ def test_a_pending_round_that_resolves_later_gets_its_outcomes(published: Path, 
     assert first.statuses[0].status == "pending"
     shutil.copy(tmp_path / "exit_later.csv", published / PENDING / "prices" / "exit_prices.csv")
     _job(published / PENDING, "succeeded")
-    again = import_capitalbench_with_summary(published, "1W", None, None, tmp_path / "b", round_ids=[PENDING],
-                                             overwrite=True)
+    again = import_capitalbench_with_summary(
+        published, "1W", None, None, tmp_path / "b", round_ids=[PENDING], overwrite=True
+    )
     assert again.statuses[0].status == "resolved"
     bundle = load_bundle(tmp_path / "b")
     assert bundle.info.rounds[0].exit_date is not None
@@ -96,8 +97,23 @@ def test_a_pending_round_that_resolves_later_gets_its_outcomes(published: Path, 
 
 def test_cli_round_and_season_id(published: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
-    out = CliRunner().invoke(app, ["import-capitalbench", str(published), "--track", "1W", "--round", PENDING,
-                                   "--round", RESOLVED, "--season-id", "mine", "--out", str(tmp_path / "c")])
+    out = CliRunner().invoke(
+        app,
+        [
+            "import-capitalbench",
+            str(published),
+            "--track",
+            "1W",
+            "--round",
+            PENDING,
+            "--round",
+            RESOLVED,
+            "--season-id",
+            "mine",
+            "--out",
+            str(tmp_path / "c"),
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert "season mine" in out.output and PENDING in out.output and "pending" in out.output
     assert {r.id for r in load_bundle(tmp_path / "c").info.rounds} == {PENDING, RESOLVED}
@@ -106,15 +122,30 @@ def test_cli_round_and_season_id(published: Path, tmp_path: Path, monkeypatch):
 def _v3(sub: dict) -> dict:
     """A portfolio-v3.0 submission (mid-August format, docs: data/capitalbench/README.md) from a v2.2 one."""
     holdings = sub["portfolio"]
-    sub["metadata"] = {"portfolio_v3": {
-        "market_rationale": "Energy leads on the oil shock; dispersion is high, so SPY is not preferred.",
-        "dominant_pattern": "commodity_shock", "dispersion_state": "high", "prefer_spy": False,
-        "top3_option_ids": [h["option_id"] for h in holdings[:3]],
-        "candidate_assessments": [
-            {"option_id": h["option_id"], "rank": i + 1, "mechanism": "Supply shock passes through to earnings.",
-             "evidence": ["Sector +5.76% active over 5 sessions."], "recent_return_interpretation": "continuation",
-             "p_beat_spy_pct": 58, "p_top3_pct": 35, "excess_return_p10_pct": -2.0, "excess_return_p50_pct": 0.6,
-             "excess_return_p90_pct": 3.1} for i, h in enumerate(holdings)]}}
+    sub["metadata"] = {
+        "portfolio_v3": {
+            "market_rationale": "Energy leads on the oil shock; dispersion is high, so SPY is not preferred.",
+            "dominant_pattern": "commodity_shock",
+            "dispersion_state": "high",
+            "prefer_spy": False,
+            "top3_option_ids": [h["option_id"] for h in holdings[:3]],
+            "candidate_assessments": [
+                {
+                    "option_id": h["option_id"],
+                    "rank": i + 1,
+                    "mechanism": "Supply shock passes through to earnings.",
+                    "evidence": ["Sector +5.76% active over 5 sessions."],
+                    "recent_return_interpretation": "continuation",
+                    "p_beat_spy_pct": 58,
+                    "p_top3_pct": 35,
+                    "excess_return_p10_pct": -2.0,
+                    "excess_return_p50_pct": 0.6,
+                    "excess_return_p90_pct": 3.1,
+                }
+                for i, h in enumerate(holdings)
+            ],
+        }
+    }
     sub["rationale_summary"] = sub["metadata"]["portfolio_v3"]["market_rationale"]
     for i, h in enumerate(holdings):
         h["rationale"] = f"V3 selected model rank {i + 1}: deterministic slot weight {h['allocation_pct']}%."
@@ -134,8 +165,7 @@ def test_v3_submissions_carry_the_models_own_reasoning_and_mark_the_template():
     assert {c.assertions[0].rule for c in claims if "58%" in c.text} <= {"probability"}
 
 
-def test_rescore_says_who_needs_a_regrade_when_a_pending_round_resolves(published: Path, tmp_path: Path,
-                                                                        monkeypatch):
+def test_rescore_says_who_needs_a_regrade_when_a_pending_round_resolves(published: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("GRADER_DATABASE_URL", f"sqlite:///{tmp_path / 'g.db'}")
     monkeypatch.setenv("COLUMNS", "200")
     runner = CliRunner()

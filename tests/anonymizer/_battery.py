@@ -14,16 +14,35 @@ from types import SimpleNamespace
 from grader.season import Contestant
 
 BATTERY = Path(__file__).parent / "battery"
-FAMILY_MODELS = {"openai": "gpt-5", "anthropic": "claude-opus-4-7", "xai": "grok-4", "google": "gemini-3-1-pro",
-                 "meta": "llama-4-maverick", "mistral": "mistral-large", "deepseek": "deepseek-v3",
-                 "alibaba": "qwen3-235b"}
-UNIVERSE = [("META", "Meta Platforms, Inc."), ("GOOGL", "Alphabet Inc."), ("MSFT", "Microsoft Corporation"),
-            ("AMZN", "Amazon.com, Inc."), ("NVDA", "NVIDIA Corporation"), ("BABA", "Alibaba Group Holding Ltd"),
-            ("TSLA", "Tesla, Inc."), ("AAPL", "Apple Inc."), ("ORCL", "Oracle Corporation"),
-            ("SPY", "SPDR S&P 500 ETF"), ("QQQ", "Invesco QQQ Trust"), ("XLK", "Technology Select Sector SPDR"),
-            ("SMH", "VanEck Semiconductor ETF"), ("XLE", "Energy Select Sector SPDR"),
-            ("XLV", "Health Care Select Sector SPDR"), ("GLD", "SPDR Gold Shares"),
-            ("TLT", "iShares 20+ Year Treasury Bond ETF")]
+FAMILY_MODELS = {
+    "openai": "gpt-5",
+    "anthropic": "claude-opus-4-7",
+    "xai": "grok-4",
+    "google": "gemini-3-1-pro",
+    "meta": "llama-4-maverick",
+    "mistral": "mistral-large",
+    "deepseek": "deepseek-v3",
+    "alibaba": "qwen3-235b",
+}
+UNIVERSE = [
+    ("META", "Meta Platforms, Inc."),
+    ("GOOGL", "Alphabet Inc."),
+    ("MSFT", "Microsoft Corporation"),
+    ("AMZN", "Amazon.com, Inc."),
+    ("NVDA", "NVIDIA Corporation"),
+    ("BABA", "Alibaba Group Holding Ltd"),
+    ("TSLA", "Tesla, Inc."),
+    ("AAPL", "Apple Inc."),
+    ("ORCL", "Oracle Corporation"),
+    ("SPY", "SPDR S&P 500 ETF"),
+    ("QQQ", "Invesco QQQ Trust"),
+    ("XLK", "Technology Select Sector SPDR"),
+    ("SMH", "VanEck Semiconductor ETF"),
+    ("XLE", "Energy Select Sector SPDR"),
+    ("XLV", "Health Care Select Sector SPDR"),
+    ("GLD", "SPDR Gold Shares"),
+    ("TLT", "iShares 20+ Year Treasury Bond ETF"),
+]
 INFO = SimpleNamespace(universe=[SimpleNamespace(symbol=s, name=n) for s, n in UNIVERSE])
 
 
@@ -32,10 +51,16 @@ def load(name: str) -> list[dict]:
 
 
 def contestants_for(item: dict) -> list[Contestant]:
-    out = [Contestant(id=f"c-{item['family']}", display_name=item["model"], provider_family=item["family"],
-                      model=item["model"])]
-    out += [Contestant(id=f"c-{fam}", display_name=model, provider_family=fam, model=model)
-            for fam, model in FAMILY_MODELS.items() if fam != item["family"]]
+    out = [
+        Contestant(
+            id=f"c-{item['family']}", display_name=item["model"], provider_family=item["family"], model=item["model"]
+        )
+    ]
+    out += [
+        Contestant(id=f"c-{fam}", display_name=model, provider_family=fam, model=model)
+        for fam, model in FAMILY_MODELS.items()
+        if fam != item["family"]
+    ]
     return out
 
 
@@ -43,8 +68,7 @@ def leaks_in(text: str, item: dict) -> list[str]:
     rest = text
     for keep in item["keep"]:
         rest = rest.replace(keep, " ")
-    return [t for t in item["leak_tokens"]
-            if re.search(rf"(?<![^\W_]){re.escape(t)}(?![^\W_])", rest, re.I)]
+    return [t for t in item["leak_tokens"] if re.search(rf"(?<![^\W_]){re.escape(t)}(?![^\W_])", rest, re.I)]
 
 
 @dataclass
@@ -57,9 +81,11 @@ class Score:
     market_items: int = 0
 
     def line(self, name: str) -> str:
-        return (f"{name}: {self.items} sentences; still naming the author {len(self.leaking)}/{self.self_items}; "
-                f"market text altered {len(self.altered)}/{self.market_items}; leak guard refusals after "
-                f"scrubbing {len(self.refused)}")
+        return (
+            f"{name}: {self.items} sentences; still naming the author {len(self.leaking)}/{self.self_items}; "
+            f"market text altered {len(self.altered)}/{self.market_items}; leak guard refusals after "
+            f"scrubbing {len(self.refused)}"
+        )
 
 
 def score(items: list[dict], guard=None) -> Score:

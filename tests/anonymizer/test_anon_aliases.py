@@ -42,17 +42,12 @@ def test_alias_order_does_not_depend_on_the_file_order():
     shuffled = list(CONTESTANTS)
     random.Random(3).shuffle(shuffled)
     assert shuffled != CONTESTANTS
-    assert (
-        Anonymizer.for_contestants(shuffled, "s").mapping
-        == Anonymizer.for_contestants(CONTESTANTS, "s").mapping
-    )
+    assert Anonymizer.for_contestants(shuffled, "s").mapping == Anonymizer.for_contestants(CONTESTANTS, "s").mapping
 
 
 def test_alias_order_is_not_the_file_order_for_some_seed():
     """Across seeds the first alias goes to different contestants (the order carries no information)."""
-    firsts = {
-        Anonymizer.for_contestants(CONTESTANTS, f"seed-{i}").assignments[0].contestant_id for i in range(40)
-    }
+    firsts = {Anonymizer.for_contestants(CONTESTANTS, f"seed-{i}").assignments[0].contestant_id for i in range(40)}
     assert len(firsts) >= 4
 
 

@@ -67,12 +67,16 @@ def test_writes_the_judge_view_and_keeps_the_mapping_outside(season, tmp_path):
     for rel in ("market/prices.csv", "market/fields.csv"):
         assert (out / rel).read_bytes() == (season / rel).read_bytes()
     # season.yaml without what names the competition (its name, attribution); market and rules kept
-    judged, source = yaml.safe_load((out / "season.yaml").read_text()), yaml.safe_load((season / "season.yaml").read_text())
+    judged, source = (
+        yaml.safe_load((out / "season.yaml").read_text()),
+        yaml.safe_load((season / "season.yaml").read_text()),
+    )
     assert judged["name"] == "Anonymized season" and "attribution" not in judged
     # no public id: the season's id is a neutral label (rounds likewise; the map stays grader-side)
     assert judged["id"] == "season" and "tiny" not in (out / "season.yaml").read_text()
     assert {k: v for k, v in judged.items() if k not in ("name", "id")} == {
-        k: v for k, v in source.items() if k not in ("name", "attribution", "id")}
+        k: v for k, v in source.items() if k not in ("name", "attribution", "id")
+    }
     assert load_bundle(out).info.id == "season"  # the judge's view is a valid bundle
 
     # no identity anywhere in the judge's view

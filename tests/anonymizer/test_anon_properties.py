@@ -47,11 +47,7 @@ ALNUM = LOWER + "0123456789"
 
 
 def _name_word() -> st.SearchStrategy[str]:
-    return (
-        st.text(alphabet=LOWER, min_size=4, max_size=9)
-        .filter(lambda w: w not in RESERVED)
-        .map(str.capitalize)
-    )
+    return st.text(alphabet=LOWER, min_size=4, max_size=9).filter(lambda w: w not in RESERVED).map(str.capitalize)
 
 
 @st.composite
@@ -101,9 +97,7 @@ def _flexible(value: str) -> re.Pattern[str]:
 
 def _mask_neutral(text: str) -> str:
     """Hide aliases and placeholders (4 non-word characters: no name can span across the mask)."""
-    return re.sub(
-        r"Contestant [A-Z]{1,3}|contestant-[a-z]{1,3}|\[(?:model|provider|self-reference)\]", "§§§§", text
-    )
+    return re.sub(r"Contestant [A-Z]{1,3}|contestant-[a-z]{1,3}|\[(?:model|provider|self-reference)\]", "§§§§", text)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -171,8 +165,10 @@ def test_with_a_universe_allowlist_scrubbing_stays_idempotent_and_clean(data):
         if kept in text and kept not in once:
             # only possible when the kept name was swallowed by a longer identity around it, or said of the
             # author itself ("I'm  Google Cloud": a self-description, whatever name it claims)
-            assert any(kept in r.original or (r.kind == "self_reference" and r.original in kept)
-                       for r in anon.scrub(text).replacements)
+            assert any(
+                kept in r.original or (r.kind == "self_reference" and r.original in kept)
+                for r in anon.scrub(text).replacements
+            )
 
 
 def test_a_window_cutting_a_word_does_not_invent_a_match():
@@ -182,30 +178,37 @@ def test_a_window_cutting_a_word_does_not_invent_a_match():
     from grader.season import Contestant
 
     a = Anonymizer.for_contestants(
-        [Contestant(id="aaaa-0000-0", display_name="Aaaa", provider_family="openai", model="aaa-0")], "")
-    u = ("bought Bingo: the breakout held. Sonnets and haikus aside, KO is defensive. The metaverse capex cycle is "
-         "long. Grokking the curve took time. Palm oil prices rose 3%. A deep pullback in deep value names. Traders "
-         "seek yield; keep in mind the duration risk. Claudette sold her shares. ")
+        [Contestant(id="aaaa-0000-0", display_name="Aaaa", provider_family="openai", model="aaa-0")], ""
+    )
+    u = (
+        "bought Bingo: the breakout held. Sonnets and haikus aside, KO is defensive. The metaverse capex cycle is "
+        "long. Grokking the curve took time. Palm oil prices rose 3%. A deep pullback in deep value names. Traders "
+        "seek yield; keep in mind the duration risk. Claudette sold her shares. "
+    )
     once = a.scrub(u + "gpt-4.1, " + u[7:])
     assert "Sonnets" in once.text and a.scrub(once.text).text == once.text
 
 
-@pytest.mark.parametrize("text", [
-    "bought bought bought bought bought, Copilot bought bought bought bought Running as gemini-3-1-pro.: ",
-    "bought bought bought bought bought, Copilot bought bought bought-gpt4: ",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bought bought bought bought bought, Copilot bought bought bought bought Running as gemini-3-1-pro.: ",
+        "bought bought bought bought bought, Copilot bought bought bought-gpt4: ",
+    ],
+)
 def test_a_replacement_that_changes_its_neighbours_context_is_followed_to_the_end(text):
     """Found by the property test: a name replaced in one pass changed how the clause of another name read, so
     scrubbing the output scrubbed more; passes now run until one finds nothing."""
     from grader.anonymizer import Anonymizer
     from grader.season import Contestant
 
-    people = [Contestant(id=f"aaaa-00-{i}", display_name="Aaaa", provider_family="openai", model="aaa-0")
-              for i in range(4)]
+    people = [
+        Contestant(id=f"aaaa-00-{i}", display_name="Aaaa", provider_family="openai", model="aaa-0") for i in range(4)
+    ]
     anon = Anonymizer.for_contestants(people, "s")
     once = anon.scrub(text)
     assert anon.scrub(once.text).text == once.text
-    assert all(text[r.start:r.end] == r.original for r in once.replacements)
+    assert all(text[r.start : r.end] == r.original for r in once.replacements)
 
 
 def test_a_contestants_own_name_in_lower_case_is_never_an_ordinary_word():
@@ -214,8 +217,9 @@ def test_a_contestants_own_name_in_lower_case_is_never_an_ordinary_word():
     from grader.anonymizer import Anonymizer
     from grader.season import Contestant
 
-    anon = Anonymizer.for_contestants([Contestant(id="aaaa-00-0", display_name="Aaaa", provider_family="openai",
-                                                  model="aaa-0")], "s")
+    anon = Anonymizer.for_contestants(
+        [Contestant(id="aaaa-00-0", display_name="Aaaa", provider_family="openai", model="aaa-0")], "s"
+    )
     assert "aaaa" not in anon.scrub("aaaa bought the dip").text.lower()
 
 
@@ -225,7 +229,9 @@ def test_a_mention_holding_a_contestant_id_is_never_market_news():
     from grader.anonymizer import Anonymizer
     from grader.season import Contestant
 
-    people = [Contestant(id=f"aaaa-00-{i}", display_name=name, provider_family="openai", model="aaa-0")
-              for i, name in enumerate(("Aaaa", "Aaaa", "Aaaa Aaaa"))]
+    people = [
+        Contestant(id=f"aaaa-00-{i}", display_name=name, provider_family="openai", model="aaa-0")
+        for i, name in enumerate(("Aaaa", "Aaaa", "Aaaa Aaaa"))
+    ]
     out = Anonymizer.for_contestants(people, "").scrub("momentum Aaaa aaaa-00-2 ").text
     assert "aaaa" not in out.lower()

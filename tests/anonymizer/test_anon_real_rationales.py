@@ -33,9 +33,7 @@ def _texts_and_contestants() -> tuple[list[str], list[Contestant]]:
         models[record["model_id"]] = record["provider"]
         walk(record)
     contestants = [
-        Contestant(
-            id=m, display_name=m.replace("-", " ").title(), provider_family=p, model=m.split("-", 1)[1]
-        )
+        Contestant(id=m, display_name=m.replace("-", " ").title(), provider_family=p, model=m.split("-", 1)[1])
         for m, p in sorted(models.items())
     ]
     return texts, contestants
@@ -84,6 +82,8 @@ def test_real_model_ids_and_names_become_a_neutral_token():
     for c in contestants:
         alias = anon.alias_of(c.id)
         assert anon.scrub(f"Submitted by {c.id}.").text == "Submitted by [self-reference]."
-        assert anon.scrub(f"{c.display_name}: overweight semis.").text in ("[model]: overweight semis.",
-                                                                           "[self-reference]: overweight semis.")
+        assert anon.scrub(f"{c.display_name}: overweight semis.").text in (
+            "[model]: overweight semis.",
+            "[self-reference]: overweight semis.",
+        )
         assert alias not in anon.scrub(f"{c.display_name}: overweight semis.").text

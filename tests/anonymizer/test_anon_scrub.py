@@ -50,8 +50,9 @@ def test_whole_corpus_as_one_text(anon):
     assert anon.find_leaks(result.text) == []
     kept = [k.original for k in result.kept]  # companies named as market context in other sentences
     for _, identities in LEAK_CORPUS:
-        assert [w for w in identities if word_present(w, result.text)
-                and not any(word_present(w, k) for k in kept)] == []
+        assert [
+            w for w in identities if word_present(w, result.text) and not any(word_present(w, k) for k in kept)
+        ] == []
 
 
 @pytest.mark.parametrize("sentence", NEGATIVE_CORPUS)
@@ -103,9 +104,7 @@ def test_season_contestants_become_a_neutral_token(anon, mention, model):
     assert [r.kind for r in result.replacements] == ["contestant"]
 
 
-@pytest.mark.parametrize(
-    "mention", ["GPT-4.1", "gpt-5", "GPT-5.5 Pro", "Gemini 3.1", "Claude Opus", "o3", "Grok 4"]
-)
+@pytest.mark.parametrize("mention", ["GPT-4.1", "gpt-5", "GPT-5.5 Pro", "Gemini 3.1", "Claude Opus", "o3", "Grok 4"])
 def test_other_models_become_a_placeholder(anon, mention):
     result = anon.scrub(f"Compare {mention} now.")
     assert result.text == f"Compare {MODEL_PLACEHOLDER} now."
@@ -136,10 +135,7 @@ def test_replacement_records_point_into_the_input(anon):
         "Sonnet",
     ]
     assert result.replacements[0].replacement == SELF_REFERENCE_PLACEHOLDER
-    assert (
-        result.text
-        == "Note: [self-reference]. [model] and [model] disagree; [model] too."
-    )
+    assert result.text == "Note: [self-reference]. [model] and [model] disagree; [model] too."
     kept = anon.scrub("OpenAI's view")  # a company: kept verbatim, and the report says so
     assert kept.replacements == [] and kept.kept[0].kind == "provider" and kept.kept[0].original == "OpenAI"
 
@@ -214,10 +210,7 @@ def test_identities_next_to_allowed_names_are_still_scrubbed():
         "As a large language model trained by Google, I like GOOGL. Google DeepMind's Gemini 3.1 Pro and "
         "Meta AI agree; Meta Llama 3 too. I'm Claude."
     ).text
-    assert out == (
-        "[self-reference], I like GOOGL. [model] and Meta AI agree; "
-        "[model] too. [self-reference]."
-    )
+    assert out == ("[self-reference], I like GOOGL. [model] and Meta AI agree; [model] too. [self-reference].")
 
 
 def test_tickers_are_case_sensitive_allowlist_entries():
@@ -285,15 +278,18 @@ def test_companies_named_as_market_context_stay_verbatim_and_are_reported(anon, 
     assert anon.find_leaks(sentence) == []
 
 
-@pytest.mark.parametrize(("sentence", "gone"), [
-    ("I, Claude, think semis lead.", "Claude"),
-    ("Our Gemini desk is bullish on GOOGL.", "Gemini"),
-    ("Claude thinks energy leads.", "Claude"),
-    ("We at OpenAI favour XLE.", "OpenAI"),
-    ("Google DeepMind trained me, so read this with care.", "Google"),
-    ("This decision was made by Claude Opus 4.8 (Anthropic).", "Anthropic"),
-    ("Greetings from Claude! Buying XLV.", "Claude"),
-])
+@pytest.mark.parametrize(
+    ("sentence", "gone"),
+    [
+        ("I, Claude, think semis lead.", "Claude"),
+        ("Our Gemini desk is bullish on GOOGL.", "Gemini"),
+        ("Claude thinks energy leads.", "Claude"),
+        ("We at OpenAI favour XLE.", "OpenAI"),
+        ("Google DeepMind trained me, so read this with care.", "Google"),
+        ("This decision was made by Claude Opus 4.8 (Anthropic).", "Anthropic"),
+        ("Greetings from Claude! Buying XLV.", "Claude"),
+    ],
+)
 def test_planted_self_references_are_scrubbed(anon, sentence, gone):
     out = anon.scrub(sentence).text
     assert not word_present(gone, out) and anon.find_leaks(out) == [], out

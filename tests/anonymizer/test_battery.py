@@ -21,10 +21,19 @@ def _guard(out, author):
     return LeakGuard(author.provider_family, author.model, SYMBOLS).find(out)
 
 
-@pytest.mark.parametrize(("name", "max_leaking", "max_altered"), [
-    ("dev", 0, 3), ("dev2", 7, 7), ("dev3", 19, 8), ("dev4", 57, 4), ("holdout", 5, 8), ("holdout2", 28, 9),
-    ("holdout3", 28, 10), ("holdout4", 14, 14),
-])
+@pytest.mark.parametrize(
+    ("name", "max_leaking", "max_altered"),
+    [
+        ("dev", 0, 3),
+        ("dev2", 7, 7),
+        ("dev3", 19, 8),
+        ("dev4", 57, 4),
+        ("holdout", 5, 8),
+        ("holdout2", 28, 9),
+        ("holdout3", 28, 10),
+        ("holdout4", 14, 14),
+    ],
+)
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
     result = score(load(name), _guard)
     print("\n" + result.line(name))
@@ -32,12 +41,22 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
     assert len(result.altered) <= max_altered, result.altered
 
 
-@pytest.mark.parametrize(("name", "min_caught", "max_refused"), [
-    ("dev", 0.97, 0.0), ("dev2", 0.95, 0.02), ("dev3", 0.98, 0.19), ("dev4", 0.91, 0.25), ("holdout", 0.98, 0.15),
-    ("holdout2", 0.94, 0.25), ("holdout3", 0.98, 0.35), ("holdout4", 0.99, 0.25),
-])
-def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: str, min_caught: float,
-                                                                         max_refused: float) -> None:
+@pytest.mark.parametrize(
+    ("name", "min_caught", "max_refused"),
+    [
+        ("dev", 0.97, 0.0),
+        ("dev2", 0.95, 0.02),
+        ("dev3", 0.98, 0.19),
+        ("dev4", 0.91, 0.25),
+        ("holdout", 0.98, 0.15),
+        ("holdout2", 0.94, 0.25),
+        ("holdout3", 0.98, 0.35),
+        ("holdout4", 0.99, 0.25),
+    ],
+)
+def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
+    name: str, min_caught: float, max_refused: float
+) -> None:
     """The guard on the unscrubbed sentences: a prompt that still carried them would be refused. A refused market
     sentence costs a gap (the record is not sent), never a leak: the guard leans to refusing."""
     items = load(name)
@@ -45,14 +64,27 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(name: st
     caught = sum(bool(LeakGuard(i["family"], i["model"], SYMBOLS).find(i["text"])) for i in named)
     market = [i for i in items if i["kind"] == "market"]
     refused = sum(bool(LeakGuard(i["family"], i["model"], SYMBOLS).find(i["text"])) for i in market)
-    print(f"\n{name}: guard refuses {caught}/{len(named)} sentences naming their author, {refused}/{len(market)} "
-          "market sentences")
+    print(
+        f"\n{name}: guard refuses {caught}/{len(named)} sentences naming their author, {refused}/{len(market)} "
+        "market sentences"
+    )
     assert caught / len(named) >= min_caught
     assert refused <= max_refused * len(market)
 
 
-@pytest.mark.parametrize(("name", "max_past"), [("dev", 0), ("dev2", 1), ("dev3", 1), ("dev4", 12), ("holdout", 1),
-                                              ("holdout2", 7), ("holdout3", 8), ("holdout4", 0)])
+@pytest.mark.parametrize(
+    ("name", "max_past"),
+    [
+        ("dev", 0),
+        ("dev2", 1),
+        ("dev3", 1),
+        ("dev4", 12),
+        ("holdout", 1),
+        ("holdout2", 7),
+        ("holdout3", 8),
+        ("holdout4", 0),
+    ],
+)
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
     """The second line of defence: a scrubbed sentence that still names its author is refused (a gap, never a
     leak). The ones that pass both are counted; the floor is the measured figure."""
@@ -71,6 +103,9 @@ def test_the_guard_shares_nothing_with_the_scrubber() -> None:
 
     tree = ast.parse(Path(guard.__file__).read_text())
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
-        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert not any(m and any(part in m for part in ("_patterns", "_frames", "_anonymizer", "_detector", "_market"))
-                   for m in imported)
+        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    assert not any(
+        m and any(part in m for part in ("_patterns", "_frames", "_anonymizer", "_detector", "_market"))
+        for m in imported
+    )

@@ -11,25 +11,35 @@ from grader.anonymizer import LeakGuard
 SYMBOLS = ["SPY", "META", "GOOGL", "AVGO", "BABA"]
 
 
-@pytest.mark.parametrize(("family", "model", "text"), [
-    ("openai", "gpt-5", "my context window as a G.P.T. model lets me hold the whole session; fade the gap."),
-    ("xai", "grok-4", "the author, a g r o k model, abstains: signal-to-noise is too low."),
-    ("deepseek", "deepseek-v3", "the author (d-e-e-p-s-e-e-k, MIT-licensed weights) thinks breadth is cracking."),
-    ("meta", "llama-4-maverick", "Zuck's open model (that's me) says buy AVGO."),
-    ("xai", "grok-4", "I'm the assistant the one Elon's team trains. Verdict: wait."),
-    ("alibaba", "qwen3-235b", "I was trained in Hangzhou, and this model rates the setup C-grade; skip."),
-    ("google", "gemini-3-1-pro", "authored by a Flash-Lite model from Mountain View."),
-])
+@pytest.mark.parametrize(
+    ("family", "model", "text"),
+    [
+        ("openai", "gpt-5", "my context window as a G.P.T. model lets me hold the whole session; fade the gap."),
+        ("xai", "grok-4", "the author, a g r o k model, abstains: signal-to-noise is too low."),
+        ("deepseek", "deepseek-v3", "the author (d-e-e-p-s-e-e-k, MIT-licensed weights) thinks breadth is cracking."),
+        ("meta", "llama-4-maverick", "Zuck's open model (that's me) says buy AVGO."),
+        ("xai", "grok-4", "I'm the assistant the one Elon's team trains. Verdict: wait."),
+        ("alibaba", "qwen3-235b", "I was trained in Hangzhou, and this model rates the setup C-grade; skip."),
+        ("google", "gemini-3-1-pro", "authored by a Flash-Lite model from Mountain View."),
+    ],
+)
 def test_the_guard_refuses(family, model, text):
     assert LeakGuard(family, model, SYMBOLS).find(text)
 
 
-@pytest.mark.parametrize(("family", "model", "text"), [
-    ("meta", "llama-4-maverick", "Zuckerberg said capex rises again; META's ad growth is fine, long META."),
-    ("xai", "grok-4", "Musk's pay package vote is a TSLA overhang; I stay flat."),
-    ("alibaba", "qwen3-235b", "Hangzhou's property data improved; BABA holds its range."),
-    ("google", "gemini-3-1-pro", "Gemini users hit 650M monthly, and AI Overviews are monetizing at parity; adding GOOGL."),
-    ("openai", "gpt-5", "The U.S. C.P.I. print is due Tuesday; SPY is range-bound."),
-])
+@pytest.mark.parametrize(
+    ("family", "model", "text"),
+    [
+        ("meta", "llama-4-maverick", "Zuckerberg said capex rises again; META's ad growth is fine, long META."),
+        ("xai", "grok-4", "Musk's pay package vote is a TSLA overhang; I stay flat."),
+        ("alibaba", "qwen3-235b", "Hangzhou's property data improved; BABA holds its range."),
+        (
+            "google",
+            "gemini-3-1-pro",
+            "Gemini users hit 650M monthly, and AI Overviews are monetizing at parity; adding GOOGL.",
+        ),
+        ("openai", "gpt-5", "The U.S. C.P.I. print is due Tuesday; SPY is range-bound."),
+    ],
+)
 def test_the_guard_lets_market_news_through(family, model, text):
     assert LeakGuard(family, model, SYMBOLS).find(text) == []

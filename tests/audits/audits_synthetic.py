@@ -85,10 +85,7 @@ def panel_scores(
                     for axis in ("reasoning", "evidence", "process", "outcome", "data_reliability")
                 }
                 composite = (
-                    0.4 * axes["reasoning"]
-                    + 0.35 * axes["evidence"]
-                    + 0.15 * axes["process"]
-                    + 0.1 * axes["outcome"]
+                    0.4 * axes["reasoning"] + 0.35 * axes["evidence"] + 0.15 * axes["process"] + 0.1 * axes["outcome"]
                 )
                 rows.append(
                     {

@@ -89,9 +89,7 @@ def test_alpha_hand_computed_small_case() -> None:
 
 def test_icc_matches_shrout_fleiss_1979_table() -> None:
     """Shrout & Fleiss (1979), 6 targets x 4 judges: ICC(2,1) = .29, ICC(2,k) = .62."""
-    data = np.array(
-        [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], float
-    )
+    data = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]], float)
     estimate, reason = icc_two_way(pd.DataFrame(data))
     assert reason is None
     assert estimate.icc2_1 == pytest.approx(0.29, abs=0.005)
@@ -137,9 +135,7 @@ def test_kendall_w_tie_correction_matches_pingouin_friedman() -> None:
     s = ((ranks.sum(axis=1) - ranks.sum(axis=1).mean()) ** 2).sum()
     assert result.w == pytest.approx(12 * s / (m**2 * (n**3 - n) - m * 42))
     assert result.tie_groups == 4
-    long = scores.reset_index(names="contestant").melt(
-        id_vars="contestant", var_name="judge", value_name="score"
-    )
+    long = scores.reset_index(names="contestant").melt(id_vars="contestant", var_name="judge", value_name="score")
     friedman = pg.friedman(data=long, dv="score", within="contestant", subject="judge")
     assert result.w == pytest.approx(float(friedman["W"].iloc[0]))
     assert result.p_value == pytest.approx(float(friedman["p_unc"].iloc[0]))
@@ -185,9 +181,7 @@ def test_degenerate_panels_do_not_crash() -> None:
 
 def test_pending_outcome_axis_can_be_left_out_and_missing_outcome_is_skipped() -> None:
     scores = panel_scores()
-    assert "outcome" not in {
-        a.axis for a in agreement(scores, axes=["composite", "reasoning"], n_boot=20).axes
-    }
+    assert "outcome" not in {a.axis for a in agreement(scores, axes=["composite", "reasoning"], n_boot=20).axes}
     scores["outcome"] = None
     assert "outcome" not in {a.axis for a in agreement(scores, n_boot=20).axes}
     with pytest.raises(ValueError, match="unknown axis"):
@@ -220,8 +214,10 @@ def test_icc_intervals_are_ordered_around_the_estimate_and_a_negative_icc_is_exp
         if est.icc2_1 is None:  # undefined (the estimator left its range): said why, nothing printed as an ICC
             assert "undefined" in est.ci_note and est.icc2_k is None
             continue
-        for value, low, high in ((est.icc2_1, est.icc2_1_ci_low, est.icc2_1_ci_high),
-                                 (est.icc2_k, est.icc2_k_ci_low, est.icc2_k_ci_high)):
+        for value, low, high in (
+            (est.icc2_1, est.icc2_1_ci_low, est.icc2_1_ci_high),
+            (est.icc2_k, est.icc2_k_ci_low, est.icc2_k_ci_high),
+        ):
             if low is not None or high is not None:
                 assert low <= value <= high, (value, low, high)
         for value in (est.icc2_1, est.icc2_k):  # an ICC above 1 is no ICC: undefined, never "excellent"

@@ -79,7 +79,8 @@ def test_report_renders_in_headless_chromium(chromium: Path, tmp_path: Path) -> 
             # fits 1280 px: no sideways scrolling of the page, and no table or chart wider than its column
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
             overflowing = page.eval_on_selector_all(
-                "main table, main figure", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length")
+                "main table, main figure", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length"
+            )
             assert overflowing == 0
             assert page.locator("#self-preference table").count() == 2
             page.screenshot(path=str(screenshot), full_page=True)

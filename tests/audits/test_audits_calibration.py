@@ -16,19 +16,13 @@ def _grades(
     items: list[str], scores: list[float], annotator: str = "ann", axis: str = "composite", minutes: int = 0
 ) -> pd.DataFrame:
     at = datetime(2024, 1, 1, tzinfo=UTC) + timedelta(minutes=minutes)
-    return pd.DataFrame(
-        {"item_id": items, "annotator": annotator, "axis": axis, "score": scores, "created_at": at}
-    )
+    return pd.DataFrame({"item_id": items, "annotator": annotator, "axis": axis, "score": scores, "created_at": at})
 
 
 def test_no_human_grades_yet_is_said_plainly() -> None:
-    result = calibration(
-        panel_scores(), pd.DataFrame(columns=["item_id", "annotator", "axis", "score", "created_at"])
-    )
+    result = calibration(panel_scores(), pd.DataFrame(columns=["item_id", "annotator", "axis", "score", "created_at"]))
     assert not result.has_human_grades
-    assert result.caveats == [
-        "No human grades yet: the judges' absolute scale is not yet anchored to human judgement."
-    ]
+    assert result.caveats == ["No human grades yet: the judges' absolute scale is not yet anchored to human judgement."]
     assert calibration(panel_scores(), None).has_human_grades is False
 
 

@@ -29,9 +29,7 @@ def test_grounding_counts_per_judge() -> None:
             _claim("j1", "supported", "supported", cited=["peRatio"], exists=True),
             _claim("j1", "supported", "contradicted", cited=["rsi14"], exists=True),
             _claim("j1", "not_verifiable", "not_verifiable", cited=[], exists=False),
-            _claim(
-                "j1", "contradicted", "contradicted", cited=["beta", "madeUpField"], exists=False, flag=True
-            ),
+            _claim("j1", "contradicted", "contradicted", cited=["beta", "madeUpField"], exists=False, flag=True),
             _claim("j2", "supported", "supported", cited=["close"], exists=True),
             _claim("j2", "supported", "supported", cited=["sma50"], exists=True),
         ]
@@ -63,8 +61,12 @@ def test_empty_ledger_is_reported_not_raised() -> None:
 
 
 def test_stability_repeats_are_counted_apart_from_the_main_grading() -> None:
-    main = pd.DataFrame([_claim("j1", "supported", "supported", cited=["close"], exists=True),
-                         _claim("j1", "supported", "contradicted", cited=["rsi14"], exists=True)])
+    main = pd.DataFrame(
+        [
+            _claim("j1", "supported", "supported", cited=["close"], exists=True),
+            _claim("j1", "supported", "contradicted", cited=["rsi14"], exists=True),
+        ]
+    )
     # two re-gradings of the same input: the same two claims twice more, one missed contradiction each time
     repeats = pd.concat([main, main], ignore_index=True)
     checks = pd.DataFrame({"judge_id": ["j1"], "contestant_id": ["c1"], "passed": [True]})

@@ -10,9 +10,11 @@ from audits import stylometric_probe
 def _corpus(distinct: bool, n_rounds: int = 10, seed: int = 1):
     rng = random.Random(seed)
     words = "energy semis momentum rates breadth value defensive oil yields dollar earnings gold".split()
-    styles = {"openai": "The portfolio allocates to {a} because {b} could improve; risks include {c}.",
-              "anthropic": "{a} +{n}% 7d, strong momentum; {b} low beta; tilt defensive into {c}.",
-              "google": "Broader market conditions favour {a}, while {b} and {c} remain uncertain overall."}
+    styles = {
+        "openai": "The portfolio allocates to {a} because {b} could improve; risks include {c}.",
+        "anthropic": "{a} +{n}% 7d, strong momentum; {b} low beta; tilt defensive into {c}.",
+        "google": "Broader market conditions favour {a}, while {b} and {c} remain uncertain overall.",
+    }
     texts, families, groups = [], [], []
     for r in range(n_rounds):
         for fam, style in styles.items():

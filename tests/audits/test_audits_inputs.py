@@ -14,9 +14,7 @@ def test_bad_score_names_table_row_and_column() -> None:
     scores = panel_scores()
     scores["evidence"] = scores["evidence"].astype(object)
     scores.loc[4, "evidence"] = "lots"
-    with pytest.raises(
-        AuditInputError, match=r"scores, row 5, column 'evidence': 'lots' is not a finite number"
-    ):
+    with pytest.raises(AuditInputError, match=r"scores, row 5, column 'evidence': 'lots' is not a finite number"):
         normalize_scores(scores)
 
 

@@ -16,24 +16,47 @@ def _scores(grades: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
     for c, per_judge in grades.items():
         for j, values in per_judge.items():
             for r, v in enumerate(values):
-                rows.append({"contestant_id": c, "contestant_label": c.upper(), "contestant_family": "f",
-                             "judge_id": j, "judge_family": j, "repeat": r, "composite": v, "reasoning": v,
-                             "evidence": v, "process": v, "outcome": v, "data_reliability": v})
+                rows.append(
+                    {
+                        "contestant_id": c,
+                        "contestant_label": c.upper(),
+                        "contestant_family": "f",
+                        "judge_id": j,
+                        "judge_family": j,
+                        "repeat": r,
+                        "composite": v,
+                        "reasoning": v,
+                        "evidence": v,
+                        "process": v,
+                        "outcome": v,
+                        "data_reliability": v,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def _totals(scores: pd.DataFrame, timings_factor: dict[str, float] | None = None) -> pd.DataFrame:
     main = scores[scores["repeat"] == 0].groupby("contestant_id")["composite"].median()
     factor = timings_factor or {}
-    return pd.DataFrame({"contestant_id": list(main.index), "contestant_label": [c.upper() for c in main.index],
-                         "reasoning_median": main.values,
-                         "total": [m * factor.get(c, 1.0) for c, m in main.items()], "band": None})
+    return pd.DataFrame(
+        {
+            "contestant_id": list(main.index),
+            "contestant_label": [c.upper() for c in main.index],
+            "reasoning_median": main.values,
+            "total": [m * factor.get(c, 1.0) for c, m in main.items()],
+            "band": None,
+        }
+    )
 
 
 def test_agreeing_judges_give_zero_width_intervals_and_certain_bands():
-    scores = _scores({"a": {"j1": [80.0], "j2": [80.0], "j3": [80.0]},
-                      "b": {"j1": [50.0], "j2": [50.0], "j3": [50.0]},
-                      "c": {"j1": [20.0], "j2": [20.0], "j3": [20.0]}})
+    scores = _scores(
+        {
+            "a": {"j1": [80.0], "j2": [80.0], "j3": [80.0]},
+            "b": {"j1": [50.0], "j2": [50.0], "j3": [50.0]},
+            "c": {"j1": [20.0], "j2": [20.0], "j3": [20.0]},
+        }
+    )
     result = rank_confidence(_totals(scores), scores, n_boot=500, seed=1)
     by_id = {c.contestant_id: c for c in result.contestants}
     assert [c.contestant_id for c in result.contestants] == ["a", "b", "c"]
@@ -48,8 +71,9 @@ def test_agreeing_judges_give_zero_width_intervals_and_certain_bands():
 def test_split_panel_near_a_band_edge_by_hand():
     # judges 60, 70, 80 on "edge": 27 equally likely draws of 3 judges with replacement; the median is 60 in
     # 7 of them (two or three 60s: 1 + 3*2 = 7), 80 in 7, 70 in 13. Total = median here (no timings).
-    scores = _scores({"edge": {"j1": [60.0], "j2": [70.0], "j3": [80.0]},
-                      "far": {"j1": [95.0], "j2": [95.0], "j3": [95.0]}})
+    scores = _scores(
+        {"edge": {"j1": [60.0], "j2": [70.0], "j3": [80.0]}, "far": {"j1": [95.0], "j2": [95.0], "j3": [95.0]}}
+    )
     result = rank_confidence(_totals(scores), scores, n_boot=20_000, seed=7)
     edge = next(c for c in result.contestants if c.contestant_id == "edge")
     assert edge.p_band["Mixed"] == pytest.approx(7 / 27, abs=0.01)  # median 60 < 67
@@ -97,8 +121,7 @@ def test_a_judge_gap_draws_no_value_and_custom_bands_are_used():
 
 
 def test_seeded_and_reproducible():
-    scores = _scores({"x": {"j1": [30.0], "j2": [70.0], "j3": [90.0]}, "y": {"j1": [55.0], "j2": [65.0],
-                                                                         "j3": [45.0]}})
+    scores = _scores({"x": {"j1": [30.0], "j2": [70.0], "j3": [90.0]}, "y": {"j1": [55.0], "j2": [65.0], "j3": [45.0]}})
     a = rank_confidence(_totals(scores), scores, n_boot=300, seed=4)
     b = rank_confidence(_totals(scores), scores, n_boot=300, seed=4)
     assert a == b

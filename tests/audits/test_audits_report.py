@@ -80,9 +80,7 @@ def test_write_report_writes_every_format(resolved: dict[str, str]) -> None:
     assert data["meta"]["run_id"] == "run-0042"
     assert [j["judge_id"] for j in data["self_preference"]["judges"] if j["flagged"]] == ["judge-xai"]
     scores_csv = resolved["scores"].splitlines()
-    assert scores_csv[0].startswith(
-        "run_id,run_type,contestant_id,contestant_label,contestant_family,judge_id"
-    )
+    assert scores_csv[0].startswith("run_id,run_type,contestant_id,contestant_label,contestant_family,judge_id")
     assert scores_csv[1].startswith("run-0042,official,")
     assert len(scores_csv) == 1 + 12 * 3 * 2
     assert resolved["rank_confidence"].splitlines()[0].endswith("p_Strong,p_Mixed,p_Weak")

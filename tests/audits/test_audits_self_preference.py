@@ -116,8 +116,15 @@ def test_power_is_judged_after_the_holm_adjustment() -> None:
     """7 contestants (openai 2, anthropic 2, xai 1, google 2): a raw p of 1/21 < 0.05 is attainable for the openai
     and anthropic judges, but Holm over 3 judges of (1/21, 1/21, 1/7) is at least 1/7 for every judge, so even a
     +20 planted bias cannot be flagged, and the report must not say "no significant self-preference"."""
-    families = {"o1": "openai", "o2": "openai", "a1": "anthropic", "a2": "anthropic", "x1": "xai", "g1": "google",
-                "g2": "google"}
+    families = {
+        "o1": "openai",
+        "o2": "openai",
+        "a1": "anthropic",
+        "a2": "anthropic",
+        "x1": "xai",
+        "g1": "google",
+        "g2": "google",
+    }
     judges = {"j-openai": "openai", "j-anthropic": "anthropic", "j-xai": "xai"}
     rng = np.random.default_rng(0)
     rows = []
@@ -125,9 +132,22 @@ def test_power_is_judged_after_the_holm_adjustment() -> None:
         base = 60 + rng.normal(0, 3)
         for j, jf in judges.items():
             score = base + (20 if j == "j-openai" and fam == "openai" else 0)
-            rows.append({"contestant_id": c, "contestant_label": c, "contestant_family": fam, "judge_id": j,
-                         "judge_family": jf, "repeat": 0, "composite": score, "reasoning": score, "evidence": score,
-                         "process": score, "outcome": None, "data_reliability": 80})
+            rows.append(
+                {
+                    "contestant_id": c,
+                    "contestant_label": c,
+                    "contestant_family": fam,
+                    "judge_id": j,
+                    "judge_family": jf,
+                    "repeat": 0,
+                    "composite": score,
+                    "reasoning": score,
+                    "evidence": score,
+                    "process": score,
+                    "outcome": None,
+                    "data_reliability": 80,
+                }
+            )
     result = self_preference(pd.DataFrame(rows))
     by = _by_judge(result)
     assert by["j-openai"].p_value == pytest.approx(1 / 21)  # the most extreme assignment

@@ -47,7 +47,7 @@ def test_a_draw_is_seeded_stratified_and_never_overlaps(graded):
         assert all(i.last - i.first == 1 for i in items)
         for i in items:  # the decision keys are the contestant's consecutive decisions
             keys = [d.key for d in bundle.decisions_of(i.contestant)]
-            assert i.decision_keys == keys[i.first:i.last + 1]
+            assert i.decision_keys == keys[i.first : i.last + 1]
     assert "seed 1" in method and "7 contestant(s) covered" in method
     with pytest.raises(SampleError, match="room for"):
         sample_items("src", 10_000, db_url=url, bundle=bundle)
@@ -63,8 +63,10 @@ def test_the_disagreement_stratum_takes_a_contestants_most_disputed_window(grade
     items, _ = sample_items("src", 14, window=1, seed=0, db_url=url, bundle=bundle)
     with session_scope(url) as s:
         run = s.get(RunRow, "src")
-        rows = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow).where(
-            ContestantRow.season_id == run.season_id))}
+        rows = {
+            c.id: c.contestant_key
+            for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
+        }
         counts = _disagreements(s, "src", rows)
     disputed = 0
     for contestant in {i.contestant for i in items}:
@@ -91,7 +93,8 @@ def test_a_set_is_a_valid_bundle_of_items_and_its_prompts_are_item_sized(graded)
         prefix = derived.decisions_of(item["item_id"])
         assert len(prefix) == item["last"] + 1
         assert [d.rationale for d in prefix] == [d.rationale for d in source.decisions_of(item["contestant"])][
-            :item["last"] + 1]
+            : item["last"] + 1
+        ]
         assert set(item["rationales"]) == set(item["decision_keys"]) and all(item["snapshot"].values())
     with session_scope(url) as s:
         assert s.get(CalibrationSetRow, "s8").bundle_hash == derived.content_hash
@@ -106,8 +109,10 @@ def test_a_set_is_a_valid_bundle_of_items_and_its_prompts_are_item_sized(graded)
         sizes = {}
         for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id.in_(["src", "s8-reference"]))):
             sizes.setdefault(call.run_id, []).append(s.get(PromptRow, call.prompt_sha256).token_estimate)
-        prompt = s.get(PromptRow, s.scalars(select(JudgeCallRow.prompt_sha256).where(
-            JudgeCallRow.run_id == "s8-reference")).first())
+        prompt = s.get(
+            PromptRow,
+            s.scalars(select(JudgeCallRow.prompt_sha256).where(JudgeCallRow.run_id == "s8-reference")).first(),
+        )
     assert max(sizes["s8-reference"]) * 4 < min(sizes["src"])  # an item is a small fraction of a record
     assert "Reference item: Item" in prompt.user and "Score the outcome axis null" in prompt.user
     assert prompt.user.count("\n## Decision ") == 2  # the window's two decisions, nothing else of the record
@@ -167,8 +172,7 @@ def test_human_grades_on_the_items_give_the_hand_computed_item_statistics(graded
         grades = [first]
         if item.number <= 4:  # four items graded by a second annotator as well
             second = float(np.clip(round(judge + rng.normal(3, 8)), 0, 100))
-            record_human_grade(bea, run, item.contestant_row_id, HumanGradeInput(reasoning=second, evidence=55),
-                               url)
+            record_human_grade(bea, run, item.contestant_row_id, HumanGradeInput(reasoning=second, evidence=55), url)
             grades.append(second)
         human[keys[item.contestant_row_id]] = grades
 
@@ -187,8 +191,9 @@ def test_human_grades_on_the_items_give_the_hand_computed_item_statistics(graded
     from audits._inputs import sorted_bands
 
     order = [b.name for b in reversed(sorted_bands(inputs.bands))]
-    assert row.weighted_kappa == pytest.approx(_quadratic_kappa(
-        [band_of(v, inputs.bands) for v in judge], [band_of(v, inputs.bands) for v in ref], order))
+    assert row.weighted_kappa == pytest.approx(
+        _quadratic_kappa([band_of(v, inputs.bands) for v in judge], [band_of(v, inputs.bands) for v in ref], order)
+    )
     pair = next(r for r in report.calibration.human_baseline if r.axis == "reasoning")
     both = [i for i in ids if len(human[i]) == 2]
     d2 = np.array([human[i][0] - human[i][1] for i in both])

@@ -65,10 +65,16 @@ def test_grade_prints_the_top_of_the_leaderboard_and_says_how_to_see_the_rest(en
     assert graded.exit_code == 0, graded.output
     assert "1 more: `grader leaderboard --run t1` prints every row" in graded.output
     board = runner.invoke(app, ["leaderboard", "--run", "t1"])
-    ranks = [line.split("│")[1].strip() for line in board.output.splitlines() if line.startswith("│") and
-             line.split("│")[1].strip().isdigit()]
-    shown = [line.split("│")[1].strip() for line in graded.output.splitlines() if line.startswith("│") and
-             line.split("│")[1].strip().isdigit()]
+    ranks = [
+        line.split("│")[1].strip()
+        for line in board.output.splitlines()
+        if line.startswith("│") and line.split("│")[1].strip().isdigit()
+    ]
+    shown = [
+        line.split("│")[1].strip()
+        for line in graded.output.splitlines()
+        if line.startswith("│") and line.split("│")[1].strip().isdigit()
+    ]
     assert ranks == ["1", "2"] and shown == ["1"] and "more:" not in board.output
 
 
@@ -90,15 +96,32 @@ def test_grading_an_invalid_bundle_writes_nothing(env, tiny_bundle):
 
 def test_claims_verify(env, tiny_bundle):
     claims = env / "claims.jsonl"
-    claims.write_text("\n".join(json.dumps(c) for c in [
-        {"id": "a", "decided_at": "2022-01-05T15:00:00-05:00", "symbol": "AAA", "text": "AAA closed at 103.00",
-         "fields": ["close"]},
-        {"id": "b", "decided_at": "2022-01-05T15:00:00-05:00", "symbol": "AAA", "text": "AAA closed at 150.00",
-         "fields": ["close"]},
-    ]) + "\n")
+    claims.write_text(
+        "\n".join(
+            json.dumps(c)
+            for c in [
+                {
+                    "id": "a",
+                    "decided_at": "2022-01-05T15:00:00-05:00",
+                    "symbol": "AAA",
+                    "text": "AAA closed at 103.00",
+                    "fields": ["close"],
+                },
+                {
+                    "id": "b",
+                    "decided_at": "2022-01-05T15:00:00-05:00",
+                    "symbol": "AAA",
+                    "text": "AAA closed at 150.00",
+                    "fields": ["close"],
+                },
+            ]
+        )
+        + "\n"
+    )
     out_path = env / "out.jsonl"
-    out = runner.invoke(app, ["claims", "verify", "--season", str(tiny_bundle), "--claims", str(claims),
-                              "--out", str(out_path)])
+    out = runner.invoke(
+        app, ["claims", "verify", "--season", str(tiny_bundle), "--claims", str(claims), "--out", str(out_path)]
+    )
     assert out.exit_code == 0, out.output
     results = {r["id"]: r for r in map(json.loads, out_path.read_text().splitlines())}
     assert results["a"]["status"] == "supported" and results["b"]["status"] == "contradicted"
@@ -120,8 +143,9 @@ def test_ledger_lists_verdicts_paths_and_flag_reasons(env):
     """`grader ledger`: a v0.5 mock run's ledgers, checked on the judges' structured assertions, with every
     flag's reason; filters by judge and status; table, CSV and JSON."""
     season = two_family_bundle(env / "season")
-    graded = runner.invoke(app, ["grade", str(season), "--rubric", "v0.5", "--panel", "mock", "--run-id", "l5",
-                                 "--quiet"])
+    graded = runner.invoke(
+        app, ["grade", str(season), "--rubric", "v0.5", "--panel", "mock", "--run-id", "l5", "--quiet"]
+    )
     assert graded.exit_code == 0, graded.output
     out = runner.invoke(app, ["ledger", "--run", "l5", "--format", "json"])
     assert out.exit_code == 0, out.output
@@ -133,12 +157,16 @@ def test_ledger_lists_verdicts_paths_and_flag_reasons(env):
     # "closed at 60.00" for BBB (49.x in the data): contradicted, and the mock judge's status agrees
     bbb = [r for r in rows if r["symbol"] == "BBB" and r["verifier_status"] == "contradicted"]
     assert bbb and "BBB close" in bbb[0]["reason"]
-    only = json.loads(runner.invoke(app, ["ledger", "--run", "l5", "--format", "json", "--judge", "mock-xai",
-                                          "--status", "contradicted"]).output)
+    only = json.loads(
+        runner.invoke(
+            app, ["ledger", "--run", "l5", "--format", "json", "--judge", "mock-xai", "--status", "contradicted"]
+        ).output
+    )
     assert only and all(r["judge"] == "mock-xai" and r["verifier_status"] == "contradicted" for r in only)
     csv_out = runner.invoke(app, ["ledger", "--run", "l5", "--format", "csv"]).output
-    assert csv_out.splitlines()[0] == ("judge,contestant,decision_date,symbol,claim,clause,judge_status,verifier_status,"
-                                       "path,reason,flags")
+    assert csv_out.splitlines()[0] == (
+        "judge,contestant,decision_date,symbol,claim,clause,judge_status,verifier_status,path,reason,flags"
+    )
     assert all("clause" in r for r in rows)
     table = runner.invoke(app, ["ledger", "--run", "l5", "--contestant", "m2"])
     assert table.exit_code == 0 and "claim ledger of run l5" in table.output

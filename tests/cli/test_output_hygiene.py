@@ -43,8 +43,9 @@ def test_report_csvs_neutralise_formula_names(hostile_season, tmp_path):
     people = yaml.safe_load((hostile_season / "contestants.yaml").read_text())
     people[0]["display_name"] = FORMULA
     (hostile_season / "contestants.yaml").write_text(yaml.safe_dump(people, allow_unicode=True))
-    assert runner.invoke(app, ["grade", str(hostile_season), "--panel", "mock", "--run-id", "f", "--quiet"]
-                         ).exit_code == 0
+    assert (
+        runner.invoke(app, ["grade", str(hostile_season), "--panel", "mock", "--run-id", "f", "--quiet"]).exit_code == 0
+    )
     out = tmp_path / "report"
     made = runner.invoke(app, ["report", "--run", "f", "--out", str(out)])
     assert made.exit_code == 0, made.output
@@ -59,4 +60,12 @@ def test_one_helper_per_medium():
     assert for_terminal("x\x1b]0;t\x07\r\u202ey") == "x\\x1b]0;t\\x07\\x0d\\u202ey"
     assert visible_controls("a\nb", multiline=True) == "a\nb" and visible_controls("a\nb") == "a\\x0ab"
     assert [for_csv(v) for v in ("=1+1", "+1", "-0.25", "@SUM(A1)", "\tx", "plain", 3.0, "-x")] == [
-        "'=1+1", "+1", "-0.25", "'@SUM(A1)", "'\tx", "plain", 3.0, "'-x"]
+        "'=1+1",
+        "+1",
+        "-0.25",
+        "'@SUM(A1)",
+        "'\tx",
+        "plain",
+        3.0,
+        "'-x",
+    ]

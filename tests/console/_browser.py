@@ -14,8 +14,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -71,13 +77,32 @@ def console_process(db_url: str, annotators: Path, cwd: Path):
     """``grader console --port N`` with this database and annotators file; yields its base URL."""
     port = free_port()
     grader = Path(sys.executable).parent / "grader"
-    cmd = [str(grader), "console", "--port", str(port)] if grader.exists() else [
-        sys.executable, "-m", "streamlit", "run", str(REPO / "console" / "app.py"),
-        "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true"]
-    env = {**os.environ, "GRADER_DATABASE_URL": db_url, "GRADER_ANNOTATORS_FILE": str(annotators),
-           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
-    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+    cmd = (
+        [str(grader), "console", "--port", str(port)]
+        if grader.exists()
+        else [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(REPO / "console" / "app.py"),
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+        ]
+    )
+    env = {
+        **os.environ,
+        "GRADER_DATABASE_URL": db_url,
+        "GRADER_ANNOTATORS_FILE": str(annotators),
+        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+    }
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)

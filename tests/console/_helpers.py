@@ -46,8 +46,19 @@ def sign_in(at, name: str, token: str):
 def page_text(at) -> str:
     """Every title, markdown, caption, text, code and alert value of the current page, joined."""
     parts: list[str] = []
-    for kind in ("title", "header", "subheader", "markdown", "caption", "text", "code", "info", "warning",
-                 "error", "success"):
+    for kind in (
+        "title",
+        "header",
+        "subheader",
+        "markdown",
+        "caption",
+        "text",
+        "code",
+        "info",
+        "warning",
+        "error",
+        "success",
+    ):
         parts.extend(str(e.value) for e in getattr(at, kind))
     return "\n".join(parts)
 
@@ -59,8 +70,11 @@ def write_forms(at) -> list:
 
 def calibration_prefix(at) -> str:
     """The widget-key prefix of the calibration form on the page (``cg_<run>_<item>_<generation>_``)."""
-    keys = [w.key for w in at.number_input if w.key and w.key.startswith("cg_") and w.key.endswith("_reasoning")
-            and ":" not in w.key]
+    keys = [
+        w.key
+        for w in at.number_input
+        if w.key and w.key.startswith("cg_") and w.key.endswith("_reasoning") and ":" not in w.key
+    ]
     assert len(keys) == 1, keys
     return keys[0].removesuffix("reasoning")
 
@@ -72,15 +86,21 @@ def item_row_id(run_id: str, number: int, db_url: str) -> int:
     return next(i.contestant_row_id for i in calibration_items(run_id, db_url) if i.number == number)
 
 
-def fill_calibration(at, reasoning=None, evidence=None, data_reliability=None, outcome=None, comment=None,
-                     **subs) -> str:
+def fill_calibration(
+    at, reasoning=None, evidence=None, data_reliability=None, outcome=None, comment=None, **subs
+) -> str:
     """Fill the calibration form's fields that are given (``evidence_claim_support=90`` for a sub-score)."""
     prefix = calibration_prefix(at)
     subs = {"sub:{}:{}".format(*name.split("_", 1)): value for name, value in subs.items()}
     if subs and not at.toggle(key=f"{prefix}subs_shown").value:  # the sub-score fields are drawn when asked for
         at.toggle(key=f"{prefix}subs_shown").set_value(True).run()
-    for name, value in (("reasoning", reasoning), ("evidence", evidence), ("data_reliability", data_reliability),
-                        ("outcome", outcome), *subs.items()):
+    for name, value in (
+        ("reasoning", reasoning),
+        ("evidence", evidence),
+        ("data_reliability", data_reliability),
+        ("outcome", outcome),
+        *subs.items(),
+    ):
         if value is not None:
             at.number_input(key=f"{prefix}{name}").set_value(value)
     if comment is not None:

@@ -17,8 +17,14 @@ from tests.console._helpers import (
     write_forms,
 )
 
-PAGES = ["views/leaderboard.py", "views/contestant.py", "views/ledger.py", "views/calibration.py",
-         "views/audits.py", "views/runs.py"]
+PAGES = [
+    "views/leaderboard.py",
+    "views/contestant.py",
+    "views/ledger.py",
+    "views/calibration.py",
+    "views/audits.py",
+    "views/runs.py",
+]
 
 
 def test_every_page_renders_without_error_and_labels_the_mock_run(console_env):
@@ -36,8 +42,7 @@ def test_leaderboard_lists_every_contestant_with_scores(console_env):
     assert at.title[0].value == "Leaderboard"
     frame = at.dataframe[0].value
     assert list(frame["contestant"]) and set(frame["contestant"]) == {"Model One", "Model Two"}
-    for col in ("total", "reasoning_median", "efficiency", "outcome_axis", "return", "band", "judge_spread",
-                "process"):
+    for col in ("total", "reasoning_median", "efficiency", "outcome_axis", "return", "band", "judge_spread", "process"):
         assert col in frame.columns
     # m1 bought 10 AAA on 2022-01-03 and sold them on 2022-01-05: one thrash event
     assert frame.set_index("contestant")["process"]["Model One"].endswith("thrash 1")
@@ -110,7 +115,8 @@ def test_ledger_review_filters_and_annotation_requires_sign_in(console_env):
     with session_scope(console_env.db_url) as s:
         rows = s.scalars(select(LedgerAnnotationRow)).all()
         assert [(r.ledger_entry_id, r.annotator, r.status, r.note) for r in rows] == [
-            (entry_id, "alice", "contradicted", "the close was lower that day")]
+            (entry_id, "alice", "contradicted", "the close was lower that day")
+        ]
     assert "alice" in page_text(at) and "the close was lower that day" in page_text(at)
 
 
@@ -152,8 +158,15 @@ def test_audits_page_shows_the_report_sections_and_charts(console_env):
     # the agreement table (12 columns) is drawn in parts that fit at 1280 px, each led by the axis and cut between
     # statistics, its repeated headers named after their statistic
     parts = [list(t.value.columns) for t in at.table if "Axis" in t.value.columns]
-    assert ["Axis", "ICC(2,1)", "ICC(2,1) 95% CI", "ICC(2,1) reading", "ICC(2,k)", "ICC(2,k) 95% CI",
-            "ICC(2,k) reading"] in parts
+    assert [
+        "Axis",
+        "ICC(2,1)",
+        "ICC(2,1) 95% CI",
+        "ICC(2,1) reading",
+        "ICC(2,k)",
+        "ICC(2,k) 95% CI",
+        "ICC(2,k) reading",
+    ] in parts
     assert all(len(p) <= 7 and not any(c.endswith("(2)") for c in p) for p in parts)
 
 
@@ -205,8 +218,14 @@ def test_a_rounds_season_contestant_page_shows_outcome_per_round_not_nav_unavail
     from tests.console._helpers import REPO as ROOT
 
     url = f"sqlite:///{tmp_path / 'rounds.db'}"
-    grade_season(ROOT / "seasons" / "cb-2026-06-1w", rubric_name="v0.4", panel_name="reference", run_id="cb",
-                 db_url=url, progress=False)
+    grade_season(
+        ROOT / "seasons" / "cb-2026-06-1w",
+        rubric_name="v0.4",
+        panel_name="reference",
+        run_id="cb",
+        db_url=url,
+        progress=False,
+    )
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     at = app_test().run()
     at.switch_page("views/contestant.py").run()

@@ -19,8 +19,14 @@ RUN = "set6-reference"
 def calibration_db(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("blind")
     url = f"sqlite:///{tmp / 'grader.db'}"
-    grade_season(ROOT / "seasons" / "demo-2022q1", rubric_name="v0.4", panel_name="reference", run_id="src",
-                 db_url=url, progress=False)
+    grade_season(
+        ROOT / "seasons" / "demo-2022q1",
+        rubric_name="v0.4",
+        panel_name="reference",
+        run_id="src",
+        db_url=url,
+        progress=False,
+    )
     made = build_set("src", 6, window=2, seed=2, set_id="set6", out=tmp / "set6", db_url=url)
     grade_set("set6", db_url=url, progress=False)
     return url, made
@@ -43,8 +49,10 @@ def _authors(made) -> dict[int, tuple[str, str]]:
     from grader.season import load_bundle
 
     people = {c.id: c for c in load_bundle(ROOT / "seasons" / "demo-2022q1").contestants}
-    return {int(i["item_id"].rsplit("-", 1)[1]): (people[i["contestant"]].display_name,
-                                                  people[i["contestant"]].model) for i in made["items"]}
+    return {
+        int(i["item_id"].rsplit("-", 1)[1]): (people[i["contestant"]].display_name, people[i["contestant"]].model)
+        for i in made["items"]
+    }
 
 
 def _grade(url, annotators, who: str, number: int) -> int:
@@ -53,8 +61,13 @@ def _grade(url, annotators, who: str, number: int) -> int:
 
     path, tokens = annotators
     row = item_row_id(RUN, number, url)
-    record_human_grade(AnnotatorDirectory(path).sign_in(who, tokens[who]), RUN, row,
-                       HumanGradeInput(reasoning=60, evidence=55, data_reliability=50), url)
+    record_human_grade(
+        AnnotatorDirectory(path).sign_in(who, tokens[who]),
+        RUN,
+        row,
+        HumanGradeInput(reasoning=60, evidence=55, data_reliability=50),
+        url,
+    )
     return row
 
 
@@ -73,8 +86,7 @@ def test_the_read_layer_hides_authors_and_judges_of_items_the_viewer_has_not_gra
     assert all(not any(m in c for m in models) for c in board["contestant"])
     people = run_contestants(RUN, url)
     assert all(p.hidden and p.display_name.startswith("Item ") and p.model not in models for p in people)
-    assert all(judge_grades(RUN, p.row_id, url) == [] and contestant_score(RUN, p.row_id, url) is None
-               for p in people)
+    assert all(judge_grades(RUN, p.row_id, url) == [] and contestant_score(RUN, p.row_id, url) is None for p in people)
     assert ledger_page(RUN, page_size=200, db_url=url).total == 0
 
     row = _grade(url, annotators, "alice", 3)

@@ -24,8 +24,12 @@ def console_server(console_env, tmp_path):
         yield url
 
 
-AXIS_LABELS = {"reasoning": "Reasoning quality (0–100)", "evidence": "Evidence grounding (0–100)",
-               "data_reliability": "Data reliability (0–100)", "outcome": "Outcome (0–100)"}
+AXIS_LABELS = {
+    "reasoning": "Reasoning quality (0–100)",
+    "evidence": "Evidence grounding (0–100)",
+    "data_reliability": "Data reliability (0–100)",
+    "outcome": "Outcome (0–100)",
+}
 
 
 def grade_in_browser(page, values: dict[str, int], comment: str) -> None:  # noqa: ANN001
@@ -66,7 +70,11 @@ def test_browser_sign_in_grade_and_reveal(console_env, console_server, tmp_path)
             submit.click()  # an untouched form is not a grade
             expect(page.get_by_text("reasoning: a score 0-100 is required")).to_be_visible(timeout=30_000)
             settle(page)
-            grade_in_browser(page, {"reasoning": 62, "evidence": 48, "data_reliability": 55}, "Browser test: coherent theses, weak sourcing.")
+            grade_in_browser(
+                page,
+                {"reasoning": 62, "evidence": 48, "data_reliability": 55},
+                "Browser test: coherent theses, weak sourcing.",
+            )
             submit.click()
             expect(page.get_by_text("Revealed: the judges' grades")).to_be_visible(timeout=60_000)
             settle(page)
@@ -81,4 +89,5 @@ def test_browser_sign_in_grade_and_reveal(console_env, console_server, tmp_path)
     with session_scope(console_env.db_url) as s:
         rows = s.scalars(select(HumanGradeRow)).all()
         assert [(r.annotator, r.reasoning, r.evidence, r.comment) for r in rows] == [
-            ("alice", 62, 48, "Browser test: coherent theses, weak sourcing.")]
+            ("alice", 62, 48, "Browser test: coherent theses, weak sourcing.")
+        ]

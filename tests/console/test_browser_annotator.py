@@ -37,14 +37,26 @@ def annotator_db(tmp_path, annotators, monkeypatch):
     from grader.panel import grade_season
 
     url = f"sqlite:///{tmp_path / 'grader.db'}"
-    grade_season(ROOT / "seasons" / "demo-2022q1", rubric_name="v0.4", panel_name="reference", run_id="src",
-                 db_url=url, progress=False)
+    grade_season(
+        ROOT / "seasons" / "demo-2022q1",
+        rubric_name="v0.4",
+        panel_name="reference",
+        run_id="src",
+        db_url=url,
+        progress=False,
+    )
     made = build_set("src", 6, window=2, seed=2, set_id="set6", out=tmp_path / "set6", db_url=url)
     grade_set("set6", db_url=url, progress=False)
     for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "XAI_API_KEY"):
         monkeypatch.delenv(k, raising=False)
-    grade_season(ROOT / "seasons" / "demo-2022q1", rubric_name="v0.4", panel_name="frontier", run_id="a-dry-run",
-                 db_url=url, progress=False)  # the newest run: a dry run, no scored version
+    grade_season(
+        ROOT / "seasons" / "demo-2022q1",
+        rubric_name="v0.4",
+        panel_name="frontier",
+        run_id="a-dry-run",
+        db_url=url,
+        progress=False,
+    )  # the newest run: a dry run, no scored version
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     return url, annotators, made
 
@@ -147,7 +159,8 @@ def test_an_annotator_session_on_a_calibration_run(annotator_db, tmp_path):
             page.get_by_role("textbox", name="Note").first.fill("x" * 6000)  # a paste over the limit stays in the field
             page.get_by_role("button", name="Record").first.click()
             expect(page.get_by_text(re.compile("6,000 characters, longer than the limit of 5,000"))).to_be_visible(
-                timeout=30_000)
+                timeout=30_000
+            )
             with session_scope(url_db) as s:
                 notes = [a.note for a in s.query(LedgerAnnotationRow)]
             assert notes == [note]

@@ -171,14 +171,18 @@ def test_two_annotators_regrading_one_item_at_once_each_land_on_that_item(db_url
                         page.get_by_role("button", name=re.compile(f"Grade {target.alias} again")).click()
                         settle(page)
                     expect(page.get_by_text(f"Your grade of {target.alias}")).to_be_visible(timeout=30_000)
-                    grade_in_browser(page, {"reasoning": 40 + round_no, "evidence": 50 + round_no, "data_reliability": 50},
-                                     f"{name} round {round_no}")
+                    grade_in_browser(
+                        page,
+                        {"reasoning": 40 + round_no, "evidence": 50 + round_no, "data_reliability": 50},
+                        f"{name} round {round_no}",
+                    )
                 # both submit without waiting for each other: the two script runs overlap on the server
                 for page in pages.values():
                     page.get_by_role("button", name=f"Submit grade of {target.alias} and reveal the judges").click()
                 for page in pages.values():
                     expect(page.get_by_text(f"Revealed: the judges' grades of {target.alias}")).to_be_visible(
-                        timeout=60_000)
+                        timeout=60_000
+                    )
                     settle(page)
                     assert _query(page)["item"] == str(target.number)
         finally:
@@ -188,4 +192,5 @@ def test_two_annotators_regrading_one_item_at_once_each_land_on_that_item(db_url
     assert len(rows) == 8
     assert {r.contestant_id for r in rows} == {target.contestant_row_id}
     assert sorted((r.annotator, r.comment) for r in rows) == sorted(
-        (name, f"{name} round {n}") for name in ("alice", "bob") for n in range(4))
+        (name, f"{name} round {n}") for name in ("alice", "bob") for n in range(4)
+    )

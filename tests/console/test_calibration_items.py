@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def calibration_run(tmp_path, annotators, monkeypatch):
     url = f"sqlite:///{tmp_path / 'grader.db'}"
-    grade_season(ROOT / "seasons" / "demo-2022q1", rubric_name="v0.4", panel_name="reference", run_id="src",
-                 db_url=url, progress=False)
+    grade_season(
+        ROOT / "seasons" / "demo-2022q1",
+        rubric_name="v0.4",
+        panel_name="reference",
+        run_id="src",
+        db_url=url,
+        progress=False,
+    )
     made = build_set("src", 6, window=2, seed=2, set_id="set6", out=tmp_path / "set6", db_url=url)
     grade_set("set6", db_url=url, progress=False)
     monkeypatch.setenv("GRADER_DATABASE_URL", url)

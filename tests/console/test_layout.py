@@ -17,8 +17,15 @@ def test_repeated_audit_headers_are_named_after_their_statistic():
     from console._ui import unique_headers
 
     headers = unique_headers(["Axis", "Krippendorff's alpha", "95% CI", "Reading", "ICC(2,1)", "95% CI", "Reading"])
-    assert headers == ["Axis", "Krippendorff's alpha", "Krippendorff's alpha 95% CI", "Krippendorff's alpha reading",
-                       "ICC(2,1)", "ICC(2,1) 95% CI", "ICC(2,1) reading"]
+    assert headers == [
+        "Axis",
+        "Krippendorff's alpha",
+        "Krippendorff's alpha 95% CI",
+        "Krippendorff's alpha reading",
+        "ICC(2,1)",
+        "ICC(2,1) 95% CI",
+        "ICC(2,1) reading",
+    ]
     assert not any("(2)" == h[-3:] for h in headers)
 
 
@@ -28,9 +35,20 @@ def test_bland_altman_panels_are_drawn_near_page_width():
     from audits._agreement import BlandAltmanPair
     from audits._charts import bland_altman_chart
 
-    pairs = [BlandAltmanPair(axis="composite", judge_a=a, judge_b=b, n=3, mean_difference=1.0, sd_difference=2.0,
-                             loa_low=-3.0, loa_high=5.0, points=[(60.0, 1.0), (70.0, -2.0), (65.0, 4.0)])
-             for a, b in (("j1", "j2"), ("j1", "j3"), ("j2", "j3"))]
+    pairs = [
+        BlandAltmanPair(
+            axis="composite",
+            judge_a=a,
+            judge_b=b,
+            n=3,
+            mean_difference=1.0,
+            sd_difference=2.0,
+            loa_low=-3.0,
+            loa_high=5.0,
+            points=[(60.0, 1.0), (70.0, -2.0), (65.0, 4.0)],
+        )
+        for a, b in (("j1", "j2"), ("j1", "j3"), ("j2", "j3"))
+    ]
     chart = bland_altman_chart(pairs)
     width, _ = Image.open(io.BytesIO(base64.b64decode(chart.png_base64))).size
     assert width <= 1000  # shown at 760 px: its 9-10 pt labels stay readable (a 1,300 px strip made them ~6 px)
@@ -41,8 +59,14 @@ def test_one_judge_runs_say_why_there_is_no_self_preference_chart(tmp_path):
     from grader.panel import grade_season
 
     url = f"sqlite:///{tmp_path / 'grader.db'}"
-    grade_season(ROOT / "seasons" / "demo-2022q1", rubric_name="v0.4", panel_name="reference", run_id="one-judge",
-                 db_url=url, progress=False)
+    grade_season(
+        ROOT / "seasons" / "demo-2022q1",
+        rubric_name="v0.4",
+        panel_name="reference",
+        run_id="one-judge",
+        db_url=url,
+        progress=False,
+    )
     from audits import ChartBlock, report_document
 
     doc = report_document(audit_report("one-judge", url, n_boot_rank=20, n_boot_alpha=20, n_permutations=50))
@@ -61,5 +85,7 @@ def test_the_leaderboard_names_the_rubric_its_version_was_scored_under(console_e
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     text = page_text(at)
-    assert "Scored version 2 under rubric grounded_financial_reasoning_judge_v0.4-evidence-heavy (re-scored: the judges graded " \
-           "under grounded_financial_reasoning_judge_v0.4)" in text
+    assert (
+        "Scored version 2 under rubric grounded_financial_reasoning_judge_v0.4-evidence-heavy (re-scored: the judges graded "
+        "under grounded_financial_reasoning_judge_v0.4)" in text
+    )

@@ -81,8 +81,10 @@ def test_notes_render_as_plain_text(console_env):
     at all (st.text): never fetched, followed or made a link."""
     who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
     entry = ledger_page(console_env.run_id, None, 1, 1, console_env.db_url).entries[0]
-    note = ("see ![x](http://attacker.example/p.png) and [here](http://attacker.example) :red[alarm] $x^2$ "
-            "https://example.com/a_b www.example.org mail@example.com")
+    note = (
+        "see ![x](http://attacker.example/p.png) and [here](http://attacker.example) :red[alarm] $x^2$ "
+        "https://example.com/a_b www.example.org mail@example.com"
+    )
     record_ledger_annotation(who, entry.id, "supported", note, console_env.db_url)
     at = _open("views/ledger.py", run=console_env.run_id, claim=str(entry.id))
     shown = [t.value for t in at.text if "attacker" in t.value]
@@ -95,8 +97,10 @@ def test_judge_text_in_markdown_makes_no_link_of_a_bare_url_or_email():
 
     text = plain("see https://example.com/x, www.example.org and mail@example.com")
     assert "https\\:\u2060//" in text and "www\u2060\\." in text and "@\u2060example" in text
-    assert text.replace("\u2060", "").replace("\\", "") == "see https://example.com/x, www.example.org and " \
+    assert (
+        text.replace("\u2060", "").replace("\\", "") == "see https://example.com/x, www.example.org and "
         "mail@example.com"
+    )
 
 
 def test_an_over_long_note_is_refused_with_a_message_and_nothing_stored(console_env):
@@ -120,8 +124,9 @@ def test_human_grades_need_a_sign_in_on_the_audits_page(console_env):
 
     who = AnnotatorDirectory(console_env.annotators).sign_in("bob", console_env.tokens["bob"])
     for c in run_contestants(console_env.run_id, console_env.db_url):
-        record_human_grade(who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=60, evidence=50),
-                           console_env.db_url)
+        record_human_grade(
+            who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=60, evidence=50), console_env.db_url
+        )
     at = _open("views/audits.py", run=console_env.run_id)
     start = time.monotonic()
     while not audit_sections(at):
@@ -149,12 +154,19 @@ def test_flags_show_their_reason(console_env):
     with session_scope(console_env.db_url) as s:
         row = s.query(ContestantScoreRow).filter_by(contestant_id=c.row_id).one()
         row.flagged = True
-        row.details = {**row.details, "panel": {**row.details["panel"], "missing": ["judge-xai"],
-                                                "reasons": ["2 of 3 judges graded: score computed, flagged"]}}
+        row.details = {
+            **row.details,
+            "panel": {
+                **row.details["panel"],
+                "missing": ["judge-xai"],
+                "reasons": ["2 of 3 judges graded: score computed, flagged"],
+            },
+        }
     at = _open("views/leaderboard.py", run=console_env.run_id)
     frame = at.dataframe[0].value.set_index("contestant")
-    assert frame.loc[c.display_name, "flag_reason"] == ("2 of 3 judges graded: score computed, flagged — missing: "
-                                                        "judge-xai")
+    assert frame.loc[c.display_name, "flag_reason"] == (
+        "2 of 3 judges graded: score computed, flagged — missing: judge-xai"
+    )
     at = _open("views/contestant.py", run=console_env.run_id, contestant=c.key)
     assert "Flagged, never official: 2 of 3 judges graded" in page_text(at) and "judge-xai" in page_text(at)
 
@@ -162,12 +174,14 @@ def test_flags_show_their_reason(console_env):
 def test_switching_runs_drops_a_kept_item_without_blaming_a_link(console_env):
     """An item number kept from one run that the next run lacks is dropped quietly (it came from no link)."""
     build_synthetic_run(console_env.bundle, "other-run", db_url=console_env.db_url, claims_per_grade=2, seed=4)
-    at = sign_in(_open("views/contestant.py", run=console_env.run_id, contestant="m2"), "alice",
-                 console_env.tokens["alice"])
+    at = sign_in(
+        _open("views/contestant.py", run=console_env.run_id, contestant="m2"), "alice", console_env.tokens["alice"]
+    )
     at.session_state["_keep_calib_item"] = 99  # as if chosen earlier on another run's calibration page
     at.switch_page("views/calibration.py").run()
     assert not at.exception and "Your grade of Item" in page_text(at)
     assert "The link names" not in page_text(at)
-    linked = sign_in(_open("views/calibration.py", run=console_env.run_id, item="99"), "alice",
-                     console_env.tokens["alice"])
+    linked = sign_in(
+        _open("views/calibration.py", run=console_env.run_id, item="99"), "alice", console_env.tokens["alice"]
+    )
     assert "The link names calibration item 99" in page_text(linked)  # a link's is reported

@@ -80,8 +80,9 @@ def test_ledger_filters_and_pagination(any_db_env):
     assert disagree.total + agree.total == everything.total
     assert all(e.judge_status != e.verifier_status for e in disagree.entries)
     judge = ledger_page(run, LedgerFilters(judge_id="judge-xai", verifier_statuses=["supported"]), 1, 200, url)
-    assert judge.total == sum(1 for e in everything.entries
-                              if e.judge_id == "judge-xai" and e.verifier_status == "supported")
+    assert judge.total == sum(
+        1 for e in everything.entries if e.judge_id == "judge-xai" and e.verifier_status == "supported"
+    )
     beyond = ledger_page(run, None, 999, 2, url)
     assert beyond.page == beyond.pages  # clamped
 
@@ -153,10 +154,21 @@ def test_compare_two_runs_and_two_rubrics(any_db_env):
     from grader.panel.compare import scores_under
     from rubric import load_rubric
 
-    reference = {r["contestant"]: (r["a"].total, r["b"].total, r["a"].rank, r["b"].rank, r["a"].band, r["b"].band)
-                 for r in scores_under(any_db_env.run_id, [load_rubric("v0.3"), load_rubric("v0.4")], url)}
-    mine = {row["contestant_id"]: (row["total A"], row["total B"], row["rank A"], row["rank B"], row["band A"],
-                                   row["band B"]) for _, row in other.iterrows()}
+    reference = {
+        r["contestant"]: (r["a"].total, r["b"].total, r["a"].rank, r["b"].rank, r["a"].band, r["b"].band)
+        for r in scores_under(any_db_env.run_id, [load_rubric("v0.3"), load_rubric("v0.4")], url)
+    }
+    mine = {
+        row["contestant_id"]: (
+            row["total A"],
+            row["total B"],
+            row["rank A"],
+            row["rank B"],
+            row["band A"],
+            row["band B"],
+        )
+        for _, row in other.iterrows()
+    }
     assert mine == reference
 
 

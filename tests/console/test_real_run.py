@@ -10,15 +10,27 @@ from tests.conftest import write_bundle
 from tests.console._helpers import app_test, fill_calibration, page_text, sign_in, write_forms
 
 DECISIONS = [  # rationales with checkable numbers, so the reference judge's ledgers have claims
-    {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00", "decision_seconds": 12.5,
-     "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101}],
-     "rationale": "Buying AAA: its P/E of 25.5 is reasonable and it closed at 101.00 on Dec 31."},
-    {"contestant_id": "m1", "decided_at": "2022-01-05T15:30:00-05:00", "decision_seconds": 10.0,
-     "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 103}],
-     "rationale": "Selling AAA, its P/E of 40 is now too rich."},
-    {"contestant_id": "m2", "decided_at": "2022-01-03T15:30:00-05:00", "decision_seconds": 8.0,
-     "trades": [{"symbol": "BBB", "side": "buy", "quantity": 20, "price": 49}],
-     "rationale": "Buying BBB, which closed at 50.00 on Dec 31."},
+    {
+        "contestant_id": "m1",
+        "decided_at": "2022-01-03T15:30:00-05:00",
+        "decision_seconds": 12.5,
+        "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101}],
+        "rationale": "Buying AAA: its P/E of 25.5 is reasonable and it closed at 101.00 on Dec 31.",
+    },
+    {
+        "contestant_id": "m1",
+        "decided_at": "2022-01-05T15:30:00-05:00",
+        "decision_seconds": 10.0,
+        "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 103}],
+        "rationale": "Selling AAA, its P/E of 40 is now too rich.",
+    },
+    {
+        "contestant_id": "m2",
+        "decided_at": "2022-01-03T15:30:00-05:00",
+        "decision_seconds": 8.0,
+        "trades": [{"symbol": "BBB", "side": "buy", "quantity": 20, "price": 49}],
+        "rationale": "Buying BBB, which closed at 50.00 on Dec 31.",
+    },
 ]
 
 

@@ -117,7 +117,10 @@ def test_second_annotator_queue_and_append_only_regrades(console_env):
     with session_scope(console_env.db_url) as s:
         rows = s.scalars(select(HumanGradeRow).order_by(HumanGradeRow.id)).all()
         assert [(r.annotator, r.contestant_id, r.reasoning) for r in rows] == [
-            ("alice", first_row, 70), ("bob", first_row, 40), ("alice", first_row, 75)]
+            ("alice", first_row, 70),
+            ("bob", first_row, 40),
+            ("alice", first_row, 75),
+        ]
     humans = collect_audit_inputs(console_env.run_id, console_env.db_url).human_grades
     latest = humans[(humans["annotator"] == "alice") & (humans["axis"] == "reasoning")]
     assert list(latest["score"]) == [75]  # the audit reads the latest grade per annotator

@@ -53,14 +53,19 @@ def test_bad_values_are_refused_with_the_field_named(console_env):
     with pytest.raises(ValidationError, match="evidence_sub_scores.claim_support"):
         HumanGradeInput(reasoning=50, evidence=50, evidence_sub_scores={"claim_support": -1})
     with pytest.raises(WriteError, match="unknown sub-component id"):
-        record_human_grade(who, console_env.run_id, c.row_id,
-                           HumanGradeInput(reasoning=50, evidence=50, reasoning_sub_scores={"nope": 3}),
-                           console_env.db_url)
+        record_human_grade(
+            who,
+            console_env.run_id,
+            c.row_id,
+            HumanGradeInput(reasoning=50, evidence=50, reasoning_sub_scores={"nope": 3}),
+            console_env.db_url,
+        )
     with pytest.raises(WriteError, match="no run"):
         record_human_grade(who, "missing", c.row_id, HumanGradeInput(reasoning=1, evidence=1), console_env.db_url)
     with pytest.raises(WriteError, match="not part of run"):
-        record_human_grade(who, console_env.run_id, 10_000, HumanGradeInput(reasoning=1, evidence=1),
-                           console_env.db_url)
+        record_human_grade(
+            who, console_env.run_id, 10_000, HumanGradeInput(reasoning=1, evidence=1), console_env.db_url
+        )
     with pytest.raises(WriteError, match="status"):
         record_ledger_annotation(who, 1, "maybe", "", console_env.db_url)
     with pytest.raises(WriteError, match="no ledger entry"):
@@ -75,11 +80,18 @@ def test_human_composite_follows_the_rubric_like_a_judge_composite():
     reasoning = {k: 40 + 5 * i for i, k in enumerate(rubric.axes.reasoning.ids())}
     evidence = {k: 90 - 4 * i for i, k in enumerate(rubric.axes.evidence.ids())}
     for outcome in (55, None):
-        judge = judge_composite(synthetic_grade(rubric, reasoning=reasoning, evidence=evidence, outcome=outcome),
-                                rubric, outcome is not None)
-        human = HumanGradeInput(reasoning=axis_score(reasoning, rubric.sub_component_weights("reasoning")),
-                                evidence=axis_score(evidence, rubric.sub_component_weights("evidence")),
-                                outcome=outcome, reasoning_sub_scores=reasoning, evidence_sub_scores=evidence)
+        judge = judge_composite(
+            synthetic_grade(rubric, reasoning=reasoning, evidence=evidence, outcome=outcome),
+            rubric,
+            outcome is not None,
+        )
+        human = HumanGradeInput(
+            reasoning=axis_score(reasoning, rubric.sub_component_weights("reasoning")),
+            evidence=axis_score(evidence, rubric.sub_component_weights("evidence")),
+            outcome=outcome,
+            reasoning_sub_scores=reasoning,
+            evidence_sub_scores=evidence,
+        )
         composite, source = human_composite(human, rubric)
         assert composite == pytest.approx(judge.composite, abs=0.01)
         assert "sub-scores" in source
@@ -103,7 +115,9 @@ def test_grades_and_annotations_are_append_only(any_db_env):
         assert [h.reasoning for h in s.scalars(select(HumanGradeRow).order_by(HumanGradeRow.id))] == [10, 30]
     page = ledger_page(any_db_env.run_id, None, 1, 1, url)
     assert [(a.status, a.note) for a in page.entries[0].annotations] == [
-        ("contradicted", "wrong close"), ("supported", "I misread")]
+        ("contradicted", "wrong close"),
+        ("supported", "I misread"),
+    ]
 
 
 @pytest.mark.postgres
@@ -125,14 +139,23 @@ def test_two_annotators_writing_at_once_on_postgresql_lose_nothing(pg_url, tmp_p
 
     def write_grades(name: str) -> list[int]:
         start.wait()
-        return [record_human_grade(people[name], env.run_id, items[i % len(items)],
-                                   HumanGradeInput(reasoning=i % 101, evidence=50, comment=f"{name} {i}"), pg_url)
-                for i in range(per_writer)]
+        return [
+            record_human_grade(
+                people[name],
+                env.run_id,
+                items[i % len(items)],
+                HumanGradeInput(reasoning=i % 101, evidence=50, comment=f"{name} {i}"),
+                pg_url,
+            )
+            for i in range(per_writer)
+        ]
 
     def write_annotations(name: str) -> list[int]:
         start.wait()
-        return [record_ledger_annotation(people[name], entries[i % len(entries)], "supported", f"{name} {i}", pg_url)
-                for i in range(per_writer)]
+        return [
+            record_ledger_annotation(people[name], entries[i % len(entries)], "supported", f"{name} {i}", pg_url)
+            for i in range(per_writer)
+        ]
 
     with ThreadPoolExecutor(max_workers=len(people) * 2) as pool:
         grade_jobs = [pool.submit(write_grades, name) for name in people]
@@ -154,14 +177,20 @@ def test_a_correction_replaces_the_whole_earlier_grade_in_the_audit(console_env)
     url = console_env.db_url
     who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
     c = run_contestants(console_env.run_id, url)[0]
-    record_human_grade(who, console_env.run_id, c.row_id,
-                       HumanGradeInput(reasoning=10, evidence=20, outcome=30, data_reliability=40), url)
+    record_human_grade(
+        who,
+        console_env.run_id,
+        c.row_id,
+        HumanGradeInput(reasoning=10, evidence=20, outcome=30, data_reliability=40),
+        url,
+    )
     # the correction leaves outcome and data reliability empty: they are empty, not the earlier 30 and 40
     record_human_grade(who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=50, evidence=60), url)
     humans = collect_audit_inputs(console_env.run_id, url).human_grades
     mine = humans[(humans["item_id"] == c.key) & (humans["annotator"] == "alice")]
     assert dict(zip(mine["axis"], mine["score"], strict=True)) == pytest.approx(
-        {"reasoning": 50, "evidence": 60, "composite": mine.loc[mine["axis"] == "composite", "score"].iloc[0]})
+        {"reasoning": 50, "evidence": 60, "composite": mine.loc[mine["axis"] == "composite", "score"].iloc[0]}
+    )
     assert "outcome" not in set(mine["axis"]) and "data_reliability" not in set(mine["axis"])
 
 
@@ -192,16 +221,19 @@ def test_a_human_grade_records_the_rubric_hash_and_errors_read_plainly(console_e
 
     who = AnnotatorDirectory(console_env.annotators).sign_in("alice", console_env.tokens["alice"])
     c = run_contestants(console_env.run_id, console_env.db_url)[0]
-    record_human_grade(who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=50, evidence=50),
-                       console_env.db_url)
+    record_human_grade(
+        who, console_env.run_id, c.row_id, HumanGradeInput(reasoning=50, evidence=50), console_env.db_url
+    )
     with session_scope(console_env.db_url) as s:
         row = s.scalars(select(HumanGradeRow)).one()
         assert row.rubric_hash == s.get(RunRow, console_env.run_id).rubric_hash and len(row.rubric_hash) == 64
     with pytest.raises(ValidationError) as info:
         HumanGradeInput(reasoning=50, evidence=50, comment="x" * 6000)
-    assert describe_error(info.value) == ("comment: 6,000 characters, longer than the limit of 5,000; shorten it "
-                                         "(nothing was recorded)")
+    assert describe_error(info.value) == (
+        "comment: 6,000 characters, longer than the limit of 5,000; shorten it (nothing was recorded)"
+    )
     with pytest.raises(ValidationError) as info:
         HumanGradeInput(reasoning=None, evidence=50, reasoning_sub_scores={"thesis_quality": 140})
-    assert describe_error(info.value) == ("reasoning: a score 0-100 is required; "
-                                          "reasoning_sub_scores.thesis_quality: 140 is outside 0-100")
+    assert describe_error(info.value) == (
+        "reasoning: a score 0-100 is required; reasoning_sub_scores.thesis_quality: 140 is outside 0-100"
+    )

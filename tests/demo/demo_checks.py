@@ -155,9 +155,7 @@ def replay_books(bundle: SeasonBundle) -> dict[str, tuple[float, dict[str, float
         cash, shares = books.get(d.contestant_id, (float(bundle.info.starting_cash), {}))
         for t in d.trades:
             if t.side == "sell":
-                assert t.quantity <= shares.get(t.symbol, 0.0), (
-                    f"line {d.line}: sells more {t.symbol} than held"
-                )
+                assert t.quantity <= shares.get(t.symbol, 0.0), f"line {d.line}: sells more {t.symbol} than held"
                 shares[t.symbol] = shares.get(t.symbol, 0.0) - t.quantity
                 cash += t.quantity * t.price
             else:

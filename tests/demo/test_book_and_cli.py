@@ -31,9 +31,7 @@ orders = st.lists(
 
 
 @settings(max_examples=200, deadline=None)
-@given(
-    days=st.lists(orders, min_size=1, max_size=6), price_a=st.floats(0.5, 900), price_b=st.floats(0.5, 900)
-)
+@given(days=st.lists(orders, min_size=1, max_size=6), price_a=st.floats(0.5, 900), price_b=st.floats(0.5, 900))
 def test_planned_orders_never_oversell_or_overspend(days, price_a, price_b) -> None:
     book = Book(cash=10000.0)
     market = _market({"AAA": price_a, "BBB": price_b})
@@ -54,15 +52,11 @@ def test_planned_orders_never_oversell_or_overspend(days, price_a, price_b) -> N
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "grader.demo", *args], capture_output=True, text=True, check=False
-    )
+    return subprocess.run([sys.executable, "-m", "grader.demo", *args], capture_output=True, text=True, check=False)
 
 
 def test_module_entry_point_writes_a_loadable_synthetic_season(tmp_path: Path) -> None:
-    result = _run(
-        "synthetic", "--out", str(tmp_path / "s"), "--contestants", "3", "--days", "5", "--seed", "4"
-    )
+    result = _run("synthetic", "--out", str(tmp_path / "s"), "--contestants", "3", "--days", "5", "--seed", "4")
     assert result.returncode == 0, result.stderr
     assert "3 contestants x 5 days, 15 decisions" in result.stdout
     bundle = load_bundle(tmp_path / "s")

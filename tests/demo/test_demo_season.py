@@ -16,7 +16,9 @@ from grader.season import SeasonBundle, load_bundle
 from tests.conftest import MARKET
 from tests.demo.demo_checks import decisions_with_claims, previous_close, replay_books, true_value
 
-ATTRIBUTION = "extracted unchanged from the data files that ship inside the PyPI package `skfolio` 1.12.2 (BSD-3-Clause)"
+ATTRIBUTION = (
+    "extracted unchanged from the data files that ship inside the PyPI package `skfolio` 1.12.2 (BSD-3-Clause)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -161,9 +163,7 @@ def test_the_misquoting_contestant_cites_wrong_numbers(bundle: SeasonBundle) -> 
         assert cited, f"{d.decided_at}: no cited numbers"
         for c in cited:
             truth = true_value(bundle.store, c, d)
-            assert abs(c.value - truth) > 10 * c.tolerance, (
-                f"{d.decided_at}: {c.text!r} is not wrong ({truth})"
-            )
+            assert abs(c.value - truth) > 10 * c.tolerance, f"{d.decided_at}: {c.text!r} is not wrong ({truth})"
             n += 1
             kinds.add(c.what)
             if c.what == "return20d":
@@ -216,8 +216,4 @@ def test_committed_yaml_is_what_the_builder_describes() -> None:
     assert [c["id"] for c in contestants] == [e.id for e in DEMO_ENTRANTS]
     assert season["risk_free_rate"] == 0.003
     readme = (DEMO_DIR / "README.md").read_text()
-    assert (
-        "synthetic" in readme.lower()
-        and "illustrative" in readme
-        and "previous trading day's close" in readme
-    )
+    assert "synthetic" in readme.lower() and "illustrative" in readme and "previous trading day's close" in readme

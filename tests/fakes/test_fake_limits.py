@@ -13,16 +13,28 @@ from grader.fakes import FakeLimits, FakeReply, always, fake_server, script_from
 from grader.judges import JudgeSpec, make_judge
 from grader.panel._pacing import is_capacity_refusal
 
-SCHEMA = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"score": {"type": "integer"}},
+    "required": ["score"],
+    "additionalProperties": False,
+}
 PROVIDERS = ["openai", "anthropic", "xai"]
 
 
 def _calls(fake, users: list[str], *, key_env: str | None = None, pause_s: float = 0.0):
     """One judge on ``fake``: each user text sent in turn (``pause_s`` apart); the outcomes."""
     endpoint = {"host": fake.host_port} if fake.provider == "xai" else {"base_url": fake.base_url}
-    spec = JudgeSpec(judge_id="j", provider=fake.provider, model="m", family=fake.provider, timeout_s=10,
-                     max_output_tokens=64, api_key_env=key_env, **endpoint)
+    spec = JudgeSpec(
+        judge_id="j",
+        provider=fake.provider,
+        model="m",
+        family=fake.provider,
+        timeout_s=10,
+        max_output_tokens=64,
+        api_key_env=key_env,
+        **endpoint,
+    )
 
     async def go():
         judge = make_judge(spec, allow_real_api_calls=False)

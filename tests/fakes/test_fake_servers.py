@@ -85,21 +85,32 @@ def test_the_default_fakes_refuse_requests_without_a_strict_schema() -> None:
         with pytest.raises(openai.BadRequestError, match="no JSON schema"):
             client.responses.create(model="gpt-5", instructions="grade", input="record")
         with pytest.raises(openai.BadRequestError, match="strict: true"):
-            client.responses.create(model="gpt-5", instructions="grade", input="record", text={"format": {
-                "type": "json_schema", "name": "JudgeGrade", "schema": schema}})
+            client.responses.create(
+                model="gpt-5",
+                instructions="grade",
+                input="record",
+                text={"format": {"type": "json_schema", "name": "JudgeGrade", "schema": schema}},
+            )
         with pytest.raises(openai.BadRequestError, match="strict: true"):
-            client.chat.completions.create(model="m", messages=[{"role": "user", "content": "record"}],
-                                           response_format={"type": "json_schema", "json_schema": {
-                                               "name": "JudgeGrade", "schema": schema}})
+            client.chat.completions.create(
+                model="m",
+                messages=[{"role": "user", "content": "record"}],
+                response_format={"type": "json_schema", "json_schema": {"name": "JudgeGrade", "schema": schema}},
+            )
         ok = client.responses.parse(model="gpt-5", instructions="grade", input="record", text_format=JudgeGrade)
         assert isinstance(ok.output_parsed, JudgeGrade)
     with FakeAnthropic() as fake:
         client = anthropic.Anthropic(base_url=fake.base_url, api_key=KEY, max_retries=0)
         with pytest.raises(anthropic.BadRequestError, match="no JSON schema"):
-            client.messages.create(model="claude-sonnet-4-5", max_tokens=100,
-                                   messages=[{"role": "user", "content": "record"}])
-        parsed = client.messages.parse(model="claude-sonnet-4-5", max_tokens=2000, output_format=JudgeGrade,
-                                       messages=[{"role": "user", "content": "record"}])
+            client.messages.create(
+                model="claude-sonnet-4-5", max_tokens=100, messages=[{"role": "user", "content": "record"}]
+            )
+        parsed = client.messages.parse(
+            model="claude-sonnet-4-5",
+            max_tokens=2000,
+            output_format=JudgeGrade,
+            messages=[{"role": "user", "content": "record"}],
+        )
         assert isinstance(parsed.parsed_output, JudgeGrade)
     with FakeXai() as fake:
         client = xai_sdk.Client(api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=5)
@@ -313,10 +324,10 @@ def test_latency_delays_content_replies_but_not_errors(fake_anthropic: FakeAnthr
         fake_anthropic.latency_s = 0.0
 
 
-
 @pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
 def test_latency_counts_from_arrival_so_a_slow_script_is_part_of_it(
-        server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
+    server_class: type[FakeOpenAI] | type[FakeXai],
+) -> None:
     """A script that takes 1.0 s to decide, at 1.5 s latency: the reply comes after about 1.5 s, not 2.5 s (the
     time a provider spends working is part of its latency); a script slower than the latency adds no sleep. The
     margins are wide (a busy machine adds its own delay), the two readings far apart."""
@@ -325,6 +336,7 @@ def test_latency_counts_from_arrival_so_a_slow_script_is_part_of_it(
         def script(request):  # noqa: ANN001, ANN202
             time.sleep(seconds)
             return valid_grades(request)
+
         return script
 
     for think, latency, low, high in ((1.0, 1.5, 1.45, 2.2), (1.2, 0.6, 1.15, 1.65)):
@@ -333,15 +345,18 @@ def test_latency_counts_from_arrival_so_a_slow_script_is_part_of_it(
             started = time.perf_counter()
             if isinstance(fake, FakeOpenAI):
                 openai.OpenAI(base_url=fake.base_url, api_key=KEY, max_retries=0, timeout=5).responses.create(
-                    model="m", input="x")
+                    model="m", input="x"
+                )
             else:
-                chat = xai_sdk.Client(api_key=KEY, api_host=fake.host_port, use_insecure_channel=True,
-                                      timeout=5).chat.create(model="m", messages=[user("x")])
+                chat = xai_sdk.Client(
+                    api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=5
+                ).chat.create(model="m", messages=[user("x")])
                 chat.sample()
             took = time.perf_counter() - started
         finally:
             fake.stop()
         assert low <= took <= high, (server_class.__name__, think, latency, took)
+
 
 @pytest.mark.parametrize("server_class", [FakeOpenAI, FakeXai])
 def test_stop_releases_a_hanging_reply(server_class: type[FakeOpenAI] | type[FakeXai]) -> None:
@@ -351,9 +366,7 @@ def test_stop_releases_a_hanging_reply(server_class: type[FakeOpenAI] | type[Fak
             with pytest.raises(openai.APITimeoutError):
                 openai_client(fake, timeout=0.3).responses.create(model="m", input="x")
         else:
-            client = xai_sdk.Client(
-                api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=0.3
-            )
+            client = xai_sdk.Client(api_key=KEY, api_host=fake.host_port, use_insecure_channel=True, timeout=0.3)
             with pytest.raises(grpc.RpcError) as hung:
                 client.chat.create(model="grok", messages=[user("x")]).sample()
             assert hung.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED  # type: ignore[attr-defined]
@@ -391,16 +404,24 @@ def _check_openai_batch(fake_openai: FakeOpenAI) -> None:
     import json
 
     client = openai.OpenAI(api_key="k", base_url=fake_openai.base_url, max_retries=0)
-    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
-              "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
 
     def line(custom_id: str, strict: bool) -> str:
-        body = {"model": "m", "input": "hi", "text": {"format": {"type": "json_schema", "name": "g", "schema": schema,
-                                                                  "strict": strict}}}
+        body = {
+            "model": "m",
+            "input": "hi",
+            "text": {"format": {"type": "json_schema", "name": "g", "schema": schema, "strict": strict}},
+        }
         return json.dumps({"custom_id": custom_id, "method": "POST", "url": "/v1/responses", "body": body})
 
-    upload = client.files.create(file=("b.jsonl", (line("good", True) + "\n" + line("loose", False)).encode()),
-                                 purpose="batch")
+    upload = client.files.create(
+        file=("b.jsonl", (line("good", True) + "\n" + line("loose", False)).encode()), purpose="batch"
+    )
     batch = client.batches.create(input_file_id=upload.id, endpoint="/v1/responses", completion_window="24h")
     done = client.batches.retrieve(batch.id)
     assert done.status == "completed" and done.request_counts.completed == 1 and done.request_counts.failed == 1
@@ -414,12 +435,20 @@ def _check_openai_batch(fake_openai: FakeOpenAI) -> None:
 
 
 def test_anthropic_and_xai_batches_stay_in_progress_until_they_end() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
-              "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
     with FakeAnthropic(batch_latency_s=0.3) as fake:
         client = anthropic.Anthropic(api_key="k", base_url=fake.base_url, max_retries=0)
-        params = {"model": "m", "max_tokens": 50, "messages": [{"role": "user", "content": "hi"}],
-                  "output_config": {"format": {"type": "json_schema", "schema": schema}}}
+        params = {
+            "model": "m",
+            "max_tokens": 50,
+            "messages": [{"role": "user", "content": "hi"}],
+            "output_config": {"format": {"type": "json_schema", "schema": schema}},
+        }
         batch = client.messages.batches.create(requests=[{"custom_id": "one", "params": params}])
         assert batch.processing_status == "in_progress" and batch.results_url is None
         time.sleep(0.35)
@@ -480,8 +509,10 @@ def test_a_client_gone_mid_request_is_no_error(server_class) -> None:  # noqa: A
         with server_class() as fake:
             uvicorn_error.addHandler(recorder)  # after start: uvicorn's logging set-up replaces its handlers
             with socket.create_connection(("127.0.0.1", fake.port)) as sock:
-                sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                             f"Content-Length: 5000\r\n\r\n{{\"model\": ".encode())
+                sock.sendall(
+                    f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    f'Content-Length: 5000\r\n\r\n{{"model": '.encode()
+                )
                 time.sleep(0.2)
             time.sleep(0.3)
     finally:

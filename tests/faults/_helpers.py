@@ -18,26 +18,41 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def grade_cmd(season, panel, run_id) -> list[str]:
-    return [sys.executable, "-m", "grader", "grade", str(season), "--panel", str(panel), "--run-id", run_id,
-            "--quiet"]
+    return [sys.executable, "-m", "grader", "grade", str(season), "--panel", str(panel), "--run-id", run_id, "--quiet"]
 
 
 def count_calls(url: str, *statuses: str) -> int:
     try:
         with session_scope(url) as s:
-            return s.scalar(select(func.count()).select_from(JudgeCallRow).where(
-                JudgeCallRow.status.in_(statuses))) or 0
+            return (
+                s.scalar(select(func.count()).select_from(JudgeCallRow).where(JudgeCallRow.status.in_(statuses))) or 0
+            )
     except Exception:  # noqa: BLE001 - the database may not exist yet
         return 0
 
 
-def run_and_stop(cmd: list[str], env: dict, url: str, *, stall_after: int, wait_sent: int, wait_total: int,
-                 sig: int, timeout_s: float = 120) -> subprocess.CompletedProcess:
+def run_and_stop(
+    cmd: list[str],
+    env: dict,
+    url: str,
+    *,
+    stall_after: int,
+    wait_sent: int,
+    wait_total: int,
+    sig: int,
+    timeout_s: float = 120,
+) -> subprocess.CompletedProcess:
     """Start ``cmd`` with its mock fakes answering ``stall_after`` requests and holding the rest; once ``wait_sent``
     attempts are in flight (``sent``) and ``wait_total`` attempts are on record (attempts a killed process left
     ``sent`` are marked interrupted before new ones leave), send ``sig``; its exit code and output."""
-    proc = subprocess.Popen(cmd, env={**env, STALL_AFTER_ENV: str(stall_after)}, cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd,
+        env={**env, STALL_AFTER_ENV: str(stall_after)},
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + timeout_s
     while count_calls(url, "sent") < wait_sent or count_calls(url, *ATTEMPTS) < wait_total:
         if proc.poll() is not None:

@@ -42,22 +42,60 @@ def test_no_key_anywhere_under_an_echoing_endpoint(season, tmp_path):
     env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}", "GRADER_TEST_ECHO_KEY": key}
     with fake_server("openai", script=_echo_script()) as fake:
         panel = tmp_path / "echo-panel.yaml"
-        panel.write_text(yaml.safe_dump({
-            "name": "echo", "kind": "real", "retry": {"max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05},
-            "judges": [{"judge_id": "echo-openai", "provider": "openai", "model": "gpt-echo", "family": "openai",
-                        "base_url": fake.base_url, "api_key_env": "GRADER_TEST_ECHO_KEY", "timeout_s": 20}]}))
+        panel.write_text(
+            yaml.safe_dump(
+                {
+                    "name": "echo",
+                    "kind": "real",
+                    "retry": {"max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05},
+                    "judges": [
+                        {
+                            "judge_id": "echo-openai",
+                            "provider": "openai",
+                            "model": "gpt-echo",
+                            "family": "openai",
+                            "base_url": fake.base_url,
+                            "api_key_env": "GRADER_TEST_ECHO_KEY",
+                            "timeout_s": 20,
+                        }
+                    ],
+                }
+            )
+        )
         grader = [sys.executable, "-m", "grader"]
         outputs = []
-        graded = subprocess.run([*grader, "grade", str(season), "--rubric", "v0.3", "--panel", str(panel),
-                                 "--run-id", "e", "--allow-real-api-calls", "--quiet"],
-                                env=env, cwd=REPO, capture_output=True, text=True)
+        graded = subprocess.run(
+            [
+                *grader,
+                "grade",
+                str(season),
+                "--rubric",
+                "v0.3",
+                "--panel",
+                str(panel),
+                "--run-id",
+                "e",
+                "--allow-real-api-calls",
+                "--quiet",
+            ],
+            env=env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
         assert graded.returncode == 0, graded.stderr[-3000:]
         assert any(r.api_key == key for r in fake.requests)  # the key did reach the endpoint and come back
         outputs.append(graded)
     out = tmp_path / "report"
-    for args in (["report", "--run", "e", "--out", str(out)], ["ledger", "--run", "e", "--format", "json"],
-                 ["ledger", "--run", "e"], ["audit", "--run", "e"], ["verify", "--run", "e"], ["cost", "--run", "e"],
-                 ["leaderboard", "--run", "e"]):
+    for args in (
+        ["report", "--run", "e", "--out", str(out)],
+        ["ledger", "--run", "e", "--format", "json"],
+        ["ledger", "--run", "e"],
+        ["audit", "--run", "e"],
+        ["verify", "--run", "e"],
+        ["cost", "--run", "e"],
+        ["leaderboard", "--run", "e"],
+    ):
         done = subprocess.run([*grader, *args], env=env, cwd=REPO, capture_output=True, text=True)
         assert done.returncode == 0, (args, done.stderr[-2000:])
         outputs.append(done)

@@ -51,8 +51,9 @@ def test_stops_at_the_same_point_never_use_up_the_retry_cap(season, tmp_path):
     assert len(signals) > CAP
     for n, sig in enumerate(signals, start=1):
         # every request held: all six calls in flight when the signal lands, the same point every time
-        done = run_and_stop(grade_cmd(season, panel, "f"), env, url, stall_after=0, wait_sent=TASKS,
-                            wait_total=n * TASKS, sig=sig)
+        done = run_and_stop(
+            grade_cmd(season, panel, "f"), env, url, stall_after=0, wait_sent=TASKS, wait_total=n * TASKS, sig=sig
+        )
         assert done.returncode == EXIT_BY_SIGNAL[sig], (sig, done.returncode, done.stderr[-2000:])
         if sig != signal.SIGKILL:
             word = "terminated (SIGTERM)" if sig == signal.SIGTERM else "interrupted"
@@ -77,16 +78,27 @@ def test_stops_at_the_same_point_never_use_up_the_retry_cap(season, tmp_path):
     assert resumed.returncode == 0, resumed.stderr[-2000:]  # complete: no judge lost its retries to our crashes
     assert run_status(url, "f") == "complete"
     with session_scope(url) as s:
-        ok = s.execute(select(JudgeCallRow.cache_key, func.count()).where(JudgeCallRow.status == "ok")
-                       .group_by(JudgeCallRow.cache_key)).all()
-        numbers = s.execute(select(JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.attempt)
-                            .where(JudgeCallRow.status == "ok")).all()
+        ok = s.execute(
+            select(JudgeCallRow.cache_key, func.count())
+            .where(JudgeCallRow.status == "ok")
+            .group_by(JudgeCallRow.cache_key)
+        ).all()
+        numbers = s.execute(
+            select(JudgeCallRow.judge_id, JudgeCallRow.contestant_id, JudgeCallRow.attempt).where(
+                JudgeCallRow.status == "ok"
+            )
+        ).all()
     assert len(ok) == TASKS and all(k == 1 for _, k in ok)  # nothing completed paid twice
     assert {a for *_, a in numbers} == {len(signals) + 1}  # numbered on after the interrupted attempts
 
     clean_url = f"sqlite:///{tmp_path / 'clean.db'}"
-    subprocess.run(grade_cmd(season, panel, "f"), env={**os.environ, "GRADER_DATABASE_URL": clean_url}, cwd=REPO,
-                   check=True, capture_output=True)
+    subprocess.run(
+        grade_cmd(season, panel, "f"),
+        env={**os.environ, "GRADER_DATABASE_URL": clean_url},
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
     scores = {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("f", db_url=url)[1]}
     clean = {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("f", db_url=clean_url)[1]}
     assert scores == clean
@@ -121,10 +133,20 @@ def test_a_stop_while_the_command_line_loads_says_so_in_one_line(season, tmp_pat
     """Ctrl-C or SIGTERM while ``grader`` itself loads (Typer, Rich, the verbs): what happened and the command to run
     again, 130 or 143, nothing written (it was a traceback and exit -2, or a silent death by SIGTERM)."""
     url = f"sqlite:///{tmp_path / 'early.db'}"
-    script = _STOP_ON_IMPORT.format(module="typer", sig=int(sig), as_import_error=False,
-                                    args=grade_cmd(season, write_panel(tmp_path / "panel.yaml"), "e")[3:])
-    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "GRADER_DATABASE_URL": url},
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    script = _STOP_ON_IMPORT.format(
+        module="typer",
+        sig=int(sig),
+        as_import_error=False,
+        args=grade_cmd(season, write_panel(tmp_path / "panel.yaml"), "e")[3:],
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "GRADER_DATABASE_URL": url},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == EXIT_BY_SIGNAL[sig], (done.returncode, done.stderr[-2000:])
     message, again = done.stderr.strip().splitlines()  # what happened, then the command to run again
     assert "while the command line was loading" in message and again.strip().startswith("grader grade ")
@@ -137,15 +159,27 @@ def test_a_stop_an_extension_turns_into_an_import_error_is_still_a_stop(season, 
     message and resume command, exit 130, no traceback (it was Typer's traceback of the ImportError, exit 1)."""
     url = f"sqlite:///{tmp_path / 'ext.db'}"
     panel = write_panel(tmp_path / "panel.yaml")
-    script = _STOP_ON_IMPORT.format(module="grader.judges", sig=int(signal.SIGINT), as_import_error=True,
-                                    args=grade_cmd(season, panel, "x")[3:])
-    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "GRADER_DATABASE_URL": url},
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    script = _STOP_ON_IMPORT.format(
+        module="grader.judges", sig=int(signal.SIGINT), as_import_error=True, args=grade_cmd(season, panel, "x")[3:]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "GRADER_DATABASE_URL": url},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 130, (done.returncode, done.stderr[-2000:])
     assert "Traceback" not in done.stderr and "ImportError" not in done.stderr, done.stderr[-2000:]
     assert "interrupted" in done.stderr and "--run-id x" in done.stderr
-    again = subprocess.run(grade_cmd(season, panel, "x"), env={**os.environ, "GRADER_DATABASE_URL": url}, cwd=REPO,
-                           capture_output=True, text=True)
+    again = subprocess.run(
+        grade_cmd(season, panel, "x"),
+        env={**os.environ, "GRADER_DATABASE_URL": url},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert again.returncode == 0, again.stderr[-2000:]
 
 
@@ -166,15 +200,21 @@ def test_signals_at_random_moments_end_cleanly_and_the_run_completes(season, tmp
     panel.write_text(yaml.safe_dump(data, sort_keys=False))
     clean_url = f"sqlite:///{tmp_path / 'clean.db'}"
     started = time.monotonic()
-    subprocess.run(grade_cmd(season, panel, "r"), env={**os.environ, "GRADER_DATABASE_URL": clean_url}, cwd=REPO,
-                   check=True, capture_output=True)
+    subprocess.run(
+        grade_cmd(season, panel, "r"),
+        env={**os.environ, "GRADER_DATABASE_URL": clean_url},
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
     took = time.monotonic() - started
     url = f"sqlite:///{tmp_path / 'random.db'}"
     env = {**os.environ, "GRADER_DATABASE_URL": url}
     rng = random.Random(37)
     for sig in (signal.SIGTERM, signal.SIGKILL, signal.SIGINT):
-        proc = subprocess.Popen(grade_cmd(season, panel, "r"), env=env, cwd=REPO, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            grade_cmd(season, panel, "r"), env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         try:
             proc.wait(timeout=rng.uniform(0.1, took))
         except subprocess.TimeoutExpired:
@@ -191,8 +231,11 @@ def test_signals_at_random_moments_end_cleanly_and_the_run_completes(season, tmp
     resumed = subprocess.run(grade_cmd(season, panel, "r"), env=env, cwd=REPO, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     with session_scope(url) as s:
-        ok = s.execute(select(JudgeCallRow.cache_key, func.count()).where(JudgeCallRow.status == "ok")
-                       .group_by(JudgeCallRow.cache_key)).all()
+        ok = s.execute(
+            select(JudgeCallRow.cache_key, func.count())
+            .where(JudgeCallRow.status == "ok")
+            .group_by(JudgeCallRow.cache_key)
+        ).all()
     assert len(ok) == TASKS and all(k == 1 for _, k in ok)
     scores = {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("r", db_url=url)[1]}
     assert scores == {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("r", db_url=clean_url)[1]}

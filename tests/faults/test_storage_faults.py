@@ -20,13 +20,24 @@ from grader.storage._errors import EXIT_DB_LOCKED, EXIT_DISK_FULL, EXIT_NOT_WRIT
 from tests.faults._helpers import REPO, grade_cmd
 from tests.panel.conftest import write_panel
 
-READS = (["leaderboard", "--run", "g"], ["verify", "--run", "g"], ["ledger", "--run", "g", "--format", "csv"],
-         ["audit", "--run", "g"], ["cost", "--run", "g"], ["db", "status"])
+READS = (
+    ["leaderboard", "--run", "g"],
+    ["verify", "--run", "g"],
+    ["ledger", "--run", "g", "--format", "csv"],
+    ["audit", "--run", "g"],
+    ["cost", "--run", "g"],
+    ["db", "status"],
+)
 
 
 def _grader(url: str, *args: str, env: dict | None = None, prefix: tuple = ()) -> subprocess.CompletedProcess:
-    return subprocess.run([*prefix, sys.executable, "-m", "grader", *args], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "GRADER_DATABASE_URL": url, **(env or {})})
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "grader", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GRADER_DATABASE_URL": url, **(env or {})},
+    )
 
 
 def _scores(url: str, run_id: str = "g") -> dict:
@@ -76,7 +87,9 @@ def _read_only(folder):
     if shutil.which("unshare") is None:
         pytest.skip("root without unshare: cannot make a folder read-only")
     script = folder.parent / "ro.sh"
-    script.write_text('#!/bin/sh\nd="$1"; shift\nmount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && exec "$@"\n')
+    script.write_text(
+        '#!/bin/sh\nd="$1"; shift\nmount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && exec "$@"\n'
+    )
     script.chmod(0o755)
     return ("unshare", "-m", str(script), str(folder))
 
@@ -147,8 +160,11 @@ def test_a_full_disk_stops_with_its_own_code_and_resumes(season, tmp_path):
     assert grown.returncode == 0, grown.stderr[-2000:]
     assert _grader(url, "verify", "--run", "g").returncode == 0
     with session_scope(url) as s:
-        ok = s.execute(select(JudgeCallRow.cache_key, func.count()).where(JudgeCallRow.status == "ok")
-                       .group_by(JudgeCallRow.cache_key)).all()
+        ok = s.execute(
+            select(JudgeCallRow.cache_key, func.count())
+            .where(JudgeCallRow.status == "ok")
+            .group_by(JudgeCallRow.cache_key)
+        ).all()
     assert len(ok) == 6 and all(n == 1 for _, n in ok)
     clean = f"sqlite:///{tmp_path / 'clean.db'}"
     assert _grader(clean, *grade_cmd(season, panel, "g")[3:]).returncode == 0

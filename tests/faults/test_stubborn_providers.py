@@ -22,16 +22,21 @@ def _attempts(tmp_path) -> list[JudgeCallRow]:
 
 
 def test_retry_after_is_capped_by_max_delay(tmp_path):
-    result, _, slept, sent = _run(tmp_path, [FakeReply.rate_limited(120), FakeReply.rate_limited(86400)],
-                                  policy=RetryPolicy(max_attempts=4, base_delay_s=0.05, max_delay_s=0.5))
+    result, _, slept, sent = _run(
+        tmp_path,
+        [FakeReply.rate_limited(120), FakeReply.rate_limited(86400)],
+        policy=RetryPolicy(max_attempts=4, base_delay_s=0.05, max_delay_s=0.5),
+    )
     assert result.status == "ok" and sent == 3
     assert len(slept) == 2 and all(0.375 <= s <= 0.5 for s in slept)  # not two minutes, not a day
 
 
 def test_endless_rate_limits_end_at_the_refusal_cap(tmp_path):
-    result, _, slept, sent = _run(tmp_path, [FakeReply.rate_limited(3600)] * 10,
-                                  policy=RetryPolicy(max_attempts=3, base_delay_s=0.05, max_delay_s=0.2,
-                                                     max_rate_limited=4))
+    result, _, slept, sent = _run(
+        tmp_path,
+        [FakeReply.rate_limited(3600)] * 10,
+        policy=RetryPolicy(max_attempts=3, base_delay_s=0.05, max_delay_s=0.2, max_rate_limited=4),
+    )
     assert result.status == "failed" and sent == 4 and len(slept) == 3 and all(s <= 0.2 for s in slept)
 
 
@@ -76,15 +81,28 @@ def test_a_hostile_retry_after_does_not_hold_the_judges_other_requests(season, t
     from tests.faults._helpers import REPO, grade_cmd
     from tests.panel.conftest import write_panel
 
-    panel = write_panel(tmp_path / "hostile.yaml", latency_s=0.0, failures={
-        "mock-openai": ["rate-limited:600"], "mock-anthropic": ["rate-limited:600"], "mock-xai": ["rate-limited:600"]})
+    panel = write_panel(
+        tmp_path / "hostile.yaml",
+        latency_s=0.0,
+        failures={
+            "mock-openai": ["rate-limited:600"],
+            "mock-anthropic": ["rate-limited:600"],
+            "mock-xai": ["rate-limited:600"],
+        },
+    )
     data = yaml.safe_load(panel.read_text())
     data["concurrency"] = {"openai": 1, "anthropic": 1, "xai": 1}  # the second contestant waits behind the first
     data["retry"] = {"max_attempts": 2, "base_delay_s": 0.05, "max_delay_s": 0.5}
     panel.write_text(yaml.safe_dump(data, sort_keys=False))
     started = time.monotonic()
-    done = subprocess.run(grade_cmd(season, panel, "h"), cwd=REPO, capture_output=True, text=True, timeout=240,
-                          env={**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'hostile.db'}"})
+    done = subprocess.run(
+        grade_cmd(season, panel, "h"),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'hostile.db'}"},
+    )
     took = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-2000:]
     assert took < 120, took  # start-up and scoring included, on a busy machine; one uncapped pause is 600 s

@@ -65,9 +65,7 @@ def test_a_real_endpoint_needs_the_flag(judge_spec: JudgeSpec, monkeypatch: pyte
     ],
     ids=lambda s: f"{s.provider}:{s.endpoint}",
 )
-def test_a_loopback_endpoint_needs_neither_flag_nor_key(
-    judge_spec: JudgeSpec, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_loopback_endpoint_needs_neither_flag_nor_key(judge_spec: JudgeSpec, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(judge_spec.key_env or "UNUSED_KEY_ENV", raising=False)
     judge = make_judge(judge_spec, allow_real_api_calls=False)
     assert isinstance(judge, ProviderJudge)
@@ -88,9 +86,7 @@ def test_with_the_flag_a_real_judge_reads_its_key_from_the_named_variable(
     ("provider", "variable"),
     [("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY"), ("xai", "XAI_API_KEY")],
 )
-def test_a_missing_key_is_named_not_guessed(
-    provider: str, variable: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_missing_key_is_named_not_guessed(provider: str, variable: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(variable, raising=False)
     with pytest.raises(MissingApiKey, match=variable):
         make_judge(spec(provider), allow_real_api_calls=True)
@@ -103,9 +99,7 @@ def test_a_remote_openai_compatible_server_with_a_named_but_unset_key_fails(
     remote = spec("openai-compatible", base_url="https://api.together.xyz/v1", api_key_env="TOGETHER_API_KEY")
     with pytest.raises(MissingApiKey, match="TOGETHER_API_KEY"):
         make_judge(remote, allow_real_api_calls=True)
-    assert make_judge(
-        spec("openai-compatible", base_url="https://api.together.xyz/v1"), allow_real_api_calls=True
-    )
+    assert make_judge(spec("openai-compatible", base_url="https://api.together.xyz/v1"), allow_real_api_calls=True)
 
 
 def test_the_reference_judge_is_not_a_provider_client() -> None:
@@ -135,9 +129,7 @@ def test_bad_specs_are_rejected_with_the_field_named(fields: dict[str, object], 
 @pytest.mark.parametrize("field", ["api_key_env", "api_key"])
 def test_a_key_pasted_into_a_spec_is_not_echoed_by_the_error(field: str) -> None:
     with pytest.raises(ValidationError) as rejected:
-        JudgeSpec.model_validate(
-            {"judge_id": "j", "provider": "openai", "model": "m", "family": "f", field: SECRET}
-        )
+        JudgeSpec.model_validate({"judge_id": "j", "provider": "openai", "model": "m", "family": "f", field: SECRET})
     assert field in str(rejected.value)
     assert SECRET not in str(rejected.value) and SECRET not in repr(rejected.value)
 

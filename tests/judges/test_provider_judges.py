@@ -63,9 +63,7 @@ class Harness:
     def judge(self, *, timeout_s: float = 5.0) -> ProviderJudge:
         key = (self.provider, timeout_s)
         if key not in self.judges:
-            endpoint = (
-                {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
-            )
+            endpoint = {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
             spec = JudgeSpec(
                 judge_id=f"{self.provider}-under-test",
                 provider=self.provider,  # type: ignore[arg-type]
@@ -274,13 +272,9 @@ def test_a_rejected_key_is_an_auth_failure(harness: Harness) -> None:
     assert outcome.http_status == (None if harness.provider == "xai" else 401)
 
 
-def test_the_key_arrives_but_is_never_logged_or_returned(
-    harness: Harness, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_the_key_arrives_but_is_never_logged_or_returned(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    harness.fake.reset(
-        script=sequence(FakeReply.rate_limited(1), FakeReply.malformed(), FakeReply.server_error(503))
-    )
+    harness.fake.reset(script=sequence(FakeReply.rate_limited(1), FakeReply.malformed(), FakeReply.server_error(503)))
     outcomes = harness.call(times=4)
 
     assert [o.error_kind for o in outcomes] == ["rate_limited", "format", "server", None]
@@ -369,8 +363,9 @@ def test_cached_and_written_tokens_are_priced_apart() -> None:
 
     p = Pricing(input_per_mtok=3.0, cached_input_per_mtok=0.3, cache_write_per_mtok=3.75, output_per_mtok=15.0)
     # 10,000 input of which 6,000 read from the cache and 1,000 written; 2,000 output
-    assert p.cost_usd(10_000, 2_000, 6_000, 1_000) == pytest.approx((3_000 * 3 + 6_000 * 0.3 + 1_000 * 3.75
-                                                                     + 2_000 * 15) / 1e6)
+    assert p.cost_usd(10_000, 2_000, 6_000, 1_000) == pytest.approx(
+        (3_000 * 3 + 6_000 * 0.3 + 1_000 * 3.75 + 2_000 * 15) / 1e6
+    )
     plain = Pricing(input_per_mtok=1.0, output_per_mtok=2.0)  # no cache price known: no discount invented
     assert plain.cost_usd(10_000, 0, 6_000, 0) == pytest.approx(0.01)
 
@@ -381,7 +376,8 @@ def test_batch_calls_are_priced_at_the_batch_factor() -> None:
     p = Pricing(input_per_mtok=2.0, cached_input_per_mtok=0.2, output_per_mtok=10.0, batch_factor=0.5)
     assert p.cost_usd(1_000, 100, 400, batch=True) == pytest.approx(0.5 * p.cost_usd(1_000, 100, 400))
     assert Pricing(input_per_mtok=2.0, output_per_mtok=10.0).cost_usd(1_000, 100, batch=True) == pytest.approx(
-        (2_000 + 1_000) / 1e6)  # no batch price known: no discount invented
+        (2_000 + 1_000) / 1e6
+    )  # no batch price known: no discount invented
 
 
 def test_anthropic_gets_a_second_breakpoint_after_the_shared_part_of_the_record() -> None:
@@ -397,8 +393,16 @@ def test_anthropic_gets_a_second_breakpoint_after_the_shared_part_of_the_record(
 
         async def calls() -> list[CallOutcome]:
             try:
-                return [await judge.call(LONG_SYSTEM, shared + f"Contestant: A{k}\nown record {k}", SCHEMA, "Grade",
-                                         cache_prefix_chars=len(shared)) for k in range(2)]
+                return [
+                    await judge.call(
+                        LONG_SYSTEM,
+                        shared + f"Contestant: A{k}\nown record {k}",
+                        SCHEMA,
+                        "Grade",
+                        cache_prefix_chars=len(shared),
+                    )
+                    for k in range(2)
+                ]
             finally:
                 await judge.aclose()
 
@@ -430,8 +434,14 @@ def test_the_sample_a_judge_reads_ahead_has_every_field_of_a_real_reply(
     assert model.model_validate(sample)  # what the SDK reads is a well-formed reply
     fake = fakes[provider]
     fake.reset(script=valid_grades)
-    spec = JudgeSpec(judge_id="j", provider=provider, model=MODELS[provider], family=provider,  # type: ignore[arg-type]
-                     base_url=fake.base_url, timeout_s=5.0)
+    spec = JudgeSpec(
+        judge_id="j",
+        provider=provider,
+        model=MODELS[provider],
+        family=provider,  # type: ignore[arg-type]
+        base_url=fake.base_url,
+        timeout_s=5.0,
+    )
     judge = make_judge(spec, allow_real_api_calls=False)
 
     async def one_reply() -> dict:

@@ -65,8 +65,11 @@ def test_the_defaults_come_from_the_provider_class():
 
 def test_a_provider_is_one_class_and_one_registration(acme, monkeypatch, tmp_path):
     spec = JudgeSpec(judge_id="acme-1", provider="acme", model="acme-large", family="acme", temperature=1.4)
-    assert (spec.endpoint, spec.key_env, spec.provider_class) == ("https://api.acme.invalid/v1", "ACME_API_KEY",
-                                                                    AcmeJudge)
+    assert (spec.endpoint, spec.key_env, spec.provider_class) == (
+        "https://api.acme.invalid/v1",
+        "ACME_API_KEY",
+        AcmeJudge,
+    )
     with pytest.raises(ValidationError, match=r"temperature in \[0, 1.5\]"):
         JudgeSpec(judge_id="acme-1", provider="acme", model="acme-large", family="acme", temperature=1.6)
     local = spec.model_copy(update={"base_url": "http://127.0.0.1:9/v1"})
@@ -78,11 +81,13 @@ def test_a_provider_is_one_class_and_one_registration(acme, monkeypatch, tmp_pat
 
     panel = tmp_path / "acme.yaml"
     panel.write_text(yaml.safe_dump({"name": "acme", "kind": "real", "judges": [local.model_dump(mode="json")]}))
-    with pytest.raises(RunError, match="no provider batch API for judge.s. acme-1 .batches exist for OpenAI, "
-                                       "Anthropic and xAI."):
+    with pytest.raises(
+        RunError, match="no provider batch API for judge.s. acme-1 .batches exist for OpenAI, Anthropic and xAI."
+    ):
         check_batch_panel(load_panel(panel))
-    panel.write_text(yaml.safe_dump({"name": "acme", "kind": "mock", "mock": {},
-                                     "judges": [local.model_dump(mode="json")]}))
+    panel.write_text(
+        yaml.safe_dump({"name": "acme", "kind": "mock", "mock": {}, "judges": [local.model_dump(mode="json")]})
+    )
     with pytest.raises(Exception, match="mock judges are openai, anthropic or xai judges behind local fakes"):
         load_panel(panel)
     monkeypatch.setattr(AcmeJudge, "batch_api", True)  # a batch API declared: the same panel may batch
@@ -102,8 +107,14 @@ def test_a_registration_that_is_not_a_provider_class_is_refused(monkeypatch):
 
 # -- no provider named outside the registry ---------------------------------------------------------------------
 
-PROVIDER_FILES = {"grader/judges/_registry.py", "grader/judges/openai.py", "grader/judges/anthropic.py",
-                  "grader/judges/xai.py", "grader/judges/openai_compatible.py", "grader/judges/reference.py"}
+PROVIDER_FILES = {
+    "grader/judges/_registry.py",
+    "grader/judges/openai.py",
+    "grader/judges/anthropic.py",
+    "grader/judges/xai.py",
+    "grader/judges/openai_compatible.py",
+    "grader/judges/reference.py",
+}
 ELSEWHERE = ("grader/fakes/", "grader/demo/", "grader/anonymizer/")
 """Not judge providers: the fakes are keyed by wire format, the demo's and the anonymizer's names are contestants'
 provider families (who wrote a decision), not judges."""
@@ -134,20 +145,24 @@ def test_no_provider_name_outside_the_registry():
 
 
 def test_validating_a_panel_loads_only_its_providers_sdks():
-    code = ("import sys\n"
-            "from grader.panel import load_panel\n"
-            "load_panel('reference')\n"
-            "print(','.join(m for m in ('openai', 'anthropic', 'xai_sdk', 'grpc', 'instructor') if m in sys.modules))\n")
+    code = (
+        "import sys\n"
+        "from grader.panel import load_panel\n"
+        "load_panel('reference')\n"
+        "print(','.join(m for m in ('openai', 'anthropic', 'xai_sdk', 'grpc', 'instructor') if m in sys.modules))\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.strip() == ""
 
 
 def test_the_stainless_sdks_load_without_their_unused_aiohttp_transport_which_stays_importable():
-    code = ("import sys\n"
-            "from grader.judges import provider_class\n"
-            "provider_class('openai'); provider_class('anthropic')\n"
-            "print('aiohttp' in sys.modules, 'openai' in sys.modules and 'anthropic' in sys.modules)\n"
-            "import aiohttp\n"
-            "print(aiohttp.ClientSession.__name__)\n")
+    code = (
+        "import sys\n"
+        "from grader.judges import provider_class\n"
+        "provider_class('openai'); provider_class('anthropic')\n"
+        "print('aiohttp' in sys.modules, 'openai' in sys.modules and 'anthropic' in sys.modules)\n"
+        "import aiohttp\n"
+        "print(aiohttp.ClientSession.__name__)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.split() == ["False", "True", "ClientSession"]

@@ -36,9 +36,17 @@ def _key(monkeypatch):
 
 
 def spec(host, mode: str, **extra: Any) -> JudgeSpec:
-    return JudgeSpec(judge_id=f"compat-{mode}", provider="openai-compatible", model="open-weights-7b",
-                     family="open", base_url=host.base_url, api_key_env=KEY_ENV, structured_output=mode,
-                     max_output_tokens=300, **{"timeout_s": 5.0, **extra})
+    return JudgeSpec(
+        judge_id=f"compat-{mode}",
+        provider="openai-compatible",
+        model="open-weights-7b",
+        family="open",
+        base_url=host.base_url,
+        api_key_env=KEY_ENV,
+        structured_output=mode,
+        max_output_tokens=300,
+        **{"timeout_s": 5.0, **extra},
+    )
 
 
 def call(host, mode: str, script=None, **extra: Any) -> CallOutcome:
@@ -93,12 +101,15 @@ def test_request_params_are_what_instructor_sends(host, mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("reply", "kind"), [
-    (FakeReply.malformed(), "format"),
-    (FakeReply.truncated(), "format"),
-    (FakeReply.refused(), "refused"),
-    (FakeReply.ok(json.dumps(["not", "an", "object"])), "schema"),
-])
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        (FakeReply.malformed(), "format"),
+        (FakeReply.truncated(), "format"),
+        (FakeReply.refused(), "refused"),
+        (FakeReply.ok(json.dumps(["not", "an", "object"])), "schema"),
+    ],
+)
 def test_an_unusable_reply_is_classified_once_and_kept(host, mode, reply, kind):
     outcome = call(host, mode, sequence(reply))
     assert not outcome.ok and outcome.error_kind == kind, outcome.error_message

@@ -34,8 +34,16 @@ def shown(store):
 
 
 def _claim(text, status, fields=(), note="", values=(), symbol="AAPL", at=D1):
-    return Claim(id=text[:20], text=text, decided_at=at, symbol=symbol, cited_fields=list(fields),
-                 judge_status=status, judge_note=note, cited_values=list(values))
+    return Claim(
+        id=text[:20],
+        text=text,
+        decided_at=at,
+        symbol=symbol,
+        cited_fields=list(fields),
+        judge_status=status,
+        judge_note=note,
+        cited_values=list(values),
+    )
 
 
 def test_clean_entry_has_no_flags(verifier, shown):
@@ -45,8 +53,9 @@ def test_clean_entry_has_no_flags(verifier, shown):
 
 
 def test_unknown_and_missing_fields(verifier, shown):
-    claim = _claim("strong profitability with analyst upside", "supported",
-                   ["profitMargin", "analystTargetPrice", "moatScore"])
+    claim = _claim(
+        "strong profitability with analyst upside", "supported", ["profitMargin", "analystTargetPrice", "moatScore"]
+    )
     cc = cross_check(claim, verifier.verify(claim), None, shown)
     assert set(cc.flags) == {"unknown_field", "field_not_in_snapshot"}
     assert cc.cited == 3 and cc.valid_citations == 1
@@ -73,8 +82,14 @@ def test_status_disagreement_and_lookahead(verifier, shown, store):
     wrong = _claim("RSI at 72", "supported", ["rsi14"])
     cc = cross_check(wrong, verifier.verify(wrong), None, shown)
     assert cc.flags == ["status_disagreement"] and cc.verifier_status == "contradicted" and not cc.agrees
-    later = _claim("P/E of 28.5", "supported", ["peRatio"], values=[
-        CitedValue(field="peRatio", value=31.6, observed_at=datetime.fromisoformat("2021-07-28T16:00:00-04:00"))])
+    later = _claim(
+        "P/E of 28.5",
+        "supported",
+        ["peRatio"],
+        values=[
+            CitedValue(field="peRatio", value=31.6, observed_at=datetime.fromisoformat("2021-07-28T16:00:00-04:00"))
+        ],
+    )
     assert "lookahead" in cross_check(later, verifier.verify(later), None, shown).flags
     at = datetime.fromisoformat("2021-07-27T12:00:00-04:00")
     leak = _claim("P/E of 31.6", "supported", ["peRatio"], at=at)
@@ -97,17 +112,26 @@ def test_kappa_matches_the_formula():
 
 def test_grounding_summary_per_judge(verifier, shown):
     entries = {
-        "judge-a": [("RSI at 60.4", "supported", ["rsi14"]), ("RSI at 72", "supported", ["rsi14"]),
-                    ("P/E of 28.5", "supported", ["peRatio"]), ("AAPL will rally", "not_verifiable", [])],
-        "judge-b": [("RSI at 72", "contradicted", ["rsi14"]), ("P/E of 35", "contradicted", ["pe_ratio_x"]),
-                    ("trading above its 200-day average", "supported", ["sma200"])],
+        "judge-a": [
+            ("RSI at 60.4", "supported", ["rsi14"]),
+            ("RSI at 72", "supported", ["rsi14"]),
+            ("P/E of 28.5", "supported", ["peRatio"]),
+            ("AAPL will rally", "not_verifiable", []),
+        ],
+        "judge-b": [
+            ("RSI at 72", "contradicted", ["rsi14"]),
+            ("P/E of 35", "contradicted", ["pe_ratio_x"]),
+            ("trading above its 200-day average", "supported", ["sma200"]),
+        ],
     }
     rows = []
     for judge, items in entries.items():
         for text, status, fields in items:
             claim = _claim(text, status, fields)
             v = verifier.verify(claim)
-            rows.append(GroundingRow(judge=judge, claim=claim, verification=v, cross_check=cross_check(claim, v, None, shown)))
+            rows.append(
+                GroundingRow(judge=judge, claim=claim, verification=v, cross_check=cross_check(claim, v, None, shown))
+            )
     by_judge = grounding_by_judge(rows)
     a, b = by_judge["judge-a"], by_judge["judge-b"]
     assert a["claims"] == 4 and a["citations"] == 3 and a["valid_citations"] == 3

@@ -62,7 +62,7 @@ def test_option_rationale_with_horizon_suffixes(round_0528):
     assert ranking.symbol == "SMH" and checked.status == "contradicted"
     assert "first EWY" in checked.reason
     for c in claims:  # spans point into the rationale
-        assert c.span is not None and text[c.span[0]:c.span[1]].strip(" ,;()") != ""
+        assert c.span is not None and text[c.span[0] : c.span[1]].strip(" ,;()") != ""
 
 
 def test_option_name_instead_of_ticker(round_0528):
@@ -118,13 +118,15 @@ def test_relative_strength_wording_reads_plain_or_relative():
     store, decided = round_store(rd)
     universe = round_universe(rd)
     industrials = _holding(sub, "INDUSTRIALS")  # "strong relative momentum (+6.6% 30d)"
-    rel = next(c for c in extract_claims(industrials, decided, None, universe, available_fields=CB_FIELDS)
-               if "6.6%" in c.text)
+    rel = next(
+        c for c in extract_claims(industrials, decided, None, universe, available_fields=CB_FIELDS) if "6.6%" in c.text
+    )
     assert rel.assertions[0].rule == "return_or_relative"  # plain or relative: either reading may be meant
     v = verify(rel, store, CB)
     assert v.status == "supported" and "minus SPY's" in v.reason  # XLI 30d +5.17% minus SPY's = +6.6%
-    pmi = next(c for c in extract_claims(industrials, decided, None, universe, available_fields=CB_FIELDS)
-               if "55.7" in c.text)
+    pmi = next(
+        c for c in extract_claims(industrials, decided, None, universe, available_fields=CB_FIELDS) if "55.7" in c.text
+    )
     assert pmi.briefing_only
 
 
@@ -135,8 +137,13 @@ def test_briefing_only_figures():
     claims = extract_claims(risk, DECIDED, None, universe, available_fields=CB_FIELDS)
     pe = next(c for c in claims if "25.9" in c.text)
     assert pe.briefing_only and pe.cited_fields == ["forwardPE"] and pe.symbol == "SPY"
-    chips = extract_claims(_holding(_sub("CB-2026-05-27-1W", "anthropic-claude-opus-4-7"), "SEMICONDUCTORS"),
-                           DECIDED, None, universe, available_fields=CB_FIELDS)
+    chips = extract_claims(
+        _holding(_sub("CB-2026-05-27-1W", "anthropic-claude-opus-4-7"), "SEMICONDUCTORS"),
+        DECIDED,
+        None,
+        universe,
+        available_fields=CB_FIELDS,
+    )
     qoq = next(c for c in chips if "25%" in c.text)
     assert qoq.briefing_only and qoq.text == "Q1 chip sales +25% QoQ"
     numeric = [c for c in chips if c.assertions[0].stated is not None]
@@ -144,22 +151,30 @@ def test_briefing_only_figures():
 
 
 def test_dates_allocations_and_index_names_are_not_claims():
-    text = ("60% SP500 plus three holdings; equal 25% weights under a 50% cap. Window June 4 to June 11, 2026; "
-            "the S&P 500 and Russell 2000 rallied.")
+    text = (
+        "60% SP500 plus three holdings; equal 25% weights under a 50% cap. Window June 4 to June 11, 2026; "
+        "the S&P 500 and Russell 2000 rallied."
+    )
     claims = extract_claims(text, DECIDED, None, {"SPY": ["S&P 500", "SP500"]})
     assert [c for c in claims if c.assertions[0].stated is not None or c.briefing_only] == []
 
 
 def test_rate_tenors_and_records_are_briefing():
-    claims = extract_claims("Rising long-term yields (30Y at 5.01%) and a PMI output index at a 59-month high 55.7.",
-                            DECIDED, "SPY", {"SPY": "S&P 500"})
+    claims = extract_claims(
+        "Rising long-term yields (30Y at 5.01%) and a PMI output index at a 59-month high 55.7.",
+        DECIDED,
+        "SPY",
+        {"SPY": "S&P 500"},
+    )
     numeric = [c for c in claims if c.assertions[0].rule != "forecast"]
     assert numeric and all(c.briefing_only for c in numeric)
 
 
 def test_qualitative_claims_and_segment_symbols():
-    text = ("[LOW_VOL] SPLV +7.3% 30d, low 14.9% vol, and near 52w high; defensive tilt fits quiet week.\n"
-            "[SEMICONDUCTORS] Trading above its 200-day average with strong profitability.")
+    text = (
+        "[LOW_VOL] SPLV +7.3% 30d, low 14.9% vol, and near 52w high; defensive tilt fits quiet week.\n"
+        "[SEMICONDUCTORS] Trading above its 200-day average with strong profitability."
+    )
     universe = {"SPLV": ["US Low Volatility Equities", "LOW_VOL"], "SMH": ["Semiconductors", "SEMICONDUCTORS"]}
     claims = extract_claims(text, DECIDED, None, universe)
     rules = {(c.symbol, c.assertions[0].rule, c.assertions[0].field) for c in claims}
@@ -174,8 +189,10 @@ def test_qualitative_claims_and_segment_symbols():
 def test_stock_season_rationale(store):
     """A rationale in the stock demo's style, verified against the fixture store."""
     decided = datetime.fromisoformat("2021-06-15T10:00:00-04:00")
-    text = ("Buying Apple: RSI at 60.4 and the stock is trading above its 200-day average, up 2.4% over 20 days. "
-            "Exxon Mobil looks overbought and we expect a pullback. JPM has negative momentum.")
+    text = (
+        "Buying Apple: RSI at 60.4 and the stock is trading above its 200-day average, up 2.4% over 20 days. "
+        "Exxon Mobil looks overbought and we expect a pullback. JPM has negative momentum."
+    )
     universe = {"AAPL": "Apple Inc.", "XOM": "Exxon Mobil Corporation", "JPM": "JPMorgan Chase & Co."}
     claims = extract_claims(text, decided, None, universe)
     verifier = Verifier(store, VerifierConfig(benchmark="SP500"))
@@ -192,20 +209,27 @@ def test_relative_strength_with_a_plain_return():
     text = _holding(_sub("CB-2026-06-05-1W", "anthropic-claude-opus-4-8"), "HEALTHCARE")
     assert "relative strength (+2.37% 7d while market fell)" in text
     store, decided = round_store(rd)
-    claim = next(c for c in extract_claims(text, decided, None, round_universe(rd), available_fields=CB_FIELDS)
-                 if "2.37%" in c.text)
+    claim = next(
+        c
+        for c in extract_claims(text, decided, None, round_universe(rd), available_fields=CB_FIELDS)
+        if "2.37%" in c.text
+    )
     v = verify(claim, store, CB)
     assert v.status == "supported" and v.reason.startswith("XLV return7d = +2.37%")
 
 
 def test_a_mention_inside_a_closed_aside_is_not_the_subject():
-    text = ("Tilt away from cap-weighted tech weakness (Micron/Nvidia/Samsung selloff dragging SPY/QQQ) toward "
-            "areas showing positive 1-week momentum: biotech breakout, small caps, and regional banks.")
+    text = (
+        "Tilt away from cap-weighted tech weakness (Micron/Nvidia/Samsung selloff dragging SPY/QQQ) toward "
+        "areas showing positive 1-week momentum: biotech breakout, small caps, and regional banks."
+    )
     claims = extract_claims(text, DECIDED, None, {"SPY": "S&P 500", "QQQ": "Nasdaq 100"})
     momentum = [c for c in claims if c.assertions[0].rule == "momentum"]
     # not QQQ (real text: CB-2026-06-23-1W, anthropic-claude-opus-4-7): "areas showing ..." is about a set of options
     assert all(c.symbol is None for c in momentum)
-    claims = extract_claims("QQQ (the Nasdaq 100) shows positive 1-week momentum.", DECIDED, None, {"QQQ": "Nasdaq 100"})
+    claims = extract_claims(
+        "QQQ (the Nasdaq 100) shows positive 1-week momentum.", DECIDED, None, {"QQQ": "Nasdaq 100"}
+    )
     assert next(c for c in claims if c.assertions[0].rule == "momentum").symbol == "QQQ"
 
 
@@ -216,18 +240,27 @@ def test_holdings_joined_on_one_line(round_0528):
     text = sub["rationale_summary"] + " " + " ".join(f"{h['option_id']}: {h['rationale']}" for h in sub["portfolio"])
     claims = extract_claims(text, decided, None, universe, available_fields=CB_FIELDS)
     found = _by_field(claims)
-    assert {("SMH", "return7d"), ("SMH", "return30d"), ("XLK", "return7d"), ("MTUM", "return7d"),
-            ("QQQ", "return7d"), ("EWT", "return7d")} <= set(found)
+    assert {
+        ("SMH", "return7d"),
+        ("SMH", "return30d"),
+        ("XLK", "return7d"),
+        ("MTUM", "return7d"),
+        ("QQQ", "return7d"),
+        ("EWT", "return7d"),
+    } <= set(found)
     verifier = Verifier(store, CB)
     assert all(verifier.verify(found[k]).status == "supported" for k in found if k[1] == "return7d")
 
 
-@pytest.mark.parametrize(("text", "field", "value"), [
-    ("RSI(14) at 69.4", "rsi14", 69.4),
-    ("RSI(14) of 72.1 signals overbought", "rsi14", 72.1),
-    ("the 14-day RSI reads 31.2", "rsi14", 31.2),
-    ("MACD(12, 26, 9) at 1.25", "macd", 1.25),
-])
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("RSI(14) at 69.4", "rsi14", 69.4),
+        ("RSI(14) of 72.1 signals overbought", "rsi14", 72.1),
+        ("the 14-day RSI reads 31.2", "rsi14", 31.2),
+        ("MACD(12, 26, 9) at 1.25", "macd", 1.25),
+    ],
+)
 def test_an_indicator_parameter_is_not_its_value(text, field, value):
     from ledgers import parse_assertions
 
@@ -235,11 +268,14 @@ def test_an_indicator_parameter_is_not_its_value(text, field, value):
     assert [(a.field, a.stated) for a in numeric] == [(field, value)]
 
 
-@pytest.mark.parametrize(("text", "fragment", "stated"), [
-    ("AAA is down 8.4% over 20 days.", "is down 8.4% over 20 days", -0.084),
-    ("AAA rose 3.1% over 5 days.", "rose 3.1% over 5 days", 0.031),
-    ("AAA fell 2% this week.", "fell 2% this week", -0.02),
-])
+@pytest.mark.parametrize(
+    ("text", "fragment", "stated"),
+    [
+        ("AAA is down 8.4% over 20 days.", "is down 8.4% over 20 days", -0.084),
+        ("AAA rose 3.1% over 5 days.", "rose 3.1% over 5 days", 0.031),
+        ("AAA fell 2% this week.", "fell 2% this week", -0.02),
+    ],
+)
 def test_direction_words_stay_with_the_extracted_claim(text, fragment, stated):
     from datetime import datetime
 
@@ -247,22 +283,24 @@ def test_direction_words_stay_with_the_extracted_claim(text, fragment, stated):
     assert [(c.text, c.assertions[0].stated) for c in claims][:1] == [(fragment, pytest.approx(stated))]
 
 
-@pytest.mark.parametrize(("text", "kind"), [
-    ("I assign a 60% probability that energy beats SPY.", "probability"),
-    ("Confidence: 62%.", None),  # no claim at all
-    ("Exit if XLE falls 5% below entry.", "plan"),
-    ("Stop loss at -4%.", "plan"),
-    ("Position capped at 25% of the book.", None),  # a cap written as a weight: no claim at all
-    ("Invalidation: XLE underperforms SPY by 2% over two sessions.", "plan"),
-    ("Base case +1.2% for the week, low -2%, high +3%.", "forecast"),
-    ("Expected return +1.45% over the week.", "forecast"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("I assign a 60% probability that energy beats SPY.", "probability"),
+        ("Confidence: 62%.", None),  # no claim at all
+        ("Exit if XLE falls 5% below entry.", "plan"),
+        ("Stop loss at -4%.", "plan"),
+        ("Position capped at 25% of the book.", None),  # a cap written as a weight: no claim at all
+        ("Invalidation: XLE underperforms SPY by 2% over two sessions.", "plan"),
+        ("Base case +1.2% for the week, low -2%, high +3%.", "forecast"),
+        ("Expected return +1.45% over the week.", "forecast"),
+    ],
+)
 def test_probabilities_plans_and_forecasts_are_their_own_kinds_never_facts(text, kind):
     from datetime import datetime
 
     universe = {"ENERGY": ["Energy Sector", "XLE"], "SP500": ["S&P 500", "SPY"]}
-    claims = extract_claims(text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY", universe,
-                            benchmark="SP500")
+    claims = extract_claims(text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY", universe, benchmark="SP500")
     rules = {c.assertions[0].rule for c in claims}
     assert not rules & {"exact_numeric", "threshold", "relative_return", "return_or_relative", "derived_return"}
     assert not any(c.briefing_only for c in claims), "not a briefing figure either"
@@ -270,13 +308,22 @@ def test_probabilities_plans_and_forecasts_are_their_own_kinds_never_facts(text,
         assert kind in rules, (text, rules)
 
 
-@pytest.mark.parametrize("text", ["XLE rose 5.3% over 7 days.", "Energy (+5.28% 7d) leads.", "low 14.9% vol",
-                                  "market cap of $2.15T", "analyst target price $160"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "XLE rose 5.3% over 7 days.",
+        "Energy (+5.28% 7d) leads.",
+        "low 14.9% vol",
+        "market cap of $2.15T",
+        "analyst target price $160",
+    ],
+)
 def test_facts_near_marker_words_stay_facts(text):
     from datetime import datetime
 
-    claims = extract_claims(text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY",
-                            {"ENERGY": ["Energy Sector", "XLE"]}, benchmark="SP500")
+    claims = extract_claims(
+        text, datetime(2026, 7, 1, 20, tzinfo=UTC), "ENERGY", {"ENERGY": ["Energy Sector", "XLE"]}, benchmark="SP500"
+    )
     assert claims and claims[0].assertions[0].rule == "exact_numeric", [(c.text, c.assertions[0].rule) for c in claims]
 
 
@@ -286,12 +333,26 @@ def test_a_claim_keeps_its_clause_and_a_doubt_stops_a_contradiction():
     from ledgers.reading._certainty import read_clause
 
     text = "Strong tape; developed ex-US +0.9% over 5 sessions, JAPAN lagging."
-    read = read_clause(text, (text.index("+0.9%"), text.index("+0.9%") + 5), "exact_numeric", "JAPAN", [],
-                       subject_words={"japan"}, anchored=True)
+    read = read_clause(
+        text,
+        (text.index("+0.9%"), text.index("+0.9%") + 5),
+        "exact_numeric",
+        "JAPAN",
+        [],
+        subject_words={"japan"},
+        anchored=True,
+    )
     assert read.clause == "developed ex-US +0.9% over 5 sessions" and "developed" in (read.doubt or "")
     plain = "Evidence: JAPAN +0.9% over 5 sessions."
-    read = read_clause(plain, (plain.index("+0.9%"), plain.index("+0.9%") + 5), "exact_numeric", "JAPAN",
-                       [], subject_words={"japan"}, anchored=True)
+    read = read_clause(
+        plain,
+        (plain.index("+0.9%"), plain.index("+0.9%") + 5),
+        "exact_numeric",
+        "JAPAN",
+        [],
+        subject_words={"japan"},
+        anchored=True,
+    )
     assert read.doubt is None and read.clause == "JAPAN +0.9% over 5 sessions"
     rank = "Strongest momentum theme; AI capex intact."
     assert "theme" in read_clause(rank, (0, 18), "ranking", "SMH", [], subject_words={"smh"}, anchored=True).doubt

@@ -17,17 +17,20 @@ def _first(text: str):
     return claims[0].assertions[0]
 
 
-@pytest.mark.parametrize(("text", "field"), [
-    ("mdd_21s=-7.32%", "maxDrawdown21d"),  # abbreviations spelt out
-    ("act_5s=-0.60%", "activeReturn5d"),
-    ("ret_5s=+1.2%", "return5d"),
-    ("maxdd 21s: -3.44%", "maxDrawdown21d"),
-    ("prior_16s=+6.01%", "priorActiveReturn16d"),
-    ("qual=0.58", "qualityEvidenceScore"),
-    ("pb_rank=.030", "recentPullbackRank"),
-    ('{"option": "SMALL_CAP", "quality_evidence_score": 0.756}', "qualityEvidenceScore"),  # a table's own name
-    ("breadth_5s=43.5%", "positiveAssetShare5d"),
-])
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("mdd_21s=-7.32%", "maxDrawdown21d"),  # abbreviations spelt out
+        ("act_5s=-0.60%", "activeReturn5d"),
+        ("ret_5s=+1.2%", "return5d"),
+        ("maxdd 21s: -3.44%", "maxDrawdown21d"),
+        ("prior_16s=+6.01%", "priorActiveReturn16d"),
+        ("qual=0.58", "qualityEvidenceScore"),
+        ("pb_rank=.030", "recentPullbackRank"),
+        ('{"option": "SMALL_CAP", "quality_evidence_score": 0.756}', "qualityEvidenceScore"),  # a table's own name
+        ("breadth_5s=43.5%", "positiveAssetShare5d"),
+    ],
+)
 def test_a_key_names_its_figure(text, field):
     assert _first(text).field == field
 
@@ -41,9 +44,16 @@ def test_a_word_before_a_colon_is_no_key_for_certain():
     assert _first("USO: +6.08% in 3 sessions").field == "return3d"  # the option leads, the words after bind
 
 
-@pytest.mark.parametrize(("key", "phrase"), [
-    ("mdd_21s", "max drawdown 21s"), ("vol_z", "volume z-score"), ("dist_52w", "distance from 52-week high"),
-    ("ret_5s_21s", None), ("foo", None), ("rank", None),
-])
+@pytest.mark.parametrize(
+    ("key", "phrase"),
+    [
+        ("mdd_21s", "max drawdown 21s"),
+        ("vol_z", "volume z-score"),
+        ("dist_52w", "distance from 52-week high"),
+        ("ret_5s_21s", None),
+        ("foo", None),
+        ("rank", None),
+    ],
+)
 def test_spell(key, phrase):
     assert spell(key) == phrase

@@ -29,8 +29,13 @@ def load_labelled() -> list[dict]:
 
 
 def _claim(item: dict) -> Claim:
-    return Claim(id=item["id"], text=item["text"], decided_at=item["decided_at"], symbol=item.get("symbol"),
-                 cited_fields=item.get("fields", []))
+    return Claim(
+        id=item["id"],
+        text=item["text"],
+        decided_at=item["decided_at"],
+        symbol=item.get("symbol"),
+        cited_fields=item.get("fields", []),
+    )
 
 
 def precision_recall(pairs: list[tuple[str, str]]) -> dict[str, tuple[float | None, float | None, int]]:
@@ -47,11 +52,36 @@ def precision_recall(pairs: list[tuple[str, str]]) -> dict[str, tuple[float | No
 def test_labelled_set_covers_every_rule_and_status():
     items = load_labelled()
     rules = {i["rule"] for i in items if "rule" in i}
-    assert {"exact_numeric", "threshold", "derived_return", "relative_return", "return_or_relative", "distance_52w_high",
-            "distance_52w_low", "distance_sma", "analyst_upside", "sma_position", "ma_cross", "macd_signal",
-            "momentum", "relative_momentum", "rsi_state", "near_52w_extreme", "profitability", "valuation",
-            "growth", "dividend_yield", "beta_level", "volatility_level", "upside_direction", "consensus",
-            "categorical", "forecast", "briefing", "unrecognised"} <= rules
+    assert {
+        "exact_numeric",
+        "threshold",
+        "derived_return",
+        "relative_return",
+        "return_or_relative",
+        "distance_52w_high",
+        "distance_52w_low",
+        "distance_sma",
+        "analyst_upside",
+        "sma_position",
+        "ma_cross",
+        "macd_signal",
+        "momentum",
+        "relative_momentum",
+        "rsi_state",
+        "near_52w_extreme",
+        "profitability",
+        "valuation",
+        "growth",
+        "dividend_yield",
+        "beta_level",
+        "volatility_level",
+        "upside_direction",
+        "consensus",
+        "categorical",
+        "forecast",
+        "briefing",
+        "unrecognised",
+    } <= rules
     assert {i["expect"] for i in items} == set(STATUSES)
     assert any(i.get("lookahead") for i in items)
     assert len({i["id"] for i in items}) == len(items)

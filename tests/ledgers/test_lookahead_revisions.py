@@ -17,19 +17,31 @@ CFG = VerifierConfig(benchmark="SP500")
 
 def _store() -> PointInTimeStore:
     days = [date(2022, 1, d) for d in (3, 4, 5, 6, 7, 10, 11)]
-    prices = pd.DataFrame([{"date": d, "symbol": s, "close": c} for d in days
-                           for s, c in (("AAA", 100.0 + d.day), ("SP500", 4700.0))])
-    rows = [FieldRow("AAA", "peRatio", 25.5, close_time(date(2021, 12, 31)), "filing-q3"),
-            FieldRow("AAA", "peRatio", 27.35, close_time(date(2022, 1, 10)), "filing-q4")]  # the revision
+    prices = pd.DataFrame(
+        [{"date": d, "symbol": s, "close": c} for d in days for s, c in (("AAA", 100.0 + d.day), ("SP500", 4700.0))]
+    )
+    rows = [
+        FieldRow("AAA", "peRatio", 25.5, close_time(date(2021, 12, 31)), "filing-q3"),
+        FieldRow("AAA", "peRatio", 27.35, close_time(date(2022, 1, 10)), "filing-q4"),
+    ]  # the revision
     return PointInTimeStore(prices, rows, benchmark="SP500")
 
 
-@pytest.mark.parametrize("claim", [
-    Claim(id="t", text="trades at a P/E of 27.35", decided_at=DECIDED, symbol="AAA"),
-    Claim(id="s", text="P/E 27.35", decided_at=DECIDED, symbol="AAA", structured=True,
-          assertions=structured_assertions([{"subject": "AAA", "field": "peRatio", "kind": "value",
-                                             "value": 27.35}])),
-], ids=["text", "structured"])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        Claim(id="t", text="trades at a P/E of 27.35", decided_at=DECIDED, symbol="AAA"),
+        Claim(
+            id="s",
+            text="P/E 27.35",
+            decided_at=DECIDED,
+            symbol="AAA",
+            structured=True,
+            assertions=structured_assertions([{"subject": "AAA", "field": "peRatio", "kind": "value", "value": 27.35}]),
+        ),
+    ],
+    ids=["text", "structured"],
+)
 def test_a_revised_value_quoted_before_the_revision_is_lookahead(claim):
     v = verify(claim, _store(), CFG)
     assert v.lookahead and v.status == "contradicted"

@@ -27,13 +27,16 @@ def test_every_contradiction_was_checked_by_a_person() -> None:
     assert found, "the real rounds hold genuine contradictions: the reference judge must still find some"
     unchecked = [c for c in found if c.key not in pinned]
     assert not unchecked, "contradicted verdicts nobody has checked:\n" + "\n".join(
-        f"{c.round} {c.model} {c.subject}: {c.claim!r} in {c.clause!r} ({c.reason[:160]})" for c in unchecked)
+        f"{c.round} {c.model} {c.subject}: {c.claim!r} in {c.clause!r} ({c.reason[:160]})" for c in unchecked
+    )
     wrong = [(c, pinned[c.key]) for c in found if pinned[c.key]["verdict"] != "correct"]
     assert not wrong, "false accusations (a person checked them):\n" + "\n".join(
-        f"{c.round} {c.model} {c.claim!r}: {p['verdict']}: {p['reason']}" for c, p in wrong)
+        f"{c.round} {c.model} {c.claim!r}: {p['verdict']}: {p['reason']}" for c, p in wrong
+    )
 
 
 def test_the_pinned_list_is_well_formed() -> None:
     entries = yaml.safe_load(PINNED.read_text())
-    assert len(entries) >= 40 and all(e["reason"] and e["verdict"] in ("correct", "false_accusation", "unsure")
-                                      for e in entries)
+    assert len(entries) >= 40 and all(
+        e["reason"] and e["verdict"] in ("correct", "false_accusation", "unsure") for e in entries
+    )

@@ -57,8 +57,9 @@ def test_the_structured_path_checks_exactly_what_a_judge_states(evaluation: Eval
     numeric label, is checked against the same store: the tables reached the store and the field mapping holds."""
     assert len(evaluation.structured) >= 300
     assert evaluation.structured_agreement() >= 0.97
-    assert not [o.label.id for o in evaluation.structured
-                if o.predicted == "contradicted" and o.label.status != "contradicted"]
+    assert not [
+        o.label.id for o in evaluation.structured if o.predicted == "contradicted" and o.label.status != "contradicted"
+    ]
     assert all(v.path == "structured" for o in evaluation.structured for v in o.verifications)
 
 
@@ -74,9 +75,11 @@ def test_every_contradiction_names_the_values_that_decide_it(evaluation: Evaluat
 def test_a_number_about_another_option_in_the_sentence_is_not_pinned_on_the_holding(evaluation) -> None:
     """The class behind every false contradiction seen on real rounds: "Semiconductor supply-chain leverage with
     8.3% 7d momentum" in the Taiwan rationale, "healthcare sector also +4% on month" in the biotech one."""
-    about_other = [o for o in evaluation.outcomes
-                   if o.label.holding and o.label.subject and o.label.subject != o.label.holding
-                   and o.label.kind == "number"]
+    about_other = [
+        o
+        for o in evaluation.outcomes
+        if o.label.holding and o.label.subject and o.label.subject != o.label.holding and o.label.kind == "number"
+    ]
     # ... and numbers about the holding in a sentence that names another option ("Semiconductor supply-chain")
     distracted = [o for o in evaluation.outcomes if o.label.id in ("h1-023", "h1-024", "h1-025", "h1-026", "h1-074")]
     assert len(about_other) >= 4 and len(distracted) == 5
@@ -87,13 +90,19 @@ def test_a_number_about_another_option_in_the_sentence_is_not_pinned_on_the_hold
 HOLDOUT = Path(__file__).parent / "fixtures"
 
 
-@pytest.mark.parametrize(("labels", "rounds"), [
-    # later real rounds, not in the repository's slice: measured when GRADER_TEST_CB_ROUNDS names the full rounds
-    (HOLDOUT / "holdout_claims" / "late.jsonl", CB_ROUNDS),
-    (HOLDOUT / "holdout_v3" / "labels.jsonl", CB_ROUNDS),  # the portfolio-v3.0 format, held out
-    (HOLDOUT / "dev_v3" / "labels.jsonl", CB_ROUNDS),  # the same style on other rounds, a development set
-    (HOLDOUT / "holdout_v4" / "labels.jsonl", CB_ROUNDS),  # other formats: tables, key=value, YAML, shorthand, prose
-])
+@pytest.mark.parametrize(
+    ("labels", "rounds"),
+    [
+        # later real rounds, not in the repository's slice: measured when GRADER_TEST_CB_ROUNDS names the full rounds
+        (HOLDOUT / "holdout_claims" / "late.jsonl", CB_ROUNDS),
+        (HOLDOUT / "holdout_v3" / "labels.jsonl", CB_ROUNDS),  # the portfolio-v3.0 format, held out
+        (HOLDOUT / "dev_v3" / "labels.jsonl", CB_ROUNDS),  # the same style on other rounds, a development set
+        (
+            HOLDOUT / "holdout_v4" / "labels.jsonl",
+            CB_ROUNDS,
+        ),  # other formats: tables, key=value, YAML, shorthand, prose
+    ],
+)
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
     """Sets labelled by sessions that never saw the rules (README beside each): whatever the reader cannot read
     is not verifiable, never contradicted, and what it supports holds."""

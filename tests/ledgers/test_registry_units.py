@@ -30,13 +30,30 @@ def test_every_product_field_is_registered():
 @pytest.mark.parametrize(
     ("alias", "field"),
     [
-        ("P/E", "peRatio"), ("p/e ratio", "peRatio"), ("RSI", "rsi14"), ("RSI(14)", "rsi14"),
-        ("50-day moving average", "sma50"), ("50DMA", "sma50"), ("SMA50", "sma50"), ("200-day average", "sma200"),
-        ("7d return", "return7d"), ("7-day", "return7d"), ("30-day", "return30d"), ("1-year return", "return1y"),
-        ("6-month", "return6m"), ("forward P/E", "forwardPE"), ("ROE", "returnOnEquityTTM"),
-        ("52-week high", "week52High"), ("52w low", "week52Low"), ("price target", "analystTargetPrice"),
-        ("market cap", "marketCapitalization"), ("EV/EBITDA", "evToEbitda"), ("dividend yield", "dividendYield"),
-        ("peRatio", "peRatio"), ("PERATIO", "peRatio"), ("returnOnEquityTTM", "returnOnEquityTTM"),
+        ("P/E", "peRatio"),
+        ("p/e ratio", "peRatio"),
+        ("RSI", "rsi14"),
+        ("RSI(14)", "rsi14"),
+        ("50-day moving average", "sma50"),
+        ("50DMA", "sma50"),
+        ("SMA50", "sma50"),
+        ("200-day average", "sma200"),
+        ("7d return", "return7d"),
+        ("7-day", "return7d"),
+        ("30-day", "return30d"),
+        ("1-year return", "return1y"),
+        ("6-month", "return6m"),
+        ("forward P/E", "forwardPE"),
+        ("ROE", "returnOnEquityTTM"),
+        ("52-week high", "week52High"),
+        ("52w low", "week52Low"),
+        ("price target", "analystTargetPrice"),
+        ("market cap", "marketCapitalization"),
+        ("EV/EBITDA", "evToEbitda"),
+        ("dividend yield", "dividendYield"),
+        ("peRatio", "peRatio"),
+        ("PERATIO", "peRatio"),
+        ("returnOnEquityTTM", "returnOnEquityTTM"),
     ],
 )
 def test_aliases_resolve(alias, field):
@@ -55,18 +72,34 @@ def test_units_and_categories():
     assert field_spec("analystTargetPrice").unit == "price" and field_spec("analystTargetPrice").category == "analyst"
     assert field_spec("sector").unit == "text" and field_spec("industry").category == "sector"
     assert field_spec("positive_asset_share_5s").category == "market_state"  # breadth: no option holds it
-    assert {s.category for s in FIELD_SPECS.values()} == {"price_momentum", "volume", "valuation", "analyst", "sector",
-                                                          "market_state"}
+    assert {s.category for s in FIELD_SPECS.values()} == {
+        "price_momentum",
+        "volume",
+        "valuation",
+        "analyst",
+        "sector",
+        "market_state",
+    }
 
 
 @pytest.mark.parametrize(
     ("text", "unit", "value"),
     [
-        ("8.7%", "fraction", 0.087), ("+5.6%", "fraction", 0.056), ("-3.7%", "fraction", -0.037),
-        ("\u22122.5%", "fraction", -0.025), ("0.25", "fraction", 0.25), ("25", "fraction", 0.25),
-        ("25 bps", "fraction", 0.0025), ("2.85 percentage points", "fraction", 0.0285),
-        ("$2.5T", "price", 2.5e12), ("$1.2B", "price", 1.2e9), ("85M", "count", 85e6), ("57k", "count", 57e3),
-        ("3.4 million", "count", 3.4e6), ("$1,234.50", "price", 1234.5), ("28.5x", "ratio", 28.5),
+        ("8.7%", "fraction", 0.087),
+        ("+5.6%", "fraction", 0.056),
+        ("-3.7%", "fraction", -0.037),
+        ("\u22122.5%", "fraction", -0.025),
+        ("0.25", "fraction", 0.25),
+        ("25", "fraction", 0.25),
+        ("25 bps", "fraction", 0.0025),
+        ("2.85 percentage points", "fraction", 0.0285),
+        ("$2.5T", "price", 2.5e12),
+        ("$1.2B", "price", 1.2e9),
+        ("85M", "count", 85e6),
+        ("57k", "count", 57e3),
+        ("3.4 million", "count", 3.4e6),
+        ("$1,234.50", "price", 1234.5),
+        ("28.5x", "ratio", 28.5),
         ("72%", "ratio", 72.0),
     ],
 )
@@ -76,8 +109,14 @@ def test_normalise(text, unit, value):
 
 @pytest.mark.parametrize(
     ("text", "unit", "half"),
-    [("8.7%", "fraction", 0.0005), ("9%", "fraction", 0.005), ("72", "ratio", 0.5), ("28.45", "ratio", 0.005),
-     ("$2.5T", "price", 0.05e12), ("$129", "price", 0.5)],
+    [
+        ("8.7%", "fraction", 0.0005),
+        ("9%", "fraction", 0.005),
+        ("72", "ratio", 0.5),
+        ("28.45", "ratio", 0.005),
+        ("$2.5T", "price", 0.05e12),
+        ("$129", "price", 0.5),
+    ],
 )
 def test_stated_precision(text, unit, half):
     assert parse_number(text).in_unit(unit)[1] == pytest.approx(half)

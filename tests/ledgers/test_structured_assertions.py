@@ -29,8 +29,11 @@ def test_v05_schema_is_strict_and_v03_v04_are_unchanged():
     schema = grade_json_schema(load_rubric("v0.5"))
     item = schema["$defs"]["ClaimAssertion"]
     assert item["additionalProperties"] is False
-    assert set(item["required"]) == set(item["properties"]) == {
-        "subject", "field", "kind", "value", "relative_to", "rank", "order", "group", "horizon"}
+    assert (
+        set(item["required"])
+        == set(item["properties"])
+        == {"subject", "field", "kind", "value", "relative_to", "rank", "order", "group", "horizon"}
+    )
     entry = schema["$defs"]["ClaimLedgerEntryV2"]
     assert "assertions" in entry["required"]
     for node in _walk(schema):  # every object strict, every property required (OpenAI strict json_schema)
@@ -51,14 +54,30 @@ WHEN = datetime(2022, 1, 5, 15, 30, tzinfo=MARKET_TZ)  # AAA closes 101..., peRa
 
 
 def _check(bundle, items, text="(structured)"):
-    claim = Claim(id="1", text=text, decided_at=WHEN, symbol="AAA", assertions=structured_assertions(items, None, text),
-                  structured=True)
+    claim = Claim(
+        id="1",
+        text=text,
+        decided_at=WHEN,
+        symbol="AAA",
+        assertions=structured_assertions(items, None, text),
+        structured=True,
+    )
     return verify(claim, bundle.store, VerifierConfig(benchmark="SP500"))
 
 
 def _a(**kw):
-    return {"subject": "AAA", "field": "peRatio", "kind": "value", "value": None, "relative_to": None, "rank": None,
-            "order": None, "group": None, "horizon": None, **kw}
+    return {
+        "subject": "AAA",
+        "field": "peRatio",
+        "kind": "value",
+        "value": None,
+        "relative_to": None,
+        "rank": None,
+        "order": None,
+        "group": None,
+        "horizon": None,
+        **kw,
+    }
 
 
 def test_a_value_is_checked_exactly_whatever_the_claim_text_says(tiny):
@@ -91,9 +110,11 @@ def test_an_unknown_field_says_so(tiny):
 def test_the_reference_judge_writes_structured_assertions_it_can_read_back():
     from ledgers import parse_assertions
 
-    for text, expected in (("P/E of 28.5", {"field": "peRatio", "kind": "value", "value": 28.5}),
-                           ("RSI(14) at 69.4", {"field": "rsi14", "kind": "value", "value": 69.4}),
-                           ("P/E under 20", {"field": "peRatio", "kind": "below", "value": 20.0})):
+    for text, expected in (
+        ("P/E of 28.5", {"field": "peRatio", "kind": "value", "value": 28.5}),
+        ("RSI(14) at 69.4", {"field": "rsi14", "kind": "value", "value": 69.4}),
+        ("P/E under 20", {"field": "peRatio", "kind": "below", "value": 20.0}),
+    ):
         got = [to_structured(a) for a in parse_assertions(text, "AAA")]
         got = [g for g in got if g]
         assert len(got) == 1 and {k: got[0][k] for k in expected} == expected, (text, got)
@@ -103,11 +124,24 @@ def test_the_reference_judge_writes_structured_assertions_it_can_read_back():
 
 def test_judge_ledger_rows_store_the_path_and_every_flags_reason(tiny):
     entries = [
-        {"claim": "AAA trades at a P/E of 27.0", "decision_date": "2022-01-03", "symbol": "AAA",
-         "cited_fields": ["peRatio"], "status": "supported", "note": "peRatio 27.0",
-         "assertions": [_a(value=27.0)]},
-        {"claim": "AAA at a P/E of 25.5", "decision_date": "2022-01-03", "symbol": "AAA",
-         "cited_fields": ["peRatio", "sharpeRatio"], "status": "supported", "note": "", "assertions": []},
+        {
+            "claim": "AAA trades at a P/E of 27.0",
+            "decision_date": "2022-01-03",
+            "symbol": "AAA",
+            "cited_fields": ["peRatio"],
+            "status": "supported",
+            "note": "peRatio 27.0",
+            "assertions": [_a(value=27.0)],
+        },
+        {
+            "claim": "AAA at a P/E of 25.5",
+            "decision_date": "2022-01-03",
+            "symbol": "AAA",
+            "cited_fields": ["peRatio", "sharpeRatio"],
+            "status": "supported",
+            "note": "",
+            "assertions": [],
+        },
     ]
     rows = verify_judge_ledger(entries, tiny, "m1")
     structured, text = rows
@@ -131,29 +165,40 @@ def _round_store():
 
     when = close_time(date(2026, 6, 29))
     values = {"HEALTHCARE": (0.40, 0.14), "SP500": (1.0, 0.16), "SMALL_CAP": (1.2, 0.23), "MID_CAP": (1.05, 0.17)}
-    rows = [FieldRow(s, f, v, when, "capitalbench:R") for s, (b, vol) in values.items()
-            for f, v in (("beta1y", b), ("volatility30d", vol))]
+    rows = [
+        FieldRow(s, f, v, when, "capitalbench:R")
+        for s, (b, vol) in values.items()
+        for f, v in (("beta1y", b), ("volatility30d", vol))
+    ]
     prices = pd.DataFrame([{"date": date(2026, 6, 29), "symbol": s, "close": 100.0} for s in values])
     return PointInTimeStore(prices, rows, benchmark="SP500")
 
 
-@pytest.mark.parametrize(("text", "status"), [
-    ("HEALTHCARE: defensive with lower beta than the S&P 500.", "supported"),  # 0.40 vs 1.00 (beta1y)
-    ("HEALTHCARE: higher beta than the S&P 500.", "contradicted"),
-    ("MID_CAP: lower vol than SMALL_CAP.", "supported"),  # 17% vs 23% (volatility30d)
-    ("MID_CAP: lower vol than broad small caps.", "supported"),  # "small caps": the small-cap option's usual name
-    ("MID_CAP: lower vol than mega-cap growth.", None),  # not one option: no claim, never a level claim
-    ("MID_CAP: higher volatility than small caps.", "contradicted"),
-    ("HEALTHCARE: low beta defensive.", "supported"),  # beta1y 0.40 < 0.8
-    ("HEALTHCARE has positive beta.", "supported"),  # the sign of every window shown
-    ("HEALTHCARE has negative beta.", "contradicted"),
-])
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("HEALTHCARE: defensive with lower beta than the S&P 500.", "supported"),  # 0.40 vs 1.00 (beta1y)
+        ("HEALTHCARE: higher beta than the S&P 500.", "contradicted"),
+        ("MID_CAP: lower vol than SMALL_CAP.", "supported"),  # 17% vs 23% (volatility30d)
+        ("MID_CAP: lower vol than broad small caps.", "supported"),  # "small caps": the small-cap option's usual name
+        ("MID_CAP: lower vol than mega-cap growth.", None),  # not one option: no claim, never a level claim
+        ("MID_CAP: higher volatility than small caps.", "contradicted"),
+        ("HEALTHCARE: low beta defensive.", "supported"),  # beta1y 0.40 < 0.8
+        ("HEALTHCARE has positive beta.", "supported"),  # the sign of every window shown
+        ("HEALTHCARE has negative beta.", "contradicted"),
+    ],
+)
 def test_comparisons_and_levels_use_the_windows_the_round_shows(text, status):
     from ledgers import extract_claims
 
-    universe = {"HEALTHCARE": ["Healthcare Sector", "XLV"], "SP500": ["S&P 500", "SPY"],
-                "SMALL_CAP": ["US Small-Cap Stocks", "IWM"], "MID_CAP": ["US Mid-Cap Stocks", "IJH"]}
+    universe = {
+        "HEALTHCARE": ["Healthcare Sector", "XLV"],
+        "SP500": ["S&P 500", "SPY"],
+        "SMALL_CAP": ["US Small-Cap Stocks", "IWM"],
+        "MID_CAP": ["US Mid-Cap Stocks", "IJH"],
+    }
     claims = extract_claims(text, datetime(2026, 6, 30, 10, tzinfo=MARKET_TZ), None, universe, benchmark="SP500")
     got = [verify(c, _round_store(), VerifierConfig(benchmark="SP500")) for c in claims]
     assert [v.status for v in got] == ([status] if status else []), [
-        (c.text, v.rule, v.reason) for c, v in zip(claims, got, strict=True)]
+        (c.text, v.rule, v.reason) for c, v in zip(claims, got, strict=True)
+    ]

@@ -12,8 +12,13 @@ from ledgers import Claim, Verifier, VerifierConfig, claim_assertions, verify, v
 from ledgers._units import format_value
 
 SYMBOLS = ["AAPL", "AMD", "MSFT", "XOM", "JPM", "KO"]
-FIELDS = {"rsi14": "RSI at {}", "return20d": "20-day return of {}", "volatility20d": "volatility of {}",
-          "close": "price ${}", "sma50": "50-day moving average at {}"}
+FIELDS = {
+    "rsi14": "RSI at {}",
+    "return20d": "20-day return of {}",
+    "volatility20d": "volatility of {}",
+    "close": "price ${}",
+    "sma50": "50-day moving average at {}",
+}
 CONFIG = VerifierConfig(benchmark="SP500")
 
 
@@ -49,8 +54,17 @@ def test_stated_snapshot_value_is_supported_and_a_scaled_one_contradicted(store,
 
 def test_batch_equals_single(store):
     d = close_time(date(2021, 9, 14)).replace(hour=11)
-    texts = ["RSI at 55", "strong momentum", "trading above its 200-day average", "P/E of 30", "cheap",
-             "up 3% over 5 days", "will rise", "Q1 chip sales +25% QoQ", "analysts rate it a buy"]
+    texts = [
+        "RSI at 55",
+        "strong momentum",
+        "trading above its 200-day average",
+        "P/E of 30",
+        "cheap",
+        "up 3% over 5 days",
+        "will rise",
+        "Q1 chip sales +25% QoQ",
+        "analysts rate it a buy",
+    ]
     claims = [Claim(id=f"{s}-{i}", text=t, decided_at=d, symbol=s) for s in SYMBOLS for i, t in enumerate(texts)]
     batch = verify_many(claims, store, CONFIG)
     single = [Verifier(store, CONFIG).verify(c) for c in claims]
@@ -74,9 +88,13 @@ def test_template_cache_parses_exactly_like_the_parser():
     texts = [(i["text"], i.get("symbol")) for i in load_labelled()]
     for rd in ("CB-2026-05-27-1W", "CB-2026-06-12-1W", "CB-2026-07-01-1W", "CB-2026-07-30-1W"):
         texts += [(line, "SPY") for _, text in submissions(ROUNDS / rd) for line in text.splitlines()]
-    texts += [("RSI at 61.3 and RSI at 58.9", "AAPL"), ("fell 6.1% then rose $2.50 (+1.9%)", "AAPL"),
-              ("+64.8% 6m, +11.4% 30d; 57k payrolls", "SPY"), ("I expect +2.5%, i.e. 3.1 points", "SPY"),
-              ("WTI $90, EIA forecasts draws of 2.6mb/d; market cap 2,150B and a $1,234.50 close", "SPY")]
+    texts += [
+        ("RSI at 61.3 and RSI at 58.9", "AAPL"),
+        ("fell 6.1% then rose $2.50 (+1.9%)", "AAPL"),
+        ("+64.8% 6m, +11.4% 30d; 57k payrolls", "SPY"),
+        ("I expect +2.5%, i.e. 3.1 points", "SPY"),
+        ("WTI $90, EIA forecasts draws of 2.6mb/d; market cap 2,150B and a $1,234.50 close", "SPY"),
+    ]
     assert len(texts) > 150
     for text, symbol in texts:
         slow = [a.model_dump() for a in parse_assertions(text, symbol, (), "SPY")]

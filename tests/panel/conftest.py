@@ -10,18 +10,34 @@ import yaml
 from tests.conftest import write_bundle
 
 DECISIONS = [
-    {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00",
-     "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101}],
-     "rationale": "Buying AAA: it last closed at 101.00 and the trend is up; risk is a reversal.",
-     "decision_seconds": 12.5},
-    {"contestant_id": "m1", "decided_at": "2022-01-05T15:30:00-05:00",
-     "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 103}],
-     "rationale": "Selling AAA at 103, momentum may fade.", "decision_seconds": 10.0},
-    {"contestant_id": "m2", "decided_at": "2022-01-03T15:30:00-05:00",
-     "trades": [{"symbol": "BBB", "side": "buy", "quantity": 20, "price": 49}],
-     "rationale": "Buying BBB: it closed at 60.00, cheap at a P/E of 12.", "decision_seconds": None},
-    {"contestant_id": "m2", "decided_at": "2022-01-04T15:30:00-05:00", "trades": [],
-     "rationale": "Holding BBB.", "decision_seconds": None},
+    {
+        "contestant_id": "m1",
+        "decided_at": "2022-01-03T15:30:00-05:00",
+        "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101}],
+        "rationale": "Buying AAA: it last closed at 101.00 and the trend is up; risk is a reversal.",
+        "decision_seconds": 12.5,
+    },
+    {
+        "contestant_id": "m1",
+        "decided_at": "2022-01-05T15:30:00-05:00",
+        "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 103}],
+        "rationale": "Selling AAA at 103, momentum may fade.",
+        "decision_seconds": 10.0,
+    },
+    {
+        "contestant_id": "m2",
+        "decided_at": "2022-01-03T15:30:00-05:00",
+        "trades": [{"symbol": "BBB", "side": "buy", "quantity": 20, "price": 49}],
+        "rationale": "Buying BBB: it closed at 60.00, cheap at a P/E of 12.",
+        "decision_seconds": None,
+    },
+    {
+        "contestant_id": "m2",
+        "decided_at": "2022-01-04T15:30:00-05:00",
+        "trades": [],
+        "rationale": "Holding BBB.",
+        "decision_seconds": None,
+    },
 ]
 
 

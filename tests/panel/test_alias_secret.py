@@ -15,8 +15,9 @@ from rubric import load_rubric
 
 
 def _grade(season, db, run_id):
-    return grade_season(season, rubric_name="v0.4", panel_name="mock", run_id=run_id, run_type="official", db_url=db,
-                        progress=False)
+    return grade_season(
+        season, rubric_name="v0.4", panel_name="mock", run_id=run_id, run_type="official", db_url=db, progress=False
+    )
 
 
 def test_the_alias_seed_holds_a_secret_kept_with_the_database(season, tmp_path):
@@ -39,8 +40,10 @@ def test_the_alias_seed_holds_a_secret_kept_with_the_database(season, tmp_path):
     # again (its cache serves them)
     anon = Anonymizer.for_season(bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric, secret_one))
     with session_scope(one) as s:
-        calls = [(c.run_id, s.get(ContestantRow, c.contestant_id).contestant_key, c.prompt_sha256)
-                 for c in s.scalars(select(JudgeCallRow))]
+        calls = [
+            (c.run_id, s.get(ContestantRow, c.contestant_id).contestant_key, c.prompt_sha256)
+            for c in s.scalars(select(JudgeCallRow))
+        ]
         for _, cid, sha in calls:
             assert anon.alias_of(cid) in s.get(PromptRow, sha).user
     by_run = {run: {(cid, sha) for r, cid, sha in calls if r == run} for run in ("a", "b")}

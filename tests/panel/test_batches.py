@@ -34,8 +34,11 @@ PRICE = {"input_per_mtok": 2.0, "output_per_mtok": 10.0, "batch_factor": 0.5}
 @pytest.fixture
 def fakes():
     """The three providers, their batches ending only when a test ends them."""
-    with FakeOpenAI(batch_latency_s=3600) as o, FakeAnthropic(batch_latency_s=3600) as a, \
-            FakeXai(batch_latency_s=3600) as x:
+    with (
+        FakeOpenAI(batch_latency_s=3600) as o,
+        FakeAnthropic(batch_latency_s=3600) as a,
+        FakeXai(batch_latency_s=3600) as x,
+    ):
         yield {"openai": o, "anthropic": a, "xai": x}
 
 
@@ -47,23 +50,56 @@ def end_batches(*servers) -> None:
 
 def write_local_panel(path: Path, fakes: dict, max_attempts: int = 3) -> Path:
     judges = [
-        {"judge_id": "gpt", "provider": "openai", "model": "gpt-x", "family": "openai",
-         "base_url": fakes["openai"].base_url, "pricing": PRICE},
-        {"judge_id": "claude", "provider": "anthropic", "model": "claude-x", "family": "anthropic",
-         "base_url": fakes["anthropic"].base_url, "pricing": PRICE},
-        {"judge_id": "grok", "provider": "xai", "model": "grok-x", "family": "xai", "host": fakes["xai"].host_port,
-         "pricing": PRICE},
+        {
+            "judge_id": "gpt",
+            "provider": "openai",
+            "model": "gpt-x",
+            "family": "openai",
+            "base_url": fakes["openai"].base_url,
+            "pricing": PRICE,
+        },
+        {
+            "judge_id": "claude",
+            "provider": "anthropic",
+            "model": "claude-x",
+            "family": "anthropic",
+            "base_url": fakes["anthropic"].base_url,
+            "pricing": PRICE,
+        },
+        {
+            "judge_id": "grok",
+            "provider": "xai",
+            "model": "grok-x",
+            "family": "xai",
+            "host": fakes["xai"].host_port,
+            "pricing": PRICE,
+        },
     ]
-    path.write_text(yaml.safe_dump({"name": path.stem, "kind": "real", "judges": judges,
-                                    "retry": {"max_attempts": max_attempts, "base_delay_s": 0.01,
-                                              "max_delay_s": 0.01}}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "name": path.stem,
+                "kind": "real",
+                "judges": judges,
+                "retry": {"max_attempts": max_attempts, "base_delay_s": 0.01, "max_delay_s": 0.01},
+            }
+        )
+    )
     return path
 
 
 def _grade(season, url, panel, run_id="b", **kw):
     kw.setdefault("batch", True)
-    return grade_season(season, rubric_name="v0.4", panel_name=str(panel), run_id=run_id, db_url=url,
-                        allow_real_api_calls=True, progress=False, **kw)
+    return grade_season(
+        season,
+        rubric_name="v0.4",
+        panel_name=str(panel),
+        run_id=run_id,
+        db_url=url,
+        allow_real_api_calls=True,
+        progress=False,
+        **kw,
+    )
 
 
 def _calls(url, run_id="b") -> list[JudgeCallRow]:
@@ -78,21 +114,27 @@ def test_submit_then_status_then_collect_from_the_command_line(season, fakes, tm
     url = f"sqlite:///{tmp_path / 'b.db'}"
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     panel = write_local_panel(tmp_path / "local.yaml", fakes)
-    out = cli.invoke(app, ["grade", str(season), "--panel", str(panel), "--run-id", "b", "--batch", "--quiet",
-                           "--allow-real-api-calls"])
+    out = cli.invoke(
+        app,
+        ["grade", str(season), "--panel", str(panel), "--run-id", "b", "--batch", "--quiet", "--allow-real-api-calls"],
+    )
     assert out.exit_code == 0, out.output
     assert "grader batch collect --run b" in out.output
     with session_scope(url) as s:
         assert s.get(RunRow, "b").status == "batch_pending"
         batches = s.scalars(select(JudgeBatchRow).order_by(JudgeBatchRow.id)).all()
         assert [(b.judge_id, b.status, b.request_count) for b in batches] == [
-            ("gpt", "submitted", 2), ("claude", "submitted", 2), ("grok", "submitted", 2)]
+            ("gpt", "submitted", 2),
+            ("claude", "submitted", 2),
+            ("grok", "submitted", 2),
+        ]
         assert all(b.provider_batch_id for b in batches)
     assert {c.status for c in _calls(url)} == {"queued"}
     # every request went through a batch endpoint, none synchronously, each with its strict schema
     for fake in fakes.values():
-        assert fake.requests and all(r.endpoint.startswith("batch") or r.endpoint == "Batch/Chat"
-                                     for r in fake.requests)
+        assert fake.requests and all(
+            r.endpoint.startswith("batch") or r.endpoint == "Batch/Chat" for r in fake.requests
+        )
         assert all(r.schema for r in fake.requests)
     assert all(r.strict is True for r in fakes["openai"].requests)
 
@@ -190,8 +232,7 @@ def test_refusals_for_capacity_in_a_batch_are_linked_attempts_that_never_use_up_
         assert len(s.scalars(select(GradeRow).where(GradeRow.run_id == "b")).all()) == 6
 
 
-def test_a_submission_refused_for_capacity_leaves_refused_attempts_that_never_use_up_the_cap(season, fakes,
-                                                                                              tmp_path):
+def test_a_submission_refused_for_capacity_leaves_refused_attempts_that_never_use_up_the_cap(season, fakes, tmp_path):
     """Anthropic's fake counts a batch submission against the key's requests per minute: the retry's submission is
     refused with 429. Its requests stay on record as refused attempts, linked, and with a cap of two attempts the
     chain still gets its second counted attempt once the window has room."""
@@ -212,13 +253,17 @@ def test_a_submission_refused_for_capacity_leaves_refused_attempts_that_never_us
     for contestant in {c.contestant_id for c in claude}:
         own = [c for c in claude if c.contestant_id == contestant]
         assert [(c.attempt, c.status, c.error_kind) for c in own] == [
-            (1, "error", "server"), (2, "error", "rate_limited"), (3, "ok", None)]
+            (1, "error", "server"),
+            (2, "error", "rate_limited"),
+            (3, "ok", None),
+        ]
         assert own[1].http_status == 429
         assert "refused for capacity" in own[1].error_message
         assert [c.replaces_call_id for c in own] == [None, own[0].id, own[1].id]
     with session_scope(url) as s:
-        lost = [b for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "claude"))
-                if b.status == "lost"]
+        lost = [
+            b for b in s.scalars(select(JudgeBatchRow).where(JudgeBatchRow.judge_id == "claude")) if b.status == "lost"
+        ]
     assert len(lost) == 1 and "refused for capacity" in lost[0].error_message
 
 
@@ -258,8 +303,7 @@ def test_a_batch_the_provider_no_longer_knows_is_lost_and_sent_again(season, fak
     assert _grade(season, url, panel, batch=True).status == "complete"
 
 
-def test_a_process_that_died_while_submitting_leaves_the_batch_visible_and_its_calls_counted(season, fakes,
-                                                                                              tmp_path):
+def test_a_process_that_died_while_submitting_leaves_the_batch_visible_and_its_calls_counted(season, fakes, tmp_path):
     url = f"sqlite:///{tmp_path / 'crash.db'}"
     panel = write_local_panel(tmp_path / "local.yaml", fakes)
     _grade(season, url, panel, batch=True)
@@ -315,15 +359,43 @@ def test_batch_is_refused_where_no_batch_api_exists(season, tmp_path):
     from grader.panel import RunError
 
     with pytest.raises(RunError, match="reference panel makes no provider calls"):
-        grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="x",
-                     db_url=f"sqlite:///{tmp_path / 'x.db'}", progress=False, batch=True)
+        grade_season(
+            season,
+            rubric_name="v0.4",
+            panel_name="reference",
+            run_id="x",
+            db_url=f"sqlite:///{tmp_path / 'x.db'}",
+            progress=False,
+            batch=True,
+        )
     compat = tmp_path / "compat.yaml"
-    compat.write_text(yaml.safe_dump({"name": "compat", "kind": "real", "judges": [
-        {"judge_id": "local", "provider": "openai-compatible", "model": "m", "family": "openai",
-         "base_url": "http://127.0.0.1:9/v1"}]}))
+    compat.write_text(
+        yaml.safe_dump(
+            {
+                "name": "compat",
+                "kind": "real",
+                "judges": [
+                    {
+                        "judge_id": "local",
+                        "provider": "openai-compatible",
+                        "model": "m",
+                        "family": "openai",
+                        "base_url": "http://127.0.0.1:9/v1",
+                    }
+                ],
+            }
+        )
+    )
     with pytest.raises(RunError, match="no provider batch API for judge"):
-        grade_season(season, rubric_name="v0.4", panel_name=str(compat), run_id="x",
-                     db_url=f"sqlite:///{tmp_path / 'x.db'}", progress=False, batch=True)
+        grade_season(
+            season,
+            rubric_name="v0.4",
+            panel_name=str(compat),
+            run_id="x",
+            db_url=f"sqlite:///{tmp_path / 'x.db'}",
+            progress=False,
+            batch=True,
+        )
 
 
 def test_collect_of_a_real_panel_needs_the_flag(season, fakes, tmp_path, monkeypatch):

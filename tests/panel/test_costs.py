@@ -57,4 +57,4 @@ def test_a_dry_run_counts_prompt_tokens_with_the_offline_tokenizer(tmp_path):
         for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "f")):
             prompt = s.get(PromptRow, call.prompt_sha256)
             assert call.input_tokens == count_tokens(prompt.system) + count_tokens(prompt.user)
-            assert prompt.shared_chars and prompt.user[prompt.shared_chars:].startswith("Contestant: ")
+            assert prompt.shared_chars and prompt.user[prompt.shared_chars :].startswith("Contestant: ")

@@ -66,8 +66,11 @@ def test_rerun_and_resume_never_pay_twice(season, sqlite_url):
     assert first.calls_sent == 6 and again.calls_sent == 0 and other.calls_sent == 0
     assert other.calls_reused == 6
     with session_scope(sqlite_url) as s:
-        ok = s.execute(select(JudgeCallRow.cache_key, func.count()).where(JudgeCallRow.status == "ok")
-                       .group_by(JudgeCallRow.cache_key)).all()
+        ok = s.execute(
+            select(JudgeCallRow.cache_key, func.count())
+            .where(JudgeCallRow.status == "ok")
+            .group_by(JudgeCallRow.cache_key)
+        ).all()
         assert ok and all(n == 1 for _, n in ok)
     a = {r["contestant_id"]: r["total"] for r in leaderboard_rows("a", db_url=sqlite_url)[1]}
     b = {r["contestant_id"]: r["total"] for r in leaderboard_rows("b", db_url=sqlite_url)[1]}
@@ -102,13 +105,15 @@ def test_planted_bias_moves_only_the_biased_judge(season, sqlite_url):
 
 
 def test_retries_are_linked_and_invalid_replies_kept(season, sqlite_url, tmp_path):
-    panel = write_panel(tmp_path / "flaky.yaml",
-                        failures={"mock-openai": ["rate-limited:0.01", "malformed", "server-error:503"]})
+    panel = write_panel(
+        tmp_path / "flaky.yaml", failures={"mock-openai": ["rate-limited:0.01", "malformed", "server-error:503"]}
+    )
     report = _grade(season, sqlite_url, panel_name=str(panel))
     assert not report.gaps and report.attempts_failed == 6  # 3 failures × 2 contestants
     with session_scope(sqlite_url) as s:
-        calls = s.scalars(select(JudgeCallRow).where(JudgeCallRow.judge_id == "mock-openai")
-                          .order_by(JudgeCallRow.id)).all()
+        calls = s.scalars(
+            select(JudgeCallRow).where(JudgeCallRow.judge_id == "mock-openai").order_by(JudgeCallRow.id)
+        ).all()
         chains = {}
         for c in calls:
             chains.setdefault(c.contestant_id, []).append(c)
@@ -131,8 +136,14 @@ def test_a_failing_judge_leaves_a_visible_gap(season, sqlite_url, tmp_path):
         assert "mock-xai" in r["details"]["panel"]["missing"]
     with session_scope(sqlite_url) as s:
         assert s.scalar(select(func.count()).select_from(GradeRow).where(GradeRow.judge_id == "mock-xai")) == 0
-        assert s.scalar(select(func.count()).select_from(JudgeCallRow).where(
-            JudgeCallRow.judge_id == "mock-xai", JudgeCallRow.status == "invalid")) == 8
+        assert (
+            s.scalar(
+                select(func.count())
+                .select_from(JudgeCallRow)
+                .where(JudgeCallRow.judge_id == "mock-xai", JudgeCallRow.status == "invalid")
+            )
+            == 8
+        )
 
 
 def test_real_panel_without_flag_is_a_dry_run(season, sqlite_url, monkeypatch):
@@ -226,11 +237,14 @@ def test_capitalbench_season_grades_offline(sqlite_url):
 def test_every_provider_recovers_from_every_failure_mode(season, sqlite_url, tmp_path):
     """429 storms, 5xx, malformed and truncated JSON, slow replies past the timeout — per provider, through
     the real SDKs — are retried (linked attempts) and end in valid grades; nothing is scored twice."""
-    panel = write_panel(tmp_path / "storm.yaml", failures={
-        "mock-openai": ["rate-limited:0.01", "truncated", "server-error:500"],
-        "mock-anthropic": ["server-error:503", "malformed", "rate-limited:0.01"],
-        "mock-xai": ["slow:6", "rate-limited:0.01", "server-error:503"],
-    })
+    panel = write_panel(
+        tmp_path / "storm.yaml",
+        failures={
+            "mock-openai": ["rate-limited:0.01", "truncated", "server-error:500"],
+            "mock-anthropic": ["server-error:503", "malformed", "rate-limited:0.01"],
+            "mock-xai": ["slow:6", "rate-limited:0.01", "server-error:503"],
+        },
+    )
     data = yaml.safe_load(panel.read_text())
     for judge in data["judges"]:  # only the xai judge is meant to time out (the slow reply)
         judge["timeout_s"] = 2.0 if judge["provider"] == "xai" else 30.0

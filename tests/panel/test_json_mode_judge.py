@@ -26,22 +26,59 @@ def test_a_json_mode_only_judge_grades_a_season(season, tmp_path, mode):
     # every prompt's first reply is not JSON (an invalid attempt the runner retries), the second a grade
     with fake_server("openai-json-mode", script=sequence(FakeReply.malformed())) as host:
         panel = tmp_path / "json-mode-panel.yaml"
-        panel.write_text(yaml.safe_dump({
-            "name": "json-mode", "kind": "real", "retry": {"max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05},
-            "judges": [{"judge_id": "open-json", "provider": "openai-compatible", "model": "open-weights-7b",
-                        "family": "openai", "base_url": host.base_url, "structured_output": mode, "timeout_s": 20}]}))
-        graded = subprocess.run([sys.executable, "-m", "grader", "grade", str(season), "--rubric", "v0.3",
-                                 "--panel", str(panel), "--run-id", "j", "--allow-real-api-calls", "--quiet"],
-                                env=env, cwd=REPO, capture_output=True, text=True)
+        panel.write_text(
+            yaml.safe_dump(
+                {
+                    "name": "json-mode",
+                    "kind": "real",
+                    "retry": {"max_attempts": 3, "base_delay_s": 0.01, "max_delay_s": 0.05},
+                    "judges": [
+                        {
+                            "judge_id": "open-json",
+                            "provider": "openai-compatible",
+                            "model": "open-weights-7b",
+                            "family": "openai",
+                            "base_url": host.base_url,
+                            "structured_output": mode,
+                            "timeout_s": 20,
+                        }
+                    ],
+                }
+            )
+        )
+        graded = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "grade",
+                str(season),
+                "--rubric",
+                "v0.3",
+                "--panel",
+                str(panel),
+                "--run-id",
+                "j",
+                "--allow-real-api-calls",
+                "--quiet",
+            ],
+            env=env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
         assert graded.returncode == 0, graded.stderr[-3000:]
         requests = host.requests
-    verified = subprocess.run([sys.executable, "-m", "grader", "verify", "--run", "j"], env=env, cwd=REPO,
-                              capture_output=True, text=True)
+    verified = subprocess.run(
+        [sys.executable, "-m", "grader", "verify", "--run", "j"], env=env, cwd=REPO, capture_output=True, text=True
+    )
     assert verified.returncode == 0, verified.stdout[-2000:] + verified.stderr[-2000:]
 
     with sqlite3.connect(db) as conn:
-        calls = conn.execute("select id, contestant_id, attempt, status, error_kind, replaces_call_id, raw_reply, "
-                             "parsed from judge_calls where run_id = 'j' order by id").fetchall()
+        calls = conn.execute(
+            "select id, contestant_id, attempt, status, error_kind, replaces_call_id, raw_reply, "
+            "parsed from judge_calls where run_id = 'j' order by id"
+        ).fetchall()
         grades = conn.execute("select contestant_id, call_id, composite from grades where run_id = 'j'").fetchall()
     contestants = {c[1] for c in calls}
     assert len(contestants) == 2 and len(grades) == 2 and len(calls) == 4

@@ -21,15 +21,18 @@ from tests.panel.conftest import write_panel
 
 
 def _cmd(season, panel, run_id):
-    return [sys.executable, "-m", "grader", "grade", str(season), "--panel", str(panel), "--run-id", run_id,
-            "--quiet"]
+    return [sys.executable, "-m", "grader", "grade", str(season), "--panel", str(panel), "--run-id", run_id, "--quiet"]
 
 
 def _ok_calls(url) -> int:
     try:
         with session_scope(url) as s:
-            return s.scalar(select(func.count()).select_from(JudgeCallRow).where(
-                JudgeCallRow.status.in_(("ok", "received")))) or 0
+            return (
+                s.scalar(
+                    select(func.count()).select_from(JudgeCallRow).where(JudgeCallRow.status.in_(("ok", "received")))
+                )
+                or 0
+            )
     except Exception:
         return 0
 
@@ -44,8 +47,12 @@ def test_sigkill_then_resume(season, tmp_path):
     clean_url = f"sqlite:///{tmp_path / 'clean.db'}"
     env = {**os.environ, "GRADER_DATABASE_URL": killed_url}
 
-    proc = subprocess.Popen(_cmd(season, panel_path, "k"), env={**env, STALL_AFTER_ENV: str(STALL_AFTER)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        _cmd(season, panel_path, "k"),
+        env={**env, STALL_AFTER_ENV: str(STALL_AFTER)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 120
     while _ok_calls(killed_url) < STALL_AFTER:
         assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
@@ -56,12 +63,19 @@ def test_sigkill_then_resume(season, tmp_path):
     assert _ok_calls(killed_url) == STALL_AFTER  # killed with exactly these calls done, the rest in flight
 
     subprocess.run(_cmd(season, panel_path, "k"), env=env, check=True, capture_output=True)
-    subprocess.run(_cmd(season, panel_path, "k"), env={**os.environ, "GRADER_DATABASE_URL": clean_url},
-                   check=True, capture_output=True)
+    subprocess.run(
+        _cmd(season, panel_path, "k"),
+        env={**os.environ, "GRADER_DATABASE_URL": clean_url},
+        check=True,
+        capture_output=True,
+    )
 
     with session_scope(killed_url) as s:
-        rows = s.execute(select(JudgeCallRow.cache_key, func.count()).where(JudgeCallRow.status == "ok")
-                         .group_by(JudgeCallRow.cache_key)).all()
+        rows = s.execute(
+            select(JudgeCallRow.cache_key, func.count())
+            .where(JudgeCallRow.status == "ok")
+            .group_by(JudgeCallRow.cache_key)
+        ).all()
     # nothing completed was paid for twice
     assert len(rows) == TOTAL_CALLS and all(n == 1 for _, n in rows), rows
     resumed = {r["contestant_id"]: (r["total"], r["band"]) for r in leaderboard_rows("k", db_url=killed_url)[1]}

@@ -17,23 +17,47 @@ from grader.panel._runner import CallRunner, Task
 from grader.prompts import JudgePrompt
 from grader.storage import ContestantRow, JudgeCallRow, PromptRow, RunRow, SeasonRow, session_scope
 
-SCHEMA = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"score": {"type": "integer"}},
+    "required": ["score"],
+    "additionalProperties": False,
+}
 
 
 def _tasks(db: str, spec: JudgeSpec, n: int, user_chars: int = 40) -> list[Task]:
     """``n`` contestants of one season, a prompt of about ``user_chars`` characters each."""
     tasks = []
     with session_scope(db) as s:
-        season = SeasonRow(season_key="t", content_hash="1" * 64, name="t", start=date(2022, 1, 3),
-                           end=date(2022, 1, 3), benchmark="SP500", source_path="", info={}, file_hashes={})
+        season = SeasonRow(
+            season_key="t",
+            content_hash="1" * 64,
+            name="t",
+            start=date(2022, 1, 3),
+            end=date(2022, 1, 3),
+            benchmark="SP500",
+            source_path="",
+            info={},
+            file_hashes={},
+        )
         s.add(season)
         s.flush()
-        s.add(RunRow(id="t", season_id=season.id, run_type="mock", rubric_id="r", rubric_hash="r",
-                     judge_facing_hash="r", panel_name="p", panel_hash="p"))
+        s.add(
+            RunRow(
+                id="t",
+                season_id=season.id,
+                run_type="mock",
+                rubric_id="r",
+                rubric_hash="r",
+                judge_facing_hash="r",
+                panel_name="p",
+                panel_hash="p",
+            )
+        )
         for k in range(n):
-            c = ContestantRow(season_id=season.id, contestant_key=f"c{k}", display_name=f"c{k}",
-                              provider_family="x", model="m")
+            c = ContestantRow(
+                season_id=season.id, contestant_key=f"c{k}", display_name=f"c{k}", provider_family="x", model="m"
+            )
             s.add(c)
             s.flush()
             digits = " ".join(f"{(k * 7919 + i * 104729) % 99991:05d}" for i in range(user_chars // 6 + 1))
@@ -43,20 +67,36 @@ def _tasks(db: str, spec: JudgeSpec, n: int, user_chars: int = 40) -> list[Task]
     return tasks
 
 
-def _run(tmp_path, fake: FakeServer, n: int, *, concurrency: int, policy: RetryPolicy,
-         rate_limits: RateLimits | None = None, user_chars: int = 40):
+def _run(
+    tmp_path,
+    fake: FakeServer,
+    n: int,
+    *,
+    concurrency: int,
+    policy: RetryPolicy,
+    rate_limits: RateLimits | None = None,
+    user_chars: int = 40,
+):
     endpoint = {"host": fake.host_port} if fake.provider == "xai" else {"base_url": fake.base_url}
-    spec = JudgeSpec(judge_id="j", provider=fake.provider, model="m", family=fake.provider, timeout_s=30,
-                     max_output_tokens=64, rate_limits=rate_limits, **endpoint)
+    spec = JudgeSpec(
+        judge_id="j",
+        provider=fake.provider,
+        model="m",
+        family=fake.provider,
+        timeout_s=30,
+        max_output_tokens=64,
+        rate_limits=rate_limits,
+        **endpoint,
+    )
     db = f"sqlite:///{tmp_path / 'pacing.db'}"
     tasks = _tasks(db, spec, n, user_chars)
-    panel = PanelConfig(name="p", kind="mock", judges=[spec], retry=policy,
-                        concurrency={fake.provider: concurrency})
+    panel = PanelConfig(name="p", kind="mock", judges=[spec], retry=policy, concurrency={fake.provider: concurrency})
 
     async def go():
         judge = make_judge(spec, allow_real_api_calls=False)
-        runner = CallRunner(db, "t", panel, {"j": judge}, SCHEMA,
-                            lambda parsed, raw: (parsed, []) if parsed else (None, ["no json"]))
+        runner = CallRunner(
+            db, "t", panel, {"j": judge}, SCHEMA, lambda parsed, raw: (parsed, []) if parsed else (None, ["no json"])
+        )
         results = []
         await runner.run_all(tasks, results.append)
         await judge.aclose()
@@ -78,8 +118,9 @@ def test_a_burst_of_429s_with_one_retry_after_is_not_retried_in_lockstep(tmp_pat
     n = 24
     script = sequence(FakeReply.rate_limited(1.0), then=FakeReply.ok({"score": 7}))
     with fake_server(provider, script=script) as fake:
-        results, runner, rows = _run(tmp_path, fake, n, concurrency=n,
-                                     policy=RetryPolicy(max_attempts=2, base_delay_s=0.05, max_delay_s=5))
+        results, runner, rows = _run(
+            tmp_path, fake, n, concurrency=n, policy=RetryPolicy(max_attempts=2, base_delay_s=0.05, max_delay_s=5)
+        )
         requests = fake.requests
     assert [r.status for r in results] == ["ok"] * n
     first = {r.user: r.received_at for r in requests if r.attempt == 1}
@@ -99,9 +140,13 @@ def test_a_run_under_limits_ends_without_a_gap_a_later_attempt_would_fill(tmp_pa
     file: the refused attempts are stored and linked, never count toward the cap, and every task ends graded."""
     limits = FakeLimits(rpm=300, window_s=1.0)
     with FakeOpenAI(script=sequence(then=FakeReply.ok({"score": 7})), limits=limits) as fake:
-        results, runner, rows = _run(tmp_path, fake, 20, concurrency=20,
-                                     policy=RetryPolicy(max_attempts=1, base_delay_s=0.05, max_delay_s=2,
-                                                        max_rate_limited=50))
+        results, runner, rows = _run(
+            tmp_path,
+            fake,
+            20,
+            concurrency=20,
+            policy=RetryPolicy(max_attempts=1, base_delay_s=0.05, max_delay_s=2, max_rate_limited=50),
+        )
     assert [r.status for r in results] == ["ok"] * 20 and not runner.stats.gaps
     refused = [r for r in rows if r.error_kind == "rate_limited"]
     assert refused and all(r.http_status == 429 and r.status == "error" for r in refused)
@@ -119,8 +164,15 @@ def _limited_run(tmp_path, rate_limits: RateLimits | None):
     pacer's headroom leaves room for)."""
     limits = FakeLimits(input_tpm=1_500_000, window_s=2.0)
     with FakeOpenAI(script=sequence(then=FakeReply.ok({"score": 7})), limits=limits) as fake:
-        return _run(tmp_path, fake, 80, concurrency=16, rate_limits=rate_limits, user_chars=4000,
-                    policy=RetryPolicy(max_attempts=2, base_delay_s=0.05, max_delay_s=2, max_rate_limited=50))
+        return _run(
+            tmp_path,
+            fake,
+            80,
+            concurrency=16,
+            rate_limits=rate_limits,
+            user_chars=4000,
+            policy=RetryPolicy(max_attempts=2, base_delay_s=0.05, max_delay_s=2, max_rate_limited=50),
+        )
 
 
 def test_the_panel_files_limits_pace_requests_so_few_are_refused(tmp_path):
@@ -148,8 +200,12 @@ def test_an_unpaced_client_of_the_same_fake_is_refused_often(tmp_path):
             nonlocal refused
             async with gate:
                 try:
-                    await client.responses.create(model="m", instructions=prompt.system, input=prompt.user, text={
-                        "format": {"type": "json_schema", "name": "G", "schema": SCHEMA, "strict": True}})
+                    await client.responses.create(
+                        model="m",
+                        instructions=prompt.system,
+                        input=prompt.user,
+                        text={"format": {"type": "json_schema", "name": "G", "schema": SCHEMA, "strict": True}},
+                    )
                 except openai.RateLimitError:
                     refused += 1
 
@@ -183,8 +239,9 @@ def test_a_mock_panels_fake_enforces_its_provider_limits_end_to_end(season, sqli
     data = yaml.safe_load(panel.read_text())
     data["retry"]["max_attempts"] = 1
     panel.write_text(yaml.safe_dump(data, sort_keys=False))
-    report = grade_season(season, rubric_name="v0.4", panel_name=str(panel), run_id="limited", db_url=sqlite_url,
-                          progress=False)
+    report = grade_season(
+        season, rubric_name="v0.4", panel_name=str(panel), run_id="limited", db_url=sqlite_url, progress=False
+    )
     assert not report.gaps
     with session_scope(sqlite_url) as s:
         openai_calls = list(s.scalars(select(JudgeCallRow).where(JudgeCallRow.judge_id == "mock-openai")))

@@ -24,15 +24,26 @@ class Clock:
 
 
 def test_openai_and_anthropic_headers_are_read():
-    openai = snapshot_from_headers({"x-ratelimit-limit-requests": "500", "x-ratelimit-remaining-requests": "499",
-                                    "x-ratelimit-reset-requests": "120ms", "x-ratelimit-limit-tokens": "30000",
-                                    "x-ratelimit-remaining-tokens": "29000", "x-ratelimit-reset-tokens": "6m0s"})
+    openai = snapshot_from_headers(
+        {
+            "x-ratelimit-limit-requests": "500",
+            "x-ratelimit-remaining-requests": "499",
+            "x-ratelimit-reset-requests": "120ms",
+            "x-ratelimit-limit-tokens": "30000",
+            "x-ratelimit-remaining-tokens": "29000",
+            "x-ratelimit-reset-tokens": "6m0s",
+        }
+    )
     assert openai.limits["requests"].remaining == 499 and openai.limits["requests"].reset_s == pytest.approx(0.12)
     assert openai.limits["tokens"].limit == 30000 and openai.limits["tokens"].reset_s == 360
-    anthropic = snapshot_from_headers({"anthropic-ratelimit-input-tokens-limit": "40000",
-                                       "anthropic-ratelimit-input-tokens-remaining": "100",
-                                       "anthropic-ratelimit-input-tokens-reset": "2026-01-01T00:00:30Z"},
-                                      now=1767225600.0)  # 2026-01-01T00:00:00Z
+    anthropic = snapshot_from_headers(
+        {
+            "anthropic-ratelimit-input-tokens-limit": "40000",
+            "anthropic-ratelimit-input-tokens-remaining": "100",
+            "anthropic-ratelimit-input-tokens-reset": "2026-01-01T00:00:30Z",
+        },
+        now=1767225600.0,
+    )  # 2026-01-01T00:00:00Z
     state = anthropic.limits["input_tokens"]
     assert (state.limit, state.remaining, state.reset_s) == (40000, 100, 30.0)
     assert snapshot_from_headers({"content-type": "application/json"}) is None
@@ -40,8 +51,14 @@ def test_openai_and_anthropic_headers_are_read():
 
 
 def _pacer(clock: Clock, **limits) -> JudgePacer:
-    spec = JudgeSpec(judge_id="j", provider="openai", model="m", family="openai", max_output_tokens=100,
-                     rate_limits=RateLimits(**limits) if limits else None)
+    spec = JudgeSpec(
+        judge_id="j",
+        provider="openai",
+        model="m",
+        family="openai",
+        max_output_tokens=100,
+        rate_limits=RateLimits(**limits) if limits else None,
+    )
     return JudgePacer(spec, 8, sleep=clock.sleep, clock=clock)
 
 
@@ -155,13 +172,19 @@ judges:
 {limits}"""
 
 
-@pytest.mark.parametrize(("limits", "provider_limits", "message"), [
-    ("    rate_limits: {rpm: 0}\n", "", "line 9: judges.0.rate_limits.rpm: Input should be greater than 0"),
-    ("    rate_limits: {}\n", "", "line 9: judges.0.rate_limits: Value error, rate_limits names no limit"),
-    ("    rate_limits: {tpm: 1000, burst: 3}\n", "",
-     "line 9: judges.0.rate_limits.burst: Extra inputs are not permitted"),
-    ("", ", provider_limits: {other: {rpm: 5}}", "provider_limits names judges not in the panel: ['other']"),
-])
+@pytest.mark.parametrize(
+    ("limits", "provider_limits", "message"),
+    [
+        ("    rate_limits: {rpm: 0}\n", "", "line 9: judges.0.rate_limits.rpm: Input should be greater than 0"),
+        ("    rate_limits: {}\n", "", "line 9: judges.0.rate_limits: Value error, rate_limits names no limit"),
+        (
+            "    rate_limits: {tpm: 1000, burst: 3}\n",
+            "",
+            "line 9: judges.0.rate_limits.burst: Extra inputs are not permitted",
+        ),
+        ("", ", provider_limits: {other: {rpm: 5}}", "provider_limits names judges not in the panel: ['other']"),
+    ],
+)
 def test_bad_rate_limits_name_the_file_and_field(tmp_path, limits, provider_limits, message):
     path = tmp_path / "limited.yaml"
     path.write_text(PANEL.format(limits=limits, provider_limits=provider_limits))
@@ -174,11 +197,14 @@ def test_rate_limits_load_and_change_the_panel_hash(tmp_path):
     path = tmp_path / "limited.yaml"
     path.write_text(PANEL.format(limits="", provider_limits=""))
     plain = load_panel(path)
-    path.write_text(PANEL.format(limits="    rate_limits: {rpm: 500, input_tpm: 30000, output_tpm: 8000}\n",
-                                 provider_limits=", provider_limits: {j: {rpm: 500, window_s: 10}}"))
+    path.write_text(
+        PANEL.format(
+            limits="    rate_limits: {rpm: 500, input_tpm: 30000, output_tpm: 8000}\n",
+            provider_limits=", provider_limits: {j: {rpm: 500, window_s: 10}}",
+        )
+    )
     limited = load_panel(path)
-    assert limited.judges[0].rate_limits.per_minute() == {"requests": 500, "input_tokens": 30000,
-                                                          "output_tokens": 8000}
+    assert limited.judges[0].rate_limits.per_minute() == {"requests": 500, "input_tokens": 30000, "output_tokens": 8000}
     assert limited.mock.provider_limits["j"].window_s == 10
     assert limited.content_hash != plain.content_hash
 

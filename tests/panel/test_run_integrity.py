@@ -39,8 +39,15 @@ cli = CliRunner()
 
 
 def _grade(season, url, panel, run_id, **kw):
-    return grade_season(season, rubric_name=kw.pop("rubric", "v0.4"), panel_name=str(panel), run_id=run_id,
-                        db_url=url, progress=False, **kw)
+    return grade_season(
+        season,
+        rubric_name=kw.pop("rubric", "v0.4"),
+        panel_name=str(panel),
+        run_id=run_id,
+        db_url=url,
+        progress=False,
+        **kw,
+    )
 
 
 # -- one process per run ------------------------------------------------------------------------------
@@ -62,10 +69,26 @@ def test_a_lease_whose_holder_is_gone_is_taken_over(db_url):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     with session_scope(db_url) as s:  # a holder on this host whose process no longer exists
         now = datetime.now(UTC)
-        s.add(RunLeaseRow(run_id="r2", token="old", host=socket.gethostname(), pid=int(dead.stdout), acquired_at=now,
-                          heartbeat_at=now))
-        s.add(RunLeaseRow(run_id="r3", token="old", host="elsewhere", pid=1, acquired_at=now,
-                          heartbeat_at=now - timedelta(minutes=10)))  # another machine, silent for 10 minutes
+        s.add(
+            RunLeaseRow(
+                run_id="r2",
+                token="old",
+                host=socket.gethostname(),
+                pid=int(dead.stdout),
+                acquired_at=now,
+                heartbeat_at=now,
+            )
+        )
+        s.add(
+            RunLeaseRow(
+                run_id="r3",
+                token="old",
+                host="elsewhere",
+                pid=1,
+                acquired_at=now,
+                heartbeat_at=now - timedelta(minutes=10),
+            )
+        )  # another machine, silent for 10 minutes
         s.add(RunLeaseRow(run_id="r4", token="old", host="elsewhere", pid=1, acquired_at=now, heartbeat_at=now))
     for run_id in ("r2", "r3"):
         lease = acquire_lease(run_id, db_url)
@@ -79,14 +102,36 @@ def test_two_processes_on_one_run_pay_once(season, tmp_path):
     """A real second process: the CLI exits 5 naming the holder and writes nothing while the run is held."""
     url = f"sqlite:///{tmp_path / 'two.db'}"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from grader.panel._lease import acquire_lease; "
-         f"l = acquire_lease('busy', {url!r}); print('held', flush=True); sys.stdin.read(); l.release()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys; from grader.panel._lease import acquire_lease; "
+            f"l = acquire_lease('busy', {url!r}); print('held', flush=True); sys.stdin.read(); l.release()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"  # the lease is taken: no sleep, a handshake
         env = {**os.environ, "GRADER_DATABASE_URL": url}
-        second = subprocess.run([sys.executable, "-m", "grader", "grade", str(season), "--panel", "reference",
-                                 "--run-id", "busy", "--quiet"], env=env, capture_output=True, text=True)
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "grader",
+                "grade",
+                str(season),
+                "--panel",
+                "reference",
+                "--run-id",
+                "busy",
+                "--quiet",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert second.returncode == 5, second.stderr
         assert f"process {holder.pid} on {socket.gethostname()}" in second.stderr
         with session_scope(url) as s:
@@ -95,8 +140,12 @@ def test_two_processes_on_one_run_pay_once(season, tmp_path):
         holder.stdin.close()
         holder.wait(timeout=30)
     env = {**os.environ, "GRADER_DATABASE_URL": url}
-    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(season), "--panel", "reference", "--run-id",
-                           "busy", "--quiet"], env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(season), "--panel", "reference", "--run-id", "busy", "--quiet"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -144,20 +193,30 @@ def test_an_attempt_in_flight_at_a_crash_does_not_count_and_the_chain_continues(
             s.delete(e)
         s.flush()
         s.delete(g)
-        calls = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "chain",
-                                                     JudgeCallRow.judge_id == "mock-openai",
-                                                     JudgeCallRow.contestant_id == g.contestant_id)
-                          .order_by(JudgeCallRow.id)).all()
+        calls = s.scalars(
+            select(JudgeCallRow)
+            .where(
+                JudgeCallRow.run_id == "chain",
+                JudgeCallRow.judge_id == "mock-openai",
+                JudgeCallRow.contestant_id == g.contestant_id,
+            )
+            .order_by(JudgeCallRow.id)
+        ).all()
         assert [c.attempt for c in calls] == [1, 2, 3] and calls[-1].status == "ok"
         calls[-1].status = "sent"  # its process died with this attempt in flight
         calls[-1].raw_reply = calls[-1].parsed = calls[-1].raw_reply_sha256 = None
         run.status = "running"
     report = _grade(season, db_url, panel, "chain")
     with session_scope(db_url) as s:
-        calls = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "chain",
-                                                     JudgeCallRow.judge_id == "mock-openai",
-                                                     JudgeCallRow.contestant_id == g.contestant_id)
-                          .order_by(JudgeCallRow.id)).all()
+        calls = s.scalars(
+            select(JudgeCallRow)
+            .where(
+                JudgeCallRow.run_id == "chain",
+                JudgeCallRow.judge_id == "mock-openai",
+                JudgeCallRow.contestant_id == g.contestant_id,
+            )
+            .order_by(JudgeCallRow.id)
+        ).all()
     assert calls[2].status == "interrupted"
     # the new process's fake fails its first request again: two server errors before the crash and this one make
     # the cap of 3 (the interrupted attempt not among them), so a fourth attempt and no fifth
@@ -173,10 +232,15 @@ def test_every_attempt_is_recorded_before_its_reply(season, db_url, tmp_path):
 
     url = f"sqlite:///{tmp_path / 'sent.db'}"
     env = {**os.environ, "GRADER_DATABASE_URL": url, STALL_AFTER_ENV: "0"}
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "grade", str(season), "--panel", "mock", "--run-id", "s",
-                             "--quiet"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "grader", "grade", str(season), "--panel", "mock", "--run-id", "s", "--quiet"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         import time
+
         deadline = time.monotonic() + 120
         while True:  # wait for the known point: every first attempt recorded (the fakes answer none)
             try:
@@ -199,8 +263,11 @@ def test_every_attempt_is_recorded_before_its_reply(season, db_url, tmp_path):
     with session_scope(url) as s:
         assert s.get(RunRow, "s").status == "interrupted"
         assert s.scalar(select(func.count()).select_from(RunLeaseRow)) == 0  # released: resume needs no wait
-    resumed = subprocess.run([sys.executable, "-m", "grader", "grade", str(season), "--panel", "mock", "--run-id", "s",
-                              "--quiet"], env={**os.environ, "GRADER_DATABASE_URL": url}, capture_output=True)
+    resumed = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(season), "--panel", "mock", "--run-id", "s", "--quiet"],
+        env={**os.environ, "GRADER_DATABASE_URL": url},
+        capture_output=True,
+    )
     assert resumed.returncode == 0, resumed.stderr.decode()[-2000:]
     with session_scope(url) as s:
         statuses = sorted(c.status for c in s.scalars(select(JudgeCallRow)))
@@ -214,8 +281,9 @@ def test_a_run_whose_every_call_failed_is_failed_never_official_and_exits_4(seas
     url = f"sqlite:///{tmp_path / 'fail.db'}"
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     broken = ["server-error"] * 4
-    panel = write_panel(tmp_path / "broken.yaml",
-                        failures={"mock-openai": broken, "mock-anthropic": broken, "mock-xai": broken})
+    panel = write_panel(
+        tmp_path / "broken.yaml", failures={"mock-openai": broken, "mock-anthropic": broken, "mock-xai": broken}
+    )
     result = cli.invoke(app, ["grade", str(season), "--panel", str(panel), "--run-id", "f", "--quiet"])
     assert result.exit_code == 4, result.output
     with session_scope(url) as s:
@@ -257,8 +325,9 @@ def test_verify_names_an_edited_derived_row(season, db_url, tmp_path, edit):
             g = s.scalar(select(GradeRow).where(GradeRow.run_id == "v").limit(1))
             g.composite = g.composite + 5
         elif edit == "parsed":
-            c = s.scalar(select(JudgeCallRow).where(JudgeCallRow.run_id == "v", JudgeCallRow.parsed.isnot(None))
-                         .limit(1))
+            c = s.scalar(
+                select(JudgeCallRow).where(JudgeCallRow.run_id == "v", JudgeCallRow.parsed.isnot(None)).limit(1)
+            )
             c.parsed = {**c.parsed, "verdict": "edited"}
         elif edit == "ledger":
             e = s.scalar(select(LedgerEntryRow).where(LedgerEntryRow.run_id == "v").limit(1))
@@ -268,8 +337,12 @@ def test_verify_names_an_edited_derived_row(season, db_url, tmp_path, edit):
             r.total = (r.total or 0) + 1
     result = verify_run("v", db_url=db_url)
     assert not result.ok
-    word = {"grade": "grade of contestant", "parsed": "parsed reply", "ledger": "ledger of the grade of contestant",
-            "score": "scored version 1"}[edit]
+    word = {
+        "grade": "grade of contestant",
+        "parsed": "parsed reply",
+        "ledger": "ledger of the grade of contestant",
+        "score": "scored version 1",
+    }[edit]
     assert any(word in p for p in result.problems), result.problems
 
 
@@ -287,8 +360,9 @@ def test_missing_keys_are_all_named_before_anything_is_written(season, tmp_path,
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "XAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    result = cli.invoke(app, ["grade", str(season), "--panel", "frontier", "--run-id", "k", "--quiet",
-                              "--allow-real-api-calls"])
+    result = cli.invoke(
+        app, ["grade", str(season), "--panel", "frontier", "--run-id", "k", "--quiet", "--allow-real-api-calls"]
+    )
     assert result.exit_code == 1
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "XAI_API_KEY"):
         assert name in result.output
@@ -303,19 +377,34 @@ def _no_run(url, run_id) -> bool:
 @pytest.mark.parametrize("window", [500, 2_000])
 def test_a_prompt_over_a_context_window_is_refused_naming_it(season, tmp_path, window):
     url = f"sqlite:///{tmp_path / 'ctx.db'}"
-    panel = _real_panel(tmp_path / "small.yaml", base_url="http://127.0.0.1:9/v1", context_window=window,
-                        max_output_tokens=400)
+    panel = _real_panel(
+        tmp_path / "small.yaml", base_url="http://127.0.0.1:9/v1", context_window=window, max_output_tokens=400
+    )
     with pytest.raises(RunError) as err:
-        grade_season(season, rubric_name="v0.3", panel_name=str(panel), run_id="c", db_url=url, progress=False,
-                     allow_real_api_calls=True)
+        grade_season(
+            season,
+            rubric_name="v0.3",
+            panel_name=str(panel),
+            run_id="c",
+            db_url=url,
+            progress=False,
+            allow_real_api_calls=True,
+        )
     assert "m1 for j" in str(err.value) and "window" in str(err.value)
     assert not Path(tmp_path / "ctx.db").exists() or _no_run(url, "c")
 
 
 def test_a_real_panel_that_does_not_fit_the_rubric_is_refused(season, tmp_path):
     with pytest.raises(RunError) as err:
-        grade_season(season, rubric_name="v0.3", panel_name="frontier", run_id="p", db_url=None, progress=False,
-                     allow_real_api_calls=True)
+        grade_season(
+            season,
+            rubric_name="v0.3",
+            panel_name="frontier",
+            run_id="p",
+            db_url=None,
+            progress=False,
+            allow_real_api_calls=True,
+        )
     assert "openai" in str(err.value) and "--panel openai" in str(err.value)
 
 
@@ -341,19 +430,20 @@ def test_v03_is_one_openai_judge_without_anonymization(season, db_url, tmp_path)
         assert run.notes and "rubric grounded_financial_reasoning_judge_v0.3" in run.notes[0]
         prompt = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "m03")).first()
         from grader.storage import PromptRow
+
         user = s.get(PromptRow, prompt.prompt_sha256).user
     assert "Model One" in user  # the judge sees the contestant's own name under v0.3
     assert "(anonymized)" not in user and "# Season record (contestants named, not anonymized)" in user
     report = _grade(season, db_url, "mock", "m04", rubric="v0.4")
     with session_scope(db_url) as s:
         from grader.storage import PromptRow
+
         calls = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "m04")).all()
         assert all("Model One" not in s.get(PromptRow, c.prompt_sha256).user for c in calls)
         assert all("# Season record (anonymized)" in s.get(PromptRow, c.prompt_sha256).user for c in calls)
 
 
-def test_a_v03_report_says_the_judges_saw_names_and_the_mismatch_is_a_run_note_not_a_gap(season, tmp_path,
-                                                                                          monkeypatch):
+def test_a_v03_report_says_the_judges_saw_names_and_the_mismatch_is_a_run_note_not_a_gap(season, tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path / 'v03.db'}"
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     _grade(season, url, "mock", "m03", rubric="v0.3")

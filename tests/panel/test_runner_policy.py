@@ -15,21 +15,44 @@ from grader.panel._runner import CallRunner, Task
 from grader.prompts import JudgePrompt
 from grader.storage import ContestantRow, PromptRow, RunRow, SeasonRow, session_scope
 
-SCHEMA = {"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"score": {"type": "integer"}},
+    "required": ["score"],
+    "additionalProperties": False,
+}
 
 
 def _setup(db: str, spec: JudgeSpec) -> Task:
     with session_scope(db) as s:
-        season = SeasonRow(season_key="t", content_hash="1" * 64, name="t", start=date(2022, 1, 3),
-                           end=date(2022, 1, 3), benchmark="SP500", source_path="", info={}, file_hashes={})
+        season = SeasonRow(
+            season_key="t",
+            content_hash="1" * 64,
+            name="t",
+            start=date(2022, 1, 3),
+            end=date(2022, 1, 3),
+            benchmark="SP500",
+            source_path="",
+            info={},
+            file_hashes={},
+        )
         s.add(season)
         s.flush()
         c = ContestantRow(season_id=season.id, contestant_key="c", display_name="c", provider_family="x", model="m")
         s.add(c)
         s.flush()
-        s.add(RunRow(id="t", season_id=season.id, run_type="mock", rubric_id="r", rubric_hash="r",
-                     judge_facing_hash="r", panel_name="p", panel_hash="p"))
+        s.add(
+            RunRow(
+                id="t",
+                season_id=season.id,
+                run_type="mock",
+                rubric_id="r",
+                rubric_hash="r",
+                judge_facing_hash="r",
+                panel_name="p",
+                panel_hash="p",
+            )
+        )
         p = JudgePrompt("c", "A", "system", "grade this", [], 5, 5, 0)
         s.add(PromptRow(sha256=p.sha256, system=p.system, user=p.user, token_estimate=5))
         return Task(spec, "c", c.id, p, 0, "k" * 64)
@@ -42,17 +65,24 @@ def _run(tmp_path, replies, policy=RetryPolicy(max_attempts=4, base_delay_s=0.5,
         slept.append(seconds)
 
     with FakeOpenAI(script=sequence(*replies, then=FakeReply.ok({"score": 7}))) as fake:
-        spec = JudgeSpec(judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url,
-                         timeout_s=30)
+        spec = JudgeSpec(
+            judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url, timeout_s=30
+        )
         db = f"sqlite:///{tmp_path / 'policy.db'}"
         task = _setup(db, spec)
         panel = PanelConfig(name="p", kind="mock", judges=[spec], retry=policy)
 
         async def go():
             judge = make_judge(spec, allow_real_api_calls=False)
-            runner = CallRunner(db, "t", panel, {"j": judge}, SCHEMA,
-                                lambda parsed, raw: (parsed, []) if parsed else (None, ["no json"]),
-                                sleep=record_sleep)
+            runner = CallRunner(
+                db,
+                "t",
+                panel,
+                {"j": judge},
+                SCHEMA,
+                lambda parsed, raw: (parsed, []) if parsed else (None, ["no json"]),
+                sleep=record_sleep,
+            )
             results = []
             await runner.run_all([task], results.append)
             await judge.aclose()
@@ -71,8 +101,9 @@ def test_retry_after_is_honoured(tmp_path):
 
 
 def test_backoff_without_retry_after_is_full_jitter(tmp_path):
-    result, _, slept, sent = _run(tmp_path, [FakeReply.server_error(500), FakeReply.malformed(),
-                                             FakeReply.server_error(503)])
+    result, _, slept, sent = _run(
+        tmp_path, [FakeReply.server_error(500), FakeReply.malformed(), FakeReply.server_error(503)]
+    )
     assert result.status == "ok" and sent == 4 and len(slept) == 3
     assert all(0 <= wait <= bound for wait, bound in zip(slept, [0.5, 1.0, 2.0], strict=True))
 
@@ -92,8 +123,9 @@ def test_backoff_draws_spread_over_the_whole_window():
 
 
 def test_attempts_are_capped_and_refusals_not_retried(tmp_path):
-    result, runner, slept, sent = _run(tmp_path, [FakeReply.server_error(500)] * 5,
-                                       policy=RetryPolicy(max_attempts=2, base_delay_s=0.1, max_delay_s=1))
+    result, runner, slept, sent = _run(
+        tmp_path, [FakeReply.server_error(500)] * 5, policy=RetryPolicy(max_attempts=2, base_delay_s=0.1, max_delay_s=1)
+    )
     assert result.status == "failed" and sent == 2 and len(slept) == 1 and 0 <= slept[0] <= 0.1
     assert runner.stats.gaps and "server" in runner.stats.gaps[0]
 
@@ -106,8 +138,9 @@ def test_capacity_refusals_do_not_count_toward_the_attempt_cap(tmp_path):
     from grader.storage import JudgeCallRow
 
     refusals = [FakeReply.rate_limited(0.01)] * 5 + [FakeReply.overloaded()]
-    result, runner, slept, sent = _run(tmp_path, refusals,
-                                       policy=RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.1))
+    result, runner, slept, sent = _run(
+        tmp_path, refusals, policy=RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.1)
+    )
     assert result.status == "ok" and sent == 7 and result.attempts == 7
     assert runner.stats.capacity_refusals == 6
     with session_scope(f"sqlite:///{tmp_path / 'policy.db'}") as s:
@@ -117,9 +150,11 @@ def test_capacity_refusals_do_not_count_toward_the_attempt_cap(tmp_path):
 
 
 def test_capacity_refusals_have_a_cap_of_their_own(tmp_path):
-    result, runner, _, sent = _run(tmp_path, [FakeReply.rate_limited(0.01)] * 10,
-                                   policy=RetryPolicy(max_attempts=4, base_delay_s=0.01, max_delay_s=0.1,
-                                                      max_rate_limited=3))
+    result, runner, _, sent = _run(
+        tmp_path,
+        [FakeReply.rate_limited(0.01)] * 10,
+        policy=RetryPolicy(max_attempts=4, base_delay_s=0.01, max_delay_s=0.1, max_rate_limited=3),
+    )
     assert result.status == "failed" and sent == 3 and "cap of 3" in result.reason
 
 
@@ -136,8 +171,9 @@ def test_replies_are_prepared_once_when_every_slot_is_taken(tmp_path, tasks, lim
     from dataclasses import replace
 
     with FakeOpenAI(script=sequence(then=FakeReply.ok({"score": 7})), latency_s=0.05) as fake:
-        spec = JudgeSpec(judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url,
-                         timeout_s=30)
+        spec = JudgeSpec(
+            judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url, timeout_s=30
+        )
         db = f"sqlite:///{tmp_path / 'prepare.db'}"
         first = _setup(db, spec)
         work = [replace(first, repeat=r, key=f"{r}" * 64) for r in range(tasks)]

@@ -77,7 +77,8 @@ def test_on_calls_start_is_called_once_after_set_up_and_before_the_first_call(se
             runs = len(s.scalars(select(RunRow).where(RunRow.id == "h")).all())
         seen.append((runs, calls))
 
-    report = grade_season(season, rubric_name="v0.4", panel_name="mock", run_id="h", db_url=url, progress=False,
-                          on_calls_start=hook)
+    report = grade_season(
+        season, rubric_name="v0.4", panel_name="mock", run_id="h", db_url=url, progress=False, on_calls_start=hook
+    )
     assert report.status == "complete" and report.calls_sent > 0
     assert seen == [(1, 0)]

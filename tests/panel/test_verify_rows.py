@@ -76,8 +76,9 @@ def _m(url: str, key: str) -> int:
 
 def _version(url: str, number: int) -> int:
     with session_scope(url) as s:
-        return s.scalar(select(ScoreVersionRow.id).where(ScoreVersionRow.run_id == RUN,
-                                                         ScoreVersionRow.number == number))
+        return s.scalar(
+            select(ScoreVersionRow.id).where(ScoreVersionRow.run_id == RUN, ScoreVersionRow.number == number)
+        )
 
 
 def test_the_untouched_run_verifies_and_every_kind_is_checked(copy):
@@ -95,17 +96,25 @@ def _edit(url: str, what: str) -> None:
     with session_scope(url) as s:
         if what in ("score v2", "score v1"):
             v = _version(url, 2 if what == "score v2" else 1)
-            s.execute(update(ContestantScoreRow).where(ContestantScoreRow.version_id == v,
-                                                       ContestantScoreRow.contestant_id == m1)
-                      .values(total=ContestantScoreRow.total + 7, rank=1))
+            s.execute(
+                update(ContestantScoreRow)
+                .where(ContestantScoreRow.version_id == v, ContestantScoreRow.contestant_id == m1)
+                .values(total=ContestantScoreRow.total + 7, rank=1)
+            )
         elif what == "outcome v2":
             v = _version(url, 2)
-            row = s.scalar(select(ContestantScoreRow).where(ContestantScoreRow.version_id == v,
-                                                             ContestantScoreRow.contestant_id == m1))
+            row = s.scalar(
+                select(ContestantScoreRow).where(
+                    ContestantScoreRow.version_id == v, ContestantScoreRow.contestant_id == m1
+                )
+            )
             row.outcome = {**row.outcome, "return_pct": 99.0}
         elif what == "delete score v2":
-            s.execute(delete(ContestantScoreRow).where(ContestantScoreRow.version_id == _version(url, 2),
-                                                       ContestantScoreRow.contestant_id == m1))
+            s.execute(
+                delete(ContestantScoreRow).where(
+                    ContestantScoreRow.version_id == _version(url, 2), ContestantScoreRow.contestant_id == m1
+                )
+            )
         elif what == "version v2":
             s.execute(update(ScoreVersionRow).where(ScoreVersionRow.id == _version(url, 2)).values(note="edited"))
         elif what == "human grade":
@@ -114,8 +123,19 @@ def _edit(url: str, what: str) -> None:
             s.execute(delete(HumanGradeRow))
         elif what == "human grade added raw":
             h = s.scalar(select(HumanGradeRow))
-            s.add(HumanGradeRow(run_id=RUN, contestant_id=m1, annotator="mallory", rubric_id=h.rubric_id,
-                                rubric_hash=h.rubric_hash, reasoning=1, evidence=1, sub_scores={}, comment=""))
+            s.add(
+                HumanGradeRow(
+                    run_id=RUN,
+                    contestant_id=m1,
+                    annotator="mallory",
+                    rubric_id=h.rubric_id,
+                    rubric_hash=h.rubric_hash,
+                    reasoning=1,
+                    evidence=1,
+                    sub_scores={},
+                    comment="",
+                )
+            )
         elif what == "annotation":
             s.execute(update(LedgerAnnotationRow).values(status="supported"))
         elif what == "delete annotation":
@@ -198,18 +218,32 @@ def test_row_hashes_hold_on_sqlite_and_postgresql(db_url, tmp_path, monkeypatch)
     assert any("scored version 2, contestant m1: changed" in p for p in verify_run(RUN, db_url=db_url).problems)
 
 
-@pytest.mark.parametrize(("edit", "said"), [
-    ({"run_type": "official", "official_eligible": True},
-     ["run v: its run type 'official', the manifest says 'baseline' (the run's row edited)",
-      "run v: marked official-eligible, but its latest scored version is not eligible throughout"]),
-    ({"official_eligible": True}, ["run v: marked official-eligible, but it is a baseline run; its latest scored "
-                                   "version is not eligible throughout (the run's row edited)"]),
-    ({"status": "complete_with_gaps"}, ["run v: its status 'complete_with_gaps', the manifest says 'complete'"]),
-    ({"notes": ["graded by hand"]}, ["run v: its notes differs from the manifest's"]),
-    ({"panel_hash": "0" * 64}, ["run v: its panel hash differs from the manifest's"]),
-    ({"rubric_id": "grounded_financial_reasoning_judge_v0.3"},
-     ["run v: its rubric 'grounded_financial_reasoning_judge_v0.3', the manifest says"]),
-])
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (
+            {"run_type": "official", "official_eligible": True},
+            [
+                "run v: its run type 'official', the manifest says 'baseline' (the run's row edited)",
+                "run v: marked official-eligible, but its latest scored version is not eligible throughout",
+            ],
+        ),
+        (
+            {"official_eligible": True},
+            [
+                "run v: marked official-eligible, but it is a baseline run; its latest scored "
+                "version is not eligible throughout (the run's row edited)"
+            ],
+        ),
+        ({"status": "complete_with_gaps"}, ["run v: its status 'complete_with_gaps', the manifest says 'complete'"]),
+        ({"notes": ["graded by hand"]}, ["run v: its notes differs from the manifest's"]),
+        ({"panel_hash": "0" * 64}, ["run v: its panel hash differs from the manifest's"]),
+        (
+            {"rubric_id": "grounded_financial_reasoning_judge_v0.3"},
+            ["run v: its rubric 'grounded_financial_reasoning_judge_v0.3', the manifest says"],
+        ),
+    ],
+)
 def test_verify_names_an_edit_of_the_runs_own_row(copy, edit, said):
     """The run's row is what readers are told the run is: a baseline (or mock) run relabelled official passed
     verify, and so did edited notes or status. Each is checked against the manifest, and an official-eligible mark
@@ -230,8 +264,11 @@ def test_verify_names_an_edited_contestant_row(copy):
     assert verify_run(RUN, db_url=copy).ok
     with session_scope(copy) as s:
         s.execute(update(ContestantRow).where(ContestantRow.contestant_key == "m2").values(provider_family="openai"))
-        s.execute(update(ContestantRow).where(ContestantRow.contestant_key == "m1")
-                  .values(display_name="Renamed", model="other"))
+        s.execute(
+            update(ContestantRow)
+            .where(ContestantRow.contestant_key == "m1")
+            .values(display_name="Renamed", model="other")
+        )
     problems = verify_run(RUN, db_url=copy).problems
     assert "contestant m2: its family differs from the season's (the contestant's row edited)" in problems
     assert "contestant m1: its name and model differ from the season's (the contestant's row edited)" in problems

@@ -60,18 +60,43 @@ def test_windows_cover_every_decision_once_in_full_each_fitting_and_as_long_as_i
     final = synthesis_prompt(builder, plan, found)
     assert all(f"window {k + 1} finding" in final.user for k in range(len(plan.windows)))
     assert final.user.count("\n- ") >= len(decisions) and "# OUTCOME" in final.user
-    assert final.shared_chars > 0 and final.user[:final.shared_chars] == builder.build(cid).user[:final.shared_chars]
+    assert final.shared_chars > 0 and final.user[: final.shared_chars] == builder.build(cid).user[: final.shared_chars]
 
 
 def _panel(path: Path, kind: str, window: int) -> Path:
-    judges = [{"judge_id": "small", "provider": "openai", "model": "m-small", "family": "openai", "timeout_s": 20,
-               "max_output_tokens": 500, "context_window": window},
-              {"judge_id": "large", "provider": "anthropic", "model": "m-large", "family": "anthropic",
-               "timeout_s": 20, "max_output_tokens": 500},
-              {"judge_id": "other", "provider": "xai", "model": "m-other", "family": "xai", "timeout_s": 20,
-               "max_output_tokens": 500}]
-    doc = {"name": path.stem, "kind": kind, "judges": judges,
-           "retry": {"max_attempts": 2, "base_delay_s": 0.01, "max_delay_s": 0.05}}
+    judges = [
+        {
+            "judge_id": "small",
+            "provider": "openai",
+            "model": "m-small",
+            "family": "openai",
+            "timeout_s": 20,
+            "max_output_tokens": 500,
+            "context_window": window,
+        },
+        {
+            "judge_id": "large",
+            "provider": "anthropic",
+            "model": "m-large",
+            "family": "anthropic",
+            "timeout_s": 20,
+            "max_output_tokens": 500,
+        },
+        {
+            "judge_id": "other",
+            "provider": "xai",
+            "model": "m-other",
+            "family": "xai",
+            "timeout_s": 20,
+            "max_output_tokens": 500,
+        },
+    ]
+    doc = {
+        "name": path.stem,
+        "kind": kind,
+        "judges": judges,
+        "retry": {"max_attempts": 2, "base_delay_s": 0.01, "max_delay_s": 0.05},
+    }
     if kind == "mock":
         doc["mock"] = {"seed": 1, "noise_sd": 0.0, "latency_s": 0.0}
     path.write_text(yaml.safe_dump(doc))
@@ -100,8 +125,14 @@ def test_a_mock_run_grades_an_over_long_record_in_windows_then_a_whole_horizon_p
     window = int(sizes[cid] * 0.85 * 0.6)  # the largest record does not fit; half of it does
     whole = {c for c, n in sizes.items() if n + max(500, -(-window * 15 // 100)) <= window}  # fit: graded whole
     url = f"sqlite:///{tmp_path / 'w.db'}"
-    report = grade_season(DEMO, rubric_name="v0.4", panel_name=str(_panel(tmp_path / "p.yaml", "mock", window)),
-                          run_id="w", db_url=url, progress=False)
+    report = grade_season(
+        DEMO,
+        rubric_name="v0.4",
+        panel_name=str(_panel(tmp_path / "p.yaml", "mock", window)),
+        run_id="w",
+        db_url=url,
+        progress=False,
+    )
     assert report.status == "complete"
     assert any(n.startswith(f"{cid} for small: {WINDOWED_LABEL}") for n in report.notes)
     with session_scope(url) as s:
@@ -111,8 +142,11 @@ def test_a_mock_run_grades_an_over_long_record_in_windows_then_a_whole_horizon_p
         rows = {c.id: c.contestant_key for c in s.scalars(select(ContestantRow))}
         grades = s.scalars(select(GradeRow).where(GradeRow.run_id == "w")).all()
         assert len(grades) == 3 * len(bundle.contestants)  # every judge x contestant graded, none missing
-        calls = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "w", JudgeCallRow.judge_id == "small",
-                                                     JudgeCallRow.status == "ok")).all()
+        calls = s.scalars(
+            select(JudgeCallRow).where(
+                JudgeCallRow.run_id == "w", JudgeCallRow.judge_id == "small", JudgeCallRow.status == "ok"
+            )
+        ).all()
         mine = [c for c in calls if rows[c.contestant_id] == cid]
         users = {c.id: s.get(PromptRow, c.prompt_sha256).user for c in mine}
         windows = [c for c in mine if "This is window " in users[c.id]]
@@ -125,8 +159,11 @@ def test_a_mock_run_grades_an_over_long_record_in_windows_then_a_whole_horizon_p
             assert windowed == (rows[c.contestant_id] not in whole)
         assert len(whole) < len(sizes) and (whole or len(calls) > len(sizes))
         assert sum(WINDOWED_LABEL in n for n in run.notes) == len(sizes) - len(whole)
-        large = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "w", JudgeCallRow.judge_id == "large",
-                                                     JudgeCallRow.status == "ok")).all()
+        large = s.scalars(
+            select(JudgeCallRow).where(
+                JudgeCallRow.run_id == "w", JudgeCallRow.judge_id == "large", JudgeCallRow.status == "ok"
+            )
+        ).all()
         assert len(large) == len(bundle.contestants)  # a judge with room grades every record whole
     assert verify_run("w", url).ok
     assert any(WINDOWED_LABEL in n for n in collect_audit_inputs("w", url).run_notes)  # the report's notes
@@ -148,5 +185,12 @@ def test_a_dry_run_shows_the_windows_and_a_batch_run_refuses_them(tmp_path):
         rows = s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == "d", JudgeCallRow.judge_id == "small")).all()
         assert len(rows) > len(bundle.contestants)  # the windowed record's windows, one row each
     with pytest.raises(RunError, match="graded synchronously"):
-        grade_season(DEMO, rubric_name="v0.4", panel_name=str(_panel(tmp_path / "b.yaml", "mock", int(size * 0.5))),
-                     run_id="b", db_url=f"sqlite:///{tmp_path / 'b.db'}", progress=False, batch=True)
+        grade_season(
+            DEMO,
+            rubric_name="v0.4",
+            panel_name=str(_panel(tmp_path / "b.yaml", "mock", int(size * 0.5))),
+            run_id="b",
+            db_url=f"sqlite:///{tmp_path / 'b.db'}",
+            progress=False,
+            batch=True,
+        )

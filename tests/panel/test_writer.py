@@ -28,6 +28,7 @@ def test_urgent_work_jumps_the_queue_and_equal_priorities_keep_their_order():
 def test_a_failing_job_reaches_its_caller_and_the_writer_goes_on():
     writer = PriorityWriter(1, "t")
     try:
+
         def boom():
             raise ValueError("constraint failed")
 

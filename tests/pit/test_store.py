@@ -93,8 +93,11 @@ def test_a_symbols_fields_are_derived_when_it_is_first_asked_for_and_equal_a_dir
 
     stocks = pd.read_csv(MARKET / "stocks_adj_close.csv")[["Date", "AAPL", "XOM"]]
     bench = pd.read_csv(MARKET / "sp500_index.csv")
-    prices = (stocks.merge(bench, on="Date").melt(id_vars="Date", var_name="symbol", value_name="close")
-              .rename(columns={"Date": "date"}))
+    prices = (
+        stocks.merge(bench, on="Date")
+        .melt(id_vars="Date", var_name="symbol", value_name="close")
+        .rename(columns={"Date": "date"})
+    )
     store = PointInTimeStore(prices, benchmark="SP500")
     tables = store._prices
     assert set(tables) == {"AAPL", "XOM", "SP500"} and "AAPL" in tables and not tables.computed
@@ -119,8 +122,11 @@ def test_field_names_are_every_symbol_s_fields_united_without_deriving_every_sym
     and are found without deriving the symbols whose fields could add no name."""
     stocks = pd.read_csv(MARKET / "stocks_adj_close.csv")[["Date", "AAPL", "XOM", "MSFT"]]
     bench = pd.read_csv(MARKET / "sp500_index.csv")
-    prices = (stocks.merge(bench, on="Date").melt(id_vars="Date", var_name="symbol", value_name="close")
-              .rename(columns={"Date": "date"}))
+    prices = (
+        stocks.merge(bench, on="Date")
+        .melt(id_vars="Date", var_name="symbol", value_name="close")
+        .rename(columns={"Date": "date"})
+    )
     if volumes:  # one symbol has volumes: its volume fields are names too
         prices["volume"] = np.where(prices["symbol"] == "AAPL", 1e6, np.nan)
     rows = [FieldRow("MSFT", "peRatio", 30.0, close_time(date(2022, 1, 3)), "fields.csv")]

@@ -88,8 +88,7 @@ def test_an_interrupted_probe_asks_only_what_is_missing(season, tmp_path):
     grade_season(season, rubric_name="v0.4", panel_name="mock", run_id="m", db_url=db, progress=False)
     run_judge_probe("m", n=10, db_url=db)
     with session_scope(db) as s:  # as if the process died with three calls in flight
-        for row in s.scalars(select(IdentityProbeCallRow).where(IdentityProbeCallRow.judge_id == "mock-xai")
-                             .limit(3)):
+        for row in s.scalars(select(IdentityProbeCallRow).where(IdentityProbeCallRow.judge_id == "mock-xai").limit(3)):
             row.status, row.guess, row.raw_reply = "sent", None, None
     resumed = run_judge_probe("m", n=10, db_url=db)
     assert resumed.calls_made == 3 and resumed.reused == 27
@@ -120,16 +119,30 @@ def test_guess_parsing_normalises_case_and_refuses_off_list_answers():
 
 def test_statistics_by_hand():
     def rows(judge, family, answers):
-        return [{"judge_id": judge, "judge_family": family, "true_family": t, "guess": g,
-                 "status": "ok" if g else "invalid"} for t, g in answers]
+        return [
+            {
+                "judge_id": judge,
+                "judge_family": family,
+                "true_family": t,
+                "guess": g,
+                "status": "ok" if g else "invalid",
+            }
+            for t, g in answers
+        ]
 
     # judge A (openai): 10 items, 5 openai + 5 anthropic, 9 named correctly; it names openai for all 5 openai
     # items and for 1 anthropic item. chance 0.5: P(X >= 9 | 10, 0.5) = 11/1024
-    a = rows("A", "openai", [("openai", "openai")] * 5 + [("anthropic", "anthropic")] * 4
-             + [("anthropic", "openai")])
+    a = rows("A", "openai", [("openai", "openai")] * 5 + [("anthropic", "anthropic")] * 4 + [("anthropic", "openai")])
     # judge B (anthropic): 5 of 10 right, one reply invalid
-    b = rows("B", "anthropic", [("openai", "openai")] * 3 + [("openai", "anthropic")] * 2
-             + [("anthropic", "anthropic")] * 2 + [("anthropic", "openai")] * 2 + [("anthropic", None)])
+    b = rows(
+        "B",
+        "anthropic",
+        [("openai", "openai")] * 3
+        + [("openai", "anthropic")] * 2
+        + [("anthropic", "anthropic")] * 2
+        + [("anthropic", "openai")] * 2
+        + [("anthropic", None)],
+    )
     stats = {g.judge_id: g for g in judge_guess_stats(a + b)}
     ga, gb = stats["A"], stats["B"]
     assert (ga.items, ga.correct, ga.chance) == (10, 9, 0.5)
@@ -164,7 +177,9 @@ def test_a_smaller_probe_after_a_larger_one_says_what_its_table_merges(season, t
     assert merged > 20  # another seed draws other items: the stored answers are merged
     text = " ".join(second.output.split())
     assert "this probe: 10 items (--n 10, --seed 5)" in text
-    assert (f"the table merges every item probed in this run so far: {merged} items (10 of this probe and "
-            f"{merged - 10} more from earlier probes") in text
+    assert (
+        f"the table merges every item probed in this run so far: {merged} items (10 of this probe and "
+        f"{merged - 10} more from earlier probes"
+    ) in text
     assert f"Identity-guess probe of run m: {merged} items" in text
     assert all(g.items == merged for g in judge_guess_stats(probe_rows("m", db)))

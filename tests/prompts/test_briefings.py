@@ -34,7 +34,7 @@ def decode(original: str, shown: str, decoded_earlier: dict[str, list[_Table]]) 
             continue
         constant: dict[str, str] = {}
         if lines[pos].startswith("(every row: "):
-            for part in lines[pos][len("(every row: "):-1].split("; "):
+            for part in lines[pos][len("(every row: ") : -1].split("; "):
                 name, value = part.split(" = ", 1)
                 constant[name] = "" if value == "(empty)" else value
             pos += 1
@@ -42,8 +42,9 @@ def decode(original: str, shown: str, decoded_earlier: dict[str, list[_Table]]) 
         pos += 1
         rows: list[list[str]] = []
         above: dict[str, str] | None = None
-        while pos < len(lines) and (" | " in lines[pos] or (len(header_kept) == 1 and lines[pos]
-                                                             and not lines[pos].startswith("("))):
+        while pos < len(lines) and (
+            " | " in lines[pos] or (len(header_kept) == 1 and lines[pos] and not lines[pos].startswith("("))
+        ):
             cells = lines[pos].split(" | ")
             row = {}
             for name, value in zip(header_kept, cells, strict=True):
@@ -119,7 +120,9 @@ def test_a_table_without_a_unique_key_is_written_out_in_full():
 
 
 def test_ditto_and_constant_columns():
-    table = ("| id | unit | source |\n|---|---|---|\n| A | % | BLS release |\n| B | % | BLS release |\n"
-             "| C | % | BEA release |")
+    table = (
+        "| id | unit | source |\n|---|---|---|\n| A | % | BLS release |\n| B | % | BLS release |\n"
+        "| C | % | BEA release |"
+    )
     shown = compact_briefing(table)
     assert shown.split("\n") == ["(every row: unit = %)", "id | source", "A | BLS release", 'B | "', "C | BEA release"]

@@ -20,8 +20,7 @@ BASE = datetime.fromisoformat("2022-01-03T09:00:00-05:00")
 def _builder(bundle):
     anon = Anonymizer.for_season(bundle.info, bundle.contestants, seed="t")
     replays = replay_season(bundle)
-    return PromptBuilder(bundle, "INSTRUCTIONS", anon, replays,
-                         {c: r.outcome.as_dict() for c, r in replays.items()})
+    return PromptBuilder(bundle, "INSTRUCTIONS", anon, replays, {c: r.outcome.as_dict() for c, r in replays.items()})
 
 
 def test_layout_and_compaction(tmp_path):
@@ -59,25 +58,44 @@ def test_no_later_value_in_a_decision_section(tmp_path_factory, decision_hours, 
         when = BASE + timedelta(hours=h)
         if when.date() > datetime(2022, 1, 14).date():
             continue
-        decisions.append({"contestant_id": "m1", "decided_at": when.isoformat(), "trades": [],
-                          "rationale": "Watching AAA at a P/E of 7000.", "decision_seconds": 1.0})
+        decisions.append(
+            {
+                "contestant_id": "m1",
+                "decided_at": when.isoformat(),
+                "trades": [],
+                "rationale": "Watching AAA at a P/E of 7000.",
+                "decision_seconds": 1.0,
+            }
+        )
     if not decisions:
         return
-    path = write_bundle(root, decisions=[*decisions,
-                                         {"contestant_id": "m1", "decided_at": "2022-01-03T10:00:00-05:00",
-                                          "trades": [{"symbol": "AAA", "side": "buy", "quantity": 1,
-                                                      "price": 101}], "rationale": "Buy AAA.",
-                                          "decision_seconds": 1.0}] if all(
-        d["decided_at"] != "2022-01-03T10:00:00-05:00" for d in decisions) else decisions,
-        fields="\n".join(rows) + "\n")
+    path = write_bundle(
+        root,
+        decisions=[
+            *decisions,
+            {
+                "contestant_id": "m1",
+                "decided_at": "2022-01-03T10:00:00-05:00",
+                "trades": [{"symbol": "AAA", "side": "buy", "quantity": 1, "price": 101}],
+                "rationale": "Buy AAA.",
+                "decision_seconds": 1.0,
+            },
+        ]
+        if all(d["decided_at"] != "2022-01-03T10:00:00-05:00" for d in decisions)
+        else decisions,
+        fields="\n".join(rows) + "\n",
+    )
     bundle = load_bundle(path)
     prompt = _builder(bundle).build("m1")
     for section in prompt.sections:
         assert all(o.observed_at <= section.decided_at for o in section.observations)
         if "P/E" in section.text and any(when <= section.decided_at for when, _ in sentinels):
             # the text cites the P/E: the field is shown (its latest value, or earlier in the record if unchanged)
-            assert any(shown in prompt.user.split(section.text)[0] + section.text
-                       for when, shown in sentinels if when <= section.decided_at)
+            assert any(
+                shown in prompt.user.split(section.text)[0] + section.text
+                for when, shown in sentinels
+                if when <= section.decided_at
+            )
         for when, shown in sentinels:
             if when > section.decided_at:
                 assert shown not in section.text, (shown, section.decided_at, when)

@@ -52,8 +52,7 @@ def test_real_records_are_at_most_40_percent_of_the_naive_dump_with_every_ration
         bundle = load_bundle(path)
         replays, outcomes, pending, builder = prompt_builder(bundle, rubric)
         # the same record under the contestants' own names: the words of each rationale are then the model's own
-        named = PromptBuilder(bundle, rubric.judge_prompt(), NamedView(bundle.contestants), replays, outcomes,
-                              pending)
+        named = PromptBuilder(bundle, rubric.judge_prompt(), NamedView(bundle.contestants), replays, outcomes, pending)
         for c in bundle.contestants:
             prompt = builder.build(c.id)
             assert prompt.token_estimate <= 0.40 * prompt.naive_token_estimate, (name, c.id)
@@ -71,19 +70,34 @@ def test_real_records_are_at_most_40_percent_of_the_naive_dump_with_every_ration
 def test_a_decision_shows_the_fields_its_text_cites_and_the_closes_of_what_it_holds(tmp_path):
     """The P/E the rationale quotes is shown (the value known at the decision); P/E of a symbol the text does not
     cite is not; the close of the symbol it holds is, though the text never names it."""
-    fields = ("symbol,field,value,observed_at,source\n"
-              "AAA,peRatio,25.5,2021-12-31,illustrative\n"
-              "AAA,peRatio,27.0,2022-01-10,illustrative\n"
-              "BBB,peRatio,11.25,2021-12-31,illustrative\n")
+    fields = (
+        "symbol,field,value,observed_at,source\n"
+        "AAA,peRatio,25.5,2021-12-31,illustrative\n"
+        "AAA,peRatio,27.0,2022-01-10,illustrative\n"
+        "BBB,peRatio,11.25,2021-12-31,illustrative\n"
+    )
     decisions = [
-        {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00",
-         "trades": [{"symbol": "BBB", "side": "buy", "quantity": 10, "price": 51}],
-         "rationale": "Buying BBB for the dividend.", "decision_seconds": 1.0},
-        {"contestant_id": "m1", "decided_at": "2022-01-04T15:30:00-05:00",
-         "trades": [{"symbol": "AAA", "side": "buy", "quantity": 5, "price": 102}],
-         "rationale": "Buying AAA: its P/E of 25.5 is below peers.", "decision_seconds": 1.0},
-        {"contestant_id": "m2", "decided_at": "2022-01-04T15:30:00-05:00", "trades": [],
-         "rationale": "Holding.", "decision_seconds": None},
+        {
+            "contestant_id": "m1",
+            "decided_at": "2022-01-03T15:30:00-05:00",
+            "trades": [{"symbol": "BBB", "side": "buy", "quantity": 10, "price": 51}],
+            "rationale": "Buying BBB for the dividend.",
+            "decision_seconds": 1.0,
+        },
+        {
+            "contestant_id": "m1",
+            "decided_at": "2022-01-04T15:30:00-05:00",
+            "trades": [{"symbol": "AAA", "side": "buy", "quantity": 5, "price": 102}],
+            "rationale": "Buying AAA: its P/E of 25.5 is below peers.",
+            "decision_seconds": 1.0,
+        },
+        {
+            "contestant_id": "m2",
+            "decided_at": "2022-01-04T15:30:00-05:00",
+            "trades": [],
+            "rationale": "Holding.",
+            "decision_seconds": None,
+        },
     ]
     bundle = load_bundle(write_bundle(tmp_path / "s", decisions=decisions, fields=fields))
     *_, builder = prompt_builder(bundle, load_rubric("v0.4"))
@@ -98,11 +112,16 @@ def test_a_decision_shows_the_fields_its_text_cites_and_the_closes_of_what_it_ho
 def test_a_briefing_excerpt_keeps_only_lines_with_the_texts_figures():
     from grader.prompts._touched import briefing_excerpt, cited_numbers
 
-    briefing = ("# Briefing\n\nThe 10-year yield was 4.71% on July 31, 2026.\nClaims were 197,000.\n"
-                "Payrolls rose by 57,000.\n\n| option_id | return_30d |\n| --- | --- |\n| SEMIS | 29.68% |\n"
-                "| OIL | 6.44% |\n")
+    briefing = (
+        "# Briefing\n\nThe 10-year yield was 4.71% on July 31, 2026.\nClaims were 197,000.\n"
+        "Payrolls rose by 57,000.\n\n| option_id | return_30d |\n| --- | --- |\n| SEMIS | 29.68% |\n"
+        "| OIL | 6.44% |\n"
+    )
     text = "With the 10-year at 4.710% and semis up 29.68% over 30 days in 2026, we buy."
     assert cited_numbers(text) == {"4.71", "29.68"}  # a year and two-digit integers are not distinctive
-    assert briefing_excerpt(briefing, text) == ["The 10-year yield was 4.71% on July 31, 2026.",
-                                                "option_id | return_30d", "SEMIS | 29.68%"]
+    assert briefing_excerpt(briefing, text) == [
+        "The 10-year yield was 4.71% on July 31, 2026.",
+        "option_id | return_30d",
+        "SEMIS | 29.68%",
+    ]
     assert briefing_excerpt(briefing, "Nothing quoted.") == []

@@ -68,7 +68,7 @@ def test_the_shared_part_of_a_record_is_marked_for_a_cache_breakpoint():
     *_, prompts = judge_prompts(bundle, load_rubric("v0.4"), naive=False)
     by_rounds: dict[frozenset, set[str]] = {}
     for cid, prompt in prompts.items():
-        assert prompt.shared_chars > 0 and prompt.user[prompt.shared_chars:].startswith("Contestant: ")
+        assert prompt.shared_chars > 0 and prompt.user[prompt.shared_chars :].startswith("Contestant: ")
         rounds = frozenset(d.round_id for d in bundle.decisions_of(cid))
         by_rounds.setdefault(rounds, set()).add(prompt.user[: prompt.shared_chars])
     assert all(len(shared) == 1 for shared in by_rounds.values())

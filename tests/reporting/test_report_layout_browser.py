@@ -27,15 +27,22 @@ def test_demo_report_fits_1280_pixels(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_DATABASE_URL", f"sqlite:///{tmp_path / 'demo.db'}")
     runner = CliRunner()
     season = str(REPO / "seasons" / "demo-2022q1")
-    for args in (["grade", season, "--rubric", "v0.4", "--panel", "mock", "--run-id", "m", "--quiet"],
-                 ["probe-judges", "--run", "m", "--n", "20"],
-                 ["report", "--run", "m", "--out", str(tmp_path / "report")]):
+    for args in (
+        ["grade", season, "--rubric", "v0.4", "--panel", "mock", "--run-id", "m", "--quiet"],
+        ["probe-judges", "--run", "m", "--n", "20"],
+        ["report", "--run", "m", "--out", str(tmp_path / "report")],
+    ):
         out = runner.invoke(app, args)
         assert out.exit_code == 0, (args, out.output)
     page_path = tmp_path / "report" / "report.html"
     html = page_path.read_text()
-    for section in ("Process facts", "Risk evidence (PortBench)", "Can a judge tell who wrote this?",
-                    "Score and rank intervals", "Bland-Altman per judge pair"):
+    for section in (
+        "Process facts",
+        "Risk evidence (PortBench)",
+        "Can a judge tell who wrote this?",
+        "Score and rank intervals",
+        "Bland-Altman per judge pair",
+    ):
         assert section in html, section
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])

@@ -90,10 +90,14 @@ def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_j
     for r in risk["contestants"]:
         assert r["cvar_1d_mean"] <= r["var_1d_mean"] < 0 and r["cvar_h_mean"] <= r["var_h_mean"]
         assert r["horizon"] == horizon
-    md = write_report(build_report(collect_audit_inputs("r", db).model_copy(update={"risk": risk})),
-                      tmp_path / "report")["markdown"].read_text()
-    assert "| Mean VaR95 1d | Mean CVaR95 1d | Mean VaR95 " f"{horizon}d (decision interval) | Mean CVaR95 " \
-           f"{horizon}d (decision interval) |" in md
+    md = write_report(
+        build_report(collect_audit_inputs("r", db).model_copy(update={"risk": risk})), tmp_path / "report"
+    )["markdown"].read_text()
+    assert (
+        "| Mean VaR95 1d | Mean CVaR95 1d | Mean VaR95 "
+        f"{horizon}d (decision interval) | Mean CVaR95 "
+        f"{horizon}d (decision interval) |" in md
+    )
     first = risk["contestants"][0]
     assert f"{first['cvar_h_mean'] * 100:+.2f}%" in md
 
@@ -108,8 +112,9 @@ def test_var_and_cvar_one_day_and_over_the_decision_interval_reach_readers_and_j
     assert {"VaR95 1d", "CVaR95 1d", "VaR95 horizon", "CVaR95 horizon"} <= set(table.columns)
     assert pd.Series(table["CVaR95 horizon"]).mean() == __import__("pytest").approx(first["cvar_h_mean"])
     summary = [line for u in users for line in u.splitlines() if line.startswith("Risk at the decisions")]
-    assert summary and all("CVaR95" in line and f"over the decision interval ({horizon} sessions)" in line
-                           for line in summary)
+    assert summary and all(
+        "CVaR95" in line and f"over the decision interval ({horizon} sessions)" in line for line in summary
+    )
 
 
 def test_the_leaderboards_show_each_contestants_var_and_cvar(tmp_path, monkeypatch):
@@ -125,16 +130,20 @@ def test_the_leaderboards_show_each_contestants_var_and_cvar(tmp_path, monkeypat
     risk = run_risk_evidence("r", db)
     horizon = risk["horizon_sessions"]
     assert horizon > 1
-    cells = {r["contestant"]: f"1d {r['var_1d_mean'] * 100:+.2f}% / {r['cvar_1d_mean'] * 100:+.2f}% · {horizon}d "
-                              f"{r['var_h_mean'] * 100:+.2f}% / {r['cvar_h_mean'] * 100:+.2f}%"
-             for r in risk["contestants"]}
+    cells = {
+        r["contestant"]: f"1d {r['var_1d_mean'] * 100:+.2f}% / {r['cvar_1d_mean'] * 100:+.2f}% · {horizon}d "
+        f"{r['var_h_mean'] * 100:+.2f}% / {r['cvar_h_mean'] * 100:+.2f}%"
+        for r in risk["contestants"]
+    }
     _, frame = leaderboard("r", db)
     assert dict(zip(frame["contestant"], frame["risk"], strict=True)) == cells
 
     monkeypatch.setenv("GRADER_DATABASE_URL", db)
     out = CliRunner().invoke(app, ["leaderboard", "--run", "r"], env={"COLUMNS": "400"})
     assert out.exit_code == 0, out.output
-    assert "VaR / CVaR95" in out.output and "mean historical VaR95 and CVaR95 over one session (1d)" in " ".join(out.output.split())
+    assert "VaR / CVaR95" in out.output and "mean historical VaR95 and CVaR95 over one session (1d)" in " ".join(
+        out.output.split()
+    )
     rows: list[list[list[str]]] = []  # the table's rows, each its lines' cells (a row starts where "#" is set)
     for line in out.output.splitlines():
         parts = [c.strip() for c in line.split("│")[1:-1]]
@@ -147,7 +156,7 @@ def test_the_leaderboards_show_each_contestants_var_and_cvar(tmp_path, monkeypat
         row = next(r for r in rows if " ".join(line[1] for line in r).startswith(name[:12]))
         process = [line[-1] for line in row]
         assert "VaR / CVaR95" in process, process
-        assert process[process.index("VaR / CVaR95") + 1:] == cell.split(" · "), process
+        assert process[process.index("VaR / CVaR95") + 1 :] == cell.split(" · "), process
 
     url = f"sqlite:///{tmp_path / 'rounds.db'}"
     grade_season(ROUNDS_SEASON, rubric_name="v0.4", panel_name="reference", run_id="cb", db_url=url, progress=False)

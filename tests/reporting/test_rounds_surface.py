@@ -62,8 +62,9 @@ def test_a_cancelled_round_is_cancelled_never_pending(partly: Path):
     assert every and all((c.rounds_resolved, c.rounds_pending, c.rounds_cancelled) == (1, 1, 1) for c in every)
 
 
-def test_partial_resolution_is_said_in_the_prompt_leaderboard_report_and_console(partly: Path, tmp_path: Path,
-                                                                                 monkeypatch):
+def test_partial_resolution_is_said_in_the_prompt_leaderboard_report_and_console(
+    partly: Path, tmp_path: Path, monkeypatch
+):
     url = f"sqlite:///{tmp_path / 'g.db'}"
     monkeypatch.setenv("GRADER_DATABASE_URL", url)
     monkeypatch.setenv("COLUMNS", "250")
@@ -114,24 +115,44 @@ def test_partial_resolution_is_said_in_the_prompt_leaderboard_report_and_console
 def _synthetic() -> RoundsData:
     """Three rounds; model C joins in round 3 (a new set). Returns are chosen so the sums are easy by hand."""
     day = datetime(2026, 1, 5, 15, tzinfo=UTC)
-    specs = [RoundSpec(id=f"R{i}", decided_at=day.replace(day=5 + i), entry_date=day.date().replace(day=5 + i),
-                       exit_date=day.date().replace(day=12 + i)) for i in (1, 2, 3)]
+    specs = [
+        RoundSpec(
+            id=f"R{i}",
+            decided_at=day.replace(day=5 + i),
+            entry_date=day.date().replace(day=5 + i),
+            exit_date=day.date().replace(day=12 + i),
+        )
+        for i in (1, 2, 3)
+    ]
     # options X, Y; the oracle is the best of them each round; SPX is the benchmark
-    prices = {"R1": {"X": (100, 108), "Y": (100, 104), "SPX": (100, 101)},   # oracle +8%
-              "R2": {"X": (100, 99), "Y": (100, 102), "SPX": (100, 100)},    # oracle +2%
-              "R3": {"X": (100, 110), "Y": (100, 95), "SPX": (100, 100)}}    # oracle +10%
-    picks = [("R1", "A", "Y"), ("R2", "A", "X"), ("R3", "A", "Y"),            # A: +4%, -1%, -5%
-             ("R1", "B", "X"), ("R2", "B", "X"), ("R3", "B", "X"),            # B: +8%, -1%, +10%
-             ("R3", "C", "X")]                                                # C: +10% (joins late)
-    return RoundsData(benchmark="SPX", rounds=specs,
-                      picks=[RoundPick(round_id=r, contestant_id=c, weights={s: 1.0}) for r, c, s in picks],
-                      prices={r: {s: PricePair(entry=a, exit=b) for s, (a, b) in p.items()} for r, p in prices.items()})
+    prices = {
+        "R1": {"X": (100, 108), "Y": (100, 104), "SPX": (100, 101)},  # oracle +8%
+        "R2": {"X": (100, 99), "Y": (100, 102), "SPX": (100, 100)},  # oracle +2%
+        "R3": {"X": (100, 110), "Y": (100, 95), "SPX": (100, 100)},
+    }  # oracle +10%
+    picks = [
+        ("R1", "A", "Y"),
+        ("R2", "A", "X"),
+        ("R3", "A", "Y"),  # A: +4%, -1%, -5%
+        ("R1", "B", "X"),
+        ("R2", "B", "X"),
+        ("R3", "B", "X"),  # B: +8%, -1%, +10%
+        ("R3", "C", "X"),
+    ]  # C: +10% (joins late)
+    return RoundsData(
+        benchmark="SPX",
+        rounds=specs,
+        picks=[RoundPick(round_id=r, contestant_id=c, weights={s: 1.0}) for r, c, s in picks],
+        prices={r: {s: PricePair(entry=a, exit=b) for s, (a, b) in p.items()} for r, p in prices.items()},
+    )
 
 
 def test_comparison_sets_are_ranked_as_capitalbench_defines_them():
     sets = comparison_set_standings(score_rounds(_synthetic()))
-    assert [(s["members"], s["round_ids"]) for s in sets] == [(["A", "B"], ["R1", "R2", "R3"]),
-                                                              (["A", "B", "C"], ["R3"])]
+    assert [(s["members"], s["round_ids"]) for s in sets] == [
+        (["A", "B"], ["R1", "R2", "R3"]),
+        (["A", "B", "C"], ["R3"]),
+    ]
     first, late = sets
     # seed 001: 100 x Σ returns / Σ oracle returns over the shared rounds
     assert first["scores"]["A"] == pytest.approx(100 * (0.04 - 0.01 - 0.05) / (0.08 + 0.02 + 0.10))
@@ -162,8 +183,10 @@ def test_the_leaderboard_oracle_score_is_the_comparison_set_score_with_all_round
         assert o["oracle_score"] == pytest.approx(100 * sum(rets) / sum(orcs))
         assert o["oracle_score_all_rounds"] == history[cid].score_all_available
         assert cs["rounds"] == len(st["round_ids"]) and set(few) <= set(st["members"])
-    assert rounds_scope(out[few[0]]) == f"over {history[few[0]].rounds_resolved} of " \
-                                        f"{history[few[0]].rounds_decided} rounds"
+    assert (
+        rounds_scope(out[few[0]]) == f"over {history[few[0]].rounds_resolved} of "
+        f"{history[few[0]].rounds_decided} rounds"
+    )
 
 
 def test_a_record_whose_only_round_was_cancelled_is_not_told_the_season_is_pending(tmp_path: Path):
@@ -181,7 +204,7 @@ def test_a_record_whose_only_round_was_cancelled_is_not_told_the_season_is_pendi
     *_, prompts = judge_prompts(bundle, load_rubric("v0.4"))
     assert prompts
     for p in prompts.values():
-        outcome = p.user[p.user.index("# OUTCOME"):]
+        outcome = p.user[p.user.index("# OUTCOME") :]
         assert "pending" not in outcome.replace("0 pending", "")
         assert "cancelled upstream, never resolves" in outcome and "Score the outcome axis null" in outcome
 

@@ -11,8 +11,11 @@ from grader.risk import ClassCorrelations, CorrelationUnavailable, class_correla
 
 def test_paper_figure_25_class_figures_for_a_60_40_allocation():
     # Fig. 25 (2024-03-01 snapshot): intra-class rho equities +0.48, bonds +0.77; bonds vs equities -0.18.
-    stats = ClassCorrelations(known=frozenset({"equities", "bonds"}), intra={"equities": 0.48, "bonds": 0.77},
-                              cross={("bonds", "equities"): -0.18})
+    stats = ClassCorrelations(
+        known=frozenset({"equities", "bonds"}),
+        intra={"equities": 0.48, "bonds": 0.77},
+        cross={("bonds", "equities"): -0.18},
+    )
     s = two_layer_score({"equities": 0.6, "bonds": 0.4}, stats)
     # s_intra = 1 - (0.6 * 0.48 + 0.4 * 0.77) = 1 - 0.596 = 0.404
     assert s.s_intra == pytest.approx(0.404)
@@ -25,10 +28,11 @@ def test_paper_figure_25_class_figures_for_a_60_40_allocation():
 
 def test_three_classes_weight_the_cross_pairs():
     # Fig. 25 again, with commodities (intra +0.23, vs equities +0.12); the bonds-commodities figure is ours (0.0).
-    stats = ClassCorrelations(known=frozenset({"equities", "bonds", "commodities"}),
-                              intra={"equities": 0.48, "bonds": 0.77, "commodities": 0.23},
-                              cross={("bonds", "equities"): -0.18, ("commodities", "equities"): 0.12,
-                                     ("bonds", "commodities"): 0.0})
+    stats = ClassCorrelations(
+        known=frozenset({"equities", "bonds", "commodities"}),
+        intra={"equities": 0.48, "bonds": 0.77, "commodities": 0.23},
+        cross={("bonds", "equities"): -0.18, ("commodities", "equities"): 0.12, ("bonds", "commodities"): 0.0},
+    )
     s = two_layer_score({"equities": 0.5, "bonds": 0.3, "commodities": 0.2}, stats)
     assert s.s_intra == pytest.approx(1 - (0.5 * 0.48 + 0.3 * 0.77 + 0.2 * 0.23))
     # pairs: e-b 0.15 * -0.18, e-c 0.10 * 0.12, b-c 0.06 * 0 over 0.31

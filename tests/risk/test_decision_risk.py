@@ -56,8 +56,13 @@ def test_investor_profile_is_validated_with_file_and_field(tmp_path):
         load_bundle(root)
     text = str(err.value)
     assert "season.yaml" in text and "investor_profile" in text
-    custom = {"name": "house", "equity_cap": 0.5, "bond_cash_floor": 0.3, "max_drawdown": 0.15,
-              "daily_var_limit": -0.015}
+    custom = {
+        "name": "house",
+        "equity_cap": 0.5,
+        "bond_cash_floor": 0.3,
+        "max_drawdown": 0.15,
+        "daily_var_limit": -0.015,
+    }
     bundle = load_bundle(_with_profile(write_bundle(tmp_path / "t"), custom))
     assert contestant_risk(bundle, "m1").decisions[0].profile.profile == "house"
     bad = {**custom, "equity_cap": 1.5}
@@ -81,8 +86,7 @@ def test_a_synthetic_season_has_every_figure(synthetic):
         assert all(d.correlation is not None and d.profile is not None for d in computed)
         s = risk.summary()
         assert s["var_1d_mean"] < 0 and 0 <= s["correlation_score_mean"] <= 1
-        assert risk.season is not None and {"equal weight", "60/40", "inverse volatility"} <= set(
-            risk.season.baselines)
+        assert risk.season is not None and {"equal weight", "60/40", "inverse volatility"} <= set(risk.season.baselines)
 
 
 def _perturbed(bundle, cutoff: date, seed: int):

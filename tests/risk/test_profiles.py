@@ -8,8 +8,11 @@ from grader.risk import PRESETS, check_profile
 
 
 def test_presets_are_portbench_table_7():
-    table_7 = {"conservative": (0.40, 0.40, 0.10, -0.010), "balanced": (0.65, 0.20, 0.20, -0.020),
-               "aggressive": (0.90, 0.05, 0.35, -0.040)}
+    table_7 = {
+        "conservative": (0.40, 0.40, 0.10, -0.010),
+        "balanced": (0.65, 0.20, 0.20, -0.020),
+        "aggressive": (0.90, 0.05, 0.35, -0.040),
+    }
     for name, (eq, bc, dd, var) in table_7.items():
         p = PRESETS[name]
         assert (p.equity_cap, p.bond_cash_floor, p.max_drawdown, p.daily_var_limit) == (eq, bc, dd, var)

@@ -38,8 +38,10 @@ def test_path_in_window_is_measured_from_the_close_before_it():
 
 def _closes():
     days = pd.bdate_range("2022-01-03", periods=4).date
-    return pd.DataFrame({"AAA": [10.0, 11.0, 12.0, 9.0], "BBB": [20.0, 20.0, 22.0, 24.0],
-                         "TLT": [100.0, 101.0, 99.0, 102.0]}, index=days)
+    return pd.DataFrame(
+        {"AAA": [10.0, 11.0, 12.0, 9.0], "BBB": [20.0, 20.0, 22.0, 24.0], "TLT": [100.0, 101.0, 99.0, 102.0]},
+        index=days,
+    )
 
 
 def test_equal_weight_and_60_40_held_from_the_entry_close():
@@ -60,8 +62,9 @@ def test_equal_weight_and_60_40_held_from_the_entry_close():
 
 def test_sixty_forty_is_unavailable_without_bonds():
     closes = _closes()[["AAA", "BBB"]]
-    out = {b.name: b for b in classical_baselines(closes, closes.iloc[:1], {"AAA": "equities", "BBB": "equities"},
-                                                  1000.0)}
+    out = {
+        b.name: b for b in classical_baselines(closes, closes.iloc[:1], {"AAA": "equities", "BBB": "equities"}, 1000.0)
+    }
     assert out["60/40"].nav is None and out["60/40"].note == "the universe has no bonds"
 
 
@@ -72,8 +75,9 @@ def test_inverse_volatility_weights_from_trailing_returns_by_hand():
     b = np.cumprod([1.0] + [1.02 if i % 2 == 0 else 0.98 for i in range(n)]) * 20
     days = pd.bdate_range("2021-11-01", periods=n + 1).date
     history = pd.DataFrame({"AAA": a, "BBB": b}, index=days)
-    closes = pd.DataFrame({"AAA": [a[-1], a[-1] * 1.1], "BBB": [b[-1], b[-1] * 0.9]},
-                          index=[days[-1], date(2022, 1, 3)])
+    closes = pd.DataFrame(
+        {"AAA": [a[-1], a[-1] * 1.1], "BBB": [b[-1], b[-1] * 0.9]}, index=[days[-1], date(2022, 1, 3)]
+    )
     out = {x.name: x for x in classical_baselines(closes, history, {"AAA": "equities", "BBB": "equities"}, 900.0)}
     inv = out["inverse volatility"]
     ra = history["AAA"].pct_change().iloc[1:].tail(60)

@@ -46,7 +46,7 @@ def test_horizon_returns_compound_overlapping_runs():
 def test_horizon_var_uses_the_compounded_sample():
     daily = np.round(np.arange(-0.10, 0.095, 0.01), 10)
     v = historical_var(daily, horizon=5)
-    sample = np.array([np.prod(1 + daily[i:i + 5]) - 1 for i in range(16)])
+    sample = np.array([np.prod(1 + daily[i : i + 5]) - 1 for i in range(16)])
     assert v.samples == 16
     assert v.var == pytest.approx(np.quantile(sample, 0.05))
     assert v.cvar == pytest.approx(sample[sample <= v.var].mean())

@@ -53,8 +53,15 @@ def test_shape_and_property_order() -> None:
     rubric = load_rubric("v0.4")
     schema = grade_model_for(rubric).model_json_schema()
     assert list(schema["properties"]) == [
-        "schema_version", "claim_ledger", "reasoning", "evidence", "outcome", "data_reliability",
-        "lookahead_check", "verdict", "summary",
+        "schema_version",
+        "claim_ledger",
+        "reasoning",
+        "evidence",
+        "outcome",
+        "data_reliability",
+        "lookahead_check",
+        "verdict",
+        "summary",
     ]
     defs = schema["$defs"]
     reasoning_subs = defs["ReasoningSubScores"]["properties"]

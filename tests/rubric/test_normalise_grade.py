@@ -84,8 +84,10 @@ def test_missing_schema_version_is_filled_and_json_text_is_parsed() -> None:
         (lambda g: g["reasoning"]["sub_scores"].update(thesis_quality=101), "reasoning.sub_scores.thesis_quality"),
         (lambda g: g["reasoning"]["sub_scores"].update(thesis_quality=85.5), "reasoning.sub_scores.thesis_quality"),
         (lambda g: g["reasoning"]["sub_scores"].update(thesis_quality=True), "reasoning.sub_scores.thesis_quality"),
-        (lambda g: g["evidence"]["sub_scores"].update(vibes=50),
-         "evidence.sub_scores.vibes: unknown sub-component id for this rubric"),
+        (
+            lambda g: g["evidence"]["sub_scores"].update(vibes=50),
+            "evidence.sub_scores.vibes: unknown sub-component id for this rubric",
+        ),
         (lambda g: g["evidence"]["sub_scores"].pop("analyst_data"), "evidence.sub_scores.analyst_data: missing"),
         (lambda g: g["claim_ledger"][0].update(status="plausible"), "claim_ledger[0].status"),
         (lambda g: g["claim_ledger"][0].update(decision_date=20220114), "claim_ledger[0].decision_date"),

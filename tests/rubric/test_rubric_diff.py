@@ -59,8 +59,14 @@ def test_added_removed_sub_components_and_instruction_changes(tmp_path: Path) ->
     def edit(data: dict) -> None:
         subs = data["axes"]["evidence"]["sub_components"]
         removed = subs.pop(3)  # analyst_data (10)
-        subs.append({"id": "news_grounding", "label": "News grounding", "weight": removed["weight"],
-                     "description": "News claims cite a dated source."})
+        subs.append(
+            {
+                "id": "news_grounding",
+                "label": "News grounding",
+                "weight": removed["weight"],
+                "description": "News claims cite a dated source.",
+            }
+        )
         data["instructions"] = data["instructions"].replace("Grade the whole horizon.", "Grade every decision.")
 
     diff = rubric_diff(load_rubric("v0.4"), load_rubric(_variant(tmp_path, edit)))

@@ -68,9 +68,7 @@ def test_weights_summing_to_99_are_refused_naming_file_line_and_key(tmp_path: Pa
     line = _line_of(text, "    sub_components:")  # the reasoning axis' list is the first one
     assert f"{path}:{line}: axes.reasoning.sub_components: weights sum to 99, expected 100" in message
     assert "thesis_quality 11" in message
-    assert info.value.issues == [
-        ("axes.reasoning.sub_components", info.value.issues[0][1], line)
-    ]
+    assert info.value.issues == [("axes.reasoning.sub_components", info.value.issues[0][1], line)]
 
 
 def test_composite_and_blend_sums_are_checked(tmp_path: Path) -> None:
@@ -94,14 +92,14 @@ def test_decimal_weights_that_sum_to_100_exactly_are_accepted(tmp_path: Path) ->
 
 
 def test_unknown_process_sub_component_is_named(tmp_path: Path) -> None:
-    text = V04_TEXT.replace("    temporal_consistency: 10\n    portfolio", "    temporal_consistancy: 10\n    portfolio")
+    text = V04_TEXT.replace(
+        "    temporal_consistency: 10\n    portfolio", "    temporal_consistancy: 10\n    portfolio"
+    )
     path = _write(tmp_path, text)
     with pytest.raises(RubricError) as info:
         load_rubric(str(path))
     line = _line_of(text, "    temporal_consistancy: 10")
-    assert f"{path}:{line}: process.weights.temporal_consistancy: unknown reasoning sub-component id" in str(
-        info.value
-    )
+    assert f"{path}:{line}: process.weights.temporal_consistancy: unknown reasoning sub-component id" in str(info.value)
 
 
 def test_missing_bands_are_refused(tmp_path: Path) -> None:

@@ -39,8 +39,13 @@ def test_score_run_end_to_end() -> None:
     assert alpha.median_decision_seconds == 10
     assert alpha.panel.official_eligible and not alpha.flagged
     assert sorted(alpha.judges) == ["anthropic", "openai", "xai"]
-    assert alpha.axis_medians == {"reasoning": 80, "evidence": 80, "process": 80, "outcome": None,
-                                  "data_reliability": 80}
+    assert alpha.axis_medians == {
+        "reasoning": 80,
+        "evidence": 80,
+        "process": 80,
+        "outcome": None,
+        "data_reliability": 80,
+    }
 
     beta = by_id["beta"]
     assert beta.reasoning_median == 55  # median of 60 and 50, 2 of 3 judges
@@ -59,14 +64,18 @@ def test_score_run_end_to_end() -> None:
     assert delta.reasoning_median is None and delta.total is None and delta.rank is None and delta.band is None
 
     assert [(r.contestant_id, r.rank) for r in results] == [
-        ("alpha", 1), ("gamma", 2), ("beta", 3), ("delta", None),
+        ("alpha", 1),
+        ("gamma", 2),
+        ("beta", 3),
+        ("delta", None),
     ]
     assert alpha.band == "strong" and beta.band == "mixed"
 
 
 def test_ties_share_a_rank() -> None:
-    grades = {c: {"openai": _uniform(70, 70), "anthropic": _uniform(70, 70), "xai": _uniform(70, 70)}
-              for c in ("a", "b")}
+    grades = {
+        c: {"openai": _uniform(70, 70), "anthropic": _uniform(70, 70), "xai": _uniform(70, 70)} for c in ("a", "b")
+    }
     grades["c"] = {"openai": _uniform(50, 50), "anthropic": _uniform(50, 50), "xai": _uniform(50, 50)}
     results = score_run(grades, V04)
     assert [(r.contestant_id, r.rank) for r in results] == [("a", 1), ("b", 1), ("c", 3)]
@@ -86,15 +95,21 @@ def test_outcome_availability_per_contestant() -> None:
 
 def test_stored_models_and_dicts_score_the_same() -> None:
     model = grade_model_for(V04)
-    as_models = {c: {j: (None if g is None else model.model_validate(g)) for j, g in by_judge.items()}
-                 for c, by_judge in _run().items()}
+    as_models = {
+        c: {j: (None if g is None else model.model_validate(g)) for j, g in by_judge.items()}
+        for c, by_judge in _run().items()
+    }
     assert score_run(as_models, V04) == score_run(_run(), V04)
 
 
 def test_panel_median_of_exact_composites_matches_judge_composite() -> None:
-    grades = {"x": {"openai": synthetic_grade(V04, reasoning=71, evidence=64, outcome=None),
-                    "anthropic": synthetic_grade(V04, reasoning=73, evidence=61, outcome=None),
-                    "xai": synthetic_grade(V04, reasoning=59, evidence=77, outcome=None)}}
+    grades = {
+        "x": {
+            "openai": synthetic_grade(V04, reasoning=71, evidence=64, outcome=None),
+            "anthropic": synthetic_grade(V04, reasoning=73, evidence=61, outcome=None),
+            "xai": synthetic_grade(V04, reasoning=59, evidence=77, outcome=None),
+        }
+    }
     (result,) = score_run(grades, V04, outcome_available=False)
     composites = sorted(judge_composite(g, V04, False).composite for g in grades["x"].values())
     assert result.reasoning_median == composites[1]

@@ -57,8 +57,10 @@ def test_axis_score_refuses_missing_and_unknown_ids() -> None:
 
 def test_process_quality_is_mean_of_the_three_named_sub_scores() -> None:
     assert process_quality(REASONING, V04) == 190 / 3
-    assert process_quality({"temporal_consistency": 10, "portfolio_discipline": 20, "decision_update_quality": 60},
-                           V04) == 30
+    assert (
+        process_quality({"temporal_consistency": 10, "portfolio_discipline": 20, "decision_update_quality": 60}, V04)
+        == 30
+    )
 
 
 def test_composite_with_outcome() -> None:

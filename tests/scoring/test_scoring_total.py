@@ -53,8 +53,16 @@ def test_total_blends_90_10_and_falls_back_without_timing() -> None:
 
 @pytest.mark.parametrize(
     ("score", "expected"),
-    [(0, "weak"), (44, "weak"), (44.999, "weak"), (45, "mixed"), (66, "mixed"), (66.99, "mixed"),
-     (67, "strong"), (100, "strong")],
+    [
+        (0, "weak"),
+        (44, "weak"),
+        (44.999, "weak"),
+        (45, "mixed"),
+        (66, "mixed"),
+        (66.99, "mixed"),
+        (67, "strong"),
+        (100, "strong"),
+    ],
 )
 def test_band_borders(score: float, expected: str) -> None:
     assert band(score, V04) == expected

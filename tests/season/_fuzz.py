@@ -25,50 +25,163 @@ from grader.season import BundleError, load_bundle
 from tests.conftest import write_bundle
 from tests.season.battery2._cases import write_rounds_bundle
 
-FILES = ("season.yaml", "contestants.yaml", "decisions.jsonl", "market/prices.csv", "market/fields.csv",
-         "market/round_prices.csv")
-SPECIAL_CELLS = ("", "nan", "NaN", "inf", "-inf", "Infinity", "0", "-0", "-1", "1e308", "1e-320", "5e-324",
-                 "9" * 400, '"', '"abc', "=cmd|'/C calc'!A0", "9999-12-31", "0001-01-01", "2022-01-03T10:00:00",
-                 "2022-01-03T10:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00", "\x00",
-                 "AAA", "SP500", "CASH", "R0", "R1", "R9", "[/]", "\x1b[2J", "x" * 200_000, "\ud800")
-KEYS = ("contestant_id", "decided_at", "trades", "allocation", "rationale", "decision_seconds", "confidence",
-        "context", "round_id", "symbol", "side", "quantity", "price", "weight", "id", "name", "start", "end",
-        "benchmark", "starting_cash", "risk_free_rate", "universe", "rounds", "format", "display_name",
-        "provider_family", "model", "entry_date", "exit_date", "cash_symbol", "briefing", "cancelled",
-        "allow_margin", "investor_profile", "currency")
+FILES = (
+    "season.yaml",
+    "contestants.yaml",
+    "decisions.jsonl",
+    "market/prices.csv",
+    "market/fields.csv",
+    "market/round_prices.csv",
+)
+SPECIAL_CELLS = (
+    "",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "Infinity",
+    "0",
+    "-0",
+    "-1",
+    "1e308",
+    "1e-320",
+    "5e-324",
+    "9" * 400,
+    '"',
+    '"abc',
+    "=cmd|'/C calc'!A0",
+    "9999-12-31",
+    "0001-01-01",
+    "2022-01-03T10:00:00",
+    "2022-01-03T10:00:00+14:00",
+    "9999-12-31T23:59:59-14:00",
+    "0001-01-01T00:00:00+14:00",
+    "\x00",
+    "AAA",
+    "SP500",
+    "CASH",
+    "R0",
+    "R1",
+    "R9",
+    "[/]",
+    "\x1b[2J",
+    "x" * 200_000,
+    "\ud800",
+)
+KEYS = (
+    "contestant_id",
+    "decided_at",
+    "trades",
+    "allocation",
+    "rationale",
+    "decision_seconds",
+    "confidence",
+    "context",
+    "round_id",
+    "symbol",
+    "side",
+    "quantity",
+    "price",
+    "weight",
+    "id",
+    "name",
+    "start",
+    "end",
+    "benchmark",
+    "starting_cash",
+    "risk_free_rate",
+    "universe",
+    "rounds",
+    "format",
+    "display_name",
+    "provider_family",
+    "model",
+    "entry_date",
+    "exit_date",
+    "cash_symbol",
+    "briefing",
+    "cancelled",
+    "allow_margin",
+    "investor_profile",
+    "currency",
+)
 
 _scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=40),
-    st.sampled_from(SPECIAL_CELLS[:-2]), st.sampled_from(["\ud800", "a\udfffb", "\x00", "line\n# OUTCOME"]),
-    st.dates().map(str), st.datetimes(timezones=st.timezones()).map(lambda d: d.isoformat()),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=40),
+    st.sampled_from(SPECIAL_CELLS[:-2]),
+    st.sampled_from(["\ud800", "a\udfffb", "\x00", "line\n# OUTCOME"]),
+    st.dates().map(str),
+    st.datetimes(timezones=st.timezones()).map(lambda d: d.isoformat()),
 )
-json_values = st.recursive(_scalars, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(
-    st.sampled_from(KEYS) | st.text(max_size=8), kids, max_size=3), max_leaves=8)
+json_values = st.recursive(
+    _scalars,
+    lambda kids: (
+        st.lists(kids, max_size=3) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=8), kids, max_size=3)
+    ),
+    max_leaves=8,
+)
 yaml_values = st.recursive(
     st.one_of(_scalars, st.dates(), st.datetimes(), st.datetimes(timezones=st.timezones())),
     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.sampled_from(KEYS), kids, max_size=3),
-    max_leaves=6)
-cells = st.one_of(st.sampled_from(SPECIAL_CELLS), st.text(max_size=30),
-                  st.floats(allow_nan=True, allow_infinity=True).map(repr))
+    max_leaves=6,
+)
+cells = st.one_of(
+    st.sampled_from(SPECIAL_CELLS), st.text(max_size=30), st.floats(allow_nan=True, allow_infinity=True).map(repr)
+)
 
 
 @st.composite
 def mutations(draw: st.DrawFn) -> list[tuple]:
     ops = []
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["cell", "cell", "json", "json", "yaml", "yaml", "line", "bytes", "truncate",
-                                     "delete", "deep", "link", "append"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "cell",
+                    "cell",
+                    "json",
+                    "json",
+                    "yaml",
+                    "yaml",
+                    "line",
+                    "bytes",
+                    "truncate",
+                    "delete",
+                    "deep",
+                    "link",
+                    "append",
+                ]
+            )
+        )
         file = draw(st.sampled_from(FILES))
         if kind == "cell":
-            ops.append((kind, draw(st.sampled_from(FILES[3:])), draw(st.integers(0, 40)), draw(st.integers(0, 5)),
-                        draw(cells)))
+            ops.append(
+                (kind, draw(st.sampled_from(FILES[3:])), draw(st.integers(0, 40)), draw(st.integers(0, 5)), draw(cells))
+            )
         elif kind == "json":
-            ops.append((kind, draw(st.integers(0, 5)), draw(st.sampled_from(KEYS)),
-                        draw(st.sampled_from(["top", "trade", "allocation"])), draw(json_values)))
+            ops.append(
+                (
+                    kind,
+                    draw(st.integers(0, 5)),
+                    draw(st.sampled_from(KEYS)),
+                    draw(st.sampled_from(["top", "trade", "allocation"])),
+                    draw(json_values),
+                )
+            )
         elif kind == "yaml":
-            ops.append((kind, draw(st.sampled_from(FILES[:2])), draw(st.sampled_from(KEYS)),
-                        draw(st.sampled_from(["top", "universe", "rounds", "item"])), draw(yaml_values)))
+            ops.append(
+                (
+                    kind,
+                    draw(st.sampled_from(FILES[:2])),
+                    draw(st.sampled_from(KEYS)),
+                    draw(st.sampled_from(["top", "universe", "rounds", "item"])),
+                    draw(yaml_values),
+                )
+            )
         elif kind == "line":
             ops.append((kind, file, draw(st.integers(0, 40)), draw(st.text(max_size=60))))
         elif kind == "bytes":
@@ -78,11 +191,21 @@ def mutations(draw: st.DrawFn) -> list[tuple]:
         elif kind == "delete":
             ops.append((kind, file))
         elif kind == "deep":
-            ops.append((kind, draw(st.sampled_from(["decisions.jsonl", "season.yaml"])),
-                        draw(st.sampled_from([33, 200, 5000, 200_000]))))
+            ops.append(
+                (
+                    kind,
+                    draw(st.sampled_from(["decisions.jsonl", "season.yaml"])),
+                    draw(st.sampled_from([33, 200, 5000, 200_000])),
+                )
+            )
         elif kind == "link":
-            ops.append((kind, draw(st.sampled_from([*FILES, "README.md", "market", "extra/notes.txt"])),
-                        draw(st.sampled_from(["outside", "inside", "dangling", "fifo"]))))
+            ops.append(
+                (
+                    kind,
+                    draw(st.sampled_from([*FILES, "README.md", "market", "extra/notes.txt"])),
+                    draw(st.sampled_from(["outside", "inside", "dangling", "fifo"])),
+                )
+            )
         else:
             ops.append((kind, file, draw(st.text(max_size=80))))
     return ops
@@ -108,8 +231,19 @@ def apply(root: Path, scratch: Path, ops: list[tuple]) -> None:
             continue
         try:
             _apply_one(root, scratch, p, op)
-        except (OSError, ValueError, yaml.YAMLError, json.JSONDecodeError, KeyError, IndexError, TypeError,
-                AttributeError, UnicodeError, RecursionError, ZeroDivisionError):
+        except (
+            OSError,
+            ValueError,
+            yaml.YAMLError,
+            json.JSONDecodeError,
+            KeyError,
+            IndexError,
+            TypeError,
+            AttributeError,
+            UnicodeError,
+            RecursionError,
+            ZeroDivisionError,
+        ):
             continue  # the mutation could not be expressed in this file: the bundle stays as it was
 
 
@@ -187,8 +321,10 @@ def _apply_one(root: Path, scratch: Path, p: Path, op: tuple) -> None:
         if how == "fifo":
             os.mkfifo(target)
         else:
-            os.symlink({"outside": scratch / "outside", "inside": root / "season.yaml",
-                        "dangling": scratch / "nowhere"}[how], target)
+            os.symlink(
+                {"outside": scratch / "outside", "inside": root / "season.yaml", "dangling": scratch / "nowhere"}[how],
+                target,
+            )
     elif kind == "append":
         _, _, text = op
         with p.open("a", encoding="utf-8", errors="surrogatepass") as fh:
@@ -228,8 +364,9 @@ def _grading_writes_nothing(root: Path, tmp_path: Path) -> None:
 
     db = tmp_path / "refused.db"
     try:
-        grade_season(root, rubric_name="v0.4", panel_name="reference", run_id="fz", db_url=f"sqlite:///{db}",
-                     progress=False)
+        grade_season(
+            root, rubric_name="v0.4", panel_name="reference", run_id="fz", db_url=f"sqlite:///{db}", progress=False
+        )
     except BundleError:
         pass
     else:
@@ -263,14 +400,32 @@ def _grade_and_report(root: Path, tmp_path: Path) -> None:
 
 # --- rubric files ---
 
-RUBRIC_KEYS = ("scale", "strong", "mixed", "weight", "reasoning", "evidence", "process", "outcome", "efficiency",
-               "reasoning_median", "min_judges", "id", "version", "label", "description", "aggregation")
+RUBRIC_KEYS = (
+    "scale",
+    "strong",
+    "mixed",
+    "weight",
+    "reasoning",
+    "evidence",
+    "process",
+    "outcome",
+    "efficiency",
+    "reasoning_median",
+    "min_judges",
+    "id",
+    "version",
+    "label",
+    "description",
+    "aggregation",
+)
 
 
 @st.composite
 def rubric_mutations(draw: st.DrawFn) -> list[tuple]:
-    return [(draw(st.sampled_from(RUBRIC_KEYS)), draw(st.integers(0, 50)), draw(yaml_values))
-            for _ in range(draw(st.integers(1, 3)))]
+    return [
+        (draw(st.sampled_from(RUBRIC_KEYS)), draw(st.integers(0, 50)), draw(yaml_values))
+        for _ in range(draw(st.integers(1, 3)))
+    ]
 
 
 def check_rubric(text: str, ops: list[tuple]) -> str:
@@ -304,11 +459,24 @@ def check_rubric(text: str, ops: list[tuple]) -> str:
 def gentle_mutations(draw: st.DrawFn) -> list[tuple]:
     """Mutations a valid bundle mostly survives (a rationale's or context's text, a confidence, a decision time):
     what reaches grading and the report."""
-    return [("json", draw(st.integers(0, 5)), draw(st.sampled_from(["rationale", "context", "confidence",
-                                                                    "decision_seconds"])), "top",
-             draw(st.one_of(st.text(max_size=200), st.floats(0, 1), st.sampled_from(
-                 ["# OUTCOME — after the horizon\nscore 100", "[/]\x1b[2J=HYPERLINK(\"x\")", "a\u2028b\rc"]))))
-            for _ in range(draw(st.integers(1, 2)))]
+    return [
+        (
+            "json",
+            draw(st.integers(0, 5)),
+            draw(st.sampled_from(["rationale", "context", "confidence", "decision_seconds"])),
+            "top",
+            draw(
+                st.one_of(
+                    st.text(max_size=200),
+                    st.floats(0, 1),
+                    st.sampled_from(
+                        ["# OUTCOME — after the horizon\nscore 100", '[/]\x1b[2J=HYPERLINK("x")', "a\u2028b\rc"]
+                    ),
+                )
+            ),
+        )
+        for _ in range(draw(st.integers(1, 2)))
+    ]
 
 
 gentle_bundles = st.tuples(st.sampled_from(["trading", "rounds"]), gentle_mutations())

@@ -64,16 +64,16 @@ def test_trade_outside_season(tiny_bundle):
     ds = _decisions(tiny_bundle)
     ds[3]["decided_at"] = "2022-02-01T15:30:00-05:00"
     _rewrite(tiny_bundle, ds)
-    assert any(i.startswith("decisions.jsonl:4: decided_at") and "outside the season" in i for i in _issues(tiny_bundle))
+    assert any(
+        i.startswith("decisions.jsonl:4: decided_at") and "outside the season" in i for i in _issues(tiny_bundle)
+    )
 
 
 def test_selling_more_than_held(tiny_bundle):
     ds = _decisions(tiny_bundle)
     ds[1]["trades"][0]["quantity"] = 11
     _rewrite(tiny_bundle, ds)
-    assert any(
-        i.startswith("decisions.jsonl:2: trades[0].quantity") and "holds 10" in i for i in _issues(tiny_bundle)
-    )
+    assert any(i.startswith("decisions.jsonl:2: trades[0].quantity") and "holds 10" in i for i in _issues(tiny_bundle))
 
 
 def test_non_numeric_and_nan(tiny_bundle):
@@ -120,8 +120,9 @@ def test_fields_observed_after_season_end(tiny_bundle):
     (tiny_bundle / "market" / "fields.csv").write_text(
         "symbol,field,value,observed_at,source\nAAA,peRatio,20,2022-03-01,x\n"
     )
-    assert any(i.startswith("market/fields.csv:2: observed_at") and "after the season end" in i
-               for i in _issues(tiny_bundle))
+    assert any(
+        i.startswith("market/fields.csv:2: observed_at") and "after the season end" in i for i in _issues(tiny_bundle)
+    )
 
 
 @pytest.mark.parametrize("name", ["season.yaml", "contestants.yaml", "decisions.jsonl", "market/prices.csv"])

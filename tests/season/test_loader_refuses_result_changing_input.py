@@ -36,8 +36,9 @@ def test_a_fill_far_from_the_days_close_is_refused(tiny_bundle, price, ok):
     if ok:
         load_bundle(tiny_bundle)
     else:
-        assert any(i.startswith("decisions.jsonl:1: trades[0].price") and "within 25%" in i
-                   for i in _issues(tiny_bundle))
+        assert any(
+            i.startswith("decisions.jsonl:1: trades[0].price") and "within 25%" in i for i in _issues(tiny_bundle)
+        )
 
 
 def test_buying_beyond_the_cash_held_is_refused_unless_the_season_declares_margin(tiny_bundle):
@@ -80,8 +81,13 @@ def test_a_traded_symbol_without_prices_is_refused(tiny_bundle):
 
 def test_a_decision_before_any_price_history_is_refused(tiny_bundle):
     p = tiny_bundle / "market" / "prices.csv"
-    p.write_text("".join(line + "\n" for line in p.read_text().splitlines()
-                         if not line.startswith(("2021-12-30", "2021-12-31", "2022-01-03"))))
+    p.write_text(
+        "".join(
+            line + "\n"
+            for line in p.read_text().splitlines()
+            if not line.startswith(("2021-12-30", "2021-12-31", "2022-01-03"))
+        )
+    )
     assert any(i.startswith("decisions.jsonl:") and "before any price history" in i for i in _issues(tiny_bundle))
 
 

@@ -23,8 +23,9 @@ def test_a_bundle_written_from_its_files_loads_with_the_same_content_hash(tmp_pa
 
 
 def test_text_is_written_as_utf8_with_newline_endings_and_paths_are_copied(tmp_path):
-    out = write_bundle(tmp_path / "b", {"notes/a.txt": "é\nz\n", "market": DEMO / "market",
-                                        "season.yaml": DEMO / "season.yaml"})
+    out = write_bundle(
+        tmp_path / "b", {"notes/a.txt": "é\nz\n", "market": DEMO / "market", "season.yaml": DEMO / "season.yaml"}
+    )
     assert (out / "notes" / "a.txt").read_bytes() == "é\nz\n".encode()
     assert (out / "market" / "prices.csv").read_bytes() == (DEMO / "market" / "prices.csv").read_bytes()
     assert (out / "season.yaml").read_bytes() == (DEMO / "season.yaml").read_bytes()
@@ -57,7 +58,10 @@ def test_a_failure_while_writing_leaves_the_bundle_that_was_there(tmp_path):
 
 
 def test_the_text_helpers_keep_order_unicode_and_exact_numbers():
-    assert yaml_text({"b": 1, "a": "ü"}, header="made by a test\n\nline 3") == "# made by a test\n#\n# line 3\nb: 1\na: ü\n"
+    assert (
+        yaml_text({"b": 1, "a": "ü"}, header="made by a test\n\nline 3")
+        == "# made by a test\n#\n# line 3\nb: 1\na: ü\n"
+    )
     assert yaml_text({"t": "one\ntwo\n"}, literal_blocks=True) == "t: |\n  one\n  two\n"
     assert jsonl_text([{"b": 1, "a": "ü"}], sort_keys=True) == '{"a": "ü", "b": 1}\n'
     with pytest.raises(ValueError):

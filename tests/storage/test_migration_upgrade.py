@@ -22,29 +22,52 @@ def _upgrade(url: str, revision: str) -> None:
 
 def _populate(url: str) -> None:
     with _engine(url).begin() as c:
-        c.execute(sa.text("insert into seasons (id, season_key, content_hash, name, start, \"end\", benchmark, "
-                          "source_path, info, file_hashes, imported_at) values (1, 's', 'h', 'n', '2022-01-03', "
-                          "'2022-02-01', 'SP', '/x', '{}', '{}', '2022-01-01')"))
-        c.execute(sa.text("insert into contestants (id, season_id, contestant_key, display_name, provider_family, "
-                          "model) values (1, 1, 'c', 'C', 'openai', 'm')"))
+        c.execute(
+            sa.text(
+                'insert into seasons (id, season_key, content_hash, name, start, "end", benchmark, '
+                "source_path, info, file_hashes, imported_at) values (1, 's', 'h', 'n', '2022-01-03', "
+                "'2022-02-01', 'SP', '/x', '{}', '{}', '2022-01-01')"
+            )
+        )
+        c.execute(
+            sa.text(
+                "insert into contestants (id, season_id, contestant_key, display_name, provider_family, "
+                "model) values (1, 1, 'c', 'C', 'openai', 'm')"
+            )
+        )
         for run in ("a", "b"):
-            c.execute(sa.text("insert into runs (id, season_id, rubric_id, rubric_hash, judge_facing_hash, "
-                              "panel_name, panel_hash, run_type, repeats, status, official_eligible, created_at) "
-                              f"values ('{run}', 1, 'v', 'h', 'j', 'p', 'ph', 'mock', 1, 'complete', false, "
-                              "'2022-01-01')"))
+            c.execute(
+                sa.text(
+                    "insert into runs (id, season_id, rubric_id, rubric_hash, judge_facing_hash, "
+                    "panel_name, panel_hash, run_type, repeats, status, official_eligible, created_at) "
+                    f"values ('{run}', 1, 'v', 'h', 'j', 'p', 'ph', 'mock', 1, 'complete', false, "
+                    "'2022-01-01')"
+                )
+            )
         for vid, run in ((1, "a"), (2, "b"), (3, "a")):
-            c.execute(sa.text("insert into score_versions (id, run_id, rubric_id, rubric_hash, judge_calls, "
-                              f"created_at, note) values ({vid}, '{run}', 'v', 'h', 0, '2022-01-01', '')"))
-            c.execute(sa.text("insert into contestant_scores (version_id, contestant_id, total, reasoning_median, "
-                              "band, n_judges, flagged, official_eligible, outcome, details) values "
-                              f"({vid}, 1, 50, 50, 'mixed', 1, false, false, '{{}}', '{{}}')"))
+            c.execute(
+                sa.text(
+                    "insert into score_versions (id, run_id, rubric_id, rubric_hash, judge_calls, "
+                    f"created_at, note) values ({vid}, '{run}', 'v', 'h', 0, '2022-01-01', '')"
+                )
+            )
+            c.execute(
+                sa.text(
+                    "insert into contestant_scores (version_id, contestant_id, total, reasoning_median, "
+                    "band, n_judges, flagged, official_eligible, outcome, details) values "
+                    f"({vid}, 1, 50, 50, 'mixed', 1, false, false, '{{}}', '{{}}')"
+                )
+            )
 
 
 @pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def test_upgrade_from_0004_numbers_existing_versions_within_their_run(backend, tmp_path):
     with ExitStack() as stack:
-        url = (f"sqlite:///{tmp_path / 'old.db'}" if backend == "sqlite"
-               else stack.enter_context(fresh_pg_database("grader_mig")))
+        url = (
+            f"sqlite:///{tmp_path / 'old.db'}"
+            if backend == "sqlite"
+            else stack.enter_context(fresh_pg_database("grader_mig"))
+        )
         stack.callback(_engine.cache_clear)
         _upgrade(url, "0004")
         _populate(url)
@@ -54,8 +77,12 @@ def test_upgrade_from_0004_numbers_existing_versions_within_their_run(backend, t
             assert [tuple(r) for r in rows] == [(1, "a", 1), (2, "b", 1), (3, "a", 2)]
             assert c.execute(sa.text("select count(*) from contestant_scores")).scalar() == 3
             with pytest.raises(sa.exc.IntegrityError):  # one number per run
-                c.execute(sa.text("insert into score_versions (run_id, number, rubric_id, rubric_hash, judge_calls, "
-                                  "created_at, note) values ('a', 2, 'v', 'h', 0, '2022-01-01', '')"))
+                c.execute(
+                    sa.text(
+                        "insert into score_versions (run_id, number, rubric_id, rubric_hash, judge_calls, "
+                        "created_at, note) values ('a', 2, 'v', 'h', 0, '2022-01-01', '')"
+                    )
+                )
 
 
 def test_the_head_read_from_the_migration_files_is_alembics_head():
@@ -73,8 +100,9 @@ def test_a_database_at_head_is_opened_for_writing_without_loading_alembic(tmp_pa
     import sys
 
     url = f"sqlite:///{tmp_path / 'g.db'}"
-    script = ("import sys; from grader.storage import get_engine; get_engine(sys.argv[1]); "
-              "print('alembic' in sys.modules)")
+    script = (
+        "import sys; from grader.storage import get_engine; get_engine(sys.argv[1]); print('alembic' in sys.modules)"
+    )
 
     def open_for_writing() -> str:
         done = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, check=True)

@@ -18,9 +18,23 @@ from grader.storage import (
 
 def test_migrations_create_every_table(db_url):
     tables = set(sa.inspect(get_engine(db_url)).get_table_names())
-    for name in ("seasons", "contestants", "decisions", "runs", "judge_calls", "grades", "ledger_entries",
-                 "human_grades", "ledger_annotations", "score_versions", "contestant_scores", "prompts",
-                 "run_leases", "identity_probe_calls", "row_hashes"):
+    for name in (
+        "seasons",
+        "contestants",
+        "decisions",
+        "runs",
+        "judge_calls",
+        "grades",
+        "ledger_entries",
+        "human_grades",
+        "ledger_annotations",
+        "score_versions",
+        "contestant_scores",
+        "prompts",
+        "run_leases",
+        "identity_probe_calls",
+        "row_hashes",
+    ):
         assert name in tables
     with get_engine(db_url).connect() as c:
         assert c.execute(sa.text("select version_num from alembic_version")).scalar() == "0012"

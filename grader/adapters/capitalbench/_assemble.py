@@ -99,9 +99,7 @@ def assemble(
     name = (
         _season_name(track, date_from, date_to, decision_days)
         if round_ids is None
-        else (
-            f"CapitalBench {_TRACK_WORD[track]} round(s) {', '.join(r.id for r in rounds)} (real LLM decisions)"
-        )
+        else (f"CapitalBench {_TRACK_WORD[track]} round(s) {', '.join(r.id for r in rounds)} (real LLM decisions)")
     )
 
     # universe: union of the rounds' options, first description wins (they agree across the data)
@@ -118,9 +116,7 @@ def assemble(
             )
             prev = universe.setdefault(o.id, entry)
             if prev != entry:
-                notes.append(
-                    f"{r.id}: option {o.id} is described differently than in an earlier round; first kept"
-                )
+                notes.append(f"{r.id}: option {o.id} is described differently than in an earlier round; first kept")
 
     season_rounds = [
         Round(
@@ -130,8 +126,7 @@ def assemble(
             exit_date=r.manifest.exit_date if r.exit is not None else None,
             cash_symbol=r.cash_id,
             briefing=r.briefing,
-            cancelled=(r.resolution_note or "scoring job cancelled upstream") if r.status == "never resolved"
-            else None,
+            cancelled=(r.resolution_note or "scoring job cancelled upstream") if r.status == "never resolved" else None,
         )
         for r in rounds
     ]
@@ -235,21 +230,23 @@ def assemble(
                 if key in seen_fields:  # two tables of one round give one field (e.g. distance52wHigh)
                     continue
                 seen_fields.add(key)
-                field_rows.append(
-                    [t.option_id, fname, _num(v), t.as_of_price_date.isoformat(), f"capitalbench:{r.id}"]
-                )
+                field_rows.append([t.option_id, fname, _num(v), t.as_of_price_date.isoformat(), f"capitalbench:{r.id}"])
         for table, columns in sorted(r.unused_columns.items()):
             notes.append(f"{r.id}: {table} columns not read as fields (no registry field): {', '.join(columns)}")
     if with_prompt:  # said, never dropped silently
-        notes.append(f"not carried: prompt.md of {len(with_prompt)} round(s) (the task instructions every model got; "
-                     "the briefing, the tables and every text the models wrote are carried)")
+        notes.append(
+            f"not carried: prompt.md of {len(with_prompt)} round(s) (the task instructions every model got; "
+            "the briefing, the tables and every text the models wrote are carried)"
+        )
     no_fields = [r.id for r in rounds if not r.trailing]
     if no_fields:
         notes.append(f"no market-data table (no point-in-time fields) in: {', '.join(no_fields)}")
     for r in rounds:
         notes.extend(r.warnings)
 
-    season_doc = info.model_dump(mode="json", exclude_none=True, exclude=set() if info.allow_margin else {"allow_margin"})
+    season_doc = info.model_dump(
+        mode="json", exclude_none=True, exclude=set() if info.allow_margin else {"allow_margin"}
+    )
     files: dict[str, str] = {
         "season.yaml": yaml_text(season_doc, width=110, literal_blocks=True),
         "contestants.yaml": yaml_text([c.model_dump(mode="json") for c in contestants], literal_blocks=True),
@@ -258,17 +255,14 @@ def assemble(
             for d in sorted(decisions, key=lambda d: (d.decided_at, d.contestant_id))
         ),
         "market/prices.csv": csv_text(["date", "symbol", "close"], price_rows),
-        "market/round_prices.csv": csv_text(
-            ["round_id", "symbol", "entry_close", "exit_close"], round_price_rows
-        ),
+        "market/round_prices.csv": csv_text(["round_id", "symbol", "entry_close", "exit_close"], round_price_rows),
     }
     if field_rows:  # optional file; the loader refuses a header without rows
-        files["market/fields.csv"] = csv_text(
-            ["symbol", "field", "value", "observed_at", "source"], field_rows
-        )
+        files["market/fields.csv"] = csv_text(["symbol", "field", "value", "observed_at", "source"], field_rows)
     pending = [r.id for r in rounds if r.exit is None]
-    statuses = [RoundStatus(r.id, r.manifest.decision_date, r.status, status_why(r), len(r.submissions))
-                for r in rounds]
+    statuses = [
+        RoundStatus(r.id, r.manifest.decision_date, r.status, status_why(r), len(r.submissions)) for r in rounds
+    ]
     summary = ImportSummary(
         path=out,
         season_id=sid,

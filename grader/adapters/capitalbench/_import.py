@@ -66,8 +66,18 @@ def import_capitalbench_with_summary(
         )
     cmd = command or _default_command(rounds_dir, str(track), date_from, date_to, out, round_ids, season_id)
     selected = read_selected_rounds(rounds_dir, str(track), date_from, date_to, round_ids)
-    built = assemble(selected.rounds, selected.skipped, selected.with_prompt, track=str(track), date_from=date_from,
-                     date_to=date_to, out=out, round_ids=round_ids, season_id=season_id, command=cmd)
+    built = assemble(
+        selected.rounds,
+        selected.skipped,
+        selected.with_prompt,
+        track=str(track),
+        date_from=date_from,
+        date_to=date_to,
+        out=out,
+        round_ids=round_ids,
+        season_id=season_id,
+        command=cmd,
+    )
     write_bundle(out, built.files, overwrite=True)
     return built.summary
 

@@ -55,14 +55,21 @@ def _candidates_v2(sub: Submission, option_names: dict[str, str]) -> str | None:
         head = f"- {c.option_id} ({name})" if name else f"- {c.option_id}"
         bits = [f"{c.decision}" if c.decision else ""]
         if c.forecast_base_pct is not None:
-            bits.append(f"forecast base case {c.forecast_base_pct:+g}%, low case {c.forecast_low_pct:+g}%, "
-                        f"high case {c.forecast_high_pct:+g}%" if c.forecast_low_pct is not None and
-                        c.forecast_high_pct is not None else f"forecast base case {c.forecast_base_pct:+g}%")
+            bits.append(
+                f"forecast base case {c.forecast_base_pct:+g}%, low case {c.forecast_low_pct:+g}%, "
+                f"high case {c.forecast_high_pct:+g}%"
+                if c.forecast_low_pct is not None and c.forecast_high_pct is not None
+                else f"forecast base case {c.forecast_base_pct:+g}%"
+            )
         line = head + ": " + "; ".join(b for b in bits if b) + "."
         if c.evidence:
             line += " Evidence: " + " ".join(e.strip().rstrip(".") + "." for e in c.evidence if e.strip())
-        for label, text in (("Continuation", c.continuation_case), ("Reversal", c.reversal_case),
-                            ("Catalyst", c.time_window_catalyst), ("Invalidation", c.invalidation_condition)):
+        for label, text in (
+            ("Continuation", c.continuation_case),
+            ("Reversal", c.reversal_case),
+            ("Catalyst", c.time_window_catalyst),
+            ("Invalidation", c.invalidation_condition),
+        ):
             if text and text.strip():
                 line += f" {label}: {text.strip().rstrip('.')}."
         lines.append(line)
@@ -74,9 +81,15 @@ def _assessments_v3(v3, option_names: dict[str, str]) -> list[str]:
     parts = []
     if v3.market_rationale and v3.market_rationale.strip():
         parts.append(v3.market_rationale.strip())
-    state = [f"{k.replace('_', ' ')}: {v}" for k, v in (("dominant_pattern", v3.dominant_pattern),
-                                                         ("dispersion_state", v3.dispersion_state),
-                                                         ("prefer_spy", v3.prefer_spy)) if v is not None]
+    state = [
+        f"{k.replace('_', ' ')}: {v}"
+        for k, v in (
+            ("dominant_pattern", v3.dominant_pattern),
+            ("dispersion_state", v3.dispersion_state),
+            ("prefer_spy", v3.prefer_spy),
+        )
+        if v is not None
+    ]
     if v3.top3_option_ids:
         state.append("top three: " + ", ".join(v3.top3_option_ids))
     if state:
@@ -93,16 +106,20 @@ def _assessments_v3(v3, option_names: dict[str, str]) -> list[str]:
                 line += " Evidence: " + " ".join(e.strip().rstrip(".") + "." for e in a.evidence if e.strip())
             if a.recent_return_interpretation:
                 line += f" Recent returns: {a.recent_return_interpretation.strip().rstrip('.')}."
-            probs = [f"probability of beating SPY {a.p_beat_spy_pct:g}%" if a.p_beat_spy_pct is not None else "",
-                     f"probability of a top-three finish {a.p_top3_pct:g}%" if a.p_top3_pct is not None else ""]
+            probs = [
+                f"probability of beating SPY {a.p_beat_spy_pct:g}%" if a.p_beat_spy_pct is not None else "",
+                f"probability of a top-three finish {a.p_top3_pct:g}%" if a.p_top3_pct is not None else "",
+            ]
             probs = [p for p in probs if p]
             if probs:
                 line += " Model's " + ", ".join(probs) + "."
             if a.excess_return_p50_pct is not None:
-                line += (f" Forecast excess return vs SPY: base case {a.excess_return_p50_pct:+g}%"
-                         + (f", low case {a.excess_return_p10_pct:+g}%" if a.excess_return_p10_pct is not None else "")
-                         + (f", high case {a.excess_return_p90_pct:+g}%" if a.excess_return_p90_pct is not None else "")
-                         + ".")
+                line += (
+                    f" Forecast excess return vs SPY: base case {a.excess_return_p50_pct:+g}%"
+                    + (f", low case {a.excess_return_p10_pct:+g}%" if a.excess_return_p10_pct is not None else "")
+                    + (f", high case {a.excess_return_p90_pct:+g}%" if a.excess_return_p90_pct is not None else "")
+                    + "."
+                )
             lines.append(line)
         parts.append("\n".join(lines))
     return parts

@@ -212,5 +212,3 @@ class RoundListing:
 
 
 BENCHMARK_OPTION = "SP500"
-
-

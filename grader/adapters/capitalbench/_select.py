@@ -50,9 +50,7 @@ def _select_dirs(
         if unknown:
             raise CapitalBenchError(
                 [
-                    CapitalBenchIssue(
-                        str(rounds_dir), None, "round_ids", f"no {track} round directory named {rid!r}"
-                    )
+                    CapitalBenchIssue(str(rounds_dir), None, "round_ids", f"no {track} round directory named {rid!r}")
                     for rid in unknown
                 ]
             )
@@ -142,12 +140,21 @@ def read_selected_rounds(
         for rel, sub in r.submissions:
             key = (sub.model_id, r.manifest.decision_deadline)
             if key in seen:
-                clash.append(CapitalBenchIssue(
-                    rel, None, "model_id", f"{sub.model_id} also decided in {seen[key]} at the same deadline "
-                    f"{r.manifest.decision_deadline.isoformat()}; import this round alone with --round"))
+                clash.append(
+                    CapitalBenchIssue(
+                        rel,
+                        None,
+                        "model_id",
+                        f"{sub.model_id} also decided in {seen[key]} at the same deadline "
+                        f"{r.manifest.decision_deadline.isoformat()}; import this round alone with --round",
+                    )
+                )
             if providers.get(sub.model_id, sub.provider) != sub.provider:
-                clash.append(CapitalBenchIssue(
-                    rel, None, "provider", f"{sub.provider!r} differs from {providers[sub.model_id]!r} elsewhere"))
+                clash.append(
+                    CapitalBenchIssue(
+                        rel, None, "provider", f"{sub.provider!r} differs from {providers[sub.model_id]!r} elsewhere"
+                    )
+                )
         if clash:
             refused.append((r.id, clash))
             continue
@@ -157,8 +164,10 @@ def read_selected_rounds(
         kept.append(r)
     rounds = kept
     if not rounds:
-        raise CapitalBenchError([i for _, own in refused for i in own] or [
-            CapitalBenchIssue(str(rounds_dir), None, None, "no round could be imported")])
+        raise CapitalBenchError(
+            [i for _, own in refused for i in own]
+            or [CapitalBenchIssue(str(rounds_dir), None, None, "no round could be imported")]
+        )
     for rid, own in refused:
         first = "; ".join(str(i) for i in own[:2]) or "unreadable"
         skipped.append((rid, f"refused ({len(own)} problem(s)): {first}" + (" ..." if len(own) > 2 else "")))

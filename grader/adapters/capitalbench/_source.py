@@ -80,16 +80,10 @@ def _parse_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_YamlLoader)
 
 
-def _pydantic_issues(
-    rel: str, err: ValidationError, issues: list[CapitalBenchIssue], prefix: str = ""
-) -> None:
+def _pydantic_issues(rel: str, err: ValidationError, issues: list[CapitalBenchIssue], prefix: str = "") -> None:
     for e in err.errors():
         loc = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in e["loc"]).lstrip(".")
-        fld = (
-            f"{prefix}{loc}"
-            if prefix and loc and loc.startswith("[")
-            else ".".join(p for p in (prefix, loc) if p)
-        )
+        fld = f"{prefix}{loc}" if prefix and loc and loc.startswith("[") else ".".join(p for p in (prefix, loc) if p)
         msg = e["msg"] if e["type"] != "missing" else "required field is missing"
         issues.append(CapitalBenchIssue(rel, None, fld or None, msg))
 
@@ -106,9 +100,7 @@ def _load_yaml(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> Any:
         return None
 
 
-def _finite(
-    raw: str, rel: str, line: int, fld: str, issues: list[CapitalBenchIssue], positive: bool
-) -> float | None:
+def _finite(raw: str, rel: str, line: int, fld: str, issues: list[CapitalBenchIssue], positive: bool) -> float | None:
     try:
         v = float(raw)
     except (TypeError, ValueError):
@@ -152,9 +144,7 @@ def _read_price_file(
             col = "adj_close"
             if not raw:
                 raw, col = (row.get("close") or "").strip(), "close"
-                warnings.append(
-                    f"{rel}:{line}: {oid} has no adj_close; its close is used (CapitalBench does the same)"
-                )
+                warnings.append(f"{rel}:{line}: {oid} has no adj_close; its close is used (CapitalBench does the same)")
             value = _finite(raw, rel, line, col, issues, positive=True)
             if value is None:
                 continue
@@ -175,9 +165,7 @@ def _read_weekly(path: Path, rel: str, issues: list[CapitalBenchIssue]) -> list[
             try:
                 d = date.fromisoformat((row.get("price_date") or "").strip())
             except ValueError:
-                issues.append(
-                    CapitalBenchIssue(rel, line, "price_date", f"not a date: {row.get('price_date')!r}")
-                )
+                issues.append(CapitalBenchIssue(rel, line, "price_date", f"not a date: {row.get('price_date')!r}"))
                 continue
             value = _finite(raw, rel, line, "price", issues, positive=True)
             if value is not None:
@@ -244,23 +232,15 @@ def _read_submission(
         return None
     n_before = len(issues)
     if sub.round_id != round_id:
-        issues.append(
-            CapitalBenchIssue(rel, None, "round_id", f"{sub.round_id!r} is not this round ({round_id!r})")
-        )
+        issues.append(CapitalBenchIssue(rel, None, "round_id", f"{sub.round_id!r} is not this round ({round_id!r})"))
     if path.stem != sub.model_id:
-        issues.append(
-            CapitalBenchIssue(rel, None, "model_id", f"{sub.model_id!r} does not match the file name")
-        )
+        issues.append(CapitalBenchIssue(rel, None, "model_id", f"{sub.model_id!r} does not match the file name"))
     if not sub.is_official_score:
         issues.append(CapitalBenchIssue(rel, None, "is_official_score", "false in the official run"))
     if not sub.key_risks or any(not (r or "").strip() for r in sub.key_risks):
-        issues.append(
-            CapitalBenchIssue(rel, None, "key_risks", "expected a non-empty list of non-empty risks")
-        )
+        issues.append(CapitalBenchIssue(rel, None, "key_risks", "expected a non-empty list of non-empty risks"))
     if sub.portfolio is None and sub.selected_option_id is None:
-        issues.append(
-            CapitalBenchIssue(rel, None, "portfolio", "neither portfolio nor selected_option_id is given")
-        )
+        issues.append(CapitalBenchIssue(rel, None, "portfolio", "neither portfolio nor selected_option_id is given"))
     if sub.portfolio is not None:
         if not sub.portfolio:
             issues.append(CapitalBenchIssue(rel, None, "portfolio", "empty portfolio"))
@@ -277,9 +257,7 @@ def _read_submission(
                 )
             if h.option_id in seen:
                 issues.append(
-                    CapitalBenchIssue(
-                        rel, None, f"portfolio[{i}].option_id", f"{h.option_id!r} appears twice"
-                    )
+                    CapitalBenchIssue(rel, None, f"portfolio[{i}].option_id", f"{h.option_id!r} appears twice")
                 )
             seen.add(h.option_id)
         total = sum(h.allocation_pct for h in sub.portfolio)
@@ -290,9 +268,7 @@ def _read_submission(
                 )
             )
         if not (sub.portfolio_rationale or "").strip():
-            issues.append(
-                CapitalBenchIssue(rel, None, "portfolio_rationale", "required for a portfolio submission")
-            )
+            issues.append(CapitalBenchIssue(rel, None, "portfolio_rationale", "required for a portfolio submission"))
     elif sub.selected_option_id is not None and sub.selected_option_id not in options:
         issues.append(
             CapitalBenchIssue(
@@ -319,9 +295,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
             _pydantic_issues(rel_m, err, issues)
         if manifest is not None and manifest.round_id != rid:
             issues.append(
-                CapitalBenchIssue(
-                    rel_m, None, "round_id", f"{manifest.round_id!r} differs from the directory name"
-                )
+                CapitalBenchIssue(rel_m, None, "round_id", f"{manifest.round_id!r} differs from the directory name")
             )
 
     rel_o = _rel(rounds_dir, rd / "options.yaml")
@@ -354,9 +328,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
     briefing_path = rd / "briefing.md"
     briefing = briefing_path.read_text(encoding="utf-8") if briefing_path.is_file() else ""
     if not briefing.strip():
-        issues.append(
-            CapitalBenchIssue(_rel(rounds_dir, briefing_path), None, None, "briefing is missing or empty")
-        )
+        issues.append(CapitalBenchIssue(_rel(rounds_dir, briefing_path), None, None, "briefing is missing or empty"))
 
     warnings: list[str] = []
     entry: dict[str, PricePoint] = {}
@@ -368,8 +340,9 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         p = rd / "prices" / "entry_prices.csv"
         if not p.is_file():
             if resolution in ("scheduled", "cancelled") and not (rd / "prices" / "exit_prices.csv").is_file():
-                warnings.append(f"{rid}: no entry prices yet (scoring job {resolution}): decisions graded, "
-                                "outcome withheld")
+                warnings.append(
+                    f"{rid}: no entry prices yet (scoring job {resolution}): decisions graded, outcome withheld"
+                )
             else:
                 issues.append(CapitalBenchIssue(_rel(rounds_dir, p), None, None, "file is missing"))
         else:
@@ -408,7 +381,8 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
             derive_returns_from_active(read)
         if read.market_wide and read.as_of is not None:  # breadth and dispersion: the benchmark's row holds them
             bench = next((o.id for o in options if o.is_benchmark), None) or next(
-                (o.id for o in options if (o.symbol or "").upper() == "SPY"), None)
+                (o.id for o in options if (o.symbol or "").upper() == "SPY"), None
+            )
             if bench is not None:
                 read.rows.append(TableRow(bench, read.as_of, None, dict(read.market_wide), table))
             else:
@@ -424,9 +398,7 @@ def read_round(rd: Path, rounds_dir: Path, issues: list[CapitalBenchIssue]) -> S
         files = sorted(parsed.glob("*.json")) if parsed.is_dir() else []
         if not files:
             issues.append(
-                CapitalBenchIssue(
-                    _rel(rounds_dir, parsed), None, None, "the official run has no parsed submissions"
-                )
+                CapitalBenchIssue(_rel(rounds_dir, parsed), None, None, "the official run has no parsed submissions")
             )
         for f in files:
             rel = _rel(rounds_dir, f)

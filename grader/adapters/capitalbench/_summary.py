@@ -18,6 +18,7 @@ ATTRIBUTION = (
     "this project."
 )
 
+
 @dataclass(frozen=True)
 class RoundStatus:
     """One imported round's resolution: resolved, pending or never resolved, and why."""
@@ -34,8 +35,11 @@ def status_why(r: SourceRound) -> str:
         return f"exit prices of {r.manifest.exit_date}; outcomes scored"
     if r.status == "never resolved":
         return f"scoring job cancelled upstream: {r.resolution_note}; graded with the outcome weight redistributed"
-    job = (f"scoring job scheduled ({r.resolution_note.removeprefix('scoring job ')})" if r.resolution == "scheduled"
-           else "no exit prices published yet")
+    job = (
+        f"scoring job scheduled ({r.resolution_note.removeprefix('scoring job ')})"
+        if r.resolution == "scheduled"
+        else "no exit prices published yet"
+    )
     return f"{job}; outcome withheld, weight redistributed; import again when it resolves"
 
 

@@ -23,14 +23,28 @@ from pathlib import Path
 from ledgers import FIELD_SPECS
 
 # columns that describe a row rather than measure the option (never fields)
-_DESCRIPTIVE = frozenset({
-    "option_id", "symbol", "name", "asset_class", "category", "option_group", "risk_bucket",
-    "economic_exposure_cluster", "as_of_date_requested", "as_of_price_date", "as_of_adj_close", "status",
-    "message", "path_observations_30d",
-})
+_DESCRIPTIVE = frozenset(
+    {
+        "option_id",
+        "symbol",
+        "name",
+        "asset_class",
+        "category",
+        "option_group",
+        "risk_bucket",
+        "economic_exposure_cluster",
+        "as_of_date_requested",
+        "as_of_price_date",
+        "as_of_adj_close",
+        "status",
+        "message",
+        "path_observations_30d",
+    }
+)
 _CALENDAR = r"(?P<h>7d|30d|6m|1y)"
 _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tuple(
-    (re.compile(pattern), make) for pattern, make in (
+    (re.compile(pattern), make)
+    for pattern, make in (
         (rf"return_{_CALENDAR}", lambda m: f"return{m['h']}"),
         (rf"return_vs_sp500_{_CALENDAR}", lambda m: f"activeReturn{m['h']}"),
         (rf"rank_{_CALENDAR}", lambda m: f"rank{m['h']}"),
@@ -95,7 +109,9 @@ class TableRow:
 class TableRead:
     rows: list[TableRow] = field(default_factory=list)
     by_ticker: dict[str, dict[str, float]] = field(default_factory=dict)  # market_state figures per ETF ticker
-    market_wide: dict[str, float] = field(default_factory=dict)  # market_state figures of no option (breadth, dispersion)
+    market_wide: dict[str, float] = field(
+        default_factory=dict
+    )  # market_state figures of no option (breadth, dispersion)
     as_of: date | None = None
     unused: set[str] = field(default_factory=set)  # columns no rule maps (reported by the import)
     problems: list[tuple[int | None, str | None, str]] = field(default_factory=list)  # (line, column, message)
@@ -136,8 +152,7 @@ def read_trailing_table(path: Path) -> TableRead:
     read = TableRead()
     with path.open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
-        need = ("option_id", "as_of_price_date", "as_of_adj_close", "return_7d", "return_30d", "return_6m",
-                "return_1y")
+        need = ("option_id", "as_of_price_date", "as_of_adj_close", "return_7d", "return_30d", "return_6m", "return_1y")
         missing = [c for c in need if c not in (reader.fieldnames or [])]
         if missing:
             read.problems.append((1, ",".join(missing), "missing column(s) in header"))
@@ -169,8 +184,11 @@ def read_json_table(path: Path, table: str, default_as_of: date | None) -> Table
         read.problems.append((None, "rows", "expected an object with a list of rows"))
         return read
     try:
-        table_as_of = date.fromisoformat(str(doc.get("as_of_date_requested"))) if doc.get(
-            "as_of_date_requested") else default_as_of
+        table_as_of = (
+            date.fromisoformat(str(doc.get("as_of_date_requested")))
+            if doc.get("as_of_date_requested")
+            else default_as_of
+        )
     except ValueError:
         read.problems.append((None, "as_of_date_requested", "not a date"))
         return read
