@@ -24,7 +24,7 @@ from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex, UniverseMember
 from ledgers.reading import clause_start, main_subject, parse_text, piece_label
 from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
-from ledgers.reading._ranking import figure_rank
+from ledgers.reading._figure_rank import figure_rank
 
 _ABBREVIATIONS = re.compile(
     r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"

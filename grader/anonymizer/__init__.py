@@ -8,7 +8,6 @@ to, never inside, the judge's bundle). Rules and decisions: grader/anonymizer/RE
 from grader.anonymizer._anonymizer import (
     ISSUER_BRANDS,
     Anonymizer,
-    NamedView,
     alias_label,
     collides_with_aliases,
     universe_allowlist,
@@ -33,6 +32,7 @@ from grader.anonymizer._models import (
     ScrubRecord,
     ScrubResult,
 )
+from grader.anonymizer._named_view import NamedView
 
 __all__ = [
     "ISSUER_BRANDS",

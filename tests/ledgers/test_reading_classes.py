@@ -762,7 +762,7 @@ def test_a_superlative_fused_to_the_next_word_ranks_nothing(store):
 
 
 def test_most_negative_orders_like_lowest():
-    from ledgers.reading._ranking import figure_rank
+    from ledgers.reading._figure_rank import figure_rank
 
     sentence = "beta of -0.322, the most negative of the eleven sectors"
     rank = figure_rank(sentence, (8, 14), [])
