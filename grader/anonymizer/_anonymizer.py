@@ -82,6 +82,28 @@ edu gov for""".split()
 )
 
 
+_AUTHORSHIP_KEY = re.compile(
+    r"(?i)[\"'][\w\s-]*(?:model|provider|vendor|family|author|lab|engine|llm|tier|agent|signer|signature|signed|built|"
+    r"made|powered|creator|maker|org|organisation|organization|by|from|writer|who|route|version|build|bot|assistant|"
+    r"source)[\w\s-]*[\"']\s*:"
+)
+"""A key of a data record that says who wrote it (its record is then no market datum)."""
+
+
+def _json_datum(text: str, start: int, end: int) -> bool:
+    """The name is a whole quoted key or value of a ``{...}`` record on its line whose keys say nothing of who wrote
+    it ('{"event": "outage", "service": "ChatGPT"}', '{"rank": {"ChatGPT": 1, "Grok": 3}}'): a market datum."""
+    if text[start - 1 : start] not in ('"', "'") or text[end : end + 1] != text[start - 1 : start]:
+        return False
+    lo, hi = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    line = text[lo:] if hi == -1 else text[lo:hi]
+    opened = line.rfind("{", 0, start - lo)
+    if opened == -1 or "}" not in line[end - lo :]:
+        return False
+    key_or_value = re.match(r"\s*:", text[end + 1 :]) or re.search(r"[\"']\s*:\s*$", text[lo : start - 1])
+    return bool(key_or_value) and not _AUTHORSHIP_KEY.search(line)
+
+
 def alias_label(index: int) -> str:
     """Spreadsheet-style letters: 0 -> A, 25 -> Z, 26 -> AA, 51 -> AZ."""
     letters = ""
@@ -328,6 +350,17 @@ class Anonymizer:
                         start=g.start,
                         end=g.end,
                         reason="an ordinary lower-case word, not a name",
+                    )
+                )
+                continue
+            if kind == "model" and _json_datum(text, g.start, g.end):
+                kept.append(
+                    Kept(
+                        original=text[g.start : g.end],
+                        kind="model",
+                        start=g.start,
+                        end=g.end,
+                        reason="a key or value of a data record with no authorship key, not the author",
                     )
                 )
                 continue

@@ -84,7 +84,15 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         ),
         (
             "self_reference",
-            re.compile(rf"(?i)\b(?:I'm|I am|says|said)\s+(?:that|this|the|your)\s+(?P<who>{ident})"),
+            re.compile(rf"(?i)\b(?:I'm|I am)\s+(?:that|this|the|your)\s+(?P<who>{ident})"),
+        ),
+        (
+            # "says this Llama", "says the Grok desk" (not "said the Gemini app passed 650M users": news of a product)
+            "self_reference",
+            re.compile(
+                rf"(?i)\b(?:says|said)\s+(?:this\s+(?P<who>{ident})|(?:the|your)\s+(?P<who2>{ident})"
+                rf"(?=\s+(?:desk|model|agent|bot|assistant|trader|system)\b))"
+            ),
         ),
         (
             "self_reference",

@@ -45,10 +45,12 @@ _LABEL = re.compile(
 _FRAME_TAIL = re.compile(
     r"[」』’”»]?\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
     r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
-    r"[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2}|\s*(?:·|//)\s*[\w.\-']+(?:\s+[A-Z][\w.\-']*){0,2})"
+    r"[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2}|"
+    r"\s*(?:·|//)\s*[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2})"
 )
 """What describes the same author right after a frame: "(OpenAI)", "researchers at Meta", ", a Google DeepMind
-model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell)."""
+model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell,
+nor a full stop: "built by OpenAI. Separately, ..." ends at the name)."""
 _GENERIC_WORDS = frozenset(
     """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
 thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split()

@@ -177,6 +177,9 @@ def test_market_and_other_proper_names_stay(text, family, model, kept):
             ["구글", "Google", "제미나이"],
         ),
         ("Je suis un modèle Mistral. Long LVMH.", "mistral", "mistral-large", ["Mistral"]),
+        # a record whose keys say who wrote it is no market datum
+        ('{"who":"mistral-medium-3","side":"flat"}', "mistral", "mistral-large", ["mistral-medium-3"]),
+        ('{"model_family": "x.ai", "build": "grok-code-fast-1"}', "xai", "grok-4", ["grok-code-fast-1"]),
         # the product line keeps its model words: "Gemini Advanced" is no person
         ("— sent via Gemini Advanced\nRotate from MTUM into USMV.", "google", "gemini-3-1-pro", ["Gemini"]),
     ],
