@@ -44,6 +44,10 @@ _REFERENCE_BEFORE = re.compile(
 )
 
 
+_MEASURED_AGAINST_AFTER = re.compile(r"(?:['\u2019]s)?[\s-]*(?:beta|corr\b|correlation)", re.I)
+""""SPY beta", "S&P 500 correlation": the benchmark named right before the measure it is taken against."""
+
+
 _RAW_KEY = re.compile(r"(?<![\w])([a-z]{2,5})_(?:return|minus)_", re.I)
 
 
@@ -181,7 +185,9 @@ class UniverseIndex:
                     continue
                 if any(m.start() < o.end and o.start < m.end() for o in found.values()):
                     continue
-                ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30) : m.start()]))
+                ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30) : m.start()])) or (
+                    symbol == self.benchmark and _MEASURED_AGAINST_AFTER.match(text, m.end()) is not None
+                )
                 found[m.start()] = Mention(m.start(), m.end(), symbol, ref)
         for m in _RAW_KEY.finditer(text):  # "uso_return_5s", "rsp_minus_spy": a table key names its ETF
             symbol = self._exact.get(m.group(1).upper())

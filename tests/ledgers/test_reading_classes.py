@@ -767,3 +767,15 @@ def test_most_negative_orders_like_lowest():
     sentence = "beta of -0.322, the most negative of the eleven sectors"
     rank = figure_rank(sentence, (8, 14), [])
     assert rank is not None and (rank.word, rank.polarity, rank.scope) == ("lowest", -1, "group:sector")
+
+
+@pytest.mark.parametrize(
+    "text", ["Hedge with a negative 63-session SPY beta of -1.0.", "A negative SPY beta of -1.0 hedges the book."]
+)
+def test_the_benchmark_named_before_beta_is_what_it_is_taken_against(store, text):
+    """ "negative SPY beta -1.0" said of OIL is OIL's beta to SPY, not SPY's beta (issue 29, kind 1)."""
+    claims = extract_claims(text, DECIDED, "OIL", UNIVERSE, benchmark="SP500")
+    numeric = [c for c in claims if c.assertions[0].rule == "exact_numeric"]
+    assert numeric and {c.assertions[0].symbol for c in numeric} == {"OIL"}  # read so, not found by elimination
+    verdicts = verify_many(numeric, store, VerifierConfig(benchmark="SP500"))
+    assert all(v.status == "supported" and v.reason.startswith("OIL beta63d") for v in verdicts), verdicts
