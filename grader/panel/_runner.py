@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from grader.judges import INVALID_OUTPUT_KINDS, CallOutcome, is_retryable, scrub_outcome
+from grader.judges import INVALID_OUTPUT_KINDS, CallOutcome, ErrorKind, is_retryable, scrub_outcome
 from grader.panel._config import PanelConfig
 from grader.panel._pacing import JudgePacer, is_capacity_refusal, retry_delay
 from grader.panel._stored_rows import store_grade, store_prompt
@@ -186,7 +186,9 @@ class CallRunner:
         with session_scope(self.db_url) as s:
             s.execute(update(JudgeCallRow).where(JudgeCallRow.id == call_id).values(**values))
 
-    async def _settle(self, call_id: int, parsed: dict | None, raw: str) -> tuple[dict | None, str | None, str | None]:
+    async def _settle(
+        self, call_id: int, parsed: dict | None, raw: str
+    ) -> tuple[dict | None, ErrorKind | None, str | None]:
         """Parse a stored reply and record the verdict on that attempt: ok, or invalid (kept, never scored)."""
         over = claims_over_limit(parsed) if self.panel.kind != "reference" else None
         try:
@@ -215,7 +217,7 @@ class CallRunner:
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
         if task.windowed is not None:
-            return await self._run_windowed(task)
+            return await self._run_windowed(task, task.windowed)
         done = self._completed.get(task.key)
         if done is not None and done.status == "received":  # interrupted between storing and parsing
             grade, _, _ = await self._settle(done.id, done.parsed, done.raw_reply or "")
@@ -339,16 +341,15 @@ class CallRunner:
         self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
         return TaskResult(task, "failed", previous, None, attempt, reason)
 
-    async def _run_windowed(self, task: Task) -> TaskResult:
+    async def _run_windowed(self, task: Task, chain: WindowedTasks) -> TaskResult:
         """The windows (concurrently, each an ordinary task: stored, retried, reused), then the whole-horizon pass
         from their grades; a window without a grade leaves the record ungraded (a gap, said which window)."""
-        chain = task.windowed
         results = await asyncio.gather(*(self.run_task(t) for t in chain.windows))
         failed = [(k, r) for k, r in enumerate(results, 1) if r.parsed is None]
         if failed:
             reason = "; ".join(f"window {k} of {len(results)}: {r.reason or r.status}" for k, r in failed)
             return TaskResult(task, "failed", failed[0][1].call_id, None, 0, reason)
-        final = chain.final([r.parsed for r in results])
+        final = chain.final([r.parsed for r in results if r.parsed is not None])  # every one, past the check
         await self._in_db(_store_prompt_and_preload, self, final, priority=Priority.SEND)
         result = await self.run_task(final)
         return TaskResult(task, result.status, result.call_id, result.parsed, result.attempts, result.reason)

@@ -137,7 +137,7 @@ def _var_of(
     if short:
         unavailable.append(f"VaR (fewer than {MIN_RETURNS} trailing daily returns for {', '.join(short)})")
         return None, None
-    frame = returns[:, cols]
+    frame = returns[:, [c for c in cols if c is not None]]  # every one known past the check above
     frame = frame[np.isfinite(frame).all(axis=1)]
     if len(frame) < MIN_RETURNS:
         unavailable.append(f"VaR (fewer than {MIN_RETURNS} sessions where every holding has a return)")
@@ -172,8 +172,8 @@ def contestant_risk(
     for d in sorted(bundle.decisions_of(contestant_id), key=lambda x: x.decided_at):
         day = d.decided_at.astimezone(MARKET_TZ).date()
         unavailable: list[str] = []
-        as_of = None if rounds else market.last_close_before(day)
-        weights = _weights_after(d, qty, cash, market, as_of) if not rounds else _allocation(d)
+        as_of = None if rounds or market is None else market.last_close_before(day)
+        weights = _allocation(d) if rounds or market is None else _weights_after(d, qty, cash, market, as_of)
         if not rounds:
             for t in d.trades:
                 sign = 1.0 if t.side == "buy" else -1.0
@@ -197,7 +197,7 @@ def contestant_risk(
                 "VaR and correlation score (a rounds season carries each round's entry and exit "
                 "closes, not a daily price series)"
             )
-        elif as_of is not None:
+        elif as_of is not None and market is not None:
             risk.var_1d, risk.var_h = _var_of(weights, market, as_of, horizon, unavailable)
             try:
                 risk.correlation = two_layer_score(cw, market.stats(as_of, class_of))

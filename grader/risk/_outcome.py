@@ -4,6 +4,7 @@ and the benchmark there) and the investor profile's drawdown gate. Re-exported b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -46,12 +47,13 @@ class SeasonRisk:
 
         out = []
         for name, f in self.baselines.items():
-            if f["return"] is None:
+            dd = f["max_drawdown"]  # known whenever the return is
+            if f["return"] is None or dd is None:
                 out.append(f"{name} baseline: unavailable ({self.baseline_notes.get(name, '')})")
             else:
                 out.append(
                     f"{name} baseline (bought at the entry close and held): return {pct(f['return'])}, "
-                    f"max drawdown {f['max_drawdown'] * 100:.2f}%"
+                    f"max drawdown {dd * 100:.2f}%"
                 )
         for s in self.stress:
             ew = (
@@ -71,16 +73,17 @@ class SeasonRisk:
                 f"{s.portfolio.sessions} sessions in this season): portfolio {pct(s.portfolio.path_return)}, "
                 f"drawdown {s.portfolio.drawdown * 100:.2f}%{ew}{bm}"
             )
-        if self.profile is not None and self.max_drawdown is not None:
+        tolerance = self.drawdown_tolerance  # set with the profile
+        if self.profile is not None and self.max_drawdown is not None and tolerance is not None:
             out.append(
                 f"{self.profile} profile drawdown gate: max drawdown {self.max_drawdown * 100:.2f}% vs "
-                f"tolerance {self.drawdown_tolerance * 100:.0f}%: "
+                f"tolerance {tolerance * 100:.0f}%: "
                 f"{'passed' if self.drawdown_gate_passed else 'FAILED'}"
             )
         return out
 
 
-def season_risk(bundle: SeasonBundle, replays: dict, market: SeasonMarket | None = None) -> dict[str, SeasonRisk]:
+def season_risk(bundle: SeasonBundle, replays: Mapping, market: SeasonMarket | None = None) -> dict[str, SeasonRisk]:
     """Every trading contestant's risk outcome (after the horizon); {} for a rounds season. ``market``: the
     season's market when already built (:func:`season_market`)."""
     basis = SeasonRiskBasis.of(bundle, replays, market)
@@ -101,7 +104,7 @@ class SeasonRiskBasis:
     profile: Any
 
     @classmethod
-    def of(cls, bundle: SeasonBundle, replays: dict, market: SeasonMarket | None = None) -> SeasonRiskBasis | None:
+    def of(cls, bundle: SeasonBundle, replays: Mapping, market: SeasonMarket | None = None) -> SeasonRiskBasis | None:
         if bundle.info.format != "trading" or not replays:
             return None
         info = bundle.info
