@@ -55,7 +55,7 @@ def contestant_nav(contestant_row_id: int, db_url: str | None = None, prices: pd
         c = s.get(ContestantRow, contestant_row_id)
         if c is None:
             raise KeyError(f"no contestant row {contestant_row_id}")
-        season = s.get(SeasonRow, c.season_id)
+        season = s.get_one(SeasonRow, c.season_id)
         info = SeasonInfo.model_validate(season.info)
         decisions_rows = (
             s.execute(

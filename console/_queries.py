@@ -1,8 +1,9 @@
 """Read-side data access of the console: small indexed queries returning plain typed data.
 
 Every function takes ``db_url`` (``None``: ``GRADER_DATABASE_URL``) and opens its own short session, so
-the Streamlit pages can cache results with ``st.cache_data``. Nothing here writes. The ledger, calibration and
-audit reads live in ``_ledger_reads``, ``_calibration_reads`` and ``_audit_reads`` and are re-exported here.
+the Streamlit pages can cache results with ``st.cache_data``. Nothing here writes. The leaderboard, comparison,
+ledger, calibration and audit reads live in ``_leaderboard_reads``, ``_comparison_reads``, ``_ledger_reads``,
+``_calibration_reads`` and ``_audit_reads`` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ from console._calibration_reads import (  # noqa: F401 - re-exported
     calibration_queue,
     human_grade_stamp,
     human_grades,
+)
+from console._comparison_reads import compare_rubrics, compare_runs  # noqa: F401 - re-exported
+from console._leaderboard_reads import (  # noqa: F401 - re-exported
+    LEADERBOARD_COLUMNS,
+    SCORE_COLUMNS,
+    flag_reason,
+    leaderboard,
 )
 from console._ledger_reads import (  # noqa: F401 - re-exported
     LedgerAnnotationView,
@@ -115,131 +123,6 @@ def list_runs(db_url: str | None = None) -> list[RunSummary]:
             )
             for run, key, name in rows
         ]
-
-
-LEADERBOARD_COLUMNS: tuple[str, ...] = (
-    "rank",
-    "contestant",
-    "family",
-    "model",
-    "total",
-    "band",
-    "reasoning_median",
-    "efficiency",
-    "outcome_axis",
-    "return",
-    "benchmark_return",
-    "alpha",
-    "judges_low",
-    "judges_high",
-    "judge_spread",
-    "n_judges",
-    "flagged",
-    "flag_reason",
-    "process",
-    "risk",
-    "oracle_score",
-    "comparison_set",
-    "oracle_score_all_rounds",
-    "outcome_over",
-    "contestant_id",
-)
-
-
-def flag_reason(details: dict[str, Any] | None, flagged: bool = True) -> str:
-    """Why a score is flagged, from its stored panel aggregation: the reasons and the judges missing."""
-    if not flagged:
-        return ""
-    panel = (details or {}).get("panel") or {}
-    reasons = list(panel.get("reasons") or [])
-    missing = list(panel.get("missing") or [])
-    text = "; ".join(reasons) or "flagged (no reason stored with this scored version)"
-    return text + (f" — missing: {', '.join(missing)}" if missing else "")
-
-
-#: Leaderboard columns that carry judges' scores (withheld for an item the viewer has not graded).
-SCORE_COLUMNS: tuple[str, ...] = tuple(
-    c for c in LEADERBOARD_COLUMNS if c not in ("contestant", "family", "model", "process", "risk", "contestant_id")
-)
-
-
-def _blind_rows(rows: list[dict[str, Any]], blind: Blind) -> list[dict[str, Any]]:
-    """Leaderboard rows with the hidden items' authors and scores withheld, visible rows first (by rank) and the
-    hidden ones after by label (so their place reveals no score either)."""
-    if not blind.hides_any:
-        return rows
-    shown = [r for r in rows if not blind.hides_key(r["contestant_id"])]
-    hidden = [
-        {
-            **{k: None for k in r},
-            "contestant_id": r["contestant_id"],
-            "label": blind.label(r["contestant_id"]),
-            "family": HIDDEN_AUTHOR,
-            "model": HIDDEN_AUTHOR,
-            "flagged": None,
-            "details": None,
-            "rounds_scope": None,
-            "comparison_set": None,
-        }
-        for r in rows
-        if blind.hides_key(r["contestant_id"])
-    ]
-    return shown + sorted(hidden, key=lambda r: r["label"])
-
-
-def leaderboard(
-    run_id: str,
-    db_url: str | None = None,
-    *,
-    blind: Blind | None = None,
-) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version); the
-    items ``blind`` hides show their neutral label and no score."""
-    from grader.panel.leaderboard import leaderboard_rows
-    from grader.reporting import compact_facts, compact_risk, run_process_facts
-
-    blind = resolve(run_id, blind, db_url)
-    meta, rows = leaderboard_rows(run_id, None, db_url)
-    rows = _blind_rows(rows, blind)
-    facts = run_process_facts(run_id, db_url)
-    frame = pd.DataFrame(
-        [
-            {
-                "rank": r["rank"],
-                "contestant": r["label"],
-                "family": r["family"],
-                "model": r["model"],
-                "total": r["total"],
-                "band": r["band"],
-                "reasoning_median": r["reasoning_median"],
-                "efficiency": r["efficiency"],
-                "outcome_axis": r["outcome_axis"],
-                "return": r["return"],
-                "benchmark_return": r["benchmark_return"],
-                "alpha": r["alpha"],
-                "judges_low": r["judges_low"],
-                "judges_high": r["judges_high"],
-                "judge_spread": None
-                if r["judges_low"] is None or r["judges_high"] is None
-                else r["judges_high"] - r["judges_low"],
-                "n_judges": r["n_judges"],
-                "flagged": r["flagged"],
-                "flag_reason": flag_reason(r["details"], bool(r["flagged"])),
-                "process": compact_facts(facts.get(r["contestant_id"])),
-                "contestant_id": r["contestant_id"],
-                "risk": compact_risk(facts.get(r["contestant_id"])),
-                # rounds seasons: the comparison-set score (the ranking surface), all-rounds as context, and how
-                # many of the contestant's rounds the outcome columns are over
-                "oracle_score": r["oracle_score"],
-                "comparison_set": r["comparison_set"] or None,
-                "oracle_score_all_rounds": r["oracle_score_all_rounds"],
-                "outcome_over": r["rounds_scope"] or None,
-            }
-            for r in rows
-        ],
-        columns=list(LEADERBOARD_COLUMNS),
-    )
-    return meta, frame
 
 
 class ContestantRef(BaseModel):
@@ -448,109 +331,3 @@ def decision_timeline(
         ],
         columns=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
     )
-
-
-# ------------------------------------------------------------------------------------ comparisons
-
-
-def compare_runs(
-    run_a: str, run_b: str, db_url: str | None = None, *, blind_a: Blind | None = None, blind_b: Blind | None = None
-) -> pd.DataFrame:
-    """Two runs side by side per contestant (matched by contestant id): total, rank and band in each (an item a
-    run's ``blind`` hides: its label and no figure)."""
-    from grader.panel.leaderboard import leaderboard_rows
-
-    keep = ["contestant_id", "contestant", "total", "rank", "band", "reasoning_median"]
-    blinds = {run_a: resolve(run_a, blind_a, db_url), run_b: resolve(run_b, blind_b, db_url)}
-    a, b = (
-        pd.DataFrame(
-            [{**r, "contestant": r["label"]} for r in _blind_rows(leaderboard_rows(run, None, db_url)[1], blinds[run])],
-            columns=[*keep, "label"],
-        )[keep]
-        for run in (run_a, run_b)
-    )
-    merged = a[keep].merge(b[keep], on="contestant_id", how="outer", suffixes=(" A", " B"))
-    merged["contestant"] = merged["contestant A"].fillna(merged["contestant B"])
-    in_a, in_b = merged["contestant A"].notna(), merged["contestant B"].notna()
-    merged["in"] = ["both" if a and b else ("only A" if a else "only B") for a, b in zip(in_a, in_b, strict=True)]
-    both = in_a & in_b
-    merged["Δ total"] = merged["total B"] - merged["total A"]
-    # a contestant in one run only has no rank move or band change (None), not a "changed" one
-    merged["rank moved"] = (merged["rank A"] != merged["rank B"]).where(both, None).astype(object)
-    merged["band changed"] = (merged["band A"] != merged["band B"]).where(both, None).astype(object)
-    cols = [
-        "contestant",
-        "in",
-        "total A",
-        "total B",
-        "Δ total",
-        "rank A",
-        "rank B",
-        "rank moved",
-        "band A",
-        "band B",
-        "band changed",
-        "reasoning_median A",
-        "reasoning_median B",
-        "contestant_id",
-    ]
-    return merged[cols].sort_values(["rank B", "rank A"], na_position="last").reset_index(drop=True)
-
-
-def compare_rubrics(
-    run_id: str, rubric_a: str, rubric_b: str, db_url: str | None = None, *, blind: Blind | None = None
-) -> pd.DataFrame:
-    """Every contestant of a run scored under rubric A and rubric B from its stored grades (no judge call,
-    nothing stored), as ``grader rubric diff --run`` does; an item ``blind`` hides: its label and no figure."""
-    from grader.scoring import scores_under
-    from rubric import load_rubric
-
-    ra, rb = load_rubric(rubric_a), load_rubric(rubric_b)
-    blind = resolve(run_id, blind, db_url)
-    under = scores_under(run_id, [ra, rb], db_url)
-    grades, names, scored = under.contestants, under.names, under.by_rubric
-    frame = pd.DataFrame(
-        [
-            {
-                "contestant": names[c],
-                "total A": a.total,
-                "total B": b.total,
-                "Δ total": None if a.total is None or b.total is None else b.total - a.total,
-                "rank A": a.rank,
-                "rank B": b.rank,
-                "rank moved": a.rank != b.rank,
-                "band A": a.band,
-                "band B": b.band,
-                "band changed": a.band != b.band,
-                "contestant_id": c,
-            }
-            for c in grades
-            if not blind.hides_key(c)
-            for a, b in [(scored[0][c], scored[1][c])]
-        ]
-        + [
-            {"contestant": blind.label(c), "contestant_id": c}
-            for c in sorted(grades, key=blind.label)
-            if blind.hides_key(c)
-        ],
-        columns=[
-            "contestant",
-            "total A",
-            "total B",
-            "Δ total",
-            "rank A",
-            "rank B",
-            "rank moved",
-            "band A",
-            "band B",
-            "band changed",
-            "contestant_id",
-        ],
-    )
-    frame.attrs["rubrics"] = {"A": ra.id, "B": rb.id}
-    if frame.empty:
-        return frame
-    shown = frame[~frame["contestant_id"].map(blind.hides_key)]
-    return pd.concat(
-        [shown.sort_values("rank B", na_position="last"), frame[frame["contestant_id"].map(blind.hides_key)]]
-    ).reset_index(drop=True)

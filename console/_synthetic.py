@@ -11,8 +11,11 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +30,9 @@ from grader.storage import (
     import_season,
     session_scope,
 )
+
+if TYPE_CHECKING:
+    from grader.season import Decision
 
 DEFAULT_JUDGES: tuple[tuple[str, str], ...] = (
     ("judge-openai", "openai"),
@@ -45,13 +51,13 @@ class SyntheticRun:
     score_version: int
 
 
-def _last_close_day(days: list, day):  # type: ignore[no-untyped-def]
+def _last_close_day(days: list[date], day: date) -> date | None:
     """The last day with a close strictly before ``day`` (what was known at the decision), else None."""
     i = bisect.bisect_left(days, day)
     return days[i - 1] if i > 0 else None
 
 
-def _record_text(alias: str, decisions) -> str:  # type: ignore[no-untyped-def]
+def _record_text(alias: str, decisions: Sequence[Decision]) -> str:
     lines = [f"# Decision record of {alias} (synthetic prompt for tests and benchmarks)", ""]
     for d in decisions:
         trades = "; ".join(f"{t.side} {t.quantity:g} {t.symbol} @ {t.price:g}" for t in d.trades) or "hold"
@@ -81,8 +87,12 @@ def build_synthetic_run(
     rubric = load_rubric(rubric_name)
     _, outcomes, pending = season_outcomes(bundle)
     rng = np.random.default_rng(seed)
-    closes = {(r.symbol, r.date): float(r.close) for r in bundle.prices.itertuples(index=False)}
-    days_of: dict[str, list] = {}
+    prices = bundle.prices
+    closes: dict[tuple[str, date], float] = {
+        (symbol, day): float(close)
+        for symbol, day, close in zip(prices["symbol"], prices["date"], prices["close"], strict=True)
+    }
+    days_of: dict[str, list[date]] = {}
     for sym, day in sorted(closes):
         days_of.setdefault(sym, []).append(day)
     universe = [u.symbol for u in bundle.info.universe if u.symbol in days_of]
@@ -131,7 +141,7 @@ def build_synthetic_run(
                     for k in rubric.axes.evidence.ids()
                 }
                 claims, ledger = [], []
-                picks = (
+                picks: np.ndarray | list[int] = (
                     rng.choice(len(decisions), size=min(claims_per_grade, len(decisions)), replace=False)
                     if decisions
                     else []

@@ -148,7 +148,7 @@ def contestant_nav(url: str, contestant_row_id: int) -> _nav.NavResult:
         season = s.get(SeasonRow, c.season_id) if c is not None else None
         source = season.source_path if season else ""
         sha = (season.file_hashes or {}).get(_nav.PRICES) if season else None
-        rounds = bool(season) and (season.info or {}).get("format") == "rounds"
+        rounds = season is not None and (season.info or {}).get("format") == "rounds"
     if rounds:  # no daily NAV, and no prices file needed to say so (the page shows the outcome per round)
         return _nav.contestant_nav(contestant_row_id, url)
     try:
@@ -221,11 +221,10 @@ def audit_jobs() -> AuditJobs:
     return AuditJobs()
 
 
-def audit_key(run: _queries.RunSummary) -> AuditKey | None:
-    if run.latest_version is None:
-        return None
-    url = db_url()
-    return (url, run.run_id, run.latest_version, grade_stamp(run.run_id))
+def audit_key(run_id: str, version: int) -> AuditKey:
+    """What the audit report of a run's scored version is cached by: the database, the run, the version and the
+    human grades so far."""
+    return (db_url(), run_id, version, grade_stamp(run_id))
 
 
 @st.cache_resource(show_spinner=False)
@@ -304,7 +303,7 @@ def sidebar_run_picker() -> _queries.RunSummary | None:
     return by_id[st.session_state[RUN_KEY]]
 
 
-def current_run() -> _queries.RunSummary | None:
+def current_run() -> _queries.RunSummary:
     """The picked run, or a message and ``st.stop()`` when the database has none."""
     url = db_url()
     all_runs = runs(url)

@@ -8,11 +8,12 @@ annotators (several Streamlit sessions on one PostgreSQL database) cannot overwr
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, overload
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
+from sqlalchemy.orm import Session
 
-from console._auth import AnnotatorDirectory, require_current
+from console._auth import AnnotatorDirectory, SignedIn, require_current
 from console._queries import CLAIM_STATUSES
 from grader.storage import (
     ContestantRow,
@@ -23,6 +24,7 @@ from grader.storage import (
     record_row_hashes,
     session_scope,
 )
+from rubric import Rubric
 
 MAX_COMMENT = 5000
 
@@ -41,6 +43,10 @@ def describe_error(exc: Exception) -> str:
     return str(exc)
 
 
+@overload
+def _score(value: Any, field: str) -> float: ...
+@overload
+def _score(value: Any, field: str, *, nullable: bool) -> float | None: ...
 def _score(value: Any, field: str, *, nullable: bool = False) -> float | None:
     if value is None:
         if nullable:
@@ -68,17 +74,18 @@ class HumanGradeInput(BaseModel):
 
     @field_validator("reasoning", "evidence", "outcome", "data_reliability", mode="before")
     @classmethod
-    def _axis(cls, value: Any, info) -> float | None:  # type: ignore[no-untyped-def]
-        return _score(value, info.field_name, nullable=info.field_name in ("outcome", "data_reliability"))
+    def _axis(cls, value: Any, info: ValidationInfo) -> float | None:
+        name = info.field_name or ""  # always set for a field validator
+        return _score(value, name, nullable=name in ("outcome", "data_reliability"))
 
     @field_validator("reasoning_sub_scores", "evidence_sub_scores", mode="before")
     @classmethod
-    def _subs(cls, value: Any, info) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    def _subs(cls, value: Any, info: ValidationInfo) -> dict[str, float]:
         out: dict[str, float] = {}
         for key, v in (value or {}).items():
             if v is None:
                 continue
-            out[str(key)] = _score(v, f"{info.field_name}.{key}")  # type: ignore[assignment]
+            out[str(key)] = _score(v, f"{info.field_name}.{key}")
         return out
 
     @field_validator("comment")
@@ -92,7 +99,7 @@ class HumanGradeInput(BaseModel):
         return value.strip()
 
 
-def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # type: ignore[no-untyped-def]
+def human_composite(grade: HumanGradeInput, rubric: Rubric) -> tuple[float, str]:
     """The human's composite under the rubric's weights, and where its process score came from.
 
     Process quality is the rubric's weighted mean of named reasoning sub-scores when the annotator gave
@@ -120,18 +127,18 @@ def human_composite(grade: HumanGradeInput, rubric) -> tuple[float, str]:  # typ
     return float(composite), source
 
 
-def _rubric_of(run: RunRow):  # type: ignore[no-untyped-def]
+def _rubric_of(run: RunRow) -> Rubric:
     from grader.scoring import run_rubric
 
     return run_rubric(run)
 
 
 def _human_grade_row(
-    s,
+    s: Session,
     run: RunRow,
-    rubric,
-    who,
-    contestant_row_id: int,  # type: ignore[no-untyped-def]
+    rubric: Rubric,
+    who: SignedIn,
+    contestant_row_id: int,
     grade: HumanGradeInput,
     source: str | None = None,
     original: dict | None = None,

@@ -15,7 +15,8 @@ from console import _queries, _state, _ui
 st.title("Audits")
 run = _ui.current_run()
 _state.publish()
-if run.latest_version is None:
+version = run.latest_version
+if version is None:
     _ui.run_banner(run)
     st.info("This run has no scored version yet, so there is nothing to audit.")
     st.stop()
@@ -26,7 +27,7 @@ if withheld:
     st.info(withheld)
     st.stop()
 
-key = _ui.audit_key(run)
+key = _ui.audit_key(run.run_id, version)
 jobs = _ui.audit_jobs()
 job = jobs.submit(key)
 if job.cancelled():  # a newer human grade arrived while this page was loading

@@ -8,7 +8,6 @@ so a grade cannot land on another item.
 from __future__ import annotations
 
 import statistics
-from typing import cast
 
 import pandas as pd
 import streamlit as st
@@ -20,7 +19,7 @@ from console._writes import MAX_COMMENT, HumanGradeInput, describe_error, record
 AXES = ("reasoning", "evidence", "data_reliability", "outcome")
 
 st.title("Calibration — blind grading")
-run = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
+run = _ui.current_run()  # stops the page when there is no run
 _ui.run_banner(run)
 url = _ui.db_url()
 signed = _ui.signed_in()

@@ -37,14 +37,16 @@ st.page_link(
 
 score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
-    cols = st.columns([1, 1, 0.7, 1.3, 1, 1.6])  # the judge spread ("77.1–80.2") gets room not to be cut
-    cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
-    cols[1].metric("Band", score["band"] or "—")
-    cols[2].metric("Rank", score["rank"] or "—")
-    cols[3].metric("Reasoning median", "—" if score["reasoning_median"] is None else f"{score['reasoning_median']:.1f}")
-    cols[4].metric("Efficiency", "—" if score["efficiency"] is None else f"{score['efficiency']:.1f}")
+    score_cols = st.columns([1, 1, 0.7, 1.3, 1, 1.6])  # the judge spread ("77.1–80.2") gets room not to be cut
+    score_cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
+    score_cols[1].metric("Band", score["band"] or "—")
+    score_cols[2].metric("Rank", score["rank"] or "—")
+    score_cols[3].metric(
+        "Reasoning median", "—" if score["reasoning_median"] is None else f"{score['reasoning_median']:.1f}"
+    )
+    score_cols[4].metric("Efficiency", "—" if score["efficiency"] is None else f"{score['efficiency']:.1f}")
     low, high = score["judges_low"], score["judges_high"]
-    cols[5].metric("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}")
+    score_cols[5].metric("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}")
     if score["flagged"]:
         st.warning(f"Flagged, never official: {_ui.md(_queries.flag_reason(score['details']))}.")
 
@@ -146,7 +148,7 @@ if not nav.available and "rounds season" in (nav.reason or ""):
         "withhold their outcome until they resolve; a cancelled round (scoring cancelled upstream) never "
         "resolves."
     )
-elif not nav.available:
+elif not nav.available or nav.frame is None:  # an available NAV always has its frame
     st.info(f"NAV unavailable: {nav.reason}")
 else:
     long = nav.frame.melt("date", var_name="series", value_name="value")
@@ -172,15 +174,15 @@ else:
     st.altair_chart(alt.layer(*layers).properties(height=320), width="stretch")
     o = nav.outcome or {}
 
-    def pct(v: float | None) -> str:
+    def as_pct(v: float | None) -> str:
         return "—" if v is None else f"{100 * v:.2f}%"
 
-    cols = st.columns(5)
-    cols[0].metric("Return", pct(o.get("portfolio_return")))
-    cols[1].metric(f"Benchmark ({nav.benchmark})", pct(o.get("benchmark_return")))
-    cols[2].metric("Alpha", pct(o.get("alpha")))
-    cols[3].metric("Max drawdown", pct(o.get("max_drawdown")))
-    cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
+    nav_cols = st.columns(5)
+    nav_cols[0].metric("Return", as_pct(o.get("portfolio_return")))
+    nav_cols[1].metric(f"Benchmark ({nav.benchmark})", as_pct(o.get("benchmark_return")))
+    nav_cols[2].metric("Alpha", as_pct(o.get("alpha")))
+    nav_cols[3].metric("Max drawdown", as_pct(o.get("max_drawdown")))
+    nav_cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
     st.caption("Black points: decisions with trades. Replayed from the stored decisions on the season's closes.")
 
 # ------------------------------------------------------------------ process facts
@@ -189,17 +191,19 @@ facts = _ui.process_facts(url, run.run_id).get(contestant.key)
 if not facts:
     st.info("Process facts unavailable: the season bundle could not be read.")
 elif facts.get("format") == "rounds":
-    cols = st.columns(3)
-    cols[0].metric("Rounds", facts["rounds"])
-    cols[1].metric("Mean allocation HHI", f"{facts['hhi']:.3f}")
-    cols[2].metric("Mean holdings", f"{facts['holdings']:.1f}")
+    round_cols = st.columns(3)
+    round_cols[0].metric("Rounds", facts["rounds"])
+    round_cols[1].metric("Mean allocation HHI", f"{facts['hhi']:.3f}")
+    round_cols[2].metric("Mean holdings", f"{facts['holdings']:.1f}")
 else:
-    cols = st.columns(5)
-    cols[0].metric("Turnover", f"{facts['turnover']:.2f}x", help="traded notional / mean NAV")
-    cols[1].metric("Mean position HHI", f"{facts['hhi']:.3f}", help="sum of squared position weights, mean over days")
-    cols[2].metric("Largest position", f"{facts['max_position_weight'] * 100:.1f}%")
-    cols[3].metric("Mean cash", f"{facts['cash_weight_mean'] * 100:.1f}%")
-    cols[4].metric(
+    fact_cols = st.columns(5)
+    fact_cols[0].metric("Turnover", f"{facts['turnover']:.2f}x", help="traded notional / mean NAV")
+    fact_cols[1].metric(
+        "Mean position HHI", f"{facts['hhi']:.3f}", help="sum of squared position weights, mean over days"
+    )
+    fact_cols[2].metric("Largest position", f"{facts['max_position_weight'] * 100:.1f}%")
+    fact_cols[3].metric("Mean cash", f"{facts['cash_weight_mean'] * 100:.1f}%")
+    fact_cols[4].metric(
         "Thrash events", facts["thrash_events"], help="a buy and a sell of the same symbol within 10 trading days"
     )
     st.caption(

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import cast
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from console import _queries, _state, _ui
+from console import _state, _ui
 from grader.reporting import RISK_LEGEND
 
 st.title("Leaderboard")
-run = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
+run = _ui.current_run()  # stops the page when there is no run
 _state.publish()
 _ui.link_warnings()
 _ui.run_banner(run)

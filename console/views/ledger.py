@@ -3,7 +3,6 @@ an annotator records the correct status and a note (append-only)."""
 
 from __future__ import annotations
 
-from typing import cast
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -19,7 +18,7 @@ STATUS_ICON = {
 }
 
 st.title("Ledger review")
-run = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
+run = _ui.current_run()  # stops the page when there is no run
 _ui.run_banner(run)
 url = _ui.db_url()
 who = _ui.signed_in()

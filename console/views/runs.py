@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 import pandas as pd
 import streamlit as st
 
@@ -142,7 +140,7 @@ if mode == "Two runs":
 
 else:
     names = _ui.rubric_names()
-    shown = cast(_queries.RunSummary, _ui.current_run())  # current_run() stops the page when there is no run
+    shown = _ui.current_run()  # stops the page when there is no run
     c0, c1, c2 = st.columns(3)
     picked = c0.selectbox(
         "Run",

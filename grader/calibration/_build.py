@@ -40,6 +40,7 @@ def item_prompts(
     from grader.prompts import PromptBuilder
 
     replays, outcomes, pending = season_outcomes(bundle)
+    anonymizer: Anonymizer | NamedView
     if rubric.panel.anonymize:
         anonymizer = Anonymizer.for_season(
             bundle.info, bundle.contestants, seed=anonymizer_seed(bundle, rubric, secret)
@@ -131,7 +132,7 @@ def build_set(
         run = s.get(RunRow, run_id)
         if run is None:
             raise KeyError(f"no run {run_id!r} in this database")
-        source = Path(s.get(SeasonRow, run.season_id).source_path)
+        source = Path(s.get_one(SeasonRow, run.season_id).source_path)
         rubric_id, rubric_hash = run.rubric_id, run.rubric_hash
         rubric = run_rubric(run)
         set_id = set_id or f"{run_id}-cal{n}w{window}s{seed}"

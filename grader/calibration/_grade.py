@@ -52,9 +52,9 @@ def grade_set(
 
     meta, items = set_items(set_id, db_url)
     with session_scope(db_url) as s:
-        source_run = s.get(RunRow, meta["source_run_id"])
+        source_run = s.get_one(RunRow, meta["source_run_id"])
         panel_name = panel_name or source_run.panel_name
-        source_path = Path(s.get(SeasonRow, source_run.season_id).source_path)
+        source_path = Path(s.get_one(SeasonRow, source_run.season_id).source_path)
         rubric, rubric_ref = run_rubric(source_run), run_rubric_ref(source_run)
     derived = load_bundle(Path(meta["bundle_path"]))
     if derived.content_hash != meta["bundle_hash"]:
@@ -97,7 +97,7 @@ def calibration_set_of(run_id: str, db_url: str | None = None) -> dict | None:
         run = s.get(RunRow, run_id)
         if run is None:
             return None
-        season = s.get(SeasonRow, run.season_id)
+        season = s.get_one(SeasonRow, run.season_id)
         row = s.scalar(select(CalibrationSetRow).where(CalibrationSetRow.bundle_hash == season.content_hash).limit(1))
         if row is None:
             return None

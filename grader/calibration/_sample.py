@@ -120,7 +120,7 @@ def sample_items(
         run = s.get(RunRow, run_id)
         if run is None:
             raise SampleError(f"no run {run_id!r} in this database")
-        season = s.get(SeasonRow, run.season_id)
+        season = s.get_one(SeasonRow, run.season_id)
         row_ids = {
             c.id: c.contestant_key
             for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))

@@ -98,7 +98,7 @@ class RiskManager(Strategy):
         """Names under the entry volatility, calmest first."""
         names = [s for s in m.tradable if m.has(s, "volatility20d", "beta", "week52High")]
         return ranked_symbols(
-            [s for s in names if m.get(s, "volatility20d") < self.entry_vol],
+            [s for s in names if m.known(s, "volatility20d") < self.entry_vol],
             lambda s: m.get(s, "volatility20d"),
         )
 

@@ -82,6 +82,13 @@ class MarketView:
             raise KeyError(f"no close known for {symbol} at {self.decided_at.isoformat()}")
         return value
 
+    def known(self, symbol: str, name: str) -> float:
+        """A field :meth:`has` found known (KeyError when it is not)."""
+        value = self.get(symbol, name)
+        if value is None:
+            raise KeyError(f"no {name} known for {symbol} at {self.decided_at.isoformat()}")
+        return value
+
     def has(self, symbol: str, *names: str) -> bool:
         fields = self.pit.values.get(symbol)
         if fields is None:

@@ -96,7 +96,7 @@ def write_bundle(
         n_contestants=len(entrants),
         n_days=len(days),
         n_decisions=len(records),
-        n_trades=sum(len(r["trades"]) for r in records),  # type: ignore[arg-type]
+        n_trades=sum(len(trades) for r in records if isinstance(trades := r["trades"], list)),  # always a list
         files=[
             "README.md",
             "season.yaml",

@@ -23,7 +23,7 @@ class Momentum(Strategy):
         candidates = [
             s
             for s in m.tradable
-            if m.has(s, "return20d", "sma50") and m.price(s) > m.get(s, "sma50") and m.get(s, "return20d") > 0
+            if m.has(s, "return20d", "sma50") and m.price(s) > m.known(s, "sma50") and m.known(s, "return20d") > 0
         ]
         return ranked_symbols(candidates, lambda s: m.get(s, "return20d"), reverse=True)
 

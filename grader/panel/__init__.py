@@ -15,12 +15,12 @@ from grader.panel._costs import JudgeCost, run_costs
 from grader.panel._gaps import EXIT_BUSY, EXIT_CODES, failed_attempts, run_gaps
 from grader.panel._grade import grade_season
 from grader.panel._lease import RunBusy
-from grader.panel._manifest import VerifyResult, verify_run
 from grader.panel._mock import MockGrades, start_mock_servers
 from grader.panel._pacing import HEADROOM, JudgePacer, retry_delay
 from grader.panel._prompts import anonymizer_seed, season_outcomes
 from grader.panel._run_checks import effective_run_type
 from grader.panel._run_report import GradeReport, RunError
+from grader.panel._verify import VerifyResult, verify_run
 
 __all__ = [
     "EXIT_BUSY",

@@ -32,15 +32,8 @@ from sqlalchemy.orm import defer
 
 from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome, scrub_outcome
 from grader.panel._pacing import is_capacity_refusal
-from grader.panel._runner import (
-    INTERRUPTED,
-    SCHEMA_NAME,
-    CallRunner,
-    Task,
-    TaskResult,
-    is_refused_attempt,
-    sha256_text,
-)
+from grader.panel._runner import CallRunner
+from grader.panel._tasks import INTERRUPTED, SCHEMA_NAME, Task, TaskResult, is_refused_attempt, sha256_text
 from grader.storage import JudgeBatchRow, JudgeCallRow, session_scope
 
 DEFAULT_POLL_S = 30.0

@@ -54,6 +54,7 @@ def prompt_builder(bundle, rubric, secret: str = ""):
     from grader.prompts import PromptBuilder
 
     replays, outcomes, pending = season_outcomes(bundle)
+    anonymizer: Anonymizer | NamedView
     if rubric.panel.anonymize:
         try:
             anonymizer = Anonymizer.for_season(

@@ -16,48 +16,53 @@ Rules (PRODUCT.md "Audit trail"):
 - Invalid replies are kept and never scored. A judge that fails for a contestant leaves a visible gap.
 - Completed calls are content-addressed (provider, model, endpoint kind, system, user, schema, output
   limits, repeat): a resumed run or a re-run with identical inputs reuses the stored reply and never pays twice.
+
+The task and its shared rules are in ``_tasks``, the rows a graded task leaves in ``_stored_rows``; both are
+re-exported here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from grader.judges import INVALID_OUTPUT_KINDS, CallOutcome, JudgeSpec, is_retryable, scrub_outcome
+from grader.judges import INVALID_OUTPUT_KINDS, CallOutcome, ErrorKind, is_retryable, scrub_outcome
 from grader.panel._config import PanelConfig
 from grader.panel._pacing import JudgePacer, is_capacity_refusal, retry_delay
-from grader.panel._writer import Priority, PriorityWriter
-from grader.prompts import JudgePrompt
-from grader.storage import (
-    ContestantRow,
-    GradeRow,
-    JudgeCallRow,
-    LedgerEntryRow,
-    PromptRow,
-    database_url,
-    session_scope,
+from grader.panel._stored_rows import store_grade, store_prompt
+from grader.panel._tasks import (
+    INTERRUPTED,
+    MAX_CLAIMS,
+    SCHEMA_NAME,
+    GradeParser,
+    RunStats,
+    Task,
+    TaskResult,
+    WindowedTasks,
+    cache_key,
+    claims_over_limit,
+    is_refused_attempt,
+    sha256_text,
 )
-
-SCHEMA_NAME = "judge_grade"
-INTERRUPTED = ("sent", "interrupted")
-"""Statuses of an attempt our own process cut off (never a failure of the judge: not counted toward the cap)."""
+from grader.panel._writer import Priority, PriorityWriter
+from grader.storage import JudgeCallRow, database_url, session_scope
 
 __all__ = [
     "INTERRUPTED",
+    "MAX_CLAIMS",
     "SCHEMA_NAME",
     "CallRunner",
+    "GradeParser",
     "RunStats",
     "Task",
     "TaskResult",
+    "WindowedTasks",
     "cache_key",
     "is_refused_attempt",
     "retry_delay",
@@ -66,97 +71,9 @@ __all__ = [
 ]
 
 
-def is_refused_attempt(row: JudgeCallRow) -> bool:
-    """A stored attempt the provider refused for capacity (429 / gRPC RESOURCE_EXHAUSTED, Anthropic's 529
-    overloaded): on record and linked like any attempt, never counted toward the attempt cap (no failure of the
-    judge; ``RetryPolicy.max_rate_limited`` bounds these instead). Synchronous and batch attempts alike."""
-    return row.status not in INTERRUPTED and (row.error_kind == "rate_limited" or row.http_status == 529)
-
-
-def cache_key(spec: JudgeSpec, prompt: JudgePrompt, schema: dict, repeat: int, mock: dict | None = None) -> str:
-    """The content address of a call: what is sent and to whom; for a mock judge also its scripted settings (seed,
-    noise, bias, failure script, latency), so a changed mock panel never reuses an old mock grade."""
-    payload = {
-        "provider": spec.provider,
-        "model": spec.model,
-        "max_output_tokens": spec.max_output_tokens,
-        "temperature": spec.temperature,
-        "system": prompt.system,
-        "user": prompt.user,
-        "schema": schema,
-        "repeat": repeat,
-        **({"mock": mock} if mock is not None else {}),
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-
-
-MAX_CLAIMS = 1000
-"""The most claims one judge reply may put in its ``claim_ledger`` (the reference judge's longest ledger on the
-bundled seasons has 431). A reply with more is an invalid attempt (``schema``): kept as received, never scored, no
-ledger row written. The reference judge, our own code, is not held to it."""
-
-
-def claims_over_limit(parsed: dict | None) -> str | None:
-    """Why a reply's claim ledger is over ``MAX_CLAIMS``, or None."""
-    claims = parsed.get("claim_ledger") if isinstance(parsed, dict) else None
-    if isinstance(claims, list) and len(claims) > MAX_CLAIMS:
-        return f"claim_ledger has {len(claims):,} claims, over the limit of {MAX_CLAIMS:,}: not scored"
-    return None
-
-
-def sha256_text(text: str | None) -> str | None:
-    return None if text is None else hashlib.sha256(text.encode()).hexdigest()
-
-
-@dataclass
-class Task:
-    spec: JudgeSpec
-    contestant_key: str
-    contestant_row_id: int
-    prompt: JudgePrompt
-    repeat: int
-    key: str
-    windowed: WindowedTasks | None = None
-    """A record graded in windows (``grader.panel._windowed``): this task runs its windows' tasks, then the
-    whole-horizon pass built from their grades; its result is the pass's."""
-
-
-@dataclass
-class WindowedTasks:
-    windows: list[Task]
-    final: Callable[[list[dict]], Task]
-    """The windows' grades (in order) -> the whole-horizon pass's task."""
-
-
-@dataclass
-class TaskResult:
-    task: Task
-    status: str  # ok | reused | failed | dry_run
-    call_id: int | None = None
-    parsed: dict | None = None
-    attempts: int = 0
-    reason: str = ""
-
-
-@dataclass
-class RunStats:
-    calls_sent: int = 0
-    calls_reused: int = 0
-    attempts_failed: int = 0
-    gaps: list[str] = field(default_factory=list)
-    cost_usd: float = 0.0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    capacity_refusals: int = 0
-    """Attempts refused for capacity (429, 529): stored and linked, never counted toward the attempt cap."""
-
-
 PREPARE_REPLIES_AFTER_S = 0.01
 """How long after the first call that finds every slot taken the judges' reply reading is prepared: time for the
 requests already given a slot to leave first (loopback connects and writes take well under this)."""
-
-GradeParser = Callable[[dict | None, str], tuple[dict | None, list[str]]]
-"""(parsed JSON or None, raw text) -> (valid grade dict or None, problems)."""
 
 
 class CallRunner:
@@ -269,7 +186,9 @@ class CallRunner:
         with session_scope(self.db_url) as s:
             s.execute(update(JudgeCallRow).where(JudgeCallRow.id == call_id).values(**values))
 
-    async def _settle(self, call_id: int, parsed: dict | None, raw: str) -> tuple[dict | None, str | None, str | None]:
+    async def _settle(
+        self, call_id: int, parsed: dict | None, raw: str
+    ) -> tuple[dict | None, ErrorKind | None, str | None]:
         """Parse a stored reply and record the verdict on that attempt: ok, or invalid (kept, never scored)."""
         over = claims_over_limit(parsed) if self.panel.kind != "reference" else None
         try:
@@ -298,7 +217,7 @@ class CallRunner:
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
         if task.windowed is not None:
-            return await self._run_windowed(task)
+            return await self._run_windowed(task, task.windowed)
         done = self._completed.get(task.key)
         if done is not None and done.status == "received":  # interrupted between storing and parsing
             grade, _, _ = await self._settle(done.id, done.parsed, done.raw_reply or "")
@@ -422,16 +341,15 @@ class CallRunner:
         self.stats.gaps.append(f"{task.spec.judge_id} × {task.contestant_key} (repeat {task.repeat}): {reason}")
         return TaskResult(task, "failed", previous, None, attempt, reason)
 
-    async def _run_windowed(self, task: Task) -> TaskResult:
+    async def _run_windowed(self, task: Task, chain: WindowedTasks) -> TaskResult:
         """The windows (concurrently, each an ordinary task: stored, retried, reused), then the whole-horizon pass
         from their grades; a window without a grade leaves the record ungraded (a gap, said which window)."""
-        chain = task.windowed
         results = await asyncio.gather(*(self.run_task(t) for t in chain.windows))
         failed = [(k, r) for k, r in enumerate(results, 1) if r.parsed is None]
         if failed:
             reason = "; ".join(f"window {k} of {len(results)}: {r.reason or r.status}" for k, r in failed)
             return TaskResult(task, "failed", failed[0][1].call_id, None, 0, reason)
-        final = chain.final([r.parsed for r in results])
+        final = chain.final([r.parsed for r in results if r.parsed is not None])  # every one, past the check
         await self._in_db(_store_prompt_and_preload, self, final, priority=Priority.SEND)
         result = await self.run_task(final)
         return TaskResult(task, result.status, result.call_id, result.parsed, result.attempts, result.reason)
@@ -471,64 +389,3 @@ def _store_prompt_and_preload(runner: CallRunner, task: Task) -> None:
     with session_scope(runner.db_url) as s:
         store_prompt(s, task.prompt)
         runner.preload_completed([task.key], s)
-
-
-def store_prompt(session: Session, prompt: JudgePrompt) -> None:
-    if session.get(PromptRow, prompt.sha256) is None:
-        session.add(
-            PromptRow(
-                sha256=prompt.sha256,
-                system=prompt.system,
-                user=prompt.user,
-                token_estimate=prompt.token_estimate,
-                shared_chars=prompt.shared_chars,
-            )
-        )
-        session.flush()
-
-
-def store_grade(
-    session: Session,
-    *,
-    run_id: str,
-    spec: JudgeSpec,
-    contestant: ContestantRow,
-    repeat: int,
-    call_id: int | None,
-    grade: dict,
-    composite,
-    ledger_rows: list[dict],
-) -> GradeRow:
-    row = GradeRow(
-        run_id=run_id,
-        judge_id=spec.judge_id,
-        judge_family=spec.family,
-        contestant_id=contestant.id,
-        repeat=repeat,
-        call_id=call_id,
-        grade=grade,
-        reasoning=composite.reasoning,
-        evidence=composite.evidence,
-        process=composite.process,
-        outcome=composite.outcome,
-        data_reliability=(grade.get("data_reliability") or {}).get("score"),
-        composite=composite.composite,
-        lookahead_passed=bool((grade.get("lookahead_check") or {}).get("passed", False)),
-        verdict=str(grade.get("verdict", "")),
-        summary=str(grade.get("summary", "")),
-    )
-    session.add(row)
-    session.flush()
-    for pos, entry in enumerate(ledger_rows):
-        session.add(
-            LedgerEntryRow(
-                grade_id=row.id,
-                run_id=run_id,
-                judge_id=spec.judge_id,
-                contestant_id=contestant.id,
-                position=pos,
-                **entry,
-            )
-        )
-    session.flush()
-    return row

@@ -97,7 +97,7 @@ def windowed_task(
 ):  # noqa: ANN201 - a runner Task
     """The runner's task of one windowed record for one judge and repeat: a task per window, and the pass's task
     built (and handed to ``on_pass``, e.g. to script a mock) from the windows' grades."""
-    from grader.panel._runner import Task, WindowedTasks, cache_key
+    from grader.panel._tasks import Task, WindowedTasks, cache_key
 
     windows = []
     for prompt in chain.prompts:

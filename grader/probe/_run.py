@@ -62,7 +62,7 @@ def run_judge_probe(
         run = s.get(RunRow, run_id)
         if run is None:
             raise ProbeError(f"no run {run_id!r}")
-        season = s.get(SeasonRow, run.season_id)
+        season = s.get_one(SeasonRow, run.season_id)
         source, rubric_ref = season.source_path, (run.manifest or {}).get("rubric", {}).get("path") or run.rubric_id
         panel = PanelConfig.model_validate(run.panel_doc) if run.panel_doc else load_panel(run.panel_name)
     if panel.kind == "reference":
@@ -172,7 +172,7 @@ async def _ask(db_url, run_id, panel, judge, limit, item: ProbeItem, cands: list
         else:
             status, error = "failed", f"{outcome.error_kind}: {outcome.error_message or ''}".strip()
         with session_scope(db_url) as s:
-            row = s.get(IdentityProbeCallRow, row_id)
+            row = s.get_one(IdentityProbeCallRow, row_id)
             row.status, row.guess, row.confidence, row.raw_reply, row.error = (
                 status,
                 guess,

@@ -27,6 +27,7 @@ facts and the outcome ``_record_sections``, the prompt as built ``_judge_prompt`
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from grader.pit import MARKET_TZ
 from grader.prompts._decision_section import DecisionSections
@@ -54,8 +55,8 @@ class PromptBuilder(DecisionSections, RecordSections):
         bundle: SeasonBundle,
         instructions: str,
         anonymizer,
-        replays: dict | None = None,
-        outcome: dict[str, dict] | None = None,
+        replays: Mapping | None = None,
+        outcome: Mapping[str, dict] | None = None,
         pending: bool = False,
         risk: dict | None = None,
     ):

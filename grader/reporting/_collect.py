@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, TypeGuard, get_args
 
 import pandas as pd
 from sqlalchemy import select
@@ -19,7 +20,17 @@ from grader.storage import (
     session_scope,
 )
 
+if TYPE_CHECKING:
+    from audits import RunType
+
 HUMAN_AXES = ("reasoning", "evidence", "outcome", "data_reliability", "composite")
+
+
+def _is_run_type(value: str) -> TypeGuard[RunType]:
+    """Whether a stored run type is one the report knows (``audits.RunType``)."""
+    import audits
+
+    return value in get_args(audits.RunType)
 
 
 def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | None = None):
@@ -38,8 +49,8 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
 
     meta_lb, rows = leaderboard_rows(run_id, version, db_url)
     with session_scope(db_url) as s:
-        run = s.get(RunRow, run_id)
-        season = s.get(SeasonRow, run.season_id)
+        run = s.get_one(RunRow, run_id)  # leaderboard_rows found it
+        season = s.get_one(SeasonRow, run.season_id)
         scored = version_by_number(s, run_id, meta_lb["version"]) or version_by_number(s, run_id, None)
         run_rubric = None
         try:
@@ -58,7 +69,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
         grades = s.scalars(select(GradeRow).where(GradeRow.run_id == run_id)).all()
 
         def axes(g: GradeRow) -> dict:
-            if rescored and g.grade:
+            if rescored and g.grade and rubric_v is not None:  # rescored: rubric_v is set
                 key = contestants[g.contestant_id].contestant_key
                 c = judge_composite(g.grade, rubric_v, available.get(key, False))
                 return {
@@ -166,9 +177,12 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
                 Band(name="mixed", low=r.bands.mixed, high=r.bands.strong),
                 Band(name="strong", low=r.bands.strong, high=100),
             )
+        run_type = run.run_type
+        if not _is_run_type(run_type):
+            raise ValueError(f"run {run_id}: run type {run_type!r} is none the report knows")
         meta = RunMeta(
             run_id=run_id,
-            run_type=run.run_type,
+            run_type=run_type,
             rubric_id=meta_lb["rubric_id"],
             rubric_hash=meta_lb["rubric_hash"],
             rubric_judge_hash=run.judge_facing_hash,
@@ -186,7 +200,7 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
     with session_scope(db_url) as s:
         gaps = [g.__dict__ for g in run_gaps(s, run_id)]
         failed = [f.__dict__ for f in failed_attempts(s, run_id)]
-        notes = list(s.get(RunRow, run_id).notes or [])
+        notes = list(s.get_one(RunRow, run_id).notes or [])
     rows = [r for r in rows if r["total"] is not None]  # a contestant without any valid grade: a listed gap
     totals = pd.DataFrame(
         [

@@ -39,7 +39,7 @@ def run_identity_probe(run_id: str, db_url: str | None = None) -> IdentityProbe 
         run = s.get(RunRow, run_id)
         if run is None:
             return None
-        season = s.get(SeasonRow, run.season_id)
+        season = s.get_one(SeasonRow, run.season_id)
         source, rubric = season.source_path, run.rubric_id
     try:
         return season_identity_probe(source, rubric)

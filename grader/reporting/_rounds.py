@@ -20,7 +20,7 @@ def round_outcomes(contestant_row_id: int, db_url: str | None = None) -> pd.Data
         c = s.get(ContestantRow, contestant_row_id)
         if c is None:
             raise KeyError(f"no contestant row {contestant_row_id}")
-        season = s.get(SeasonRow, c.season_id)
+        season = s.get_one(SeasonRow, c.season_id)
         source, key = season.source_path, c.contestant_key
     results = score_rounds(Path(source))
     rows = []
@@ -112,7 +112,7 @@ def comparison_set_rows(run_id: str, db_url: str | None = None) -> list[dict] | 
             c.contestant_key: c.display_name
             for c in s.scalars(select(ContestantRow).where(ContestantRow.season_id == run.season_id))
         }
-        source = s.get(SeasonRow, run.season_id).source_path
+        source = s.get_one(SeasonRow, run.season_id).source_path
     try:
         results = score_rounds(Path(source))
     except (OSError, ValueError):

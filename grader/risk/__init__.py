@@ -11,18 +11,9 @@ from grader.risk._correlation import (
     class_correlations,
     two_layer_score,
 )
-from grader.risk._facts import (
-    ContestantRisk,
-    DecisionRisk,
-    SeasonRisk,
-    SeasonRiskFacts,
-    StressResult,
-    contestant_risk,
-    decision_interval,
-    season_market,
-    season_risk,
-    season_risk_facts,
-)
+from grader.risk._facts import ContestantRisk, DecisionRisk, SeasonRiskFacts, contestant_risk, season_risk_facts
+from grader.risk._market import decision_interval, season_market
+from grader.risk._outcome import SeasonRisk, StressResult, season_risk
 from grader.risk._profiles import PRESETS, ProfileCheck, check_profile, season_profile
 from grader.risk._stress import PathInWindow, StressWindow, max_drawdown, path_in_window, stress_windows
 from grader.risk._var import (

@@ -111,8 +111,9 @@ def two_layer_score(class_weights: dict[str, float], stats: ClassCorrelations) -
         pair = 2.0 * held[a] * held[b]  # i != j counts (a, b) and (b, a)
         num += pair * rho
         den += pair
+    rho_cross: float | None
     if den > 0:
-        rho_cross: float | None = num / den
+        rho_cross = num / den
         s_inter = float(np.clip((1.0 - rho_cross) / 2.0, 0.0, 1.0))
     else:
         rho_cross, s_inter = None, 0.0

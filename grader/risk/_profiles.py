@@ -75,10 +75,10 @@ def check_profile(
     if not bc_ok:
         breaches.append(f"bond + cash {bc * 100:.1f}% < floor {profile.bond_cash_floor * 100:.0f}%")
     var_ok = None if var_1d is None else var_1d >= profile.daily_var_limit - TOLERANCE
-    if var_ok is False:
+    if var_1d is not None and var_ok is False:
         breaches.append(f"one-day VaR95 {var_1d * 100:+.2f}% beyond limit {profile.daily_var_limit * 100:+.1f}%")
     dd_ok = None if drawdown_to_date is None else drawdown_to_date <= profile.max_drawdown + TOLERANCE
-    if dd_ok is False:
+    if drawdown_to_date is not None and dd_ok is False:
         breaches.append(f"drawdown {drawdown_to_date * 100:.1f}% > tolerance {profile.max_drawdown * 100:.0f}%")
     return ProfileCheck(
         profile=profile.name,

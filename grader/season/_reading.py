@@ -20,7 +20,7 @@ import os
 import stat
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -279,7 +279,13 @@ def parse_day(raw: str, file: str, line: int, fld: str, col: Collector) -> date 
 # --- YAML ---
 
 
-class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when present: same nodes
+if TYPE_CHECKING:  # the same interface either way
+    _SafeLoader = yaml.SafeLoader
+else:
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_SafeLoader):  # libyaml's parser when present: same nodes
     """SafeLoader that refuses a mapping key given twice (PyYAML keeps the last one silently) and a key that is
     itself a mapping or a list."""
 

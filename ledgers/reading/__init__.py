@@ -3,9 +3,9 @@ qualitative phrases, forecasts, plans and probabilities), each with its span and
 
 One module per concern: ``_vocab`` (shared word lists), ``_horizons``, ``_clauses`` (clauses, forecast words,
 subjects), ``_fields`` (field phrases), ``_binding`` (what a number is bound to), ``_numbers`` (which numbers are
-claims, and their assertions), ``_intent`` (probabilities, plans, forecasts), ``_ranking`` (superlatives and
-signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative readers, run by ``_qualitative``), ``_text``
-(one sentence), ``_template`` (the cache of sentence shapes).
+claims), ``_number_assertion`` (a number found and the assertion it makes), ``_intent`` (probabilities, plans,
+forecasts), ``_ranking`` (superlatives and signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative
+readers, run by ``_qualitative``), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes).
 """
 
 from ledgers.reading._clauses import (
@@ -17,7 +17,8 @@ from ledgers.reading._clauses import (
     subjects,
 )
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
-from ledgers.reading._numbers import NumberHit, find_numbers
+from ledgers.reading._number_assertion import NumberHit
+from ledgers.reading._numbers import find_numbers
 from ledgers.reading._template import parse_assertions_cached, skeleton
 from ledgers.reading._text import Parsed, parse_assertions, parse_text
 

@@ -12,7 +12,8 @@ from functools import lru_cache
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS
 from ledgers._units import number_from_match
-from ledgers.reading._numbers import NUM_RE, NumberHit
+from ledgers.reading._number_assertion import NumberHit
+from ledgers.reading._numbers import NUM_RE
 from ledgers.reading._text import parse_text, replace
 from ledgers.reading._vocab import sign_word_before
 

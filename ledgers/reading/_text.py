@@ -12,7 +12,8 @@ from ledgers._units import StatedNumber
 from ledgers.reading._clauses import Mention, clause_start, forecast_markers, main_subject, subjects
 from ledgers.reading._fields import leading_field_phrase
 from ledgers.reading._intent import number_intent
-from ledgers.reading._numbers import NumberHit, find_numbers, number_assertion
+from ledgers.reading._number_assertion import NumberHit, number_assertion
+from ledgers.reading._numbers import find_numbers
 from ledgers.reading._qualitative import qualitative
 from ledgers.reading._ranking import find_rankings, find_signs
 from ledgers.reading._vocab import DATE_AFTER

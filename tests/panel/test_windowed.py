@@ -115,7 +115,7 @@ def _largest(bundle) -> tuple[str, int]:
 
 
 def test_a_mock_run_grades_an_over_long_record_in_windows_then_a_whole_horizon_pass(tmp_path):
-    from grader.panel._manifest import verify_run
+    from grader.panel import verify_run
     from grader.prompts._windows import WINDOWED_LABEL
     from grader.reporting._collect import collect_audit_inputs
 

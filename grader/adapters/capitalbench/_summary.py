@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -80,7 +81,7 @@ class ImportSummary:
         return rows
 
 
-def attribution_md(rounds: list[SourceRound]) -> str:
+def attribution_md(rounds: Sequence[SourceRound]) -> str:
     listed = "\n".join(f"- `{r.id}` (official run `{r.run_id}`)" for r in rounds)
     return f"""# Attribution
 
@@ -101,7 +102,7 @@ Rounds included:
 """
 
 
-def readme_md(info: SeasonInfo, rounds: list[SourceRound], summary: ImportSummary, command: str) -> str:
+def readme_md(info: SeasonInfo, rounds: Sequence[SourceRound], summary: ImportSummary, command: str) -> str:
     rows = "\n".join(
         f"| `{r.id}` | {r.manifest.decision_deadline.isoformat()} | {r.manifest.entry_date} | "
         f"{r.manifest.exit_date} | {'resolved' if r.exit is not None else r.status} | `{r.run_id}` | "

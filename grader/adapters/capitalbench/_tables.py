@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import SupportsFloat, SupportsIndex
 
 from ledgers import FIELD_SPECS
 
@@ -122,6 +123,8 @@ def _number(raw: object) -> float | None | str:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
     if isinstance(raw, bool):
+        return str(raw)
+    if not isinstance(raw, str | bytes | SupportsFloat | SupportsIndex):  # float() refuses it (TypeError)
         return str(raw)
     try:
         v = float(raw)
