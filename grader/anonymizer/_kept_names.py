@@ -1,0 +1,58 @@
+"""Names the scrubber finds and keeps verbatim because the structure around them says they are not the author: a
+key or value of a data record, and a model line that is part of another proper name (a person, a place, a brand).
+Each is a ``Kept`` with its reason in the scrub record."""
+
+from __future__ import annotations
+
+import re
+
+from grader.anonymizer._detector import public_names
+from grader.anonymizer._market import PIECE_ENDS, author_speaks_of
+
+__all__ = ["json_datum", "other_proper_name"]
+
+_NAME_PART_AFTER = re.compile(r" (?P<part>[A-Z][a-z]{2,})(?:'s)?\b")
+"""A capitalised word right after a one-word model line: the line is a first name or part of another proper name
+("Claude Shannon's information theory", "Claude Littner, the new CFO", "Le Chat Noir"), unless the word is a
+name of the lexicon or a model word ("Claude Opus", "Gemini Ultra")."""
+_MODEL_WORDS = frozenset(
+    """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
+thinking heavy preview base vision omni fast coder code model models desk agent assistant bot app api advanced live
+enterprise business team teams workspace studio search deep research voice canvas projects agents cloud labs premium
+edu gov for""".split()
+)
+
+
+_AUTHORSHIP_KEY = re.compile(
+    r"(?i)[\"'][\w\s-]*(?:model|provider|vendor|family|author|lab|engine|llm|tier|agent|signer|signature|signed|built|"
+    r"made|powered|creator|maker|org|organisation|organization|by|from|writer|who|route|version|build|bot|assistant|"
+    r"source)[\w\s-]*[\"']\s*:"
+)
+"""A key of a data record that says who wrote it (its record is then no market datum)."""
+
+
+def json_datum(text: str, start: int, end: int) -> bool:
+    """The name is a whole quoted key or value of a ``{...}`` record on its line whose keys say nothing of who wrote
+    it ('{"event": "outage", "service": "ChatGPT"}', '{"rank": {"ChatGPT": 1, "Grok": 3}}'): a market datum."""
+    if text[start - 1 : start] not in ('"', "'") or text[end : end + 1] != text[start - 1 : start]:
+        return False
+    lo, hi = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    line = text[lo:] if hi == -1 else text[lo:hi]
+    opened = line.rfind("{", 0, start - lo)
+    if opened == -1 or "}" not in line[end - lo :]:
+        return False
+    key_or_value = re.match(r"\s*:", text[end + 1 :]) or re.search(r"[\"']\s*:\s*$", text[lo : start - 1])
+    return bool(key_or_value) and not _AUTHORSHIP_KEY.search(line)
+
+
+def other_proper_name(text: str, start: int, end: int) -> bool:
+    """A one- or two-word model line, no version, followed by a capitalised word that no lexicon or model word
+    is, in a piece where the author does not speak (``_NAME_PART_AFTER``)."""
+    mention = text[start:end]
+    if any(ch.isdigit() for ch in mention) or len(mention.split()) > 2 or not mention[:1].isupper():
+        return False
+    m = _NAME_PART_AFTER.match(text, end)
+    if m is None or m.group("part").lower() in public_names() or m.group("part").lower() in _MODEL_WORDS:
+        return False
+    lo = max(text.rfind(c, 0, start) for c in PIECE_ENDS) + 1
+    return not author_speaks_of(text[lo : m.end()], start - lo, end - lo)
