@@ -48,7 +48,7 @@ _MEASURED_AGAINST_AFTER = re.compile(r"(?:['\u2019]s)?[\s-]*(?:beta|corr\b|corre
 """"SPY beta", "S&P 500 correlation": the benchmark named right before the measure it is taken against."""
 
 
-_RAW_KEY = re.compile(r"(?<![\w])([a-z]{2,5})_(?:return|minus)_", re.I)
+_RAW_KEY = re.compile(r"(?<![\w])([a-z]{2,5})_(?:return|minus|vs|off|up|beta|vol|corr|dd|\d{1,3}[dswmy]\b)", re.I)
 
 
 @cache

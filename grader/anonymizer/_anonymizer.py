@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from grader.anonymizer import _patterns as P
 from grader.anonymizer._companion import names_own_lab
@@ -270,7 +271,7 @@ class Anonymizer:
             return ScrubResult(text=text, replacements=[])
         # an authorship frame (label, signature, self-description: grader/anonymizer/_frames.py) wins over the
         # name patterns; a name outside every frame is the author only by the scrubber's own self-reference rules
-        items: list[tuple[int, int, object]] = []
+        items: list[tuple[int, int, FrameSpan | Group]] = []
         for f in frames:  # a frame inside the scrubber's own self-reference phrase takes the whole phrase
             over = [g for g in groups if g.start < f.end and f.start < g.end]
             if over and f.kind != "label":
@@ -287,13 +288,14 @@ class Anonymizer:
             if start < pos:
                 continue
             if isinstance(item, FrameSpan):
-                kind: ReplacementKind = "self_reference"
                 replacement = _UNDISCLOSED_VALUE if item.kind == "label" else SELF_REFERENCE_PLACEHOLDER
                 last_identity_end = end
                 out.append(text[pos:start])
                 out.append(replacement)
                 replacements.append(
-                    Replacement(original=text[start:end], replacement=replacement, kind=kind, start=start, end=end)
+                    Replacement(
+                        original=text[start:end], replacement=replacement, kind="self_reference", start=start, end=end
+                    )
                 )
                 pos = end
                 continue
@@ -303,6 +305,7 @@ class Anonymizer:
                 if not names_own_lab(text, g, self._author_family(contestant_id), self._tickers):
                     continue  # a traded company's brand the season protects, not the author's own lab named with it
                 kind = "provider"
+            assert kind != "issuer"  # (for the type checker: an issuer was turned into a provider above or skipped)
             if (
                 kind == "model"
                 and _ORDINARY_WORD.fullmatch(text[g.start : g.end])
@@ -393,7 +396,9 @@ class Anonymizer:
         author = next((c for c in self._detector.contestants if c.id == contestant_id), None)
         return None if author is None else P.family_key(author.provider_family)
 
-    def _replacement(self, text: str, g: Group, contestant_id: str | None) -> tuple[str, str]:
+    def _replacement(
+        self, text: str, g: Group, contestant_id: str | None
+    ) -> tuple[ReplacementKind | Literal["issuer"], str]:
         kind, target = self._detector.identity_kind(text, g, contestant_id)
         if kind == "self_reference":
             return "self_reference", SELF_REFERENCE_PLACEHOLDER

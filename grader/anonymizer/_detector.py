@@ -202,7 +202,8 @@ class Detector:
                     break
                 if acc in joints and joints[acc].issuperset(cuts):
                     best = word.end()
-                word = word_at(text, gap_at(text, word.end()).end())
+                gap = gap_at(text, word.end())
+                word = word_at(text, gap.end() if gap else word.end())
             if best is not None:
                 spans.append((head_start, best))
         return spans

@@ -280,9 +280,9 @@ class Frames:
         # "researchers at Meta", ", a Google DeepMind model"
         tails = []
         for f in found:
-            m = _FRAME_TAIL.match(text, f.end)
-            if m and self.ident_scan.search(m.group(0)):
-                tails.append(FrameSpan(f.start, m.end(), f.kind))
+            tail = _FRAME_TAIL.match(text, f.end)
+            if tail and self.ident_scan.search(tail.group(0)):
+                tails.append(FrameSpan(f.start, tail.end(), f.kind))
         found += tails
         # in a sentence the author describes itself in, every other identity name in the same piece goes too
         # ("I'm Haiku, the fast Claude model"), unless the piece reports market news ("..., but Anthropic expanded
@@ -307,8 +307,8 @@ class Frames:
         # a name cut short by a lazy frame ("GPT-4" of "GPT-4.1") is taken whole
         whole = []
         for f in found:
-            m = self.ident.match(text, f.start)
-            whole.append(FrameSpan(f.start, max(f.end, m.end()), f.kind) if m else f)
+            name = self.ident.match(text, f.start)
+            whole.append(FrameSpan(f.start, max(f.end, name.end()), f.kind) if name else f)
         found = sorted(whole, key=lambda f: (f.start, -f.end))
         merged: list[FrameSpan] = []
         for f in found:

@@ -51,6 +51,7 @@ _WORDS: dict[str, str] = {
     "pullback": "pullback",
     "pb": "pullback",
     "score": "score",
+    "off": "",  # "off_52w_high": the distance the pair after it names
 }
 _PAIRS: dict[tuple[str, str], str] = {
     ("vol", "z"): "volume z-score",
@@ -66,7 +67,11 @@ _PAIRS: dict[tuple[str, str], str] = {
     ("pullback", "rank"): "recent pullback rank",
     ("pb", "rank"): "recent pullback rank",
     ("quality", "score"): "quality score",
+    ("vs", "spy"): "active return",
+    ("vs", "sp500"): "active return",
 }
+_FUSED = re.compile(r"^r(?P<window>\d{1,3}[dwmy])$")
+""""r7d", "r30d", "r1y": a return and its window written as one word."""
 
 
 KEY_WORDS = frozenset(w for w in (*_WORDS, *(p for pair in _PAIRS for p in pair)) if w)
@@ -103,16 +108,22 @@ def spell(key: str) -> str | None:
     i = 0
     while i < len(parts):
         p = parts[i]
+        fused = _FUSED.match(p)
+        if fused is not None and window is None:
+            words.append("return")
+            window = fused["window"]
+            i += 1
+            continue
+        pair = _PAIRS.get((p, parts[i + 1])) if i + 1 < len(parts) else None
+        if pair is not None:  # before windows: "52w_high" is a measure, not a window
+            words.append(pair)
+            i += 2
+            continue
         if _WINDOW.match(p):
             if window is not None:
                 return None  # two windows: not one field
             window = p
             i += 1
-            continue
-        pair = _PAIRS.get((p, parts[i + 1])) if i + 1 < len(parts) else None
-        if pair is not None:
-            words.append(pair)
-            i += 2
             continue
         word = _WORDS.get(p)
         if word is None:

@@ -29,6 +29,9 @@ def _first(text: str):
         ("pb_rank=.030", "recentPullbackRank"),
         ('{"option": "SMALL_CAP", "quality_evidence_score": 0.756}', "qualityEvidenceScore"),  # a table's own name
         ("breadth_5s=43.5%", "positiveAssetShare5d"),
+        ("r30d: +5.69%", "return30d"),  # a return and its window as one word
+        ("vs_spy_30d: +4.07%", "activeReturn30d"),  # relative to the benchmark
+        ("off_52w_high: -8.31%", "distance52wHigh"),  # a measure that holds a window-like part
     ],
 )
 def test_a_key_names_its_figure(text, field):
@@ -50,6 +53,10 @@ def test_a_word_before_a_colon_is_no_key_for_certain():
         ("mdd_21s", "max drawdown 21s"),
         ("vol_z", "volume z-score"),
         ("dist_52w", "distance from 52-week high"),
+        ("r7d", "return 7d"),
+        ("off_52w_high", "distance from 52-week high"),
+        ("r", None),
+        ("off", None),
         ("ret_5s_21s", None),
         ("foo", None),
         ("rank", None),

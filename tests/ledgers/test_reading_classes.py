@@ -779,3 +779,12 @@ def test_the_benchmark_named_before_beta_is_what_it_is_taken_against(store, text
     assert numeric and {c.assertions[0].symbol for c in numeric} == {"OIL"}  # read so, not found by elimination
     verdicts = verify_many(numeric, store, VerifierConfig(benchmark="SP500"))
     assert all(v.status == "supported" and v.reason.startswith("OIL beta63d") for v in verdicts), verdicts
+
+
+def test_a_key_that_opens_with_a_ticker_names_its_subject(store):
+    """Structure before prose: "spy_5d: -0.95%" in another option's sheet is SPY's 5-day return."""
+    claims = extract_claims("market:\n  spy_5d: -0.95%", DECIDED, "OIL", UNIVERSE, benchmark="SP500")
+    numeric = [c for c in claims if c.assertions[0].rule == "exact_numeric"]
+    assert numeric and {c.assertions[0].symbol for c in numeric} == {"SP500"}
+    verdicts = verify_many(numeric, store, VerifierConfig(benchmark="SP500"))
+    assert [v.status for v in verdicts] == ["supported"], verdicts
