@@ -306,63 +306,9 @@ class Anonymizer:
                     continue  # a traded company's brand the season protects, not the author's own lab named with it
                 kind = "provider"
             assert kind != "issuer"  # (for the type checker: an issuer was turned into a provider above or skipped)
-            if (
-                kind == "model"
-                and _ORDINARY_WORD.fullmatch(text[g.start : g.end])
-                and text[g.start : g.end] in public_names()
-                and not _VERSION_AFTER.match(text, g.end)
-                and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start)
-            ):
-                # a model line written as a plain lower-case word outside every frame ("grok the setup", "a gemini
-                # pattern"): an ordinary word; were it the author, the leak guard would still refuse it
-                kept.append(
-                    Kept(
-                        original=text[g.start : g.end],
-                        kind="model",
-                        start=g.start,
-                        end=g.end,
-                        reason="an ordinary lower-case word, not a name",
-                    )
-                )
-                continue
-            if kind == "model" and json_datum(text, g.start, g.end):
-                kept.append(
-                    Kept(
-                        original=text[g.start : g.end],
-                        kind="model",
-                        start=g.start,
-                        end=g.end,
-                        reason="a key or value of a data record with no authorship key, not the author",
-                    )
-                )
-                continue
-            if kind == "model" and other_proper_name(text, g.start, g.end):
-                kept.append(
-                    Kept(
-                        original=text[g.start : g.end],
-                        kind="model",
-                        start=g.start,
-                        end=g.end,
-                        reason="part of another proper name (a person, a place, a brand), not a model",
-                    )
-                )
-                continue
-            if (
-                kind in ("model", "contestant")
-                and not self._names_a_contestant(text[g.start : g.end])
-                and market_clause(text, g.start, g.end, self._tickers)
-            ):
-                # a model or product named as an actor in market news ("DeepSeek's R1 release knocked 17% off
-                # NVDA", "Amazon's Bedrock added Claude") stays verbatim: never an alias where a product stood
-                kept.append(
-                    Kept(
-                        original=text[g.start : g.end],
-                        kind="model",
-                        start=g.start,
-                        end=g.end,
-                        reason="a model or product named in market context (news, launches, deals), not the author",
-                    )
-                )
+            reason = self._kept_name(text, g, kind)
+            if reason is not None:
+                kept.append(Kept(original=text[g.start : g.end], kind="model", start=g.start, end=g.end, reason=reason))
                 continue
             if kind == "provider" and next_to(text, last_identity_end, g.start):
                 pass  # "made by Claude Opus 4.8 (Anthropic)": the author's provider, named with it
@@ -391,6 +337,33 @@ class Anonymizer:
             pos = g.end
         out.append(text[pos:])
         return ScrubResult(text="".join(out), replacements=replacements, kept=kept)
+
+    def _kept_name(self, text: str, g: Group, kind: str) -> str | None:
+        """Why a model or contestant name found outside every frame stays verbatim, or None (it is replaced)."""
+        mention = text[g.start : g.end]
+        if kind == "model":
+            if (
+                _ORDINARY_WORD.fullmatch(mention)
+                and mention in public_names()
+                and not _VERSION_AFTER.match(text, g.end)
+                and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start)
+            ):
+                # a model line written as a plain lower-case word outside every frame ("grok the setup", "a gemini
+                # pattern"): an ordinary word; were it the author, the leak guard would still refuse it
+                return "an ordinary lower-case word, not a name"
+            if json_datum(text, g.start, g.end):
+                return "a key or value of a data record with no authorship key, not the author"
+            if other_proper_name(text, g.start, g.end):
+                return "part of another proper name (a person, a place, a brand), not a model"
+        if (
+            kind in ("model", "contestant")
+            and not self._names_a_contestant(mention)
+            and market_clause(text, g.start, g.end, self._tickers)
+        ):
+            # a model or product named as an actor in market news ("DeepSeek's R1 release knocked 17% off NVDA",
+            # "Amazon's Bedrock added Claude") stays verbatim: never an alias where a product stood
+            return "a model or product named in market context (news, launches, deals), not the author"
+        return None
 
     def _author_family(self, contestant_id: str | None) -> str | None:
         author = next((c for c in self._detector.contestants if c.id == contestant_id), None)
