@@ -94,7 +94,10 @@ def test_an_annotator_session_on_a_calibration_run(annotator_db, tmp_path):
             expect(page.get_by_text("Signed in as")).to_be_visible(timeout=30_000)
             settle(page)
 
-            # blind: no page shows an ungraded item's author, model or judge score
+            # blind: no page shows an ungraded item's author, model or judge score (read once the signed-in rerun
+            # has drawn the calibration run's blind page: on a loaded machine the rerun outlasts settle())
+            expect(page.get_by_text("Blind calibration").first).to_be_visible(timeout=60_000)
+            settle(page)
             _shot(page, "leaderboard-blind")
             assert not [w for w in words if w in _body(page)]
             assert "Blind calibration" in _body(page)
