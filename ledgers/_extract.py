@@ -22,7 +22,7 @@ from datetime import datetime
 from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex, UniverseMember
-from ledgers.reading import clause_start, main_subject, parse_text, piece_label
+from ledgers.reading import clause_start, key_before, main_subject, parse_text, piece_label
 from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
 from ledgers.reading._figure_rank import figure_rank
 
@@ -181,6 +181,20 @@ def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
     return have.isdisjoint(RETURN_WINDOWS) and "close" not in have
 
 
+def _prefix_doubt(body: str, span: tuple[int, int], who: str | None, index: UniverseIndex | None) -> str | None:
+    """A key read past its leading part ("spy" of "spy_off_high") is read with certainty only when that part is
+    the ticker of the option the figure is checked against."""
+    figures = list(re.finditer(r"[+\-\u2212]?\$?\d", body[span[0] : span[1]]))
+    at = span[0] + (figures[-1].start() if figures else 0)
+    key = key_before(body, at)
+    if key is None or key.prefix is None:
+        return None
+    named = index.resolve(key.prefix.upper()) if index is not None else None
+    if named is None or named != who:
+        return f"its key '{key.text}' opens with '{key.prefix}', which is not the option it is checked against"
+    return None
+
+
 def extract_claims(
     text: str,
     decided_at: datetime,
@@ -224,6 +238,7 @@ def extract_claims(
         )
         if read.doubt is None and a.rule == "exact_numeric":
             keyed = key_doubt(body, span, a.field)  # "up_days_30d: 68%" read as the 30-day return
+            keyed = keyed or _prefix_doubt(body, span, who, index)  # "spy_off_high: -0.76%": SPY's, for certain
             if keyed is not None:
                 read = ClauseRead(read.clause, keyed)
         unread = None if a.rule == "ranking" else figure_rank(body, span, rankings)

@@ -17,6 +17,7 @@ from ledgers.reading._clauses import (
     subjects,
 )
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
+from ledgers.reading._keys import key_before
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._numbers import find_numbers
 from ledgers.reading._template import parse_assertions_cached, skeleton
@@ -32,6 +33,7 @@ __all__ = [
     "find_numbers",
     "forecast_marker_before",
     "horizon_key",
+    "key_before",
     "main_subject",
     "parse_assertions",
     "parse_assertions_cached",

@@ -21,7 +21,7 @@ from ledgers.reading._horizons import (
     is_rate_tenor,
     match_horizon,
 )
-from ledgers.reading._keys import Key, key_before
+from ledgers.reading._keys import key_before, key_field_of
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._vocab import (
     CONTEXT_JUST_BEFORE,
@@ -152,16 +152,6 @@ _UNIT_WRITTEN = re.compile(
     r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b",
     re.I,
 )
-
-
-def key_field_of(key: Key) -> str | None:
-    """The field a key names: a registry name or alias as written ("quality_evidence_score", "vol_21s"), or the
-    measure and window its abbreviations spell ("mdd_21s", "act_5s")."""
-    field = resolve_field(key.text)
-    if field is None and key.phrase is not None:
-        named = bind_prefix(key.phrase + " ", len(key.phrase) + 1, 0)
-        field = named.field if named is not None and named.rule == "exact_numeric" else None
-    return field
 
 
 def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:

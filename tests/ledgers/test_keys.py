@@ -32,6 +32,8 @@ def _first(text: str):
         ("r30d: +5.69%", "return30d"),  # a return and its window as one word
         ("vs_spy_30d: +4.07%", "activeReturn30d"),  # relative to the benchmark
         ("off_52w_high: -8.31%", "distance52wHigh"),  # a measure that holds a window-like part
+        ("up_days_30d: 68%", "upDayShare30d"),  # a share, not the 30-day return the window alone would say
+        ("spy_off_high: -0.76%", "distance52wHigh"),  # a ticker, then the field
     ],
 )
 def test_a_key_names_its_figure(text, field):

@@ -741,12 +741,24 @@ def test_a_superlative_after_one_figure_is_not_said_of_the_next(store):
 
 
 def test_a_key_that_names_another_measure_is_not_read_as_a_return(store):
-    """Structure before prose: "up_days_30d: 68%" is the up-day share its key names, not the 30-day return its
-    window alone would say; the reader doubts, so the mismatch is never a contradiction."""
-    claims = extract_claims("up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
-    assert claims and all(c.doubt and "up_days_30d" in c.doubt for c in claims)
+    """Structure before prose: "share_of_up_days_30d: 68%" (a key no abbreviation spells whole) names the up-day
+    share, not the 30-day return its window alone would say; the reader doubts, so the mismatch is never a
+    contradiction. "up_days_30d: 68%", which the key reader spells, is read as the up-day share itself."""
+    claims = extract_claims("share_of_up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert claims and all(c.doubt and "share_of_up_days_30d" in c.doubt for c in claims)
     verdicts = verify_many(claims, store, VerifierConfig(benchmark="SP500"))
     assert "contradicted" not in {v.status for v in verdicts}
+    spelt = extract_claims("up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert [a.field for c in spelt for a in c.assertions] == ["upDayShare30d"] and spelt[0].doubt is None
+
+
+def test_a_key_that_opens_with_a_ticker_is_that_option_s_only_when_the_universe_has_it():
+    """'spy_off_high: -0.76%': the key's first part is the option, the rest its field. A first part that is no
+    option of the universe ('xyz_off_high') leaves the figure's owner unknown: a doubt, never a contradiction."""
+    spy = extract_claims("spy_off_high: -0.76%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert [(c.symbol, c.assertions[0].field, c.doubt) for c in spy] == [("SP500", "distance52wHigh", None)]
+    other = extract_claims("xyz_off_high: -0.76%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert other and all(c.doubt for c in other)
 
 
 def test_a_superlative_fused_to_the_next_word_ranks_nothing(store):
