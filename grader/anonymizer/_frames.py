@@ -240,7 +240,12 @@ class Frames:
         # misspelt names ("Cluade", "gemni", "Lamma-4", "Deepseak") are names too (``self.ident`` holds them)
         found: list[FrameSpan] = []
         for m in _LABEL.finditer(text):
-            found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
+            end = m.end("val")
+            opener = text[m.start("key") - 1] if m.start("key") > 0 else ""
+            if opener in "([":  # "(model: qwen3-235b) Sell YUMC": a label in brackets ends at its bracket
+                close = text.find(")" if opener == "(" else "]", m.start("val"), end)
+                end = close if close != -1 else end
+            found.append(FrameSpan(m.start("val"), end, "label"))
         for m in _TAG_LABEL.finditer(text) if "<" in text else ():
             found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
         header_cols: list[int] = []
