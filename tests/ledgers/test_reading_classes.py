@@ -877,3 +877,18 @@ def test_outperformance_of_another_set_is_not_read_as_against_the_benchmark():
     store = _store_with("return30d", RETURNS_30D)
     got = [c.assertions[0].rule for c, _ in read(store, "Recent outperformance vs tech names.", "HEALTHCARE")]
     assert "relative_momentum" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "holding", "status"),
+    [
+        ("Tech has the second-lowest 21-session return in the universe.", "TECHNOLOGY", "supported"),
+        ("Semis have the second-lowest 21-session return in the universe.", "SEMICONDUCTORS", "not_verifiable"),
+        ("Utilities have the third highest 21-session return in the universe.", "UTILITIES", "not_verifiable"),
+    ],
+)
+def test_an_ordinal_before_a_superlative_is_that_place_never_a_contradiction(store, text, holding, status):
+    """'The second-lowest': supported at exactly that place; first, or further down, is not verifiable (a tie or
+    another set may be meant), never contradicted."""
+    got = [(rule, sym, st) for rule, sym, st in statuses(store, text, holding) if rule == "ranking"]
+    assert got == [("ranking", holding, status)]
