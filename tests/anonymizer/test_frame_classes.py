@@ -50,3 +50,36 @@ def test_market_news_of_the_same_shape_stays(family, text):
 def test_shipping_as_a_name_is_the_author_not_news():
     out = _scrub("openai", "This author, a descendant of the text-davinci line now shipping as GPT-4.1, buys the dip.")
     assert "GPT-4.1" not in out
+
+
+@pytest.mark.parametrize(
+    ("family", "text", "kept"),
+    [
+        (
+            "anthropic",
+            "[claude-haiku-4-5] Google Cloud's TPU contract with Anthropic is worth tens of billions; buy GOOGL.",
+            "Google Cloud's TPU contract with Anthropic is worth tens of billions",
+        ),
+        ("xai", "[Grok-3] Grok 3's free tier pushed the X app up the charts; long META.", "Grok 3's free tier pushed"),
+    ],
+)
+def test_a_label_names_who_wrote_not_the_news_after_it(family, text, kept):
+    """A label says who wrote the text: the market sentence after it is not the author describing itself."""
+    out = _scrub(family, text)
+    assert kept in out and "[undisclosed]" in out
+
+
+@pytest.mark.parametrize(
+    ("family", "text", "gone"),
+    [
+        ("xai", "[xAI / grok-4] xAI's Colossus power draw is why I like utilities: long VST.", "grok-4"),
+        ("meta", "Signed-off-by: Llama 3.3 <llama@meta.com>\nTrim GS after the trading beat.", "llama@"),
+        (
+            "alibaba",
+            "DASHSCOPE_API_KEY=*** MODEL=qwen-plus\nnews: Alibaba-backed Moonshot raised; long BABA",
+            "DASHSCOPE",
+        ),
+    ],
+)
+def test_every_name_inside_a_label_is_the_author_s(family, text, gone):
+    assert gone.lower() not in _scrub(family, text).lower()
