@@ -200,15 +200,15 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
                 )
             return outcome_of_message(message, raw, {"request_id": None})
         if kind == "errored":
-            error = ((result.get("error") or {}).get("error")) or {}
-            error_kind = _BATCH_ERROR_KINDS.get(str(error.get("type")), "request")
+            failure = ((result.get("error") or {}).get("error")) or {}
+            error_kind = _BATCH_ERROR_KINDS.get(str(failure.get("type")), "request")
             # the status the same error has on a synchronous call: a 529 overloaded is a refusal for capacity too
             return CallOutcome(
                 False,
                 raw,
                 error_kind=error_kind,
-                http_status=_BATCH_ERROR_STATUS.get(str(error.get("type"))),
-                error_message=f"batch: {error.get('type')}: {error.get('message')}",
+                http_status=_BATCH_ERROR_STATUS.get(str(failure.get("type"))),
+                error_message=f"batch: {failure.get('type')}: {failure.get('message')}",
             )
         # expired or canceled: the request never ran
         return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
