@@ -99,7 +99,7 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
         watch = Stopwatch()
         try:
             async with asyncio.timeout(backstop_timeout(self.spec)):
-                raw = await client.messages.with_raw_response.create(**params)
+                raw = await client.messages.with_raw_response.create(**_sdk_arguments(params))
                 body = redact(await raw.text(), secret) or ""
         except anthropic.APIStatusError as error:
             return http_failure(
@@ -258,3 +258,14 @@ def outcome_of_message(message: Any, body: str, fields: dict[str, Any]) -> CallO
         refusal = (details.explanation if details is not None else None) or text or "stop_reason=refusal"
     truncated = message.stop_reason in _TRUNCATING_STOPS
     return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
+
+
+_BODY_ONLY = ("temperature",)
+"""Body fields the installed SDK's ``messages.create`` does not name (anthropic 2.x dropped ``temperature`` from its
+signature; the Messages API still reads it): sent through ``extra_body``, so the body is still ``request_params``."""
+
+
+def _sdk_arguments(params: dict[str, Any]) -> dict[str, Any]:
+    args = {k: v for k, v in params.items() if k not in _BODY_ONLY}
+    extra = {k: params[k] for k in _BODY_ONLY if k in params}
+    return {**args, "extra_body": extra} if extra else args
