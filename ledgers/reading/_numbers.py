@@ -18,6 +18,7 @@ from ledgers.reading._horizons import (
     FIELD_HORIZONS,
     HORIZON_AFTER_NUM,
     HORIZON_RE,
+    WORD_NUMBERS,
     is_rate_tenor,
     match_horizon,
 )
@@ -142,13 +143,13 @@ _PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
 
 _ELIDED_WINDOW = re.compile(
     r"\s*(?:(?:vs\.?|versus|against)\s+(?:the\s+)?[A-Z][\w&]*\s+)?(?:over|across|in|for)\s+"
-    r"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{1,3}|one|two|three|five|six|seven|"
-    r"twelve|twenty|thirty)\b(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))",
+    rf"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{{1,3}}|{WORD_NUMBERS})\b"
+    r"(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))",
     re.I,
 )
 """'over five', 'across 5', 'over the last three': a window whose unit is left to the sentence's earlier one."""
 _UNIT_WRITTEN = re.compile(
-    r"(?<![\w.])(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)\s*-?\s*"
+    rf"(?<![\w.])(?:\d+|{WORD_NUMBERS})\s*-?\s*"
     r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b",
     re.I,
 )

@@ -66,3 +66,11 @@ def test_a_word_before_a_colon_is_no_key_for_certain():
 )
 def test_spell(key, phrase):
     assert spell(key) == phrase
+
+
+def test_a_window_written_in_words_is_read():
+    """'twenty-one sessions', 'ten sessions': windows written out are windows (a table's field, or a return
+    derived from the closes over that many sessions)."""
+    assert _first("TLT has shed 3.83% over twenty-one sessions.").field == "return21d"
+    derived = _first("XLE rose 2.1% over ten sessions.")
+    assert (derived.rule, derived.label) == ("derived_return", "10T")
