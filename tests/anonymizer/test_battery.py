@@ -27,12 +27,12 @@ def _guard(out, author):
     [
         ("dev", 0, 3),
         ("dev2", 6, 7),
-        ("dev3", 18, 6),
+        ("dev3", 18, 5),
         ("dev4", 57, 4),
-        ("holdout", 5, 7),
+        ("holdout", 5, 5),
         ("holdout2", 26, 9),
         ("holdout3", 28, 7),
-        ("holdout4", 14, 12),
+        ("holdout4", 14, 11),
         ("holdout5", 8, 17),
     ],
 )

@@ -41,6 +41,7 @@ def test_a_label_in_brackets_ends_at_its_bracket():
         ("google", "Apple will offer Gemini via the Google Cloud platform next year; long GOOGL."),
         ("xai", "Grok shipping in every new Tesla is a software-margin story; buy TSLA."),
         ("openai", "ChatGPT Enterprise wins are Microsoft's loss at the margin; trim MSFT."),
+        ("alibaba", "Apple's China iPhone AI features reportedly use Qwen models; AAPL's China share matters more."),
     ],
 )
 def test_market_news_of_the_same_shape_stays(family, text):
