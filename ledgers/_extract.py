@@ -29,6 +29,7 @@ from ledgers.reading import (
     main_subject,
     parse_text,
     piece_label,
+    ranking_keys,
     table_rows,
 )
 from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
@@ -319,6 +320,25 @@ def extract_claims(
                     add(Assertion(rule="briefing", symbol=a.symbol, raw=a.raw), span, body, offset, briefing=True)
                 else:
                     add(a, span, body, offset)
+    for ranks in ranking_keys(text) if index is not None else []:  # "most_volatile: EWY at 80.19%"
+        line_start = text.rfind("\n", 0, ranks.start) + 1
+        line_end = text.find("\n", ranks.start)
+        body = text[line_start : len(text) if line_end == -1 else line_end]
+        mentions = index.mentions(body) if index else []
+        ranked_options = [m for m in mentions if not m.reference and m.start >= ranks.value_start - line_start]
+        if not ranked_options or body[ranks.value_start - line_start : ranked_options[0].start].strip():
+            continue  # the value must open with the option it ranks
+        subject, strong, rankings = ranked_options[0].symbol, True, []
+        ranked = Assertion(
+            rule="ranking",
+            symbol=subject,
+            field=ranks.field,
+            polarity=ranks.polarity,
+            op="eq",
+            window=1,
+            raw=text[ranks.start : ranks.end],
+        )
+        add(ranked, (ranks.start - line_start, ranked_options[0].end), body, line_start)
     if rows:  # the rows read are not read again as prose (offsets kept)
         chars = list(text)
         for row in rows:

@@ -18,7 +18,7 @@ from ledgers.reading._clauses import (
     subjects,
 )
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
-from ledgers.reading._keys import key_before, key_field_of
+from ledgers.reading._keys import key_before, key_field_of, ranking_keys
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._numbers import find_numbers
 from ledgers.reading._tables import table_rows
@@ -42,6 +42,7 @@ __all__ = [
     "parse_assertions_cached",
     "parse_text",
     "piece_label",
+    "ranking_keys",
     "skeleton",
     "table_rows",
     "subjects",

@@ -34,6 +34,7 @@ _WORDS: dict[str, str] = {
     "excess": "active return",
     "rel": "active return",
     "vol": "volatility",
+    "volatile": "volatility",
     "volatility": "volatility",
     "sigma": "volatility",
     "mdd": "max drawdown",
@@ -177,4 +178,41 @@ def key_field_of(key: Key) -> str | None:
     return field
 
 
-__all__ = ["FUSED_KEY", "KEY_WORDS", "Key", "key_before", "key_field_of", "spell"]
+_RANKING_KEY = re.compile(
+    r"(?im)^[ \t]*(?P<key>(?P<dir>most|least|best|worst|top|bottom|highest|lowest|strongest|weakest)[_\-]"
+    r"(?P<rest>[a-z0-9_\-]{2,30}))[ \t]*[:=][ \t]*(?P<value>[^\n]+)$"
+)
+_UP = frozenset({"most", "best", "top", "highest", "strongest"})
+_VALUED_WORDS = frozenset({"best", "worst", "strongest", "weakest", "top", "bottom"})
+
+
+@dataclass(frozen=True)
+class RankingKey:
+    """A key that ranks the option its value names ("most_volatile: EWY", "worst_30d: XME at -13.24%")."""
+
+    start: int
+    end: int
+    """The key in the text."""
+    value_start: int
+    field: str
+    polarity: int
+
+
+def ranking_keys(text: str) -> list[RankingKey]:
+    """Structure before prose: a desk sheet's key that ranks, with the field its words spell (a window alone, for
+    'best'/'worst', is that window's return); a key whose field cannot be spelt, or 'best' of a risk measure, is
+    not read."""
+    out = []
+    for m in _RANKING_KEY.finditer(text):
+        word, rest = m["dir"].lower(), m["rest"]
+        phrase = spell(rest)
+        if phrase is None and _WINDOW.match(rest) and word in _VALUED_WORDS:
+            phrase = f"return {rest}"
+        field = key_field_of(Key(rest, 0, phrase, True)) if phrase else None
+        if field is None or (word in _VALUED_WORDS and not field.startswith(("return", "activeReturn"))):
+            continue
+        out.append(RankingKey(m.start("key"), m.end("key"), m.start("value"), field, 1 if word in _UP else -1))
+    return out
+
+
+__all__ = ["FUSED_KEY", "KEY_WORDS", "Key", "RankingKey", "key_before", "key_field_of", "ranking_keys", "spell"]

@@ -74,3 +74,13 @@ def test_a_window_written_in_words_is_read():
     assert _first("TLT has shed 3.83% over twenty-one sessions.").field == "return21d"
     derived = _first("XLE rose 2.1% over ten sessions.")
     assert (derived.rule, derived.label) == ("derived_return", "10T")
+
+
+def test_a_key_that_ranks_names_the_option_of_its_value():
+    """'most_lowvol: XLP' is no key this reader spells; 'worst_21s: SMH' and 'most_volatile: SMH' are: a ranking
+    of the option the value opens with, supported at first place, never contradicted (which set the sheet ranks is
+    not written)."""
+    from ledgers.reading import ranking_keys
+
+    found = ranking_keys("worst_21s: SMH at -17.84%\nmost_volatile: SMH\nmost_lowvol: XLP\nbest_vol: XLU")
+    assert [(k.field, k.polarity) for k in found] == [("return21d", -1), ("volatility20d", 1)]

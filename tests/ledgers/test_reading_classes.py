@@ -892,3 +892,15 @@ def test_an_ordinal_before_a_superlative_is_that_place_never_a_contradiction(sto
     another set may be meant), never contradicted."""
     got = [(rule, sym, st) for rule, sym, st in statuses(store, text, holding) if rule == "ranking"]
     assert got == [("ranking", holding, status)]
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("worst_21s: SMH at -17.84%", "supported"),  # the lowest 21-session return of the universe
+        ("worst_21s: XLK at -7.76%", "not_verifiable"),  # second lowest: the sheet's set is not written
+    ],
+)
+def test_a_ranking_key_is_checked_on_the_option_its_value_names(store, text, status):
+    got = [(rule, st) for rule, _, st in statuses(store, text, "HEALTHCARE") if rule == "ranking"]
+    assert got == [("ranking", status)]
