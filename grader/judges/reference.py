@@ -115,16 +115,19 @@ def checked_claims_of(
     What the prompt builder's touched fields and the reference judge both read, so it is computed once per bundle
     for a decision, keyed by everything the extraction and the check read (the text, time, default symbol, its
     certainty, the round, the universe index, the fields, the benchmark); a claim's verification depends on that
-    claim and its store alone, so a decision checked alone or in a batch gets the same result."""
-    from ledgers import VerifierConfig, extract_claims, verify_many
+    claim and its store alone, so a decision checked alone or in a batch gets the same result. A text written by
+    several decisions (a season's repeated phrasing) is read once and its claims stamped with each decision's time
+    (``ledgers.claims_at``); each decision's claims are still checked at its own time."""
+    from ledgers import VerifierConfig, claims_at, extract_claims, verify_many
 
     benchmark = bundle.info.benchmark
     fields = tuple(available)
-    slot = _memo(bundle, "_checked_claims").setdefault((id(universe), fields, benchmark), (universe, {}))
+    slot = _memo(bundle, "_checked_claims").setdefault((id(universe), fields, benchmark), (universe, {}, {}))
     if slot[0] is not universe:  # an index no longer alive left its id to this one
-        slot = (universe, {})
+        slot = (universe, {}, {})
         _memo(bundle, "_checked_claims")[(id(universe), fields, benchmark)] = slot
     memo: dict[tuple, list[tuple]] = slot[1]
+    read: dict[tuple, list] = slot[2]  # (text, default, certain) -> its claims (at the time it was first read)
     keys: list[tuple] = []
     todo: dict[str | None, list[tuple]] = {}  # round -> (memo key, claims) of the decisions still to check
     for d in decisions:
@@ -135,16 +138,21 @@ def checked_claims_of(
         keys.append(key)
         if key in memo:
             continue
-        claims = extract_claims(
-            text,
-            d.decided_at,
-            default,
-            universe,
-            benchmark=benchmark,
-            available_fields=list(fields),
-            default_is_certain=certain,
-        )
-        todo.setdefault(d.round_id, []).append((key, claims))
+        first = read.get((text, default, certain))
+        if first is None:
+            first = read.setdefault(
+                (text, default, certain),
+                extract_claims(
+                    text,
+                    d.decided_at,
+                    default,
+                    universe,
+                    benchmark=benchmark,
+                    available_fields=list(fields),
+                    default_is_certain=certain,
+                ),
+            )
+        todo.setdefault(d.round_id, []).append((key, claims_at(first, d.decided_at)))
     config = VerifierConfig(benchmark=benchmark)
     for round_id, owned in todo.items():  # each decision is checked against what it could see
         claims = [c for _, cs in owned for c in cs]
