@@ -104,6 +104,12 @@ HELD_OUT = [
         FIXTURES / "holdout_v6" / "labels.jsonl",
         lambda lab: lab.round not in V6_DEV_ROUNDS,
     ),
+    (
+        "v7: rounds 2026-06-30-1M, 07-08-1W, 07-09-1W, 07-10-1W, 07-13-1M (real sentences) and a pipe-table sheet on "
+        "07-27-1M (held out whole: never read while writing rules)",
+        FIXTURES / "holdout_v7" / "labels.jsonl",
+        None,
+    ),
 ]
 V5_DEV_ROUNDS = frozenset(
     {"CB-2026-06-12-1W", "CB-2026-06-22-1M", "CB-2026-07-22-1M", "CB-2026-07-23-1M", "CB-2026-07-24-1M"}

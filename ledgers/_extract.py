@@ -22,7 +22,16 @@ from datetime import datetime
 from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex, UniverseMember
-from ledgers.reading import clause_start, main_subject, parse_text, piece_label
+from ledgers.reading import (
+    clause_start,
+    key_before,
+    key_field_of,
+    main_subject,
+    parse_text,
+    piece_label,
+    ranking_keys,
+    table_rows,
+)
 from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
 from ledgers.reading._figure_rank import figure_rank
 
@@ -181,6 +190,24 @@ def _unavailable(a: Assertion, available: Collection[str] | None) -> bool:
     return have.isdisjoint(RETURN_WINDOWS) and "close" not in have
 
 
+_FIGURE_CELL = re.compile(r"[~\u2248]?\s*[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s*(?:%|x|bp|pp|pts?)?")
+"""A cell that holds one figure and nothing else: read under its column's header ("vol 30d" + "20.00%")."""
+
+
+def _prefix_doubt(body: str, span: tuple[int, int], who: str | None, index: UniverseIndex | None) -> str | None:
+    """A key read past its leading part ("spy" of "spy_off_high") is read with certainty only when that part is
+    the ticker of the option the figure is checked against."""
+    figures = list(re.finditer(r"[+\-\u2212]?\$?\d", body[span[0] : span[1]]))
+    at = span[0] + (figures[-1].start() if figures else 0)
+    key = key_before(body, at)
+    if key is None or key.prefix is None:
+        return None
+    named = index.resolve(key.prefix.upper()) if index is not None else None
+    if named is None or named != who:
+        return f"its key '{key.text}' opens with '{key.prefix}', which is not the option it is checked against"
+    return None
+
+
 def claims_at(claims: list[Claim], decided_at: datetime) -> list[Claim]:
     """``claims`` as :func:`extract_claims` gives them for the same text and arguments at ``decided_at``: the time is
     only stamped on each claim (nothing of a text is read relative to it), so a text read once serves every
@@ -232,6 +259,7 @@ def extract_claims(
         )
         if read.doubt is None and a.rule == "exact_numeric":
             keyed = key_doubt(body, span, a.field)  # "up_days_30d: 68%" read as the 30-day return
+            keyed = keyed or _prefix_doubt(body, span, who, index)  # "spy_off_high: -0.76%": SPY's, for certain
             if keyed is not None:
                 read = ClauseRead(read.clause, keyed)
         unread = None if a.rule == "ranking" else figure_rank(body, span, rankings)
@@ -278,6 +306,52 @@ def extract_claims(
                     unread=unread.model_copy(update={"separate": True}),
                 )
             )
+
+    subject: str | None = default_symbol
+    rows = table_rows(text, index.resolve) if index is not None else []
+    for row in rows:  # structure before prose: a table's row is its option's, a cell is its column's
+        subject, strong = row.symbol, True
+        for cell in row.cells:
+            value = text[cell.start : cell.end]
+            body = value
+            if _FIGURE_CELL.fullmatch(value) is not None:  # "vs SPY 30d" + "+4.07%": read as the key "vs_SPY_30d"
+                key = re.sub(r"[^A-Za-z0-9.]+", "_", cell.header).strip("_")
+                spelt = key_before(f"{key}: ", len(key) + 2)
+                head = key if spelt is not None and key_field_of(spelt) is not None else cell.header
+                body = f"{head}: {value}"
+            offset = cell.start - (len(body) - len(value))
+            mentions = index.mentions(body) if index else []
+            parsed = parse_text(body, subject, (), mentions, bench, strong_symbol=True)
+            rankings = [sp for a, sp in zip(parsed.assertions, parsed.spans, strict=True) if a.rule == "ranking"]
+            for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
+                if a.rule != "forecast" and _unavailable(a, available_fields):
+                    add(Assertion(rule="briefing", symbol=a.symbol, raw=a.raw), span, body, offset, briefing=True)
+                else:
+                    add(a, span, body, offset)
+    for ranks in ranking_keys(text) if index is not None else []:  # "most_volatile: EWY at 80.19%"
+        line_start = text.rfind("\n", 0, ranks.start) + 1
+        line_end = text.find("\n", ranks.start)
+        body = text[line_start : len(text) if line_end == -1 else line_end]
+        mentions = index.mentions(body) if index else []
+        ranked_options = [m for m in mentions if not m.reference and m.start >= ranks.value_start - line_start]
+        if not ranked_options or body[ranks.value_start - line_start : ranked_options[0].start].strip():
+            continue  # the value must open with the option it ranks
+        subject, strong, rankings = ranked_options[0].symbol, True, []
+        ranked = Assertion(
+            rule="ranking",
+            symbol=subject,
+            field=ranks.field,
+            polarity=ranks.polarity,
+            op="eq",
+            window=1,
+            raw=text[ranks.start : ranks.end],
+        )
+        add(ranked, (ranks.start - line_start, ranked_options[0].end), body, line_start)
+    if rows:  # the rows read are not read again as prose (offsets kept)
+        chars = list(text)
+        for row in rows:
+            chars[row.start : row.end] = " " * (row.end - row.start)
+        text = "".join(chars)
 
     for seg_offset, segment, seg_symbol, hypothetical in _segments(text, index):
         subject = seg_symbol or default_symbol

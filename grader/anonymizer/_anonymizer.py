@@ -68,6 +68,10 @@ _CORPORATE_SUFFIX = re.compile(
 )
 
 
+_LAB_FAMILIES = frozenset(
+    {"openai", "anthropic", "google", "alphabet", "meta", "facebook", "xai", "mistral", "deepseek", "alibaba"}
+)
+"""Families whose company names stay identity names: never read as a neutral company beside a model."""
 _ORDINARY_WORD = re.compile(r"[a-z]{3,}")
 _SPEAKER_BEFORE = re.compile(r"\b(?:I|we|me)\s+$")
 """"I grok the setup": right after the author's own pronoun a model line may be the author naming itself."""
@@ -147,6 +151,23 @@ class Anonymizer:
             [v for c in contestants for v in identity_values(c)], [c.provider_family for c in contestants], symbols
         )
         self._tickers = re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, symbols))})(?![\w])") if symbols else None
+        # traded companies that are no contestant's lab: one named beside a model makes its piece market news
+        # ("Apple's China iPhone AI features reportedly use Qwen models")
+        companies = sorted(
+            {
+                a
+                for a in self.allowlist
+                if a not in symbols
+                and len(a) >= 4
+                and a[0].isupper()
+                and re.split(r"[\s,.]+", a.lower())[0] not in _LAB_FAMILIES
+            },
+            key=len,
+            reverse=True,
+        )
+        self._companies = (
+            re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, companies))})(?![\w])") if companies else None
+        )
         self._alias_tokens = frozenset({a.alias for a in self.assignments} | {a.alias_id for a in self.assignments})
         self._seen: dict[str, tuple[list[FrameSpan], list[Group]]] = {}  # text -> its frames and name groups
 
@@ -373,7 +394,7 @@ class Anonymizer:
         if (
             kind in ("model", "contestant")
             and not self._names_a_contestant(mention)
-            and market_clause(text, g.start, g.end, self._tickers)
+            and market_clause(text, g.start, g.end, self._tickers, self._companies)
         ):
             # a model or product named as an actor in market news ("DeepSeek's R1 release knocked 17% off NVDA",
             # "Amazon's Bedrock added Claude") stays verbatim: never an alias where a product stood

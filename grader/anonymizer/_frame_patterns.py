@@ -65,6 +65,32 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
             ),
         ),
         ("label", re.compile(r"(?i)作者\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
+        # "xai's model speaking", "Mistral's agent here": the lab's own model as the speaker
+        (
+            "signature",
+            re.compile(
+                rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}['\u2019]s\s+"
+                rf"(?:model|agent|desk|bot|assistant|system|llm))\s+(?:here|speaking|signing(?:\s+off)?|reporting)\b"
+            ),
+        ),
+        # the access named after how the text was made: "generated with [model] via meta API"
+        (
+            "self_reference",
+            re.compile(
+                rf"(?i)\b(?:generated|produced|written|composed|drafted|served|run)\b[^.;\n]{{0,60}}?\bvia\s+(?:the\s+)?"
+                rf"(?P<who>{ident})(?=(?:['\u2019]s)?\s+(?:API|endpoint|SDK)\b)"
+            ),
+        ),
+        # how the text was made: "generated with llama-3.3-70b", "(via Anthropic API)", ", served via the deepseek API"
+        (
+            "self_reference",
+            re.compile(
+                rf"(?im)(?:^|(?<=[(\[,;])|(?<=[\u2014\u2013])|\b(?:generated|produced|written|composed|drafted|"
+                rf"served|run|created|made|accessed|queried)(?=\s))\s*(?:(?:with|using|via|through|on)\s+)"
+                rf"(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=(?:['\u2019]s)?\s+(?:API|endpoint|SDK|"
+                rf"console|playground|platform|model|weights)\b|[\s.,;:)\]]|$)"
+            ),
+        ),
         # "I am X" in other languages: "Я — Лама 4", "私は「クロード」", "저는 ‘딥시크’", "我是通义千问",
         # "Je suis un modèle Mistral", "Ich bin Claude", "Soy Gemini"
         (

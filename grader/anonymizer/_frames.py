@@ -51,6 +51,33 @@ _FRAME_TAIL = re.compile(
 """What describes the same author right after a frame: "(OpenAI)", "researchers at Meta", ", a Google DeepMind
 model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell,
 nor a full stop: "built by OpenAI. Separately, ..." ends at the name)."""
+_KEY_LINE = re.compile(r"(?im)^[ \t]*(?:[\w-]{2,30}(?:[ \t]+by)?[ \t]*:[^\n]*|(?:[\w.-]{1,40}=[^\s=]*[ \t]*)+)$")
+"""A line that is one key and its value ("Signed-off-by: Llama 3.3 <llama@meta.com>", "author: gpt-5 (OpenAI)"),
+or only ``key=value`` pairs ("DASHSCOPE_API_KEY=*** MODEL=qwen-plus")."""
+_RUN_ENDS = frozenset("\u3002\uff0c\uff1b\uff1a\u3001\uff08\uff09,;()[]<>\"'")
+
+
+def _label_region(text: str, start: int, end: int) -> tuple[int, int]:
+    """What a label found at ``start..end`` spans: the brackets it sits in on its line ("[xAI / grok-4]"), else the
+    key line it is the value of, else the run of non-blank characters around it ("qwen@dashscope")."""
+    line_lo = text.rfind("\n", 0, start) + 1
+    line_hi = text.find("\n", end)
+    line_hi = len(text) if line_hi == -1 else line_hi
+    for opener, closer in ("[]", "<>", "()"):
+        lo, hi = text.rfind(opener, line_lo, start), text.find(closer, end, line_hi)
+        if lo != -1 and hi != -1 and closer not in text[lo + 1 : start]:
+            return lo + 1, hi
+    key_line = _KEY_LINE.match(text, line_lo)
+    if key_line is not None and key_line.end() == line_hi and len(text[line_lo:line_hi]) <= 100:
+        return line_lo, line_hi
+    lo, hi = start, end
+    while lo > line_lo and not text[lo - 1].isspace() and text[lo - 1] not in _RUN_ENDS:
+        lo -= 1
+    while hi < line_hi and not text[hi].isspace() and text[hi] not in _RUN_ENDS:
+        hi += 1
+    return lo, hi
+
+
 _GENERIC_WORDS = frozenset(
     """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
 thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split()
@@ -240,7 +267,12 @@ class Frames:
         # misspelt names ("Cluade", "gemni", "Lamma-4", "Deepseak") are names too (``self.ident`` holds them)
         found: list[FrameSpan] = []
         for m in _LABEL.finditer(text):
-            found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
+            end = m.end("val")
+            opener = text[m.start("key") - 1] if m.start("key") > 0 else ""
+            if opener in "([":  # "(model: qwen3-235b) Sell YUMC": a label in brackets ends at its bracket
+                close = text.find(")" if opener == "(" else "]", m.start("val"), end)
+                end = close if close != -1 else end
+            found.append(FrameSpan(m.start("val"), end, "label"))
         for m in _TAG_LABEL.finditer(text) if "<" in text else ():
             found.append(FrameSpan(m.start("val"), m.end("val"), "label"))
         header_cols: list[int] = []
@@ -262,6 +294,7 @@ class Frames:
                     pos += len(c) + 1
         sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
         framed: list[tuple[int, int]] = []  # sentences that hold an authorship frame
+        labels: list[tuple[int, int]] = []  # the labels' own extent: "[xAI / grok-4]", "qwen@dashscope", a key line
         inherent_frames, other_frames = self._patterns if windows else ([], [])  # no window: nothing to match
         for kind, rx in [*inherent_frames, *other_frames]:
             inherent = any(rx is r for _, r in inherent_frames)
@@ -275,7 +308,10 @@ class Frames:
                 ):
                     continue
                 found.append(FrameSpan(s, e, kind))
-                framed += [(a, b) for a, b in sentences if a <= s < b]
+                if kind == "label":  # a label says who wrote the text; the sentence after it need not describe it
+                    labels.append(_label_region(text, s, e))
+                else:
+                    framed += [(a, b) for a, b in sentences if a <= s < b]
         # a frame takes along what describes the same author right after it: "(OpenAI)", "(Sonnet 4.5)",
         # "researchers at Meta", ", a Google DeepMind model"
         tails = []
@@ -303,6 +339,13 @@ class Frames:
                         continue  # "a mistral wind": an ordinary word, lower case
                     if m.group(0).isupper() and len(m.group(0)) <= 5 and m.group(0) in self._symbols:
                         continue
+                    found.append(FrameSpan(m.start(), m.end(), "self_reference"))
+        for (
+            lo,
+            hi,
+        ) in labels:  # every name inside a label is the author's: "[xAI / grok-4]", "Llama 3.3 <llama@meta.com>"
+            for m in self.ident_scan.finditer(text, lo, hi):
+                if not (m.group(0).isupper() and len(m.group(0)) <= 5 and m.group(0) in self._symbols):
                     found.append(FrameSpan(m.start(), m.end(), "self_reference"))
         # a name cut short by a lazy frame ("GPT-4" of "GPT-4.1") is taken whole
         whole = []

@@ -199,6 +199,20 @@ class LeakGuard:
             ),
             ("authorship", re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}")),
             (
+                "authorship",  # where the author comes from: "my training at OpenAI", "our fine-tuning by Meta"
+                re.compile(
+                    rf"(?i)\b(?:my|our)\s+(?:training|pre-?training|post-?training|fine-?tuning|alignment|origins?|"
+                    rf"roots|weights|creators?|makers?|developers?)\s+(?:at|by|with|from|in)\s+(?:the\s+)?{ident}"
+                ),
+            ),
+            (
+                "authorship",  # how the text came to be: "generated with llama-3.3", "served via the deepseek API"
+                re.compile(
+                    rf"(?i)\b(?:generated|produced|written|composed|drafted|served|run|output)\s+(?:with|using|via|"
+                    rf"through|on)\s+(?:the\s+)?{ident}|\bvia\s+(?:the\s+)?{ident}(?:'s)?\s+(?:API|endpoint|SDK)\b"
+                ),
+            ),
+            (
                 "authorship",
                 re.compile(
                     rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s*,\s*(?:I|we)\b"
@@ -212,7 +226,7 @@ class LeakGuard:
             (
                 "signature",
                 re.compile(
-                    rf"(?im)(?:^|[.!]\s+)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s+(?:here|speaking|signing\s+off|out)\b"
+                    rf"(?im)(?:^|[.!]\s+)\s*{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+(?:here|speaking|signing\s+off|out)\b"
                 ),
             ),
             (

@@ -10,7 +10,7 @@ MARKET_WORDS = re.compile(
     r"offering|hosts?|hosted|integrat(?:ion|es|ed)|shares|stock|earnings|guid\w*|funding|raised|valuation|partnership|"
     r"contract|customers?|adoption|app|benchmarks?|outage|lawsuit|sales|margins?|demand|spending|"
     r"invest(?:ment|ed|s)|stake|acqui(?:re|red|sition)|chips?|gpus?|cluster|bedrock|azure|vertex|copilot|seats?|"
-    r"subscribers|downloads|pop|drove|weighed|tailwind|headwind|ships?|shipped|lists|listing|listed|relaunch|pric\w+|"
+    r"subscribers|downloads|pop|drove|weighed|tailwind|headwind|ships?|shipped|shipping(?!\s+as\b)|wins|losses|lists|listing|listed|relaunch|pric\w+|"
     r"run-rate|default|undercut|relies|rely|relied|rolled|rollout|license|headlines|flopped|demo|usage|caps|picked|"
     r"closed|series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
     r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced)\b"

@@ -27,6 +27,8 @@ def _run_inputs(run_id: str, rubric: str | None, season: Path | None, allow_real
             fail(f"no run {run_id!r} in this database")
         s.expunge(run)
         season_row = s.get(SeasonRow, run.season_id)
+        if season_row is None:
+            fail(f"run {run_id!r}: no season row {run.season_id} in this database")
         source = Path(season_row.source_path)
     if not run.panel_doc:
         fail(f"run {run_id!r} stored no panel; it cannot be followed up here")

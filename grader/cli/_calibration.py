@@ -118,7 +118,7 @@ def import_(
         stored: set[tuple] = set()  # the grade alone
         for h in s.scalars(select(HumanGradeRow).where(HumanGradeRow.run_id == run_id)):
             subs = h.sub_scores or {}
-            key = _grade_key(
+            grade_key = _grade_key(
                 h.annotator,
                 keys.get(h.contestant_id, ""),
                 {
@@ -127,8 +127,8 @@ def import_(
                     **{f"{p}_sub_scores": subs.get(p) or {} for p in ("reasoning", "evidence")},
                 },
             )
-            stored.add(key)
-            stored_at.add((key, _utc(h.created_at)))
+            stored.add(grade_key)
+            stored_at.add((grade_key, _utc(h.created_at)))
     for col in columns:
         part, _, sub = col.partition(".")
         if part in ("reasoning", "evidence") and sub and sub not in rubric.sub_component_weights(part):

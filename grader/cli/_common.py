@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -32,7 +33,7 @@ def load_or_exit(season_dir: Path):
         raise typer.Exit(1) from None
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` (plain text, never read as markup: it may quote bundle text) and exit ``code``."""
     err_console.print(f"[bold red]error:[/] {for_terminal(message, multiline=True)}")
     raise typer.Exit(code)

@@ -138,7 +138,8 @@ class FakeAnthropic(HttpFakeServer):
             schema, schema_name = tool.get("input_schema"), tool.get("name")
         else:
             schema, schema_name = None, None
-        messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+        given_messages = body.get("messages")
+        messages = given_messages if isinstance(given_messages, list) else []
         fake = self.admit(
             received_at=arrived,
             endpoint="messages" if wait else "batch:messages",

@@ -190,7 +190,7 @@ class _BatchServicer(batch_pb2_grpc.BatchMgmtServicer):
                     batch_request_id=item.batch_request_id,
                     response=batch_pb2.BatchResultData(completion_response=response),
                 )
-            batch.results.append((item.batch_request_id, _XaiResult(result)))
+            batch.results.append((item.batch_request_id, _XaiResult(result) if result is not None else None))
         batch.ends_at = time.time() + self._fake.batches.latency_s
         return empty_pb2.Empty()
 
@@ -270,5 +270,6 @@ class FakeXai(FakeServer):
         if self._server is None:
             return
         self.begin_stop()
-        self._stopping.wait()
+        if self._stopping is not None:  # begin_stop set it: the server is stopping
+            self._stopping.wait()
         self._server, self._stopping = None, None

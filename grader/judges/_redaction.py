@@ -4,12 +4,18 @@ reply or parsed reply should carry a key)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, overload
 
 from ._endpoint_policy import LOCAL_PLACEHOLDER_KEY
 from ._outcome import CallOutcome
 
 
+@overload
+def redact(text: str, secret: str) -> str: ...
+@overload
+def redact(text: None, secret: str) -> None: ...
+@overload
+def redact(text: str | None, secret: str) -> str | None: ...
 def redact(text: str | None, secret: str) -> str | None:
     """`text` with `secret` blanked out (defence in depth: no error message should carry a key)."""
     if text is None or not secret or secret == LOCAL_PLACEHOLDER_KEY:

@@ -14,7 +14,7 @@ import asyncio
 import json
 import time
 from contextlib import asynccontextmanager
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ._outcome import CallOutcome, ErrorKind, error_kind_for_status, retry_after_seconds
 from ._protocol import BatchApiError, BatchResult
@@ -22,7 +22,14 @@ from ._ratelimits import snapshot_from_headers
 from ._redaction import redact
 from ._spec import JudgeSpec
 
-ClientT = TypeVar("ClientT")
+
+class ClosableClient(Protocol):
+    """An async SDK client: all a judge does with it besides its calls is close it."""
+
+    async def close(self) -> None: ...
+
+
+ClientT = TypeVar("ClientT", bound=ClosableClient)
 
 
 class Stopwatch:

@@ -99,7 +99,7 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
         watch = Stopwatch()
         try:
             async with asyncio.timeout(backstop_timeout(self.spec)):
-                raw = await client.messages.with_raw_response.create(**params)
+                raw = await client.messages.with_raw_response.create(**_sdk_arguments(params))
                 body = redact(await raw.text(), secret) or ""
         except anthropic.APIStatusError as error:
             return http_failure(
@@ -200,15 +200,15 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
                 )
             return outcome_of_message(message, raw, {"request_id": None})
         if kind == "errored":
-            error = ((result.get("error") or {}).get("error")) or {}
-            error_kind = _BATCH_ERROR_KINDS.get(str(error.get("type")), "request")
+            failure = ((result.get("error") or {}).get("error")) or {}
+            error_kind = _BATCH_ERROR_KINDS.get(str(failure.get("type")), "request")
             # the status the same error has on a synchronous call: a 529 overloaded is a refusal for capacity too
             return CallOutcome(
                 False,
                 raw,
                 error_kind=error_kind,
-                http_status=_BATCH_ERROR_STATUS.get(str(error.get("type"))),
-                error_message=f"batch: {error.get('type')}: {error.get('message')}",
+                http_status=_BATCH_ERROR_STATUS.get(str(failure.get("type"))),
+                error_message=f"batch: {failure.get('type')}: {failure.get('message')}",
             )
         # expired or canceled: the request never ran
         return CallOutcome(False, raw, error_kind="timeout", error_message=f"batch: the request {kind}")
@@ -258,3 +258,14 @@ def outcome_of_message(message: Any, body: str, fields: dict[str, Any]) -> CallO
         refusal = (details.explanation if details is not None else None) or text or "stop_reason=refusal"
     truncated = message.stop_reason in _TRUNCATING_STOPS
     return outcome_from_text(text, raw_reply=body, truncated=truncated, refusal=refusal, **fields)
+
+
+_BODY_ONLY = ("temperature",)
+"""Body fields the installed SDK's ``messages.create`` does not name (anthropic 2.x dropped ``temperature`` from its
+signature; the Messages API still reads it): sent through ``extra_body``, so the body is still ``request_params``."""
+
+
+def _sdk_arguments(params: dict[str, Any]) -> dict[str, Any]:
+    args = {k: v for k, v in params.items() if k not in _BODY_ONLY}
+    extra = {k: params[k] for k in _BODY_ONLY if k in params}
+    return {**args, "extra_body": extra} if extra else args

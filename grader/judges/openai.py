@@ -15,7 +15,7 @@ import openai
 from openai import AsyncOpenAI
 from openai.types.responses import Response
 
-from ._outcome import CallOutcome, outcome_from_text
+from ._outcome import CallOutcome, ErrorKind, outcome_from_text
 from ._protocol import BatchItem, BatchResult, BatchState
 from ._ratelimits import snapshot_from_headers
 from ._redaction import redact
@@ -242,7 +242,7 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
         if not response:
             error = item.get("error") or {}
             code = str(error.get("code") or "")
-            kind = "timeout" if code in ("batch_expired", "batch_cancelled") else "server"
+            kind: ErrorKind = "timeout" if code in ("batch_expired", "batch_cancelled") else "server"
             return CallOutcome(False, raw, error_kind=kind, error_message=f"batch: {code}: {error.get('message')}")
         status = int(response.get("status_code") or 0)
         fields: dict[str, Any] = {"http_status": status, "request_id": response.get("request_id")}

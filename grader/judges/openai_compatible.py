@@ -55,14 +55,10 @@ class OpenAICompatibleJudge(SdkJudge[AsyncOpenAI], Provider):
                 base_url=spec.endpoint,
                 timeout=spec.timeout_s,
                 max_retries=0,
-                **(
-                    {
-                        "http_client": openai.DefaultAsyncHttpxClient(
-                            timeout=spec.timeout_s, event_hooks={"response": [_keep_raw_body]}
-                        )
-                    }
+                http_client=(
+                    openai.DefaultAsyncHttpxClient(timeout=spec.timeout_s, event_hooks={"response": [_keep_raw_body]})
                     if keep_bodies
-                    else {}
+                    else None  # the SDK's own client
                 ),
             ),
         )

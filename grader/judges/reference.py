@@ -305,7 +305,11 @@ class ReferenceJudge:
         }
         outcome = self.outcomes.get(contestant_id) or {}
         alpha = outcome.get("alpha")
-        outcome_score = None if self.pending or alpha is None else _clip(50 + 500 * alpha)
+        outcome_score: int | None = None
+        outcome_note = "pending: no outcome"
+        if not self.pending and alpha is not None:
+            outcome_score = _clip(50 + 500 * alpha)
+            outcome_note = f"alpha {alpha * 100:.2f}% mapped to 50 + 500 × alpha"
         reliability = self._reliability(decisions)
         from ledgers._structured import to_structured
 
@@ -340,9 +344,7 @@ class ReferenceJudge:
             },
             "outcome": {
                 "score": outcome_score,
-                "note": "pending: no outcome"
-                if outcome_score is None
-                else f"alpha {alpha * 100:.2f}% mapped to 50 + 500 × alpha",
+                "note": outcome_note,
             },
             "data_reliability": {"score": reliability, "note": "share of trades priced near the last known close"},
             "lookahead_check": {

@@ -63,7 +63,7 @@ def no_retry_channel_options() -> list[tuple[str, Any]]:
     The deadline is not put in this service config (a fractional "0.400s" there expired calls at
     once in grpcio 1.85); the SDK's timeout interceptor sets it from `timeout=` on every call.
     """
-    service_config = {"methodConfig": [{"name": [{}]}]}
+    service_config: dict[str, Any] = {"methodConfig": [{"name": [{}]}]}
     return [("grpc.enable_retries", 0), ("grpc.service_config", json.dumps(service_config))]
 
 

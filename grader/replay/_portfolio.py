@@ -137,6 +137,14 @@ def _close_matrix(bundle: SeasonBundle, days: list[date], entry: date) -> pd.Dat
     return wide.loc[[entry, *days]] if entry not in days else wide.loc[days]
 
 
+def _day_row(closes: pd.DataFrame, day: date) -> pd.Series:
+    """One day's closes by symbol (the matrix has one row a day)."""
+    row = closes.loc[day]
+    if not isinstance(row, pd.Series):
+        raise ValueError(f"{day}: more than one row of closes")
+    return row
+
+
 def replay_season(bundle: SeasonBundle) -> dict[str, ContestantReplay]:
     """Replay every contestant of a trading season (``format: trading``)."""
     return dict(SeasonReplays(bundle))
@@ -190,8 +198,8 @@ class _ReplayBasis:
         universe = [u.symbol for u in info.universe if u.symbol in closes.columns]
         sector_of = {u.symbol: (u.sector or "unknown") for u in info.universe}
 
-        entry_px = closes.loc[entry]
-        end_px = closes.loc[days[-1]]
+        entry_px = _day_row(closes, entry)
+        end_px = _day_row(closes, days[-1])
         bench_ret = float(end_px[info.benchmark] / entry_px[info.benchmark] - 1.0)
         asset_rets = {s: float(end_px[s] / entry_px[s] - 1.0) for s in universe if not math.isnan(entry_px[s])}
         oracle_sym = max(asset_rets, key=asset_rets.__getitem__) if asset_rets else None

@@ -33,7 +33,7 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
@@ -265,12 +265,31 @@ class RoundResults(_Frozen):
 # --- scoring ---
 
 
+class _RoundFields(TypedDict):
+    """What a round's summary says whatever its status."""
+
+    round_id: str
+    decided_at: datetime
+    entry_date: date
+    exit_date: date | None
+
+
+class _PickFields(TypedDict):
+    """What a contestant's outcome in a round says whatever the round's status."""
+
+    round_id: str
+    contestant_id: str
+    weights: dict[str, float]
+    hhi: float
+    cash_weight: float
+
+
 def _summarise_round(
     spec: RoundSpec, prices: Mapping[str, PricePair], benchmark: str, unpriced: list[str]
 ) -> RoundSummary:
     bench = prices.get(benchmark)
     resolved = spec.exit_date is not None and bench is not None and bench.exit is not None
-    base = {
+    base: _RoundFields = {
         "round_id": spec.id,
         "decided_at": spec.decided_at,
         "entry_date": spec.entry_date,
@@ -302,7 +321,7 @@ def _score_pick(pick: RoundPick, summary: RoundSummary, cash_symbol: str | None)
     weights = dict(pick.weights)
     hhi = sum(w * w for w in weights.values())
     cash_weight = weights.get(cash_symbol, 0.0) if cash_symbol else 0.0
-    base = {
+    base: _PickFields = {
         "round_id": pick.round_id,
         "contestant_id": pick.contestant_id,
         "weights": weights,

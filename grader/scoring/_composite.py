@@ -127,20 +127,23 @@ def judge_composite_exact(grade_like: Any, rubric: Rubric, outcome_available: bo
     evidence_subs = _as_mapping(
         _part(_part(grade_like, "evidence", "grade"), "sub_scores", "evidence"), "evidence.sub_scores"
     )
-    values: dict[str, Fraction | None] = {
+    values: dict[str, Fraction] = {
         "reasoning": axis_score_exact(reasoning_subs, rubric.axes.reasoning.weights(), "reasoning"),
         "evidence": axis_score_exact(evidence_subs, rubric.axes.evidence.weights(), "evidence"),
         "process": process_quality_exact(reasoning_subs, rubric),
     }
     outcome_raw = _part(_part(grade_like, "outcome", "grade"), "score", "outcome")
     outcome_used = bool(outcome_available) and outcome_raw is not None
-    values["outcome"] = exact(outcome_raw, "outcome.score") if outcome_used else None
+    outcome = exact(outcome_raw, "outcome.score") if outcome_used else None
+    if outcome is not None:  # without an outcome the weights have no "outcome" either
+        values["outcome"] = outcome
     reliability = _part(_part(grade_like, "data_reliability", "grade"), "score", "data_reliability")
     weights = composite_weights_exact(rubric, outcome_used)
     total_weight = sum(weights.values(), Fraction(0))
     composite = sum((w * values[c] for c, w in weights.items() if w), Fraction(0)) / total_weight
     return {
         **values,
+        "outcome": outcome,
         "data_reliability": None if reliability is None else exact(reliability, "data_reliability.score"),
         "composite": composite,
         "outcome_used": outcome_used,

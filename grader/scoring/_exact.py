@@ -20,21 +20,19 @@ def exact_number(value: object, what: str = "value") -> int | Fraction:
 
     Callers must divide with ``Fraction`` (never ``/`` on two ints).
     """
-    kind = type(value)
-    if kind is int:
-        return value  # type: ignore[return-value]
-    if kind is float and value.is_integer():  # type: ignore[attr-defined]
-        return int(value)  # type: ignore[call-overload]
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
     return exact(value, what)
 
 
 def exact(value: object, what: str = "value") -> Fraction:
     """The exact rational value of a finite number; ValueError names ``what`` otherwise."""
-    kind = type(value)
-    if kind is int:
-        return Fraction(value)  # type: ignore[arg-type]
-    if kind is float and math.isfinite(value):  # type: ignore[arg-type]
-        return Fraction(int(value)) if value.is_integer() else Fraction(repr(value))  # type: ignore[attr-defined]
+    if type(value) is int:
+        return Fraction(value)
+    if type(value) is float and math.isfinite(value):
+        return Fraction(int(value)) if value.is_integer() else Fraction(repr(value))
     if isinstance(value, bool) or value is None:
         raise ValueError(f"{what}: expected a number, got {value!r}")
     if isinstance(value, Fraction):

@@ -112,8 +112,8 @@ def score_run(
 
     order = sorted(((t, c) for c, t in totals.items() if t is not None), key=lambda tc: (-tc[0], tc[1]))
     ranks: dict[str, int] = {}
-    for position, (total, contestant) in enumerate(order):
-        tied = position > 0 and order[position - 1][0] == total
+    for position, (contestant_total, contestant) in enumerate(order):
+        tied = position > 0 and order[position - 1][0] == contestant_total
         ranks[contestant] = ranks[order[position - 1][1]] if tied else position + 1
 
     results = []

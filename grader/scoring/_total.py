@@ -16,13 +16,14 @@ BandName = Literal["strong", "mixed", "weak"]
 
 def median_decision_seconds_exact(seconds: Iterable[float | None]) -> Fraction | None:
     values: list[float | int | Fraction] = []
-    for value in seconds:
-        if value is None or (isinstance(value, float) and math.isnan(value)):  # None or NaN: no timing
+    for raw in seconds:
+        if raw is None or (isinstance(raw, float) and math.isnan(raw)):  # None or NaN: no timing
             continue
-        if type(value) not in (float, int):
-            value = exact(value, "decision_seconds")
-        elif type(value) is float and not math.isfinite(value):
-            raise ValueError(f"decision_seconds must be finite, got {value!r}")
+        value: float | int | Fraction = raw
+        if type(raw) not in (float, int):
+            value = exact(raw, "decision_seconds")
+        elif type(raw) is float and not math.isfinite(raw):
+            raise ValueError(f"decision_seconds must be finite, got {raw!r}")
         if value < 0:
             raise ValueError(f"decision_seconds must not be negative, got {value!r}")
         values.append(value)
@@ -105,7 +106,7 @@ def total_score(reasoning_median: float | None, efficiency: float | None, rubric
     return to_float(total_score_exact(reasoning_median, efficiency, rubric))
 
 
-def band(score: float, rubric: Rubric) -> BandName:
+def band(score: float | Fraction, rubric: Rubric) -> BandName:
     """strong at or above ``bands.strong``, mixed at or above ``bands.mixed``, else weak (unrounded)."""
     value = exact(score, "score")
     if value >= exact(rubric.bands.strong):

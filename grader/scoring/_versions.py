@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from grader.storage import ContestantScoreRow, RunRow, ScoreVersionRow, record_row_hashes, session_scope
+from rubric import Rubric
 
 from ._stored import read_stored_run, score_stored_run
 
@@ -27,9 +28,10 @@ def store_score_version(
         available = {c: (not pending) and bool(outcomes.get(c, {}).get("available", False)) for c in stored.grades}
         scores = score_stored_run(stored, rubric, available)
         previous = latest_version(s, run_id)
+        number = ((previous.number or 0) if previous else 0) + 1
         version = ScoreVersionRow(
             run_id=run_id,
-            number=((previous.number or 0) if previous else 0) + 1,
+            number=number,
             rubric_id=rubric.id,
             rubric_hash=rubric.content_hash,
             rubric_doc=rubric.model_dump(mode="json"),
@@ -68,7 +70,7 @@ def store_score_version(
         record_row_hashes(s, "score_version", [version.id])  # verify names an edit of any version, not only 1
         record_row_hashes(s, "contestant_score", [r.id for r in rows])
         run.official_eligible = official and all(sc.official_eligible for sc in scores)
-        return version.number
+        return number
 
 
 def version_by_number(session, run_id: str, number: int | None) -> ScoreVersionRow | None:
@@ -80,7 +82,7 @@ def version_by_number(session, run_id: str, number: int | None) -> ScoreVersionR
     )
 
 
-def version_rubric(version: ScoreVersionRow):  # type: ignore[no-untyped-def]
+def version_rubric(version: ScoreVersionRow) -> Rubric | None:
     """The rubric a version was scored under (stored with it since 0005; else loaded by id), or None."""
     from rubric import load_rubric, rubric_from_mapping
 
@@ -98,7 +100,7 @@ def run_rubric_ref(run: RunRow) -> str:
     return path if path and Path(path).is_file() else run.rubric_id
 
 
-def run_rubric(run: RunRow):  # type: ignore[no-untyped-def]
+def run_rubric(run: RunRow) -> Rubric:
     """The rubric a run was graded under (:func:`run_rubric_ref`; its id when the named file no longer loads)."""
     from rubric import load_rubric
 

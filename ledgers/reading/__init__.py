@@ -5,7 +5,8 @@ One module per concern: ``_vocab`` (shared word lists), ``_horizons``, ``_clause
 subjects), ``_fields`` (field phrases), ``_binding`` (what a number is bound to), ``_numbers`` (which numbers are
 claims), ``_number_assertion`` (a number found and the assertion it makes), ``_intent`` (probabilities, plans,
 forecasts), ``_ranking`` (superlatives and signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative
-readers, run by ``_qualitative``), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes).
+readers, run by ``_qualitative``), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes),
+``_keys`` (a figure written as a key's value), ``_tables`` (a markdown table's rows and columns).
 """
 
 from ledgers.reading._clauses import (
@@ -17,8 +18,10 @@ from ledgers.reading._clauses import (
     subjects,
 )
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
+from ledgers.reading._keys import key_before, key_field_of, ranking_keys
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._numbers import find_numbers
+from ledgers.reading._tables import table_rows
 from ledgers.reading._template import parse_assertions_cached, skeleton
 from ledgers.reading._text import Parsed, parse_assertions, parse_text
 
@@ -32,11 +35,15 @@ __all__ = [
     "find_numbers",
     "forecast_marker_before",
     "horizon_key",
+    "key_before",
+    "key_field_of",
     "main_subject",
     "parse_assertions",
     "parse_assertions_cached",
     "parse_text",
     "piece_label",
+    "ranking_keys",
     "skeleton",
+    "table_rows",
     "subjects",
 ]

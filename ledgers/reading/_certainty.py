@@ -50,7 +50,7 @@ from ledgers.reading._certainty_words import (
 )
 from ledgers.reading._clauses import Mention
 from ledgers.reading._fields import last_field_phrase
-from ledgers.reading._keys import KEY_WORDS
+from ledgers.reading._keys import FUSED_KEY, KEY_WORDS, key_before, key_field_of
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,7 @@ def _allowed(word: str, subject_words: Set[str], field_words: Set[str]) -> bool:
         or p in subject_words
         or p in field_words
         or p in KEY_WORDS
+        or FUSED_KEY.match(p)
         or _NUMBER.match(p)
         or _WINDOW.match(p)
         or p.isdigit()
@@ -371,6 +372,9 @@ def key_doubt(sentence: str, span: tuple[int, int], field: str | None) -> str | 
     lo = max(sentence.rfind(c, 0, at) for c in "\n|;,") + 1
     m = _KEY_BEFORE.search(sentence, lo, at)
     if m is None:
+        return None
+    spelt = key_before(sentence, at)
+    if spelt is not None and key_field_of(spelt) == field:  # "off_52w_high": the distance, spelt whole
         return None
     key = m["key"].replace("_", " ")
     while (named := last_field_phrase(key)) is not None:  # every measure the key names, last first

@@ -47,7 +47,8 @@ _A_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%|(?<![\w.])\d+\.\d
 _MEASURE_NOUN = re.compile(
     r"^\s+(?:(?:active|relative|recent|absolute|prior|5-session|21-session|[\w-]+-session)\s+){0,2}(?:gain|gains|return|"
     r"returns|reading|readings|score|trend|discount|distance(?:\s+from\s+(?:its\s+|the\s+)?highs?)?|drawdown|decline|loss|"
-    r"move|performance|value|level|correlation|beta|volatility|hole|participation|print)(?=\s+(?:in|among|of|across)\b)",
+    r"move|performance|value|level|correlation|beta|volatility|hole|participation|print|week|month|session|quarter)"
+    r"(?=\s+(?:in|among|of|across)\b)",
     re.I,
 )
 """The measure named again between a superlative and its scope ("the deepest discount in the ... cluster")."""
@@ -61,7 +62,7 @@ _ANY_SCOPE = re.compile(
 board" (a named group word in it restricts the set)."""
 _ENDS_HERE = re.compile(r"^\s*(?:\)\s*)?(?:[,.;:]|$)")
 _SCOPE_TAIL_OK = re.compile(
-    r"^(?:(?:group|funds?|etfs?|cohort|complex|space)\b\s*)?(?:context|set|list|cross-section|"
+    r"^(?:(?:group|funds?|etfs?|cohort|complex|space)\b\s*)?(?:(?:context|set|list|cross-section)\b\s*)?(?:"
     r"today|now|overall|this\s+(?:round|week|month)|right\s+now|at\s+present|"
     r"(?:over|on|in|for|across)\s+(?:that|this|the)\s+(?:window|period|stretch|horizon|span|"
     r"week|month|day|session|sessions)|by\s+that\s+measure)?"

@@ -5,14 +5,38 @@ from __future__ import annotations
 
 import re
 
-_WORD_NUM = {"one": 1, "two": 2, "three": 3, "five": 5, "six": 6, "seven": 7, "twelve": 12, "twenty": 20, "thirty": 30}
+_WORD_NUM = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "twenty": 20,
+    "twenty-one": 21,
+    "twenty-two": 22,
+    "thirty": 30,
+    "sixty": 60,
+    "sixty-three": 63,
+    "ninety": 90,
+}
+WORD_NUMBERS = "|".join(k.replace("-", r"[\s-]") for k in sorted(_WORD_NUM, key=len, reverse=True))
+"""The numbers a window is written in words with ("over twenty-one sessions"), longest first."""
 
 
 _HZ_UNIT = r"(?:trading[\s-]days?|sessions?|days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y|s)"
 """'s' is a session, as the CapitalBench tables write it ("21s", "5s")."""
 
 
-_HZ_NUM = r"(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)"
+_HZ_NUM = rf"(?:\d+|{WORD_NUMBERS})"
 
 
 HORIZON = rf"(?P<hn>{_HZ_NUM})\s*-?\s*(?P<hu>{_HZ_UNIT})\b"
@@ -107,5 +131,5 @@ FIELD_HORIZONS: dict[str, str] = {v: k for k, v in HORIZON_FIELDS.items()}
 
 
 def hz_num(token: str) -> int:
-    token = token.lower()
+    token = re.sub(r"[\s-]+", "-", token.lower())
     return _WORD_NUM[token] if token in _WORD_NUM else int(token)

@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ledgers._registry import resolve_field
+from ledgers.reading._binding import bind_prefix
+
 _KEY_BEFORE = re.compile(
     r"(?:^|(?<=[\s|,;(\[{\"'/]))(?P<key>[A-Za-z][A-Za-z0-9_.\-]{0,39}(?:\s+\d{1,3}[a-z]{0,4})?)\s*[\"']?\s*"
     r"(?P<sep>=|:)\s*[\"']?\s*$"
@@ -31,6 +34,7 @@ _WORDS: dict[str, str] = {
     "excess": "active return",
     "rel": "active return",
     "vol": "volatility",
+    "volatile": "volatility",
     "volatility": "volatility",
     "sigma": "volatility",
     "mdd": "max drawdown",
@@ -69,8 +73,11 @@ _PAIRS: dict[tuple[str, str], str] = {
     ("quality", "score"): "quality score",
     ("vs", "spy"): "active return",
     ("vs", "sp500"): "active return",
+    ("up", "days"): "up-day share",
+    ("up", "day"): "up-day share",
+    ("updays", "share"): "up-day share",
 }
-_FUSED = re.compile(r"^r(?P<window>\d{1,3}[dwmy])$")
+FUSED_KEY = re.compile(r"^r(?P<window>\d{1,3}[dwmy])$")
 """"r7d", "r30d", "r1y": a return and its window written as one word."""
 
 
@@ -88,6 +95,9 @@ class Key:
     start: int
     phrase: str | None
     strong: bool
+    prefix: str | None = None
+    """A leading part the phrase was spelt without ("spy" of "spy_off_high"): it must name an option (the caller
+    checks it against the universe), else the key is not read with certainty."""
 
 
 def key_before(text: str, start: int, floor: int = 0) -> Key | None:
@@ -97,7 +107,24 @@ def key_before(text: str, start: int, floor: int = 0) -> Key | None:
         return None
     key = m["key"]
     strong = m["sep"] == "=" or "_" in key
-    return Key(key, m.start("key"), spell(key), strong)
+    phrase = spell(key)
+    prefix = None
+    if phrase is None and strong:
+        prefix, phrase = _spell_after_prefix(key)
+    return Key(key, m.start("key"), phrase, strong, prefix)
+
+
+_PREFIX = re.compile(r"^(?P<prefix>[A-Za-z]{2,5})[_.\-](?P<rest>.+)$")
+
+
+def _spell_after_prefix(key: str) -> tuple[str | None, str | None]:
+    """'spy_off_high', 'rsp_vol_30d': a snake_case key that opens with a ticker names the option and then the
+    field. Only a part no abbreviation reads can be that ticker; the rest must spell a field on its own."""
+    m = _PREFIX.match(key)
+    if m is None or m["prefix"].lower() in _WORDS:
+        return None, None
+    phrase = spell(m["rest"])
+    return (m["prefix"], phrase) if phrase is not None else (None, None)
 
 
 def spell(key: str) -> str | None:
@@ -108,7 +135,7 @@ def spell(key: str) -> str | None:
     i = 0
     while i < len(parts):
         p = parts[i]
-        fused = _FUSED.match(p)
+        fused = FUSED_KEY.match(p)
         if fused is not None and window is None:
             words.append("return")
             window = fused["window"]
@@ -141,4 +168,51 @@ def spell(key: str) -> str | None:
     return f"{phrase} {window}" if window else phrase
 
 
-__all__ = ["KEY_WORDS", "Key", "key_before", "spell"]
+def key_field_of(key: Key) -> str | None:
+    """The field a key names: a registry name or alias as written ("quality_evidence_score", "vol_21s"), or the
+    measure and window its abbreviations spell ("mdd_21s", "act_5s")."""
+    field = resolve_field(key.text)
+    if field is None and key.phrase is not None:
+        named = bind_prefix(key.phrase + " ", len(key.phrase) + 1, 0)
+        field = named.field if named is not None and named.rule == "exact_numeric" else None
+    return field
+
+
+_RANKING_KEY = re.compile(
+    r"(?im)^[ \t]*(?P<key>(?P<dir>most|least|best|worst|top|bottom|highest|lowest|strongest|weakest)[_\-]"
+    r"(?P<rest>[a-z0-9_\-]{2,30}))[ \t]*[:=][ \t]*(?P<value>[^\n]+)$"
+)
+_UP = frozenset({"most", "best", "top", "highest", "strongest"})
+_VALUED_WORDS = frozenset({"best", "worst", "strongest", "weakest", "top", "bottom"})
+
+
+@dataclass(frozen=True)
+class RankingKey:
+    """A key that ranks the option its value names ("most_volatile: EWY", "worst_30d: XME at -13.24%")."""
+
+    start: int
+    end: int
+    """The key in the text."""
+    value_start: int
+    field: str
+    polarity: int
+
+
+def ranking_keys(text: str) -> list[RankingKey]:
+    """Structure before prose: a desk sheet's key that ranks, with the field its words spell (a window alone, for
+    'best'/'worst', is that window's return); a key whose field cannot be spelt, or 'best' of a risk measure, is
+    not read."""
+    out = []
+    for m in _RANKING_KEY.finditer(text):
+        word, rest = m["dir"].lower(), m["rest"]
+        phrase = spell(rest)
+        if phrase is None and _WINDOW.match(rest) and word in _VALUED_WORDS:
+            phrase = f"return {rest}"
+        field = key_field_of(Key(rest, 0, phrase, True)) if phrase else None
+        if field is None or (word in _VALUED_WORDS and not field.startswith(("return", "activeReturn"))):
+            continue
+        out.append(RankingKey(m.start("key"), m.end("key"), m.start("value"), field, 1 if word in _UP else -1))
+    return out
+
+
+__all__ = ["FUSED_KEY", "KEY_WORDS", "Key", "RankingKey", "key_before", "key_field_of", "ranking_keys", "spell"]

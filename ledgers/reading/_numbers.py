@@ -18,10 +18,11 @@ from ledgers.reading._horizons import (
     FIELD_HORIZONS,
     HORIZON_AFTER_NUM,
     HORIZON_RE,
+    WORD_NUMBERS,
     is_rate_tenor,
     match_horizon,
 )
-from ledgers.reading._keys import Key, key_before
+from ledgers.reading._keys import key_before, key_field_of
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._vocab import (
     CONTEXT_JUST_BEFORE,
@@ -142,26 +143,16 @@ _PRIOR_BEFORE = re.compile(r"\bprior(?:[\s-]+window)?\b[^.;,()]{0,20}$", re.I)
 
 _ELIDED_WINDOW = re.compile(
     r"\s*(?:(?:vs\.?|versus|against)\s+(?:the\s+)?[A-Z][\w&]*\s+)?(?:over|across|in|for)\s+"
-    r"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{1,3}|one|two|three|five|six|seven|"
-    r"twelve|twenty|thirty)\b(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))",
+    rf"(?:the\s+)?(?:last\s+|past\s+|prior\s+)?(?P<n>\d{{1,3}}|{WORD_NUMBERS})\b"
+    r"(?!\s*[-\u2013]?\s*(?:%|[A-Za-z]|\d))",
     re.I,
 )
 """'over five', 'across 5', 'over the last three': a window whose unit is left to the sentence's earlier one."""
 _UNIT_WRITTEN = re.compile(
-    r"(?<![\w.])(?:\d+|one|two|three|five|six|seven|twelve|twenty|thirty)\s*-?\s*"
+    rf"(?<![\w.])(?:\d+|{WORD_NUMBERS})\s*-?\s*"
     r"(?P<u>trading[\s-]days?|sessions?|days?|weeks?|months?|years?|s|d)\b",
     re.I,
 )
-
-
-def key_field_of(key: Key) -> str | None:
-    """The field a key names: a registry name or alias as written ("quality_evidence_score", "vol_21s"), or the
-    measure and window its abbreviations spell ("mdd_21s", "act_5s")."""
-    field = resolve_field(key.text)
-    if field is None and key.phrase is not None:
-        named = bind_prefix(key.phrase + " ", len(key.phrase) + 1, 0)
-        field = named.field if named is not None and named.rule == "exact_numeric" else None
-    return field
 
 
 def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:

@@ -28,7 +28,7 @@ READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
     (("growth",), fundamentals.read_growth),
     (("valu", "cheap", "expensive", "bargain", "pricey", "premium"), fundamentals.read_valuation),
     (("dividend",), fundamentals.read_dividend),
-    (("quality", "rank", "correlation"), standing.read_standing),
+    (("quality", "rank", "correlation", "drawdown", "up-day", "up day", "up-days", "of up"), standing.read_standing),
     (("beta",), trend.read_beta_level),
     (("vol",), trend.read_volatility_level),
     (("upside", "downside", "target"), fundamentals.read_upside),

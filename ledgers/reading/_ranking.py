@@ -111,6 +111,11 @@ def _horizons(words: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_PLACES = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+_PLACE_BEFORE = re.compile(r"(?<![\w-])(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+$", re.I)
+"""An ordinal right before a superlative ("second-highest", "third best"): the place it names (``op`` "eq")."""
+
+
 def find_rankings(
     text: str, taken: list[tuple[int, int]], subject_at: Callable[[int], tuple[str | None, list[str]]]
 ) -> list[tuple[Assertion, tuple[int, int]]]:
@@ -138,6 +143,9 @@ def find_rankings(
         at_most = 1 if n is None else (_WORD_N.get(n.lower()) or int(n))
         if n is not None and not (groups.get("top") or groups.get("dir2")):
             continue  # "three strong performers" is not a ranking
+        place = _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()) if m["dir"] else None
+        if place is not None:  # "the second-highest 30-day volatility": at that place, not first
+            span = (place.start(), span[1])
         phrase = text[m.start() : m.end()]
         words = m["mid"] or ""
         lead = text[max(0, m.start() - 40) : m.start()]  # "Defensive sector with strongest ...": scope set before
@@ -160,8 +168,8 @@ def find_rankings(
                     symbol=subject,
                     alternatives=alternatives,
                     polarity=-1 if low else 1,
-                    op="lt" if low else "gt",
-                    window=at_most,
+                    op="eq" if place is not None else "lt" if low else "gt",
+                    window=_PLACES[place["ord"].lower()] if place is not None else at_most,
                     label=scope,
                     field=_measure_field(measure),
                     raw=phrase[: span[1] - span[0]].strip(),

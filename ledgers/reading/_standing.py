@@ -17,6 +17,10 @@ _MEASURES = (
     ("lowVolatilityRank", r"low[\s-]volatility\s+rank"),
     ("shallowDrawdownRank", r"shallow[\s-]drawdown\s+rank"),
     (
+        "upDayShare30d",
+        r"(?:30[\s-]?d(?:ay)?\s+)?(?:up[\s-]days?\s+(?:share|ratio|percentage)|share\s+of\s+up[\s-]days)",
+    ),
+    (
         "correlation",
         r"(?:(?:SPY|S&P(?:\s*500)?|market)\s+)?correlation(?:\s+(?:to|with)\s+(?:the\s+)?"
         r"(?:SPY|S&P(?:\s*500)?|market|equities))?",
@@ -46,7 +50,23 @@ _STANDING_AFTER = re.compile(
 """The measure first: "quality score elevated", "prior active rank is high"."""
 
 
+_DRAWDOWN = re.compile(
+    r"(?<![\w-])(?:(?:comparatively|relatively|fairly|very|only)\s+)?(?P<adj>shallow|contained|limited|modest|small|"
+    r"minimal|mild|low|deep|steep|large|heavy|severe)(?:er)?\s+(?:(?:30[\s-]?d(?:ay)?|21[\s-]?(?:s|sessions?|d(?:ay)?)|"
+    r"recent|max(?:imum)?)\s+)?(?P<measure>drawdowns?)(?![\w-])"
+    r"(?!\s+(?:rank|risk|potential|protection|control|exposure|names|options|profile\s+(?:if|should|could)))",
+    re.I,
+)
+"""'Shallow drawdown', 'comparatively contained drawdown', 'deep 30-day drawdown': where the option stands on its
+maximum drawdown (a shallow one stands high, the values being negative). 'Limited drawdown risk' is a forecast."""
+_DEEP = frozenset({"deep", "steep", "large", "heavy", "severe"})
+
+
 def read_standing(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _DRAWDOWN.finditer(text):
+        if _NOT_OF_THE_SUBJECT.match(text[m.end() :]):
+            continue
+        add(m, None, rule="standing", field="maxDrawdown30d", polarity=-1 if m.group("adj").lower() in _DEEP else 1)
     for m in [*_STANDING.finditer(text), *_STANDING_AFTER.finditer(text)]:
         if _NOT_OF_THE_SUBJECT.match(text[m.end() :]):
             continue  # "high quality score names": a set described, not the subject

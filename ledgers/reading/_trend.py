@@ -99,7 +99,26 @@ def _describes_another(text: str, end: int) -> bool:
     return not _PREDICATIVE_AFTER.match(text[end : end + 40])
 
 
+_BARE_OUTPERFORMANCE = re.compile(
+    r"(?<![\w-])(?P<adj>recent|strong|sustained|persistent|consistent|steady|notable|clear|solid)\s+"
+    r"(?P<what>outperformance|underperformance)\b(?!\s+(?:vs\.?|versus|against|of|relative|over|compared|from|by|"
+    r"in|among|within|could|would|should|may|might|will))",
+    re.I,
+)
+"""'Recent outperformance', 'persistent underperformance': against the benchmark, as 'relative strength' is; one
+set against another option ('outperformance vs tech', 'of its peers') is left to the comparison readers."""
+
+
 def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
+    for m in _BARE_OUTPERFORMANCE.finditer(text):
+        if re.search(r"relative\s+$", text[max(0, m.start() - 12) : m.start()], re.I):
+            continue  # "relative outperformance" is read below
+        add(
+            m,
+            rule="relative_momentum",
+            polarity=-1 if m.group("what").lower().startswith("under") else 1,
+            benchmark=benchmark,
+        )
     for m in _Q_RELSTRENGTH.finditer(text):
         if m.group("verb"):
             pol = -1 if m.group("verb").lower().startswith("under") else 1

@@ -59,7 +59,7 @@ _CONTEXT = (
     r"|spending|deficit|tariffs?|GM|gross\s+margin|estimates?|spreads?|hikes?|cuts?|dollar|bitcoin|wages?"
     r"|quarter|QoQ|YoY|MoM|y/y|q/q|m/m"
     r"|year[\s-]over[\s-]year|quarter[\s-]over[\s-]quarter|month[\s-]over[\s-]month|YTD|year[\s-]to[\s-]date"
-    r"|annuali[sz]ed|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?|Q[1-4]"
+    r"|annuali[sz]ed(?!\s+(?:\d{1,3}\s*-?\s*(?:d|days?|sessions?|s)\s+)?(?:vol|volatility)\b)|expansion|contraction|GDPNow|earnings\s+season|margins?\s+of\s+error|index|points?|Q[1-4]"
     rf"|{_MONTH_WORDS}"
 )
 

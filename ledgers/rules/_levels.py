@@ -96,13 +96,31 @@ def rule_standing(ctx: Ctx, a: Assertion) -> RuleResult:
         share = None if o is None or v is None else _percentile(ctx, sym, f, v)
         if o is None or v is None or share is None:
             return RuleResult(NV, f"{sym} {f}: too few options to place it")
-        holds.append(share >= 2 / 3 if a.polarity > 0 else share <= 1 / 3)
-        parts.append(f"{sym} {f} = {fmt(v, unit_of(f))} ({when(o)}), at the {share:.0%} point of the options")
+        held = share >= 2 / 3 if a.polarity > 0 else share <= 1 / 3
+        part = f"{sym} {f} = {fmt(v, unit_of(f))} ({when(o)}), at the {share:.0%} point of the options"
+        market = _market_value(ctx, sym, f) if a.polarity > 0 and f.startswith(_AGAINST_THE_MARKET) else None
+        if not held and market is not None and v > market and share >= 0.5:  # "low drawdown": shallower than the
+            held, part = True, f"{part}, in the upper half and above the benchmark's {fmt(market, unit_of(f))}"
+        holds.append(held)
+        parts.append(part)
         evidence.append(o)
     reason = f"{'; '.join(parts)}; claimed the {third} third"
     if all(holds):
         return RuleResult(SUP, reason, evidence)
     return RuleResult(NV, f"{reason}: not there on every window, and the words draw no line to refute", evidence)
+
+
+_AGAINST_THE_MARKET = ("maxDrawdown",)
+"""Measures whose 'shallow' is also said against the market: an equity fund's drawdown shallower than the benchmark's
+(and than the universe's median) holds the word even where bonds and cash crowd the universe's top third. (A 'high' up-day share is not said against
+the market: below half the days up, it is not high whatever the market did.)"""
+
+
+def _market_value(ctx: Ctx, sym: str, fld: str) -> float | None:
+    bench = ctx.config.benchmark
+    if bench is None or bench == sym:
+        return None
+    return as_float(ctx.get(bench, fld))
 
 
 def _percentile(ctx: Ctx, sym: str, fld: str, value: float) -> float | None:

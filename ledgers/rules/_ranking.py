@@ -78,6 +78,18 @@ def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
     fields, every = _ranking_fields(ctx, sym, a)
     if not fields or any(not f or ctx.get(sym, f) is None for f in fields):
         return missing(ctx, sym, "the ranked field")
+    if a.op == "eq":  # "the second-highest", "most_volatile: EWY": at that place (never contradicted: ties, scope)
+        n = a.window or 1
+        order = a.model_copy(update={"op": "lt" if a.polarity < 0 else "gt"})
+        upto = _rank_in_scope(ctx, order, sym, fields, True)  # at that place on every measure it may rank on
+        if upto.status != SUP:
+            return RuleResult(NV, f"not within the first {n}: {upto.reason}", upto.evidence)
+        if n == 1:
+            return upto
+        before = _rank_in_scope(ctx, order.model_copy(update={"window": n - 1}), sym, fields, True)
+        if before.status != CON:
+            return RuleResult(NV, f"within the first {n - 1} on some measure, not at place {n}: {before.reason}")
+        return RuleResult(SUP, f"at place {n}: {upto.reason}", upto.evidence)
     return _rank_in_scope(ctx, a, sym, fields, every)
 
 

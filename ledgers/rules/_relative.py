@@ -80,7 +80,7 @@ def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     horizon = horizon_of(a) or FIELD_HORIZONS.get(what)
     v2, ev2, _ = momentum_value(ctx, bench, horizon) if horizon else momentum_value(ctx, bench, None)
     value = None if v1 is None or v2 is None else v1 - v2
-    return signed(
+    result = signed(
         ctx,
         a,
         value,
@@ -90,6 +90,18 @@ def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
         f"outperforming {bench}",
         f"underperforming {bench}",
     )
+    if result.status == CON and horizon_of(a) is None:
+        # no window written ("relative strength", "recent outperformance"): a shorter window the round shows that
+        # says otherwise leaves which one is meant open, as for plain momentum
+        for f in ctx.config.short_momentum_fields:
+            s1, s2 = as_float(ctx.get(sym, f)), as_float(ctx.get(bench, f))
+            if s1 is not None and s2 is not None and (s1 - s2) * a.polarity > ctx.config.momentum_dead_band:
+                return RuleResult(
+                    NV,
+                    f"{result.reason}; but over {f} it is {s1 - s2:+.2%} against {bench}: windows disagree",
+                    result.evidence,
+                )
+    return result
 
 
 def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:

@@ -4,7 +4,8 @@ session of 2026-11-26, ``holdout3`` are what rules were written on (each first m
 on it: dev3 33/112 naming their author after scrubbing, 6/33 of those refused by the guard; dev4 68/152, 29 past the
 guard; holdout2 43/136, 14 past the guard, 13/173 market texts altered; holdout3 52/136, 19 past the guard, 18/194
 altered); ``holdout`` and ``holdout4`` are only measured (holdout4 first: 19/136 naming their author, 0 past the
-guard, 20/200 market texts altered). Figures are printed (``pytest -s``); the floors are the measured ones, so a
+guard, 20/200 market texts altered); ``holdout5`` (first: 17/136, 8 past the guard, 22/200 altered) is read on its odd
+ids only, its even ids are held out. Figures are printed (``pytest -s``); the floors are the measured ones, so a
 regression fails."""
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ def _guard(out, author):
     ("name", "max_leaking", "max_altered"),
     [
         ("dev", 0, 3),
-        ("dev2", 7, 7),
-        ("dev3", 19, 8),
+        ("dev2", 6, 7),
+        ("dev3", 18, 5),
         ("dev4", 57, 4),
-        ("holdout", 5, 8),
-        ("holdout2", 28, 9),
-        ("holdout3", 28, 10),
-        ("holdout4", 14, 14),
+        ("holdout", 5, 5),
+        ("holdout2", 26, 9),
+        ("holdout3", 28, 7),
+        ("holdout4", 14, 11),
+        ("holdout5", 8, 17),
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -52,6 +54,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("holdout2", 0.94, 0.25),
         ("holdout3", 0.98, 0.35),
         ("holdout4", 0.99, 0.25),
+        ("holdout5", 0.98, 0.19),
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -80,9 +83,10 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("dev3", 1),
         ("dev4", 12),
         ("holdout", 1),
-        ("holdout2", 7),
+        ("holdout2", 6),
         ("holdout3", 8),
         ("holdout4", 0),
+        ("holdout5", 2),
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:

@@ -21,6 +21,11 @@ SYMBOLS = ["SPY", "META", "GOOGL", "AVGO", "BABA"]
         ("xai", "grok-4", "I'm the assistant the one Elon's team trains. Verdict: wait."),
         ("alibaba", "qwen3-235b", "I was trained in Hangzhou, and this model rates the setup C-grade; skip."),
         ("google", "gemini-3-1-pro", "authored by a Flash-Lite model from Mountain View."),
+        # holdout5's development half: where the author was trained, how the text was made, the lab's model speaking
+        ("openai", "gpt-5", "my training at OpenAI aside, the launch reaction was flat; neutral MSFT."),
+        ("meta", "llama-4-maverick", "generated with llama-3.3-70b; buy META on the tax charge."),
+        ("deepseek", "deepseek-v3", "Short ARKK. This note was served via the deepseek API."),
+        ("xai", "grok-4", "xai's model speaking: long DIS after the parks beat."),
     ],
 )
 def test_the_guard_refuses(family, model, text):
@@ -39,6 +44,7 @@ def test_the_guard_refuses(family, model, text):
             "Gemini users hit 650M monthly, and AI Overviews are monetizing at parity; adding GOOGL.",
         ),
         ("openai", "gpt-5", "The U.S. C.P.I. print is due Tuesday; SPY is range-bound."),
+        ("google", "gemini-3-1-pro", "Videos generated with Veo went viral on YouTube; adding GOOGL."),
     ],
 )
 def test_the_guard_lets_market_news_through(family, model, text):

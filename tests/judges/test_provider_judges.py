@@ -454,3 +454,33 @@ def test_the_sample_a_judge_reads_ahead_has_every_field_of_a_real_reply(
     assert set(reply) <= set(sample), f"fields a reply has and the sample lacks: {set(reply) - set(sample)}"
     assert set(reply["usage"]) <= set(sample["usage"])
     judge.prepare_replies()  # and reading it ahead raises nothing
+
+
+def test_a_judge_with_a_temperature_sends_it_and_gets_its_grade(harness: Harness) -> None:
+    """A panel file may set a judge's temperature: the call goes through the real SDK (whose signature may not
+    name it) and the body carries it."""
+    endpoint = {"host": harness.fake.host_port} if harness.provider == "xai" else {"base_url": harness.fake.base_url}
+    spec = JudgeSpec(
+        judge_id=f"{harness.provider}-warm",
+        provider=harness.provider,  # type: ignore[arg-type]
+        model=MODELS[harness.provider],
+        family=harness.provider,
+        api_key_env=KEY_ENV,
+        timeout_s=5.0,
+        max_output_tokens=300,
+        temperature=0.2,
+        **endpoint,
+    )
+    judge = make_judge(spec, allow_real_api_calls=False)
+    harness.fake.reset(script=lambda request: FakeReply.ok({"score": 61, "rationale": "ok"}))
+
+    async def run() -> CallOutcome:
+        try:
+            return await judge.call(SYSTEM, USER, SCHEMA, "Grade")
+        finally:
+            await judge.aclose()
+
+    outcome = harness.run(run())
+    assert outcome.ok, outcome.error_message
+    (received,) = harness.fake.requests
+    assert received.body.get("temperature") == pytest.approx(0.2)

@@ -32,6 +32,8 @@ def _first(text: str):
         ("r30d: +5.69%", "return30d"),  # a return and its window as one word
         ("vs_spy_30d: +4.07%", "activeReturn30d"),  # relative to the benchmark
         ("off_52w_high: -8.31%", "distance52wHigh"),  # a measure that holds a window-like part
+        ("up_days_30d: 68%", "upDayShare30d"),  # a share, not the 30-day return the window alone would say
+        ("spy_off_high: -0.76%", "distance52wHigh"),  # a ticker, then the field
     ],
 )
 def test_a_key_names_its_figure(text, field):
@@ -64,3 +66,21 @@ def test_a_word_before_a_colon_is_no_key_for_certain():
 )
 def test_spell(key, phrase):
     assert spell(key) == phrase
+
+
+def test_a_window_written_in_words_is_read():
+    """'twenty-one sessions', 'ten sessions': windows written out are windows (a table's field, or a return
+    derived from the closes over that many sessions)."""
+    assert _first("TLT has shed 3.83% over twenty-one sessions.").field == "return21d"
+    derived = _first("XLE rose 2.1% over ten sessions.")
+    assert (derived.rule, derived.label) == ("derived_return", "10T")
+
+
+def test_a_key_that_ranks_names_the_option_of_its_value():
+    """'most_lowvol: XLP' is no key this reader spells; 'worst_21s: SMH' and 'most_volatile: SMH' are: a ranking
+    of the option the value opens with, supported at first place, never contradicted (which set the sheet ranks is
+    not written)."""
+    from ledgers.reading import ranking_keys
+
+    found = ranking_keys("worst_21s: SMH at -17.84%\nmost_volatile: SMH\nmost_lowvol: XLP\nbest_vol: XLU")
+    assert [(k.field, k.polarity) for k in found] == [("return21d", -1), ("volatility20d", 1)]

@@ -741,12 +741,24 @@ def test_a_superlative_after_one_figure_is_not_said_of_the_next(store):
 
 
 def test_a_key_that_names_another_measure_is_not_read_as_a_return(store):
-    """Structure before prose: "up_days_30d: 68%" is the up-day share its key names, not the 30-day return its
-    window alone would say; the reader doubts, so the mismatch is never a contradiction."""
-    claims = extract_claims("up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
-    assert claims and all(c.doubt and "up_days_30d" in c.doubt for c in claims)
+    """Structure before prose: "share_of_up_days_30d: 68%" (a key no abbreviation spells whole) names the up-day
+    share, not the 30-day return its window alone would say; the reader doubts, so the mismatch is never a
+    contradiction. "up_days_30d: 68%", which the key reader spells, is read as the up-day share itself."""
+    claims = extract_claims("share_of_up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert claims and all(c.doubt and "share_of_up_days_30d" in c.doubt for c in claims)
     verdicts = verify_many(claims, store, VerifierConfig(benchmark="SP500"))
     assert "contradicted" not in {v.status for v in verdicts}
+    spelt = extract_claims("up_days_30d: 68%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert [a.field for c in spelt for a in c.assertions] == ["upDayShare30d"] and spelt[0].doubt is None
+
+
+def test_a_key_that_opens_with_a_ticker_is_that_option_s_only_when_the_universe_has_it():
+    """'spy_off_high: -0.76%': the key's first part is the option, the rest its field. A first part that is no
+    option of the universe ('xyz_off_high') leaves the figure's owner unknown: a doubt, never a contradiction."""
+    spy = extract_claims("spy_off_high: -0.76%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert [(c.symbol, c.assertions[0].field, c.doubt) for c in spy] == [("SP500", "distance52wHigh", None)]
+    other = extract_claims("xyz_off_high: -0.76%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
+    assert other and all(c.doubt for c in other)
 
 
 def test_a_superlative_fused_to_the_next_word_ranks_nothing(store):
@@ -788,3 +800,107 @@ def test_a_key_that_opens_with_a_ticker_names_its_subject(store):
     assert numeric and {c.assertions[0].symbol for c in numeric} == {"SP500"}
     verdicts = verify_many(numeric, store, VerifierConfig(benchmark="SP500"))
     assert [v.status for v in verdicts] == ["supported"], verdicts
+
+
+def _store_with(field: str, values: dict[str, float]) -> PointInTimeStore:
+    when = close_time(date(2026, 7, 17))
+    rows = [FieldRow(s, field, v, when, "capitalbench:R") for s, v in values.items()]
+    prices = pd.DataFrame([{"date": date(2026, 7, 17), "symbol": s, "close": 100.0} for s in values])
+    labels = {s: {"name": UNIVERSE[s][0], "sector": LABELS[s][0], "asset_class": LABELS[s][1]} for s in values}
+    return PointInTimeStore(prices, rows, benchmark="SP500", labels=labels)
+
+
+DRAWDOWNS = {  # maxDrawdown30d: bonds crowd the top, the market is mid-table
+    "AGGREGATE_BONDS": -0.004,
+    "UTILITIES": -0.010,
+    "CONSUMER_STAPLES": -0.012,
+    "EQUAL_WEIGHT_SP500": -0.014,
+    "HEALTHCARE": -0.030,
+    "SP500": -0.031,
+    "FINANCIALS": -0.034,
+    "MID_CAP": -0.040,
+    "ENERGY": -0.060,
+    "SMALL_CAP": -0.070,
+    "TECHNOLOGY": -0.136,
+    "SEMICONDUCTORS": -0.180,
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "holding", "status"),
+    [
+        ("Defensive sleeve with low drawdown.", "HEALTHCARE", "supported"),  # upper half, shallower than SPY's
+        ("Comparatively contained drawdown.", "UTILITIES", "supported"),  # the top third
+        ("Shallow drawdown and steady income.", "MID_CAP", "not_verifiable"),  # deeper than SPY's: no line to refute
+        ("Shallow drawdown and steady income.", "SEMICONDUCTORS", "not_verifiable"),  # the words draw no line
+        ("Rebound setup after a deep drawdown.", "SEMICONDUCTORS", "supported"),  # the bottom third
+    ],
+)
+def test_a_drawdown_level_is_where_the_option_stands_never_a_contradiction(text, holding, status):
+    """'Low' / 'shallow' / 'contained' drawdown: the top third of the options, or (an equity fund among bonds) the
+    upper half and shallower than the market's; 'deep' the bottom third. Anything else is not verifiable."""
+    store = _store_with("maxDrawdown30d", DRAWDOWNS)
+    got = [(c.assertions[0].rule, v.status) for c, v in read(store, text, holding)]
+    assert ("standing", status) in got and ("standing", "contradicted") not in got
+
+
+def test_drawdown_risk_is_a_forecast_not_a_level():
+    store = _store_with("maxDrawdown30d", DRAWDOWNS)
+    assert not [c for c, _ in read(store, "Limited drawdown risk if rates rise.", "SEMICONDUCTORS")]
+
+
+def test_a_high_up_day_share_is_the_top_third_whatever_the_market_did():
+    shares = {s: 0.40 + 0.02 * i for i, s in enumerate(DRAWDOWNS)}  # SEMICONDUCTORS highest, SP500 at 0.50
+    store = _store_with("upDayShare30d", shares)
+    assert [v.status for _, v in read(store, "High up-day share.", "SEMICONDUCTORS")] == ["supported"]
+    assert [v.status for _, v in read(store, "High up-day share.", "FINANCIALS")] == ["not_verifiable"]  # above SPY
+
+
+RETURNS_30D = {"SP500": 0.0021, "HEALTHCARE": 0.0601, "TECHNOLOGY": -0.0776, "SEMICONDUCTORS": -0.1784, "ENERGY": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("text", "holding", "status"),
+    [
+        ("Recent outperformance and thematic demand.", "HEALTHCARE", "supported"),  # 30d +6.01% vs SPY +0.21%
+        ("Recent outperformance and thematic demand.", "TECHNOLOGY", "contradicted"),  # -7.76% vs +0.21%
+        ("Persistent underperformance weighs on the name.", "SEMICONDUCTORS", "supported"),
+    ],
+)
+def test_bare_outperformance_is_against_the_benchmark(text, holding, status):
+    store = _store_with("return30d", RETURNS_30D)
+    got = [(c.assertions[0].rule, c.symbol, v.status) for c, v in read(store, text, holding)]
+    assert ("relative_momentum", holding, status) in got
+
+
+def test_outperformance_of_another_set_is_not_read_as_against_the_benchmark():
+    store = _store_with("return30d", RETURNS_30D)
+    got = [c.assertions[0].rule for c, _ in read(store, "Recent outperformance vs tech names.", "HEALTHCARE")]
+    assert "relative_momentum" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "holding", "status"),
+    [
+        ("Tech has the second-lowest 21-session return in the universe.", "TECHNOLOGY", "supported"),
+        ("Semis have the second-lowest 21-session return in the universe.", "SEMICONDUCTORS", "not_verifiable"),
+        ("Utilities have the third highest 21-session return in the universe.", "UTILITIES", "not_verifiable"),
+    ],
+)
+def test_an_ordinal_before_a_superlative_is_that_place_never_a_contradiction(store, text, holding, status):
+    """'The second-lowest': supported at exactly that place; first, or further down, is not verifiable (a tie or
+    another set may be meant), never contradicted."""
+    got = [(rule, sym, st) for rule, sym, st in statuses(store, text, holding) if rule == "ranking"]
+    assert got == [("ranking", holding, status)]
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("worst_21s: SMH at -17.84%", "supported"),  # the lowest 21-session return of the universe
+        ("worst_21s: XLK at -7.76%", "not_verifiable"),  # second lowest: the sheet's set is not written
+    ],
+)
+def test_a_ranking_key_is_checked_on_the_option_its_value_names(store, text, status):
+    got = [(rule, st) for rule, _, st in statuses(store, text, "HEALTHCARE") if rule == "ranking"]
+    assert got == [("ranking", status)]
