@@ -6,7 +6,7 @@ no provider SDK.
 """
 
 from ledgers._crosscheck import cross_check
-from ledgers._extract import TEMPLATE_MARK, UniverseIndex, extract_claims, split_sentences
+from ledgers._extract import TEMPLATE_MARK, UniverseIndex, claims_at, extract_claims, split_sentences
 from ledgers._grounding import GroundingRow, cohen_kappa, grounding_by_judge, grounding_summary
 from ledgers._jsonl import ClaimLine, ClaimsFileError, read_claims, verify_claims_jsonl
 from ledgers._models import (
@@ -51,6 +51,7 @@ __all__ = [
     "Verifier",
     "VerifierConfig",
     "claim_assertions",
+    "claims_at",
     "cohen_kappa",
     "combine",
     "consensus_label",

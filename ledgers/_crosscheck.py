@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from datetime import datetime
+from functools import lru_cache
 
 from grader.pit import Snapshot
 from ledgers._models import Claim, CrossCheck, Flag, Verification, VerifierConfig
@@ -50,16 +51,25 @@ def _quotes(claim: Claim) -> list[tuple[str, float | str, float, str | None, dat
                 pass
         out.append((fld, value, tol, cv.symbol or claim.symbol, cv.observed_at))
     if not out and claim.judge_note:
-        for hit in find_numbers(claim.judge_note):
-            if hit.binding_rule == "exact_numeric" and hit.field and hit.op == "eq" and not hit.forecast:
-                unit = FIELD_SPECS[hit.field].unit
-                if (hit.stated.percent or hit.stated.bps) and unit != "fraction":
-                    continue  # "close vs sma50 = +8.21%": a distance between two fields, not a quote of one
-                if _VERSUS_BEFORE.search(claim.judge_note[max(0, hit.start - 40) : hit.start]):
-                    continue
-                value, tol = hit.stated.in_unit(unit)
-                out.append((hit.field, value, tol, claim.symbol, None))
+        out = [(fld, value, tol, claim.symbol, None) for fld, value, tol in _note_quotes(claim.judge_note)]
     return out
+
+
+@lru_cache(maxsize=20_000)
+def _note_quotes(note: str) -> tuple[tuple[str, float, float], ...]:
+    """(field, value, tolerance) of every "field = number" a judge's note quotes: read once per distinct note (a
+    ledger repeats its notes across entries and grades; reading one is a pure function of its text)."""
+    out: list[tuple[str, float, float]] = []
+    for hit in find_numbers(note):
+        if hit.binding_rule == "exact_numeric" and hit.field and hit.op == "eq" and not hit.forecast:
+            unit = FIELD_SPECS[hit.field].unit
+            if (hit.stated.percent or hit.stated.bps) and unit != "fraction":
+                continue  # "close vs sma50 = +8.21%": a distance between two fields, not a quote of one
+            if _VERSUS_BEFORE.search(note[max(0, hit.start - 40) : hit.start]):
+                continue
+            value, tol = hit.stated.in_unit(unit)
+            out.append((hit.field, value, tol))
+    return tuple(out)
 
 
 def cross_check(

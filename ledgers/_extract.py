@@ -208,6 +208,13 @@ def _prefix_doubt(body: str, span: tuple[int, int], who: str | None, index: Univ
     return None
 
 
+def claims_at(claims: list[Claim], decided_at: datetime) -> list[Claim]:
+    """``claims`` as :func:`extract_claims` gives them for the same text and arguments at ``decided_at``: the time is
+    only stamped on each claim (nothing of a text is read relative to it), so a text read once serves every
+    decision that wrote it. A copy of each claim with its time; what it holds is shared, never changed after."""
+    return [c.model_copy(update={"decided_at": decided_at}) for c in claims]
+
+
 def extract_claims(
     text: str,
     decided_at: datetime,
@@ -219,7 +226,8 @@ def extract_claims(
     id_prefix: str = "claim-",
     default_is_certain: bool = True,
 ) -> list[Claim]:
-    """Claims found in a rationale, each with its pre-parsed assertion and character span.
+    """Claims found in a rationale, each with its pre-parsed assertion and character span. ``decided_at`` is only
+    stamped on each claim (``claims_at`` relies on it: read nothing of the text relative to it here).
 
     ``default_is_certain=False`` (a decision with several holdings): a sentence outside any holding's own line that
     names no option is not known to be about ``default_symbol``; its claims are checked against it, but a mismatch

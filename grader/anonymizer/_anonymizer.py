@@ -104,6 +104,9 @@ def universe_allowlist(info: SeasonInfo, protect_issuer_brands: bool = True) -> 
 
 
 _UNDISCLOSED_VALUE = "[undisclosed]"
+_SEEN_MAX_CHARS = 20_000
+_SEEN_MAX_TEXTS = 100_000
+"""What an anonymizer keeps of the texts it has read (``Anonymizer._found``): texts up to this long, this many."""
 _KEPT_REASON = {
     "provider": "a company named in market context, not the author (only self-references are scrubbed)",
     "model": "another model or product named in market context, not a contestant of this season",
@@ -166,6 +169,7 @@ class Anonymizer:
             re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, companies))})(?![\w])") if companies else None
         )
         self._alias_tokens = frozenset({a.alias for a in self.assignments} | {a.alias_id for a in self.assignments})
+        self._seen: dict[str, tuple[list[FrameSpan], list[Group]]] = {}  # text -> its frames and name groups
 
     @classmethod
     def for_contestants(cls, contestants: Iterable[Contestant], seed: str, allowlist: Iterable[str] = ()) -> Anonymizer:
@@ -285,9 +289,20 @@ class Anonymizer:
         kept = [k for k in first.kept if not any(e.start <= k.start < e.end for e in extra)]
         return ScrubResult(text=second.text, replacements=merged, kept=kept)
 
+    def _found(self, text: str) -> tuple[list[FrameSpan], list[Group]]:
+        """The authorship frames and name groups of ``text``: what a pass reads before it weighs each name for its
+        author. Neither depends on the author, so a text scrubbed for several (the same rationale in several
+        records, a season's repeated phrasing) is read once; found again for a long text (a whole prompt, read
+        once) and once the cache is full."""
+        found = self._seen.get(text)
+        if found is None:
+            found = (self._frames.spans(text), self._detector.groups(text, self._protected(text)))
+            if len(text) <= _SEEN_MAX_CHARS and len(self._seen) < _SEEN_MAX_TEXTS:
+                self._seen[text] = found
+        return found
+
     def _scrub_once(self, text: str, contestant_id: str | None = None) -> ScrubResult:
-        frames = self._frames.spans(text)
-        groups = self._detector.groups(text, self._protected(text))
+        frames, groups = self._found(text)
         if not groups and not frames:
             return ScrubResult(text=text, replacements=[])
         # an authorship frame (label, signature, self-description: grader/anonymizer/_frames.py) wins over the

@@ -63,8 +63,21 @@ def _clip(x: float) -> int:
     return int(round(max(0.0, min(100.0, x))))
 
 
+def _memo(bundle: SeasonBundle, name: str) -> dict:
+    """A cache held by ``bundle`` (a validated bundle does not change: what is derived from it holds for its life)."""
+    return vars(bundle).setdefault(name, {})
+
+
 def universe_index(bundle: SeasonBundle):
-    """The names and tickers a rationale may use for each bundle symbol ("Semiconductors", "SMH")."""
+    """The names and tickers a rationale may use for each bundle symbol ("Semiconductors", "SMH"); built once per
+    bundle (the prompt builder and the reference judge read its claims with the same index)."""
+    memo = _memo(bundle, "_universe_index")
+    if "index" not in memo:
+        memo.setdefault("index", _universe_index(bundle))
+    return memo["index"]
+
+
+def _universe_index(bundle: SeasonBundle):
     from ledgers import UniverseIndex
 
     # a commodity is named by its last word ("oil" for "Crude Oil") when no other option ends with it
@@ -83,6 +96,70 @@ def universe_index(bundle: SeasonBundle):
         return names
 
     return UniverseIndex({u.symbol: aliases(u) for u in bundle.info.universe}, bundle.info.benchmark)
+
+
+def _decision_text(decision: Decision) -> str:
+    """The rationale with each holding's own rationale (one line each, ``SYMBOL: text``), as the verifier reads it
+    (``grader.prompts._touched.decision_text``, which shows the same text)."""
+    text = decision.rationale
+    extra = [f"{a.symbol}: {a.rationale}" for a in decision.allocation or [] if a.rationale and a.rationale not in text]
+    return text + ("\n" + "\n".join(extra) if extra else "")
+
+
+def checked_claims_of(
+    bundle: SeasonBundle, decisions: list[Decision], universe, available: list[str]
+) -> list[list[tuple]]:
+    """For each of ``decisions``: the claims of its text (``ledgers.extract_claims``: the rationale with each holding's own
+    rationale) with the verifier's verification against the decision's own point-in-time store, in claim order.
+
+    What the prompt builder's touched fields and the reference judge both read, so it is computed once per bundle
+    for a decision, keyed by everything the extraction and the check read (the text, time, default symbol, its
+    certainty, the round, the universe index, the fields, the benchmark); a claim's verification depends on that
+    claim and its store alone, so a decision checked alone or in a batch gets the same result. A text written by
+    several decisions (a season's repeated phrasing) is read once and its claims stamped with each decision's time
+    (``ledgers.claims_at``); each decision's claims are still checked at its own time."""
+    from ledgers import VerifierConfig, claims_at, extract_claims, verify_many
+
+    benchmark = bundle.info.benchmark
+    fields = tuple(available)
+    slot = _memo(bundle, "_checked_claims").setdefault((id(universe), fields, benchmark), (universe, {}, {}))
+    if slot[0] is not universe:  # an index no longer alive left its id to this one
+        slot = (universe, {}, {})
+        _memo(bundle, "_checked_claims")[(id(universe), fields, benchmark)] = slot
+    memo: dict[tuple, list[tuple]] = slot[1]
+    read: dict[tuple, list] = slot[2]  # (text, default, certain) -> its claims (at the time it was first read)
+    keys: list[tuple] = []
+    todo: dict[str | None, list[tuple]] = {}  # round -> (memo key, claims) of the decisions still to check
+    for d in decisions:
+        text = _decision_text(d)
+        default = d.trades[0].symbol if d.trades else (d.allocation[0].symbol if d.allocation else None)
+        certain = len({t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}) <= 1
+        key = (d.key, d.round_id, d.decided_at, text, default, certain)
+        keys.append(key)
+        if key in memo:
+            continue
+        first = read.get((text, default, certain))
+        if first is None:
+            first = read.setdefault(
+                (text, default, certain),
+                extract_claims(
+                    text,
+                    d.decided_at,
+                    default,
+                    universe,
+                    benchmark=benchmark,
+                    available_fields=list(fields),
+                    default_is_certain=certain,
+                ),
+            )
+        todo.setdefault(d.round_id, []).append((key, claims_at(first, d.decided_at)))
+    config = VerifierConfig(benchmark=benchmark)
+    for round_id, owned in todo.items():  # each decision is checked against what it could see
+        claims = [c for _, cs in owned for c in cs]
+        vers = iter(verify_many(claims, bundle.store_for(round_id), config))
+        for key, cs in owned:
+            memo.setdefault(key, [(c, next(vers)) for c in cs])
+    return [list(memo[key]) for key in keys]
 
 
 @dataclass
@@ -136,43 +213,11 @@ class ReferenceJudge:
 
     def evidence(self, contestant_id: str) -> list[DecisionEvidence]:
         if contestant_id not in self._evidence:
-            from ledgers import VerifierConfig, extract_claims, verify_many
-
-            out: list[DecisionEvidence] = []
-            claims_all = []
-            owners = []
-            for d in self.bundle.decisions_of(contestant_id):
-                text = d.rationale
-                extra = [
-                    f"{a.symbol}: {a.rationale}" for a in d.allocation or [] if a.rationale and a.rationale not in text
-                ]  # not already quoted in the rationale
-                if extra:  # one holding per line: "SYMBOL: its rationale"
-                    text += "\n" + "\n".join(extra)
-                default = d.trades[0].symbol if d.trades else (d.allocation[0].symbol if d.allocation else None)
-                holdings = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
-                claims = extract_claims(
-                    text,
-                    d.decided_at,
-                    default,
-                    self.universe,
-                    benchmark=self.bundle.info.benchmark,
-                    available_fields=self.available_fields,
-                    default_is_certain=len(holdings) <= 1,
-                )
-                de = DecisionEvidence(d)
-                out.append(de)
-                for c in claims:
-                    claims_all.append(c)
-                    owners.append(de)
-            config = VerifierConfig(benchmark=self.bundle.info.benchmark)
-            by_round: dict[str | None, list[int]] = {}
-            for k, de in enumerate(owners):
-                by_round.setdefault(de.decision.round_id, []).append(k)
-            for round_id, idx in by_round.items():  # each decision is checked against what it could see
-                store = self.bundle.store_for(round_id)
-                for k, ver in zip(idx, verify_many([claims_all[k] for k in idx], store, config), strict=True):
-                    owners[k].verifications.append((claims_all[k], ver))
-            self._evidence[contestant_id] = out
+            decisions = self.bundle.decisions_of(contestant_id)
+            checked = checked_claims_of(self.bundle, decisions, self.universe, self.available_fields)
+            self._evidence[contestant_id] = [
+                DecisionEvidence(d, pairs) for d, pairs in zip(decisions, checked, strict=True)
+            ]
         return self._evidence[contestant_id]
 
     def checked_claims(self, contestant_id: str) -> list[tuple]:

@@ -3,6 +3,7 @@ Re-exported by ``grader.panel._runner``."""
 
 from __future__ import annotations
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from grader.judges import JudgeSpec
@@ -56,16 +57,29 @@ def store_grade(
     )
     session.add(row)
     session.flush()
-    for pos, entry in enumerate(ledger_rows):
-        session.add(
-            LedgerEntryRow(
-                grade_id=row.id,
-                run_id=run_id,
-                judge_id=spec.judge_id,
-                contestant_id=contestant.id,
-                position=pos,
-                **entry,
-            )
+    if ledger_rows:  # one INSERT of every entry, in ledger order (not an object each: 20-30 a grade)
+        session.execute(
+            insert(LedgerEntryRow),
+            [
+                {
+                    **_LEDGER_DEFAULTS,
+                    "grade_id": row.id,
+                    "run_id": run_id,
+                    "judge_id": spec.judge_id,
+                    "contestant_id": contestant.id,
+                    "position": pos,
+                    **entry,
+                }
+                for pos, entry in enumerate(ledger_rows)
+            ],
         )
-    session.flush()
     return row
+
+
+_LEDGER_DEFAULTS = {
+    c.name: c.default.arg
+    for c in LedgerEntryRow.__table__.columns
+    if c.default is not None and getattr(c.default, "is_scalar", False)
+}
+"""What a ledger entry's row holds when its entry leaves a column out (the columns' own scalar defaults), so every
+row of the one INSERT names the same columns."""

@@ -42,31 +42,15 @@ def decision_text(decision: Decision) -> str:
 def touched_fields(
     bundle: SeasonBundle, decisions: list[Decision], universe=None, available: Iterable[str] | None = None
 ) -> dict[str, dict[str, set[str]]]:
-    """Per decision key: symbol -> the fields the verifier read to check the decision's claims."""
-    from grader.judges.reference import universe_index
-    from ledgers import VerifierConfig, extract_claims, verify_many
+    """Per decision key: symbol -> the fields the verifier read to check the decision's claims (the claims and their
+    checks are the reference judge's own, ``checked_claims_of``: read once per bundle)."""
+    from grader.judges.reference import checked_claims_of, universe_index
 
     universe = universe or universe_index(bundle)
     available = list(available) if available is not None else bundle.store.field_names()
     out: dict[str, dict[str, set[str]]] = {d.key: {} for d in decisions}
-    by_round: dict[str | None, list] = {}
-    for d in decisions:
-        default = d.trades[0].symbol if d.trades else (d.allocation[0].symbol if d.allocation else None)
-        holdings = {t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}
-        claims = extract_claims(
-            decision_text(d),
-            d.decided_at,
-            default,
-            universe,
-            benchmark=bundle.info.benchmark,
-            available_fields=available,
-            default_is_certain=len(holdings) <= 1,
-        )
-        by_round.setdefault(d.round_id, []).extend((d.key, c) for c in claims)
-    config = VerifierConfig(benchmark=bundle.info.benchmark)
-    for round_id, owned in by_round.items():  # each decision is checked against what it could see
-        store = bundle.store_for(round_id)
-        for (key, claim), ver in zip(owned, verify_many([c for _, c in owned], store, config), strict=True):
+    for d, checked in zip(decisions, checked_claims_of(bundle, decisions, universe, available), strict=True):
+        for claim, ver in checked:
             subjects = {a.symbol for a in claim.assertions if a.symbol} | ({claim.symbol} if claim.symbol else set())
             seen: list[str] = []
             for ev in ver.evidence:
@@ -74,7 +58,7 @@ def touched_fields(
                     seen.append(ev.symbol)
             keep = [s for s in seen if s in subjects] or seen
             keep = (keep + [s for s in seen if s not in keep])[:MAX_SYMBOLS_PER_CLAIM]
-            per = out[key]
+            per = out[d.key]
             for ev in ver.evidence:
                 if ev.symbol in keep:
                     per.setdefault(ev.symbol, set()).add(ev.field)

@@ -358,3 +358,24 @@ def test_a_claim_keeps_its_clause_and_a_doubt_stops_a_contradiction():
     assert "theme" in read_clause(rank, (0, 18), "ranking", "SMH", [], subject_words={"smh"}, anchored=True).doubt
     scoped = "Strongest momentum in the universe (+8.8% 7d)."
     assert read_clause(scoped, (0, 18), "ranking", "SMH", [], subject_words={"smh"}, anchored=True).doubt is None
+
+
+def test_claims_read_at_one_time_are_the_claims_read_at_another_stamped_with_it(round_0528):
+    """``claims_at``: a text's claims read once serve every decision that wrote it (the time is only stamped)."""
+    from zoneinfo import ZoneInfo
+
+    from ledgers import claims_at
+
+    _, decided, universe = round_0528
+    later = datetime(2026, 6, 2, 15, 59, tzinfo=ZoneInfo("America/New_York"))
+    sub = _sub(
+        "CB-2026-05-28-1W", next(p.stem for p in (ROUNDS / "CB-2026-05-28-1W").glob("runs/*/submissions/parsed/*.json"))
+    )
+    texts = [h["rationale"] for h in sub["portfolio"]] + [sub.get("summary") or ""]
+    for text in texts:
+        for certain in (True, False):
+            first = extract_claims(text, decided, "SPY", universe, benchmark="SPY", default_is_certain=certain)
+            again = extract_claims(text, later, "SPY", universe, benchmark="SPY", default_is_certain=certain)
+            stamped = claims_at(first, later)
+            assert [c.model_dump_json() for c in stamped] == [c.model_dump_json() for c in again]
+            assert all(c.decided_at is later for c in stamped) and all(c.decided_at == decided for c in first)
