@@ -141,7 +141,7 @@ def _render_table(table: _Table, memory: BriefingMemory | None, here: list) -> l
             cells.append(value)
         out.append(" | ".join(cells))
         above = row
-    if repeated:
+    if repeated and memory is not None and key is not None:  # (rows repeat only when both are known)
         by_source: dict[str, list[str]] = {}
         for r in repeated:
             by_source.setdefault(memory.source[tuple(r)], []).append(r[key])

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from grader.pit import MARKET_TZ
 from grader.prompts._decision_section import DecisionSections
@@ -36,6 +37,10 @@ from grader.prompts._judge_prompt import DecisionSection, JudgePrompt, estimate_
 from grader.prompts._record_sections import RecordSections
 from grader.prompts._touched import touched_fields
 from grader.season import SeasonBundle
+
+if TYPE_CHECKING:
+    from grader.replay import ContestantReplay
+    from grader.risk import ContestantRisk
 
 _PUBLIC_ROUND_ID = re.compile(r"\bCB-\d{4}-\d{2}-\d{2}(?:-[A-Z0-9]+)*\b")
 """A CapitalBench-style public round id (with the allocation, it finds a model in the published results).
@@ -55,10 +60,10 @@ class PromptBuilder(DecisionSections, RecordSections):
         bundle: SeasonBundle,
         instructions: str,
         anonymizer,
-        replays: Mapping | None = None,
+        replays: Mapping[str, ContestantReplay] | None = None,
         outcome: Mapping[str, dict] | None = None,
         pending: bool = False,
-        risk: dict | None = None,
+        risk: Mapping[str, ContestantRisk] | None = None,
     ):
         from grader.risk import SeasonRiskFacts
 
@@ -72,7 +77,7 @@ class PromptBuilder(DecisionSections, RecordSections):
         # PortBench's risk evidence: per decision (point-in-time) and, for trading seasons, after the horizon;
         # a contestant's computed when its prompt is first built
         self.risk = risk if risk is not None else SeasonRiskFacts(bundle, self.replays)
-        self._risk_at: dict[str, dict] = {}
+        self._risk_at = {}
         self._touched: dict[str, dict] = {}
         self._universe = None  # the verifier's universe index and the store's fields: once for the season
         self._fields: list[str] | None = None
@@ -272,9 +277,9 @@ class PromptBuilder(DecisionSections, RecordSections):
         else:
             shared_part = [self.header(), *([shared_block] if shared_block else [])]
             parts = [*shared_part, f"Contestant: {alias}", *(s.text for s in sections)]
-            facts = self.record_facts_section(contestant_id)
-            if facts:
-                parts.append(facts)
+            record_facts = self.record_facts_section(contestant_id)
+            if record_facts:
+                parts.append(record_facts)
             parts.append(self.outcome_section(contestant_id))
         return self._prompt(
             item[0] if item else contestant_id,

@@ -5,14 +5,20 @@ portfolio and its risk) and the point-in-time snapshot of what it touches, uncha
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from datetime import datetime, time
+from typing import TYPE_CHECKING
 
 from grader.pit import MARKET_TZ, Observation
 from grader.prompts._fence import fence, one_line
 from grader.prompts._judge_prompt import DecisionSection, format_value
 from grader.prompts._tokens import count_tokens
 from grader.prompts._touched import briefing_excerpt
-from grader.season import Decision
+from grader.season import Decision, SeasonBundle
+
+if TYPE_CHECKING:
+    from grader.replay import ContestantReplay
+    from grader.risk import ContestantRisk, DecisionRisk
 
 
 def _session_part(when: datetime) -> str:
@@ -26,6 +32,17 @@ def _session_part(when: datetime) -> str:
 class DecisionSections:
     """``PromptBuilder``'s decision sections; reads the builder's ``bundle``, ``replays``, ``risk``, ``_risk_at``,
     ``round_labels`` and ``round_briefing``."""
+
+    bundle: SeasonBundle
+    replays: Mapping[str, ContestantReplay]
+    risk: Mapping[str, ContestantRisk]
+    _risk_at: dict[str, dict[str, DecisionRisk]]
+    round_labels: dict[str, str]
+    round_briefing: Callable[[str | None], str | None]
+
+    def _round_label(self, round_id: str | None, default: str) -> str:
+        """A round's neutral label (``default`` when it has none)."""
+        return default if round_id is None else self.round_labels.get(round_id, default)
 
     def _relevant_symbols(self, decision: Decision, held: set[str]) -> list[str]:
         """What a decision trades, allocates to or holds (before it)."""
@@ -52,7 +69,7 @@ class DecisionSections:
         # differs by family (issue 30)
         lines = [f"## Decision {when.astimezone(MARKET_TZ):%Y-%m-%d}, {_session_part(when)}"]
         if decision.round_id:
-            lines.append(self.round_labels.get(decision.round_id, "Round (unlabelled)"))
+            lines.append(self._round_label(decision.round_id, "Round (unlabelled)"))
         if decision.trades:
             lines.append(
                 "Trades: " + "; ".join(f"{t.side} {t.quantity:g} {t.symbol} @ {t.price:.2f}" for t in decision.trades)
@@ -77,7 +94,7 @@ class DecisionSections:
             )
             lines.append(
                 f"What the model was shown: the briefing of "
-                f"{self.round_labels.get(decision.round_id, 'its round')} (ref {digest}; not reproduced, "
+                f"{self._round_label(decision.round_id, 'its round')} (ref {digest}; not reproduced, "
                 f"{count_tokens(briefing):,} tokens)"
                 + (
                     ". Its lines with figures this decision's text quotes:"

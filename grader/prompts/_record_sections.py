@@ -3,7 +3,14 @@ concentration, thrash events, risk at the decisions) and the labelled outcome af
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from grader.replay import rounds_scope
+
+if TYPE_CHECKING:
+    from grader.replay import ContestantReplay
+    from grader.risk import ContestantRisk
 
 
 def _score(v) -> str:  # noqa: ANN001
@@ -13,6 +20,11 @@ def _score(v) -> str:  # noqa: ANN001
 class RecordSections:
     """``PromptBuilder``'s whole-record sections; reads the builder's ``replays``, ``risk``, ``outcome`` and
     ``pending``."""
+
+    replays: Mapping[str, ContestantReplay]
+    risk: Mapping[str, ContestantRisk]
+    outcome: Mapping[str, dict]
+    pending: bool
 
     def outcome_section(self, contestant_id: str) -> str:
         head = "# OUTCOME — after the horizon (use only for the outcome axis; never to grade earlier decisions)"
@@ -24,7 +36,7 @@ class RecordSections:
                     "none. Score the outcome axis null."
                 )
             return head + "\nThe season is pending: no outcome is resolvable yet. Score the outcome axis null."
-        o = self.outcome.get(contestant_id)
+        o = self.outcome.get(contestant_id) or {}
         if not o or not o.get("available", True):
             return head + "\nNo outcome is available for this record. Score the outcome axis null."
 
@@ -55,10 +67,10 @@ class RecordSections:
             lines.append("Risk: " + "; ".join(risk) + ".")
         if o.get("equal_weight_return") is not None:
             lines.append(f"Equal-weight baseline return {pct(o['equal_weight_return'])}.")
-        risk = self.risk.get(contestant_id)
-        if risk is not None and risk.season is not None:
+        facts = self.risk.get(contestant_id)
+        if facts is not None and facts.season is not None:
             lines.append("Risk after the horizon (PortBench baselines, stress windows, drawdown gate):")
-            lines += [f"- {line}." for line in risk.season.lines()]
+            lines += [f"- {line}." for line in facts.season.lines()]
         return "\n".join(lines)
 
     def record_facts_section(self, contestant_id: str) -> str:
@@ -94,15 +106,13 @@ class RecordSections:
             return []
         s = risk.summary()
         parts = []
-        if s["var_1d_mean"] is not None:
-            parts.append(
-                f"mean one-day VaR95 at the decisions {s['var_1d_mean'] * 100:+.2f}% "
-                f"(CVaR95 {s['cvar_1d_mean'] * 100:+.2f}%)"
-            )
-        if s["var_h_mean"] is not None:
+        # a mean CVaR is over the same decisions as its VaR's: None together
+        if (var_1d := s["var_1d_mean"]) is not None and (cvar_1d := s["cvar_1d_mean"]) is not None:
+            parts.append(f"mean one-day VaR95 at the decisions {var_1d * 100:+.2f}% (CVaR95 {cvar_1d * 100:+.2f}%)")
+        if (var_h := s["var_h_mean"]) is not None and (cvar_h := s["cvar_h_mean"]) is not None:
             parts.append(
                 f"mean VaR95 over the decision interval ({s['horizon']} sessions) "
-                f"{s['var_h_mean'] * 100:+.2f}% (CVaR95 {s['cvar_h_mean'] * 100:+.2f}%)"
+                f"{var_h * 100:+.2f}% (CVaR95 {cvar_h * 100:+.2f}%)"
             )
         if s["correlation_score_mean"] is not None:
             parts.append(f"mean two-layer correlation score {s['correlation_score_mean']:.2f}")
