@@ -15,8 +15,10 @@ import threading
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, update
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.exc import IntegrityError
 
 from grader.storage import RunLeaseRow, session_scope
@@ -40,6 +42,14 @@ class RunBusy(RuntimeError):
 
 def _aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def _matched(result: Result[Any]) -> int:
+    """The rows an UPDATE matched. ``Session.execute`` is typed to return a ``Result``; for an UPDATE without RETURNING
+    it is a ``CursorResult``, which has the count."""
+    if not isinstance(result, CursorResult):
+        raise TypeError(f"an UPDATE returned {type(result).__name__}, not a CursorResult: no row count")
+    return result.rowcount
 
 
 def _alive(pid: int) -> bool:
@@ -69,13 +79,13 @@ class RunLease:
                 .where(RunLeaseRow.run_id == self.run_id, RunLeaseRow.token == self.token)
                 .values(heartbeat_at=datetime.now(UTC))
             )
-            return bool(done.rowcount)
+            return bool(_matched(done))
 
     def start_heartbeat(self, every_s: float = HEARTBEAT_S) -> None:
-        self._stop = threading.Event()
+        stop = self._stop = threading.Event()
 
         def beat() -> None:
-            while not self._stop.wait(every_s):  # type: ignore[union-attr]
+            while not stop.wait(every_s):
                 try:
                     self.heartbeat()
                 except Exception:  # noqa: BLE001 - a missed beat is retried; expiry is generous
@@ -131,8 +141,10 @@ def acquire_lease(run_id: str, db_url: str | None = None, *, expiry_s: float = E
             .where(RunLeaseRow.run_id == run_id, RunLeaseRow.token == held.token)
             .values(token=token, host=host, pid=pid, acquired_at=now, heartbeat_at=now)
         )
-        if not won.rowcount:  # another process took it over first
+        if not _matched(won):  # another process took it over first, or its holder released it
             s.rollback()
             fresh = s.get(RunLeaseRow, run_id)
+            if fresh is None:  # released in between: try once more from the start
+                return acquire_lease(run_id, db_url, expiry_s=expiry_s)
             raise RunBusy(run_id, fresh.host, fresh.pid, fresh.acquired_at, fresh.heartbeat_at)
     return RunLease(run_id, token, db_url, taken_over=previous)

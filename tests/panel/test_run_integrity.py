@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from typer.testing import CliRunner
 
 from grader.cli import app
@@ -463,3 +463,33 @@ def test_a_changed_mock_panel_never_reuses_old_grades(season, db_url, tmp_path):
     same = _grade(season, db_url, write_panel(tmp_path / "a.yaml", seed=7), "mb")
     other = _grade(season, db_url, write_panel(tmp_path / "a.yaml", seed=8), "mc")
     assert first.calls_sent == 6 and same.calls_reused == 6 and other.calls_reused == 0
+
+
+def test_a_lease_released_while_being_taken_over_is_taken_afresh(db_url, monkeypatch):
+    """The holder releases between the read of its lease and the take-over (which then matches no row): the lease is
+    taken from the start (before the fix: AttributeError on the row that was gone)."""
+    from grader.panel import _lease
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    now = datetime.now(UTC)
+    with session_scope(db_url) as s:
+        s.add(
+            RunLeaseRow(
+                run_id="r5",
+                token="old",
+                host=socket.gethostname(),
+                pid=int(dead.stdout),
+                acquired_at=now,
+                heartbeat_at=now,
+            )
+        )
+
+    def released_meanwhile(pid: int) -> bool:
+        with session_scope(db_url) as other:
+            other.execute(delete(RunLeaseRow).where(RunLeaseRow.run_id == "r5"))
+        return False
+
+    monkeypatch.setattr(_lease, "_alive", released_meanwhile)
+    lease = acquire_lease("r5", db_url)
+    assert lease.taken_over is None  # taken afresh, not over the released holder
+    lease.release()
