@@ -31,8 +31,9 @@ def fake_server_class(provider: str):  # noqa: ANN201 - a FakeServer subclass
     return getattr(importlib.import_module(module, __package__), name)
 
 
-def fake_server(provider: FakeProvider, **options: Any):  # noqa: ANN201 - a FakeServer
+def fake_server(provider: FakeProvider | str, **options: Any):  # noqa: ANN201 - a FakeServer
     """A (not yet started) fake for `provider`; options go to the server class (script, latency_s, port...).
+    A name read at run time (a provider class's ``fake``) is checked here: ValueError when no fake has it.
 
     'openai' also serves Chat Completions, so it stands in for openai-compatible servers too; 'openai-json-mode'
     for those that have no strict schemas.

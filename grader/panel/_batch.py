@@ -33,6 +33,7 @@ from sqlalchemy.orm import defer
 from grader.judges import BatchApiError, BatchItem, BatchJudge, BatchResult, CallOutcome, scrub_outcome
 from grader.panel._pacing import is_capacity_refusal
 from grader.panel._runner import CallRunner
+from grader.panel._stored_rows import stored_row
 from grader.panel._tasks import INTERRUPTED, SCHEMA_NAME, Task, TaskResult, is_refused_attempt, sha256_text
 from grader.storage import JudgeBatchRow, JudgeCallRow, session_scope
 
@@ -115,7 +116,7 @@ class BatchRunner(CallRunner):
 
     def _reply_of(self, call_id: int) -> tuple[dict | None, str]:
         with session_scope(self.db_url) as s:
-            row = s.get(JudgeCallRow, call_id)
+            row = stored_row(s, JudgeCallRow, call_id)
             return row.parsed, row.raw_reply or ""
 
     def _abandon_unsubmitted(self) -> None:
@@ -152,6 +153,9 @@ class BatchRunner(CallRunner):
             judge: BatchJudge | None = self.judges.get(judge_id)
             if judge is None:
                 progress.problems.append(f"{judge_id}: batch {provider_batch_id} belongs to a judge this panel lacks")
+                continue
+            if provider_batch_id is None:  # (a batch is marked submitted with the provider's id)
+                progress.problems.append(f"{judge_id}: batch {batch_row_id} is submitted without a provider batch id")
                 continue
             try:
                 state = await judge.batch_state(provider_batch_id)
@@ -261,7 +265,7 @@ class BatchRunner(CallRunner):
 
     def _lose(self, batch_row_id: int, why: str) -> None:
         with session_scope(self.db_url) as s:
-            b = s.get(JudgeBatchRow, batch_row_id)
+            b = stored_row(s, JudgeBatchRow, batch_row_id)
             b.status, b.error_message = "lost", why
             for call in s.scalars(
                 select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id, JudgeCallRow.status == "queued")
@@ -272,7 +276,7 @@ class BatchRunner(CallRunner):
         """A submission the provider refused for capacity (429/529): the batch never existed there; each of its
         calls is a refused attempt (sent again in the next step, not counted toward the attempt cap)."""
         with session_scope(self.db_url) as s:
-            b = s.get(JudgeBatchRow, batch_row_id)
+            b = stored_row(s, JudgeBatchRow, batch_row_id)
             b.status, b.error_message = "lost", f"submission refused for capacity: {why}"
             for call in s.scalars(
                 select(JudgeCallRow).where(JudgeCallRow.batch_id == batch_row_id, JudgeCallRow.status == "queued")
@@ -405,16 +409,17 @@ def open_batches(db_url: str | None, run_id: str) -> list[JudgeBatchRow]:
 async def refresh_states(db_url: str | None, run_id: str, judges: dict) -> list[JudgeBatchRow]:
     """Ask each provider where the run's open batches stand and store the answers (nothing is collected)."""
     for b in open_batches(db_url, run_id):
-        if b.status != "submitted" or b.judge_id not in judges:
+        # (a batch is marked submitted with the provider's id)
+        if b.status != "submitted" or b.judge_id not in judges or b.provider_batch_id is None:
             continue
         try:
             state = await judges[b.judge_id].batch_state(b.provider_batch_id)
         except BatchApiError as error:
             with session_scope(db_url) as s:
-                s.get(JudgeBatchRow, b.id).error_message = str(error)
+                stored_row(s, JudgeBatchRow, b.id).error_message = str(error)
             continue
         with session_scope(db_url) as s:
-            row = s.get(JudgeBatchRow, b.id)
+            row = stored_row(s, JudgeBatchRow, b.id)
             row.provider_status, row.counts, row.raw_status = state.status, state.counts, state.raw
             row.checked_at, row.error_message = datetime.now(UTC), None
     return open_batches(db_url, run_id)

@@ -127,7 +127,7 @@ def run_costs(run_id: str, db_url: str | None = None) -> list[JudgeCost]:
         if pricing is None:
             row.dollars = row.dollars_without_cache = None
             continue
-        if row.dollars is not None:
+        if row.dollars is not None and row.dollars_without_cache is not None:  # (None together: no pricing)
             row.dollars += pricing.cost_usd(inp, out_tokens, cached, written) if dry else (cost or 0.0)
             row.dollars_without_cache += pricing.cost_usd(inp, out_tokens)
             if dry:

@@ -11,7 +11,9 @@ refuse it, is ``_run_calls``, its rows ``_run_rows``, what it reports ``_run_rep
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.judges import MissingApiKey, missing_api_keys
 from grader.panel._config import PanelConfig, load_panel
@@ -26,6 +28,9 @@ from grader.panel._windowed import plan_windowed, windowed_note
 from grader.season import load_bundle
 from grader.storage import alias_secret
 from rubric import grade_json_schema, load_rubric
+
+if TYPE_CHECKING:
+    from grader.prompts import JudgePrompt
 
 __all__ = ["grade_season"]
 
@@ -43,7 +48,7 @@ def grade_season(
     progress: bool = True,
     console=None,
     bundle=None,
-    prepared=None,
+    prepared: tuple[Mapping, Mapping, bool, dict[str, JudgePrompt]] | None = None,
     extra_notes: list[str] | None = None,
     reference_bundle=None,
     batch: bool = False,
@@ -109,6 +114,7 @@ def grade_season(
     windowed: dict = {}
     # the season's alias secret (grader-side, created once): aliases no one can recompute from public inputs
     secret = alias_secret(bundle.info.id, db_url) if rubric.panel.anonymize and prepared is None else ""
+    prompts: PromptStream | dict[str, JudgePrompt]
     if stream:
         replays, outcomes, pending, builder = prompt_builder(bundle, rubric, secret)
         prompts = PromptStream(builder, [c.id for c in bundle.contestants])

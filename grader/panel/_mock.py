@@ -187,11 +187,13 @@ def start_mock_servers(
             else None
         )
         provider = judge.provider_class  # its fake speaks the provider's wire format
+        if provider.fake is None:  # PanelConfig refuses such a mock panel
+            raise ValueError(f"no fake speaks the wire format of {judge.provider!r}: not a mock judge")
         server = stack.enter_context(
             fake_server(provider.fake, script=script, latency_s=panel.mock.latency_s, limits=emulated)
         )
         field = provider.endpoint_field
-        endpoint = {field: server.host_port if field == "host" else server.base_url}
+        endpoint: dict[str, str] = {field: server.host_port if field == "host" else server.base_url}
         # a variable nobody sets: the fakes get the loopback placeholder key, never a real provider key
         specs.append(judge.model_copy(update={**endpoint, "api_key_env": "GRADER_MOCK_JUDGE_KEY"}))
         servers.append(server)

@@ -20,6 +20,7 @@ from grader.panel._prompts import PromptStream
 from grader.panel._run_report import GradeReport, RunError
 from grader.panel._run_rows import before_sending, finish_run, grade_rows, import_season_row, mark_run
 from grader.panel._runner import CallRunner, Task, TaskResult, cache_key, store_prompt
+from grader.panel._stored_rows import stored_row
 from grader.panel._windowed import windowed_task
 from grader.panel._writer import Priority
 from grader.scoring import store_score_version
@@ -232,15 +233,15 @@ def run_calls(
             if batch is not None:
                 from grader.panel._batch import BatchRunner
 
-                runner = BatchRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
+                batch_runner = BatchRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
                 try:
-                    report.batch = await runner.run(
+                    report.batch = await batch_runner.run(
                         tasks, on_result, wait=batch["wait"], poll_s=batch["poll_s"], on_poll=batch["on_poll"]
                     )
                 finally:
                     for j in judges.values():
                         await j.aclose()
-                return runner
+                return batch_runner
             runner = CallRunner(db_url, run_id, panel, judges, schema, parse, progress=advance)
             try:
                 if streaming:
@@ -327,7 +328,7 @@ def run_calls(
             )
             report.notes.append(note)
             with session_scope(db_url) as s:
-                run = s.get(RunRow, run_id)
+                run = stored_row(s, RunRow, run_id)
                 run.notes = [*(run.notes or []), note]
         st = runner.stats
         report.calls_sent, report.calls_reused = st.calls_sent, st.calls_reused

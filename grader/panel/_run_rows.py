@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from grader.panel._manifest import build_manifest
 from grader.panel._runner import CallRunner, TaskResult, store_grade, store_prompt
+from grader.panel._stored_rows import stored_row
 from grader.scoring import judge_composite
 from grader.storage import (
     ContestantRow,
@@ -74,10 +75,12 @@ def grade_rows(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundl
     from the shorter ledger text."""
     from grader.panel._ledger import verify_judge_ledger
 
-    t = res.task
+    t, parsed = res.task, res.parsed
+    if parsed is None:  # (the caller passes only a valid grade)
+        raise ValueError(f"no grade to store: the call of {t.contestant_key} for {t.spec.judge_id} has none")
     outcome_ok = (not pending) and bool(outcomes.get(t.contestant_key, {}).get("available", True))
-    comp = judge_composite(res.parsed, rubric, outcome_ok)
-    ledger_rows = verify_judge_ledger(res.parsed.get("claim_ledger", []), bundle, t.contestant_key, checked)
+    comp = judge_composite(parsed, rubric, outcome_ok)
+    ledger_rows = verify_judge_ledger(parsed.get("claim_ledger", []), bundle, t.contestant_key, checked)
 
     def write() -> None:
         with session_scope(db_url) as s:
@@ -91,7 +94,7 @@ def grade_rows(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundl
             )
             if exists is not None:
                 return
-            contestant = s.get(ContestantRow, t.contestant_row_id)
+            contestant = stored_row(s, ContestantRow, t.contestant_row_id)
             store_grade(
                 s,
                 run_id=run_id,
@@ -99,7 +102,7 @@ def grade_rows(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundl
                 contestant=contestant,
                 repeat=t.repeat,
                 call_id=res.call_id,
-                grade=res.parsed,
+                grade=parsed,
                 composite=comp,
                 ledger_rows=ledger_rows,
             )
@@ -109,7 +112,7 @@ def grade_rows(db_url, run_id, res: TaskResult, rubric, outcomes, pending, bundl
 
 def finish_run(db_url, run_id, bundle, rubric, panel, status: str) -> None:
     with session_scope(db_url) as s:
-        run = s.get(RunRow, run_id)
+        run = stored_row(s, RunRow, run_id)
         run.status = status  # before the manifest, which records it
         manifest = build_manifest(s, run, bundle, rubric, panel)
         run.manifest = manifest

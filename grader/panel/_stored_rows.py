@@ -3,12 +3,25 @@ Re-exported by ``grader.panel._runner``."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from grader.judges import JudgeSpec
 from grader.prompts import JudgePrompt
 from grader.storage import ContestantRow, GradeRow, LedgerEntryRow, PromptRow
+
+_Row = TypeVar("_Row")
+
+
+def stored_row(session: Session, model: type[_Row], key: object) -> _Row:
+    """A row this run wrote earlier and still holds (its run, a contestant, a call, a batch); LookupError if it is
+    gone from the database."""
+    row = session.get(model, key)
+    if row is None:
+        raise LookupError(f"no {model.__name__} {key!r} in this database")
+    return row
 
 
 def store_prompt(session: Session, prompt: JudgePrompt) -> None:

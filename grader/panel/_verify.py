@@ -57,8 +57,10 @@ def verify_run(run_id: str, db_url: str | None = None, season_dir: Path | None =
             result.problems.append("the stored manifest itself was altered (manifest hash differs)")
         season = s.get(SeasonRow, run.season_id)
         _verify_run_row(s, run, season, m, result)
-        src = Path(season_dir) if season_dir else Path(season.source_path)
-        if src.is_dir():
+        src = Path(season_dir) if season_dir else Path(season.source_path) if season is not None else None
+        if src is None:
+            result.problems.append(f"season {run.season_id} not in this database: season files not checked")
+        elif src.is_dir():
             files, _ = hash_bundle_files(src)
             want = m.get("season", {}).get("files", {})
             for rel in refused_entries(src):  # never read: named, so a link added after the run is seen
@@ -162,7 +164,7 @@ def _verify_run_row(s, run: RunRow, season: SeasonRow | None, m: dict, result: V
     if not m:
         return
     rubric, panel = m.get("rubric", {}), m.get("panel", {})
-    fields = [
+    fields: list[tuple[str, object, object]] = [
         ("run type", run.run_type, m.get("run_type")),
         ("season", season.content_hash if season else None, m.get("season", {}).get("content_hash")),
         ("rubric", run.rubric_id, rubric.get("id")),

@@ -13,9 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
 
 from grader.panel._config import PanelConfig
 from grader.panel._prompts import REPLY_SHARE
+
+if TYPE_CHECKING:
+    from grader.panel._tasks import Task
+    from grader.prompts import WindowPlan
 
 __all__ = ["WindowedChain", "plan_windowed", "windowed_note"]
 
@@ -32,7 +38,7 @@ def fits(spec, prompt) -> bool:  # noqa: ANN001
 class WindowedChain:
     """One judge's windowed grading of one contestant: the window prompts, and how the pass is built."""
 
-    plan: object  # grader.prompts._windows.WindowPlan
+    plan: WindowPlan
     prompts: list  # JudgePrompt of each window
     synthesis: Callable[[list[dict]], object]  # findings -> the whole-horizon pass's JudgePrompt
     windows: list = field(default_factory=list)  # the runner's Task of each window (set when tasks are made)
@@ -51,7 +57,7 @@ def plan_windowed(builder, prompts: dict, panel: PanelConfig) -> tuple[dict, lis
 
     chains: dict[tuple[str, str], WindowedChain] = {}
     refused: list[str] = []
-    plans: dict[tuple[str, int], object] = {}
+    plans: dict[tuple[str, int], WindowPlan | None] = {}
     for spec in panel.judges:
         if spec.context_window is None:
             continue
@@ -61,7 +67,7 @@ def plan_windowed(builder, prompts: dict, panel: PanelConfig) -> tuple[dict, lis
             budget = spec.context_window - room_for_reply(spec)
             key = (cid, budget)  # judges with the same room share a plan
             if key not in plans:
-                plans[key] = plan_windows(builder, cid, lambda p, s=spec: fits(s, p))
+                plans[key] = plan_windows(builder, cid, partial(fits, spec))
             plan = plans[key]
             if plan is None:
                 refused.append(
@@ -79,7 +85,7 @@ def plan_windowed(builder, prompts: dict, panel: PanelConfig) -> tuple[dict, lis
             chains[(spec.judge_id, cid)] = WindowedChain(
                 plan,
                 [window_prompt(builder, plan, k) for k in range(len(plan.windows))],
-                lambda findings, plan=plan: synthesis_prompt(builder, plan, findings),
+                partial(synthesis_prompt, builder, plan),
             )
     return chains, refused
 
@@ -93,7 +99,7 @@ def windowed_task(
     marked,
     schema: dict,  # noqa: ANN001
     mock_settings: dict | None,
-    on_pass: Callable[[object], None],
+    on_pass: Callable[[Task], None],
 ):  # noqa: ANN201 - a runner Task
     """The runner's task of one windowed record for one judge and repeat: a task per window, and the pass's task
     built (and handed to ``on_pass``, e.g. to script a mock) from the windows' grades."""

@@ -33,7 +33,9 @@ def leaderboard_rows(run_id: str, version: int | None = None, db_url: str | None
                 + (f" (it has {', '.join(map(str, numbers))})" if numbers else "")
             )
         season = s.get(SeasonRow, run.season_id)
-        rows = []
+        if season is None:
+            raise KeyError(f"run {run_id!r}: its season {run.season_id!r} is not in this database")
+        rows: list[dict] = []
         q = (
             select(ContestantScoreRow, ContestantRow)
             .join(ContestantRow, ContestantRow.id == ContestantScoreRow.contestant_id)

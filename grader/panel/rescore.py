@@ -98,11 +98,11 @@ def regrade_plan(run_id: str, season_dir, db_url: str | None = None) -> RegradeP
         seen: dict[str, set[str]] = {}
         for call in s.scalars(select(JudgeCallRow).where(JudgeCallRow.run_id == run_id, JudgeCallRow.repeat == 0)):
             seen.setdefault(keys[call.contestant_id], set()).add(call.prompt_sha256)
-        old_user = {
-            cid: s.get(PromptRow, next(iter(shas))).user
-            for cid, shas in seen.items()
-            if shas and s.get(PromptRow, next(iter(shas))) is not None
-        }
+        old_user: dict[str, str] = {}
+        for cid, shas in seen.items():
+            prompt = s.get(PromptRow, next(iter(shas))) if shas else None
+            if prompt is not None:
+                old_user[cid] = prompt.user
     from grader.storage import alias_secret
 
     *_, prompts = judge_prompts(
