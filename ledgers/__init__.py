@@ -22,18 +22,13 @@ from ledgers._models import (
     VerifierConfig,
 )
 from ledgers._registry import FIELD_SPECS, FIELDS, KNOWN_FIELDS, FieldSpec, field_spec, resolve_field
-from ledgers._structured import structured_assertions
+from ledgers._structured import structured_assertions, to_structured
 from ledgers._units import StatedNumber, format_value, normalise, parse_number
 from ledgers._verify import Verifier, claim_assertions, combine, verify, verify_many
 from ledgers.reading import parse_assertions
 from ledgers.rules import consensus_label
 
 __all__ = [
-    "FIELDS",
-    "FIELD_SPECS",
-    "KNOWN_FIELDS",
-    "STATUSES",
-    "TEMPLATE_MARK",
     "Assertion",
     "CitedValue",
     "Claim",
@@ -41,11 +36,16 @@ __all__ = [
     "ClaimsFileError",
     "CrossCheck",
     "Evidence",
+    "FIELDS",
+    "FIELD_SPECS",
     "FieldSpec",
     "Flag",
     "GroundingRow",
+    "KNOWN_FIELDS",
+    "STATUSES",
     "StatedNumber",
     "Status",
+    "TEMPLATE_MARK",
     "UniverseIndex",
     "Verification",
     "Verifier",
@@ -68,6 +68,7 @@ __all__ = [
     "resolve_field",
     "split_sentences",
     "structured_assertions",
+    "to_structured",
     "verify",
     "verify_claims_jsonl",
     "verify_many",

@@ -23,17 +23,19 @@ from ledgers._models import Assertion, Claim
 from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex, UniverseMember
 from ledgers.reading import (
+    ClauseRead,
     clause_start,
+    figure_rank,
     key_before,
+    key_doubt,
     key_field_of,
     main_subject,
     parse_text,
     piece_label,
     ranking_keys,
+    read_clause,
     table_rows,
 )
-from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
-from ledgers.reading._figure_rank import figure_rank
 
 _ABBREVIATIONS = re.compile(
     r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"

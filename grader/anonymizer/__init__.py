@@ -13,6 +13,7 @@ from grader.anonymizer._anonymizer import (
     universe_allowlist,
 )
 from grader.anonymizer._bundle import (
+    PUBLIC_ROUND_ID,
     AnonymizationLeakError,
     AnonymizedBundle,
     mapping_path_for,
@@ -35,21 +36,22 @@ from grader.anonymizer._models import (
 from grader.anonymizer._named_view import NamedView
 
 __all__ = [
-    "ISSUER_BRANDS",
-    "LeakGuard",
-    "MODEL_PLACEHOLDER",
-    "PROVIDER_PLACEHOLDER",
-    "SELF_REFERENCE_PLACEHOLDER",
-    "UNDISCLOSED",
     "AliasAssignment",
     "AnonymizationLeakError",
     "AnonymizedBundle",
     "Anonymizer",
+    "ISSUER_BRANDS",
+    "LeakGuard",
+    "MODEL_PLACEHOLDER",
     "NamedView",
+    "PROVIDER_PLACEHOLDER",
+    "PUBLIC_ROUND_ID",
     "Replacement",
     "ReplacementKind",
+    "SELF_REFERENCE_PLACEHOLDER",
     "ScrubRecord",
     "ScrubResult",
+    "UNDISCLOSED",
     "alias_label",
     "collides_with_aliases",
     "find_leaks",

@@ -39,7 +39,7 @@ from grader.anonymizer._models import (
     ScrubRecord,
     ScrubResult,
 )
-from grader.season._models import AllocationItem, Contestant, Decision, SeasonInfo
+from grader.season import AllocationItem, Contestant, Decision, SeasonInfo
 
 _RESERVED_TOKENS = {"model", "provider", "self", "reference", "contestant", UNDISCLOSED}
 _ALIAS_LIKE = re.compile(r"contestant[a-z]{1,3}")

@@ -59,6 +59,11 @@ class AnonymizedBundle(BaseModel):
     """Names kept verbatim as market context, with their counts (every one is in the scrub log with its reason)."""
 
 
+PUBLIC_ROUND_ID = re.compile(r"\bCB-\d{4}-\d{2}-\d{2}(?:-[A-Z0-9]+)*\b")
+"""A public CapitalBench round id ("CB-2026-07-14-1M"): with an allocation it identifies a model, so neither the
+judge's view nor a prompt carries one (the prompts and the identity probe read it from here)."""
+
+
 def mapping_path_for(out_dir: Path) -> Path:
     return out_dir.parent / f"{out_dir.name}.mapping.json"
 
@@ -91,12 +96,10 @@ def _neutral_ids(bundle) -> dict[str, str]:  # noqa: ANN001 - a SeasonBundle
 
 def _neutralise(text: str, neutral: dict[str, str]) -> str:
     """``text`` with every public id (whole, longest first) replaced by its neutral label."""
-    from grader.prompts._builder import _PUBLIC_ROUND_ID  # the prompts' own reading of a public round id
-
     if neutral:
         rx = re.compile("|".join(rf"(?<![\w-]){re.escape(k)}(?![\w-])" for k in sorted(neutral, key=len, reverse=True)))
         text = rx.sub(lambda m: neutral[m.group(0)], text)
-    return _PUBLIC_ROUND_ID.sub("a parallel round", text)  # a round of another track a briefing names
+    return PUBLIC_ROUND_ID.sub("a parallel round", text)  # a round of another track a briefing names
 
 
 def write_anonymized_bundle(

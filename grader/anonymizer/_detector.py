@@ -13,7 +13,7 @@ from functools import lru_cache
 from grader.anonymizer import _patterns as P
 from grader.anonymizer._guard import lexicon
 from grader.anonymizer._models import MODEL_PLACEHOLDER, PROVIDER_PLACEHOLDER, SELF_REFERENCE_PLACEHOLDER
-from grader.season._models import Contestant
+from grader.season import Contestant
 
 _GAP = re.compile(r"[\W_]{0,3}")
 """Separators allowed between the words of a contestant name."""

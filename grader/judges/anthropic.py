@@ -148,7 +148,10 @@ class AnthropicJudge(SdkJudge[AsyncAnthropic], Provider):
             for item in items
         ]
         async with self._batch_errors("submit"):
-            return self._state(await self._clients.get().messages.batches.create(requests=requests))
+            # the bodies are request_params, as for a direct call: the SDK's Request type lists no temperature,
+            # which the Message Batches API reads (anthropic 2.x dropped it from its signatures, not the API)
+            batch = await self._clients.get().messages.batches.create(requests=requests)  # type: ignore[arg-type]
+            return self._state(batch)
 
     async def batch_state(self, batch_id: str) -> BatchState:
         async with self._batch_errors("status"):

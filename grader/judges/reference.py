@@ -311,7 +311,7 @@ class ReferenceJudge:
             outcome_score = _clip(50 + 500 * alpha)
             outcome_note = f"alpha {alpha * 100:.2f}% mapped to 50 + 500 × alpha"
         reliability = self._reliability(decisions)
-        from ledgers._structured import to_structured
+        from ledgers import to_structured
 
         structured = self.rubric.output_schema_version != "grade-v1"  # grade-v2: structured assertions
         ledger = [

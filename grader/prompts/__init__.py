@@ -1,6 +1,6 @@
 """Judge prompts built from the anonymized record and point-in-time snapshots."""
 
-from grader.prompts._builder import _PUBLIC_ROUND_ID as PUBLIC_ROUND_ID
+from grader.anonymizer import PUBLIC_ROUND_ID
 from grader.prompts._builder import PromptBuilder
 from grader.prompts._fence import fence
 from grader.prompts._judge_prompt import (

@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from grader.anonymizer import PUBLIC_ROUND_ID
 from grader.pit import MARKET_TZ
 from grader.prompts._decision_section import DecisionSections
 from grader.prompts._fence import READING_RULE, one_line, unfence
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from grader.replay import ContestantReplay
     from grader.risk import ContestantRisk
 
-_PUBLIC_ROUND_ID = re.compile(r"\bCB-\d{4}-\d{2}-\d{2}(?:-[A-Z0-9]+)*\b")
 """A CapitalBench-style public round id (with the allocation, it finds a model in the published results).
 Also read by ``grader.anonymizer``, ``grader.probe`` and ``grader.reporting``."""
 
@@ -113,7 +113,7 @@ class PromptBuilder(DecisionSections, RecordSections):
             return text
         if self._round_re is not None:
             text = self._round_re.sub(lambda m: self.round_labels[m.group(0)], text)
-        return _PUBLIC_ROUND_ID.sub("a parallel round", text)
+        return PUBLIC_ROUND_ID.sub("a parallel round", text)
 
     def round_briefing(self, round_id: str | None) -> str | None:
         """A round's briefing (what every model was shown), scrubbed once per round."""

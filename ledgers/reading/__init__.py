@@ -9,6 +9,7 @@ readers, run by ``_qualitative``), ``_text`` (one sentence), ``_template`` (the 
 ``_keys`` (a figure written as a key's value), ``_tables`` (a markdown table's rows and columns).
 """
 
+from ledgers.reading._certainty import ClauseRead, key_doubt, read_clause
 from ledgers.reading._clauses import (
     Mention,
     clause_start,
@@ -17,6 +18,7 @@ from ledgers.reading._clauses import (
     piece_label,
     subjects,
 )
+from ledgers.reading._figure_rank import figure_rank
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
 from ledgers.reading._keys import key_before, key_field_of, ranking_keys
 from ledgers.reading._number_assertion import NumberHit
@@ -24,18 +26,23 @@ from ledgers.reading._numbers import find_numbers
 from ledgers.reading._tables import table_rows
 from ledgers.reading._template import parse_assertions_cached, skeleton
 from ledgers.reading._text import Parsed, parse_assertions, parse_text
+from ledgers.reading._vocab import SIGN_WORDS
 
 __all__ = [
+    "ClauseRead",
     "FIELD_HORIZONS",
     "HORIZON_FIELDS",
     "Mention",
     "NumberHit",
     "Parsed",
+    "SIGN_WORDS",
     "clause_start",
+    "figure_rank",
     "find_numbers",
     "forecast_marker_before",
     "horizon_key",
     "key_before",
+    "key_doubt",
     "key_field_of",
     "main_subject",
     "parse_assertions",
@@ -43,7 +50,8 @@ __all__ = [
     "parse_text",
     "piece_label",
     "ranking_keys",
+    "read_clause",
     "skeleton",
-    "table_rows",
     "subjects",
+    "table_rows",
 ]

@@ -7,8 +7,7 @@ import re
 
 from ledgers._models import Assertion
 from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES, Unit, sibling_windows, window_family
-from ledgers.reading import HORIZON_FIELDS
-from ledgers.reading._vocab import SIGN_WORDS
+from ledgers.reading import HORIZON_FIELDS, SIGN_WORDS
 from ledgers.rules._base import (
     CON,
     NV,
