@@ -135,7 +135,7 @@ def main() -> int:
         at.radio(key="ledger_disagree").set_value("disagreements")
 
     page("Ledger review (judge + disagreement filter)", None, deep)
-    last_page = ledger_page(RUN_ID, None, 1, 20, url).pages
+    last_page = ledger_page(RUN_ID, None, 1, int(at.selectbox(key="ledger_page_size").value), url).pages
     at.selectbox(key="ledger_judge").set_value("(any)")
     at.radio(key="ledger_disagree").set_value("any")
     timed(at)
