@@ -60,21 +60,26 @@ class Harness:
     runner: asyncio.Runner
     judges: dict[tuple[str, float], ProviderJudge]
 
+    def spec(self, *, timeout_s: float = 5.0, **overrides: Any) -> JudgeSpec:
+        """A judge of this provider on its fake (``overrides``: other fields of the spec)."""
+        endpoint = {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
+        fields: dict[str, Any] = {
+            "judge_id": f"{self.provider}-under-test",
+            "provider": self.provider,
+            "model": MODELS[self.provider],
+            "family": self.provider,
+            "api_key_env": KEY_ENV,
+            "timeout_s": timeout_s,
+            "max_output_tokens": 300,
+            **endpoint,
+            **overrides,
+        }
+        return JudgeSpec(**fields)
+
     def judge(self, *, timeout_s: float = 5.0) -> ProviderJudge:
         key = (self.provider, timeout_s)
         if key not in self.judges:
-            endpoint = {"host": self.fake.host_port} if self.provider == "xai" else {"base_url": self.fake.base_url}
-            spec = JudgeSpec(
-                judge_id=f"{self.provider}-under-test",
-                provider=self.provider,  # type: ignore[arg-type]
-                model=MODELS[self.provider],
-                family=self.provider,
-                api_key_env=KEY_ENV,
-                timeout_s=timeout_s,
-                max_output_tokens=300,
-                **endpoint,
-            )
-            self.judges[key] = make_judge(spec, allow_real_api_calls=False)
+            self.judges[key] = make_judge(self.spec(timeout_s=timeout_s), allow_real_api_calls=False)
         return self.judges[key]
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
@@ -459,18 +464,7 @@ def test_the_sample_a_judge_reads_ahead_has_every_field_of_a_real_reply(
 def test_a_judge_with_a_temperature_sends_it_and_gets_its_grade(harness: Harness) -> None:
     """A panel file may set a judge's temperature: the call goes through the real SDK (whose signature may not
     name it) and the body carries it."""
-    endpoint = {"host": harness.fake.host_port} if harness.provider == "xai" else {"base_url": harness.fake.base_url}
-    spec = JudgeSpec(
-        judge_id=f"{harness.provider}-warm",
-        provider=harness.provider,  # type: ignore[arg-type]
-        model=MODELS[harness.provider],
-        family=harness.provider,
-        api_key_env=KEY_ENV,
-        timeout_s=5.0,
-        max_output_tokens=300,
-        temperature=0.2,
-        **endpoint,
-    )
+    spec = harness.spec(judge_id=f"{harness.provider}-warm", temperature=0.2)
     judge = make_judge(spec, allow_real_api_calls=False)
     harness.fake.reset(script=lambda request: FakeReply.ok({"score": 61, "rationale": "ok"}))
 
