@@ -35,6 +35,7 @@ from ledgers.reading import (
     ranking_keys,
     read_clause,
     table_rows,
+    value_start,
 )
 
 _ABBREVIATIONS = re.compile(
@@ -199,9 +200,7 @@ _FIGURE_CELL = re.compile(r"[~\u2248]?\s*[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s*(?:
 def _prefix_doubt(body: str, span: tuple[int, int], who: str | None, index: UniverseIndex | None) -> str | None:
     """A key read past its leading part ("spy" of "spy_off_high") is read with certainty only when that part is
     the ticker of the option the figure is checked against."""
-    figures = list(re.finditer(r"[+\-\u2212]?\$?\d", body[span[0] : span[1]]))
-    at = span[0] + (figures[-1].start() if figures else 0)
-    key = key_before(body, at)
+    key = key_before(body, value_start(body, span))
     if key is None or key.prefix is None:
         return None
     named = index.resolve(key.prefix.upper()) if index is not None else None

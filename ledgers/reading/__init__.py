@@ -20,7 +20,7 @@ from ledgers.reading._clauses import (
 )
 from ledgers.reading._figure_rank import figure_rank
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
-from ledgers.reading._keys import key_before, key_field_of, ranking_keys
+from ledgers.reading._keys import key_before, key_field_of, ranking_keys, value_start
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._numbers import find_numbers
 from ledgers.reading._tables import table_rows
@@ -54,4 +54,5 @@ __all__ = [
     "skeleton",
     "subjects",
     "table_rows",
+    "value_start",
 ]

@@ -50,7 +50,7 @@ from ledgers.reading._certainty_words import (
 )
 from ledgers.reading._clauses import Mention
 from ledgers.reading._fields import last_field_phrase
-from ledgers.reading._keys import FUSED_KEY, KEY_WORDS, key_before, key_field_of
+from ledgers.reading._keys import FUSED_KEY, KEY_WORDS, key_before, key_field_of, value_start
 
 
 @dataclass(frozen=True)
@@ -367,8 +367,7 @@ def key_doubt(sentence: str, span: tuple[int, int], field: str | None) -> str | 
     certainty; None otherwise."""
     if field is None:
         return None
-    figures = list(re.finditer(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%?", sentence[span[0] : span[1]]))
-    at = span[0] + (figures[-1].start() if figures else 0)  # the value itself ("30d: 68%": its window is the key's)
+    at = value_start(sentence, span)
     lo = max(sentence.rfind(c, 0, at) for c in "\n|;,") + 1
     m = _KEY_BEFORE.search(sentence, lo, at)
     if m is None:

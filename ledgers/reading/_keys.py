@@ -100,6 +100,15 @@ class Key:
     checks it against the universe), else the key is not read with certainty."""
 
 
+_FIGURE = re.compile(r"[+\-\u2212]?\$?\d[\d,]*(?:\.\d+)?\s?%?")
+
+
+def value_start(text: str, span: tuple[int, int]) -> int:
+    """Where the value of a claim's words starts: its last figure ("30d: 68%": 68%, whose window is the key's)."""
+    figures = list(_FIGURE.finditer(text, span[0], span[1]))
+    return figures[-1].start() if figures else span[0]
+
+
 def key_before(text: str, start: int, floor: int = 0) -> Key | None:
     """The key whose value starts at ``start``, if the figure is written as one."""
     m = _KEY_BEFORE.search(text, max(floor, start - 48), start)
@@ -215,4 +224,14 @@ def ranking_keys(text: str) -> list[RankingKey]:
     return out
 
 
-__all__ = ["FUSED_KEY", "KEY_WORDS", "Key", "RankingKey", "key_before", "key_field_of", "ranking_keys", "spell"]
+__all__ = [
+    "FUSED_KEY",
+    "KEY_WORDS",
+    "Key",
+    "RankingKey",
+    "key_before",
+    "key_field_of",
+    "ranking_keys",
+    "spell",
+    "value_start",
+]

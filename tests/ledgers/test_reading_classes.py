@@ -759,6 +759,9 @@ def test_a_key_that_opens_with_a_ticker_is_that_option_s_only_when_the_universe_
     assert [(c.symbol, c.assertions[0].field, c.doubt) for c in spy] == [("SP500", "distance52wHigh", None)]
     other = extract_claims("xyz_off_high: -0.76%", DECIDED, "HEALTHCARE", UNIVERSE, benchmark="SP500")
     assert other and all(c.doubt for c in other)
+    # a known word as the first part ("max", "top") is no option either: the key's owner is not certain
+    word = extract_claims("max_vol: 20.00%", DECIDED, "ENERGY", UNIVERSE, benchmark="SP500")
+    assert word and all(c.doubt and "opens with 'max'" in c.doubt for c in word)
 
 
 def test_a_superlative_fused_to_the_next_word_ranks_nothing(store):
