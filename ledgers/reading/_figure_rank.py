@@ -10,7 +10,7 @@ from functools import partial
 from ledgers._groups import find_group, group_words_pattern
 from ledgers._models import FigureRank
 from ledgers.reading._certainty import clause_bounds
-from ledgers.reading._ranking import _HIGH, _LOW
+from ledgers.reading._ranking import _HIGH, _LOW, ORDINAL_PLACES
 
 __all__ = ["figure_rank"]
 
@@ -75,19 +75,8 @@ _QUANTIFIER = re.compile(r"^(?:(?:any|all|every|each|the|eleven|twelve|ten|\d{1,
 
 
 _TOP_N_AFTER = re.compile(r"[\s-]*(?P<n>\d{1,2}|three|five|ten)\b(?![.%])", re.I)
-_ORDINALS = {
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "2nd": 2,
-    "3rd": 3,
-    "4th": 4,
-    "5th": 5,
-    "three": 3,
-    "five": 5,
-    "ten": 10,
-}
+_ORDINALS = {**ORDINAL_PLACES, "three": 3, "five": 5, "ten": 10}
+"""Places ("third-highest") and counts ("top-5", "top three")."""
 
 
 def _placed(sentence: str, m: re.Match[str], rank: FigureRank) -> FigureRank:

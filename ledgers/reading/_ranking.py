@@ -111,8 +111,8 @@ def _horizons(words: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_PLACES = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
-_PLACE_BEFORE = re.compile(r"(?<![\w-])(?P<ord>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+$", re.I)
+ORDINAL_PLACES = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+_PLACE_BEFORE = re.compile(rf"(?<![\w-])(?P<ord>{'|'.join(ORDINAL_PLACES)})[\s-]+$", re.I)
 """An ordinal right before a superlative ("second-highest", "third best"): the place it names (``op`` "eq")."""
 
 
@@ -169,7 +169,7 @@ def find_rankings(
                     alternatives=alternatives,
                     polarity=-1 if low else 1,
                     op="eq" if place is not None else "lt" if low else "gt",
-                    window=_PLACES[place["ord"].lower()] if place is not None else at_most,
+                    window=ORDINAL_PLACES[place["ord"].lower()] if place is not None else at_most,
                     label=scope,
                     field=_measure_field(measure),
                     raw=phrase[: span[1] - span[0]].strip(),
