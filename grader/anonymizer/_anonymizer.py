@@ -68,10 +68,6 @@ _CORPORATE_SUFFIX = re.compile(
 )
 
 
-_LAB_FAMILIES = frozenset(
-    {"openai", "anthropic", "google", "alphabet", "meta", "facebook", "xai", "mistral", "deepseek", "alibaba"}
-)
-"""Families whose company names stay identity names: never read as a neutral company beside a model."""
 _ORDINARY_WORD = re.compile(r"[a-z]{3,}")
 _SPEAKER_BEFORE = re.compile(r"\b(?:I|we|me)\s+$")
 """"I grok the setup": right after the author's own pronoun a model line may be the author naming itself."""
@@ -160,7 +156,7 @@ class Anonymizer:
                 if a not in symbols
                 and len(a) >= 4
                 and a[0].isupper()
-                and re.split(r"[\s,.]+", a.lower())[0] not in _LAB_FAMILIES
+                and re.split(r"[\s,.]+", a.lower())[0] not in public_names()  # no lab's or parent's name
             },
             key=len,
             reverse=True,
