@@ -100,7 +100,7 @@ def _universe_index(bundle: SeasonBundle):
 
 def _decision_text(decision: Decision) -> str:
     """The rationale with each holding's own rationale (one line each, ``SYMBOL: text``), as the verifier reads it
-    (``grader.prompts._touched.decision_text``, which shows the same text)."""
+    (for the reference judge and for the fields a prompt shows, ``grader.prompts._touched``)."""
     text = decision.rationale
     extra = [f"{a.symbol}: {a.rationale}" for a in decision.allocation or [] if a.rationale and a.rationale not in text]
     return text + ("\n" + "\n".join(extra) if extra else "")
@@ -122,12 +122,9 @@ def checked_claims_of(
 
     benchmark = bundle.info.benchmark
     fields = tuple(available)
-    slot = _memo(bundle, "_checked_claims").setdefault((id(universe), fields, benchmark), (universe, {}, {}))
-    if slot[0] is not universe:  # an index no longer alive left its id to this one
-        slot = (universe, {}, {})
-        _memo(bundle, "_checked_claims")[(id(universe), fields, benchmark)] = slot
-    memo: dict[tuple, list[tuple]] = slot[1]
-    read: dict[tuple, list] = slot[2]  # (text, default, certain) -> its claims (at the time it was first read)
+    # keyed by the index itself (held by the key, so it cannot be another's), the fields and the benchmark
+    memo, read = _memo(bundle, "_checked_claims").setdefault((universe, fields, benchmark), ({}, {}))
+    # memo: a decision's key -> its checked claims; read: (text, default, certain) -> its claims as first read
     keys: list[tuple] = []
     todo: dict[str | None, list[tuple]] = {}  # round -> (memo key, claims) of the decisions still to check
     for d in decisions:

@@ -23,20 +23,13 @@ from collections.abc import Iterable
 from grader.prompts._briefings import _blocks, _Table
 from grader.season import Decision, SeasonBundle
 
-__all__ = ["MAX_SYMBOLS_PER_CLAIM", "briefing_excerpt", "cited_numbers", "decision_text", "touched_fields"]
+__all__ = ["MAX_SYMBOLS_PER_CLAIM", "briefing_excerpt", "cited_numbers", "touched_fields"]
 
 MAX_SYMBOLS_PER_CLAIM = 4
 """A claim over the cross-section ("strongest 30-day performer") reads every symbol; the record keeps the claim's
 own subjects (the verifier has the rest)."""
 _NUMBER = re.compile(r"(?<![\w.])[-+−]?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-def decision_text(decision: Decision) -> str:
-    """The rationale with each holding's own rationale (one line each, ``SYMBOL: text``), as the verifier reads it."""
-    text = decision.rationale
-    extra = [f"{a.symbol}: {a.rationale}" for a in decision.allocation or [] if a.rationale and a.rationale not in text]
-    return text + ("\n" + "\n".join(extra) if extra else "")
 
 
 def touched_fields(
