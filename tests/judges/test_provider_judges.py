@@ -85,6 +85,18 @@ class Harness:
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self.runner.run(coroutine)
 
+    def call_once_on(self, spec: JudgeSpec) -> CallOutcome:
+        """One call of a judge built on ``spec`` for this test alone, closed after it."""
+        judge = make_judge(spec, allow_real_api_calls=False)
+
+        async def run() -> CallOutcome:
+            try:
+                return await judge.call(SYSTEM, USER, SCHEMA, "Grade")
+            finally:
+                await judge.aclose()
+
+        return self.run(run())
+
     def call(self, *, timeout_s: float = 5.0, times: int = 1) -> list[CallOutcome]:
         judge = self.judge(timeout_s=timeout_s)
 
@@ -303,15 +315,7 @@ def test_an_unreachable_server_is_a_transport_failure(harness: Harness) -> None:
     else:
         path = "" if harness.provider == "anthropic" else "/v1"
         spec = live_spec.model_copy(update={"base_url": f"http://{endpoint}{path}"})
-    judge = make_judge(spec, allow_real_api_calls=False)
-
-    async def run() -> CallOutcome:
-        try:
-            return await judge.call(SYSTEM, USER, SCHEMA, "Grade")
-        finally:
-            await judge.aclose()
-
-    outcome = harness.run(run())
+    outcome = harness.call_once_on(spec)
     assert outcome.error_kind == "transport" and outcome.retryable
     assert outcome.raw_reply == ""
 
@@ -464,17 +468,8 @@ def test_the_sample_a_judge_reads_ahead_has_every_field_of_a_real_reply(
 def test_a_judge_with_a_temperature_sends_it_and_gets_its_grade(harness: Harness) -> None:
     """A panel file may set a judge's temperature: the call goes through the real SDK (whose signature may not
     name it) and the body carries it."""
-    spec = harness.spec(judge_id=f"{harness.provider}-warm", temperature=0.2)
-    judge = make_judge(spec, allow_real_api_calls=False)
     harness.fake.reset(script=lambda request: FakeReply.ok({"score": 61, "rationale": "ok"}))
-
-    async def run() -> CallOutcome:
-        try:
-            return await judge.call(SYSTEM, USER, SCHEMA, "Grade")
-        finally:
-            await judge.aclose()
-
-    outcome = harness.run(run())
+    outcome = harness.call_once_on(harness.spec(judge_id=f"{harness.provider}-warm", temperature=0.2))
     assert outcome.ok, outcome.error_message
     (received,) = harness.fake.requests
     assert received.body.get("temperature") == pytest.approx(0.2)
