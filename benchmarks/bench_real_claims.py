@@ -100,7 +100,8 @@ HELD_OUT = [
         lambda lab: lab.round in V6_DEV_ROUNDS,
     ),
     (
-        "v6: held-out rounds 2026-07-07-1M, 07-07-1W, 07-15-1W (real sentences; never read while writing rules)",
+        "v6: rounds 2026-07-07-1M, 07-07-1W, 07-15-1W (real sentences; never read until holdout_v8 arrived, then read "
+        "to write rules)",
         FIXTURES / "holdout_v6" / "labels.jsonl",
         lambda lab: lab.round not in V6_DEV_ROUNDS,
     ),
@@ -109,6 +110,12 @@ HELD_OUT = [
         "07-27-1M (held out whole: never read while writing rules)",
         FIXTURES / "holdout_v7" / "labels.jsonl",
         None,
+    ),
+    (
+        "v8: real sentences of rounds 2026-06-24-1M, 06-26-1M, 07-02-1M, 07-06-1M (held out whole: never read while "
+        "writing rules; its synthetic Q&A memo is on 07-16-1M, a round with no run, which this harness cannot import)",
+        FIXTURES / "holdout_v8" / "labels.jsonl",
+        lambda lab: lab.round != "CB-2026-07-16-1M",
     ),
 ]
 V5_DEV_ROUNDS = frozenset(

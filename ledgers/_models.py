@@ -203,6 +203,9 @@ class VerifierConfig(_Model):
     macd_dead_band: float = 0.0005  # of the close
     momentum_fields: tuple[str, ...] = ("return20d", "return30d")
     short_momentum_fields: tuple[str, ...] = ("return3d", "return5d", "return7d")  # "recent"/"short-term"
+    recent_contradiction_fields: tuple[str, ...] = ("return20d", "return21d", "return30d")
+    """A "recent" move is contradicted only when these longer windows disagree with it too (the month a round shows,
+    as 20 or 21 sessions or 30 days: writers differ on how long "recent" is)."""
     momentum_dead_band: float = 0.005
     overbought_rsi: float = 70.0
     oversold_rsi: float = 30.0

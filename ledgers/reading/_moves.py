@@ -35,12 +35,6 @@ MOVE_RE = re.compile(
     rf"(?P<win>\s+{_WINDOW})?",
     re.I,
 )
-_NOUN_RE = re.compile(
-    r"\b(?P<owner>its|their|the\s+week's|this\s+week's|last\s+week's|[A-Za-z][\w&.-]*'s?)?\s*(?P<adj>(?:(?:sharp|steep|"
-    r"recent|weekly|monthly|short-term|near-term|strong|modest|\d+[\s-]?(?:day|d|week|month))\s+){1,3})"
-    r"(?P<noun>dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|surge|rebound|spike|run-up)\b",
-    re.I,
-)
 _CONDITION = re.compile(
     r"\b(?:if|unless|when|whenever|once|should|until|in\s+case|lest|would|could|may|might|can)\b", re.I
 )
@@ -90,8 +84,8 @@ def _mover(text: str, start: int, named_before) -> tuple[str | None, bool]:
     clause = head[clause_from:]
     if named_before is not None:
         named = named_before(clause_from, start)
-        if named is not None and _LINK.match(text[named[1] : start]):
-            return named[0], False
+        if named is not None and _LINK.match(text[named.end : start]):
+            return named.symbol, False
     return None, bool(_ITSELF.search(clause)) and len(clause.split()) <= 4
 
 
@@ -118,26 +112,138 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
         label = _window(f"{m['adv'] or ''} {m['win'] or ''}") or _nearby_window(text, m.start())
         kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)
-    for m in _NOUN_RE.finditer(text):
-        head = text[max(0, m.start() - 40) : m.start()]
-        if _CONDITION.search(head[max(head.rfind(","), head.rfind(";")) + 1 :]):
-            continue
-        owner = (m["owner"] or "").strip()
-        named = named_before(max(0, m.start() - 40), m.start("adj")) if named_before is not None else None
-        subject = named[0] if named is not None else None
-        if subject is None and not (owner.lower() in ("its", "their") or _ITSELF.search(head)):
-            continue
-        down = m["noun"].lower() in (
-            "dip",
-            "drop",
-            "decline",
-            "sell-off",
-            "selloff",
-            "pullback",
-            "pull-back",
-            "slump",
-            "slide",
+    read_move_nouns(text, add, named_before)
+
+
+_MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing"
+_MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide"
+_MOVE_NOUN = re.compile(rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|run)\b(?!-)", re.I)
+_TIME_MOD = (
+    r"recent|recently|latest|prior|previous|past|weekly|monthly|short-term|near-term|this\s+week's|last\s+week's|"
+    r"the\s+week's|the\s+month's|(?:\d+|one|five|seven|thirty)[\s-]?(?:day|d|week|month|session|s)"
+)
+_MANNER_MOD = (
+    r"sharp|steep|strong|modest|mild|steady|large|big|extreme|notable|sustained|continued|broad|broad-based|"
+    r"persistent|price|heavy|solid|robust|renewed|further|early"
+)
+_MODS_END = re.compile(rf"(?:(?:{_TIME_MOD}|{_MANNER_MOD})[\s-]+)+$", re.I)
+_TIMED = re.compile(rf"\b(?:{_TIME_MOD})\b", re.I)
+_DET_END = re.compile(r"(?:\b(?P<det>the|its|their|this|that|a|an)\s+)$", re.I)
+_POSSESSIVE = re.compile(r"^['\u2019]s?\s+")
+_LIST_BEFORE = re.compile(r"(?:/|&|,|\band\b|\bor\b)\s*$", re.I)
+_WHOLE = re.compile(r".+", re.S)
+_RANKED_BEFORE = re.compile(
+    r"\b(?:\w+est|most|least|more|less|bigger|larger|deeper|smaller|greater|better|worse)\s+$", re.I
+)
+_LIST_THEN_WHICH = re.compile(r"\b(?:and|or)\s+[^,;.]{2,40},?\s+(?:which|that|who)\s+(?:\w+\s+){0,2}$", re.I)
+_CIRCUMSTANCE_BEFORE = re.compile(r"\b(?:in|during|amid|amidst|through|throughout|despite|since|into|on)\s+$", re.I)
+_COMPOUND_AFTER = re.compile(
+    r"^[\s-]+(?:rank\w*|scores?|ratios?|signals?|risks?|setups?|potential|candidates?|trades?|levels?|zones?|"
+    r"entr(?:y|ies)|thesis|plays?|buyers?|sellers?|patterns?|regimes?|phases?|scenarios?|probabilit\w+|profiles?)\b",
+    re.I,
+)
+_ELSEWHERE_AFTER = re.compile(
+    r"^\s+(?:in|among|across|of|from|for|versus|vs\.?|against|relative|compared|than|within|on|at|to|rate)\b", re.I
+)
+
+
+def pos_after(text: str, end: int) -> int:
+    """The first position after ``end`` that is not a possessive or a space ("XLE's weekly gain": the 'w')."""
+    return end + len(text[end:]) - len(_POSSESSIVE.sub("", text[end:], count=1).lstrip())
+
+
+def _np_window(words: str) -> str | None:
+    """The window a move noun's modifiers write: '7D', '30D', a session count, 'short' for "recent"; None when
+    they write none ("prior", "large"): which window the move was over is then unsaid."""
+    w = words.lower()
+    m = re.search(r"(\d+|one|five|seven|thirty)[\s-]?(day|d|week|month|session|s)\b", w)
+    if m:
+        n = {"one": 1, "five": 5, "seven": 7, "thirty": 30}.get(m.group(1)) or int(m.group(1))
+        unit = m.group(2)
+        if unit.startswith("week"):
+            return f"{7 * n}D"
+        if unit.startswith("month"):
+            return "30D" if n == 1 else None
+        return f"{n}D" if n in (7, 30) and unit.startswith("d") else f"{n}T"
+    if re.search(r"\bweek(?:ly|'s)?\b", w):
+        return "7D"
+    if re.search(r"\bmonth(?:ly|'s)?\b", w):
+        return "30D"
+    if re.search(r"\b(?:recent(?:ly)?|latest|short-term|near-term)\b", w):
+        return "short"
+    return None
+
+
+def read_move_nouns(text: str, add: Emit, named_before) -> None:
+    """A move said as a noun phrase: "its recent sharp rally", "the recent 7-day oil rally", "XLE's weekly gain",
+    "recent weakness". The phrase is read by its structure, right to left from the noun: modifiers, at most one
+    option named right before the noun (its subject), modifiers, a determiner or owner.
+
+    - The word right before the noun must be a modifier, an option's name or a determiner: "commodity weakness",
+      "earnings strength", "relative strength" are moves of something else (or another reader's).
+    - The phrase needs an owner ("its", "their"), a time word ("recent", "7-day") or, with an option named, a
+      definite article ("the oil rally"): "favor dollar strength", "strong gains" say no past move. With no option
+      named, its subject is the clause's, unless a preposition of circumstance leads it ("outperformed in the recent
+      selloff": the market's) or a list does ("A and B, which showed recent strength").
+    - Not read: an option in a list ("KRE/XLF run-up": two subjects); a phrase followed by "in / of / vs ..."
+      (about that, or a comparison) or by the noun it modifies ("recent-pullback rank"); one after a superlative or
+      a comparative ("the deepest recent pullback": a ranking).
+    - A definite or timed phrase states a past move even under a forecast or a condition ("could fade the recent
+      7-day oil rally"): it is read; an indefinite one there ("if a pullback comes") is not.
+    - The window is the one written; with none ("a large prior run"), the move is checked but never contradicted.
+    """
+    for m in _MOVE_NOUN.finditer(text):
+        noun = m["noun"].lower()
+        if _ELSEWHERE_AFTER.match(text[m.end() :]) or _COMPOUND_AFTER.match(text[m.end() :]):
+            continue  # "strength in value", "recent-pullback rank": another subject's, or a noun's modifier
+        head = text[: m.start()]
+        mods2 = _MODS_END.search(head)
+        pos = mods2.start() if mods2 else m.start()
+        words = mods2.group(0) if mods2 else ""
+        named = named_before(max(0, pos - 60), pos) if named_before is not None else None
+        subject: str | None = None
+        span_from = pos  # the option's name is a mention, read already: the span starts after it
+        if named is not None and _POSSESSIVE.sub("", text[named.end : pos]).strip() == "":
+            if _LIST_BEFORE.search(text[: named.start]):
+                continue  # "recent sharp KRE/XLF run-up": two subjects
+            subject, pos = named.symbol, named.start
+            span_from = pos_after(text, named.end)
+            mods1 = _MODS_END.search(text[:pos])
+            if mods1:
+                words, pos = mods1.group(0) + " " + words, mods1.start()
+        det = _DET_END.search(text[:pos])
+        owner = (det["det"].lower() if det else "") in ("its", "their")
+        if subject is None and not words and not owner:
+            continue  # "commodity weakness", "on weakness", "relative strength"
+        timed = _TIMED.search(words) is not None
+        definite = det is not None and det["det"].lower() in ("the", "this", "that")
+        if not (timed or owner or (subject is None and "price" in words.lower()) or (subject and definite)):
+            continue  # "strong gains", "favor dollar strength": whose, or when, is unsaid (a view, not a fact)
+        start = det.start() if det else pos
+        if _RANKED_BEFORE.search(text[:start]):
+            continue  # "the deepest recent pullback", "a larger weekly gain than": a ranking or a comparison
+        if subject is None and not owner and _CIRCUMSTANCE_BEFORE.search(text[:start]):
+            continue  # "outperformed in the recent selloff", "despite recent weakness": the market's, or unsaid
+        if subject is None and _LIST_THEN_WHICH.search(text[:start]):
+            continue  # "communication services and discretionary, which showed recent strength": two subjects
+        if noun == "run" and not words:
+            continue  # "run" alone is a verb or a "run rate"
+        past = timed or owner or definite
+        if not past:
+            cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1
+            if _CONDITION.search(text[cut : m.start()]):
+                continue  # "if a pullback comes": no claim about the data
+        label = _np_window(words)
+        phrase = _WHOLE.match(text, start, m.end())
+        assert phrase is not None
+        kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
+        add(
+            phrase,
+            span=(start if subject is None else span_from, m.end()),
+            rule="momentum",
+            polarity=1 if re.fullmatch(_MOVE_NOUNS_UP, noun) or noun == "run" else -1,
+            label=label,
+            inferred=label is None,
+            presupposed=past,
+            **kw,
         )
-        label = _window(f"{owner} {m['adj']}")
-        kw = {"symbol": subject} if subject is not None else {}
-        add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)

@@ -52,7 +52,7 @@ _MOVE_WORDS = re.compile(
     r"\b(?:fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
     r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
     r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
-    r"surge|rebound|spike|run-up)\b",
+    r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing)\b",
     re.I,
 )
 
@@ -88,7 +88,8 @@ def qualitative(
 
     def add(m: re.Match[str], span: tuple[int, int] | None = None, keep: bool = True, **kw) -> bool:
         span = span or (m.start(), m.end())
-        if overlaps(span, taken) or forecast_marker_before(text, m.start()):
+        past = bool(kw.pop("presupposed", False))  # "could fade the recent rally": the rally is a past fact
+        if overlaps(span, taken) or (not past and forecast_marker_before(text, m.start())):
             return False
         if (
             "symbol" not in kw

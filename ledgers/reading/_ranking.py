@@ -93,6 +93,11 @@ _SHORT = re.compile(r"near[\s-]term|short[\s-]term|recent", re.I)
 _NUMS = {"one": 1, "seven": 7, "thirty": 30, "six": 6}
 
 
+def horizons_written(words: str) -> list[str]:
+    """Horizon keys written in the words, with "recent" / "short-term" as 'short' when no window is."""
+    return _horizons(words) or (["short"] if _SHORT.search(words) else [])
+
+
 def _horizons(words: str) -> list[str]:
     """Horizon keys written in the phrase ('7D', '30D', '6M', '1Y', '5T' for sessions / trading days)."""
 

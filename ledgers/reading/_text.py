@@ -12,6 +12,7 @@ from ledgers._units import StatedNumber
 from ledgers.reading._clauses import Mention, clause_start, forecast_markers, main_subject, subjects
 from ledgers.reading._fields import leading_field_phrase
 from ledgers.reading._intent import number_intent
+from ledgers.reading._leadership import find_leadership
 from ledgers.reading._number_assertion import NumberHit, number_assertion
 from ledgers.reading._numbers import find_numbers
 from ledgers.reading._qualitative import qualitative
@@ -238,10 +239,15 @@ def parse_text(
     for assertion, span in find_signs(text, ranked, lambda pos: subjects(mentions, pos, text, symbol, strong_symbol)):
         parsed.add(assertion, span)
         ranked.append(span)
+    for assertion, span in find_leadership(
+        text, ranked, lambda pos: subjects(mentions, pos, text, symbol, strong_symbol)
+    ):
+        parsed.add(assertion, span)
+        ranked.append(span)
     taken.extend(parsed.spans)
 
-    def named_before(lo: int, hi: int) -> tuple[str, int] | None:  # the option named last in text[lo:hi]: (symbol, end)
-        found = [(mm.symbol, mm.end) for mm in mentions if lo <= mm.start and mm.end <= hi and not mm.reference]
+    def named_before(lo: int, hi: int) -> Mention | None:  # the option named last in text[lo:hi]
+        found = [mm for mm in mentions if lo <= mm.start and mm.end <= hi and not mm.reference]
         return found[-1] if found else None
 
     for assertion, span in qualitative(

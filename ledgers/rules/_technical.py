@@ -144,7 +144,11 @@ def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:
     short = [
         (f, o) for f in cfg.short_momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None
     ]
-    longer = [(f, o) for f in cfg.momentum_fields if (o := ctx.get(sym, f)) is not None and as_float(o) is not None]
+    longer = [
+        (f, o)
+        for f in cfg.recent_contradiction_fields
+        if (o := ctx.get(sym, f)) is not None and as_float(o) is not None
+    ]
     want = 1 if a.polarity > 0 else -1
     band = cfg.momentum_dead_band
     claim = "positive" if want > 0 else "negative"

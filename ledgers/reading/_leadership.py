@@ -1,0 +1,73 @@
+"""Leadership said in words: "XLF showed leadership", "sector leadership", "Defensive sector leading recently".
+To lead is to be among the first on return over the window written (none written: the short windows); how many
+count as leaders is unsaid, so the claim is supported within the first three and never contradicted.
+
+The phrase is read by its structure: "leadership" / "leader" with only time and scope words before it, and after
+a determiner, a verb of having or showing, or the start of a clause ("AI leadership", "tech leadership" are
+another subject's); "leadership over growth", "leadership areas", "leaders" (a comparison, a set) are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ledgers._groups import find_group
+from ledgers._models import Assertion
+from ledgers.reading._clauses import forecast_marker_before
+from ledgers.reading._ranking import horizons_written
+
+_MODS = (
+    r"(?:recent|strong|clear|persistent|sustained|steady|price|sector|market|momentum|return|performance|defensive|"
+    r"cyclical|short-term|near-term|weekly|monthly|\d+[\s-]?(?:day|d|session|s|week|w|month|m)|one-(?:week|month)|"
+    r"seven-day|thirty-day)"
+)
+_LEADERSHIP = re.compile(
+    rf"(?P<mods>(?:{_MODS}[\s-]+){{0,3}})(?P<noun>leadership|leader)\b(?!-|s\b)"
+    r"(?!\s+(?:over|of|in|among|across|versus|vs\.?|than|areas?|board|teams?|changes?|rotation|names?|groups?)\b)"
+    r"|\bleading\s+(?P<when>recently|lately|this\s+(?:week|month)|over\s+the\s+(?:past|last)\s+(?:week|month))\b",
+    re.I,
+)
+_OPENS = re.compile(
+    r"(?:^|[(:;,\u2014\u2013]|\s-|\b(?:the|its|their|a|clear|showed|shows|showing|shown|show|with|has|have|had|is|was|"
+    r"are|were|remains?|as|of|retains?|regained|sector|fund|etf)\b)\s*$",
+    re.I,
+)
+
+
+def find_leadership(
+    text: str, taken: list[tuple[int, int]], subject_at: Callable[[int], tuple[str | None, list[str]]]
+) -> list[tuple[Assertion, tuple[int, int]]]:
+    out: list[tuple[Assertion, tuple[int, int]]] = []
+    for m in _LEADERSHIP.finditer(text):
+        span = m.span()
+        if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
+            continue
+        if m["noun"] and not _OPENS.search(text[: m.start()]):
+            continue  # "AI leadership", "tech leadership": another subject's
+        words = m["mods"] or m["when"] or ""
+        if m["noun"] and m["noun"].lower() == "leader" and not re.search(r"\b(?:sector|market|momentum)", words, re.I):
+            continue  # "a leader in ..." is a company's standing, not the table's
+        horizons = horizons_written(words) or ["short"]
+        sector = re.search(r"\bsector", words + text[max(0, m.start() - 20) : m.start()], re.I)
+        group = find_group("sector") if sector else None
+        subject, alternatives = subject_at(m.start())
+        out.append(
+            (
+                Assertion(
+                    rule="ranking",
+                    symbol=subject,
+                    alternatives=alternatives,
+                    polarity=1,
+                    op="gt",
+                    window=3,
+                    label=f"group:{group.name}" if group is not None and group.sets else "universe",
+                    field="performance",
+                    raw=m.group(0).strip(),
+                    horizons=horizons,
+                    inferred=True,
+                ),
+                span,
+            )
+        )
+    return out
