@@ -27,7 +27,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         r"provider|owner|trainer|company|house|home\s+lab)"
     )
     speech = (
-        r"(?:here|speaking|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
+        r"(?:here|speaking|writing|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
         r"advised|concluded|says|said|calls?|notes?|"
         r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)"
     )
@@ -35,7 +35,12 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
     inherent: list[tuple[str, re.Pattern[str]]] = [
         (
             "label",
-            re.compile(rf"(?im)(?:^|(?<=[.!?]\s))\s*[\[<#@]\s*(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})"),
+            # "[xAI / grok-4]", "<Claude>", "#GrokDesk", "@qwen": a tag; a comment or heading ("# codestral-2508
+            # generated this") only when the name opens it and is not a possessive ("# thesis: Mistral's ...": news)
+            re.compile(
+                rf"(?im)(?:^|(?<=[.!?]\s))\s*(?:(?:[\[<@]\s*|#(?![#\s]))(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})|"
+                rf"#[ \t]+(?P<who2>{ident}[^\]>\n\s'\u2019]{{0,30}})(?!['\u2019]))"
+            ),
         ),
         (
             "label",
@@ -51,6 +56,39 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
             ),
         ),
         ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
+        # a sign-off line: "-- grok, long NVDA", "— claude, anthropic" (a dash opens the line, the name follows; not
+        # a possessive, which is news: "— Meta's capex ...")
+        (
+            "label",
+            re.compile(
+                rf"(?im)^[ \t]*(?:--|[\u2014\u2013])[ \t]*(?P<who>{ident})(?!['\u2019]s\b)(?=[ \t]*(?:$|[,/|(]|\s+\w))"
+            ),
+        ),
+        # a copyright line or a citation of the text itself: "(c) 2026 Mistral AI", "(DeepSeek-AI, 2026, this note)"
+        (
+            "label",
+            re.compile(
+                rf"(?i)(?:\(c\)|\u00a9|\bcopyright)\s*(?:(?:19|20)\d\d\s*)?(?P<who>{ident})|"
+                rf"\((?P<who2>{ident})\s*,\s*(?:19|20)\d\d\s*,\s*(?:this|the\s+present)\s+(?:note|rationale|memo|report)"
+            ),
+        ),
+        # what describes a name already replaced, right after it: "[model] (千问)", "[model] (the Llama 4 one, from Meta)"
+        (
+            "label",
+            re.compile(
+                rf"\[(?:model|provider|self-reference|undisclosed)\]\]?\s*[(（](?P<who>[^)）\n]{{0,40}}?{ident}[^)）\n]{{0,40}})[)）]"
+            ),
+        ),
+        # a letter's opening or a spoken line: "From Qwen to you:", "Maverick writing (...)"
+        ("signature", re.compile(rf"(?i)\bfrom\s+(?P<who>{ident})\s+to\s+you\b")),
+        # who made the text, said with no subject at a sentence's start: "Trained by X's team.", "Built by X."
+        (
+            "self_reference",
+            re.compile(
+                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:made|built|trained|created|developed|fine[\s-]?tuned|released)\s+by)"
+                rf"\s+(?i:the\s+)?(?:[\w'\u2019-]+\s+){{0,2}}?(?P<who>{ident})"
+            ),
+        ),
         ("label", compound),
         # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
         # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
@@ -227,6 +265,14 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
             ),
         ),
         ("self_reference", re.compile(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
+        # "I was built in X's lab", "trained at X's research team"
+        (
+            "self_reference",
+            re.compile(
+                rf"(?i)\b(?:made|built|trained|created|developed|born|raised|coming\s+out|came\s+out)\s+(?:in|at|inside|within|of)\s+"
+                rf"(?:the\s+)?(?P<who>{ident})(?:['\u2019]s)?\s+(?:[\w-]+\s+){{0,3}}?(?:labs?|teams?|groups?|org|shop|research)\b"
+            ),
+        ),
         (
             "self_reference",
             re.compile(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b"),

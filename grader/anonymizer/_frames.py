@@ -28,7 +28,7 @@ from grader.anonymizer._market import MARKET_PIECE
 from grader.anonymizer._scan import NameScan
 
 _SELF = (
-    r"(?:\bI\b|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
+    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b)|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
     r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
     r"allocation|trade)\b)"
 )
@@ -38,12 +38,13 @@ _TAG_LABEL = re.compile(
 )
 """'<model>Gemini 3 Pro</model>', '<provider>Google</provider>': a tag that says who wrote it is a label."""
 _LABEL = re.compile(
-    r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*[\"'*_]*(?:model(?:[_\s]?id|[_\s]?name)?|provider|vendor|family|author|lab|"
+    r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*(?:(?:#+|//|--)[ \t]*)?[\"'*_]*(?:x-|author[_\-]?|ai[_\-]|llm[_\-]|source[_\-])?"
+    r"(?:model(?:[_\s\-]?id|[_\s\-]?name)?|provider|vendor|family|author|lab|org|organi[sz]ation|"
     r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
     r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))"
 )
 _FRAME_TAIL = re.compile(
-    r"[」』’”»]?\s*(?:[(（][^)）\n]{1,40}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
+    r"[」』’”»\]]?\s*(?:[(（][^)）\n]{1,60}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
     r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
     r"[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2}|"
     r"\s*(?:·|//)\s*[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2})"

@@ -13,7 +13,9 @@ MARKET_WORDS = re.compile(
     r"subscribers|downloads|pop|drove|weighed|tailwind|headwind|ships?|shipped|shipping(?!\s+as\b)|wins|losses|lists|listing|listed|relaunch|pric\w+|"
     r"run-rate|default|undercut|relies|rely|relied|rolled|rollout|license|headlines|flopped|demo|usage|caps|picked|"
     r"closed|series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
-    r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced)\b"
+    r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced|"
+    r"sell-?offs?|crash\w*|plung\w*|rout|slump\w*|soar\w*|tumbl\w*|surg\w*|financ\w*|tie-?ups?|vendors?|"
+    r"suppliers?|agreements?|quarter(?:ly)?|results|bonds?|settle\w*)\b"
 )
 """Words of market news: a name near one is an actor of an event. Words a self-description also uses ("deployed",
 "powered", "features", "built") are not among them."""
@@ -47,10 +49,18 @@ MARKET_PIECE = re.compile(
     r"partnership|integration|lists|listed|news|moves|said|announced|reported|deployed|customers?|pric\w+|"
     r"run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|downloads|caps|picked|"
     r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|headwind|tailwind|"
-    r"seat\s+growth|share\s+gains?)\b"
+    r"seat\s+growth|share\s+gains?|sell-?offs?|crash\w*|plung\w*|soar\w*|tumbl\w*|financ\w*|tie-?ups?|"
+    r"quarter(?:ly)?|results|settle\w*)\b"
 )
 """The stricter test for a piece the author speaks in (``_frames.py``): it reports market news only with a word of
 news itself (a move, a deal, a release), not with what merely sits near a product (an app, an API, chips)."""
+
+
+_MONEY = re.compile(
+    r"(?i)(?:[$€£¥]\s?\d[\d.,]*\s*(?:[kmbt]n?|thousand|million|billion|trillion)?\b|"
+    r"\b\d[\d.,]*\s*(?:[kmb]n?\s+)?(?:million|billion|trillion|bn|mn)?\s*(?:dollars|euros?|usd|eur|yuan|rmb)\b)"
+)
+"""A sum of money ("$300 million", "1.7B euro", "€2bn"): a piece that names one reports a deal, a raise, a price."""
 
 
 PIECE_ENDS = (".", "\n", ";", ",", ":", "|")
@@ -76,4 +86,6 @@ def market_clause(
     if MARKET_WORDS.search(near):
         return True
     piece = text[lo:hi]
+    if _MONEY.search(text, max(lo, start - 80), min(hi, end + 80)):
+        return True  # "put into Telegram under a reported $300 million deal": a sum of money is an event's
     return bool((tickers and tickers.search(piece)) or (companies and companies.search(piece)))

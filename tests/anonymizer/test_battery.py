@@ -5,7 +5,8 @@ on it: dev3 33/112 naming their author after scrubbing, 6/33 of those refused by
 guard; holdout2 43/136, 14 past the guard, 13/173 market texts altered; holdout3 52/136, 19 past the guard, 18/194
 altered); ``holdout`` and ``holdout4`` are only measured (holdout4 first: 19/136 naming their author, 0 past the
 guard, 20/200 market texts altered); ``holdout5`` (first: 17/136, 8 past the guard, 22/200 altered) is read on its odd
-ids only, its even ids are held out. Figures are printed (``pytest -s``); the floors are the measured ones, so a
+ids only, its even ids are held out; ``holdout6`` (first: 36/136, 10 past the guard, 12/200 altered; odd ids 19/69, 4, 8/100;
+even ids 17/67, 6, 4/100) likewise. Figures are printed (``pytest -s``); the floors are the measured ones, so a
 regression fails."""
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ def _guard(out, author):
     [
         ("dev", 0, 3),
         ("dev2", 6, 7),
-        ("dev3", 18, 5),
-        ("dev4", 57, 4),
-        ("holdout", 5, 5),
+        ("dev3", 17, 5),
+        ("dev4", 55, 4),
+        ("holdout", 4, 5),
         ("holdout2", 26, 9),
         ("holdout3", 28, 7),
-        ("holdout4", 14, 11),
-        ("holdout5", 8, 17),
+        ("holdout4", 13, 10),
+        ("holdout5", 7, 16),
+        ("holdout6", 20, 6),
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -55,6 +57,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("holdout3", 0.98, 0.35),
         ("holdout4", 0.99, 0.25),
         ("holdout5", 0.98, 0.19),
+        ("holdout6", 0.94, 0.18),
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -86,7 +89,8 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("holdout2", 6),
         ("holdout3", 8),
         ("holdout4", 0),
-        ("holdout5", 2),
+        ("holdout5", 1),
+        ("holdout6", 6),
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:

@@ -84,3 +84,48 @@ def test_a_label_names_who_wrote_not_the_news_after_it(family, text, kept):
 )
 def test_every_name_inside_a_label_is_the_author_s(family, text, gone):
     assert gone.lower() not in _scrub(family, text).lower()
+
+
+# Frames found on holdout6's development half (odd ids; the even ids are held out). Sentences written here, of the
+# same kinds.
+
+
+@pytest.mark.parametrize(
+    ("family", "text", "gone"),
+    [
+        ("xai", "Power demand keeps rising /\n-- grok, long VST", "grok"),  # a sign-off line
+        ("anthropic", "Bonds over stocks this week.\n— claude, anthropic", "anthropic"),
+        ("mistral", "(c) 2026 Mistral AI. Position: hold TLT.", "Mistral"),  # a copyright line
+        ("deepseek", "(DeepSeek, 2026, this note): underweight EWZ.", "DeepSeek"),  # a citation of the text itself
+        ("google", "{modelName: 'gemini-3-pro', authorOrg: 'GoogleDeepMind', side: 'buy'}", "DeepMind"),  # keys
+        ("openai", "X-Model-Id: gpt-5\nX-Provider: openai\n\nAdd 1% to XLU.", "openai"),  # header keys
+        ("mistral", "# vendor: mistral.ai\nsharpe = ret.mean() / ret.std()", "mistral"),  # a key in a comment
+        ("alibaba", "Cheers,\nQwen (通义千问)\nclosing the EWH hedge", "通义千问"),  # what describes a replaced name
+        ("alibaba", "From Qwen to you: trim EWH.", "Qwen"),  # a letter's opening
+        ("meta", "Llama writing (the Scout one, from Meta): sell F.", "Scout"),  # a spoken line
+        ("deepseek", "Trained by DeepSeek's Hangzhou team. I stay long TLT.", "DeepSeek"),  # no subject needed
+        ("anthropic", "This rationale is authored by a model from Anthropic's lab: buy GLD.", "Anthropic"),
+    ],
+)
+def test_sign_offs_keys_citations_and_subjectless_frames_name_the_author(family, text, gone):
+    assert gone.lower() not in _scrub(family, text).lower()
+
+
+@pytest.mark.parametrize(
+    ("family", "text"),
+    [
+        ("mistral", "# thesis: Mistral's Codestral competes with GitHub Copilot, a nonissue for MSFT"),  # a comment
+        ("xai", "Grok was put into Telegram under a reported $300 million deal; no read-through."),  # a sum of money
+        ("deepseek", '{"event": "DeepSeek R1 sell-off", "NVDA": "-17%"}'),  # a price move
+        ("google", "Gemini 2.5 On Alphabet's Quarter: Cloud Up 34%"),  # a quarter's results
+    ],
+)
+def test_news_with_a_sum_a_move_or_a_quarter_stays_verbatim(family, text):
+    out = _scrub(family, text)
+    news = {
+        "mistral": "Mistral's Codestral competes",
+        "xai": "Grok was put into Telegram",
+        "deepseek": "DeepSeek R1 sell-off",
+        "google": "Alphabet's Quarter",
+    }[family]
+    assert news in out
