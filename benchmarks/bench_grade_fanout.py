@@ -1,12 +1,14 @@
 """Benchmark: ``grader grade`` end to end on 150 contestants with one mock judge at 1 s latency, concurrency 16,
-beside a bare asyncio + OpenAI SDK floor measured in the same run (#18's bar: the grade within 1.25 x ideal).
+beside a bare asyncio + OpenAI SDK floor measured in the same run (the goal: the grade within 1.15 x ideal end to end
+with no limit; #18's first bar was 1.25 x).
 
 - ideal: ceil(150 / 16) x 1 s = 10 s;
 - floor: 150 ``responses.create`` calls through the real async SDK, 16 at a time, against the same kind of fake
   at the same latency, nothing stored — what the transport alone costs here;
 - grade: the CLI as a user types it (a fresh process: start-up, validation, prompts, calls, storage, scoring,
   the printed leaderboard), split into start-up (until the first call row), the calls (first call to last
-  reply) and the tail (last reply to the process's exit).
+  reply) and the tail (last reply to the process's exit). The wall clock of a shared machine mostly measures its
+  other loads; where the main thread's CPU goes is in docs/architecture.md ("Start-up and laziness").
 
 Each is measured ``--runs`` times (default 3), interleaved, and the median is the figure (this machine's speed
 drifts by a third over an hour; the range is printed beside it).
@@ -20,6 +22,7 @@ import argparse
 import asyncio
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -78,7 +81,8 @@ async def floor() -> float:
 
 
 def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
-    """One ``grader grade`` in a fresh process on a fresh database: total, start-up, calls and tail seconds."""
+    """One ``grader grade`` in a fresh process on a fresh database: total, start-up, calls and tail seconds, and
+    the process's CPU seconds."""
     from sqlalchemy import func, select
 
     from grader.storage import JudgeCallRow, session_scope
@@ -86,6 +90,7 @@ def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
     for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         leftover.unlink(missing_ok=True)
     env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}"}
+    cpu_before = _children_cpu()
     wall_start, start = time.time(), time.perf_counter()
     done = subprocess.run(
         [
@@ -103,6 +108,7 @@ def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
         text=True,
     )
     total = time.perf_counter() - start
+    cpu = _children_cpu() - cpu_before
     if done.returncode != 0:
         raise SystemExit(f"grader grade failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
 
@@ -115,7 +121,13 @@ def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
             epoch(c) + (lat or 0.0) for c, lat in s.execute(select(JudgeCallRow.created_at, JudgeCallRow.latency_s))
         ]
     first_s, last_reply = epoch(first) - wall_start, max(ends) - wall_start
-    return {"total": total, "start": first_s, "calls": last_reply - first_s, "tail": total - last_reply}
+    return {"total": total, "start": first_s, "calls": last_reply - first_s, "tail": total - last_reply, "cpu": cpu}
+
+
+def _children_cpu() -> float:
+    """User + system CPU seconds of this process's ended children (the grade's, every thread of it)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -151,7 +163,7 @@ def main() -> int:
     )
     print(
         f"grader grade end to end (fresh process):          {fig(total)} = "
-        f"{statistics.median(total) / ideal:.2f} x ideal (goal <= 1.25 x)"
+        f"{statistics.median(total) / ideal:.2f} x ideal (goal <= 1.15 x)"
     )
     print(
         f"  start-up until the first call left: {fig([g['start'] for g in grades])} (calls stream while the "
@@ -159,6 +171,10 @@ def main() -> int:
     )
     print(f"  first call to last reply:           {fig([g['calls'] for g in grades])}")
     print(f"  last reply to exit (scores, manifest, leaderboard): {fig([g['tail'] for g in grades])}")
+    print(
+        f"  the grade process's CPU, every thread (user + system): {fig([g['cpu'] for g in grades])} (less "
+        "sensitive to the machine's other loads than the wall clock)"
+    )
     return 0
 
 

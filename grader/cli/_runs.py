@@ -274,7 +274,8 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     t = Table(title=title, title_justify="left")
     from grader.reporting import RISK_LEGEND, compact_facts, compact_risk, run_process_facts
 
-    facts = run_process_facts(run_id)
+    shown = rows[: top or None]
+    facts = run_process_facts(run_id, contestants={r["contestant_id"] for r in shown})  # the printed rows' only
     # a trading season: the decisions' VaR95 / CVaR95 under the process facts (as the judges see them)
     risk = {c: f"\nVaR / CVaR95\n{cell}" for c, f in facts.items() if (cell := compact_risk(f, sep="\n")) != "—"}
     for col in (
@@ -293,7 +294,7 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
         "process",
     ):
         t.add_column(col, justify="right" if col not in ("contestant", "band", "process") else "left")
-    for r in rows[: top or None]:
+    for r in shown:
         spread = (
             f"{_fmt(r['judges_low'])} / {_fmt(r['reasoning_median'])} / {_fmt(r['judges_high'])}"
             if r["n_judges"]
@@ -320,7 +321,7 @@ def _print_leaderboard(run_id: str, version: int | None = None, top: int = 0) ->
     if any(r["rounds_scope"] for r in rows):
         console.print(
             "outcome columns of a rounds season: means over each contestant's resolved rounds — "
-            + "; ".join(f"{for_terminal(r['label'])} {r['rounds_scope']}" for r in rows[: top or None]),
+            + "; ".join(f"{for_terminal(r['label'])} {r['rounds_scope']}" for r in shown),
             style="dim",
         )
     _print_comparison_sets(run_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from grader._lazy import LazyMapping
 from grader.replay import cached_replays
 from grader.season import cached_bundle, cached_derived
 
@@ -30,18 +31,19 @@ def cached_interval(bundle: Any) -> int:
 
 def cached_risk_summaries(bundle: Any) -> Mapping:
     """contestant key -> its decisions' risk means (``ContestantRisk.summary()``: VaR95 and CVaR95 over one session
-    and over the decision interval) of a cached trading season; {} for a rounds season (no daily prices)."""
+    and over the decision interval) of a cached trading season, each computed when first read (a leaderboard of the
+    top rows reads only theirs); {} for a rounds season (no daily prices)."""
     from grader.risk import contestant_risk
 
-    def compute() -> dict[str, dict]:
+    def compute() -> Mapping[str, dict]:
         if bundle.info.format != "trading":
             return {}
         market, horizon, replays = cached_market(bundle), cached_interval(bundle), cached_replays(bundle)
-        return {
-            c.id: contestant_risk(
-                bundle, c.id, market=market, horizon=horizon, nav=replays[c.id].nav if c.id in replays else None
-            ).summary()
-            for c in bundle.contestants
-        }
+
+        def summary(cid: str) -> dict:
+            nav = replays[cid].nav if cid in replays else None
+            return contestant_risk(bundle, cid, market=market, horizon=horizon, nav=nav).summary()
+
+        return LazyMapping((c.id for c in bundle.contestants), summary)
 
     return cached_derived(bundle, "risk_summaries", compute)

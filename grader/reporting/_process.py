@@ -3,16 +3,17 @@ the whole-record section (computed from the trades or allocations, never from a 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from grader.storage import RunRow, SeasonRow, session_scope
 
 
-def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
-    """contestant key -> facts. Trading: decisions, trades, holds, turnover (x mean NAV), mean position HHI, max
-    position weight, top sector and its weight, mean cash weight, thrash events. Rounds: rounds, mean HHI of the
-    allocations, mean number of holdings."""
+def season_process_facts(source: Path | str, contestants: Collection[str] | None = None) -> dict[str, dict[str, Any]]:
+    """contestant key -> facts (``contestants``: only theirs; None: every contestant's). Trading: decisions, trades,
+    holds, turnover (x mean NAV), mean position HHI, max position weight, top sector and its weight, mean cash
+    weight, thrash events. Rounds: rounds, mean HHI of the allocations, mean number of holdings."""
     from grader.reporting._bundles import cached_bundle, cached_replays, cached_risk_summaries
 
     bundle = cached_bundle(source)
@@ -31,11 +32,14 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
             row.update(
                 rounds=n, hhi=row.pop("hhi_sum") / n if n else None, holdings=row.pop("holdings_sum") / n if n else None
             )
-        return out
+        return out if contestants is None else {cid: row for cid, row in out.items() if cid in contestants}
     out = {}
     risk = cached_risk_summaries(bundle)
-    for cid, rep in cached_replays(bundle).items():
-        f = rep.facts
+    replays = cached_replays(bundle)  # each contestant's replayed when first read
+    for cid in replays:
+        if contestants is not None and cid not in contestants:
+            continue
+        f = replays[cid].facts
         out[cid] = {
             "format": "trading",
             "decisions": f.decisions,
@@ -67,8 +71,11 @@ def season_process_facts(source: Path | str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def run_process_facts(run_id: str, db_url: str | None = None) -> dict[str, dict[str, Any]]:
-    """The facts of a stored run's season ({} when its bundle moved or is no longer valid)."""
+def run_process_facts(
+    run_id: str, db_url: str | None = None, contestants: Collection[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The facts of a stored run's season ({} when its bundle moved or is no longer valid); ``contestants``: only
+    theirs (None: every contestant's)."""
     from grader.season import BundleError
 
     with session_scope(db_url) as s:
@@ -80,7 +87,7 @@ def run_process_facts(run_id: str, db_url: str | None = None) -> dict[str, dict[
             raise KeyError(f"run {run_id}: no season row {run.season_id}")
         source = season.source_path
     try:
-        return season_process_facts(source)
+        return season_process_facts(source, contestants)
     except (BundleError, OSError, ValueError):
         return {}
 

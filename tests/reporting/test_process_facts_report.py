@@ -33,3 +33,19 @@ def test_process_facts_in_report_and_leaderboard(tmp_path, monkeypatch):
     out = CliRunner().invoke(app, ["leaderboard", "--run", "p"], env={"COLUMNS": "250"})
     assert out.exit_code == 0, out.output
     assert "thrash 1" in out.output and "⚑ = fewer judges than the panel lists" in out.output
+
+
+def test_process_facts_of_some_contestants_are_theirs_unchanged(tmp_path):
+    """A reader that shows some contestants (`grader grade`'s top rows) asks for theirs only: the same facts as in
+    the whole season's, risk means included, and no other contestant's risk is computed for them."""
+    from grader.reporting._bundles import cached_bundle, cached_risk_summaries
+
+    season = write_bundle(tmp_path / "s")
+    db = f"sqlite:///{tmp_path / 'p.db'}"
+    grade_season(season, rubric_name="v0.4", panel_name="reference", run_id="p", db_url=db, progress=False)
+    some = run_process_facts("p", db, contestants={"m1"})
+    assert set(some) == {"m1"}
+    assert cached_risk_summaries(cached_bundle(season)).computed == ["m1"]
+    every = run_process_facts("p", db)
+    assert len(every) > 1 and some["m1"] == every["m1"] and some["m1"]["risk"]["var_1d_mean"] is not None
+    assert run_process_facts("p", db, contestants=set()) == {}
