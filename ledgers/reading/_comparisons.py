@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ledgers.reading._clauses import Mention
 from ledgers.reading._emit import Emit
+from ledgers.reading._horizons import SUFFIX_HORIZON, SUFFIX_WORD_HORIZON, match_horizon
 
 _LESS = r"lower|less|smaller|milder|shallower|weaker|worse|softer|lighter"
 _MORE = r"higher|more|larger|greater|deeper|stronger|better|heavier|bigger"
@@ -41,6 +42,14 @@ _VERB = re.compile(
     re.I,
 )
 _LAG = re.compile(r"lag|trail|underperform", re.I)
+_NO_OBJECT = re.compile(
+    r"^(?:(?:over|in|during|across|for)\s+(?:the\s+)?(?:past|last|prior|previous|latest|trailing|\d|one|five|seven|"
+    r"thirty|twenty)|\d+\s*(?:d|s|days?|sessions?)\b|(?:recently|lately|this\s+(?:week|month))\b|"
+    r"(?:despite|while|but|since|as|even)\b|[,.;:)]|$)",
+    re.I,
+)
+"""What may follow "lagged" / "outperformed" when no option is its object: a window, a clause's end or a
+connective ("lagged 30d despite rising oil"); "outperformed peers", "lagged expectations" are not read."""
 _WINDOW = re.compile(
     r"\b(?:(?P<week>(?:over\s+)?(?:the\s+)?(?:past|last|this)\s+week|weekly|7d|7-day|1w)|(?P<month>(?:over\s+)?"
     r"(?:the\s+)?(?:past|last|this)\s+month|monthly|30d|30-day)|(?P<recent>recent(?:ly)?|lately|"
@@ -63,6 +72,16 @@ def _other(mentions: Sequence[Mention], base: int, rest: str) -> tuple[str, int]
     return None
 
 
+def _window_after(text: str, end: int) -> str | None:
+    """A window written right after the other option ("SPY over 30 days", "over the past 21 sessions"): '7D' for
+    a week's (5 sessions, 7 days), '30D' for a month's (20 or 21 sessions, 30 days), else None."""
+    m = SUFFIX_HORIZON.match(text[end:]) or SUFFIX_WORD_HORIZON.match(text[end:])
+    if m is None:
+        return None
+    key = match_horizon(m)
+    return "7D" if key in ("5T", "7D") else "30D" if key in ("20T", "21T", "30D") else None
+
+
 def _window(text: str) -> str | None:
     m = _WINDOW.search(text)
     if m is None:
@@ -82,7 +101,13 @@ _LATEST_MOVE = re.compile(
 )
 
 
-_THRESHOLD_AFTER = re.compile(r"\s*(?:by\s+)?(?:more\s+than|at\s+least|over|over\s+\d|beyond|for\s+two|[<>]=?)", re.I)
+_THRESHOLD_AFTER = re.compile(
+    r"\s*(?:by\s+)?(?:more\s+than|at\s+least|over(?!\s+(?:the\s+)?(?:past|last|prior|previous|trailing|latest|"
+    r"(?:\d+|one|five|seven|thirty|twenty-one)[\s-]*(?:trading\s+)?(?:days?|sessions?|weeks?|months?|d|s)\b))|beyond|"
+    r"for\s+two|[<>]=?)",
+    re.I,
+)
+"""'underperforms SPY by more than 3%', 'lags SPY over 2%': a condition; 'lagged SPY over 30 days' is a window."""
 _FORECAST_WORDS = re.compile(
     r"\b(?:base[\s-]case|expected|forecast|projected|target|bull[\s-]case|bear[\s-]case)\b", re.I
 )
@@ -116,12 +141,29 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
         )
     for m in _VERB.finditer(text):
         other = _other(mentions, m.start("rest"), m["rest"])
+        if other is None and benchmark is not None and _NO_OBJECT.match(m["rest"]) and not m["verb"].startswith("beat"):
+            # "the sector lagged 30d despite rising oil", "has underperformed over the past month": no other option
+            # named, so the market is the likeliest, not the certain, reference: checked, never contradicted
+            if _INTENT_BEFORE.search(text[max(0, m.start() - 80) : m.start()]):
+                continue
+            add(
+                m,
+                span=(m.start(), m.start("rest")),
+                rule="compare",
+                field="return",
+                benchmark=benchmark,
+                op="lt" if _LAG.match(m["verb"]) else "gt",
+                label=_window_after(text, m.end("verb")) or _window(m["rest"][:30]),
+                inferred=True,
+            )
+            continue
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
         if _INTENT_BEFORE.search(text[max(0, m.start() - 80) : m.start()]) or _THRESHOLD_AFTER.match(text, other[1]):
             continue  # "seeking to outperform SPY", "underperforms SPY by more than 3%": an aim or a condition
         end = other[1]
         window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[: other[1]].split()[-1]) :]) else None
+        window = window or _window_after(text, other[1])
         add(
             m,
             span=(m.start(), m.start("rest")),

@@ -18,13 +18,14 @@ from ledgers.reading._clauses import forecast_marker_before
 from ledgers.reading._ranking import horizons_written
 
 _MODS = (
-    r"(?:recent|strong|clear|persistent|sustained|steady|price|sector|market|momentum|return|performance|defensive|"
+    r"(?:recent|strong|clear|persistent|sustained|steady|price|sector|momentum|return|performance|defensive|"
     r"cyclical|short-term|near-term|weekly|monthly|\d+[\s-]?(?:day|d|session|s|week|w|month|m)|one-(?:week|month)|"
     r"seven-day|thirty-day)"
 )
 _LEADERSHIP = re.compile(
     rf"(?P<mods>(?:{_MODS}[\s-]+){{0,3}})(?P<noun>leadership|leader)\b(?!-|s\b)"
-    r"(?!\s+(?:over|of|in|among|across|versus|vs\.?|than|areas?|board|teams?|changes?|rotation|names?|groups?)\b)"
+    r"(?!\s+(?:over|of|in|among|across|versus|vs\.?|than|areas?|board|teams?|changes?|rotation|names?|groups?|is|are|"
+    r"was|were|has|have|remains?|broaden\w*|narrow\w*|rotat\w*|shift\w*|concentrat\w*)\b)"
     r"|\bleading\s+(?P<when>recently|lately|this\s+(?:week|month)|over\s+the\s+(?:past|last)\s+(?:week|month))\b",
     re.I,
 )

@@ -106,7 +106,7 @@ def qualitative(
         return True
 
     present = set(_KEYWORDS.findall(text.lower()))
-    if mentions and _COMPARISON_WORDS.search(text):
+    if _COMPARISON_WORDS.search(text):  # with no option named, only a bare "lagged 30d" (against the market)
         comparisons.read_comparisons(text, add, benchmark, mentions)
     for keys, reader in READERS:
         if present.intersection(keys):

@@ -1,5 +1,6 @@
 """Moves and leadership said as noun phrases ("its recent sharp rally", "the recent 7-day oil rally", "sector
-leadership"), read by the phrase's structure: what is read, whose it is, and what is never contradicted."""
+leadership") and lagging over a window ("lagged SPY over 21 sessions", "has lagged over 21 sessions"), read by the
+phrase's structure: what is read, whose it is, and what is never contradicted."""
 
 from __future__ import annotations
 
@@ -83,3 +84,22 @@ def test_leadership_is_a_place_among_the_first_three_never_a_contradiction(store
 )
 def test_leadership_of_another_subject_or_a_set_is_not_read(store, text):  # noqa: F811
     assert [r for r, _, _ in statuses(store, text, "HEALTHCARE") if r == "ranking"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("XLE lagged SPY over the past week.", "contradicted"),  # 5s: +2.11% vs SPY -0.95%: it led
+        ("XLE lagged SPY over 21 sessions.", "supported"),  # -3.99% vs +0.21%: the window written, not every window
+        ("XLE has lagged over 21 sessions despite rising oil.", "supported"),  # no option named: against the market
+        ("XLE has outperformed over 21 sessions.", "not_verifiable"),  # false, but the reference is unsaid
+    ],
+)
+def test_lagging_is_read_over_the_window_written(store, text, status):  # noqa: F811
+    got = [st for rule, sym, st in statuses(store, text, "HEALTHCARE") if rule == "compare" and sym == "ENERGY"]
+    assert got == [status]
+
+
+@pytest.mark.parametrize("text", ["XLE outperformed peers.", "XLE lagged expectations.", "XLE beat over 21 sessions."])
+def test_lagging_something_that_is_no_option_is_not_read(store, text):  # noqa: F811
+    assert [r for r, _, _ in statuses(store, text, "HEALTHCARE") if r == "compare"] == []
