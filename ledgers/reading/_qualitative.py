@@ -21,7 +21,7 @@ READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
     (("cross", "200"), technical.read_cross),
     (("macd",), technical.read_macd),
     (("overbought", "oversold"), technical.read_rsi),
-    (("52",), technical.read_52w),
+    (("52", "from high"), technical.read_52w),
     (("relative", "perform"), trend.read_relative_strength),
     (("momentum", "trend", "price action", "perform", "return"), trend.read_momentum),
     (("profit", "margin", "return", "roe", "losing"), fundamentals.read_profitability),

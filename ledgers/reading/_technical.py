@@ -48,9 +48,13 @@ _Q_RSI = re.compile(r"\b(?P<neg>not\s+|no\s+longer\s+|isn't\s+|never\s+)?(?P<sta
 _Q_52W = re.compile(
     r"\b(?P<neg>not\s+)?(?P<deg>at|near|close\s+to|approaching|hitting|hit|new|fresh|record|just\s+below|"
     r"just\s+under|nearing|within\s+reach\s+of|touching)\s+(?:a\s+|its\s+|the\s+|new\s+|fresh\s+)*52[\s-]?"
-    r"(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)\b",
+    r"(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?)\b"
+    r"|\b(?P<none>no|zero)\s+(?:drawdown|distance)\s+from\s+(?:its\s+|the\s+)?(?:52[\s-]?(?:weeks?|wks?|w)\s+)?"
+    r"(?P<hl2>highs?)\b",
     re.I,
 )
+"""'at its 52-week high', 'near 52w lows', and 'no drawdown from highs' (at the high: the 52-week one, the only
+high the tables show)."""
 
 
 def read_sma(text: str, add: Emit, benchmark: str | None) -> None:
@@ -97,6 +101,9 @@ def read_rsi(text: str, add: Emit, benchmark: str | None) -> None:
 
 def read_52w(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_52W.finditer(text):
+        if m.group("none"):
+            add(m, rule="near_52w_extreme", field="week52High", label="at", polarity=1)
+            continue
         hl = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
         near = m.group("deg").lower().startswith(("near", "close", "approach", "just", "within"))
         add(m, rule="near_52w_extreme", field=hl, label="near" if near else "at", polarity=-1 if m.group("neg") else 1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledgers.test_reading_classes import read, statuses, store  # noqa: F401  (the shared fixture)
+from tests.ledgers.test_reading_classes import DECIDED, UNIVERSE, read, statuses, store  # noqa: F401  (the shared fixture)
 
 
 def _moves(store, text, holding):  # noqa: F811
@@ -103,3 +103,12 @@ def test_lagging_is_read_over_the_window_written(store, text, status):  # noqa: 
 @pytest.mark.parametrize("text", ["XLE outperformed peers.", "XLE lagged expectations.", "XLE beat over 21 sessions."])
 def test_lagging_something_that_is_no_option_is_not_read(store, text):  # noqa: F811
     assert [r for r, _, _ in statuses(store, text, "HEALTHCARE") if r == "compare"] == []
+
+
+def test_no_drawdown_from_highs_is_at_the_52_week_high():
+    """ "No drawdown from highs" says the close is at its 52-week high (the only high the tables show)."""
+    from ledgers import extract_claims
+
+    claims = extract_claims("XLV: no drawdown from highs.", DECIDED, "HEALTHCARE", UNIVERSE)
+    got = [(a.rule, a.field, a.label) for c in claims for a in c.assertions or ()]
+    assert ("near_52w_extreme", "week52High", "at") in got
