@@ -64,7 +64,12 @@ _Q_RELSTRENGTH = re.compile(
 )
 
 
-_Q_BETA = re.compile(r"\b(?P<adj>low|lower|high|higher|elevated|below-market|above-market)[\s-]beta\b", re.I)
+_Q_BETA = re.compile(
+    r"\b(?P<adj>low|lower|high|higher|elevated|below-market|above-market)[\s-](?:(?:S&P(?:\s*500)?|SPY|market|equity)"
+    r"[\s-]+)?beta\b",
+    re.I,
+)
+"""'low beta', 'low S&P beta', 'high market beta': beta is measured against the market (the benchmark)."""
 
 
 _Q_VOL = re.compile(
@@ -85,7 +90,8 @@ MACRO_SUBJECT = re.compile(
 
 
 _PREDICATIVE_AFTER = re.compile(
-    r"^\s*(?:$|[,.;:)(\u2014-]|and\s+(?:low|high|lower|higher|strong|weak|positive|negative|a\b|an\b|the\b|near|at\b)|with\b|of\b|"
+    r"^\s*(?:$|[,.;:)(\u2014-]|and\s+(?:low|high|lower|higher|strong|weak|positive|negative|recent|modest|solid|"
+    r"limited|shallow|a\b|an\b|the\b|near|at\b)|with\b|of\b|"
     r"at\b|is\b|was\b|near\b|around\b|[+\-\u2212]?\d|profile|character(?:istics?)?|nature|exposure\b|stance|regime|"
     r"environment|(?:(?:defensive|cyclical|sector|option|fund|etf|equity|name|play|stock)\s*){1,2}"
     r"(?=[.,;:)]|$|\s+(?:with|that|which|in|on|for|and\s+(?:a|an|the|low|high|strong|positive|near|at)\b)))",

@@ -112,3 +112,15 @@ def test_no_drawdown_from_highs_is_at_the_52_week_high():
     claims = extract_claims("XLV: no drawdown from highs.", DECIDED, "HEALTHCARE", UNIVERSE)
     got = [(a.rule, a.field, a.label) for c in claims for a in c.assertions or ()]
     assert ("near_52w_extreme", "week52High", "at") in got
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("XLV: low S&P beta and recent gains.", "supported"),  # beta 0.40: against the market, as every beta is
+        ("XLK: low market beta.", "contradicted"),  # beta 1.30
+    ],
+)
+def test_a_beta_level_may_name_the_market_it_is_taken_against(store, text, status):  # noqa: F811
+    got = [st for rule, _, st in statuses(store, text, "HEALTHCARE") if rule == "beta_level"]
+    assert got == [status]
