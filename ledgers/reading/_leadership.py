@@ -52,13 +52,12 @@ def find_leadership(
         horizons = horizons_written(words) or ["short"]
         sector = re.search(r"\bsector", words + text[max(0, m.start() - 20) : m.start()], re.I)
         group = find_group("sector") if sector else None
-        subject, alternatives = subject_at(m.start())
+        subject, _ = subject_at(m.start())  # no alternative subject: leadership is vague enough for one
         out.append(
             (
                 Assertion(
                     rule="ranking",
                     symbol=subject,
-                    alternatives=alternatives,
                     polarity=1,
                     op="gt",
                     window=3,
