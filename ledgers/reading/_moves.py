@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ledgers.reading._emit import Emit
+from ledgers.reading._horizons import hz_num
 
 _DOWN = (
     r"fell|fallen|declined|dropped|sold\s+off|slid|slumped|tumbled|plunged|dipped|pulled\s+back|retreated|"
@@ -115,12 +116,12 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
     read_move_nouns(text, add, named_before)
 
 
-_MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing"
-_MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide"
+_MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb"
+_MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|fall"
 _MOVE_NOUN = re.compile(rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|run)\b(?!-)", re.I)
 _TIME_MOD = (
     r"recent|recently|latest|prior|previous|past|weekly|monthly|short-term|near-term|this\s+week's|last\s+week's|"
-    r"the\s+week's|the\s+month's|(?:\d+|one|five|seven|thirty)[\s-]?(?:day|d|week|month|session|s)"
+    r"the\s+week's|the\s+month's|(?:\d+|twenty-one|one|five|seven|thirty)[\s-]?(?:day|d|week|month|session|s)"
 )
 _MANNER_MOD = (
     r"sharp|steep|strong|modest|mild|steady|large|big|extreme|notable|sustained|continued|broad|broad-based|"
@@ -156,9 +157,9 @@ def _np_window(words: str) -> str | None:
     """The window a move noun's modifiers write: '7D', '30D', a session count, 'short' for "recent"; None when
     they write none ("prior", "large"): which window the move was over is then unsaid."""
     w = words.lower()
-    m = re.search(r"(\d+|one|five|seven|thirty)[\s-]?(day|d|week|month|session|s)\b", w)
+    m = re.search(r"(\d+|twenty-one|one|five|seven|thirty)[\s-]?(day|d|week|month|session|s)\b", w)
     if m:
-        n = {"one": 1, "five": 5, "seven": 7, "thirty": 30}.get(m.group(1)) or int(m.group(1))
+        n = hz_num(m.group(1))
         unit = m.group(2)
         if unit.startswith("week"):
             return f"{7 * n}D"

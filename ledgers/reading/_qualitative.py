@@ -52,7 +52,7 @@ _MOVE_WORDS = re.compile(
     r"\b(?:fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
     r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
     r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
-    r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing)\b",
+    r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing|rise|climb|fall)\b",
     re.I,
 )
 
@@ -83,7 +83,9 @@ def qualitative(
     named_before=None,
     mentions: Sequence[Mention] = (),
 ) -> list[tuple[Assertion, tuple[int, int]]]:
-    """Qualitative assertions of one sentence with their spans; ``taken`` (spans already read) grows."""
+    """Qualitative assertions of one sentence with their spans; ``taken`` (spans already read) grows. A market-wide
+    word before a phrase ("crude", "oil", "yields") makes it the market's, unless that word names the very option the
+    phrase is read of ("Oil had a sharp seven-day rise" of the oil fund)."""
     out: list[tuple[Assertion, tuple[int, int]]] = []
 
     def add(m: re.Match[str], span: tuple[int, int] | None = None, keep: bool = True, **kw) -> bool:
@@ -91,10 +93,13 @@ def qualitative(
         past = bool(kw.pop("presupposed", False))  # "could fade the recent rally": the rally is a past fact
         if overlaps(span, taken) or (not past and forecast_marker_before(text, m.start())):
             return False
-        if (
-            "symbol" not in kw
-            and kw.get("rule") in trend.MARKET_WIDE_RULES
-            and trend.MACRO_SUBJECT.search(text, clause_start(text, m.start()), m.start())
+        macro = (
+            trend.MACRO_SUBJECT.search(text, clause_start(text, m.start()), m.start())
+            if "symbol" not in kw and kw.get("rule") in trend.MARKET_WIDE_RULES
+            else None
+        )
+        if macro is not None and not any(
+            mm.start <= macro.start() < mm.end and mm.symbol == symbol_at(m.start()) for mm in mentions
         ):
             return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
         if "symbol" not in kw and _about_a_set(text, m.start(), mentions):

@@ -25,6 +25,7 @@ def _moves(store, text, holding):  # noqa: F811
         ),  # a past fact a forecast takes for given
         ("The recent semis weakness continues.", "HEALTHCARE", [("SEMICONDUCTORS", "supported")]),
         ("Its recent pullback.", "OIL", [("OIL", "contradicted")]),  # OIL rose over every window
+        ("Crude had a sharp recent rise.", "OIL", [("OIL", "supported")]),  # a market word naming the option itself
         # a time word alone: the clause's subject
         ("Healthcare: recent strength with low beta.", "HEALTHCARE", [("HEALTHCARE", "supported")]),
     ],
