@@ -33,6 +33,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 BAR_SECONDS = 1.5
+#: With --page and no calibration view: a pause before the pages are timed, the time the calibration views take
+SETTLE_SECONDS = 15.0
 STATUS_RUNNING = (
     "() => { const w = document.querySelector('[data-testid=\"stStatusWidget\"]');"
     " return !w || getComputedStyle(w).visibility === 'hidden'; }"
@@ -167,12 +169,16 @@ def main() -> int:
             tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
             _until_drawn(tab, leaderboard_drawn)
             first_visit = time.perf_counter() - start
-            # the browser has seen a chart before (the charting library is a static script it keeps, as after any
-            # earlier visit); the contestant timed below is another one, so its data is still cold on the server
+            # the browser has seen every kind of element before (their scripts are static files it keeps, as after
+            # any earlier visit); the contestant timed below is another one, so its data is still cold on the server
             tab.goto(f"{base}/contestant?run={RUN_ID}&contestant={people[0].key}", wait_until="commit")
             _until_drawn(tab, rf"^Decision timeline \({args.days} decisions\)")
             tab.close()
-            if calibration_wanted:
+            if not calibration_wanted:
+                # the calibration views below take about this long: the server's background warm-up of the run has
+                # finished (as in a full run) before the pages are timed
+                time.sleep(SETTLE_SECONDS)
+            else:
                 # the grading form: sign in on the calibration page of a new tab, until the blind record and form show
                 signing = browser.new_context(viewport={"width": 1400, "height": 1000})  # its cookie stays there
                 tab = signing.new_page()
