@@ -77,9 +77,17 @@ def timed(at, action=None) -> float:  # noqa: ANN001
     return elapsed
 
 
-def parse_args(description: str) -> argparse.Namespace:
-    """The console benchmarks' options (this one and bench_console_browser.py share the database)."""
+def parse_args(description: str, browser: bool = False) -> argparse.Namespace:
+    """The console benchmarks' options (this one and bench_console_browser.py share the database; ``browser``: the
+    browser bench's own options too)."""
     parser = argparse.ArgumentParser(description=description)
+    if browser:
+        parser.add_argument(
+            "--page",
+            action="append",
+            default=[],
+            help="time only the pages whose name contains this (case-insensitive; repeatable), e.g. --page contestant",
+        )
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "grader-bench-console")
     parser.add_argument("--contestants", type=int, default=50)
     parser.add_argument("--days", type=int, default=250)

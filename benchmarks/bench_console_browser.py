@@ -9,11 +9,14 @@ Debian's chromium with Playwright. For each page it prints:
   The browser has loaded the leaderboard and another contestant's page before (its cache holds Streamlit's and
   the charting library's scripts, as after any earlier visit); the first visit with an empty cache is printed apart;
 - reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats;
+- the contestant page's decision timeline opened (a click on its expander, until its table is drawn: the page draws
+  its long tables on demand), in the new tab and (median) after each reload;
 - the calibration views of a signed-in annotator: an item opened in a new tab, a switch to another item, a grade
   submitted until the judges' grades are revealed (first, then the median of two more, each on an ungraded item).
 
 The server is warmed once before timing (one page view that imports the modules), as a running console is.
-Run: .venv/bin/python benchmarks/bench_console_browser.py [--workdir DIR] [--strict]
+Run: .venv/bin/python benchmarks/bench_console_browser.py [--workdir DIR] [--strict] [--page NAME ...]
+(--page contestant: only the pages whose name contains it; the signed-in calibration views go with "calibration")
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 BAR_SECONDS = 1.5
+#: With --page and no calibration view: a pause before the pages are timed, the time the calibration views take
+SETTLE_SECONDS = 15.0
 STATUS_RUNNING = (
     "() => { const w = document.querySelector('[data-testid=\"stStatusWidget\"]');"
     " return !w || getComputedStyle(w).visibility === 'hidden'; }"
@@ -51,6 +56,20 @@ def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: AN
             return
         page.wait_for_timeout(25)
     raise TimeoutError(f"{marker!r} not drawn within {timeout} s on {page.url}")
+
+
+def _open_table(page, label: str, timeout: float = 60.0) -> float:  # noqa: ANN001
+    """Click the expander whose label starts with ``label`` (regex) and return the time until the data grid in it is
+    drawn and the script run it starts has finished."""
+    grid = page.locator('[data-testid="stExpander"] [data-testid="stDataFrame"] canvas')
+    start = time.perf_counter()
+    page.get_by_text(re.compile(label)).click()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if grid.count() and page.evaluate(STATUS_RUNNING) and page.evaluate(NO_PLACEHOLDER):
+            return time.perf_counter() - start
+        page.wait_for_timeout(25)
+    raise TimeoutError(f"{label!r}: no table drawn within {timeout} s on {page.url}")
 
 
 AXIS_LABELS = ("Reasoning quality (0–100)", "Evidence grounding (0–100)", "Data reliability (0–100)")
@@ -97,7 +116,7 @@ def _calibration_views(base: str, run_id: str, context, items, item: int) -> lis
 def main() -> int:
     from bench_console import RUN_ID, parse_args, prepare
 
-    args = parse_args(__doc__.splitlines()[0])
+    args = parse_args(__doc__.splitlines()[0], browser=True)
 
     from playwright.sync_api import sync_playwright
 
@@ -128,6 +147,10 @@ def main() -> int:
         # competes for the CPU with whatever is measured next on a small machine
         ("Audits (page answer)", f"audits?run={RUN_ID}", r"Building the audit report|live from the database"),
     ]
+    leaderboard_drawn = pages[0][2]  # the warm-up views open the leaderboard whatever is timed
+    if args.page:
+        pages = [page for page in pages if any(want.lower() in page[0].lower() for want in args.page)]
+    calibration_wanted = any(name.startswith("Calibration") for name, _, _ in pages)
     results: list[tuple[str, float, float]] = []
     with console_process(url, Path(os.environ["GRADER_ANNOTATORS_FILE"]), args.workdir) as base, sync_playwright() as p:
         browser = launch(p)
@@ -137,47 +160,59 @@ def main() -> int:
             tab = cold.new_page()
             start = time.perf_counter()
             tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
-            _until_drawn(tab, pages[0][2])
+            _until_drawn(tab, leaderboard_drawn)
             server_warmup = time.perf_counter() - start
             cold.close()
             context = browser.new_context(viewport={"width": 1400, "height": 1000})  # one browser profile
             tab = context.new_page()
             start = time.perf_counter()
             tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
-            _until_drawn(tab, pages[0][2])
+            _until_drawn(tab, leaderboard_drawn)
             first_visit = time.perf_counter() - start
-            # the browser has seen a chart before (the charting library is a static script it keeps, as after any
-            # earlier visit); the contestant timed below is another one, so its data is still cold on the server
+            # the browser has seen every kind of element before (their scripts are static files it keeps, as after
+            # any earlier visit); the contestant timed below is another one, so its data is still cold on the server
             tab.goto(f"{base}/contestant?run={RUN_ID}&contestant={people[0].key}", wait_until="commit")
             _until_drawn(tab, rf"^Decision timeline \({args.days} decisions\)")
             tab.close()
-            # the grading form: sign in on the calibration page of a new tab, until the blind record and form show
-            signing = browser.new_context(viewport={"width": 1400, "height": 1000})  # its cookie stays there
-            tab = signing.new_page()
-            tab.goto(f"{base}/calibration?run={RUN_ID}&item={item}", wait_until="commit")
-            _until_drawn(tab, r"^Sign in \(sidebar\) to grade")
-            tab.get_by_label("Annotator").fill("bench")
-            tab.get_by_label("Token").fill(token)
-            start = time.perf_counter()
-            tab.get_by_role("button", name="Sign in").click()
-            _until_drawn(tab, r"^Submit grade of Item")
-            signed_in = time.perf_counter() - start
-            calibration = _calibration_views(base, RUN_ID, signing, items, item)
-            signing.close()
+            if not calibration_wanted:
+                # the calibration views below take about this long: the server's background warm-up of the run has
+                # finished (as in a full run) before the pages are timed
+                time.sleep(SETTLE_SECONDS)
+            else:
+                # the grading form: sign in on the calibration page of a new tab, until the blind record and form show
+                signing = browser.new_context(viewport={"width": 1400, "height": 1000})  # its cookie stays there
+                tab = signing.new_page()
+                tab.goto(f"{base}/calibration?run={RUN_ID}&item={item}", wait_until="commit")
+                _until_drawn(tab, r"^Sign in \(sidebar\) to grade")
+                tab.get_by_label("Annotator").fill("bench")
+                tab.get_by_label("Token").fill(token)
+                start = time.perf_counter()
+                tab.get_by_role("button", name="Sign in").click()
+                _until_drawn(tab, r"^Submit grade of Item")
+                signed_in = time.perf_counter() - start
+                calibration = _calibration_views(base, RUN_ID, signing, items, item)
+                signing.close()
             for name, path, marker in pages:
                 tab = context.new_page()  # a new tab: a new Streamlit session, the browser's cache shared
                 start = time.perf_counter()
                 tab.goto(f"{base}/{path}", wait_until="commit")
                 _until_drawn(tab, marker)
                 first = time.perf_counter() - start
+                timeline = rf"^The {args.days} decisions"  # the contestant page's timeline expander
+                opened = [_open_table(tab, timeline)] if name.startswith("Contestant") else []
                 again = []
                 for _ in range(args.repeats):
                     start = time.perf_counter()
                     tab.reload(wait_until="commit")  # a reload is a new session too: the URL keeps the page
                     _until_drawn(tab, marker)
                     again.append(time.perf_counter() - start)
+                    if name.startswith("Contestant"):
+                        opened.append(_open_table(tab, timeline))
                 tab.close()
                 results.append((name, first, statistics.median(again)))
+                if opened:
+                    timed = ("Contestant: open the decision timeline", opened[0], statistics.median(opened[1:]))
+                    results.append(timed)
                 if name.startswith("Calibration"):
                     results.append(("Calibration: sign in -> blind record and form", signed_in, float("nan")))
                     results.extend(calibration)

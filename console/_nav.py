@@ -9,6 +9,9 @@ hash recorded at import, and replays the one contestant from the decisions store
 from __future__ import annotations
 
 import hashlib
+import io
+from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 import pandas as pd
@@ -108,3 +111,34 @@ def contestant_nav(contestant_row_id: int, db_url: str | None = None, prices: pd
         }
     )
     return NavResult(available=True, frame=frame, outcome=replay.outcome.as_dict(), benchmark=info.benchmark)
+
+
+#: The NAV chart's size in inches at CHART_DPI: 984 x 384 pixels, drawn at the page's 820 px width at 1280
+CHART_SIZE, CHART_DPI = (8.2, 3.2), 120
+
+
+def nav_chart_png(frame: pd.DataFrame, trade_dates: Sequence[date]) -> bytes:
+    """The NAV against the benchmark as a PNG (matplotlib's Agg canvas, no pyplot state): a line per series of
+    ``frame`` (``date`` and one column per series, ``NAV`` among them) and a black point on the NAV at each date with
+    trades. An image is drawn at once by the browser; a chart library's canvas cost the page most of its drawing."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    dates = pd.to_datetime(frame["date"])
+    for series in [c for c in frame.columns if c != "date"]:
+        axes.plot(dates, frame[series], label=series, linewidth=1.3)
+    traded = dates.isin(pd.to_datetime(list(trade_dates)))
+    if traded.any():
+        axes.scatter(dates[traded], frame.loc[traded, "NAV"], color="black", s=9, zorder=3, label="trades")
+    axes.set_ylabel("value")
+    axes.grid(color="#e6e6e6", linewidth=0.6)
+    axes.spines[["top", "right"]].set_visible(False)
+    axes.legend(frameon=False, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1), ncol=3)
+    axes.tick_params(labelsize=8)
+    figure.subplots_adjust(left=0.09, right=0.97, top=0.9, bottom=0.08)  # fixed margins: no layout pass to pay for
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()

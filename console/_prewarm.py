@@ -23,7 +23,7 @@ class Prewarm:
 
     @staticmethod
     def _imports() -> None:
-        import altair  # noqa: F401 - the contestant page's chart
+        from matplotlib.backends import backend_agg  # noqa: F401 - the contestant page's chart
 
         from grader.reporting import run_process_facts, run_risk_evidence  # noqa: F401 - resolved lazily: loads them
 

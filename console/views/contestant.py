@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 from console import _queries, _state, _ui
 from grader.replay import rounds_scope, set_label
+
+#: The expanders whose tables are drawn when opened (their state kept while the session stays on the page)
+THRASH_KEY, RISK_KEY, TIMELINE_KEY = "contestant_thrash_open", "contestant_risk_open", "contestant_timeline_open"
+RISK_GROUPS = {  # the columns do not all fit 1280 px: one group at a time (the data stays whole)
+    "Risk figures": [
+        "decision",
+        "VaR95 1d",
+        "CVaR95 1d",
+        "VaR95 horizon",
+        "CVaR95 horizon",
+        "correlation score",
+        "profile alignment",
+    ],
+    "Holdings and limits": ["decision", "as of close", "classes", "breaches", "not computed"],
+}
 
 st.title("Contestant")
 run = _ui.current_run()
@@ -75,26 +89,16 @@ else:
             for g in grades
         ]
     )
-    st.dataframe(
-        axes,
-        hide_index=True,
-        width="stretch",
-        column_config={
-            k: st.column_config.NumberColumn(format="%.1f")
-            for k in ("composite", "reasoning", "evidence", "process", "outcome", "data reliability")
-        },
-    )
+    # a few rows each: static tables (a scrolling data grid per table is much more for the browser to draw)
+    one_decimal = ("composite", "reasoning", "evidence", "process", "outcome", "data reliability")
+    st.table(axes.style.format(dict.fromkeys(one_decimal, "{:.1f}"), na_rep="—"), hide_index=True)
     labels = _ui.sub_score_labels(run.rubric_id)
     for axis in ("reasoning", "evidence"):  # full width: a column per judge, every judge visible at 1280 px
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
         subs.index = [labels.get(i, i) for i in subs.index]
         subs.index.name = f"{axis} sub-score"
         st.markdown(f"**{axis.capitalize()} sub-scores** (one column per judge)")
-        st.dataframe(
-            subs,
-            width="stretch",
-            column_config={j: st.column_config.NumberColumn(j, format="%.0f") for j in subs.columns},
-        )
+        st.table(subs.style.format("{:.0f}", na_rep="—"))
     for g in grades:
         with st.container(border=True):
             st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
@@ -151,27 +155,9 @@ if not nav.available and "rounds season" in (nav.reason or ""):
 elif not nav.available or nav.frame is None:  # an available NAV always has its frame
     st.info(f"NAV unavailable: {nav.reason}")
 else:
-    long = nav.frame.melt("date", var_name="series", value_name="value")
-    lines = (
-        alt.Chart(long)
-        .mark_line()
-        .encode(
-            x=alt.X("date:T", title=None),
-            y=alt.Y("value:Q", title="value", scale=alt.Scale(zero=False)),
-            color=alt.Color("series:N", title=None),
-        )
-    )
-    trades = timeline[timeline["trades"] > 0].copy()
-    layers = [lines]
-    if not trades.empty:
-        trades["date"] = pd.to_datetime(trades["decided_at"].map(lambda d: d.date()))
-        trades = trades.merge(nav.frame[["date", "NAV"]], on="date", how="inner")
-        layers.append(
-            alt.Chart(trades)
-            .mark_point(color="black", size=30)
-            .encode(x="date:T", y="NAV:Q", tooltip=["decided_at:T", "what:N"])
-        )
-    st.altair_chart(alt.layer(*layers).properties(height=320), width="stretch")
+    chart = _ui.nav_chart(url, contestant.row_id, blind)
+    if chart is not None:
+        st.image(chart, width="stretch")
     o = nav.outcome or {}
 
     def as_pct(v: float | None) -> str:
@@ -183,7 +169,10 @@ else:
     nav_cols[2].metric("Alpha", as_pct(o.get("alpha")))
     nav_cols[3].metric("Max drawdown", as_pct(o.get("max_drawdown")))
     nav_cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
-    st.caption("Black points: decisions with trades. Replayed from the stored decisions on the season's closes.")
+    st.caption(
+        "Black points: decisions with trades (each in the decision timeline below). Replayed from the stored "
+        "decisions on the season's closes."
+    )
 
 # ------------------------------------------------------------------ process facts
 st.subheader("Process facts (from the trades; what the judges see)")
@@ -215,8 +204,11 @@ else:
         )
     )
     if facts["thrash"] and not contestant.hidden:  # the rationales as written may name their author
-        with st.expander(f"Thrash events ({len(facts['thrash'])}) with both rationales"):
-            st.dataframe(
+        thrash = st.expander(
+            f"Thrash events ({len(facts['thrash'])}) with both rationales", on_change="rerun", key=THRASH_KEY
+        )
+        if thrash.open:
+            thrash.dataframe(
                 pd.DataFrame(facts["thrash"]).rename(
                     columns={"first": "first", "second": "then", "days": "trading days apart"}
                 ),
@@ -231,67 +223,78 @@ else:
 # ------------------------------------------------------------------ risk
 st.subheader("Risk evidence at each decision (PortBench)")
 risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
-pct = st.column_config.NumberColumn(format="percent")
-RISK_GROUPS = {  # the columns do not all fit 1280 px: one group at a time (the data stays whole)
-    "Risk figures": [
-        "decision",
-        "VaR95 1d",
-        "CVaR95 1d",
-        "VaR95 horizon",
-        "CVaR95 horizon",
-        "correlation score",
-        "profile alignment",
-    ],
-    "Holdings and limits": ["decision", "as of close", "classes", "breaches", "not computed"],
-}
-risk_group = (
-    st.segmented_control("Risk columns", list(RISK_GROUPS), default="Risk figures", key="contestant_risk_columns")
-    or "Risk figures"
-)
-shown = [c for c in RISK_GROUPS[risk_group] if c in risk.columns]
-st.dataframe(
-    risk,
-    hide_index=True,
-    width="stretch",
-    height=280,
-    column_order=shown or None,
-    column_config={
-        "VaR95 1d": pct,
-        "CVaR95 1d": pct,
-        "VaR95 horizon": pct,
-        "CVaR95 horizon": pct,
-        "correlation score": st.column_config.NumberColumn(format="%.2f"),
-        "profile alignment": st.column_config.NumberColumn(format="%.2f"),
-        "breaches": st.column_config.TextColumn("Breaches", width=260),
-        "not computed": st.column_config.TextColumn("Not computed", width=200),
-    },
-)
 st.caption(
     "Point-in-time, as the judges saw them: the portfolio after the decision valued at the last close before "
     "it; historical VaR95/CVaR95 from the 60 daily returns up to that close; the two-layer correlation score "
     "of the asset-class weights (0-1, higher is better diversified); the share of the investor profile's "
     "limits met. Definitions: docs/scoring.md."
 )
+# the two long tables (a row per decision) are drawn when opened: in a new tab, drawing their data grids was a large
+# share of the page's time in the browser
+if "note" in risk.columns:  # the risk evidence could not be computed: say why
+    st.info(_ui.plain(str(risk["note"].iloc[0])))
+elif risk.empty:
+    st.caption("No decisions.")
+elif (
+    risk_table := st.expander(
+        f"Risk figures, holdings and limits at each of the {len(risk)} decisions", on_change="rerun", key=RISK_KEY
+    )
+).open:
+    with risk_table:
+        pct = st.column_config.NumberColumn(format="percent")
+        risk_group = (
+            st.segmented_control(
+                "Risk columns", list(RISK_GROUPS), default="Risk figures", key="contestant_risk_columns"
+            )
+            or "Risk figures"
+        )
+        shown = [c for c in RISK_GROUPS[risk_group] if c in risk.columns]
+        st.dataframe(
+            risk,
+            hide_index=True,
+            width="stretch",
+            height=280,
+            column_order=shown or None,
+            column_config={
+                "VaR95 1d": pct,
+                "CVaR95 1d": pct,
+                "VaR95 horizon": pct,
+                "CVaR95 horizon": pct,
+                "correlation score": st.column_config.NumberColumn(format="%.2f"),
+                "profile alignment": st.column_config.NumberColumn(format="%.2f"),
+                "breaches": st.column_config.TextColumn("Breaches", width=260),
+                "not computed": st.column_config.TextColumn("Not computed", width=200),
+            },
+        )
 if risk_outcome:
     st.markdown("**After the horizon** (outcomes):\n" + "\n".join(f"- {_ui.md(line)}" for line in risk_outcome))
 
 # ------------------------------------------------------------------ timeline
 st.subheader(f"Decision timeline ({len(timeline)} decisions)")
-# widths that add up to the page's 820 px at 1280: a long trade list or rationale is cut in its cell, read in full
-# by hovering or widening the column
-st.dataframe(
-    timeline,
-    hide_index=True,
-    width="stretch",
-    height=360,
-    column_order=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
-    column_config={
-        "decided_at": st.column_config.DatetimeColumn("Decided at", width=125),
-        "trades": st.column_config.NumberColumn("Trades", width=50),
-        "what": st.column_config.TextColumn("What", width=170),
-        "rationale": st.column_config.TextColumn("Rationale", width=260),
-        "decision_seconds": st.column_config.NumberColumn("Seconds", width=60),
-        "confidence": st.column_config.NumberColumn("Confidence", width=75),
-        "line": st.column_config.NumberColumn("Line", width=45),
-    },
-)
+if timeline.empty:
+    st.caption("No decisions.")
+elif (
+    decisions := st.expander(
+        f"The {len(timeline)} decisions: when, the trades, the rationale, seconds taken, confidence",
+        on_change="rerun",
+        key=TIMELINE_KEY,
+    )
+).open:
+    # widths that add up to the page's 820 px at 1280: a long trade list or rationale is cut in its cell, read in
+    # full by hovering or widening the column
+    decisions.dataframe(
+        timeline,
+        hide_index=True,
+        width="stretch",
+        height=360,
+        column_order=["decided_at", "trades", "what", "rationale", "decision_seconds", "confidence", "line"],
+        column_config={
+            "decided_at": st.column_config.DatetimeColumn("Decided at", width=125),
+            "trades": st.column_config.NumberColumn("Trades", width=50),
+            "what": st.column_config.TextColumn("What", width=170),
+            "rationale": st.column_config.TextColumn("Rationale", width=260),
+            "decision_seconds": st.column_config.NumberColumn("Seconds", width=60),
+            "confidence": st.column_config.NumberColumn("Confidence", width=75),
+            "line": st.column_config.NumberColumn("Line", width=45),
+        },
+    )

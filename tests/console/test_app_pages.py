@@ -58,14 +58,24 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     at = app_test().run()
     at.switch_page("views/contestant.py").run()
     assert not at.exception
-    judges = at.dataframe[0].value
+    # the judges' few-row tables are static tables; the long ones (a row per decision) are drawn when opened
+    judges = at.table[0].value
     assert sorted(judges["judge"]) == ["judge-anthropic", "judge-openai", "judge-xai"]
-    sub_reasoning, sub_evidence = at.dataframe[1].value, at.dataframe[2].value
+    sub_reasoning, sub_evidence = at.table[1].value, at.table[2].value
     assert sorted(sub_reasoning.columns) == sorted(judges["judge"]) and len(sub_reasoning) == 10
     assert "Thesis quality" in list(sub_reasoning.index)
     assert len(sub_evidence) == 7
     assert any(m.label == "Return" for m in at.metric)  # NAV replayed: outcome metrics shown
     assert "NAV unavailable" not in page_text(at)
+    assert not at.dataframe and {e.label for e in at.expander} == {
+        "Thrash events (1) with both rationales",
+        "Risk figures, holdings and limits at each of the 2 decisions",
+        "The 2 decisions: when, the trades, the rationale, seconds taken, confidence",
+    }
+    for key in ("contestant_thrash_open", "contestant_risk_open", "contestant_timeline_open"):
+        at.session_state[key] = True  # a click on each expander
+    at.run()
+    assert not at.exception
     risk = next(d.value for d in at.dataframe if "VaR95 1d" in getattr(d.value, "columns", []))
     assert len(risk) == 2 and risk["classes"].iloc[0] == "cash 90%, equities 10%"  # 10 AAA at 101 of 10,000
     assert "fewer than 20 trailing daily returns" in risk["not computed"].iloc[0]  # a 12-session season

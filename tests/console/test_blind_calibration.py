@@ -125,13 +125,15 @@ def _page(name: str, tokens, item: int | None = None):
     at.query_params["a"] = at.query_params["b"] = RUN  # Runs: the calibration run on both sides (the source
     # run it was drawn from is an ordinary run, whose contestants are public and match no item)
     at.switch_page(name)
+    for key in ("contestant_thrash_open", "contestant_risk_open", "contestant_timeline_open"):
+        at.session_state[key] = True  # the contestant page's tables drawn on demand: opened, checked too
     sign_in(at.run(), "alice", tokens["alice"])
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
 def _frames_text(at) -> str:
-    return "\n".join(d.value.to_string() for d in at.dataframe)
+    return "\n".join(d.value.to_string() for d in [*at.dataframe, *at.table])
 
 
 def test_no_page_shows_an_ungraded_items_author_or_judge_scores(calibration_run):
@@ -144,7 +146,7 @@ def test_no_page_shows_an_ungraded_items_author_or_judge_scores(calibration_run)
         assert not [w for w in words if w in text], name
     at = _page("views/contestant.py", tokens, item=3)
     assert "hidden until you have graded it" in page_text(at)
-    assert not any("composite" in d.value.columns for d in at.dataframe)  # no judge axes table
+    assert not any("composite" in d.value.columns for d in [*at.dataframe, *at.table])  # no judge axes table
     at = _page("views/audits.py", tokens)
     assert "withheld until you have graded every item" in page_text(at)
 
@@ -155,7 +157,8 @@ def test_after_grading_an_item_its_author_and_judges_are_shown(calibration_run):
     _grade(url, annotators, "alice", 3)
     at = _page("views/contestant.py", annotators[1], item=3)
     assert authors[3][1] in page_text(at)
-    assert any("composite" in d.value.columns for d in at.dataframe)
+    assert any("composite" in d.value.columns for d in at.table)
+    assert any("rationale" in d.value.columns for d in at.dataframe)  # the timeline, opened
     at = _page("views/leaderboard.py", annotators[1])
     text = _frames_text(at)
     assert authors[3][1] in text
