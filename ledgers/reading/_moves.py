@@ -1,10 +1,11 @@
 """Moves in words: "crude has sold off sharply", "energy fell over the past week", "while the market fell",
-"its sharp weekly gain", "despite a weekly dip". The direction is the sign of the subject's return over the window
-the words give (a week, a month, "recent": the short windows the round shows; none: the momentum windows).
+"its sharp weekly gain", "the recent 7-day oil rally". The direction is the sign of the subject's return over the
+window the words give (a week, a month, "recent": the short windows the round shows; none: the momentum windows).
 
-The subject must be named right before the verb (an option, the market, or "it / the sector / the fund" for the
+A verb's subject must be named right before it (an option, the market, or "it / the sector / the fund" for the
 option under discussion); a move of anything else (yields, inflation, "tech", "growth") is not read, and a
-conditional or present-tense move ("if XLE falls", "rises when ...") is no claim about the data.
+conditional or present-tense move ("if XLE falls", "rises when ...") is no claim about the data. A move said as a
+noun phrase is read by the phrase's structure (``read_move_nouns``).
 """
 
 from __future__ import annotations
