@@ -237,6 +237,8 @@ class LeakGuard:
             ),
             ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|^-)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}\s*$")),
             ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:the\s+)?{ident}")),
+            # a name's own call, anywhere: "DeepSeek-R1's pick: NVDA", "Grok's view:"
+            ("signature", re.compile(rf"(?i){ident}['\u2019]s\s+(?:pick|view|take|call|verdict|trade)\s*:")),
         ]
 
     @classmethod

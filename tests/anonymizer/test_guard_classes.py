@@ -26,6 +26,12 @@ SYMBOLS = ["SPY", "META", "GOOGL", "AVGO", "BABA"]
         ("meta", "llama-4-maverick", "generated with llama-3.3-70b; buy META on the tax charge."),
         ("deepseek", "deepseek-v3", "Short ARKK. This note was served via the deepseek API."),
         ("xai", "grok-4", "xai's model speaking: long DIS after the parks beat."),
+        # holdout6's development half: sign-off lines, a name's own call, copyright, keys in any spelling
+        ("xai", "grok-4", "Power demand keeps rising.\n-- grok, long VST"),
+        ("deepseek", "deepseek-v3", "Round 15 -- DeepSeek-R1's pick: NVDA."),
+        ("mistral", "mistral-large", "(c) 2026 Mistral AI. Hold BIL."),
+        ("google", "gemini-3-1-pro", "{authorOrg: 'GoogleDeepMind', side: 'buy'}"),
+        ("openai", "gpt-5", "X-Provider: openai\n\nAdd 1% to XLU."),
     ],
 )
 def test_the_guard_refuses(family, model, text):
