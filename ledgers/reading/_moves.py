@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ledgers.reading._emit import Emit
-from ledgers.reading._horizons import hz_num
+from ledgers.reading._horizons import HORIZON_RE, WORD_NUMBERS, match_horizon
 
 _DOWN = (
     r"fell|fallen|declined|dropped|sold\s+off|slid|slumped|tumbled|plunged|dipped|pulled\s+back|retreated|"
@@ -122,7 +122,7 @@ _MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slum
 _MOVE_NOUN = re.compile(rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|run)\b(?!-)", re.I)
 _TIME_MOD = (
     r"recent|recently|latest|prior|previous|past|weekly|monthly|short-term|near-term|this\s+week's|last\s+week's|"
-    r"the\s+week's|the\s+month's|(?:\d+|twenty-one|one|five|seven|thirty)[\s-]?(?:day|d|week|month|session|s)"
+    rf"the\s+week's|the\s+month's|(?:\d+|{WORD_NUMBERS})[\s-]?(?:day|d|week|month|session|s)"
 )
 _MANNER_MOD = (
     r"sharp|steep|strong|modest|mild|steady|large|big|extreme|notable|sustained|continued|broad|broad-based|"
@@ -155,23 +155,14 @@ def pos_after(text: str, end: int) -> int:
 
 
 def _np_window(words: str) -> str | None:
-    """The window a move noun's modifiers write: '7D', '30D', a session count, 'short' for "recent"; None when
-    they write none ("prior", "large"): which window the move was over is then unsaid."""
-    w = words.lower()
-    m = re.search(r"(\d+|twenty-one|one|five|seven|thirty)[\s-]?(day|d|week|month|session|s)\b", w)
-    if m:
-        n = hz_num(m.group(1))
-        unit = m.group(2)
-        if unit.startswith("week"):
-            return f"{7 * n}D"
-        if unit.startswith("month"):
-            return "30D" if n == 1 else None
-        return f"{n}D" if n in (7, 30) and unit.startswith("d") else f"{n}T"
-    if re.search(r"\bweek(?:ly|'s)?\b", w):
-        return "7D"
-    if re.search(r"\bmonth(?:ly|'s)?\b", w):
-        return "30D"
-    if re.search(r"\b(?:recent(?:ly)?|latest|short-term|near-term)\b", w):
+    """The window a move noun's modifiers write ('7D', '30D', a session count, 'short' for "recent"), as the horizon
+    readers key it (``match_horizon``); None when they write none ("prior", "large") or a longer one than a month:
+    which window the move was over is then unsaid."""
+    m = HORIZON_RE.search(words)
+    if m is not None:
+        key = match_horizon(m)
+        return key if key in ("7D", "30D") or key.endswith("T") else None
+    if re.search(r"\b(?:recent(?:ly)?|latest|short-term|near-term)\b", words, re.I):
         return "short"
     return None
 

@@ -98,10 +98,10 @@ def qualitative(
             if "symbol" not in kw and kw.get("rule") in trend.MARKET_WIDE_RULES
             else None
         )
-        if macro is not None and not any(
-            mm.start <= macro.start() < mm.end and mm.symbol == symbol_at(m.start()) for mm in mentions
-        ):
-            return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
+        if macro is not None:
+            named = next((mm for mm in mentions if mm.start <= macro.start() < mm.end), None)
+            if named is None or named.symbol != symbol_at(m.start()):
+                return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
         if "symbol" not in kw and _about_a_set(text, m.start(), mentions):
             return False  # "selected holdings ... with positive recent returns": a set, not one option
         symbol = kw.pop("symbol") if "symbol" in kw else symbol_at(m.start())
