@@ -11,8 +11,11 @@ One :class:`JudgePacer` per judge of a run:
   (OpenAI counts ``max_tokens`` against the limit the same way). Each reply settles the difference.
 - **Headers**: a reply saying little is left of a limit holds that bucket until the deficit is made up; a limit
   lower than the panel file's is adopted.
-- **Retry-After** pauses the whole judge (the key is limited, not one request), at most the panel's ``max_delay_s``; the buckets restart empty after
-  the pause, so the waiting requests leave at the paced rate, not in one wave.
+- **Retry-After** pauses the whole judge (the key is limited, not one request), at most the panel's ``max_delay_s``.
+  The requests the pause holds leave spread over ``RETRY_AFTER_SPREAD`` of it past its end, each at its own drawn
+  moment, and the buckets restart empty after it: the waiting requests never leave in one wave, whether a limit is
+  known or not (a wave of refusals arriving over 200 ms kept extending the pause, and every retry that had waited
+  out its own came back together at the last one's end).
 - **Adaptive concurrency** (AIMD): the judge's slots (at most the provider's ``concurrency``) halve on a 429 or a
   529 (once per wave: refusals of requests sent before the last cut do not cut again) and grow back by one per
   window of successes.
@@ -201,6 +204,9 @@ class JudgePacer:
     clock: Callable[[], float] = time.monotonic
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     paused_until: float = 0.0
+    pause_spread: float = 0.0
+    """Past ``paused_until``, the span over which the requests the pause held leave, each at a drawn moment."""
+    rng: random.Random = field(default_factory=random.Random)
     max_pause_s: float = math.inf
     """The longest a Retry-After pauses the judge: the panel's ``max_delay_s`` (a hostile ``Retry-After: 3600``
     held every other request of the judge for an hour)."""
@@ -252,13 +258,14 @@ class JudgePacer:
         limit is known) may leave; charge it.
         ``own_pause``: the pause this task's own refusal set, which its retry delay has already waited out."""
         counted: int | None = None
+        share = self.rng.random()  # where in the pause's release spread this request leaves, if a pause holds it
         while True:
             if counted is None and self.buckets.keys() - {"requests"}:  # (a bucket may be learned while waiting)
                 counted = await self._counted(key, count)
             now = self.clock()
             # this task's own refusal's pause (and the buckets held up to it) its retry delay has waited out
             waited = own_pause if own_pause is not None else -math.inf
-            pause = self.paused_until if self.paused_until > waited else 0.0
+            pause = self.paused_until + share * self.pause_spread if self.paused_until > waited else 0.0
             at = max([now, pause] + [b.ready_at() for b in self.buckets.values() if b.ready_at() > waited])
             if at <= now:
                 break  # nothing awaited from here to the charge below: no other request sees the buckets between
@@ -310,9 +317,11 @@ class JudgePacer:
         if outcome.rate_limits:
             self.observe(outcome.rate_limits)
         if refused and outcome.retry_after_s is not None:
-            until = self.clock() + min(max(0.0, outcome.retry_after_s), self.max_pause_s)
+            length = min(max(0.0, outcome.retry_after_s), self.max_pause_s)
+            until = self.clock() + length
             if until > self.paused_until:
                 self.paused_until = until
+                self.pause_spread = RETRY_AFTER_SPREAD * length
             for bucket in self.buckets.values():
                 bucket.hold_until(until)
             return self.paused_until

@@ -4,12 +4,13 @@ panel file's ``rate_limits`` validated with the file and field named."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 from grader.judges import CallOutcome, JudgeSpec, RateLimits, snapshot_from_headers
 from grader.panel import HEADROOM, JudgePacer, PanelError, load_panel
-from grader.panel._pacing import BURST_S, AdaptiveConcurrency
+from grader.panel._pacing import BURST_S, RETRY_AFTER_SPREAD, AdaptiveConcurrency
 
 
 class Clock:
@@ -93,12 +94,45 @@ def test_a_refusal_gives_back_its_charge_and_retry_after_pauses_the_judge():
         pause = pacer.settle(ticket, refused)
         assert pause == clock.now + 2.0
         before = clock.now
-        await pacer.admit("q", lambda: 1)  # another request waits out the pause
-        assert clock.now == pytest.approx(before + 2.0)
+        await pacer.admit("q", lambda: 1)  # another request waits out the pause, and leaves within its spread
+        assert before + 2.0 <= clock.now <= before + 2.0 * (1 + RETRY_AFTER_SPREAD)
         clock.now = before  # the refused request's own retry: its delay already waited the pause out
         await pacer.admit("p", lambda: 1, own_pause=pause)
 
     asyncio.run(go())
+
+
+def test_the_requests_a_pause_held_leave_spread_over_its_release_not_at_its_end():
+    """A wave of 24 refusals, each told Retry-After 1 s, arriving over 200 ms: each sets (or extends) the pause, so
+    every retry that waited out its own refusal's pause is still held by the last one. Held there, they leave each
+    at its own drawn moment within RETRY_AFTER_SPREAD of the pause past its end, never together at its end (they
+    did, and came back to the provider in lockstep)."""
+    clock = Clock()
+    pacer = _pacer(clock)
+    pacer.rng = random.Random(7)
+    start = clock.now
+
+    async def go():
+        tickets = [await pacer.admit(f"p{k}", lambda: 1) for k in range(24)]  # all sent at once
+        own = []
+        for k, ticket in enumerate(tickets):  # refused one after another
+            clock.now = start + k * 0.2 / 23
+            refused = CallOutcome(False, "", error_kind="rate_limited", http_status=429, retry_after_s=1.0)
+            own.append(pacer.settle(ticket, refused))
+        end = pacer.paused_until
+        leaves = []
+        for k, pause in enumerate(own):
+            clock.now = pause + 0.01  # its own retry delay is over; the wave's last refusal still holds it
+            await pacer.admit(f"p{k}", lambda: 1, own_pause=pause)
+            leaves.append(clock.now)
+        return end, sorted(leaves)
+
+    end, leaves = asyncio.run(go())
+    assert end == pytest.approx(start + 1.2)
+    assert all(end <= t <= end + RETRY_AFTER_SPREAD * 1.0 for t in leaves)
+    assert leaves[-1] - leaves[0] >= 0.25  # spread over the release, not one moment
+    busiest = max(sum(1 for u in leaves if t <= u < t + 0.02) for t in leaves)
+    assert busiest <= 6, f"{busiest} of 24 left within 20 ms"
 
 
 def test_headers_teach_an_unknown_limit_and_hold_a_spent_one():
