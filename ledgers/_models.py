@@ -201,7 +201,7 @@ class VerifierConfig(_Model):
     threshold_dead_band: float = 0.005
     ma_dead_band: float = 0.005
     macd_dead_band: float = 0.0005  # of the close
-    momentum_fields: tuple[str, ...] = ("return20d", "return30d")
+    momentum_fields: tuple[str, ...] = ("return20d", "return21d", "return30d")
     short_momentum_fields: tuple[str, ...] = ("return3d", "return5d", "return7d")  # "recent"/"short-term"
     recent_contradiction_fields: tuple[str, ...] = ("return20d", "return21d", "return30d")
     """A "recent" move is contradicted only when these longer windows disagree with it too (the month a round shows,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from ledgers.reading._clauses import Mention
 from ledgers.reading._emit import Emit
@@ -38,18 +39,19 @@ _COMPARATIVE = re.compile(
 )
 _VERB = re.compile(
     r"\b(?P<verb>outperform(?:ed|ing|s)?|beat(?:ing|s)?|(?:held|holding)\s+up\s+better\s+than|did\s+better\s+than|"
-    r"lag(?:ged|ging|s)?|trail(?:ed|ing|s)?|underperform(?:ed|ing|s)?)\s+(?P<rest>.{0,40})",
+    r"lag(?:ged|ging|s)?|trail(?:ed|ing|s)?|underperform(?:ed|ing|s)?)\b(?:\s+|(?=[,.;:)])|$)(?P<rest>.{0,40})",
     re.I,
 )
 _LAG = re.compile(r"lag|trail|underperform", re.I)
 _NO_OBJECT = re.compile(
     r"^(?:(?:over|in|during|across|for)\s+(?:the\s+)?(?:past|last|prior|previous|latest|trailing|\d|one|five|seven|"
     r"thirty|twenty)|\d+\s*(?:d|s|days?|sessions?)\b|(?:recently|lately|this\s+(?:week|month))\b|"
-    r"(?:despite|while|but|since|as|even)\b|[,.;:)]|$)",
+    r"(?:despite|while|but|since|as|even|with|on|amid|after|thanks\s+to)\b|[,.;:)]|$)",
     re.I,
 )
 """What may follow "lagged" / "outperformed" when no option is its object: a window, a clause's end or a
-connective ("lagged 30d despite rising oil"); "outperformed peers", "lagged expectations" are not read."""
+connective ("lagged 30d despite rising oil", "has been outperforming with sector demand"); "outperformed peers",
+"lagged expectations" are not read."""
 _WINDOW = re.compile(
     r"\b(?:(?P<week>(?:over\s+)?(?:the\s+)?(?:past|last|this)\s+week|weekly|7d|7-day|1w)|(?P<month>(?:over\s+)?"
     r"(?:the\s+)?(?:past|last|this)\s+month|monthly|30d|30-day)|(?P<recent>recent(?:ly)?|lately|"
@@ -94,6 +96,97 @@ _INTENT_BEFORE = re.compile(
     r"positioned|if|unless|can|hope\w*|bet\w*|target\w*)\b[^.;]{0,60}$",
     re.I,
 )
+_INTENT_WORDS = re.compile(
+    r"\b(?:expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|positioned|if|unless|can|"
+    r"hope\w*|bet\w*|target\w*)\b",
+    re.I,
+)
+_INFINITIVE_TO = re.compile(r"\bto\s+(?:[\w-]+\s+){0,2}$", re.I)
+_PAST_FORM = re.compile(r"(?:ed|ing)$|^(?:held|holding|did)\b", re.I)
+_CLAUSE_CUT = re.compile(r"[,;:.]|\b(?:and|but|while|whereas)\b", re.I)
+
+
+def _intended(text: str, start: int, reach: int = 80) -> bool:
+    """Whether the comparison verb at ``start`` is an aim, a forecast or a condition ("seeking to outperform SPY",
+    "could lag", "expected to beat"): a forecast word in its own clause, or "to" right before it (up to two words
+    between: "to continue to outperform"). A verb in the past or progressive ("have recently outperformed",
+    "has been outperforming") is a clause of its own after "and" or a comma: "exposure to the financials catalyst
+    and have recently outperformed" states a past fact; a bare "and outperform" still belongs to what led it."""
+    before = text[max(0, start - reach) : start]
+    verb = re.match(r"[\w-]+", text[start:])
+    if verb is not None and _PAST_FORM.search(verb.group(0)):
+        cuts = list(_CLAUSE_CUT.finditer(before))
+        if cuts:
+            before = before[cuts[-1].end() :]
+    return bool(_INTENT_WORDS.search(before) or _INFINITIVE_TO.search(before))
+
+
+_COORDINATED = re.compile(
+    r"(?:,\s*|\b)(?:and|but)\s+(?:(?:has|have|had|is|are|was|were|also|been|recently|lately|since|consistently|"
+    r"clearly)\s+)*$",
+    re.I,
+)
+_RECENTLY_BEFORE = re.compile(r"\b(?:recently|lately)\s+(?:been\s+)?$", re.I)
+
+
+def _coordinated_subject(text: str, start: int, mentions: Sequence[Mention]) -> tuple[bool, str | None]:
+    """(whether the verb at ``start`` is a second predicate of its sentence's subject, that subject): "Regional banks
+    add exposure to the financials catalyst and have recently outperformed" is about the banks, not about the
+    financials named in between. The subject is the option the sentence opens with; none there: None (not read)."""
+    if _COORDINATED.search(text[:start]) is None:
+        return False, None
+    first = next((mm for mm in mentions if not mm.reference), None)
+    if first is None or text[: first.start].strip(" \t*-•\"'") != "":
+        return True, None
+    return True, first.symbol
+
+
+_SUBJECT_CUT = re.compile(r"[,;:(]|\b(?:and|but|while|whereas|with|as|after|amid)\b", re.I)
+_LINK_ONLY = re.compile(
+    r"^\s*(?:['\u2019]s\s+)?(?:(?:which|that|who)\s+)?(?:(?:is|are|was|were|has|have|had|been|also|now|still|"
+    r"already|recently|lately|consistently|clearly|significantly|sharply|strongly|materially|notably|meaningfully|"
+    r"modestly|slightly|continues\s+to\s+be|shares|prices)\s+)*$",
+    re.I,
+)
+_ITSELF = re.compile(r"^\s*(?:it|(?:the\s+|this\s+)?(?:sector|fund|etf|group))\s+", re.I)
+_WHICH = re.compile(r"^\s*(?:which|that|who)\s+", re.I)
+
+
+def _bare_subject(text: str, start: int, mentions: Sequence[Mention]) -> tuple[bool, str | None]:
+    """(whether the subject of a comparison verb with no object is certain, that subject; None: the option under
+    discussion). Certain: an option named right before the verb with only link words between ("Regional banks
+    have been outperforming"); the option the sentence opens with, for a second predicate of its ("XLF adds
+    exposure to ... and has recently outperformed"); or, with no option named anywhere before, a clause that opens
+    with the verb ("Outperforming with a positive 7d return": the option under discussion). Anything else
+    ("China and rate-sensitive defensives lagging", "value/quality tilt outperforming") is not certain."""
+    coordinated, subject = _coordinated_subject(text, start, mentions)
+    if coordinated:
+        return subject is not None or not any(mm.end <= start for mm in mentions), subject
+    cuts = [
+        c.end()
+        for c in _SUBJECT_CUT.finditer(text, 0, start)
+        if not any(mm.start <= c.start() < mm.end for mm in mentions)  # "Aerospace and defense" is one name
+    ]
+    clause_from = cuts[-1] if cuts else 0
+    named = [mm for mm in mentions if clause_from <= mm.start and mm.end <= start and not mm.reference]
+    clause = text[clause_from:start]
+    if named and _LINK_ONLY.match(text[named[-1].end : start]):
+        return True, named[-1].symbol
+    if named:
+        return False, None
+    if _WHICH.match(clause) and _LINK_ONLY.match(clause):  # "SMH, which have significantly outperformed"
+        before = [mm for mm in mentions if mm.end <= clause_from and not mm.reference]
+        if before and text[before[-1].end : clause_from].strip() in (",", "(", ""):
+            return True, before[-1].symbol
+        return False, None
+    itself = _ITSELF.match(clause)
+    if itself and _LINK_ONLY.match(clause[itself.end() :]):
+        return True, None  # "the sector has lagged over 30 days": the option under discussion
+    if _LINK_ONLY.match(clause) and not any(mm.end <= start for mm in mentions):
+        return True, None
+    return False, None
+
+
 _LATEST_MOVE = re.compile(
     r"^[\w&.-]*'s?\s+(?:recent\s+|latest\s+|weekly\s+)?(?:move|rally|surge|spike|gain|jump|rebound|"
     r"drop|decline|sell-?off)\b",
@@ -144,8 +237,13 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
         if other is None and benchmark is not None and _NO_OBJECT.match(m["rest"]) and not m["verb"].startswith("beat"):
             # "the sector lagged 30d despite rising oil", "has underperformed over the past month": no other option
             # named, so the market is the likeliest, not the certain, reference: checked, never contradicted
-            if _INTENT_BEFORE.search(text[max(0, m.start() - 80) : m.start()]):
+            if _intended(text, m.start()):
                 continue
+            certain, subject = _bare_subject(text, m.start(), mentions)
+            if not certain:
+                continue  # "energy/China and rate-sensitive defensives lagging": whose lag is not certain
+            recently = _RECENTLY_BEFORE.search(text[max(0, m.start() - 20) : m.start()])
+            named: dict[str, Any] = {"symbol": subject} if subject is not None else {}
             add(
                 m,
                 span=(m.start(), m.start("rest")),
@@ -153,13 +251,14 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
                 field="return",
                 benchmark=benchmark,
                 op="lt" if _LAG.match(m["verb"]) else "gt",
-                label=_window_after(text, m.end("verb")) or _window(m["rest"][:30]),
+                label=_window_after(text, m.end("verb")) or _window(m["rest"][:30]) or ("short" if recently else None),
                 inferred=True,
+                **named,
             )
             continue
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
-        if _INTENT_BEFORE.search(text[max(0, m.start() - 80) : m.start()]) or _THRESHOLD_AFTER.match(text, other[1]):
+        if _intended(text, m.start()) or _THRESHOLD_AFTER.match(text, other[1]):
             continue  # "seeking to outperform SPY", "underperforms SPY by more than 3%": an aim or a condition
         end = other[1]
         window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[: other[1]].split()[-1]) :]) else None

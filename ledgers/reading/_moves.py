@@ -149,6 +149,17 @@ _ELSEWHERE_AFTER = re.compile(
 )
 
 
+_STATE_LEAD = re.compile(
+    r"(?:^|[(;:,\u2014]|\b(?:via|with|given|amid|amidst|despite|plus|and|reflecting|shows?|showing|sees|seeing|"
+    r"confirms?|confirming|on\s+the\s+back\s+of))\s*$",
+    re.I,
+)
+"""What may lead an option's bare "strength" / "weakness" ("ITA strength", "via biotech strength", "despite index
+weakness") for it to state the option's present state: a clause's start or a word of circumstance. Anything else
+("favor dollar strength", "buy on XLE weakness", "sell into strength") makes it a view or a plan: not read. No
+window is written: the move is checked on the momentum windows and never contradicted."""
+
+
 def pos_after(text: str, end: int) -> int:
     """The first position after ``end`` that is not a possessive or a space ("XLE's weekly gain": the 'w')."""
     return end + len(text[end:]) - len(_POSSESSIVE.sub("", text[end:], count=1).lstrip())
@@ -210,7 +221,15 @@ def read_move_nouns(text: str, add: Emit, named_before) -> None:
             continue  # "commodity weakness", "on weakness", "relative strength"
         timed = _TIMED.search(words) is not None
         definite = det is not None and det["det"].lower() in ("the", "this", "that")
-        if not (timed or owner or (subject is None and "price" in words.lower()) or (subject and definite)):
+        bare_state = (
+            subject is not None
+            and det is None
+            and noun in ("strength", "weakness")
+            and _STATE_LEAD.search(text[: named.start if named is not None else pos]) is not None
+        )
+        if not (
+            timed or owner or (subject is None and "price" in words.lower()) or (subject and definite) or bare_state
+        ):
             continue  # "strong gains", "favor dollar strength": whose, or when, is unsaid (a view, not a fact)
         start = det.start() if det else pos
         if _RANKED_BEFORE.search(text[:start]):

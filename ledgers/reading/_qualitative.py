@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from ledgers._models import Assertion
+from ledgers.reading import _attributes as attributes
 from ledgers.reading import _comparisons as comparisons
 from ledgers.reading import _fundamentals as fundamentals
 from ledgers.reading import _moves as moves
@@ -113,9 +114,13 @@ def qualitative(
     present = set(_KEYWORDS.findall(text.lower()))
     if _COMPARISON_WORDS.search(text):  # with no option named, only a bare "lagged 30d" (against the market)
         comparisons.read_comparisons(text, add, benchmark, mentions)
+    if "beta" in text.lower() or "vol" in text.lower():
+        attributes.read_attributes(text, add, mentions)
     for keys, reader in READERS:
         if present.intersection(keys):
             reader(text, add, benchmark)
     if _MOVE_WORDS.search(text):
         moves.read_moves(text, add, benchmark, named_before)
+    if "highs" in text.lower() or "lows" in text.lower():
+        technical.read_near_highs(text, add, named_before)
     return out

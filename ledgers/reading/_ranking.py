@@ -155,7 +155,7 @@ def find_rankings(
         words = m["mid"] or ""
         lead = text[max(0, m.start() - 40) : m.start()]  # "Defensive sector with strongest ...": scope set before
         after = text[m.end("measure") if m.re is RANKING_RE else m.end("dir") :][:90]
-        scope = _scope(lead, words, after)
+        scope = _scope(lead, words, after, _fronted_scope(text[: m.start()]))
         measure = re.sub(r"\s+", " ", m["measure"].lower())
         horizons = _horizons(words + " " + measure)
         paren = _PAREN_AFTER.match(text[m.end("measure") :])
@@ -213,11 +213,39 @@ def _leading_group(lead: str):
     return find_group(last.group(0))
 
 
-def _scope(lead: str, words: str, after: str) -> str:
+_FRONTED = re.compile(
+    r"(?:^|[.;:!?]\s+|\n)\s*(?:[-*\u2022]\s*)?(?P<prep>among|within|across|of|in|for)\s+(?:all\s+)?"
+    r"(?:the\s+|its\s+|our\s+)?(?P<words>[^,.;:]{2,50}?)\s*,",
+    re.I,
+)
+_SET_NOUN = re.compile(
+    r"\b(?:sectors?|funds?|etfs?|groups?|universe|options?|candidates?|picks?|holdings?|names|assets?|classes|"
+    r"countries|factors?|styles?|themes?|peers?|cohort|slate|basket|list|table|defensives?|cyclicals?)\b",
+    re.I,
+)
+_AMONG_ANYWHERE = re.compile(r"\b(?:among|within|amongst)\b", re.I)
+
+
+def _fronted_scope(before: str) -> str | None:
+    """The set a sentence puts in front of its superlative ("Among the eleven sectors, technology has the best
+    six-month return", "Within defensives, XLU ..."): its words, or '' when a scope word ("among", "within") stands
+    anywhere before the superlative in its sentence but names no set that could be read; None when there is none."""
+    cut = max(before.rfind(". "), before.rfind("; "), before.rfind("\n"))
+    sentence = before[cut + 1 :] if cut >= 0 else before
+    found = list(_FRONTED.finditer(sentence))
+    m = found[-1] if found else None
+    if m is not None and (m["prep"].lower() in ("among", "within", "of") or _SET_NOUN.search(m["words"])):
+        return m["words"]  # "In June, ...", "For the month, ...": a time, not a set
+    return "" if _AMONG_ANYWHERE.search(sentence) else None
+
+
+def _scope(lead: str, words: str, after: str, fronted: str | None = None) -> str:
     """Where a superlative ranks: 'universe', 'group:<peer group>' (``ledgers/peer_groups.yaml``), or 'group' (a set or a
     group no definition names: never concluded). A group named in an "among / within / in the X" after the measure
     wins, then one in the words between the superlative and the measure ("strongest defensive momentum"), then "in
-    the universe / table", then the subject's own description right before ("Defensive sector with the strongest")."""
+    the universe / table", then a set the sentence puts in front ("Among the eleven sectors, ..."; a scope word there
+    naming no known set: never concluded), then the subject's own description right before ("Defensive sector with
+    the strongest")."""
     explicit = _SCOPE_AFTER.match(after)
     named = find_group(explicit["words"]) if explicit else None
     if named is not None and named.name != "universe":
@@ -229,6 +257,11 @@ def _scope(lead: str, words: str, after: str) -> str:
         return "group" if not inner.sets else f"group:{inner.name}"
     if named is not None or inner is not None:
         return "universe"
+    if fronted is not None:  # "Among the eleven sectors, ...": the set it names, or one never concluded
+        front = find_group(fronted) if fronted else None
+        if front is not None and front.name == "universe":
+            return "universe"
+        return f"group:{front.name}" if front is not None and front.sets else "group"
     before = _leading_group(lead)
     if before is not None:
         return "group" if not before.sets else f"group:{before.name}"

@@ -4,6 +4,7 @@ overbought/oversold, at/near a 52-week extreme. One reader per kind."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ledgers.reading._emit import Emit
 from ledgers.reading._vocab import MA_WORDS
@@ -107,3 +108,44 @@ def read_52w(text: str, add: Emit, benchmark: str | None) -> None:
         hl = "week52High" if m.group("hl").lower().startswith("h") else "week52Low"
         near = m.group("deg").lower().startswith(("near", "close", "approach", "just", "within"))
         add(m, rule="near_52w_extreme", field=hl, label="near" if near else "at", polarity=-1 if m.group("neg") else 1)
+
+
+_NEAR_HIGHS = re.compile(
+    r"\b(?P<neg>not\s+)?(?P<deg>at|near|close\s+to|nearing|just\s+below|just\s+under)\s+(?:its\s+|their\s+|the\s+|"
+    r"recent\s+)?(?P<hl>highs|lows)\b(?!\s+(?:of|for|in|on|from|set|made|since)\b)",
+    re.I,
+)
+_CLAUSE_CUT = re.compile(r"[,;:(]|\b(?:and|but|while|with|as|after)\b", re.I)
+_LINK_ONLY = re.compile(
+    r"^\s*(?:(?:is|are|was|were|now|still|also|trading|trades|traded|sits|sitting|remains|remain|holding|holds|"
+    r"priced|already|shares|prices)\s+)*$",
+    re.I,
+)
+
+
+def read_near_highs(text: str, add: Emit, named_before) -> None:
+    """'XLI near highs', 'is trading near its highs', '...; positive alpha and near highs': highs with no window.
+    Near the 52-week high is near any shorter window's high too, so the 52-week distance supports the words; it
+    never refutes them (a fund 10% under its 52-week high may sit at its month's high): the window is inferred.
+    The subject must be certain: an option named right before (only link words between: "XLI is trading near
+    highs"), or none in the phrase's clause, which then opens with it (the option under discussion). Anything else
+    ("With the S&P near highs" where "S&P" names no option) is not read."""
+    for m in _NEAR_HIGHS.finditer(text):
+        cuts = [c.end() for c in _CLAUSE_CUT.finditer(text, 0, m.start())]
+        clause_from = cuts[-1] if cuts else 0
+        named = named_before(clause_from, m.start()) if named_before is not None else None
+        kw: dict[str, Any] = {}
+        if named is not None and _LINK_ONLY.match(re.sub(r"^['\u2019]s?\s*", "", text[named.end : m.start()])):
+            kw["symbol"] = named.symbol
+        elif named is not None or not _LINK_ONLY.match(text[clause_from : m.start()]):
+            continue
+        high = m["hl"].lower().startswith("h")
+        add(
+            m,
+            rule="near_52w_extreme",
+            field="week52High" if high else "week52Low",
+            label="at" if m["deg"].lower() == "at" else "near",
+            polarity=-1 if m["neg"] else 1,
+            inferred=True,
+            **kw,
+        )

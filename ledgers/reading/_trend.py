@@ -162,7 +162,9 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
             if "relative" in mods.lower():
                 add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)
                 continue
-        add(m, rule="momentum", polarity=pol, label=label)
+        trend = bool(m.group("trend") or m.group("tdir")) or (m.group("what") or "").lower() in ("trend", "uptrend")
+        # a trend with no window written may be months long: checked on the windows shown, never contradicted
+        add(m, rule="momentum", polarity=pol, label=label, inferred=trend and label is None)
 
 
 def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:

@@ -1,0 +1,108 @@
+"""A level said as an attribute of named options: "high-beta semiconductor, Taiwan, and cybersecurity holdings",
+"high-beta holdings such as biotech and regional banks", "elevated tech volatility", "elevated volatility, especially
+in semiconductors and biotech". The attribute is a fact about each option named, even inside a forecast ("could
+pressure high-beta semiconductor holdings" takes the high beta for given).
+
+Read by the phrase's structure, never by guess: the options are the ones the noun phrase itself lists (every word
+between the level and the head noun is an option's name or a list word), or, where it lists none ("high-beta
+holdings"), the ones "such as / like / including / especially in" lists right after it. A phrase with any other
+word in it ("high-beta AI names", "low-vol factor exposure") or a comparative ("higher-beta exposure": than what is
+unsaid) is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ledgers.reading._clauses import Mention
+from ledgers.reading._emit import Emit
+
+_LEVEL = r"(?P<adj>high|elevated|low|above-market|below-market)"
+_MEASURE = r"(?P<measure>beta|vol|volatility)"
+_HEAD = (
+    r"holdings?|names?|exposures?|positions?|sleeves?|sectors?|complex|group|funds?|etfs?|stocks?|equities|assets|"
+    r"bets?|trades?|areas|plays?|allocations?|segments?|parts\s+of\s+the\s+market"
+)
+_ATTRIBUTE = re.compile(rf"\b{_LEVEL}[\s-]{_MEASURE}\s+(?!(?:than|vs|versus|relative|compared)\b)", re.I)
+"""'high-beta ...', 'low volatility ...': an attribute of the noun phrase after it."""
+_INNER = re.compile(rf"\b{_LEVEL}\s+(?P<inner>[^,;.]{{2,40}}?)\s+{_MEASURE}\b", re.I)
+"""'elevated tech volatility', 'low XLU beta': the option named inside the phrase."""
+_LIST_WORDS = re.compile(r"^(?:\s|,|&|/|\band\b|\bthe\b)*$", re.I)
+_EXAMPLES = re.compile(
+    r"\s*,?\s*(?:such\s+as|like|including|e\.g\.,?|especially\s+in|particularly\s+in|notably\s+in|"
+    r"especially|particularly|notably)\s+",
+    re.I,
+)
+
+
+def _listed(text: str, lo: int, hi: int, mentions: Sequence[Mention]) -> list[Mention] | None:
+    """The options text[lo:hi] lists, when it is nothing but their names and list words; else None."""
+    inside = [mm for mm in mentions if lo <= mm.start and mm.end <= hi and not mm.reference]
+    if not inside:
+        return None
+    rest, at = [], lo
+    for mm in inside:
+        rest.append(text[at : mm.start])
+        at = mm.end
+    rest.append(text[at:hi])
+    return inside if all(_LIST_WORDS.match(part) for part in rest) else None
+
+
+def _list_after(text: str, pos: int, mentions: Sequence[Mention]) -> list[Mention] | None:
+    """The options a list right at ``pos`` names, up to the clause's end or a word that is none of theirs."""
+    after = [mm for mm in mentions if mm.start >= pos and not mm.reference]
+    found: list[Mention] = []
+    at = pos
+    for mm in after:
+        if not _LIST_WORDS.match(text[at : mm.start]):
+            break
+        found.append(mm)
+        at = mm.end
+    if not found:
+        return None
+    tail = text[at : at + 30]
+    if not re.match(r"^\s*(?:[,;.)]|$|\b(?:holdings?|names?|positions?|exposures?|etfs?|funds?)\b)", tail, re.I):
+        return None  # "such as biotech stocks' new highs": the list runs on into something else
+    return found
+
+
+def read_attributes(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
+    def emit(m: re.Match[str], options: list[Mention]) -> None:
+        measure = m["measure"].lower()
+        low = m["adj"].lower() in ("low", "below-market")
+        for k, mm in enumerate(options):
+            add(
+                m,
+                keep=k == len(options) - 1,
+                rule="beta_level" if measure == "beta" else "volatility_level",
+                field="beta" if measure == "beta" else "volatility20d",
+                polarity=-1 if low else 1,
+                symbol=mm.symbol,
+                presupposed=True,
+            )
+
+    for m in _ATTRIBUTE.finditer(text):
+        head = None
+        for h in re.finditer(rf"\b(?:{_HEAD})\b", text[m.end() : m.end() + 80], re.I):
+            head = h
+            break
+        if head is None:
+            continue
+        head_at = m.end() + head.start()
+        options = _listed(text, m.end(), head_at, mentions)
+        if options is None and text[m.end() : head_at].strip() == "":
+            examples = _EXAMPLES.match(text, m.end() + head.end())
+            options = _list_after(text, examples.end(), mentions) if examples else None
+        if options:
+            emit(m, options)
+    for m in _INNER.finditer(text):
+        options = _listed(text, m.start("inner"), m.end("inner"), mentions)
+        if options:
+            emit(m, options)
+    for m in re.finditer(rf"\b{_LEVEL}\s+{_MEASURE}\b", text, re.I):
+        examples = _EXAMPLES.match(text, m.end())
+        if examples and examples.group(0).lstrip().startswith(","):
+            options = _list_after(text, examples.end(), mentions)
+            if options:
+                emit(m, options)
