@@ -17,7 +17,19 @@ from tests.anonymizer._battery import UNIVERSE, load, score  # noqa: E402
 
 def main() -> None:
     symbols = [s for s, _ in UNIVERSE]
-    for name in ("dev", "dev2", "dev3", "dev4", "holdout2", "holdout", "holdout3"):
+    for name in (
+        "dev",
+        "dev2",
+        "dev3",
+        "dev4",
+        "holdout2",
+        "holdout",
+        "holdout3",
+        "holdout4",
+        "holdout5",
+        "holdout6",
+        "holdout7",
+    ):
         result = score(load(name), lambda out, a: LeakGuard(a.provider_family, a.model, symbols).find(out))
         past = len(set(result.leaking) - set(result.refused))
         print(result.line(name) + f"; naming the author past both scrubber and guard {past}")

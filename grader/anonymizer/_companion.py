@@ -8,7 +8,7 @@ import re
 
 from grader.anonymizer import _patterns as P
 from grader.anonymizer._detector import Group
-from grader.anonymizer._market import MARKET_WORDS, PIECE_ENDS
+from grader.anonymizer._market import MARKET_WORDS, PIECE_ENDS, about_topic
 
 _PLACED = re.compile(r"\[(?:model|self-reference|undisclosed|provider)\]")
 """What the scrubber put in place of an identity (a piece holding one is about the author)."""
@@ -77,5 +77,7 @@ def names_own_lab(text: str, g: Group, author_family: str | None, tickers: re.Pa
         and any(_PLACED.search(r) for r in records_around(text, g.start, g.end))
     ):
         return True  # '{"signer":"[model]","org":"alibaba"}': a value of the author's own record
+    if about_topic(text, g.start):
+        return False  # "[model] model on OpenAI risk": what the author writes about
     piece = piece_around(text, g.start, g.end)
     return any(len(_WORD.findall(between)) <= 4 for between in _gaps_to_placeholders(piece, text, g))

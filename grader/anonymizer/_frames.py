@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 
 from grader.anonymizer._frame_patterns import frame_patterns
 from grader.anonymizer._guard import lexicon
-from grader.anonymizer._market import MARKET_PIECE
+from grader.anonymizer._market import MARKET_PIECE, about_topic
 from grader.anonymizer._scan import NameScan
 
 _SELF = (
@@ -38,7 +38,7 @@ _TAG_LABEL = re.compile(
 )
 """'<model>Gemini 3 Pro</model>', '<provider>Google</provider>': a tag that says who wrote it is a label."""
 _LABEL = re.compile(
-    r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*(?:(?:#+|//|--)[ \t]*)?[\"'*_]*(?:x-|author[_\-]?|ai[_\-]|llm[_\-]|source[_\-])?"
+    r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*(?:(?:#+|//|--|[-\u2022+>]|\d{1,2}[.)])[ \t]*)?[\"'*_]*(?:x-|author[_\-]?|ai[_\-]|llm[_\-]|source[_\-])?"
     r"(?:model(?:[_\s\-]?id|[_\s\-]?name)?|provider|vendor|family|author|lab|org|organi[sz]ation|"
     r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
     r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))"
@@ -83,6 +83,8 @@ _GENERIC_WORDS = frozenset(
     """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
 thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split()
 )
+_RUN_ON_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+"""Kana, CJK ideographs and Hangul: scripts whose words run on with no space between them."""
 _ENGLISH_NEAR = frozenset(
     """clause claudes gemini llamas mistrals groks grokked metal metro matter coded coders
 gamma gemma geminis scoutt maverik""".split()
@@ -178,6 +180,19 @@ class Frames:
         )
 
     @cached_property
+    def _run_on(self) -> tuple[str, ...]:
+        """The names in scripts written without spaces ("千问", "深度求索"): they run on with the words around them
+        ("我是千问", "署名：深度求索"), so no word boundary is asked of them inside a frame."""
+        return tuple(w for w in self._alt_names if _RUN_ON_SCRIPT.search(w))
+
+    @cached_property
+    def ident_in_frames(self) -> re.Pattern[str]:
+        """``ident``, or a name of :attr:`_run_on` wherever it stands: what the frames take as a name."""
+        if not self._run_on:
+            return self.ident
+        return re.compile(rf"(?:{self.ident.pattern}|{'|'.join(map(re.escape, self._run_on))})", re.I)
+
+    @cached_property
     def ident_scan(self) -> NameScan:
         """``ident`` searched by word runs (``_scan.py``): the same matches, without trying every position."""
         return NameScan(self.ident, self._alt_names)
@@ -186,7 +201,7 @@ class Frames:
     def _patterns(self) -> tuple[list[tuple[str, re.Pattern[str]]], list[tuple[str, re.Pattern[str]]]]:
         """(frames that say who speaks by themselves, frames that need a first person): compiled the first time a
         text has a line that names someone (the common text names nobody: no pattern is compiled for it)."""
-        return frame_patterns(self._alt, self.ident.pattern)
+        return frame_patterns(self._alt, self.ident_in_frames.pattern)
 
     def _misspelt(self, text: str) -> tuple[str, list[int] | None]:
         """``text`` with misspelt names ("Cluade", "gemni", "Lamma", "Deepseak", "qwne") spelt as the name, and the
@@ -265,6 +280,22 @@ class Frames:
                 windows[-1] = (windows[-1][0], max(hi, windows[-1][1]))
             else:
                 windows.append((lo, hi))
+        for run_on in self._run_on if not text.isascii() else ():  # "我是千问": a name inside a run of its script
+            at = text.find(run_on)
+            while at != -1:
+                lo = text.rfind("\n", 0, at) + 1
+                hi = text.find("\n", at)
+                windows.append((lo, len(text) if hi == -1 else hi))
+                at = text.find(run_on, at + len(run_on))
+        if windows:
+            windows.sort()
+            joined = [windows[0]]
+            for lo, hi in windows[1:]:
+                if lo <= joined[-1][1]:
+                    joined[-1] = (joined[-1][0], max(hi, joined[-1][1]))
+                else:
+                    joined.append((lo, hi))
+            windows = joined
         # misspelt names ("Cluade", "gemni", "Lamma-4", "Deepseak") are names too (``self.ident`` holds them)
         found: list[FrameSpan] = []
         for m in _LABEL.finditer(text):
@@ -340,6 +371,8 @@ class Frames:
                         continue  # "a mistral wind": an ordinary word, lower case
                     if m.group(0).isupper() and len(m.group(0)) <= 5 and m.group(0) in self._symbols:
                         continue
+                    if about_topic(text, m.start(), ps):
+                        continue  # "a note from an OpenAI model on OpenAI risk": what it writes about
                     found.append(FrameSpan(m.start(), m.end(), "self_reference"))
         for (
             lo,

@@ -89,3 +89,19 @@ def market_clause(
     if _MONEY.search(text, max(lo, start - 80), min(hi, end + 80)):
         return True  # "put into Telegram under a reported $300 million deal": a sum of money is an event's
     return bool((tickers and tickers.search(piece)) or (companies and companies.search(piece)))
+
+
+_TOPIC_BEFORE = re.compile(
+    r"(?i)(?:\b(?P<verb>[\w-]+)\s+)?\b(?:on|about|regarding|concerning|re:?|over)\s+(?:the\s+)?$"
+)
+_MADE_ON = frozenset(
+    {"trained", "built", "runs", "run", "running", "based", "hosted", "served", "deployed", "tuned", "fine-tuned"}
+)
+
+
+def about_topic(text: str, start: int, floor: int = 0) -> bool:
+    """Whether a preposition of topic stands right before ``start`` ("a note from an OpenAI model on OpenAI risk",
+    "my view about Meta"): the name is what the text is about, not who wrote it. "Trained on", "served over" are
+    how the author was made: not a topic."""
+    m = _TOPIC_BEFORE.search(text, max(floor, start - 30), start)
+    return m is not None and (m["verb"] or "").lower() not in _MADE_ON

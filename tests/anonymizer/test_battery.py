@@ -6,7 +6,8 @@ guard; holdout2 43/136, 14 past the guard, 13/173 market texts altered; holdout3
 altered); ``holdout`` and ``holdout4`` are only measured (holdout4 first: 19/136 naming their author, 0 past the
 guard, 20/200 market texts altered); ``holdout5`` (first: 17/136, 8 past the guard, 22/200 altered) is read on its odd
 ids only, its even ids are held out; ``holdout6`` (first: 36/136, 10 past the guard, 12/200 altered; odd ids 19/69, 4, 8/100;
-even ids 17/67, 6, 4/100) likewise. Figures are printed (``pytest -s``); the floors are the measured ones, so a
+even ids 17/67, 6, 4/100) likewise, and ``holdout7`` (first: 32/136, 8 past the guard, 10/200 altered; odd ids 19/72, 4,
+4/100; even ids 13/64, 4, 6/100). Figures are printed (``pytest -s``); the floors are the measured ones, so a
 regression fails."""
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ def _guard(out, author):
         ("dev3", 17, 5),
         ("dev4", 55, 4),
         ("holdout", 4, 5),
-        ("holdout2", 26, 9),
-        ("holdout3", 28, 7),
+        ("holdout2", 25, 9),
+        ("holdout3", 27, 7),
         ("holdout4", 13, 10),
         ("holdout5", 7, 16),
         ("holdout6", 20, 6),
+        ("holdout7", 21, 10),
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -58,6 +60,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("holdout4", 0.99, 0.25),
         ("holdout5", 0.98, 0.19),
         ("holdout6", 0.94, 0.18),
+        ("holdout7", 0.96, 0.21),
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -91,6 +94,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("holdout4", 0),
         ("holdout5", 1),
         ("holdout6", 6),
+        ("holdout7", 7),
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
