@@ -112,10 +112,16 @@ HELD_OUT = [
         None,
     ),
     (
-        "v8: real sentences of rounds 2026-06-24-1M, 06-26-1M, 07-02-1M, 07-06-1M (held out whole: never read while "
-        "writing rules; its synthetic Q&A memo is on 07-16-1M, a round with no run, which this harness cannot import)",
+        "v8: real sentences of rounds 2026-06-24-1M, 06-26-1M, 07-02-1M, 07-06-1M (held out until measured at 67.0%, "
+        "then read to write rules; its synthetic Q&A memo is on 07-16-1M, a round with no run, which this harness cannot import)",
         FIXTURES / "holdout_v8" / "labels.jsonl",
         lambda lab: lab.round != "CB-2026-07-16-1M",
+    ),
+    (
+        "v9: real sentences of rounds 2026-06-01-1M, 06-09-1M, 06-17-1M, 06-23-1M, 05-29-1W and a synthetic pre-trade "
+        "checklist on 06-17-1M (held out: never read but for one false accusation, see its README)",
+        FIXTURES / "holdout_v9" / "labels.jsonl",
+        None,
     ),
 ]
 V5_DEV_ROUNDS = frozenset(
