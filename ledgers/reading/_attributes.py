@@ -1,6 +1,6 @@
 """A level said as an attribute of named options: "high-beta semiconductor, Taiwan, and cybersecurity holdings",
 "high-beta holdings such as biotech and regional banks", "elevated tech volatility", "elevated volatility, especially
-in semiconductors and biotech". The attribute is a fact about each option named, even inside a forecast ("could
+in semiconductors and biotech", "its high beta". The attribute is a fact about each option named, even inside a forecast ("could
 pressure high-beta semiconductor holdings" takes the high beta for given).
 
 Read by the phrase's structure, never by guess: the options are the ones the noun phrase itself lists (every word
@@ -28,6 +28,8 @@ _ATTRIBUTE = re.compile(rf"\b{_LEVEL}[\s-]{_MEASURE}\s+(?!(?:than|vs|versus|rela
 """'high-beta ...', 'low volatility ...': an attribute of the noun phrase after it."""
 _INNER = re.compile(rf"\b{_LEVEL}\s+(?P<inner>[^,;.]{{2,40}}?)\s+{_MEASURE}\b", re.I)
 """'elevated tech volatility', 'low XLU beta': the option named inside the phrase."""
+_OWNED = re.compile(rf"\bits\s+{_LEVEL}[\s-]{_MEASURE}\b(?!\s+(?:than|vs|versus|relative|compared)\b)", re.I)
+"""'its high beta': the attribute of the option the sentence is about."""
 _LIST_WORDS = re.compile(r"^(?:\s|,|&|/|\band\b|\bthe\b)*$", re.I)
 _EXAMPLES = re.compile(
     r"\s*,?\s*(?:such\s+as|like|including|e\.g\.,?|especially\s+in|particularly\s+in|notably\s+in|"
@@ -96,6 +98,16 @@ def read_attributes(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
             options = _list_after(text, examples.end(), mentions) if examples else None
         if options:
             emit(m, options)
+    for m in _OWNED.finditer(text):  # "though its high beta and large prior gains ...": the option "it" is
+        low = m["adj"].lower() in ("low", "below-market")
+        measure = m["measure"].lower()
+        add(
+            m,
+            rule="beta_level" if measure == "beta" else "volatility_level",
+            field="beta" if measure == "beta" else "volatility20d",
+            polarity=-1 if low else 1,
+            presupposed=True,
+        )
     for m in _INNER.finditer(text):
         options = _listed(text, m.start("inner"), m.end("inner"), mentions)
         if options:

@@ -74,6 +74,10 @@ def _other(mentions: Sequence[Mention], base: int, rest: str) -> tuple[str, int]
     return None
 
 
+_THE_MARKET = re.compile(r"(?:the\s+)?(?:benchmark|broad\s+market|market|index)\b(?!\s+(?:of|for)\b)", re.I)
+"""'than the benchmark', 'than the market': the round's benchmark, by name ('than the index of ...' names another)."""
+
+
 def _window_after(text: str, end: int) -> str | None:
     """A window written right after the other option ("SPY over 30 days", "over the past 21 sessions"): '7D' for
     a week's (5 sessions, 7 days), '30D' for a month's (20 or 21 sessions, 30 days), else None."""
@@ -214,6 +218,9 @@ def _subject_of(mentions: Sequence[Mention], start: int) -> str | None:
 def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequence[Mention] = ()) -> None:
     for m in _COMPARATIVE.finditer(text):
         other = _other(mentions, m.start("rest"), m["rest"])
+        market = _THE_MARKET.match(m["rest"]) if other is None and benchmark is not None else None
+        if market is not None and benchmark is not None:  # "lower beta than the benchmark": the round's benchmark
+            other = (benchmark, m.start("rest") + market.end())
         if other is None or other[0] == _subject_of(mentions, m.start()):
             continue
         if _FORECAST_WORDS.search(m.group(0)) or _INTENT_BEFORE.search(text[max(0, m.start() - 60) : m.start()]):

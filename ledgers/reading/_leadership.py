@@ -1,4 +1,5 @@
-"""Leadership said in words: "XLF showed leadership", "sector leadership", "Defensive sector leading recently".
+"""Leadership said in words: "XLF showed leadership", "sector leadership", "Defensive sector leading recently",
+"Regional banks have led recently".
 To lead is to be among the first on return over the window written (none written: the short windows); how many
 count as leaders is unsaid, so the claim is supported within the first three and never contradicted.
 
@@ -26,7 +27,8 @@ _LEADERSHIP = re.compile(
     rf"(?P<mods>(?:{_MODS}[\s-]+){{0,3}})(?P<noun>leadership|leader)\b(?!-|s\b)"
     r"(?!\s+(?:over|of|in|among|across|versus|vs\.?|than|areas?|board|teams?|changes?|rotation|names?|groups?|is|are|"
     r"was|were|has|have|remains?|broaden\w*|narrow\w*|rotat\w*|shift\w*|concentrat\w*)\b)"
-    r"|\bleading\s+(?P<when>recently|lately|this\s+(?:week|month)|over\s+the\s+(?:past|last)\s+(?:week|month))\b",
+    r"|(?:\bleading|(?<![\w-])(?:(?:has|have|had)\s+)?led)\s+(?P<when>recently|lately|this\s+(?:week|month)|"
+    r"over\s+the\s+(?:past|last)\s+(?:week|month))\b",
     re.I,
 )
 _OPENS = re.compile(

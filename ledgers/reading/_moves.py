@@ -114,7 +114,7 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
         label = _window(f"{m['adv'] or ''} {m['win'] or ''}") or _nearby_window(text, m.start())
         kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)
-    read_move_nouns(text, add, named_before)
+    read_move_nouns(text, add, named_before, benchmark)
 
 
 _MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb"
@@ -160,6 +160,28 @@ weakness") for it to state the option's present state: a clause's start or a wor
 window is written: the move is checked on the momentum windows and never contradicted."""
 
 
+_STATE_NOUNS = ("strength", "weakness")
+_SHOW_END = re.compile(r"\b(?:showing|shows|showed|shown|posting|posted|posts|displaying|displayed)\s+$", re.I)
+_MARKET_NOUN_END = re.compile(r"\b(?:index|market|benchmark|s&p(?:\s*500)?)\s+$", re.I)
+_IN_OPTION = re.compile(r"\s+in\s+(?:the\s+)?")
+_LIST_ON = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b)\s*\w")
+
+
+def _owner_after(text: str, m: re.Match[str], words: str, named_before) -> str | None:
+    """The option a timed state noun is said of after "in": "recent strength in regional banks" (one option, named
+    right after "in"; a list, or no time word, is not read: "strength in value and quality", "favor strength in
+    XLE")."""
+    if named_before is None or m["noun"].lower() not in _STATE_NOUNS or not _TIMED.search(words):
+        return None
+    lead = _IN_OPTION.match(text, m.end())
+    if lead is None:
+        return None
+    named = named_before(lead.end(), lead.end() + 40)
+    if named is None or named.start != lead.end() or _LIST_ON.match(text, named.end):
+        return None
+    return str(named.symbol)
+
+
 def pos_after(text: str, end: int) -> int:
     """The first position after ``end`` that is not a possessive or a space ("XLE's weekly gain": the 'w')."""
     return end + len(text[end:]) - len(_POSSESSIVE.sub("", text[end:], count=1).lstrip())
@@ -178,7 +200,7 @@ def _np_window(words: str) -> str | None:
     return None
 
 
-def read_move_nouns(text: str, add: Emit, named_before) -> None:
+def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = None) -> None:
     """A move said as a noun phrase: "its recent sharp rally", "the recent 7-day oil rally", "XLE's weekly gain",
     "recent weakness". The phrase is read by its structure, right to left from the noun: modifiers, at most one
     option named right before the noun (its subject), modifiers, a determiner or owner.
@@ -198,15 +220,22 @@ def read_move_nouns(text: str, add: Emit, named_before) -> None:
     """
     for m in _MOVE_NOUN.finditer(text):
         noun = m["noun"].lower()
-        if _ELSEWHERE_AFTER.match(text[m.end() :]) or _COMPOUND_AFTER.match(text[m.end() :]):
-            continue  # "strength in value", "recent-pullback rank": another subject's, or a noun's modifier
         head = text[: m.start()]
         mods2 = _MODS_END.search(head)
         pos = mods2.start() if mods2 else m.start()
         words = mods2.group(0) if mods2 else ""
+        owner_after = _owner_after(text, m, words, named_before)
+        if owner_after is None and (_ELSEWHERE_AFTER.match(text[m.end() :]) or _COMPOUND_AFTER.match(text[m.end() :])):
+            continue  # "strength in value", "recent-pullback rank": another subject's, or a noun's modifier
         named = named_before(max(0, pos - 60), pos) if named_before is not None else None
         subject: str | None = None
         span_from = pos  # the option's name is a mention, read already: the span starts after it
+        market = _MARKET_NOUN_END.search(text[:pos]) if benchmark is not None and noun in _STATE_NOUNS else None
+        if owner_after is not None:  # "recent strength in regional banks": the option after "in"
+            subject, named = owner_after, None
+        elif market is not None and _STATE_LEAD.search(text[: market.start()]) is not None:
+            subject, named = benchmark, None  # "despite index weakness": the benchmark's
+            span_from = pos = market.start()
         if named is not None and _POSSESSIVE.sub("", text[named.end : pos]).strip() == "":
             if _LIST_BEFORE.search(text[: named.start]):
                 continue  # "recent sharp KRE/XLF run-up": two subjects
@@ -215,20 +244,35 @@ def read_move_nouns(text: str, add: Emit, named_before) -> None:
             mods1 = _MODS_END.search(text[:pos])
             if mods1:
                 words, pos = mods1.group(0) + " " + words, mods1.start()
+        shown = _SHOW_END.search(text[:pos]) if subject is None and named_before is not None else None
+        if shown is not None:  # "healthcare sector also showing strength": the shower, named right before the verb
+            shower, itself = _mover(text, shown.start(), named_before)
+            if shower is not None or itself:
+                subject, named = shower, None
+            else:
+                shown = None
         det = _DET_END.search(text[:pos])
         owner = (det["det"].lower() if det else "") in ("its", "their")
-        if subject is None and not words and not owner:
+        if subject is None and not words and not owner and shown is None:
             continue  # "commodity weakness", "on weakness", "relative strength"
         timed = _TIMED.search(words) is not None
         definite = det is not None and det["det"].lower() in ("the", "this", "that")
         bare_state = (
             subject is not None
             and det is None
-            and noun in ("strength", "weakness")
-            and _STATE_LEAD.search(text[: named.start if named is not None else pos]) is not None
+            and noun in _STATE_NOUNS
+            and (
+                owner_after is not None
+                or _STATE_LEAD.search(text[: named.start if named is not None else span_from]) is not None
+            )
         )
         if not (
-            timed or owner or (subject is None and "price" in words.lower()) or (subject and definite) or bare_state
+            timed
+            or owner
+            or (subject is None and "price" in words.lower())
+            or (subject and definite)
+            or bare_state
+            or (shown is not None and det is None)
         ):
             continue  # "strong gains", "favor dollar strength": whose, or when, is unsaid (a view, not a fact)
         start = det.start() if det else pos

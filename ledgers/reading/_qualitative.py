@@ -23,7 +23,7 @@ READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
     (("macd",), technical.read_macd),
     (("overbought", "oversold"), technical.read_rsi),
     (("52", "from high"), technical.read_52w),
-    (("relative", "perform"), trend.read_relative_strength),
+    (("relative", "perform", "alpha"), trend.read_relative_strength),
     (("momentum", "trend", "price action", "perform", "return"), trend.read_momentum),
     (("profit", "margin", "return", "roe", "losing"), fundamentals.read_profitability),
     (("growth",), fundamentals.read_growth),
@@ -58,6 +58,11 @@ _MOVE_WORDS = re.compile(
 )
 
 
+_OPENS_CLAUSE = re.compile(r"[\s\W]*(?:(?:the|a|an|its|recent|sharp|spot|front-month|us|u\.s\.)\s+)*", re.I)
+"""What may stand before a market word for it to be its clause's subject ("Oil had a sharp rise", "The crude
+rally ...")."""
+
+
 def _about_a_set(text: str, pos: int, mentions: Sequence[Mention]) -> bool:
     """Whether the phrase at ``pos`` follows a plural set noun of its own sentence part ("selected holdings ... with
     positive recent returns", "trades (equal-weight, value) that are outperforming SPY") with no option named after it."""
@@ -83,6 +88,7 @@ def qualitative(
     benchmark: str | None,
     named_before=None,
     mentions: Sequence[Mention] = (),
+    holding: str | None = None,
 ) -> list[tuple[Assertion, tuple[int, int]]]:
     """Qualitative assertions of one sentence with their spans; ``taken`` (spans already read) grows. A market-wide
     word before a phrase ("crude", "oil", "yields") makes it the market's, unless that word names the very option the
@@ -103,6 +109,12 @@ def qualitative(
             named = next((mm for mm in mentions if mm.start <= macro.start() < mm.end), None)
             if named is None or named.symbol != symbol_at(m.start()):
                 return False  # "WTI at $95 and Brent at $97 with upward momentum": about oil, not the symbol
+            if named.symbol != holding and not _OPENS_CLAUSE.fullmatch(
+                text, clause_start(text, m.start()), named.start
+            ):
+                return False  # "Energy equities ... from the sharp crude move and positive relative strength" of
+                # the energy fund: the market word is an object there, not the phrase's subject (of the oil fund's own
+                # rationale it is the option under discussion: "crude inventory draws and price strength")
         if "symbol" not in kw and _about_a_set(text, m.start(), mentions):
             return False  # "selected holdings ... with positive recent returns": a set, not one option
         symbol = kw.pop("symbol") if "symbol" in kw else symbol_at(m.start())

@@ -257,6 +257,7 @@ def parse_text(
         benchmark,
         named_before,
         mentions,
+        symbol,
     ):
         other = _compared_with(mentions, text, span[1]) if assertion.rule in _COMPARABLE else None
         if assertion.rule in _COMPARABLE and other is None and _THAN.match(text[span[1] : span[1] + 30]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ledgers._groups import find_group
 from ledgers.reading._emit import Emit
 from ledgers.reading._horizons import horizon_key, hz_num
 from ledgers.reading._vocab import BENCH_WORDS
@@ -47,7 +48,8 @@ _MOM_ADJ_NEG = (
 
 _Q_MOMENTUM = re.compile(
     r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
-    r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|"
+    r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|upward|downward|"
+    r"[a-z]+-driven|broad-based|"
     r"medium-term|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|one-month|1-week|1-month|"
     r"six-month|6-month|and|,)\s*)*)"
     r"(?P<what>momentum|uptrend|trend|price\s+action|performance|returns?)\b"
@@ -106,26 +108,59 @@ def _describes_another(text: str, end: int) -> bool:
 
 
 _BARE_OUTPERFORMANCE = re.compile(
-    r"(?<![\w-])(?P<adj>recent|strong|sustained|persistent|consistent|steady|notable|clear|solid)\s+"
-    r"(?P<what>outperformance|underperformance)\b(?!\s+(?:vs\.?|versus|against|of|relative|over|compared|from|by|"
+    r"(?<![\w-])(?P<adj>recent|strong|sustained|persistent|consistent|steady|notable|clear|solid|positive|negative)\s+"
+    r"(?:(?P<n>\d+)[\s-]?(?P<u>d|day|days|s|sessions?|w|week|m|month)\s+)?"
+    r"(?P<what>outperformance|underperformance|alpha)\b(?!\s+(?:vs\.?|versus|against|of|relative|over|compared|from|by|"
     r"in|among|within|could|would|should|may|might|will))",
     re.I,
 )
-"""'Recent outperformance', 'persistent underperformance': against the benchmark, as 'relative strength' is; one
-set against another option ('outperformance vs tech', 'of its peers') is left to the comparison readers."""
+"""'Recent outperformance', 'persistent underperformance', 'strong 30-day outperformance', 'positive 30d alpha': against
+the benchmark, as 'relative strength' is (alpha, said of a fund with no model named, is its return above the
+benchmark's); one set against another option ('outperformance vs tech', 'of its peers') is left to the comparison
+readers."""
+
+
+_NATURE_WORDS = frozenset({"defensive", "cyclical", "sector", "factor", "style", "quality", "value", "growth"})
+"""Group words that describe the option's own nature ("healthcare offers defensive relative strength"), not another
+set's."""
+_ALPHA_AIM_BEFORE = re.compile(
+    r"\b(?:generat\w*|seek\w*|captur\w*|deliver\w*|target\w*|expect\w*|potential|aim\w*|hunt\w*|find\w*|"
+    r"harvest\w*|earn\w*|extract\w*|add|adds|adding|for|to)\s+(?:\w+\s+)?$",
+    re.I,
+)
+_ALPHA_AIM_AFTER = re.compile(r"\s+(?:potential|opportunit\w+|target\w*|generation|capture|source|thesis)\b", re.I)
 
 
 def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _BARE_OUTPERFORMANCE.finditer(text):
         if re.search(r"relative\s+$", text[max(0, m.start() - 12) : m.start()], re.I):
             continue  # "relative outperformance" is read below
+        what, adj = m.group("what").lower(), m.group("adj").lower()
+        if what == "alpha" and (
+            adj not in ("positive", "negative", "strong", "solid")
+            or _ALPHA_AIM_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
+            or _ALPHA_AIM_AFTER.match(text, m.end())
+        ):
+            continue  # "recent alpha": which way is unsaid; "to generate positive alpha", "alpha potential": an aim
+        if what != "alpha" and adj in ("positive", "negative"):
+            continue  # "positive outperformance": not a phrase writers use; left unread
+        down = what.startswith("under") or (what == "alpha" and adj == "negative")
         add(
             m,
             rule="relative_momentum",
-            polarity=-1 if m.group("what").lower().startswith("under") else 1,
+            polarity=-1 if down else 1,
             benchmark=benchmark,
+            label=horizon_key(int(m["n"]), m["u"]) if m["n"] else None,
         )
     for m in _Q_RELSTRENGTH.finditer(text):
+        before = re.search(r"([A-Za-z][\w-]*)\s+$", text[max(0, m.start() - 30) : m.start()])
+        if (
+            not m.group("verb")
+            and before is not None
+            and before.group(1).lower() not in _NATURE_WORDS
+            and find_group(before.group(1)) is not None
+        ):
+            continue  # "international relative strength": another group's, not the option's
         if m.group("verb"):
             pol = -1 if m.group("verb").lower().startswith("under") else 1
         else:
