@@ -28,8 +28,16 @@ _ATTRIBUTE = re.compile(rf"\b{_LEVEL}[\s-]{_MEASURE}\s+(?!(?:than|vs|versus|rela
 """'high-beta ...', 'low volatility ...': an attribute of the noun phrase after it."""
 _INNER = re.compile(rf"\b{_LEVEL}\s+(?P<inner>[^,;.]{{2,40}}?)\s+{_MEASURE}\b", re.I)
 """'elevated tech volatility', 'low XLU beta': the option named inside the phrase."""
-_OWNED = re.compile(rf"\bits\s+{_LEVEL}[\s-]{_MEASURE}\b(?!\s+(?:than|vs|versus|relative|compared)\b)", re.I)
+_OWNED = re.compile(
+    rf"\bits\s+{_LEVEL}[\s-](?:recent\s+|realized\s+)?{_MEASURE}\b(?!\s+(?:than|vs|versus|relative|compared)\b)",
+    re.I,
+)
 """'its high beta': the attribute of the option the sentence is about."""
+_POSSESSED = re.compile(
+    rf"['\u2019]s?\s+{_LEVEL}[\s-](?:recent\s+|realized\s+)?{_MEASURE}\b(?!\s+(?:than|vs|versus|relative|compared)\b)",
+    re.I,
+)
+""""Oil's high recent volatility": the attribute of the option named right before the possessive."""
 _LIST_WORDS = re.compile(r"^(?:\s|,|&|/|\band\b|\bthe\b)*$", re.I)
 _EXAMPLES = re.compile(
     r"\s*,?\s*(?:such\s+as|like|including|e\.g\.,?|especially\s+in|particularly\s+in|notably\s+in|"
@@ -51,6 +59,15 @@ def _listed(text: str, lo: int, hi: int, mentions: Sequence[Mention]) -> list[Me
     return inside if all(_LIST_WORDS.match(part) for part in rest) else None
 
 
+def _bare_list(text: str, pos: int, mentions: Sequence[Mention]) -> list[Mention] | None:
+    """The options named right at ``pos`` when the noun phrase ends with them ("high-beta semis and biotech,",
+    "high-beta semis."): a clause's end, a preposition or a verb after the last name; None otherwise."""
+    found = _list_after(text, pos, mentions)
+    if found is None or found[0].start != pos:
+        return None
+    return found
+
+
 def _list_after(text: str, pos: int, mentions: Sequence[Mention]) -> list[Mention] | None:
     """The options a list right at ``pos`` names, up to the clause's end or a word that is none of theirs."""
     after = [mm for mm in mentions if mm.start >= pos and not mm.reference]
@@ -64,7 +81,12 @@ def _list_after(text: str, pos: int, mentions: Sequence[Mention]) -> list[Mentio
     if not found:
         return None
     tail = text[at : at + 30]
-    if not re.match(r"^\s*(?:[,;.)]|$|\b(?:holdings?|names?|positions?|exposures?|etfs?|funds?)\b)", tail, re.I):
+    if not re.match(
+        r"^\s*(?:[,;.)]|$|\b(?:holdings?|names?|positions?|exposures?|etfs?|funds?|is|are|was|were|has|have|had|"
+        r"could|would|may|might|can|will|in|on|into|during|after|before|amid|if|as|while|and\s+(?:a|an|the)\b))",
+        tail,
+        re.I,
+    ):
         return None  # "such as biotech stocks' new highs": the list runs on into something else
     return found
 
@@ -90,9 +112,16 @@ def read_attributes(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
             head = h
             break
         if head is None:
+            bare = _bare_list(text, m.end(), mentions)
+            if bare is not None:
+                emit(m, bare)
             continue
         head_at = m.end() + head.start()
         options = _listed(text, m.end(), head_at, mentions)
+        bare = _bare_list(text, m.end(), mentions)
+        if options is None and bare is not None:  # "high-beta semis": the options themselves, no head noun
+            emit(m, bare)
+            continue
         if options is None and text[m.end() : head_at].strip() == "":
             examples = _EXAMPLES.match(text, m.end() + head.end())
             options = _list_after(text, examples.end(), mentions) if examples else None
@@ -108,6 +137,10 @@ def read_attributes(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
             polarity=-1 if low else 1,
             presupposed=True,
         )
+    for m in _POSSESSED.finditer(text):
+        owner = next((mm for mm in mentions if mm.end == m.start() and not mm.reference), None)
+        if owner is not None:
+            emit(m, [owner])
     for m in _INNER.finditer(text):
         options = _listed(text, m.start("inner"), m.end("inner"), mentions)
         if options:

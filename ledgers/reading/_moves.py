@@ -18,11 +18,11 @@ from ledgers.reading._horizons import HORIZON_RE, WORD_NUMBERS, match_horizon
 
 _DOWN = (
     r"fell|fallen|declined|dropped|sold\s+off|slid|slumped|tumbled|plunged|dipped|pulled\s+back|retreated|"
-    r"weakened|lost\s+ground|sank|been\s+falling|been\s+declining|been\s+weak"
+    r"weakened|lost\s+ground|sank|been\s+falling|been\s+declining|been\s+weak|been\s+soft"
 )
 _UP = (
     r"rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|firmed|strengthened|been\s+rising|"
-    r"been\s+rallying|been\s+strong"
+    r"been\s+rallying|been\s+strong|been\s+firm"
 )
 _WINDOW = (
     r"(?:over\s+|in\s+|during\s+|for\s+)?(?:the\s+)?(?:past|last|prior|latest|recent|this|previous)?\s*"
@@ -115,6 +115,7 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
         kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)
     read_move_nouns(text, add, named_before, benchmark)
+    read_participles(text, add, named_before, benchmark)
 
 
 _MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb"
@@ -302,4 +303,53 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
             inferred=label is None,
             presupposed=past,
             **kw,
+        )
+
+
+_PARTICIPLE = re.compile(
+    r"(?<![\w-])(?P<det>the\s+|an?\s+)?(?P<verb>rising|falling|declining|rallying|sliding|slumping|surging|climbing|"
+    r"tumbling|sinking|firming|weakening|strengthening)\s+",
+    re.I,
+)
+_PARTICIPLE_DOWN = frozenset({"falling", "declining", "sliding", "slumping", "tumbling", "sinking", "weakening"})
+_MARKET_THING = re.compile(r"(?:broad\s+)?(?:market|index|s&p(?:\s*500)?|benchmark)\b", re.I)
+_THING_END = re.compile(
+    r"(?:\s+(?:prices?|shares|stocks|equities|futures))?(?=\s*(?:[,;:.)]|$|\b(?:and|or|as|while|with|amid|since|"
+    r"could|would|may|might|can|will|is|are|has|have|had|should|to|into|for|in|on|after|before|despite|"
+    r"supports?|helps?|hurts?|lifts?|weighs?|drags?|favou?rs?|boosts?|pressures?)\b))",
+    re.I,
+)
+
+
+def read_participles(text: str, add: Emit, named_before, benchmark: str | None) -> None:
+    """A move said as a participle before its subject: "rising crude prices", "the falling dollar", "a weakening
+    index" (the option named right after the participle, or the market); the subject is moving now, a fact even
+    where a forecast takes it for given ("could hurt rising crude"), over no window written: checked on the momentum
+    windows, never contradicted. An indefinite one ("in a rising market") is a kind of market, not this one: not read;
+    nor one whose noun goes on ("rising oil demand": demand is no price)."""
+    if named_before is None:
+        return
+    for m in _PARTICIPLE.finditer(text):
+        if m["det"] and m["det"].strip().lower() in ("a", "an"):
+            continue
+        named = named_before(m.end(), m.end() + 40)
+        subject: str | None = None
+        end = m.end()
+        if named is not None and named.start == m.end():
+            subject, end = named.symbol, named.end
+        elif benchmark is not None and (market := _MARKET_THING.match(text, m.end())) is not None:
+            subject, end = benchmark, market.end()
+        if subject is None:
+            continue
+        tail = _THING_END.match(text, end)
+        if tail is None:
+            continue  # "rising oil demand", "falling crude inventories": the noun is another thing's
+        add(
+            m,
+            span=(m.start(), m.end()),
+            rule="momentum",
+            polarity=-1 if m["verb"].lower() in _PARTICIPLE_DOWN else 1,
+            symbol=subject,
+            inferred=True,
+            presupposed=True,
         )

@@ -50,7 +50,8 @@ _COMPARISON_WORDS = re.compile(
     r"\b(?:than|vs\.?|versus|outperform\w*|beat\w*|lag\w*|trail\w*|underperform\w*|ahead)\b", re.I
 )
 _MOVE_WORDS = re.compile(
-    r"\b(?:fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
+    r"\b(?:rising|falling|declining|rallying|sliding|slumping|surging|climbing|tumbling|sinking|firming|weakening|"
+    r"strengthening|firm|soft|fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
     r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
     r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
     r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing|rise|climb|fall)\b",
@@ -134,5 +135,5 @@ def qualitative(
     if _MOVE_WORDS.search(text):
         moves.read_moves(text, add, benchmark, named_before)
     if "highs" in text.lower() or "lows" in text.lower():
-        technical.read_near_highs(text, add, named_before)
+        technical.read_near_highs(text, add, named_before, benchmark)
     return out

@@ -123,7 +123,14 @@ _LINK_ONLY = re.compile(
 )
 
 
-def read_near_highs(text: str, add: Emit, named_before) -> None:
+_MARKET_BEFORE = re.compile(
+    r"^\s*(?:the\s+)?(?:broad\s+)?(?:market|index|s&p(?:\s*500)?|benchmark)\s+(?:(?:is|are|was|now|still|trading|sits|"
+    r"remains)\s+)*$",
+    re.I,
+)
+
+
+def read_near_highs(text: str, add: Emit, named_before, benchmark: str | None = None) -> None:
     """'XLI near highs', 'is trading near its highs', '...; positive alpha and near highs': highs with no window.
     Near the 52-week high is near any shorter window's high too, so the 52-week distance supports the words; it
     never refutes them (a fund 10% under its 52-week high may sit at its month's high): the window is inferred.
@@ -137,6 +144,8 @@ def read_near_highs(text: str, add: Emit, named_before) -> None:
         kw: dict[str, Any] = {}
         if named is not None and _LINK_ONLY.match(re.sub(r"^['\u2019]s?\s*", "", text[named.end : m.start()])):
             kw["symbol"] = named.symbol
+        elif named is None and benchmark is not None and _MARKET_BEFORE.match(text[clause_from : m.start()]):
+            kw["symbol"] = benchmark  # "Broad market at highs", "with the S&P near highs"
         elif named is not None or not _LINK_ONLY.match(text[clause_from : m.start()]):
             continue
         high = m["hl"].lower().startswith("h")

@@ -144,3 +144,24 @@ def test_a_scope_put_in_front_of_a_superlative_is_where_it_ranks(store, text, ex
 )
 def test_phrases_read_on_holdout_v8_each_with_a_certain_subject(store, text, holding, rule, expected):  # noqa: F811
     assert _of_rule(store, text, holding, rule) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "holding", "rule", "expected"),
+    [
+        ("Helped by rising crude prices.", "ENERGY", "momentum", [("OIL", "supported")]),  # +10.27% 5s, +28.6% 21s
+        ("A rebound could hurt the falling semis.", "HEALTHCARE", "momentum", [("SEMICONDUCTORS", "supported")]),
+        ("Rotation in a rising market.", "HEALTHCARE", "momentum", []),  # a kind of market, not this one
+        ("Rising oil demand supports refiners.", "ENERGY", "momentum", []),  # demand is no price
+        ("Utilities have also been firm.", "HEALTHCARE", "momentum", [("UTILITIES", "supported")]),
+        ("Lower exposure to high-beta semis.", "HEALTHCARE", "beta_level", [("SEMICONDUCTORS", "supported")]),
+        (
+            "Crude's high recent volatility argues for a smaller size.",
+            "ENERGY",
+            "volatility_level",
+            [("OIL", "supported")],
+        ),
+    ],
+)
+def test_participles_possessives_and_bare_lists(store, text, holding, rule, expected):  # noqa: F811
+    assert _of_rule(store, text, holding, rule) == expected
