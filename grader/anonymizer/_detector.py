@@ -377,11 +377,12 @@ def public_names() -> frozenset[str]:
 
 
 _MAKER_GAP = re.compile(
-    r"\s*(?:[(,/\-—·]|//)?\s*(?:here\s*\(\s*|(?:built|made|trained|developed|created|released|"
-    r"fine[\s-]?tuned)\s+by\s+)?"
+    r"[ \t]*(?:[(,/\-—·]|//)?[ \t]*(?:here[ \t]*\([ \t]*|(?:built|made|trained|developed|created|released|"
+    r"fine[ \t-]?tuned)[ \t]+by[ \t]+)?"
 )
 """What may stand between an identity and its maker: "Claude Opus 4.8 (Anthropic)", "Contestant B, OpenAI",
-"Sonnet 4.5 · Anthropic", "Grok 4 here, built by xAI", "Claude here (Anthropic)"."""
+"Sonnet 4.5 · Anthropic", "Grok 4 here, built by xAI", "Claude here (Anthropic)"; never a line break (a signature
+line, then "Anthropic's rumored raise ..." on the next: news)."""
 
 
 def next_to(text: str, identity_end: int, start: int) -> bool:

@@ -91,6 +91,24 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
                 rf"(?:model|agent|assistant|llm|system|bot)\b"
             ),
         ),
+        # a name the author owns in brackets: "R1-0528 (that's me)", "通义千问 (that's me)"
+        (
+            "self_reference",
+            re.compile(
+                rf"(?i)(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?:['\u2019]s\s+[\w-]+(?:\s+[\w-]+)?)?\s*"
+                rf"[(（]\s*(?:that['\u2019]?s|that\s+is|this\s+is|it['\u2019]?s)\s+(?:me|us|myself)\s*[)）]"
+            ),
+        ),
+        # "as a model of X" in other languages: "Como modelo de OpenAI", "Als Gemini-Modell", "作为 DeepSeek 模型",
+        # "En tant que modèle Mistral"
+        (
+            "self_reference",
+            re.compile(
+                rf"(?i)(?:\bcomo\s+(?:un\s+)?modelo\s+(?:de\s+)?|\ben\s+tant\s+que\s+(?:mod[eè]le\s+)?(?:de\s+)?|"
+                rf"\bals\s+(?:ein\s+)?(?:modell\s+(?:von\s+)?)?|作为\s*)(?P<who>{ident})(?=[\s\-]*(?:modelo|mod[eè]le|"
+                rf"modell|模型)|\s*[,，])"
+            ),
+        ),
         # a greeting or an introduction: "Hi, Meta AI here", "Hey, Grok speaking", "This is R1 from DeepSeek."
         (
             "signature",
@@ -121,7 +139,8 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         (
             "self_reference",
             re.compile(
-                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:made|built|trained|created|developed|fine[\s-]?tuned|released)\s+by)"
+                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:made|built|trained|created|developed|fine[\s-]?tuned|released)\s+"
+                rf"(?:by|at|in))"
                 rf"\s+(?i:the\s+)?(?:[\w'\u2019-]+\s+){{0,2}}?(?P<who>{ident})"
             ),
         ),
@@ -211,7 +230,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
                 rf"(?i)(?:\b(?:submitted|written|generated|produced|authored|posted|sent|signed|"
                 rf"output|note|reminder|verdict|analysis|report|message|update|call|take|view|"
                 rf"disclosure|rédigée?|écrit|verfasst|escrito)\s+(?:from|of|by|par|von|por)|作者)"
-                rf"\s*[:：]?\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
+                rf"\s*[:：]?\s*(?:the\s+)?(?P<who>{ident}(?:@[\w.\-]+|(?:[\s\-/][\w.\-/]+){{0,4}}?)"
                 rf"(?:\s*\([^)]{{0,40}}\))?)\s*(?=\.?\s*$|:|：|,\s*(?:an?|the)\s|\s*[\u2014\u2013])"
             ),
         ),
@@ -247,6 +266,14 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         ),
     ]
     frames: list[tuple[str, re.Pattern[str]]] = [
+        # "I, a model from anthropic,", "As an open-weights model from Meta AI, I": a model of the lab, said of oneself
+        (
+            "self_reference",
+            re.compile(
+                rf"(?i)\b(?:I,|I'm|I am|as|being)\s+(?:an?|one)\s+(?:[\w-]+\s+){{0,2}}?(?:model|agent|assistant|llm|"
+                rf"system)\s+(?:from|by|of|made\s+by|built\s+by|trained\s+by)\s+(?:the\s+)?(?P<who>{ident})"
+            ),
+        ),
         # "I was trained at Google DeepMind", "we were built at xAI": the lab itself, where the first person was made
         (
             "self_reference",
@@ -264,7 +291,8 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         (
             "signature",
             re.compile(
-                rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)"
+                rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+|your\s+)?(?:(?:friendly|humble|trusty|neighbourhood|"
+                rf"neighborhood|local|resident)\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)"
             ),
         ),
         (

@@ -40,7 +40,8 @@ _TAG_LABEL = re.compile(
 _LABEL = re.compile(
     r"(?im)(?P<key>(?:^|(?<=[|;,{(\[]))\s*(?:(?:#+|//|--|[-\u2022+>]|\d{1,2}[.)])[ \t]*)?[\"'*_]*(?:x-|author[_\-]?|ai[_\-]|llm[_\-]|source[_\-])?"
     r"(?:model(?:[_\s\-]?id|[_\s\-]?name)?|provider|vendor|family|author|lab|org|organi[sz]ation|"
-    r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|powered[_\s]by|creator|maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
+    r"engine|llm|tier|version|built[_\s]by|made[_\s]by|signed[_\s]by|signed|signature|sig|powered[_\s]by|creator|"
+    r"maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
     r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))"
 )
 _FRAME_TAIL = re.compile(

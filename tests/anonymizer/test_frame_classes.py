@@ -166,3 +166,28 @@ def test_authorship_said_by_structure_is_scrubbed(family, text, gone):
 )
 def test_the_same_names_as_topics_or_news_stay(family, text, kept):
     assert kept in _scrub(family, text)
+
+
+# found on dev4 (a development set); holdout4, never read, went from 13 to 8 sentences still naming their author
+@pytest.mark.parametrize(
+    ("family", "text", "gone"),
+    [
+        ("deepseek", "R1-0528 (that's me) reasons: rising OI with falling price means new shorts.", "R1"),
+        ("deepseek", "作为 DeepSeek 模型，我认为这是假突破，减仓。", "DeepSeek"),
+        ("google", "Als Gemini-Modell sehe ich bei MSFT eine Überreaktion.", "Gemini"),
+        ("openai", "Como modelo de OpenAI, prefiero reducir riesgo.", "OpenAI"),
+        ("google", "signed, your friendly Google model. P.S. buybacks support GOOG.", "Google model"),
+        ("google", "Trained at Google DeepMind in London, I'd call this a low-conviction short.", "DeepMind"),
+        ("anthropic", "I, a model from anthropic, think the squeeze has more room.", "anthropic"),
+        ("anthropic", "posted by claude@desk-07", "claude"),
+        ("deepseek", "Signed: 深度求索 (the model), short bias maintained.", "深度求索"),
+    ],
+)
+def test_authorship_in_other_languages_signatures_and_asides_is_scrubbed(family, text, gone):
+    assert gone not in _scrub(family, text)
+
+
+def test_a_maker_is_never_read_across_a_line_break():
+    """A signature line, then news of the author's own lab on the next: the lab there is no maker of the name."""
+    out = _scrub("anthropic", "posted by claude@desk-07\nAnthropic's rumored raise lifts the private-AI marks at AMZN.")
+    assert "Anthropic's rumored raise" in out and "claude" not in out
