@@ -167,7 +167,7 @@ class StoreData:
     def symbols_with(self, field: str) -> set[str]:
         got = self._field_symbols.get(field)
         if got is None:
-            got = {s for s in self.known if field in self.store.fields(s)}
+            got = {s for s in self.known if self.store.has_field(s, field)}
             self._field_symbols[field] = got
         return got
 

@@ -1,9 +1,19 @@
 """The authorship frames as patterns (``_frames.py`` reads a text with them): labels, signatures and
-self-descriptions, each with the named author in its ``who`` group. Compiled once per set of names."""
+self-descriptions, each with the named author in its ``who`` group.
+
+Each pattern holds the alternation of every identity name (some 450 names, 14 kB, in a season of model names), and
+compiling it is most of the cost (25-30 ms a pattern, 42 patterns). ``loose_names`` is a short stand-in that matches
+every string the alternation can match (and more): a frame pattern built around it (its *sieve*, cheap to compile)
+finds something in every window where the frame pattern itself would, so ``_frames.Frames`` compiles a frame pattern
+only once its sieve has found something, and skips the windows where the sieve finds nothing."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _MADE = (
     r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
@@ -17,11 +27,49 @@ _ROLE = (
 )
 
 
-def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str]]], list[tuple[str, re.Pattern[str]]]]:
+def name_pieces(name: str) -> list[str]:
+    """The parts of a name the alternation joins by an optional separator ("Claude Opus" -> Claude, Opus)."""
+    return [p for p in re.split(r"[\s\-_.]+", name) if p]
+
+
+def names_alternation(names: Sequence[str]) -> str:
+    """Every name, longest first as given, its parts joined by an optional separator ("gpt 4o", "gpt-4o", "gpt4o")."""
+    return "|".join(r"[\s\-_.]?".join(re.escape(p) for p in name_pieces(w)) for w in names)
+
+
+def ident_source(alt: str) -> str:
+    """Any name of ``alt`` with its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick"."""
+    return (
+        rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
+        rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])"
+    )
+
+
+def loose_names(names: Sequence[str], prefix: int = 3) -> str:
+    """A short pattern matching every string ``names_alternation(names)`` matches, under the same flags (and much
+    more): the first ``prefix`` characters of a name's first part, as the same literals, then any characters up to
+    the longest name's length (each character of the alternation is a literal or an optional one-character
+    separator: a match is never longer than the name's characters and separators)."""
+    pieces = [name_pieces(w) for w in names]
+    longest = max((sum(map(len, p)) + len(p) - 1 for p in pieces if p), default=0)
+    if not pieces or any(not p for p in pieces):  # a name of separators only: the alternation matches ""
+        return rf"(?s:.{{0,{longest}}})"
+    starts = sorted({p[0][:prefix] for p in pieces}, key=lambda s: (-len(s), s))
+    return rf"(?:{'|'.join(map(re.escape, starts))})(?s:.{{0,{max(0, longest - 1)}}})"
+
+
+def frame_patterns(
+    alt: str,
+    ident: str,
+    make: Callable[[str], T] = re.compile,  # type: ignore[assignment]
+) -> tuple[list[tuple[str, T]], list[tuple[str, T]]]:
     """(frames that say who speaks by themselves, frames that need a first person) for the names ``alt`` (an
-    alternation) and ``ident`` (a name with its version tail), in the order they are tried."""
+    alternation) and ``ident`` (a name with its version tail), in the order they are tried; ``make`` makes each
+    pattern from its source (``re.compile``; ``str`` keeps the sources). The names stand only where more of them
+    can only find more: never inside a negative look-around, a back-reference or an atomic group (the sieves rely on
+    it)."""
     # a name inside a handle or tag ("#GrokTrades", "@ClaudeDesk"): a capitalised part of a compound word
-    compound = re.compile(rf"(?<![\w@#])[@#](?P<who>\w*?(?:{alt})\w*)", re.I)
+    compound = make(rf"(?i)(?<![\w@#])[@#](?P<who>\w*?(?:{alt})\w*)")
     maker = (
         r"(?:parent(?:\s+company)?|developer|developers|maker|makers|creator|creators|builder|lab|vendor|"
         r"provider|owner|trainer|company|house|home\s+lab)"
@@ -32,42 +80,42 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)"
     )
     # frames that say who speaks by themselves (no first person needed)
-    inherent: list[tuple[str, re.Pattern[str]]] = [
+    inherent: list[tuple[str, T]] = [
         (
             "label",
             # "[xAI / grok-4]", "<Claude>", "#GrokDesk", "@qwen": a tag; a comment or heading ("# codestral-2508
             # generated this") only when the name opens it and is not a possessive ("# thesis: Mistral's ...": news)
-            re.compile(
+            make(
                 rf"(?im)(?:^|(?<=[.!?]\s))\s*(?:(?:[\[<@]\s*|#(?![#\s]))(?P<who>[^\]>\n]{{0,12}}?{ident}[^\]>\n\s]{{0,30}})|"
                 rf"#[ \t]+(?P<who2>{ident}[^\]>\n\s'\u2019]{{0,30}})(?!['\u2019]))"
             ),
         ),
         (
             "label",
-            re.compile(
+            make(
                 rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|engine|llm|source)\s*=\s*[\"']?"
                 rf"(?P<who>[^\s\"'|;,>]{{0,12}}?{ident}[^\s\"'|;,>]{{0,40}})"
             ),
         ),
         (
             "label",
-            re.compile(
+            make(
                 rf"(?i)\\author\s*\{{(?P<who>[^}}]{{0,80}})\}}|<!--\s*(?P<who2>[^>]{{0,80}}?{ident}[^>]{{0,40}}?)\s*-->"
             ),
         ),
-        ("label", re.compile(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
+        ("label", make(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
         # a sign-off line: "-- grok, long NVDA", "— claude, anthropic" (a dash opens the line, the name follows; not
         # a possessive, which is news: "— Meta's capex ...")
         (
             "label",
-            re.compile(
+            make(
                 rf"(?im)^[ \t]*(?:--|[\u2014\u2013])[ \t]*(?P<who>{ident})(?!['\u2019]s\b)(?=[ \t]*(?:$|[,/|(]|\s+\w))"
             ),
         ),
         # a copyright line or a citation of the text itself: "(c) 2026 Mistral AI", "(DeepSeek-AI, 2026, this note)"
         (
             "label",
-            re.compile(
+            make(
                 rf"(?i)(?:\(c\)|\u00a9|\bcopyright)\s*(?:(?:19|20)\d\d\s*)?(?P<who>{ident})|"
                 rf"\((?P<who2>{ident})\s*,\s*(?:19|20)\d\d\s*,\s*(?:this|the\s+present)\s+(?:note|rationale|memo|report)"
             ),
@@ -75,7 +123,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # what describes a name already replaced, right after it: "[model] (千问)", "[model] (the Llama 4 one, from Meta)"
         (
             "label",
-            re.compile(
+            make(
                 rf"\[(?:model|provider|self-reference|undisclosed)\]\]?\s*[(（](?P<who>[^)）\n]{{0,40}}?{ident}[^)）\n]{{0,40}})[)）]"
             ),
         ),
@@ -84,7 +132,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # by an OpenAI model" is left to the first-person frames: products are powered by models in the news)
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)(?:\b(?:generated|written|produced|authored|drafted|composed|created|prepared)\s+(?:by|with)|"
                 rf"\b(?:output|product|work|note|take|view|analysis|opinion|call|one|message|answer|reply|read|"
                 rf"thoughts?)\s+(?:of|from|by))\s+(?:an?|one)\s+(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?[\s\-]+"
@@ -94,7 +142,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # a name the author owns in brackets: "R1-0528 (that's me)", "通义千问 (that's me)"
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?:['\u2019]s\s+[\w-]+(?:\s+[\w-]+)?)?\s*"
                 rf"[(（]\s*(?:that['\u2019]?s|that\s+is|this\s+is|it['\u2019]?s)\s+(?:me|us|myself)\s*[)）]"
             ),
@@ -103,7 +151,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # "En tant que modèle Mistral"
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)(?:\bcomo\s+(?:un\s+)?modelo\s+(?:de\s+)?|\ben\s+tant\s+que\s+(?:mod[eè]le\s+)?(?:de\s+)?|"
                 rf"\bals\s+(?:ein\s+)?(?:modell\s+(?:von\s+)?)?|作为\s*)(?P<who>{ident})(?=[\s\-]*(?:modelo|mod[eè]le|"
                 rf"modell|模型)|\s*[,，])"
@@ -112,14 +160,14 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # a greeting or an introduction: "Hi, Meta AI here", "Hey, Grok speaking", "This is R1 from DeepSeek."
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?i)\b(?:hi|hello|hey|greetings|howdy|yo)\s*[,!]?\s+(?:(?:it's|this\s+is)\s+)?(?:the\s+)?"
                 rf"(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+(?:here|speaking|reporting|checking\s+in)\b"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)(?:^|(?<=[.!?]\s))\s*(?:(?:hi|hello|hey)\s*[,!]?\s+)?this\s+is\s+"
                 rf"(?P<who>{ident}(?:\s+(?:from|by|of)\s+{ident})?)(?![\w.\-]*['\u2019]s\b)"
                 rf"(?=\s+(?:from|by|here|speaking)\b|\s*[,.:;!\u2014\u2013](?:\s|$)|\s*$)"
@@ -128,17 +176,17 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # a sign-off naming the lab's model: "Bisous from Paris — Mistral AI's model."
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)(?:[\u2014\u2013]|--)\s*(?P<who>{ident}['\u2019]s\s+(?:model|agent|assistant|desk|bot|llm))"
                 rf"\.?[ \t]*$"
             ),
         ),
         # a letter's opening or a spoken line: "From Qwen to you:", "Maverick writing (...)"
-        ("signature", re.compile(rf"(?i)\bfrom\s+(?P<who>{ident})\s+to\s+you\b")),
+        ("signature", make(rf"(?i)\bfrom\s+(?P<who>{ident})\s+to\s+you\b")),
         # who made the text, said with no subject at a sentence's start: "Trained by X's team.", "Built by X."
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:made|built|trained|created|developed|fine[\s-]?tuned|released)\s+"
                 rf"(?:by|at|in))"
                 rf"\s+(?i:the\s+)?(?:[\w'\u2019-]+\s+){{0,2}}?(?P<who>{ident})"
@@ -147,21 +195,21 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         ("label", compound),
         # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
         # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
-        ("self_reference", re.compile(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
-        ("self_reference", re.compile(rf"(?i)(?P<who>{ident})\s*,\s*(?:my|our)\s+{maker}\b")),
+        ("self_reference", make(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
+        ("self_reference", make(rf"(?i)(?P<who>{ident})\s*,\s*(?:my|our)\s+{maker}\b")),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\bas\s+the\s+(?:model|assistant|agent|bot|llm|system)\s+(?:that\s+|which\s+)?"
                 rf"(?:[\w'\u2019]+\s+){{0,2}}?(?P<who>{ident})\s+(?:ships|makes|builds|built|made|"
                 rf"trains|trained|serves|offers|runs|released|deploys|hosts)\b"
             ),
         ),
-        ("label", re.compile(r"(?i)(?:作者|署名|落款|撰写)\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
+        ("label", make(r"(?i)(?:作者|署名|落款|撰写)\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
         # "xai's model speaking", "Mistral's agent here": the lab's own model as the speaker
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}['\u2019]s\s+"
                 rf"(?:model|agent|desk|bot|assistant|system|llm))\s+(?:here|speaking|signing(?:\s+off)?|reporting)\b"
             ),
@@ -169,7 +217,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # the access named after how the text was made: "generated with [model] via meta API"
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:generated|produced|written|composed|drafted|served|run)\b[^.;\n]{{0,60}}?\bvia\s+(?:the\s+)?"
                 rf"(?P<who>{ident})(?=(?:['\u2019]s)?\s+(?:API|endpoint|SDK)\b)"
             ),
@@ -177,7 +225,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # how the text was made: "generated with llama-3.3-70b", "(via Anthropic API)", ", served via the deepseek API"
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?im)(?:^|(?<=[(\[,;])|(?<=[\u2014\u2013])|\b(?:generated|produced|written|composed|drafted|"
                 rf"served|run|created|made|accessed|queried)(?=\s))\s*(?:(?:with|using|via|through|on)\s+)"
                 rf"(?:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=(?:['\u2019]s)?\s+(?:API|endpoint|SDK|"
@@ -188,7 +236,7 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # "Je suis un modèle Mistral", "Ich bin Claude", "Soy Gemini"
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
                 rf"저는|나는|我是|我叫|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
                 rf"(?i:(?:un|une|ein|eine|el|la|il|o|a)\s+)?(?i:(?:modèle|modell|modelo|agent|"
@@ -197,36 +245,34 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         ),
         (
             "label",
-            re.compile(
-                rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)"
-            ),
+            make(rf"(?i)\b(?:output|trace|note|view|call|take|log)\s*\((?P<who>[^)]{{0,40}}?{ident}[^)]{{0,40}})\)"),
         ),
         (
             "self_reference",
-            re.compile(rf"(?i)\b(?:I'm|I am)\s+(?:that|this|the|your)\s+(?P<who>{ident})"),
+            make(rf"(?i)\b(?:I'm|I am)\s+(?:that|this|the|your)\s+(?P<who>{ident})"),
         ),
         (
             # "says this Llama", "says the Grok desk" (not "said the Gemini app passed 650M users": news of a product)
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:says|said)\s+(?:this\s+(?P<who>{ident})|(?:the|your)\s+(?P<who2>{ident})"
                 rf"(?=\s+(?:desk|model|agent|bot|assistant|trader|system)\b))"
             ),
         ),
         (
             "self_reference",
-            re.compile(rf"(?i)[\u2014\u2013]\s*as\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*[\u2014\u2013]"),
+            make(rf"(?i)[\u2014\u2013]\s*as\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*[\u2014\u2013]"),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
                 rf"(?:\s*\([^)]{{0,40}}\))?)\s*{speech}"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?i)(?:\b(?:submitted|written|generated|produced|authored|posted|sent|signed|"
                 rf"output|note|reminder|verdict|analysis|report|message|update|call|take|view|"
                 rf"disclosure|rédigée?|écrit|verfasst|escrito)\s+(?:from|of|by|par|von|por)|作者)"
@@ -236,40 +282,40 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         ),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:the|our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+"
                 rf"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
             ),
         ),
-        ("signature", re.compile(rf"(?im)^\s*(?P<who>{ident}[\w.\-/]*)\s*(?:\([^)]{{0,40}}\))?\s*(?:→|->|\|)")),
+        ("signature", make(rf"(?im)^\s*(?P<who>{ident}[\w.\-/]*)\s*(?:\([^)]{{0,40}}\))?\s*(?:→|->|\|)")),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:speaking\s+(?:as|for)|on\s+behalf\s+of|disclosure\s+from|from\s+the\s+desk\s+of)"
                 rf"\s+(?:an?\s+|the\s+|your\s+)?(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)^\s*(?:my\s+\w+\s+as\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,1}}?)(?:'s)?"
                 rf"(?:\s+[\w-]+){{0,3}}\s*:"
             ),
         ),
-        ("signature", re.compile(rf"(?i)\b(?:take|view|note|call|read)\s+as\s+(?:an?\s+|the\s+)?(?P<who>{ident})")),
+        ("signature", make(rf"(?i)\b(?:take|view|note|call|read)\s+as\s+(?:an?\s+|the\s+)?(?P<who>{ident})")),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\bas\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
                 rf"\s*(?::|,\s*(?:I|we)\b|\s+(?:I|we)\b)"
             ),
         ),
     ]
-    frames: list[tuple[str, re.Pattern[str]]] = [
+    frames: list[tuple[str, T]] = [
         # "I, a model from anthropic,", "As an open-weights model from Meta AI, I": a model of the lab, said of oneself
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:I,|I'm|I am|as|being)\s+(?:an?|one)\s+(?:[\w-]+\s+){{0,2}}?(?:model|agent|assistant|llm|"
                 rf"system)\s+(?:from|by|of|made\s+by|built\s+by|trained\s+by)\s+(?:the\s+)?(?P<who>{ident})"
             ),
@@ -277,70 +323,70 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         # "I was trained at Google DeepMind", "we were built at xAI": the lab itself, where the first person was made
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:I|we)\s+(?:was|were|am|are|have\s+been|'ve\s+been)\s+(?:\w+\s+)?(?:made|built|trained|"
                 rf"created|developed|fine[\s-]?tuned)\s+(?:at|in|inside)\s+(?:the\s+)?(?P<who>{ident})(?!['\u2019]s)\b"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)(?:(?<![^\W_])[\u2014\u2013]|--|(?<=\s)-|^-)\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s*$"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?i)\bsigned,?\s+(?:by\s+)?(?:the\s+|your\s+)?(?:(?:friendly|humble|trusty|neighbourhood|"
                 rf"neighborhood|local|resident)\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
                 rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b"
             ),
         ),
         (
             "signature",
-            re.compile(
+            make(
                 rf"(?im)^\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?:'s)?\s+"
                 rf"(?:view|take|note|call|desk|read|verdict|pick)\s*:"
             ),
         ),
         (
             "self_reference",
-            re.compile(rf"(?i)(?:{_MADE})\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,3}}?(?P<who>{ident})"),
+            make(rf"(?i)(?:{_MADE})\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,3}}?(?P<who>{ident})"),
         ),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for|for)\s+(?:an?\s+|the\s+|your\s+)?"
                 rf"(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})(?:'s)?(?:[\s\-][\w.\-]+){{0,3}}?\s+{_ROLE}\b"
             ),
         ),
         (
             "self_reference",
-            re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)"),
+            make(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)"),
         ),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,3}}?\s*,\s*(?:I|we)\b"
             ),
         ),
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:our|my|its|this)\s+(?:own\s+|sibling\s+|fellow\s+)?(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?\s+{_ROLE}\b"
             ),
         ),
-        ("self_reference", re.compile(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
+        ("self_reference", make(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
         # "I was built in X's lab", "trained at X's research team"
         (
             "self_reference",
-            re.compile(
+            make(
                 rf"(?i)\b(?:made|built|trained|created|developed|born|raised|(?:come|comes|coming|came)\s+out)\s+"
                 rf"(?:in|at|inside|within|of)\s+"
                 rf"(?:the\s+)?(?P<who>{ident})(?:['\u2019]s)?\s+(?:[\w-]+\s+){{0,3}}?(?:labs?|teams?|groups?|org|shop|research)\b"
@@ -348,10 +394,10 @@ def frame_patterns(alt: str, ident: str) -> tuple[list[tuple[str, re.Pattern[str
         ),
         (
             "self_reference",
-            re.compile(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b"),
+            make(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b"),
         ),
     ]
     return inherent, frames
 
 
-__all__ = ["frame_patterns"]
+__all__ = ["frame_patterns", "ident_source", "loose_names", "name_pieces", "names_alternation"]

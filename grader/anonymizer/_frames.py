@@ -18,11 +18,11 @@ ids, names and models) is replaced by a neutral token; outside one, names stay f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from grader.anonymizer._frame_patterns import frame_patterns
+from grader.anonymizer._frame_patterns import frame_patterns, ident_source, loose_names, names_alternation
 from grader.anonymizer._guard import lexicon
 from grader.anonymizer._market import MARKET_PIECE, about_topic
 from grader.anonymizer._scan import NameScan
@@ -103,6 +103,29 @@ _WORDISH = re.compile(
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
 
 
+class _FrameRule:
+    """One frame: its kind, whether it says who speaks by itself, and its pattern, compiled only when its sieve (the
+    same pattern around ``loose_names``, which finds something wherever the pattern does) first finds something."""
+
+    __slots__ = ("inherent", "kind", "sieve", "source", "compiled")
+
+    def __init__(self, kind: str, inherent: bool, source: str, sieve: re.Pattern[str]) -> None:
+        self.kind, self.inherent, self.source, self.sieve = kind, inherent, source, sieve
+        self.compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        if self.compiled is None:
+            self.compiled = re.compile(self.source)
+        return self.compiled
+
+    def finditer(self, text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
+        """The pattern's matches in ``text[lo:hi]`` (none, without compiling it, where the sieve finds none)."""
+        if self.compiled is None and self.sieve.search(text, lo, hi) is None:
+            return iter(())
+        return self.pattern.finditer(text, lo, hi)
+
+
 @dataclass(frozen=True)
 class FrameSpan:
     start: int
@@ -111,8 +134,9 @@ class FrameSpan:
 
 
 class Frames:
-    """Finds the spans of a text that say who wrote it (see the module docstring). The patterns are compiled once
-    per set of names (``Frames.for_names``) and only run on a text that names something."""
+    """Finds the spans of a text that say who wrote it (see the module docstring). The patterns are made once per set
+    of names (``Frames.for_names``), run only on the lines that name something, and each is compiled only when its
+    sieve first finds something in such a line (``_FrameRule``)."""
 
     @classmethod
     def for_names(
@@ -159,7 +183,7 @@ class Frames:
                 self._deletes.setdefault(low[:i] + low[i + 1 :], w)
             self._deletes.setdefault(low, w)
         parts = sorted(words, key=len, reverse=True)
-        alt = "|".join(r"[\s\-_.]?".join(re.escape(p) for p in re.split(r"[\s\-_.]+", w) if p) for w in parts)
+        alt = names_alternation(parts)
         # a name and its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick", "qwen3-235b"
         self._triggers = frozenset(t for w in words for t in re.findall(r"[a-z]+", w.lower())[:1])
         # names in other scripts ("通义千问") run on with the words around them: looked for as substrings
@@ -173,12 +197,7 @@ class Frames:
     def ident(self) -> re.Pattern[str]:
         """Any identity name with its version/variant tail; compiled when first needed (a season whose texts name
         nobody never pays for it)."""
-        alt = self._alt
-        return re.compile(
-            rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
-            rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])",
-            re.I,
-        )
+        return re.compile(ident_source(self._alt), re.I)
 
     @cached_property
     def _run_on(self) -> tuple[str, ...]:
@@ -199,10 +218,22 @@ class Frames:
         return NameScan(self.ident, self._alt_names)
 
     @cached_property
-    def _patterns(self) -> tuple[list[tuple[str, re.Pattern[str]]], list[tuple[str, re.Pattern[str]]]]:
-        """(frames that say who speaks by themselves, frames that need a first person): compiled the first time a
-        text has a line that names someone (the common text names nobody: no pattern is compiled for it)."""
-        return frame_patterns(self._alt, self.ident_in_frames.pattern)
+    def _rules(self) -> list[_FrameRule]:
+        """The frames in the order they are tried, each with its sieve (``_frame_patterns.loose_names``): made the
+        first time a text has a line that names someone (the common text names nobody); a frame's own pattern is
+        compiled when its sieve first finds something in such a line. Names in scripts written without spaces
+        (:attr:`_run_on`) stand in both as they are: few, and no boundary is asked of them."""
+        inherent, others = frame_patterns(self._alt, self.ident_in_frames.pattern, make=str)
+        loose = loose_names(self._alt_names)
+        run_on = "|".join(map(re.escape, self._run_on))
+        loose_ident = rf"(?:{ident_source(loose)}|{run_on})" if run_on else ident_source(loose)
+        sieves = frame_patterns(loose, loose_ident, make=re.compile)
+        return [
+            _FrameRule(kind, n < len(inherent), source, sieve)
+            for n, ((kind, source), (_, sieve)) in enumerate(
+                zip([*inherent, *others], [*sieves[0], *sieves[1]], strict=True)
+            )
+        ]
 
     def _misspelt(self, text: str) -> tuple[str, list[int] | None]:
         """``text`` with misspelt names ("Cluade", "gemni", "Lamma", "Deepseak", "qwne") spelt as the name, and the
@@ -328,15 +359,14 @@ class Frames:
         sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
         framed: list[tuple[int, int]] = []  # sentences that hold an authorship frame
         labels: list[tuple[int, int]] = []  # the labels' own extent: "[xAI / grok-4]", "qwen@dashscope", a key line
-        inherent_frames, other_frames = self._patterns if windows else ([], [])  # no window: nothing to match
-        for kind, rx in [*inherent_frames, *other_frames]:
-            inherent = any(rx is r for _, r in inherent_frames)
-            for m in (x for lo, hi in windows for x in rx.finditer(text, lo, hi)):
+        for rule in self._rules if windows else ():  # no window: nothing to match
+            kind = rule.kind
+            for m in (x for lo, hi in windows for x in rule.finditer(text, lo, hi)):
                 group = "who" if m.group("who") is not None else "who2"
                 s, e = m.span(group)
                 if (
                     kind == "self_reference"
-                    and not inherent
+                    and not rule.inherent
                     and not self._first_person(text, m.start(), m.end(), sentences)
                 ):
                     continue

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import yaml
@@ -147,19 +147,20 @@ class LeakGuard:
         quiet = ordinary | public  # ordinary words and listed companies: only next to a placeholder
         self._family_quiet = re.compile(rf"{_B}(?:{_alt(quiet)}){_E}", re.I) if quiet else None
         self._symbol_set = frozenset(symbols)
-        self._frames = [
-            ("tag", re.compile(rf"(?im)(?:^|[.!?]\s+)\s*[\[<][^\]>\n]{{0,40}}?{ident}|[@#]\w*{ident}")),
+        # compiled when a text first has a line that names someone (``_frames``; a scrubbed prompt seldom has one)
+        self._frame_sources: list[tuple[str, str]] = [
+            ("tag", rf"(?im)(?:^|[.!?]\s+)\s*[\[<][^\]>\n]{{0,40}}?{ident}|[@#]\w*{ident}"),
             (
                 "key",
-                re.compile(
+                (
                     rf"(?i)\b(?:route|agent|author|model|provider|vendor|family|lab|engine|llm|tier|source|"
                     rf"generated[_-]?by|created[_-]?by|signed[_-]?by|output)\s*(?:[:=]|=\s*[\"'])\s*[\"'{{]?[^\n|;,}}\"']{{0,40}}?{ident}"
                 ),
             ),
-            ("key", re.compile(rf"(?i)\\author\s*\{{[^}}]{{0,60}}?{ident}|<!--[^>]{{0,80}}?{ident}")),
+            ("key", rf"(?i)\\author\s*\{{[^}}]{{0,60}}?{ident}|<!--[^>]{{0,80}}?{ident}"),
             (
                 "speaker",
-                re.compile(
+                (
                     rf"(?im)(?:^|[.!?]\s+|[\u2014\u2013]\s*)[^\w\n]{{0,4}}(?:the\s+)?{ident}(?:[\s\-/][\w.\-/]+){{0,1}}?"
                     rf"(?:\s*\([^)]{{0,40}}\))?\s*(?:here|speaking|signing|reporting|suggests?|thinks?|"
                     rf"recommends?|says|calls?|notes?|view|take|call|verdict|output|trace|reasoning|"
@@ -168,7 +169,7 @@ class LeakGuard:
             ),
             (
                 "speaker",
-                re.compile(
+                (
                     rf"(?i)(?:\b(?:written|submitted|generated|produced|authored|posted|sent|output|"
                     rf"reminder|verdict|note|message|report|analysis|disclosure|rédigée?|écrit|verfasst)"
                     rf"\s+(?:from|of|by|par|von|por)|作者)\s*[:：]?\s*(?:the\s+)?{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
@@ -177,69 +178,68 @@ class LeakGuard:
             ),
             (
                 "speaker",
-                re.compile(
+                (
                     rf"(?i)\b(?:the|our|my|this)\s+{ident}(?:[\s\-][\w.\-]+){{0,2}}?\s+"
                     rf"(?:desk|team|bot|agent|assistant|trading|model|system|trader)\b"
                 ),
             ),
             (
                 "label",
-                re.compile(
-                    rf"(?im)(?:^|[|;,{{(\[]\s*|\s)[\"']?{_LABEL_KEYS}[\"']?\s*[:=]\s*[\"']?[^\n|;,}}\"']{{0,40}}?{ident}"
-                ),
+                (rf"(?im)(?:^|[|;,{{(\[]\s*|\s)[\"']?{_LABEL_KEYS}[\"']?\s*[:=]\s*[\"']?[^\n|;,}}\"']{{0,40}}?{ident}"),
             ),
-            ("authorship", re.compile(rf"(?i){_SELF}[^.;:\n]{{0,60}}?\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}")),
-            ("authorship", re.compile(rf"(?i)\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}[^.;\n]{{0,60}}?{_SELF}")),
+            ("authorship", rf"(?i){_SELF}[^.;:\n]{{0,60}}?\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}"),
+            ("authorship", rf"(?i)\b(?:{_MADE})\b[^.;:\n]{{0,40}}?{ident}[^.;\n]{{0,60}}?{_SELF}"),
             (
                 "authorship",
-                re.compile(
+                (
                     rf"(?i)\b(?:I'm|I am|I,|as|being|speaking\s+as|speaking\s+for)\s+(?:an?\s+|the\s+|your\s+)?"
                     rf"(?:[\w-]+\s+){{0,2}}?{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+{_SELF_NOUN}\b"
                 ),
             ),
-            ("authorship", re.compile(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}")),
+            ("authorship", rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}"),
             (
                 "authorship",  # where the author comes from: "my training at OpenAI", "our fine-tuning by Meta"
-                re.compile(
+                (
                     rf"(?i)\b(?:my|our)\s+(?:training|pre-?training|post-?training|fine-?tuning|alignment|origins?|"
                     rf"roots|weights|creators?|makers?|developers?)\s+(?:at|by|with|from|in)\s+(?:the\s+)?{ident}"
                 ),
             ),
             (
                 "authorship",  # how the text came to be: "generated with llama-3.3", "served via the deepseek API"
-                re.compile(
+                (
                     rf"(?i)\b(?:generated|produced|written|composed|drafted|served|run|output)\s+(?:with|using|via|"
                     rf"through|on)\s+(?:the\s+)?{ident}|\bvia\s+(?:the\s+)?{ident}(?:'s)?\s+(?:API|endpoint|SDK)\b"
                 ),
             ),
             (
                 "authorship",
-                re.compile(
-                    rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s*,\s*(?:I|we)\b"
-                ),
+                (rf"(?i)\b(?:as|being)\s+(?:an?\s+|the\s+)?{ident}(?:[\s-]+[\w.-]+){{0,3}}?\s*,\s*(?:I|we)\b"),
             ),
-            ("authorship", re.compile(rf"(?i)\b(?:our|my)\s+{ident}(?:[\s-]+[\w.-]+){{0,2}}?\s+{_SELF_NOUN}\b")),
+            ("authorship", rf"(?i)\b(?:our|my)\s+{ident}(?:[\s-]+[\w.-]+){{0,2}}?\s+{_SELF_NOUN}\b"),
             (
                 "authorship",
-                re.compile(rf"(?i){ident}[\s-](?:built|made|trained|powered|backed|native)\b[^.;\n]{{0,40}}?{_SELF}"),
+                (rf"(?i){ident}[\s-](?:built|made|trained|powered|backed|native)\b[^.;\n]{{0,40}}?{_SELF}"),
             ),
             (
                 "signature",
-                re.compile(
+                (
                     rf"(?im)(?:^|[.!]\s+)\s*{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+(?:here|speaking|signing\s+off|out)\b"
                 ),
             ),
             (
                 "signature",
-                re.compile(
-                    rf"(?im)^\s*{ident}(?:[\s-]+[\w.-]+){{0,2}}?(?:'s)?\s+(?:view|take|note|call|desk|read)\s*:"
-                ),
+                (rf"(?im)^\s*{ident}(?:[\s-]+[\w.-]+){{0,2}}?(?:'s)?\s+(?:view|take|note|call|desk|read)\s*:"),
             ),
-            ("signature", re.compile(rf"(?im)(?:[\u2014\u2013]|--|^-)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}\s*$")),
-            ("signature", re.compile(rf"(?i)\bsigned,?\s+(?:the\s+)?{ident}")),
+            ("signature", rf"(?im)(?:[\u2014\u2013]|--|^-)\s*{ident}(?:[\s-]+[\w.-]+){{0,3}}\s*$"),
+            ("signature", rf"(?i)\bsigned,?\s+(?:the\s+)?{ident}"),
             # a name's own call, anywhere: "DeepSeek-R1's pick: NVDA", "Grok's view:"
-            ("signature", re.compile(rf"(?i){ident}['\u2019]s\s+(?:pick|view|take|call|verdict|trade)\s*:")),
+            ("signature", rf"(?i){ident}['\u2019]s\s+(?:pick|view|take|call|verdict|trade)\s*:"),
         ]
+
+    @cached_property
+    def _frames(self) -> list[tuple[str, re.Pattern[str]]]:
+        """The frames the guard reads a named line with (each around the lexicon's names), compiled once needed."""
+        return [(kind, re.compile(source)) for kind, source in self._frame_sources]
 
     @classmethod
     def for_author(cls, author_family: str | None, author_model: str | None, symbols: Iterable[str] = ()) -> LeakGuard:
@@ -316,7 +316,7 @@ class LeakGuard:
                 windows[-1] = (windows[-1][0], max(hi, windows[-1][1]))
             else:
                 windows.append((lo, hi))
-        for kind, pattern in self._frames:
+        for kind, pattern in self._frames if windows else ():
             for m in (x for lo, hi in windows for x in pattern.finditer(clean, lo, hi)):
                 if not self._real_identity(m.group(0)):
                     continue

@@ -19,11 +19,15 @@ from ._outcome import CallOutcome, ErrorKind, outcome_from_text
 from ._protocol import BatchItem, BatchResult, BatchState
 from ._ratelimits import snapshot_from_headers
 from ._redaction import redact
-from ._registry import Provider
+from ._registry import Provider, import_without_package_init
 from ._sdk_judge import SdkJudge, Stopwatch, backstop_timeout, http_failure, jsonl_results, no_reply_failure
 from ._spec import JudgeSpec
 
 __all__ = ["OpenAIJudge", "outcome_of_response", "send_with_openai_sdk"]
+
+# the one resource the judge calls (``client.responses``), without the 0.33 s of every other resource the package's
+# ``__init__`` imports when the first call reaches it
+import_without_package_init("openai.resources.responses")
 
 
 async def send_with_openai_sdk(

@@ -201,6 +201,16 @@ class PointInTimeStore:
         table = self._prices.get(symbol)
         return sorted(set(self._series.get(symbol, {})) | set(table.columns if table else ()))
 
+    def has_field(self, symbol: str, field: str) -> bool:
+        """``field in self.fields(symbol)``, without deriving the symbol's price table when no price table can have
+        that name (a ``fields.csv`` field: "peRatio", "sector")."""
+        if field in self._series.get(symbol, {}):
+            return True
+        possible: set[str] | None = getattr(self._prices, "possible", None)
+        if possible is not None and field not in possible:
+            return False
+        return field in self.fields(symbol)
+
     def closes(self, symbol: str) -> pd.Series:
         """Daily closes of a symbol indexed by date (empty when unknown)."""
         return self._closes.get(symbol, pd.Series(dtype=float))

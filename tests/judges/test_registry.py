@@ -166,3 +166,52 @@ def test_the_stainless_sdks_load_without_their_unused_aiohttp_transport_which_st
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.split() == ["False", "True", "ClientSession"]
+
+
+def test_the_openai_judge_loads_the_responses_resource_alone_and_the_sdk_loads_the_rest_when_asked():
+    code = (
+        "import sys\n"
+        "from grader.judges import provider_class\n"
+        "provider_class('openai')\n"
+        "from openai import AsyncOpenAI\n"
+        "client = AsyncOpenAI(api_key='sk-test')\n"
+        "responses = client.responses.with_raw_response\n"
+        "print('openai.resources.responses' in sys.modules, 'openai.resources' in sys.modules,\n"
+        "      'openai.resources.chat' in sys.modules)\n"
+        "chat = client.chat.completions\n"  # another resource, then a name of the package's __init__
+        "import openai.resources as resources\n"
+        "print(type(chat).__name__, resources.responses is sys.modules['openai.resources.responses'],\n"
+        "      resources.AsyncBeta.__name__, 'openai.resources.beta' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.split() == ["True", "True", "False", "AsyncCompletions", "True", "AsyncBeta", "True"]
+
+
+def test_a_module_imported_without_its_package_init_runs_it_when_the_package_is_asked_for_a_name(tmp_path, monkeypatch):
+    from grader.judges._registry import import_without_package_init
+
+    package = tmp_path / "heavy_sdk_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import sys\nsys.heavy_inits = getattr(sys, 'heavy_inits', 0) + 1\nfrom .light import VALUE\nfrom . import other\n"
+    )
+    (package / "light.py").write_text("VALUE = 42\n")
+    (package / "other.py").write_text("OTHER = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "heavy_inits", 0, raising=False)
+    for name in ("heavy_sdk_pkg", "heavy_sdk_pkg.light", "heavy_sdk_pkg.other"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    light = import_without_package_init("heavy_sdk_pkg.light")
+    assert light.VALUE == 42
+    assert sys.heavy_inits == 0  # type: ignore[attr-defined]
+    assert "heavy_sdk_pkg.other" not in sys.modules
+    import heavy_sdk_pkg  # type: ignore[import-not-found]
+
+    assert heavy_sdk_pkg.light is light and sys.heavy_inits == 0  # type: ignore[attr-defined]
+    from heavy_sdk_pkg import VALUE  # type: ignore[import-not-found]
+
+    assert VALUE == 42 and heavy_sdk_pkg.other.OTHER == 1
+    assert sys.heavy_inits == 1  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        heavy_sdk_pkg.missing  # noqa: B018
+    assert sys.heavy_inits == 1  # type: ignore[attr-defined]

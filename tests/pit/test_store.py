@@ -136,3 +136,27 @@ def test_field_names_are_every_symbol_s_fields_united_without_deriving_every_sym
     assert names == sorted({f for s in probe.symbols for f in probe.fields(s)})
     assert "peRatio" in names and "beta" in names and ("avgVolume20d" in names) is volumes
     assert len(store._prices.computed) < len(store._prices)  # some symbol was never derived for this
+
+
+@pytest.mark.parametrize("volumes", [False, True])
+def test_has_field_answers_as_fields_and_derives_nothing_for_a_name_no_price_table_has(volumes):
+    """``has_field(s, f)`` is ``f in fields(s)`` for every symbol and every name (derived, fields.csv, unknown); a
+    fields.csv name ("peRatio", what a peer comparison asks every symbol for) derives no symbol's table."""
+    stocks = pd.read_csv(MARKET / "stocks_adj_close.csv")[["Date", "AAPL", "XOM", "MSFT"]]
+    bench = pd.read_csv(MARKET / "sp500_index.csv")
+    prices = (
+        stocks.merge(bench, on="Date")
+        .melt(id_vars="Date", var_name="symbol", value_name="close")
+        .rename(columns={"Date": "date"})
+    )
+    if volumes:
+        prices["volume"] = np.where(prices["symbol"] == "AAPL", 1e6, np.nan)
+    rows = [FieldRow("MSFT", "peRatio", 30.0, close_time(date(2022, 1, 3)), "fields.csv")]
+    store = PointInTimeStore(prices, rows, benchmark="SP500")
+    assert {s for s in store.symbols if store.has_field(s, "peRatio")} == {"MSFT"}
+    assert not store._prices.computed
+    probe = PointInTimeStore(prices, rows, benchmark="SP500")
+    names = {*probe.field_names(), "peRatio", "nonesuch", "avgVolume20d", "beta"}
+    for symbol in probe.symbols:
+        for name in names:
+            assert store.has_field(symbol, name) == (name in probe.fields(symbol)), (symbol, name)

@@ -1,0 +1,107 @@
+"""Benchmark: the main thread's CPU time of ``grader grade`` (the fan-out benchmark's season and panel, a fresh
+process on a fresh database) until its first judge request leaves and until the sixteenth does (every slot of the
+panel's concurrency filled), read by an audit hook on the process's ``socket.connect`` events (each request of the
+first wave opens its own connection to the mock fake). CPU time, not wall time: the figure the start-up work costs,
+less sensitive than the wall clock to the machine's other loads (see docs/architecture.md, "Start-up and laziness").
+
+``--profile PATH`` also writes a cProfile of one more run until its first request (``python -m pstats PATH``; the
+profiler slows pure-Python work, the regular expressions' compilation most, by two to three times).
+
+Run: .venv/bin/python benchmarks/bench_grade_startup.py [--runs N] [--workdir DIR] [--profile PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_grade_fanout import CONCURRENCY, CONTESTANTS, DAYS, PANEL  # noqa: E402
+
+BOOT = """
+import json, os, sys, threading, time
+main_thread, out, connects = threading.get_ident(), os.environ["STARTUP_OUT"], []
+profile, profiler = os.environ.get("STARTUP_PROFILE"), None
+if profile:
+    import cProfile
+    profiler = cProfile.Profile()
+    profiler.enable()
+def hook(event, args):
+    if event != "socket.connect" or threading.get_ident() != main_thread:
+        return
+    connects.append(time.thread_time())
+    if len(connects) == 1 and profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    if len(connects) == int(os.environ["STARTUP_WAVE"]):
+        with open(out, "w") as f:
+            json.dump(connects, f)
+sys.addaudithook(hook)
+sys.argv = ["grader", *sys.argv[1:]]
+from grader.cli import main
+main()
+"""
+
+
+def startup_once(season: Path, panel: Path, db: Path, profile: Path | None) -> list[float]:
+    """The main thread's CPU seconds at each of the first wave's requests (a fresh process, a fresh database)."""
+    for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    out = db.with_suffix(".json")
+    out.unlink(missing_ok=True)
+    env = {
+        **os.environ,
+        "GRADER_DATABASE_URL": f"sqlite:///{db}",
+        "PYTHONPATH": str(ROOT),
+        "STARTUP_OUT": str(out),
+        "STARTUP_WAVE": str(CONCURRENCY),
+        "STARTUP_PROFILE": str(profile or ""),
+    }
+    args = ["grade", str(season), "--panel", str(panel), "--run-id", "startup", "--quiet"]
+    done = subprocess.run([sys.executable, "-c", BOOT, *args], env=env, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0 or not out.exists():
+        raise SystemExit(f"grader grade failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return json.loads(out.read_text())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.mkdtemp(prefix="grader-startup-")))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile of the first run until its first request")
+    args = parser.parse_args()
+    from grader.demo import build_synthetic_season
+
+    season = args.workdir / f"season-{CONTESTANTS}x{DAYS}"
+    if not (season / "decisions.jsonl").exists():
+        build_synthetic_season(season, n_contestants=CONTESTANTS, n_days=DAYS, seed=0)
+    panel = args.workdir / "panel.yaml"
+    panel.write_text(PANEL)
+    if args.profile:  # a run of its own: the profiler slows the run it watches
+        startup_once(season, panel, args.workdir / "startup.db", args.profile)
+    runs = [startup_once(season, panel, args.workdir / "startup.db", None) for _ in range(max(1, args.runs))]
+
+    def fig(values: list[float]) -> str:
+        return f"{statistics.median(values):5.2f} s (range {min(values):.2f}-{max(values):.2f})"
+
+    print(
+        f"grader grade, {CONTESTANTS} contestants, concurrency {CONCURRENCY}: the main thread's CPU time, median of "
+        f"{len(runs)} run(s)"
+    )
+    print(f"  until the first request left:                 {fig([r[0] for r in runs])}")
+    print(f"  until the {CONCURRENCY}th left (every slot filled):      {fig([r[-1] for r in runs])}")
+    if args.profile:
+        print(f"  cProfile of another run until its first request: {args.profile}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
