@@ -130,18 +130,24 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def season_and_panel(workdir: Path) -> tuple[Path, Path]:
+    """The benchmark's synthetic season (built once per work directory) and its one-mock-judge panel file."""
+    from grader.demo import build_synthetic_season
+
+    season = workdir / f"season-{CONTESTANTS}x{DAYS}"
+    if not (season / "decisions.jsonl").exists():
+        build_synthetic_season(season, n_contestants=CONTESTANTS, n_days=DAYS, seed=0)
+    panel = workdir / "panel.yaml"
+    panel.write_text(PANEL)
+    return season, panel
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.mkdtemp(prefix="grader-fanout-")))
     parser.add_argument("--runs", type=int, default=3, help="measurements of each (the median is the figure)")
     args = parser.parse_args()
-    from grader.demo import build_synthetic_season
-
-    season = args.workdir / f"season-{CONTESTANTS}x{DAYS}"
-    if not (season / "decisions.jsonl").exists():
-        build_synthetic_season(season, n_contestants=CONTESTANTS, n_days=DAYS, seed=0)
-    panel = args.workdir / "panel.yaml"
-    panel.write_text(PANEL)
+    season, panel = season_and_panel(args.workdir)
     ideal = math.ceil(CONTESTANTS / CONCURRENCY) * LATENCY
     floors, grades = [], []
     for k in range(max(1, args.runs)):  # a database per run: this process keeps the last one open to read it

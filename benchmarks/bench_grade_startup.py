@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_grade_fanout import CONCURRENCY, CONTESTANTS, DAYS, PANEL  # noqa: E402
+from benchmarks.bench_grade_fanout import CONCURRENCY, CONTESTANTS, season_and_panel  # noqa: E402
 
 BOOT = """
 import json, os, sys, threading, time
@@ -78,13 +78,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", type=Path, default=None, help="cProfile of the first run until its first request")
     args = parser.parse_args()
-    from grader.demo import build_synthetic_season
-
-    season = args.workdir / f"season-{CONTESTANTS}x{DAYS}"
-    if not (season / "decisions.jsonl").exists():
-        build_synthetic_season(season, n_contestants=CONTESTANTS, n_days=DAYS, seed=0)
-    panel = args.workdir / "panel.yaml"
-    panel.write_text(PANEL)
+    season, panel = season_and_panel(args.workdir)
     if args.profile:  # a run of its own: the profiler slows the run it watches
         startup_once(season, panel, args.workdir / "startup.db", args.profile)
     runs = [startup_once(season, panel, args.workdir / "startup.db", None) for _ in range(max(1, args.runs))]
