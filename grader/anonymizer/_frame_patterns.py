@@ -148,13 +148,15 @@ def frame_patterns(
             ),
         ),
         # "as a model of X" in other languages: "Como modelo de OpenAI", "Als Gemini-Modell", "作为 DeepSeek 模型",
-        # "En tant que modèle Mistral"
+        # "En tant que modèle Mistral"; a model word always stands with the name ("als" and "como" alone are also
+        # "than", "when" and "like": "höher als Meta, ..." is news)
         (
             "self_reference",
             make(
-                rf"(?i)(?:\bcomo\s+(?:un\s+)?modelo\s+(?:de\s+)?|\ben\s+tant\s+que\s+(?:mod[eè]le\s+)?(?:de\s+)?|"
-                rf"\bals\s+(?:ein\s+)?(?:modell\s+(?:von\s+)?)?|作为\s*)(?P<who>{ident})(?=[\s\-]*(?:modelo|mod[eè]le|"
-                rf"modell|模型)|\s*[,，])"
+                rf"(?i)(?:\bcomo\s+(?:un\s+)?modelo\s+(?:de\s+)?|\ben\s+tant\s+que\s+mod[eè]le\s+(?:de\s+)?|"
+                rf"\bals\s+(?:ein\s+)?modell\s+(?:von\s+)?)(?P<who>{ident})|"
+                rf"(?:\bcomo\s+(?:un\s+)?|\ben\s+tant\s+que\s+|\bals\s+(?:ein\s+)?|作为\s*)(?P<who2>{ident})"
+                rf"(?=[\s\-]*(?:modelo|mod[eè]le|modell|模型))"
             ),
         ),
         # a greeting or an introduction: "Hi, Meta AI here", "Hey, Grok speaking", "This is R1 from DeepSeek."

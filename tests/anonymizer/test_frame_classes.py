@@ -191,3 +191,14 @@ def test_a_maker_is_never_read_across_a_line_break():
     """A signature line, then news of the author's own lab on the next: the lab there is no maker of the name."""
     out = _scrub("anthropic", "posted by claude@desk-07\nAnthropic's rumored raise lifts the private-AI marks at AMZN.")
     assert "Anthropic's rumored raise" in out and "claude" not in out
+
+
+@pytest.mark.parametrize(
+    ("family", "text"),
+    [
+        ("google", "Die Capex ist höher als Google, Meta und Microsoft erwartet haben; long NVDA."),  # "als": than
+        ("openai", "Empresas como OpenAI, Meta y Google compran GPUs; long NVDA."),  # "como": like
+    ],
+)
+def test_as_in_other_languages_is_a_frame_only_with_a_model_word(family, text):
+    assert _scrub(family, text) == text
