@@ -307,11 +307,7 @@ class Frames:
             lo = text.rfind("\n", 0, m.start()) + 1
             lo = text.rfind("\n", 0, lo - 1) + 1 if lo > 0 and text[max(0, lo - 8) : lo].strip().endswith(",") else lo
             hi = text.find("\n", m.end())
-            hi = len(text) if hi == -1 else hi
-            if windows and lo <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], max(hi, windows[-1][1]))
-            else:
-                windows.append((lo, hi))
+            windows.append((lo, len(text) if hi == -1 else hi))
         for run_on in self._run_on if not text.isascii() else ():  # "我是千问": a name inside a run of its script
             at = text.find(run_on)
             while at != -1:
@@ -319,15 +315,13 @@ class Frames:
                 hi = text.find("\n", at)
                 windows.append((lo, len(text) if hi == -1 else hi))
                 at = text.find(run_on, at + len(run_on))
-        if windows:
-            windows.sort()
-            joined = [windows[0]]
-            for lo, hi in windows[1:]:
-                if lo <= joined[-1][1]:
-                    joined[-1] = (joined[-1][0], max(hi, joined[-1][1]))
-                else:
-                    joined.append((lo, hi))
-            windows = joined
+        joined: list[tuple[int, int]] = []  # the lines, overlapping ones merged
+        for lo, hi in sorted(windows):
+            if joined and lo <= joined[-1][1]:
+                joined[-1] = (joined[-1][0], max(hi, joined[-1][1]))
+            else:
+                joined.append((lo, hi))
+        windows = joined
         # misspelt names ("Cluade", "gemni", "Lamma-4", "Deepseak") are names too (``self.ident`` holds them)
         found: list[FrameSpan] = []
         for m in _LABEL.finditer(text):

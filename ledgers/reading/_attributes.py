@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from ledgers.reading._clauses import Mention
 from ledgers.reading._emit import Emit
@@ -92,18 +93,20 @@ def _list_after(text: str, pos: int, mentions: Sequence[Mention]) -> list[Mentio
 
 
 def read_attributes(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
-    def emit(m: re.Match[str], options: list[Mention]) -> None:
+    def emit(m: re.Match[str], options: list[Mention] | None) -> None:
+        """One assertion per option (``None``: the option the sentence is about, as "its" says)."""
         measure = m["measure"].lower()
         low = m["adj"].lower() in ("low", "below-market")
-        for k, mm in enumerate(options):
+        symbols: list[dict[str, Any]] = [{"symbol": mm.symbol} for mm in options] if options is not None else [{}]
+        for k, symbol in enumerate(symbols):
             add(
                 m,
-                keep=k == len(options) - 1,
+                keep=k == len(symbols) - 1,
                 rule="beta_level" if measure == "beta" else "volatility_level",
                 field="beta" if measure == "beta" else "volatility20d",
                 polarity=-1 if low else 1,
-                symbol=mm.symbol,
                 presupposed=True,
+                **symbol,
             )
 
     for m in _ATTRIBUTE.finditer(text):
@@ -128,15 +131,7 @@ def read_attributes(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
         if options:
             emit(m, options)
     for m in _OWNED.finditer(text):  # "though its high beta and large prior gains ...": the option "it" is
-        low = m["adj"].lower() in ("low", "below-market")
-        measure = m["measure"].lower()
-        add(
-            m,
-            rule="beta_level" if measure == "beta" else "volatility_level",
-            field="beta" if measure == "beta" else "volatility20d",
-            polarity=-1 if low else 1,
-            presupposed=True,
-        )
+        emit(m, None)
     for m in _POSSESSED.finditer(text):
         owner = next((mm for mm in mentions if mm.end == m.start() and not mm.reference), None)
         if owner is not None:

@@ -95,16 +95,13 @@ def _window(text: str) -> str | None:
     return "7D" if m["week"] else "30D" if m["month"] else "short"
 
 
-_INTENT_BEFORE = re.compile(
-    r"\b(?:to|expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|"
-    r"positioned|if|unless|can|hope\w*|bet\w*|target\w*)\b[^.;]{0,60}$",
-    re.I,
+_INTENT = (
+    r"expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|positioned|if|unless|can|hope\w*|"
+    r"bet\w*|target\w*"
 )
-_INTENT_WORDS = re.compile(
-    r"\b(?:expect\w*|will|would|should|could|may|might|chance|likely|seek\w*|aim\w*|positioned|if|unless|can|"
-    r"hope\w*|bet\w*|target\w*)\b",
-    re.I,
-)
+_INTENT_BEFORE = re.compile(rf"\b(?:to|{_INTENT})\b[^.;]{{0,60}}$", re.I)
+"""An aim or a forecast anywhere in the 60 characters before a comparative ("higher weekly returns than SPY")."""
+_INTENT_WORDS = re.compile(rf"\b(?:{_INTENT})\b", re.I)
 _INFINITIVE_TO = re.compile(r"\bto\s+(?:[\w-]+\s+){0,2}$", re.I)
 _PAST_FORM = re.compile(r"(?:ed|ing)$|^(?:held|holding|did)\b", re.I)
 _CLAUSE_CUT = re.compile(r"[,;:.]|\b(?:and|but|while|whereas)\b", re.I)

@@ -124,16 +124,17 @@ def qualitative(
             taken.append(span)
         return True
 
-    present = set(_KEYWORDS.findall(text.lower()))
+    lower = text.lower()
+    present = set(_KEYWORDS.findall(lower))
     if _COMPARISON_WORDS.search(text):  # with no option named, only a bare "lagged 30d" (against the market)
         comparisons.read_comparisons(text, add, benchmark, mentions)
-    if "beta" in text.lower() or "vol" in text.lower():
+    if "beta" in lower or "vol" in lower:
         attributes.read_attributes(text, add, mentions)
     for keys, reader in READERS:
         if present.intersection(keys):
             reader(text, add, benchmark)
     if _MOVE_WORDS.search(text):
         moves.read_moves(text, add, benchmark, named_before)
-    if "highs" in text.lower() or "lows" in text.lower():
+    if "highs" in lower or "lows" in lower:
         technical.read_near_highs(text, add, named_before, benchmark)
     return out
