@@ -55,6 +55,8 @@ class LabelledClaim(BaseModel):
     stated: float | None
     status: Status
     reason: str
+    doubt: str | None = None
+    """The labeller's stated doubt about this label, if any (kept with it; not used to score)."""
 
     @property
     def track(self) -> str:

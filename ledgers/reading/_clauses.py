@@ -95,6 +95,24 @@ def _closed_aside(text: str, at: int, pos: int) -> bool:
     return False
 
 
+_NOT_A_NOUN_PHRASE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|than|vs|versus|against|to|of|in|on|at|by|for|from|with|into|over|"
+    r"under|relative|compared|beat|beats|lagged|trailed|outperformed|underperformed|market|benchmark|index)\b",
+    re.I,
+)
+
+
+def apposition(text: str, start: int, end: int) -> bool:
+    """Whether the mention text[start:end] is the whole of a parenthesis that names the noun phrase opening its
+    clause ("Tech (XLK) is the top sector", "Low volatility (SPLV) was flat"): the clause's subject, not an aside.
+    A parenthesis after a verb, a preposition or a reference ("beat the market (SPY)") stays an aside."""
+    opening = text.rfind("(", 0, start)
+    if opening < 0 or text[opening + 1 : start].strip() or not text[end:].lstrip().startswith(")"):
+        return False
+    head = text[clause_start(text, opening) : opening]
+    return 0 < len(head.split()) <= 4 and _NOT_A_NOUN_PHRASE.search(head) is None and not re.search(r"\d", head)
+
+
 def main_subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
     """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
     else the closest earlier mention in the sentence, else the default."""
@@ -112,10 +130,13 @@ def subjects(
     same: str | None = None
     in_clause: list[str] = []
     for m in mentions:
-        if m.reference or m.end > pos or _closed_aside(text, m.end, pos):
+        if m.reference or m.end > pos:
+            continue
+        appositive = apposition(text, m.start, m.end)
+        if _closed_aside(text, m.end, pos) and not appositive:
             continue
         earlier = m.symbol
-        if m.start >= start:
+        if m.start >= start or (appositive and start == text.index(")", m.end) + 1):  # "Tech (XLK) is ..."
             same = m.symbol
             in_clause.append(m.symbol)
     primary: str | None

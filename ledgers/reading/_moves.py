@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ledgers.reading._clauses import clause_start
 from ledgers.reading._emit import Emit
 from ledgers.reading._horizons import HORIZON_RE, WORD_NUMBERS, match_horizon
 
@@ -120,7 +121,64 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
 
 _MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb"
 _MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|fall"
-_MOVE_NOUN = re.compile(rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|run)\b(?!-)", re.I)
+_RELATIVE_NOUNS = r"outperformance|underperformance"
+_PRESUPPOSED_ONLY = r"spike"
+_MOVE_NOUN = re.compile(
+    rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|{_RELATIVE_NOUNS}|{_PRESUPPOSED_ONLY}|run)\b(?!-)", re.I
+)
+_PRESUPPOSING_BEFORE = re.compile(
+    r"\b(?:revers(?:e|es|ed|ing)|give[sn]?\s+back|giving\s+back|gave\s+back|unwind(?:s|ing)?|unwound|"
+    r"erase[sd]?|erasing|extend(?:s|ed|ing)?|prolong(?:s|ed|ing)?|continuation\s+of|after|following)\s+(?:(?:the|its|their|this|that)\s+)?$",
+    re.I,
+)
+_PRESUPPOSING_AFTER = re.compile(
+    r"\s+(?:(?:could|may|might|would|can|will)\s+(?:\w+\s+)?(?:revers\w*|fade|unwind|mean[\s-]revert|stall|"
+    r"give\s+back|roll\s+over|continue|persist|extend|prove|mean|invite|attract)|to\s+(?:continue|persist|extend))\b",
+    re.I,
+)
+_SUBJECT_LEAD = re.compile(r"^(?:\s*(?:[A-Za-z][\w/-]*|[,&])){0,3}\s*$")
+_NOT_A_LEAD = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|if|when|while|to|in|on|of|for|with|by|as|than|should|could|may|might|"
+    r"would|will|can)\b",
+    re.I,
+)
+
+
+def presupposes(text: str, start: int, end: int) -> bool:
+    """Whether the move phrase text[start:end] is taken for given, a past fact even where the sentence forecasts:
+    the object of a verb that undoes or extends it ("could reverse energy gains", "giving back its recent
+    outperformance", "extending the drawdown"), after "after / following" ("a rebound after recent weakness"), or
+    the subject a modal predicates a fate of ("Korea gains could reverse", "recent outperformance may fade",
+    "causing weakness to continue")."""
+    if _PRESUPPOSING_BEFORE.search(text, max(0, start - 30), start):
+        return True
+    if _PRESUPPOSING_AFTER.match(text, end) is None:
+        return False
+    lead = text[clause_start(text, start) : start]
+    return (
+        _SUBJECT_LEAD.match(lead) is not None
+        and _NOT_A_LEAD.search(lead) is None
+        or bool(re.search(r"\b(?:causing|leaving|letting|allowing)\s+$", text[max(0, start - 20) : start], re.I))
+    )
+
+
+def _listed_options(text: str, first: int, named_before) -> list[Any]:
+    """The options a coordinated list names right before ``first`` ("oil and energy gains": oil, then energy), in
+    text order; an empty list when a word that is no option stands in it."""
+    found: list[Any] = []
+    at = first
+    while True:
+        sep = re.search(r"(?:,\s*(?:and\s+)?|\s*/\s*|\s+(?:and|&)\s+)$", text[max(0, at - 8) : at])
+        if sep is None:
+            return found
+        at -= len(sep.group(0))
+        named = named_before(max(0, at - 40), at)
+        if named is None or named.end != at:
+            return []
+        found.insert(0, named)
+        at = named.start
+
+
 _TIME_MOD = (
     r"recent|recently|latest|prior|previous|past|weekly|monthly|short-term|near-term|this\s+week's|last\s+week's|"
     rf"the\s+week's|the\s+month's|(?:\d+|{WORD_NUMBERS})[\s-]?(?:day|d|week|month|session|s)"
@@ -226,8 +284,13 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
         pos = mods2.start() if mods2 else m.start()
         words = mods2.group(0) if mods2 else ""
         owner_after = _owner_after(text, m, words, named_before)
-        if owner_after is None and (_ELSEWHERE_AFTER.match(text[m.end() :]) or _COMPOUND_AFTER.match(text[m.end() :])):
-            continue  # "strength in value", "recent-pullback rank": another subject's, or a noun's modifier
+        elsewhere = _ELSEWHERE_AFTER.match(text[m.end() :])
+        if owner_after is None and (
+            (elsewhere and not (elsewhere.group(0).strip().lower() == "on" and presupposes(text, pos, m.end())))
+            or _COMPOUND_AFTER.match(text[m.end() :])
+        ):
+            continue  # "strength in value", "recent-pullback rank": another subject's, or a noun's modifier (but
+            # "give back its outperformance on adverse headlines": the headlines are the undoing's)
         named = named_before(max(0, pos - 60), pos) if named_before is not None else None
         subject: str | None = None
         span_from = pos  # the option's name is a mention, read already: the span starts after it
@@ -237,10 +300,13 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
         elif market is not None and _STATE_LEAD.search(text[: market.start()]) is not None:
             subject, named = benchmark, None  # "despite index weakness": the benchmark's
             span_from = pos = market.start()
+        listed: list[Any] = []  # a coordinated list of owners, read only where the phrase is taken for given
         if named is not None and _POSSESSIVE.sub("", text[named.end : pos]).strip() == "":
             if _LIST_BEFORE.search(text[: named.start]):
-                continue  # "recent sharp KRE/XLF run-up": two subjects
-            subject, pos = named.symbol, named.start
+                listed = _listed_options(text, named.start, named_before)
+                if not listed or not presupposes(text, listed[0].start, m.end()):
+                    continue  # "recent sharp KRE/XLF run-up": two subjects (but "could reverse oil and energy gains")
+            subject, pos = named.symbol, (listed[0].start if listed else named.start)
             span_from = pos_after(text, named.end)
             mods1 = _MODS_END.search(text[:pos])
             if mods1:
@@ -267,8 +333,13 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
                 or _STATE_LEAD.search(text[: named.start if named is not None else span_from]) is not None
             )
         )
+        presupposed = presupposes(text, det.start() if det else pos, m.end())
+        relative = re.fullmatch(_RELATIVE_NOUNS, noun) is not None
+        if (relative or re.fullmatch(_PRESUPPOSED_ONLY, noun)) and not presupposed:
+            continue  # "outperformance" alone is read as relative strength; a "spike" only as a move taken for given
         if not (
-            timed
+            (presupposed and (subject is not None or owner))
+            or timed
             or owner
             or (subject is None and "price" in words.lower())
             or (subject and definite)
@@ -285,7 +356,7 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
             continue  # "communication services and discretionary, which showed recent strength": two subjects
         if noun == "run" and not words:
             continue  # "run" alone is a verb or a "run rate"
-        past = timed or owner or definite
+        past = timed or owner or definite or presupposed
         if not past:
             cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1
             if _CONDITION.search(text[cut : m.start()]):
@@ -293,17 +364,23 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
         label = _np_window(words)
         phrase = _WHOLE.match(text, start, m.end())
         assert phrase is not None
-        kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
-        add(
-            phrase,
-            span=(start if subject is None else span_from, m.end()),
-            rule="momentum",
-            polarity=1 if re.fullmatch(_MOVE_NOUNS_UP, noun) or noun == "run" else -1,
-            label=label,
-            inferred=label is None,
-            presupposed=past,
-            **kw,
-        )
+        up = re.fullmatch(f"{_MOVE_NOUNS_UP}|{_PRESUPPOSED_ONLY}|outperformance", noun) is not None or noun == "run"
+        owners: list[str | None] = [mm.symbol for mm in listed] + [subject] if listed else [subject]
+        for i, who in enumerate(owners):
+            kw: dict[str, Any] = {"symbol": who} if who is not None else {}
+            if relative:
+                kw["benchmark"] = benchmark
+            add(
+                phrase,
+                span=(start if who is None else span_from, m.end()),
+                keep=i == len(owners) - 1,
+                rule="relative_momentum" if relative else "momentum",
+                polarity=1 if up else -1,
+                label=label,
+                inferred=label is None,
+                presupposed=past,
+                **kw,
+            )
 
 
 _PARTICIPLE = re.compile(

@@ -14,7 +14,7 @@ from ledgers.reading import _moves as moves
 from ledgers.reading import _standing as standing
 from ledgers.reading import _technical as technical
 from ledgers.reading import _trend as trend
-from ledgers.reading._clauses import Mention, clause_start, forecast_marker_before, overlaps
+from ledgers.reading._clauses import Mention, apposition, clause_start, forecast_marker_before, overlaps
 from ledgers.reading._emit import Reader
 
 READERS: tuple[tuple[tuple[str, ...], Reader], ...] = (
@@ -54,11 +54,13 @@ _MOVE_WORDS = re.compile(
     r"strengthening|firm|soft|fell|fallen|declined|dropped|sold|slid|slumped|tumbled|plunged|dipped|pulled|retreated|"
     r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
     r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
-    r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing|rise|climb|fall)\b",
+    r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing|rise|climb|fall|outperformance|"
+    r"underperformance)\b",
     re.I,
 )
 
 
+_BRACKET = re.compile(r"\s*\(\s*")
 _OPENS_CLAUSE = re.compile(r"[\s\W]*(?:(?:the|a|an|its|recent|sharp|spot|front-month|us|u\.s\.)\s+)*", re.I)
 """What may stand before a market word for it to be its clause's subject ("Oil had a sharp rise", "The crude
 rally ...")."""
@@ -118,6 +120,11 @@ def qualitative(
                 # rationale it is the option under discussion: "crude inventory draws and price strength")
         if "symbol" not in kw and _about_a_set(text, m.start(), mentions):
             return False  # "selected holdings ... with positive recent returns": a set, not one option
+        bracket = _BRACKET.match(text, span[1]) if "symbol" not in kw else None
+        if bracket is not None:  # "Low volatility (SPLV) was flat": the phrase is the name of the option bracketed
+            named = next((mm for mm in mentions if mm.start == bracket.end()), None)
+            if named is not None and apposition(text, named.start, named.end):
+                kw["symbol"] = named.symbol
         symbol = kw.pop("symbol") if "symbol" in kw else symbol_at(m.start())
         out.append((Assertion(symbol=symbol, raw=m.group(0).strip(), **kw), span))
         if keep:
