@@ -74,7 +74,9 @@ class Assertion(_Model):
     approx: bool = False
     op: Op = "eq"
     polarity: int = 1
-    window: int | None = None  # trading days for derived returns; 50/200 for sma rules
+    window: int | None = (
+        None  # trading days for derived returns; 50/200 for sma rules; a ranking's top n (0: near the top)
+    )
     benchmark: str | None = None
     label: str | None = None  # categorical value or consensus label
     raw: str = ""  # the words the assertion came from

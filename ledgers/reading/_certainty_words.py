@@ -48,7 +48,7 @@ no not also both while with vs versus against than relative
 clear clearly steady steadily firm firmly robust notable notably significant significantly mild mildly slight
 slightly small smaller large larger big bigger substantial good better poor poorer positive negative
 same flat roughly all every each too after following despite amid since profit taking under beneath another
-further additional
+further additional held holding
 """.split()
 )
 _WINDOW_NUMBER_WORD = re.compile(

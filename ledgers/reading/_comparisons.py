@@ -39,9 +39,13 @@ _COMPARATIVE = re.compile(
 )
 _VERB = re.compile(
     r"\b(?P<verb>outperform(?:ed|ing|s)?|beat(?:ing|s)?|(?:held|holding)\s+up\s+better\s+than|did\s+better\s+than|"
-    r"lag(?:ged|ging|s)?|trail(?:ed|ing|s)?|underperform(?:ed|ing|s)?)\b(?:\s+|(?=[,.;:)])|$)(?P<rest>.{0,40})",
+    r"lag(?:ged|ging|s)?|trail(?:ed|s)?|trailing(?!\s+(?:[\w-]+\s+)?(?:momentum|returns?|performance|gains?|losses|"
+    r"strength|weakness|volatility|beta|alpha|window|period|basis|data|figures?|numbers?|\d))|"
+    r"underperform(?:ed|ing|s)?)\b(?:\s+|(?=[,.;:)])|$)(?P<rest>.{0,40})",
     re.I,
 )
+"""A comparison verb and what follows it; "trailing" before a measure ("strong trailing momentum in XLK", "trailing
+30-day returns") is an adjective of time, not a verb."""
 _LAG = re.compile(r"lag|trail|underperform", re.I)
 _NO_OBJECT = re.compile(
     r"^(?:(?:over|in|during|across|for)\s+(?:the\s+)?(?:past|last|prior|previous|latest|trailing|\d|one|five|seven|"

@@ -1,7 +1,9 @@
 """Leadership said in words: "XLF showed leadership", "sector leadership", "Defensive sector leading recently",
 "Regional banks have led recently".
 To lead is to be among the first on return over the window written (none written: the short windows); how many
-count as leaders is unsaid, so the claim is supported within the first three and never contradicted.
+count as leaders is unsaid, so the claim is supported near the top (within the first tenth, at least the first three,
+as "among the highest") and never contradicted. An option named right before "leading" ("SMH leading with 14% 30d
+return") is read the same way.
 
 The phrase is read by its structure: "leadership" / "leader" with only time and scope words before it, and after
 a determiner, a verb of having or showing, or the start of a clause ("AI leadership", "tech leadership" are
@@ -11,11 +13,11 @@ another subject's); "leadership over growth", "leadership areas", "leaders" (a c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ledgers._groups import find_group
 from ledgers._models import Assertion
-from ledgers.reading._clauses import forecast_marker_before
+from ledgers.reading._clauses import Mention, forecast_marker_before
 from ledgers.reading._ranking import horizons_written
 
 _MODS = (
@@ -25,7 +27,8 @@ _MODS = (
 )
 _LEADERSHIP = re.compile(
     rf"(?P<mods>(?:{_MODS}[\s-]+){{0,3}})(?P<noun>leadership|leader)\b(?!-|s\b)"
-    r"(?!\s+(?:over|of|in|among|across|versus|vs\.?|than|areas?|board|teams?|changes?|rotation|names?|groups?|is|are|"
+    r"(?!\s+(?:over|of|in|among|across|versus|vs\.?|than|areas?|board|teams?|changes?|rotation|names?|groups?|cohorts?|"
+    r"baskets?|stocks|sectors|themes|segments|is|are|"
     r"was|were|has|have|remains?|broaden\w*|narrow\w*|rotat\w*|shift\w*|concentrat\w*)\b)"
     r"|(?:\bleading|(?<![\w-])(?:(?:has|have|had)\s+)?led)\s+(?P<when>recently|lately|this\s+(?:week|month)|"
     r"over\s+the\s+(?:past|last)\s+(?:week|month))\b",
@@ -38,10 +41,57 @@ _OPENS = re.compile(
 )
 
 
-def find_leadership(
-    text: str, taken: list[tuple[int, int]], subject_at: Callable[[int], tuple[str | None, list[str]]]
+_LEADING_AFTER_NAME = re.compile(
+    r"(?P<kind>\s+(?:sector|fund|etf|factor|index))?\s+(?P<verb>leading|leads|led)"
+    r"(?=\s+with\b|\s*[,;.)]|\s*$|\s+(?:on|over|across|in)\s+(?:the\s+)?(?:\d|week|month|7|30|seven|thirty|recent))",
+    re.I,
+)
+"""An option leading, named right before the verb and nothing led written after it ("SMH leading with 14% 30d return",
+"Tech sector leading, ..."); "tech leading declines", "leading to", "leading the selloff" are not read."""
+
+
+def _named_leaders(
+    text: str, taken: list[tuple[int, int]], mentions: Sequence[Mention]
 ) -> list[tuple[Assertion, tuple[int, int]]]:
     out: list[tuple[Assertion, tuple[int, int]]] = []
+    for mm in mentions:
+        if mm.reference:
+            continue
+        m = _LEADING_AFTER_NAME.match(text, mm.end)
+        if m is None or any(m.start("verb") < e and s < m.end() for s, e in taken):
+            continue
+        if forecast_marker_before(text, m.start("verb")):
+            continue
+        window = horizons_written(text[m.end() : m.end() + 40].split(";")[0]) or ["short"]
+        sector = re.search(r"\bsector\s*$", text[mm.start : m.start("verb")], re.I) is not None
+        group = find_group("sector") if sector else None
+        out.append(
+            (
+                Assertion(
+                    rule="ranking",
+                    symbol=mm.symbol,
+                    polarity=1,
+                    op="gt",
+                    window=0,
+                    label=f"group:{group.name}" if group is not None and group.sets else "universe",
+                    field="performance",
+                    raw=text[mm.start : m.end()],
+                    horizons=window,
+                    inferred=True,
+                ),
+                (m.start("verb"), m.end()),
+            )
+        )
+    return out
+
+
+def find_leadership(
+    text: str,
+    taken: list[tuple[int, int]],
+    subject_at: Callable[[int], tuple[str | None, list[str]]],
+    mentions: Sequence[Mention] = (),
+) -> list[tuple[Assertion, tuple[int, int]]]:
+    out: list[tuple[Assertion, tuple[int, int]]] = _named_leaders(text, taken, mentions)
     for m in _LEADERSHIP.finditer(text):
         span = m.span()
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
@@ -62,7 +112,7 @@ def find_leadership(
                     symbol=subject,
                     polarity=1,
                     op="gt",
-                    window=3,
+                    window=0,
                     label=f"group:{group.name}" if group is not None and group.sets else "universe",
                     field="performance",
                     raw=m.group(0).strip(),

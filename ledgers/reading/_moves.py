@@ -72,7 +72,7 @@ _CLAUSE_WORDS = re.compile(
 )
 _LINK = re.compile(
     r"^[\s']*(?:s\s+)?(?:(?:shares|prices?|equities|stocks|futures|fund|etf|sector|itself|has|have|had|is|are|"
-    r"was|were|also|been|already|now)\s+){0,3}$",
+    r"was|were|also|been|already|now|still)\s+){0,3}$",
     re.I,
 )
 _HORIZON_NEAR = re.compile(r"(\d+)\s*(d|s|day|days|sessions?|w|week)\b", re.I)
@@ -117,6 +117,42 @@ def read_moves(text: str, add: Emit, benchmark: str | None, named_before=None) -
         add(m, rule="momentum", polarity=-1 if down else 1, label=label, **kw)
     read_move_nouns(text, add, named_before, benchmark)
     read_participles(text, add, named_before, benchmark)
+    read_signed_windows(text, add, named_before, benchmark)
+
+
+_SIGNED_WINDOW = re.compile(
+    r"\b(?P<sign>positive|negative|up|down)\s+(?:(?:on|over|for|in)\s+(?:the\s+)?(?:past\s+|last\s+)?)?"
+    r"(?P<w>week|month|(?:\d+|seven|thirty)[\s-]*(?:d|s|days?|sessions?)|1w|1m)\b"
+    r"(?![\s,-]*(?:and\s+|or\s+)?(?:[\w-]+\s+){0,3}?(?:alpha|active|relative|excess|vs\.?|versus|than|beta|corr\w*|"
+    r"breadth|share|high|low|volatility|vol|strength|weakness|momentum|returns?|performance|trend|drawdown|gains?|"
+    r"loss(?:es)?|rank\w*)\b)",
+    re.I,
+)
+"""A sign said over a window with no figure: "TLT positive 30d", "SPY is still up on the week", "XLE down over the
+month"."""
+
+
+def read_signed_windows(text: str, add: Emit, named_before, benchmark: str | None) -> None:
+    """The sign of the subject's return over the window written. The subject is certain or the phrase is not read:
+    the option named right before (link words only: "is", "still", "has been"), "it / the sector", or the market;
+    a condition ("if XLE is down on the week") or a forecast is no claim about the data."""
+    for m in _SIGNED_WINDOW.finditer(text):
+        cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1
+        if _CONDITION.search(text[cut : m.start()]) or re.search(r"\b(?:will|to|be)\s*$", text[: m.start()], re.I):
+            continue
+        subject, itself = _mover(text, m.start(), named_before)
+        if subject is None and benchmark is not None and _MARKET.search(text[max(0, m.start() - 30) : m.start()]):
+            subject = benchmark
+        if subject is None and not itself:
+            continue
+        w = m["w"].lower()
+        label = _window(w) or (
+            "30D" if re.match(r"(?:30|thirty)|1m", w) else "7D" if re.match(r"(?:7|seven)|1w", w) else None
+        )
+        if label is None:
+            continue
+        kw: dict[str, Any] = {"symbol": subject} if subject is not None else {}
+        add(m, rule="momentum", polarity=1 if m["sign"].lower() in ("positive", "up") else -1, label=label, **kw)
 
 
 _MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb"

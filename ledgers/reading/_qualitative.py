@@ -55,7 +55,7 @@ _MOVE_WORDS = re.compile(
     r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
     r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
     r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing|rise|climb|fall|outperformance|"
-    r"underperformance)\b",
+    r"underperformance|positive|negative|up|down)\b",
     re.I,
 )
 
@@ -126,6 +126,8 @@ def qualitative(
             if named is not None and apposition(text, named.start, named.end):
                 kw["symbol"] = named.symbol
         symbol = kw.pop("symbol") if "symbol" in kw else symbol_at(m.start())
+        if kw.get("rule") == "compare" and symbol is not None and kw.get("benchmark") == symbol:
+            return False  # an option compared with itself: a misreading, never a claim
         out.append((Assertion(symbol=symbol, raw=m.group(0).strip(), **kw), span))
         if keep:
             taken.append(span)

@@ -240,7 +240,7 @@ def parse_text(
         parsed.add(assertion, span)
         ranked.append(span)
     for assertion, span in find_leadership(
-        text, ranked, lambda pos: subjects(mentions, pos, text, symbol, strong_symbol)
+        text, ranked, lambda pos: subjects(mentions, pos, text, symbol, strong_symbol), mentions
     ):
         parsed.add(assertion, span)
         ranked.append(span)

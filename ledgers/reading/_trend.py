@@ -26,6 +26,12 @@ _MOM_ADJ_POS = (
     "improving",
     "upside",
     "persistent",
+    "steady",
+    "sustained",
+    "consistent",
+    "extreme",
+    "powerful",
+    "massive",
 )
 
 
@@ -186,7 +192,13 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
             pol = -1 if m.group("tdir").lower() in ("lower", "down") else 1
         else:
             adj, what = m.group("adj").lower(), m.group("what").lower()
-            if what.startswith(("performance", "return")) and adj not in ("positive", "negative", "strong", "weak"):
+            if what.startswith(("performance", "return")) and adj not in (
+                "positive",
+                "negative",
+                "strong",
+                "weak",
+                "massive",
+            ):
                 continue
             pol = -1 if adj in _MOM_ADJ_NEG else 1
             mods = m.group("mods") or ""

@@ -125,6 +125,7 @@ def _rank(
     scope: str,
     min_peers: int,
 ) -> RuleResult:
+    near_top = a.window == 0  # "leading", "leadership": near the top, within the first tenth (at least three)
     top_n = a.window or 1
     lowest = a.polarity < 0
     holds: list[bool] = []
@@ -145,7 +146,7 @@ def _rank(
         flip = lowest != f.startswith("maxDrawdown")  # the largest drawdown is the most negative
         order = sorted(peers, key=lambda s: (peers[s] if flip else -peers[s], s))
         rank = order.index(sym) + 1
-        holds.append(rank <= top_n)
+        holds.append(rank <= (max(3, len(order) // 10) if near_top else top_n))
         leader = order[0]
         evidence.extend(o for o in (ctx.get(sym, f),) if o is not None)  # never None: sym has a figure to rank
         if leader != sym:

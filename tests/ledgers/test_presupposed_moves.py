@@ -1,7 +1,9 @@
 """A move a sentence takes for given is a past fact even where the sentence forecasts ("could reverse energy gains",
 "its recent outperformance may fade", "a rebound after recent weakness"), and an option named in brackets right
 after a short noun phrase ("Tech (XLK) is ...", "Low volatility (SPLV) was flat") is that phrase's subject, not an
-aside. Read by structure; with no window written, a move is checked but never contradicted."""
+aside. Also: a sign said over a window ("XLK is up on the week"), adjectives of steady or strong momentum, "held up
+better than", and an option named right before "leading" (near the top, never contradicted). Read by structure;
+with no window written, a move is checked but never contradicted."""
 
 from __future__ import annotations
 
@@ -99,3 +101,65 @@ def test_an_option_bracketed_after_the_opening_noun_phrase_is_the_clauses_subjec
 def test_a_bracketed_reference_or_aside_is_not_the_subject(store, text):  # noqa: F811
     got = [(sym, st) for rule, sym, st in statuses(store, text, "HEALTHCARE") if rule == "exact_numeric"]
     assert all(sym == "HEALTHCARE" for sym, _ in got), got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("XLK is up on the week.", [("TECHNOLOGY", "contradicted")]),  # TECHNOLOGY -5.90% over 5 sessions
+        ("XLE is still positive 5d.", [("ENERGY", "supported")]),
+        ("SMH down over the month.", [("SEMICONDUCTORS", "supported")]),  # -17.84% over 21 sessions
+    ],
+)
+def test_a_sign_said_over_a_window_is_the_sign_of_that_windows_return(store, text, expected):  # noqa: F811
+    assert [(sym, st) for rule, sym, st in statuses(store, text, "HEALTHCARE") if rule == "momentum"] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If XLE is down on the week, trim.",  # a condition
+        "XLF has positive 5-day and 21-day relative strength.",  # a measure follows: relative, not the return's sign
+        "Semis could be down on the week.",  # a forecast
+        "Up on the week, broadly.",  # no certain subject
+    ],
+)
+def test_a_sign_over_a_window_with_no_certain_subject_or_a_measure_after_is_not_read_so(store, text):  # noqa: F811
+    got = [(sym, st) for rule, sym, st in statuses(store, text, "HEALTHCARE") if rule == "momentum"]
+    assert got == []
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Steady momentum in XLV.", "supported"),
+        ("Sustained momentum.", "supported"),
+        ("Strong trailing momentum in XLV amid policy headlines.", "supported"),  # "trailing" is no verb here
+    ],
+)
+def test_adjectives_of_steady_or_strong_momentum_and_trailing_as_an_adjective(store, text, status):  # noqa: F811
+    got = [(rule, st) for rule, sym, st in statuses(store, text, "HEALTHCARE") if sym == "HEALTHCARE"]
+    assert got == [("momentum", status)]
+
+
+def test_held_up_better_than_is_a_comparison_read_with_certainty(store):  # noqa: F811
+    got = [
+        (sym, st)
+        for rule, sym, st in statuses(store, "XLK held up better than XLV over 5 sessions.")
+        if rule == "compare"
+    ]
+    assert got == [("TECHNOLOGY", "contradicted")]  # -5.90% against +3.12%
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("XLV leading with a 3.12% five-session gain.", [("HEALTHCARE", "supported")]),  # 2nd of 13 on 5 sessions
+        ("XLK leading, per the table.", [("TECHNOLOGY", "not_verifiable")]),  # last: never a contradiction
+        ("Rally with XLK leading declines.", []),  # leading what is written: not a standing
+        ("Rates leading to a selloff in XLK.", []),
+    ],
+)
+def test_an_option_named_right_before_leading_is_near_the_top_never_contradicted(store, text, expected):  # noqa: F811
+    got = [(sym, st) for rule, sym, st in statuses(store, text, "UTILITIES") if rule == "ranking"]
+    assert got == expected
