@@ -169,9 +169,17 @@ _PRESUPPOSING_BEFORE = re.compile(
 )
 _PRESUPPOSING_AFTER = re.compile(
     r"\s+(?:(?:could|may|might|would|can|will)\s+(?:\w+\s+)?(?:revers\w*|fade|unwind|mean[\s-]revert|stall|"
-    r"give\s+back|roll\s+over|continue|persist|extend|prove|mean|invite|attract)|to\s+(?:continue|persist|extend))\b",
+    r"roll\s+over|continue|persist)|to\s+(?:continue|persist))\b(?!\s+(?:the|a|an|its|their)\b)",
     re.I,
 )
+"""A fate a modal predicates of the move before it, with no object: the move exists ("Korea gains could reverse",
+"weakness to persist"). A verb with an object makes the phrase a cause, which may be hypothetical ("technology
+weakness could extend the pullback"): not read so."""
+_CAUSE_AFTER = re.compile(
+    r"\s+(?:could|may|might|would|can|will)\s+(?:\w+\s+)?(?:mean|extend|prove|invite|attract|signal|leave|make)\b", re.I
+)
+"""A modal verb with an object after a move: a cause, taken for given only when a time word dates the move ("recent
+outperformance could mean positioning is crowded")."""
 _SUBJECT_LEAD = re.compile(r"^(?:\s*(?:[A-Za-z][\w/-]*|[,&])){0,3}\s*$")
 _NOT_A_LEAD = re.compile(
     r"\b(?:is|are|was|were|has|have|had|if|when|while|to|in|on|of|for|with|by|as|than|should|could|may|might|"
@@ -188,7 +196,9 @@ def presupposes(text: str, start: int, end: int) -> bool:
     "causing weakness to continue")."""
     if _PRESUPPOSING_BEFORE.search(text, max(0, start - 30), start):
         return True
-    if _PRESUPPOSING_AFTER.match(text, end) is None:
+    if _PRESUPPOSING_AFTER.match(text, end) is None and not (
+        _CAUSE_AFTER.match(text, end) is not None and _TIMED.search(text, start, end) is not None
+    ):
         return False
     lead = text[clause_start(text, start) : start]
     return (

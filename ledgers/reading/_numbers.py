@@ -163,6 +163,26 @@ def _says_plain_return(text: str, start: int, end: int, floor: int) -> bool:
     return bool(_PLAIN_RETURN_WORDS.search(before) or _PLAIN_RETURN_WORDS.search(after))
 
 
+_FRONTED_WINDOW = re.compile(
+    r"\s*(?:over|in|during|across|for)\s+(?:the\s+)?(?:(?:past|last|latest|prior|trailing)\s+)?"
+    r"(?P<w>(?:\d+|one|five|seven|twenty[\s-]one|thirty)[\s-]*(?:trading\s+)?(?:sessions?|days?|weeks?|months?)|"
+    r"week|month)\s*,?\s+(?=[A-Z])",
+    re.I,
+)
+
+
+def _fronted_window(text: str, start: int, floor: int) -> str | None:
+    """The window a sentence opens with ("Over 21 sessions SPY is up just 0.21%", "Over the past week, XLE fell
+    2.1%"): the window of a plain move's figure with none of its own, inferred (it supports, never contradicts). Only
+    when nothing but the sentence's start stands before the window."""
+    opening = max(floor, text.rfind(". ", 0, start) + 2 if text.rfind(". ", 0, start) >= 0 else 0)
+    m = _FRONTED_WINDOW.match(text, opening)
+    if m is None or m.end() > start:
+        return None
+    hz = HORIZON_RE.search(m["w"])
+    return match_horizon(hz) if hz is not None else None
+
+
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
     """Every claim-worthy number in ``text`` with the field (or briefing context) it belongs to."""
     hits: list[NumberHit] = []
@@ -347,6 +367,11 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
                         binding = Binding("return", start=binding.start, end=binding.end)
                     binding.horizon, binding.label = match_horizon(hz), "inferred"
                     binding.end = elided.end()
+        if plain_unbound and binding.rule == "briefing" and stated.percent:
+            fronted = _fronted_window(text, start, floor)
+            if fronted is not None:  # "Over 21 sessions SPY is up just 0.21%": the window opening the sentence
+                binding = Binding("return", start=binding.start, end=binding.end)
+                binding.horizon, binding.label = fronted, "inferred"
         joined = (
             bool(hits) and re.fullmatch(r"\s*,?\s*(?:and|while|but)?\s*", text[hits[-1].span[1] : start]) is not None
         )

@@ -14,7 +14,7 @@ from ledgers._registry import FIELD_SPECS
 from ledgers._units import number_from_match
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._numbers import NUM_RE
-from ledgers.reading._text import parse_text, replace
+from ledgers.reading._text import falls_by_word, parse_text, replace
 from ledgers.reading._vocab import sign_word_before
 
 _INT = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
@@ -79,6 +79,9 @@ def parse_assertions_cached(
             else FIELD_SPECS[assertion.field].unit
         )
         value, tol = stated.in_unit(unit)
+        if assertion.rule == "any_field" and stated.percent and not written_sign:
+            if falls_by_word(text, numbers[hit.ordinal].start()):  # "lost 3.21%", as ``parse_text`` reads it
+                value = -abs(value)
         raw = stated.raw
         if not written_sign and hit.binding_rule in ("return", "exact_numeric", "derived_return"):
             start = numbers[hit.ordinal].start()

@@ -17,7 +17,7 @@ from ledgers.reading._number_assertion import NumberHit, number_assertion
 from ledgers.reading._numbers import find_numbers
 from ledgers.reading._qualitative import qualitative
 from ledgers.reading._ranking import find_rankings, find_signs
-from ledgers.reading._vocab import DATE_AFTER
+from ledgers.reading._vocab import DATE_AFTER, DOWN_WORDS, SIGN_WORD_BEFORE
 
 
 @dataclass(slots=True)
@@ -61,6 +61,19 @@ def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str
         if 0 <= pos - m.end <= 3 and re.fullmatch(r"[\s:(]*", text[m.end : pos]):
             return m.symbol
     return None
+
+
+def falls_by_word(text: str, start: int) -> bool:
+    """Whether a word of falling stands right before the figure at ``start`` ("lost 3.21%", "fell 0.47%"): a figure
+    no field binds is then a fall (the template cache applies the same rule)."""
+    word = SIGN_WORD_BEFORE.search(text[max(0, start - 40) : start])
+    return word is not None and " ".join(word["w"].lower().split()) in DOWN_WORDS
+
+
+def _signed_by_word(text: str, hit: NumberHit) -> float:
+    """The figure's value, made negative when no sign is written and a word of falling stands right before it."""
+    falls = falls_by_word(text, hit.start)
+    return -abs(hit.stated.value) if falls and not hit.stated.explicit_sign else hit.stated.value
 
 
 def _plain_decimal(stated: StatedNumber) -> bool:
@@ -154,7 +167,7 @@ def parse_text(
             assertion = Assertion(
                 rule="any_field",
                 symbol=_named_right_before(mentions, text, hit.start) or subject,
-                stated=hit.stated.value / 100.0,
+                stated=_signed_by_word(text, hit) / 100.0,  # "TLT lost 3.21%": a fall
                 tolerance=hit.stated.in_unit("fraction")[1],
                 approx=hit.approx,
                 raw=hit.stated.raw,

@@ -163,3 +163,27 @@ def test_held_up_better_than_is_a_comparison_read_with_certainty(store):  # noqa
 def test_an_option_named_right_before_leading_is_near_the_top_never_contradicted(store, text, expected):  # noqa: F811
     got = [(sym, st) for rule, sym, st in statuses(store, text, "UTILITIES") if rule == "ranking"]
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A BOJ surprise or XLK weakness could extend the pullback.", []),  # a cause that may be hypothetical
+        ("Recent XLK weakness could extend the pullback.", [("momentum", "TECHNOLOGY", "supported")]),  # dated: a fact
+    ],
+)
+def test_a_move_a_modal_makes_a_cause_is_taken_for_given_only_when_dated(store, text, expected):  # noqa: F811
+    assert _of(store, text, "HEALTHCARE", *MOVES) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Over 21 sessions XLV is up 6.01%.", ("HEALTHCARE", "supported")),  # the window the sentence opens with
+        ("Over 21 sessions XLK is up 7.76%.", ("TECHNOLOGY", "not_verifiable")),  # -7.76%: inferred, no accusation
+        ("XLE lost 3.99%.", ("ENERGY", "supported")),  # no window: the field it equals, a fall
+    ],
+)
+def test_a_plain_move_takes_the_window_the_sentence_opens_with_and_its_verbs_sign(store, text, expected):  # noqa: F811
+    got = [(sym, st) for rule, sym, st in statuses(store, text, "UTILITIES") if rule in ("exact_numeric", "any_field")]
+    assert got == [expected]
