@@ -154,6 +154,7 @@ def _rank_before(
         )
     else:
         scope = f"group:{group.name}" if group is not None and group.sets and group.name != "universe" else None
+        written = scope is not None and _only_the_set(between)  # "the best U.S. sector on the month at +5.84%"
     return FigureRank(
         word=word,
         polarity=-1 if re.fullmatch(_LOW, word, re.I) else 1,
@@ -162,6 +163,21 @@ def _rank_before(
         end=m.end(),
         written=written,
     )
+
+
+_FILLER = re.compile(
+    r"(?:the|a|an|on|in|over|at|of|with|this|past|last|month|week|year|day|days|sessions?|\d+[\s-]*[dswmy]?|"
+    r"one|seven|thirty|twenty-one|five|eleven|u\.?s\.?|spdr)",
+    re.I,
+)
+
+
+def _only_the_set(between: str) -> bool:
+    """Whether the words between a superlative and its figure are the set and a window only ("the best U.S. sector on
+    the month at"): another word there may be the measure it ranks on ("Best breadth-leading sector with +7% active
+    21s" ranks on breadth, not on the figure)."""
+    rest = group_words_pattern().sub(" ", between)
+    return all(_FILLER.fullmatch(w.strip(".,:;()")) for w in rest.split() if w.strip(".,:;()"))
 
 
 def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[tuple[int, int]]) -> FigureRank | None:
@@ -210,5 +226,5 @@ def _rank_after(sentence: str, span: tuple[int, int], end: int, rankings: list[t
             return said(None, end)
         if group.name == "universe":
             return said("universe", end).model_copy(update={"written": True})
-        return said(f"group:{group.name}" if group.sets else None, end)
+        return said(f"group:{group.name}" if group.sets else None, end).model_copy(update={"written": bool(group.sets)})
     return None

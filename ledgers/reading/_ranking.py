@@ -25,7 +25,13 @@ from collections.abc import Callable
 from ledgers._groups import find_group, group_words_pattern
 from ledgers._models import Assertion
 from ledgers.reading._clauses import forecast_marker_before
-from ledgers.reading._horizons import horizon_key
+from ledgers.reading._horizons import (
+    SUFFIX_HORIZON,
+    SUFFIX_WORD_HORIZON,
+    horizon_key,
+    is_rate_tenor,
+    match_horizon,
+)
 
 _WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|deepest"
@@ -161,6 +167,8 @@ def find_rankings(
         paren = _PAREN_AFTER.match(text[m.end("measure") :])
         if not horizons and paren:  # "Strongest momentum (+22% 30d)": the horizon its own figure names
             horizons = _horizons(paren.group(0))
+        if not horizons:
+            horizons = _window_after(after)
         if direction == "leading" and not horizons:
             continue  # "leading trailing returns": which ranking is meant cannot be told
         if _SHORT.search(words) and not horizons:
@@ -294,6 +302,15 @@ _BEST_AMONG_RE = re.compile(
 )
 
 
+def _window_after(after: str) -> list[str]:
+    """The window written right after a superlative ("the best sector over 21 sessions", "the weakest sector on the
+    month"): the ranking is over that window, not over the ones the round shows by default."""
+    suffix = SUFFIX_HORIZON.match(after) or SUFFIX_WORD_HORIZON.match(after)
+    if suffix is None or is_rate_tenor(suffix):
+        return []
+    return [match_horizon(suffix)]
+
+
 def _group_rankings(
     text: str, taken: list[tuple[int, int]], subject_at: Callable[[int], tuple[str | None, list[str]]]
 ) -> list[tuple[Assertion, tuple[int, int]]]:
@@ -322,6 +339,8 @@ def _group_rankings(
             paren = _PAREN_AFTER.match(text[m.end() :])
             if not horizons and paren:
                 horizons = _horizons(paren.group(0))
+            if not horizons:
+                horizons = _window_after(text[m.end() : m.end() + 60])
             subject, alternatives = subject_at(m.start())
             out.append(
                 (

@@ -7,7 +7,19 @@ from ledgers._groups import group_by_name, members
 from ledgers._models import Assertion, FigureRank
 from ledgers._registry import FIELD_SPECS, WINDOW_FAMILIES
 from ledgers.reading import HORIZON_FIELDS
-from ledgers.rules._base import CON, NV, SUP, Ctx, RuleResult, as_float, fmt, missing, unit_of
+from ledgers.rules._base import (
+    CALENDAR_AS_SESSIONS,
+    CON,
+    NV,
+    SESSION_READING,
+    SUP,
+    Ctx,
+    RuleResult,
+    as_float,
+    fmt,
+    missing,
+    unit_of,
+)
 
 _SHORT_RETURNS = ("return3d", "return5d", "return7d", "return30d")
 
@@ -76,8 +88,18 @@ def rule_ranking(ctx: Ctx, a: Assertion) -> RuleResult:
     if a.label == "group":
         return RuleResult(NV, f"{a.raw!r}: a ranking within a set or group the claim does not name exactly")
     fields, every = _ranking_fields(ctx, sym, a)
-    if not fields or any(not f or ctx.get(sym, f) is None for f in fields):
+    read_as = [CALENDAR_AS_SESSIONS.get(f, f) if f and ctx.get(sym, f) is None else f for f in fields]
+    if not fields or any(not f or ctx.get(sym, f) is None for f in read_as):
         return missing(ctx, sym, "the ranked field")
+    if read_as != fields:  # "the best sector this week" where the table counts sessions: supports, never refutes
+        if a.op == "eq":
+            return RuleResult(NV, f"{a.raw!r}: a place on a calendar window the table does not show")
+        res = _rank_in_scope(ctx, a, sym, read_as, every)
+        if res.status == CON:
+            return RuleResult(
+                NV, f"{res.reason} ({SESSION_READING} calendar window the table does not show)", res.evidence
+            )
+        return res
     if a.op == "eq":  # "the second-highest", "most_volatile: EWY": at that place (never contradicted: ties, scope)
         n = a.window or 1
         order = a.model_copy(update={"op": "lt" if a.polarity < 0 else "gt"})
@@ -218,7 +240,7 @@ def rank_of_figure(ctx: Ctx, rank: FigureRank, sym: str, field: str) -> RuleResu
         if near.status == SUP:
             return RuleResult(SUP, f"among the first {max(3, n // 10)}: {near.reason}", near.evidence)
         return RuleResult(NV, f"'among the {rank.word}' says near the top, not where: {res.reason}", res.evidence)
-    if res.status == CON and rank.scope == "universe" and rank.written:
+    if res.status == CON and rank.written and rank.scope is not None:
         # "+5.46% 21s active return, best in universe context": the set and the measure (the figure's own field,
         # read with certainty) are written; measured on 2026-11-26: 10 more genuine contradictions on 8 sets, no
         # false accusation

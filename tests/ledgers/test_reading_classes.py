@@ -299,6 +299,9 @@ def test_a_shallow_drawdown_is_the_least_negative(text, status):
         # contradiction when the whole set is written (the measure is the figure's own field)
         ("Healthcare 21-session return 6.01% (highest)", "not_verifiable", "highest"),
         ("Healthcare 21-session return 6.01%, best in the universe", "contradicted", "best in the universe"),
+        # a named set written whole is a set written too (FINANCIALS is second of the sectors on 21 sessions)
+        ("Financials 21-session return 4.82%, best among sectors", "contradicted", "best among sectors"),
+        ("Healthcare 21-session return 6.01%, best among sectors", "supported", "best among sectors"),
         # a scope no definition resolves, or a superlative said of another measure
         ("OIL 21-session return 28.6%, highest in its cluster", "not_verifiable", "highest in its cluster"),
         ("Utilities 5-session return 2.48%, top safety ranks", "not_verifiable", "top"),
@@ -564,7 +567,7 @@ def test_a_superlative_names_its_measure_to_be_read_with_certainty(text, certain
         ("XLV 21-session trend +6.01%, the best trend of any sector.", "supported"),
         # a bare window and figure is that window's return
         ("XLV +6.01% 21s, top of the sector group.", "supported"),
-        ("XLU +1.65% 21s, top of the sector group.", "not_verifiable"),  # it is not the top
+        ("XLU +1.65% 21s, top of the sector group.", "contradicted"),  # third of the sectors: the set is written
     ],
 )
 def test_a_superlative_scope_said_many_ways(store, text, rank_status):
@@ -724,7 +727,8 @@ def test_a_row_of_plain_decimals_in_percent(store):
         ("XLF 21-session return 4.82%, best in the universe.", "contradicted"),  # the whole set written: third
         ("XLF 21-session return 4.82%, best of all options.", "contradicted"),
         ("XLF 21-session return 4.82% (best).", "not_verifiable"),  # no set written: which one is meant is not certain
-        ("XLF 21-session return 4.82%, best among sectors.", "not_verifiable"),  # a group: never contradicted
+        # a named set written whole, every definition of it agreeing: the same as the universe written (second)
+        ("XLF 21-session return 4.82%, best among sectors.", "contradicted"),
     ],
 )
 def test_a_superlative_beside_a_figure_with_the_whole_set_written(store, text, rank_status):
@@ -907,3 +911,33 @@ def test_an_ordinal_before_a_superlative_is_that_place_never_a_contradiction(sto
 def test_a_ranking_key_is_checked_on_the_option_its_value_names(store, text, status):
     got = [(rule, st) for rule, _, st in statuses(store, text, "HEALTHCARE") if rule == "ranking"]
     assert got == [("ranking", status)]
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        # the superlative before its figure, with only the set and a window between: ranked in that set
+        ("Financials are the best sector over 21 sessions at 4.82%.", ["contradicted"]),
+        # another word between may be the measure it ranks on: not read as a rank of the figure
+        ("Financials are the best breadth-leading sector over 21 sessions at 4.82%.", []),
+    ],
+)
+def test_a_superlative_before_its_figure_ranks_in_the_set_written_between(store, text, status):
+    got = [(v.status, c.assertions[0].rule) for c, v in read(store, text)]
+    assert ("supported", "exact_numeric") in got  # the figure holds
+    assert [st for st, rule in got if rule != "exact_numeric"] == status
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        # the window written after the superlative is the one it ranks on (ENERGY: third on 5 sessions, fifth on 21)
+        ("XLE is the best sector over 21 sessions.", "contradicted"),
+        ("XLV is the best sector over the past 5 sessions.", "supported"),
+        # a calendar window the table does not show is read as its session window: it supports, never refutes
+        ("XLV is the best sector on the month.", "supported"),
+        ("XLF is the best sector on the month.", "not_verifiable"),  # second on 21 sessions
+    ],
+)
+def test_a_superlative_ranks_on_the_window_written_after_it(store, text, status):
+    assert [v.status for c, v in read(store, text) if c.assertions[0].rule == "ranking"] == [status]
