@@ -183,6 +183,38 @@ def _fronted_window(text: str, start: int, floor: int) -> str | None:
     return match_horizon(hz) if hz is not None else None
 
 
+_WINDOW_TOKEN = r"\d+\s*(?:d|s|w|m|y|days?|sessions?|weeks?|months?)\b"
+_WINDOW_LIST = re.compile(rf"(?<![\w.])({_WINDOW_TOKEN})((?:\s*/\s*{_WINDOW_TOKEN})+)", re.I)
+_FIGURE_LIST = re.compile(r"(?<![\w.])[+\-\u2212]?\d+(?:\.\d+)?%(?:\s*/\s*[+\-\u2212]?\d+(?:\.\d+)?%)+")
+_FIGURE = re.compile(r"[+\-\u2212]?\d+(?:\.\d+)?%")
+_OTHER_MEASURE = re.compile(
+    r"\b(?:vol\w*|beta|drawdowns?|dd|corr\w*|active|relative|alpha|excess|vs\.?|versus|share|breadth|rank\w*|"
+    r"scores?|percentile|rsi|yields?|spread|up[\s-]days?|dispersion|curve|treasur\w*|notes?|bonds?|rates?|tenors?)\b",
+    re.I,
+)
+
+
+def _slash_pairs(text: str) -> dict[int, str]:
+    """Figures paired in order with the windows a slash list writes ("7d/30d: +1.1%/+3.8%", "(+1.1%/+3.8% 7d/30d)"):
+    the start of each figure's digits -> its window's horizon key. Only lists of the same length, close together, with no
+    other measure named about them (a "vol 21s/63s" pair is no return)."""
+    out: dict[int, str] = {}
+    windows = list(_WINDOW_LIST.finditer(text))
+    for figs in _FIGURE_LIST.finditer(text):
+        near = [w for w in windows if 0 <= figs.start() - w.end() <= 40 or 0 <= w.start() - figs.end() <= 12]
+        if len(near) != 1:
+            continue
+        w = near[0]
+        keys = [match_horizon(h) for h in HORIZON_RE.finditer(w.group(0))]
+        values = list(_FIGURE.finditer(figs.group(0)))
+        lo, hi = min(w.start(), figs.start()), max(w.end(), figs.end())
+        if len(keys) != len(values) or _OTHER_MEASURE.search(text, max(0, lo - 25), hi):
+            continue
+        for key, v in zip(keys, values, strict=True):
+            out[figs.start() + v.start() + len(v.group(0)) - len(v.group(0).lstrip("+-\u2212"))] = key
+    return out
+
+
 def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]:
     """Every claim-worthy number in ``text`` with the field (or briefing context) it belongs to."""
     hits: list[NumberHit] = []
@@ -192,6 +224,7 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
     floor = 0
     last_horizon: str | None = None
     last_relative: Binding | None = None  # "beat SPY by 1.70 points over five sessions and 0.97 over 21": one claim
+    paired = _slash_pairs(text) if "/" in text else {}
     for m in NUM_RE.finditer(text):
         ordinal += 1
         num_end = m.end("num")
@@ -235,6 +268,8 @@ def find_numbers(text: str, cited_fields: Sequence[str] = ()) -> list[NumberHit]
         if key is not None and key_field is not None:
             keyed = Binding("exact_numeric", field=key_field, start=key.start, end=m.end())
         binding = keyed or bind_suffix(text, points.end() if points else m.end(), start)
+        if keyed is None and m.start("num") in paired:  # "7d/30d (+1.1%/+3.8%)": the window at its place
+            binding = Binding("return", horizon=paired[m.start("num")], start=start, end=m.end())
         if suffix == "x":  # a multiple: "28x earnings", "25x forward earnings"
             mult = _SUFFIX_MULTIPLE.match(text[m.end() : m.end() + 40])
             if mult:

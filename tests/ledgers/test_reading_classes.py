@@ -941,3 +941,30 @@ def test_a_superlative_before_its_figure_ranks_in_the_set_written_between(store,
 )
 def test_a_superlative_ranks_on_the_window_written_after_it(store, text, status):
     assert [v.status for c, v in read(store, text) if c.assertions[0].rule == "ranking"] == [status]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # figures paired in order with the windows of a slash list, before or after them
+        ("XLV 5s/21s: +3.12%/+6.01%.", [("return5d", "supported"), ("return21d", "supported")]),
+        ("XLV +3.12%/+6.01% 5s/21s.", [("return5d", "supported"), ("return21d", "supported")]),
+        # swapped: the first refuted; the second equals the other window written beside it: a gap, never a guess
+        ("XLV 5s/21s: +6.01%/+3.12%.", [("return5d", "contradicted"), ("return21d", "not_verifiable")]),
+    ],
+)
+def test_figures_of_a_slash_list_take_the_windows_of_its_slash_list_in_order(store, text, expected):
+    got = [(c.assertions[0].field, v.status) for c, v in read(store, text, "HEALTHCARE")]
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Financials supported by a steep 2s/30s curve (4.18%/5.06%).",  # yield tenors, not sessions
+        "XLV vol 5s/21s: 16.50%/17.00%.",  # another measure: no return pair
+    ],
+)
+def test_a_slash_list_about_another_measure_is_not_paired_as_returns(store, text):
+    got = [(c.assertions[0].field, v.status) for c, v in read(store, text, "HEALTHCARE")]
+    assert ("return5d", "supported") not in got and all(st != "contradicted" for _, st in got)
