@@ -229,6 +229,10 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
                 hits = _claims_of_kind(
                     label.kind, [c for c in claims if c.span is not None and _overlaps(c.span, quote_span)]
                 )
+                if label.subject and any(c.symbol == label.subject for c in hits):
+                    # one phrase said of several options ("recent semis/software weakness") is one claim each: the
+                    # label's subject is compared with the verdict on its own claim, as a judge's ledger names it
+                    hits = [c for c in hits if c.symbol == label.subject]
                 verifications = verify_many(hits, store, cfg) if hits else []
                 result.outcomes.append(Outcome(label, predicted_status(verifications), verifications))
                 fld = column_field(label.column or "")

@@ -164,7 +164,8 @@ _MOVE_NOUN = re.compile(
 )
 _PRESUPPOSING_BEFORE = re.compile(
     r"\b(?:revers(?:e|es|ed|ing)|give[sn]?\s+back|giving\s+back|gave\s+back|unwind(?:s|ing)?|unwound|"
-    r"erase[sd]?|erasing|extend(?:s|ed|ing)?|prolong(?:s|ed|ing)?|continuation\s+of|after|following)\s+(?:(?:the|its|their|this|that)\s+)?$",
+    r"erase[sd]?|erasing|extend(?:s|ed|ing)?|prolong(?:s|ed|ing)?|continuation\s+of|reversal\s+of|after|following)\s+"
+    r"(?:(?:the|its|their|this|that)\s+)?$",
     re.I,
 )
 _PRESUPPOSING_AFTER = re.compile(
@@ -316,7 +317,8 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
       definite article ("the oil rally"): "favor dollar strength", "strong gains" say no past move. With no option
       named, its subject is the clause's, unless a preposition of circumstance leads it ("outperformed in the recent
       selloff": the market's) or a list does ("A and B, which showed recent strength").
-    - Not read: an option in a list ("KRE/XLF run-up": two subjects); a phrase followed by "in / of / vs ..."
+    - Not read: an option in a list ("KRE/XLF run-up": two subjects), unless the move is dated ("the recent KRE/XLF
+      run-up") or taken for given ("could reverse oil and energy gains"): then each owner's; a phrase followed by "in / of / vs ..."
       (about that, or a comparison) or by the noun it modifies ("recent-pullback rank"); one after a superlative or
       a comparative ("the deepest recent pullback": a ranking).
     - A definite or timed phrase states a past move even under a forecast or a condition ("could fade the recent
@@ -350,8 +352,12 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
         if named is not None and _POSSESSIVE.sub("", text[named.end : pos]).strip() == "":
             if _LIST_BEFORE.search(text[: named.start]):
                 listed = _listed_options(text, named.start, named_before)
-                if not listed or not presupposes(text, listed[0].start, m.end()):
-                    continue  # "recent sharp KRE/XLF run-up": two subjects (but "could reverse oil and energy gains")
+                dated = _MODS_END.search(text[: listed[0].start]) if listed else None
+                if not listed or not (
+                    presupposes(text, listed[0].start, m.end()) or (dated is not None and _TIMED.search(dated.group(0)))
+                ):
+                    continue  # "KRE/XLF strength": whose is unsaid (but "could reverse oil and energy gains", "the
+                    # recent semis/software weakness": each owner's dated move)
             subject, pos = named.symbol, (listed[0].start if listed else named.start)
             span_from = pos_after(text, named.end)
             mods1 = _MODS_END.search(text[:pos])

@@ -40,7 +40,6 @@ def test_a_move_said_as_a_noun_phrase_is_the_sign_of_its_subjects_return(store, 
         "Commodity weakness persists.",  # another subject's move
         "Earnings strength supports the name.",
         "Sticky inflation favors dollar strength.",  # a view of the future, no time word
-        "A reversal of the recent sharp XLF/XLE run-up is the risk.",  # two subjects
         "It has the deepest recent pullback in the group.",  # a ranking, not a move
         "Staples and utilities, which showed recent strength, are defensive.",  # a set
         "If a pullback comes, add.",  # an indefinite move under a condition
@@ -125,3 +124,10 @@ def test_no_drawdown_from_highs_is_at_the_52_week_high():
 def test_a_beta_level_may_name_the_market_it_is_taken_against(store, text, status):  # noqa: F811
     got = [st for rule, _, st in statuses(store, text, "HEALTHCARE") if rule == "beta_level"]
     assert got == [status]
+
+
+def test_a_dated_move_of_a_list_of_options_is_each_ones(store):  # noqa: F811
+    # "the recent XLF/XLE run-up": both ran up recently; each is checked (FINANCIALS -0.05% over 5 sessions: the dead
+    # band; ENERGY +2.11%)
+    text = "A reversal of the recent sharp XLF/XLE run-up is the risk."
+    assert _moves(store, text, "HEALTHCARE") == [("FINANCIALS", "not_verifiable"), ("ENERGY", "supported")]
