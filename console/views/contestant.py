@@ -99,13 +99,12 @@ else:
         subs.index.name = f"{axis} sub-score"
         st.markdown(f"**{axis.capitalize()} sub-scores** (one column per judge)")
         st.table(subs.style.format("{:.0f}", na_rep="—"))
-    for g in grades:
-        with st.container(border=True):
-            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
-            st.markdown(_ui.plain(g.summary))
-            notes = {k: v for k, v in g.notes.items() if v}
-            if notes:
-                st.caption(_ui.plain(" · ".join(f"{k}: {v}" for k, v in notes.items())))
+    for g in grades:  # one markdown block per judge: each element is one more component for the browser to draw
+        notes = {k: v for k, v in g.notes.items() if v}
+        card = [f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*", _ui.plain(g.summary)]
+        if notes:
+            card.append(_ui.gray(" · ".join(f"{k}: {v}" for k, v in notes.items())))
+        st.container(border=True).markdown("\n\n".join(card))
 
 # ------------------------------------------------------------------ NAV
 st.subheader("NAV against the benchmark")
@@ -176,7 +175,7 @@ else:
 
 # ------------------------------------------------------------------ process facts
 st.subheader("Process facts (from the trades; what the judges see)")
-facts = _ui.process_facts(url, run.run_id).get(contestant.key)
+facts = _ui.contestant_facts(url, run.run_id, contestant.key)
 if not facts:
     st.info("Process facts unavailable: the season bundle could not be read.")
 elif facts.get("format") == "rounds":

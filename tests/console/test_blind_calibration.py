@@ -3,6 +3,7 @@ item's author nor any judge's score, grade or ledger for it on any page until th
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -128,6 +129,11 @@ def _page(name: str, tokens, item: int | None = None):
     for key in ("contestant_thrash_open", "contestant_risk_open", "contestant_timeline_open"):
         at.session_state[key] = True  # the contestant page's tables drawn on demand: opened, checked too
     sign_in(at.run(), "alice", tokens["alice"])
+    for _ in range(600):  # the leaderboard's process and risk columns (computed in the background): checked filled
+        if "computing…" not in _frames_text(at):
+            break
+        time.sleep(0.1)
+        at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
