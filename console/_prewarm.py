@@ -45,6 +45,13 @@ class Prewarm:
                 job = self._facts[(url, run_id)] = self._pool.submit(_run_facts, url, run_id)
             return job
 
+    def finished_facts(self, url: str, run_id: str) -> Future | None:
+        """The future of :meth:`facts` when it is done, else None (nothing submitted: a page asks without starting
+        the work, which :meth:`run` starts once the page's script has run)."""
+        with self._lock:
+            job = self._facts.get((url, run_id))
+        return job if job is not None and job.done() else None
+
     def run(self, url: str, run_id: str) -> None:
         """Warm the run: its process facts first (the leaderboard's process and risk columns), then the risk market."""
         self.facts(url, run_id)

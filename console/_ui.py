@@ -213,9 +213,10 @@ def contestant_facts(url: str, run_id: str, key: str) -> dict[str, Any] | None:
 
 def process_facts_if_ready(url: str, run_id: str) -> dict[str, dict[str, Any]] | None:
     """Every contestant's process facts when the background warm-up has computed them (once per server process and
-    run), else None (it computes them meanwhile): a page draws the rest at once and these when they are ready."""
-    job = _prewarm().facts(url, run_id)
-    return job.result() if job.done() else None
+    run, started after the page's script: :func:`prewarm_server`), else None: a page draws the rest at once and these
+    when they are ready."""
+    job = _prewarm().finished_facts(url, run_id)
+    return None if job is None else job.result()
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)

@@ -42,5 +42,5 @@ with links:
         st.page_link(target, query_params=link_params(target.title))
 try:
     page.run()
-finally:  # after the page: its own work comes first (the warm-up thread also runs at a lower CPU priority)
+finally:  # after the page: its own work comes first (a first view does not share the CPU with the warm-up)
     prewarm_server(run)
