@@ -11,6 +11,7 @@ from grader.storage import HumanGradeRow, LedgerAnnotationRow, RunRow, session_s
 from tests.console._helpers import (
     app_test,
     audit_sections,
+    markdown_tables,
     open_audit_section,
     page_text,
     sign_in,
@@ -63,12 +64,14 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     at = app_test().run()
     at.switch_page("views/contestant.py").run()
     assert not at.exception
-    # the judges' few-row tables are static tables; the long ones (a row per decision) are drawn when opened
+    # the judges' few-row tables are a static table and markdown tables; the long ones (a row per decision) are
+    # drawn when opened
     judges = at.table[0].value
     assert sorted(judges["judge"]) == ["judge-anthropic", "judge-openai", "judge-xai"]
-    sub_reasoning, sub_evidence = at.table[1].value, at.table[2].value
-    assert sorted(sub_reasoning.columns) == sorted(judges["judge"]) and len(sub_reasoning) == 10
-    assert "Thesis quality" in list(sub_reasoning.index)
+    sub_reasoning, sub_evidence = markdown_tables(at)
+    assert sub_reasoning.iloc[:, 1:].stack().str.fullmatch(r"\d+|—").all()  # whole numbers
+    assert sorted(sub_reasoning.columns[1:]) == sorted(judges["judge"]) and len(sub_reasoning) == 10
+    assert sub_reasoning.columns[0] == "reasoning sub-score" and "Thesis quality" in list(sub_reasoning.iloc[:, 0])
     assert len(sub_evidence) == 7
     assert any(m.label == "Return" for m in at.metric)  # NAV replayed: outcome metrics shown
     assert "NAV unavailable" not in page_text(at)
