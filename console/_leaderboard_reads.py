@@ -3,6 +3,7 @@ an item the viewer has not graded withholds (re-exported by ``console._queries``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -84,16 +85,20 @@ def leaderboard(
     db_url: str | None = None,
     *,
     blind: Blind | None = None,
+    facts: Mapping[str, dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], pd.DataFrame]:
     """Meta and the leaderboard table of the run's latest scored version (KeyError: no such run/version); the
-    items ``blind`` hides show their neutral label and no score."""
+    items ``blind`` hides show their neutral label and no score. The process and risk columns come from ``facts``
+    (contestant key -> process facts; None: ``grader.reporting.run_process_facts`` of the run, seconds on a large
+    season; {}: "—" everywhere, for a caller that fills them itself)."""
     from grader.panel.leaderboard import leaderboard_rows
     from grader.reporting import compact_facts, compact_risk, run_process_facts
 
     blind = resolve(run_id, blind, db_url)
     meta, rows = leaderboard_rows(run_id, None, db_url)
     rows = blind_leaderboard_rows(rows, blind)
-    facts = run_process_facts(run_id, db_url)
+    if facts is None:
+        facts = run_process_facts(run_id, db_url)
     frame = pd.DataFrame(
         [
             {

@@ -70,5 +70,24 @@ def plain(text: str) -> str:
     return _AUTOLINK.sub("\\1\u2060", escaped)
 
 
+def gray(text: str) -> str:
+    """:func:`plain` text on one line, in grey (a caption's look inside a markdown block; escaped, it cannot close
+    the grey span early)."""
+    return f":gray[{plain(' '.join((text or '').split()))}]"
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A small table as markdown (every cell :func:`plain`, on one line): drawn as part of the markdown block around
+    it, where a table element of its own is one more component for the browser to draw."""
+
+    def cell(value: object) -> str:
+        return plain(" ".join(str(value).split())) if value is not None and value == value else "—"
+
+    head = "| " + " | ".join(cell(c) for c in frame.columns) + " |"
+    rule = "|" + "---|" * len(frame.columns)
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
 def png(b64: str) -> bytes:
     return base64.b64decode(b64)

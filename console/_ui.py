@@ -18,7 +18,7 @@ from console._blind import Blind, blinding
 from console._prewarm import Prewarm
 from console._sign_in import ANNOTATOR_KEY, browser_sessions, sidebar_sign_in, signed_in
 from console._state import CONTESTANT_KEY, RUN_KEY
-from console._text import md, plain, png, split_wide, unique_headers
+from console._text import gray, markdown_table, md, plain, png, split_wide, unique_headers
 from grader.storage import database_url
 
 __all__ = [  # the page-state keys (kept in the URL by console._state) and the helpers that live in their own modules
@@ -29,6 +29,8 @@ __all__ = [  # the page-state keys (kept in the URL by console._state) and the h
     "AuditKey",
     "build_audit_document",
     "browser_sessions",
+    "gray",
+    "markdown_table",
     "md",
     "plain",
     "png",
@@ -105,7 +107,8 @@ def _blinding(url: str, run_id: str, viewer: str | None, stamp: tuple[int, int])
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=64)
 def leaderboard(url: str, run_id: str, version: int | None, blind: Blind) -> tuple[dict[str, Any], pd.DataFrame]:
-    return _queries.leaderboard(run_id, url, blind=blind)
+    """The leaderboard's scores (its process and risk columns empty: :func:`process_facts_if_ready` fills them)."""
+    return _queries.leaderboard(run_id, url, blind=blind, facts={})
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=64)
@@ -193,12 +196,27 @@ def comparison_sets(url: str, run_id: str) -> pd.DataFrame | None:
     return None if rows is None else pd.DataFrame(rows)
 
 
-@st.cache_data(ttl=3600, show_spinner=False, max_entries=64)
-def process_facts(url: str, run_id: str) -> dict[str, dict[str, Any]]:
-    """Every contestant's process facts (from the trades or allocations), as the judges see them."""
+@st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
+def _contestant_facts(url: str, run_id: str, key: str) -> dict[str, Any] | None:
     from grader.reporting import run_process_facts
 
-    return run_process_facts(run_id, url)
+    return run_process_facts(run_id, url, contestants={key}).get(key)
+
+
+def contestant_facts(url: str, run_id: str, key: str) -> dict[str, Any] | None:
+    """One contestant's process facts (from the trades or allocations, as the judges see them): from the background
+    warm-up's when it has them (:func:`process_facts_if_ready`), else its own alone (a first view of the run does not
+    wait for every contestant's)."""
+    ready = process_facts_if_ready(url, run_id)
+    return ready.get(key) if ready is not None else _contestant_facts(url, run_id, key)
+
+
+def process_facts_if_ready(url: str, run_id: str) -> dict[str, dict[str, Any]] | None:
+    """Every contestant's process facts when the background warm-up has computed them (once per server process and
+    run, started after the page's script: :func:`prewarm_server`), else None: a page draws the rest at once and these
+    when they are ready."""
+    job = _prewarm().finished_facts(url, run_id)
+    return None if job is None else job.result()
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
@@ -310,6 +328,7 @@ def sidebar_run_picker() -> _queries.RunSummary | None:
     if st.sidebar.button("Refresh data", key="refresh"):
         st.cache_data.clear()
         audit_jobs().forget_failures()
+        _prewarm().forget()
         st.rerun()
     return by_id[st.session_state[RUN_KEY]]
 

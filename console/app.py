@@ -40,5 +40,7 @@ sidebar_sign_in()
 with links:
     for target in PAGES:
         st.page_link(target, query_params=link_params(target.title))
-prewarm_server(run)
-page.run()
+try:
+    page.run()
+finally:  # after the page: its own work comes first (a first view does not share the CPU with the warm-up)
+    prewarm_server(run)

@@ -139,11 +139,13 @@ if view is not None:
         f"{item.alias} exactly as the judges saw it (≈{record.token_estimate if record else 0} tokens, "
         "portfolio state before each decision included)"
     ):
-        st.code(record.user if record else "", language=None, wrap_lines=True)
+        st.text(record.user if record else "")
 else:
     st.markdown(f"#### {item.alias}: the anonymized decision record (≈{record.token_estimate if record else 0} tokens)")
+    # plain preformatted text: a code block (the browser highlighting and laying out tens of kB of prompt) took about
+    # a third of the page's time in a new tab
     with st.container(height=460):
-        st.code(record.user if record else "", language=None, wrap_lines=True)
+        st.text(record.user if record else "")
 
 
 def _form_key(number: int, generation: int) -> str:

@@ -23,6 +23,12 @@ RISK_GROUPS = {  # the columns do not all fit 1280 px: one group at a time (the 
     "Holdings and limits": ["decision", "as of close", "classes", "breaches", "not computed"],
 }
 
+
+def _decimals(n: int):  # noqa: ANN202
+    """A table cell's text: a score with ``n`` decimals, "—" for none."""
+    return lambda v: "—" if v is None or pd.isna(v) else f"{v:.{n}f}"
+
+
 st.title("Contestant")
 run = _ui.current_run()
 url = _ui.db_url()
@@ -89,23 +95,26 @@ else:
             for g in grades
         ]
     )
-    # a few rows each: static tables (a scrolling data grid per table is much more for the browser to draw)
+    # a few rows each: a static table (a scrolling data grid per table is much more for the browser to draw; this
+    # one's ten columns fit 1280 px as a table element, not as a markdown table), the sub-scores markdown tables (a
+    # table element more is more for the browser than a table inside a markdown block)
     one_decimal = ("composite", "reasoning", "evidence", "process", "outcome", "data reliability")
     st.table(axes.style.format(dict.fromkeys(one_decimal, "{:.1f}"), na_rep="—"), hide_index=True)
     labels = _ui.sub_score_labels(run.rubric_id)
     for axis in ("reasoning", "evidence"):  # full width: a column per judge, every judge visible at 1280 px
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
+        subs = subs.astype(object).map(_decimals(0))
         subs.index = [labels.get(i, i) for i in subs.index]
         subs.index.name = f"{axis} sub-score"
-        st.markdown(f"**{axis.capitalize()} sub-scores** (one column per judge)")
-        st.table(subs.style.format("{:.0f}", na_rep="—"))
-    for g in grades:
-        with st.container(border=True):
-            st.markdown(f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*")
-            st.markdown(_ui.plain(g.summary))
-            notes = {k: v for k, v in g.notes.items() if v}
-            if notes:
-                st.caption(_ui.plain(" · ".join(f"{k}: {v}" for k, v in notes.items())))
+        st.markdown(
+            f"**{axis.capitalize()} sub-scores** (one column per judge)\n\n{_ui.markdown_table(subs.reset_index())}"
+        )
+    for g in grades:  # one markdown block per judge: each element is one more component for the browser to draw
+        notes = {k: v for k, v in g.notes.items() if v}
+        card = [f"**{g.judge_id}** ({g.judge_family}) — verdict: *{_ui.plain(g.verdict)}*", _ui.plain(g.summary)]
+        if notes:
+            card.append(_ui.gray(" · ".join(f"{k}: {v}" for k, v in notes.items())))
+        st.container(border=True).markdown("\n\n".join(card))
 
 # ------------------------------------------------------------------ NAV
 st.subheader("NAV against the benchmark")
@@ -176,7 +185,7 @@ else:
 
 # ------------------------------------------------------------------ process facts
 st.subheader("Process facts (from the trades; what the judges see)")
-facts = _ui.process_facts(url, run.run_id).get(contestant.key)
+facts = _ui.contestant_facts(url, run.run_id, contestant.key)
 if not facts:
     st.info("Process facts unavailable: the season bundle could not be read.")
 elif facts.get("format") == "rounds":

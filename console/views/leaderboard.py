@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from console import _state, _ui
-from grader.reporting import RISK_LEGEND
+from grader.reporting import RISK_LEGEND, compact_facts, compact_risk
 
 st.title("Leaderboard")
 run = _ui.current_run()  # stops the page when there is no run
@@ -37,6 +37,11 @@ if blind.hides_any:
     )
 
 view = frame.copy()
+# the process facts and risk figures come from the season bundle (seconds on a large season, once per server process
+# and run, in the background): the scores are drawn at once, these columns when they are ready
+facts = _ui.process_facts_if_ready(_ui.db_url(), run.run_id)
+view["process"] = "computing…" if facts is None else [compact_facts(facts.get(k)) for k in view["contestant_id"]]
+view["risk"] = "computing…" if facts is None else [compact_risk(facts.get(k)) for k in view["contestant_id"]]
 for col in ("return", "benchmark_return", "alpha"):
     view[col] = view[col] * 100
 rounds_season = view["outcome_over"].notna().any()
@@ -112,6 +117,17 @@ st.caption(
     "Flagged: fewer judges than the panel lists (never official). Process: the facts the judges see in the "
     "whole-record section; the contestant page has them in full." + ("" if rounds_season else " " + RISK_LEGEND)
 )
+
+
+@st.fragment(run_every="1s")
+def _wait_for_facts() -> None:
+    if _ui.process_facts_if_ready(_ui.db_url(), run.run_id) is not None:
+        st.rerun()  # the whole page again, its process and risk columns filled
+    st.caption("⏳ Process facts and risk figures are being computed from the season bundle (once per server start).")
+
+
+if facts is None:
+    _wait_for_facts()
 
 if rounds_season:
     st.subheader("Outcome ranking: comparison sets")

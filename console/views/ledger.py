@@ -137,39 +137,47 @@ def _save(entry_id: int) -> None:
         st.session_state[f"ann_error_{entry_id}"] = f"Not recorded: {describe_error(exc)}"
 
 
+EVIDENCE_COLUMNS = ("symbol", "field", "value", "observed_at", "source")
+
+
+def _card_text(e: _queries.LedgerEntryView) -> str:
+    """A claim's head, words, clause, judge's and verifier's status, the point-in-time values it was checked against
+    and its flags as one markdown block: one element per card, not eight (each element, a table most, is a component
+    the browser draws, and a page has up to 50 cards)."""
+    head = (
+        f"**{e.contestant}** · {e.judge_id} · claim #{e.position + 1} · "
+        f"{e.decision_date.isoformat() if e.decision_date else 'no date'} · {e.symbol or 'no symbol'}"
+    )
+    if e.disagrees:
+        head += " · :orange[judge and verifier disagree]"
+    if e.lookahead:
+        head += " · :red[lookahead]"
+    link = "./ledger?" + urlencode({"run": run.run_id, "claim": e.id})
+    parts = [f"{head} · [link]({link})", f"> {_ui.plain(e.claim)}"]
+    if e.clause:
+        parts.append(_ui.gray(f"in the rationale: {e.clause}"))
+    parts.append(
+        f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
+        + (f" — {_ui.plain(e.judge_note)}" if e.judge_note else "")
+    )
+    how = "checked the judge's structured assertions" if e.check_path == "structured" else "read the claim's words"
+    parts.append(
+        f"Verifier ({how}): {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
+        f"{_ui.plain(e.verifier_reason) or 'no reason given'}"
+    )
+    if e.evidence:
+        ev = pd.DataFrame(e.evidence)
+        parts.append(_ui.markdown_table(ev[[c for c in EVIDENCE_COLUMNS if c in ev.columns]]))
+    else:
+        cited = ", ".join(e.cited_fields) or "—"
+        parts.append(_ui.gray(f"No point-in-time value was found for the cited fields: {cited}"))
+    parts += [_ui.gray(f"⚑ {flag}: {e.flag_reasons.get(flag, '') or 'no reason recorded'}") for flag in e.flags]
+    return "\n\n".join(parts)
+
+
 for e in result.entries:
     with st.container(border=True):
-        head = (
-            f"**{e.contestant}** · {e.judge_id} · claim #{e.position + 1} · "
-            f"{e.decision_date.isoformat() if e.decision_date else 'no date'} · {e.symbol or 'no symbol'}"
-        )
-        if e.disagrees:
-            head += " · :orange[judge and verifier disagree]"
-        if e.lookahead:
-            head += " · :red[lookahead]"
-        link = "./ledger?" + urlencode({"run": run.run_id, "claim": e.id})
-        st.markdown(f"{head} · [link]({link})")
-        st.markdown(f"> {_ui.plain(e.claim)}")
-        if e.clause:
-            st.caption(f"in the rationale: {_ui.plain(e.clause)}")
-        left, right = st.columns(2)
-        left.markdown(
-            f"Judge: {STATUS_ICON.get(e.judge_status, '')} **{e.judge_status}**"
-            + (f" — {_ui.plain(e.judge_note)}" if e.judge_note else "")
-        )
-        how = "checked the judge's structured assertions" if e.check_path == "structured" else "read the claim's words"
-        right.markdown(
-            f"Verifier ({how}): {STATUS_ICON.get(e.verifier_status, '')} **{e.verifier_status}** — "
-            f"{_ui.plain(e.verifier_reason) or 'no reason given'}"
-        )
-        if e.evidence:
-            ev = pd.DataFrame(e.evidence)
-            keep = [c for c in ("symbol", "field", "value", "observed_at", "source") if c in ev.columns]
-            st.table(ev[keep])
-        else:
-            st.caption(f"No point-in-time value was found for the cited fields: {', '.join(e.cited_fields) or '—'}")
-        for flag in e.flags:
-            st.caption(f"⚑ {flag}: {_ui.plain(e.flag_reasons.get(flag, '')) or 'no reason recorded'}")
+        st.markdown(_card_text(e))
         for a in e.annotations:  # st.text: no markdown at all, so no link, image or formatting is ever made
             st.text(
                 f"Note by {a.annotator} ({a.created_at:%Y-%m-%d %H:%M}): {a.status}"

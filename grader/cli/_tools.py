@@ -86,11 +86,10 @@ def console_cmd(
     import sys
 
     app_path = Path(__file__).resolve().parents[2] / "console" / "app.py"
-    cmd = [
+    cmd = [  # streamlit run, the pages' modules imported before the server answers (console/_serve.py)
         sys.executable,
         "-m",
-        "streamlit",
-        "run",
+        "console._serve",
         str(app_path),
         "--server.address",
         "127.0.0.1",
@@ -102,6 +101,8 @@ def console_cmd(
         "false",
         "--client.toolbarMode",
         "minimal",
+        "--server.fileWatcherType",
+        "none",
     ]
     console.print(f"console on http://127.0.0.1:{port}")
     raise typer.Exit(subprocess.call(cmd))

@@ -99,6 +99,8 @@ def console_process(db_url: str, annotators: Path, cwd: Path):
         "GRADER_DATABASE_URL": db_url,
         "GRADER_ANNOTATORS_FILE": str(annotators),
         "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        # this checkout's code, not the one the virtualenv's editable install points to (another worktree's)
+        "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
     }
     proc = subprocess.Popen(
         cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True

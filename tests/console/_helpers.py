@@ -63,6 +63,31 @@ def page_text(at) -> str:
     return "\n".join(parts)
 
 
+def markdown_tables(at) -> list:
+    """The tables drawn inside markdown blocks on the page (``console._ui.markdown_table``), as DataFrames of their
+    cells' text (escapes undone)."""
+    import re
+
+    import pandas as pd
+
+    def cells(line: str) -> list[str]:
+        parts = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+        return [re.sub(r"\\(.)", r"\1", p.strip()).replace("\u2060", "") for p in parts]
+
+    tables = []
+    for element in at.markdown:
+        lines = str(element.value).split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
+                rows = []
+                for row in lines[i + 2 :]:
+                    if not row.startswith("| "):
+                        break
+                    rows.append(cells(row))
+                tables.append(pd.DataFrame(rows, columns=cells(line)))
+    return tables
+
+
 def write_forms(at) -> list:
     """The form buttons that write (the sidebar's sign-in form excepted)."""
     return [b for b in at.form_submit_button if b.key != "sign_in_button"]

@@ -11,6 +11,7 @@ from grader.storage import HumanGradeRow, LedgerAnnotationRow, RunRow, session_s
 from tests.console._helpers import (
     app_test,
     audit_sections,
+    markdown_tables,
     open_audit_section,
     page_text,
     sign_in,
@@ -40,6 +41,11 @@ def test_every_page_renders_without_error_and_labels_the_mock_run(console_env):
 def test_leaderboard_lists_every_contestant_with_scores(console_env):
     at = app_test().run()
     assert at.title[0].value == "Leaderboard"
+    for _ in range(600):  # the process facts are computed in the background: the scores are drawn first
+        if "computing…" not in set(at.dataframe[0].value["process"]):
+            break
+        time.sleep(0.1)
+        at.run()
     frame = at.dataframe[0].value
     assert list(frame["contestant"]) and set(frame["contestant"]) == {"Model One", "Model Two"}
     for col in ("total", "reasoning_median", "efficiency", "outcome_axis", "return", "band", "judge_spread", "process"):
@@ -58,12 +64,14 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     at = app_test().run()
     at.switch_page("views/contestant.py").run()
     assert not at.exception
-    # the judges' few-row tables are static tables; the long ones (a row per decision) are drawn when opened
+    # the judges' few-row tables are a static table and markdown tables; the long ones (a row per decision) are
+    # drawn when opened
     judges = at.table[0].value
     assert sorted(judges["judge"]) == ["judge-anthropic", "judge-openai", "judge-xai"]
-    sub_reasoning, sub_evidence = at.table[1].value, at.table[2].value
-    assert sorted(sub_reasoning.columns) == sorted(judges["judge"]) and len(sub_reasoning) == 10
-    assert "Thesis quality" in list(sub_reasoning.index)
+    sub_reasoning, sub_evidence = markdown_tables(at)
+    assert sub_reasoning.iloc[:, 1:].stack().str.fullmatch(r"\d+|—").all()  # whole numbers
+    assert sorted(sub_reasoning.columns[1:]) == sorted(judges["judge"]) and len(sub_reasoning) == 10
+    assert sub_reasoning.columns[0] == "reasoning sub-score" and "Thesis quality" in list(sub_reasoning.iloc[:, 0])
     assert len(sub_evidence) == 7
     assert any(m.label == "Return" for m in at.metric)  # NAV replayed: outcome metrics shown
     assert "NAV unavailable" not in page_text(at)
@@ -96,7 +104,8 @@ def test_ledger_review_filters_and_annotation_requires_sign_in(console_env):
     assert "Sign in (sidebar) to record" in text and not write_forms(at)  # no anonymous write path
     total = int(text.split("**")[1])
     assert total > 0
-    assert "Verifier (read the claim's words):" in text and "market/prices.csv" in str([t.value for t in at.table])
+    assert "Verifier (read the claim's words):" in text
+    assert "| market/prices.csv |" in text.replace("\\", "")  # the evidence table, its cells escaped plain text
     at.radio(key="ledger_disagree").set_value("disagreements").run()
     disagreements = int(page_text(at).split("**")[1])
     at.radio(key="ledger_disagree").set_value("agreements").run()

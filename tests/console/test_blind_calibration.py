@@ -3,13 +3,14 @@ item's author nor any judge's score, grade or ledger for it on any page until th
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from grader.calibration import build_set, grade_set
 from grader.panel import grade_season
-from tests.console._helpers import app_test, page_text, sign_in
+from tests.console._helpers import app_test, markdown_tables, page_text, sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = "set6-reference"
@@ -128,6 +129,11 @@ def _page(name: str, tokens, item: int | None = None):
     for key in ("contestant_thrash_open", "contestant_risk_open", "contestant_timeline_open"):
         at.session_state[key] = True  # the contestant page's tables drawn on demand: opened, checked too
     sign_in(at.run(), "alice", tokens["alice"])
+    for _ in range(600):  # the leaderboard's process and risk columns (computed in the background): checked filled
+        if "computing…" not in _frames_text(at):
+            break
+        time.sleep(0.1)
+        at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -146,7 +152,8 @@ def test_no_page_shows_an_ungraded_items_author_or_judge_scores(calibration_run)
         assert not [w for w in words if w in text], name
     at = _page("views/contestant.py", tokens, item=3)
     assert "hidden until you have graded it" in page_text(at)
-    assert not any("composite" in d.value.columns for d in [*at.dataframe, *at.table])  # no judge axes table
+    tables = [d.value for d in [*at.dataframe, *at.table]] + markdown_tables(at)
+    assert not any("composite" in t.columns for t in tables)  # no judge axes table
     at = _page("views/audits.py", tokens)
     assert "withheld until you have graded every item" in page_text(at)
 
@@ -158,6 +165,7 @@ def test_after_grading_an_item_its_author_and_judges_are_shown(calibration_run):
     at = _page("views/contestant.py", annotators[1], item=3)
     assert authors[3][1] in page_text(at)
     assert any("composite" in d.value.columns for d in at.table)
+    assert any(t.columns[0] == "reasoning sub-score" for t in markdown_tables(at))
     assert any("rationale" in d.value.columns for d in at.dataframe)  # the timeline, opened
     at = _page("views/leaderboard.py", annotators[1])
     text = _frames_text(at)

@@ -103,6 +103,20 @@ def test_judge_text_in_markdown_makes_no_link_of_a_bare_url_or_email():
     )
 
 
+def test_text_inside_a_card_block_cannot_break_out_of_its_grey_span_or_table_cell():
+    import pandas as pd
+
+    from console._ui import gray, markdown_table
+
+    line = gray("a] :red[b](https://x.example/i.png)\n![img](y)")
+    assert line.startswith(":gray[") and line.endswith("]") and "\n" not in line
+    assert "]" not in line[len(":gray[") : -1].replace("\\]", "")  # every bracket inside escaped
+    table = markdown_table(pd.DataFrame({"field": ["a|b", None], "value": ["x\ny", 1.5]}))
+    head, rule, *rows = table.split("\n")
+    assert head == "| field | value |" and rule == "|---|---|" and len(rows) == 2  # a newline never ends a row
+    assert rows[0] == "| a\\|b | x y |" and rows[1] == "| — | 1\\.5 |"  # a pipe cannot start a cell
+
+
 def test_an_over_long_note_is_refused_with_a_message_and_nothing_stored(console_env):
     from grader.storage import LedgerAnnotationRow
 

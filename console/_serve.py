@@ -1,0 +1,37 @@
+"""``python -m console._serve APP [streamlit run options]``: ``streamlit run APP`` with the modules the pages import
+loaded first (``grader console`` starts the console this way).
+
+Streamlit imports a page's modules on the first page view after the server starts: pandas, pyarrow, SQLAlchemy, the
+grader's storage, scoring and reporting packages (about 800 modules, 1 to 2 s of CPU on a small machine). Loaded
+here, before the server answers, that first view (a person opening the console) does not wait for them. They are
+loaded before Streamlit starts its server rather than beside it: two threads importing the same packages at once can
+wait for each other's import locks.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def import_pages() -> None:
+    """Import what the pages and their first reads import (the same modules a first page view would load)."""
+    import pyarrow  # noqa: F401 - every data grid
+    from matplotlib.backends import backend_agg  # noqa: F401 - the contestant page's chart
+
+    import console._queries  # noqa: F401
+    import console._ui  # noqa: F401
+    import console._writes  # noqa: F401
+    import grader.panel.leaderboard  # noqa: F401 - the leaderboard's rows
+    import grader.scoring  # noqa: F401
+    from grader.reporting import compact_facts, run_process_facts, run_risk_evidence  # noqa: F401 - loaded when read
+
+
+def main(argv: list[str]) -> int:
+    import_pages()
+    from streamlit.web import cli
+
+    return cli.main(args=["run", *argv], prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
