@@ -21,10 +21,29 @@ _MADE = (
     r"\bruns?\s+on\b|\brunning\s+on\b|\bbased\s+on\b|\bspeaking\s+(?:as|for)\b|\bon\s+behalf\s+of\b|"
     r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b"
 )
+_SPEAKER_TAIL = (
+    r"(?:[\w.\-/]*\d[\w.\-/]*|(?-i:[A-Z][\w.\-/]*)|(?-i:[a-z][\w.]*[-/][\w.\-/]*)|(?i:mini|pro|max|flash|fast|lite|"
+    r"large|medium|small|nano|turbo|preview|exp|instruct|chat|coder|reasoner|reasoning|thinking|heavy|latest|base|"
+    r"plus|ultra|beta|assistant|agent|model|trading|research|ai|bot|team))"
+)
+"""The words a speaker's name carries before its speech word ("Claude Sonnet 4.5 speaking", "grok-4 fast reasoning
+view", "qwen3-235b-a22b (thinking) take"): a version, a capitalised name part, an id part or a variant word; not
+ordinary words, which make a noun phrase about something else ("The mistral wind cut solar output ...": a wind).
+"""
 _ROLE = (
     r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|"
     r"training|llm|ai|engine|variant|sibling|version|release|reasoner|reasoning\s+model|instance)"
 )
+
+
+_SPEAKER_ROLE = r"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
+_PRODUCT_EVENT = (
+    r"[^.;\n]{0,40}?\b(?:ships|shipped|shipping|launch\w*|rolled|rolls|rolling|released|arrives|arrived|integrat\w*|"
+    r"added|adds|passed|topped|tops|reached|gained|lost|users|downloads|revenue|subscri\w+|(?:is|are)\s+(?:now\s+)?"
+    r"(?:available|live|free|priced|bundled|offered))\b"
+)
+"""An event that follows "the X assistant" in the news ("The Grok assistant now ships in Tesla vehicles"): the
+product, not the speaker ("the Qwen desk recommends" stays a self-description)."""
 
 
 def name_pieces(name: str) -> list[str]:
@@ -109,7 +128,8 @@ def frame_patterns(
         (
             "label",
             make(
-                rf"(?im)^[ \t]*(?:--|[\u2014\u2013])[ \t]*(?P<who>{ident})(?!['\u2019]s\b)(?=[ \t]*(?:$|[,/|(]|\s+\w))"
+                rf"(?im)^[ \t]*(?:--|[\u2014\u2013])[ \t]*(?:(?i:(?:written|posted|sent|signed|generated|produced|drafted)"
+                rf"\s+(?:by|from)|from)[ \t]+(?:the[ \t]+)?)?(?P<who>{ident})(?!['\u2019]s\b)(?=[ \t]*(?:$|[,/|(#]|\s+\w))"
             ),
         ),
         # a copyright line or a citation of the text itself: "(c) 2026 Mistral AI", "(DeepSeek-AI, 2026, this note)"
@@ -194,7 +214,53 @@ def frame_patterns(
                 rf"\s+(?i:the\s+)?(?:[\w'\u2019-]+\s+){{0,2}}?(?P<who>{ident})"
             ),
         ),
+        # who wrote the text, said with no subject: "Drafted by the Tongyi Lab model on Alibaba Cloud:", "Composed by
+        # Gemini." (a model noun after the name, or the sentence ends: "Drafted by Google's lawyers, the settlement
+        # ..." is news)
+        (
+            "self_reference",
+            make(
+                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:drafted|written|generated|produced|composed|prepared|authored)\s+by)"
+                rf"\s+(?i:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=(?:['\u2019]s)?\s+(?i:{_ROLE})\b|"
+                rf"\s*[.:;]|\s*$)"
+            ),
+        ),
         ("label", compound),
+        # a former name said with no subject: "Formerly shipped as Bard.", "(Previously released to you as Bard.)"
+        # (the name ends the sentence; "Formerly known as Bard, Gemini now ..." names the product: news)
+        (
+            "self_reference",
+            make(
+                rf"(?im)(?:^|(?<=[.!?(]\s)|(?<=[.!?(]))\s*(?:formerly|previously|once|originally)\s+"
+                rf"(?:[\w-]+\s+){{0,4}}?(?:as|called|named)\s+(?P<who>{ident})(?=\s*[.!)]|\s*$)"
+            ),
+        ),
+        # a sign-off phrase and who signs: "Signing off, the ChatGPT instance on seat 3."
+        (
+            "signature",
+            make(
+                rf"(?i)\bsigning\s+off\s*[,:\u2014\u2013-]\s*(?:the\s+|your\s+)?(?:[\w-]+\s+){{0,2}}?"
+                rf"(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)"
+            ),
+        ),
+        # the text's own noun and where it comes from: "this note comes from xAI", "The view is from a Gemini model"
+        (
+            "self_reference",
+            make(
+                rf"(?i)\b(?:this|the)\s+(?:note|view|commentary|analysis|rationale|output|memo|write-?up|message|"
+                rf"answer|response|recommendation)\s+(?:comes?|came|is|was)\s+(?:straight\s+)?from\s+"
+                rf"(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})(?=(?:['\u2019]s)?\s+{_ROLE}\b|"
+                rf"\s*[,.;:)]|\s*$)"
+            ),
+        ),
+        # a request to a lab's API host: "POST dashscope.aliyuncs.com/...", "api.deepseek.com/chat"
+        (
+            "label",
+            make(
+                rf"(?i)(?:\b(?-i:POST|GET|PUT|PATCH)|\bcurl)\s+(?:-\S+\s+)*(?:https?://)?(?P<who>[\w.\-]*?{ident}[\w.\-/]*)|"
+                rf"(?<![\w.])(?:https?://)?(?P<who2>(?:api|console|platform)\.(?:[\w-]+\.)*?{ident}\.[a-z]{{2,}}[\w./\-]*)"
+            ),
+        ),
         # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
         # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
         ("self_reference", make(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
@@ -268,8 +334,8 @@ def frame_patterns(
         (
             "signature",
             make(
-                rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
-                rf"(?:\s*\([^)]{{0,40}}\))?)\s*{speech}"
+                rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}"
+                rf"(?:[\s\-/]{_SPEAKER_TAIL}){{0,4}}?(?:\s*\([^)]{{0,40}}\))?)\s*{speech}"
             ),
         ),
         (
@@ -285,8 +351,8 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?i)\b(?:the|our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+"
-                rf"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
+                rf"(?i)\b(?:(?:our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+{_SPEAKER_ROLE}|"
+                rf"the\s+(?P<who2>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+{_SPEAKER_ROLE}(?!{_PRODUCT_EVENT}))"
             ),
         ),
         ("signature", make(rf"(?im)^\s*(?P<who>{ident}[\w.\-/]*)\s*(?:\([^)]{{0,40}}\))?\s*(?:→|->|\|)")),
@@ -396,7 +462,12 @@ def frame_patterns(
         ),
         (
             "self_reference",
-            make(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b"),
+            # "X-built, I", "a Meta trained model": an adjective of the author; with a space and no model noun
+            # after it, "R1 made Chinese AI investable" is a clause whose subject is the name (news)
+            make(
+                rf"(?i)(?P<who>{ident})(?:-(?:built|made|trained|powered|backed|native|based)\b|"
+                rf"\s(?:built|made|trained|powered|backed|native|based)\b(?=\s*(?:,|\(|{_ROLE}\b|I\b|we\b|me\b|us\b|this\b)))"
+            ),
         ),
     ]
     return inherent, frames
