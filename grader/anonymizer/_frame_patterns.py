@@ -56,11 +56,16 @@ def names_alternation(names: Sequence[str]) -> str:
     return "|".join(r"[\s\-_.]?".join(re.escape(p) for p in name_pieces(w)) for w in names)
 
 
+_NAME_END = r"(?![^\W_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+"""Where a name ends: before anything but a letter or digit, or before kana, a CJK ideograph or Hangul, which run on
+with no space ("저희 Claude는", "Claude的": the particle is no part of the name)."""
+
+
 def ident_source(alt: str) -> str:
     """Any name of ``alt`` with its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick"."""
     return (
         rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
-        rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])"
+        rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*{_NAME_END}"
     )
 
 
@@ -235,6 +240,15 @@ def frame_patterns(
                 rf"(?:[\w-]+\s+){{0,4}}?(?:as|called|named)\s+(?P<who>{ident})(?=\s*[.!)]|\s*$)"
             ),
         ),
+        # where the text was typed, with no subject: "Typed in the ChatGPT app, so ...", "Sent from Le Chat.",
+        # "Posted via Qwen Chat:"
+        (
+            "self_reference",
+            make(
+                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:typed|sent|posted|written|composed|drafted|answered|replied)\s+"
+                rf"(?:in|from|via|through|on|with)\s+(?:the\s+|my\s+)?)(?P<who>{ident})"
+            ),
+        ),
         # a sign-off phrase and who signs: "Signing off, the ChatGPT instance on seat 3."
         (
             "signature",
@@ -300,13 +314,14 @@ def frame_patterns(
                 rf"console|playground|platform|model|weights)\b|[\s.,;:)\]]|$)"
             ),
         ),
-        # "I am X" in other languages: "Я — Лама 4", "私は「クロード」", "저는 ‘딥시크’", "我是通义千问",
+        # "I am X" in other languages: "Я — Лама 4", "私は「クロード」", "저는 ‘딥시크’", "我是通义千问", and "we X" in
+        # Chinese and Korean ("我们通义千问团队", "저희 Claude는"),
         # "Je suis un modèle Mistral", "Ich bin Claude", "Soy Gemini"
         (
             "self_reference",
             make(
                 rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
-                rf"저는|나는|我是|我叫|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
+                rf"저는|나는|저희|우리는|我是|我叫|我们|我們|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
                 rf"(?i:(?:un|une|ein|eine|el|la|il|o|a)\s+)?(?i:(?:modèle|modell|modelo|agent|"
                 rf"assistant|asistente)\s+)?(?i:(?:de|von|di)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
             ),
@@ -462,10 +477,12 @@ def frame_patterns(
         ),
         (
             "self_reference",
-            # "X-built, I", "a Meta trained model": an adjective of the author; with a space and no model noun
-            # after it, "R1 made Chinese AI investable" is a clause whose subject is the name (news)
+            # "X-built, I", "a Meta trained model", "Alibaba Group made me": an adjective of the author, or its maker
+            # (a corporate word may stand between); with a space and no model noun, comma or first person after
+            # it, "R1 made Chinese AI investable" is a clause whose subject is the name (news)
             make(
-                rf"(?i)(?P<who>{ident})(?:-(?:built|made|trained|powered|backed|native|based)\b|"
+                rf"(?i)(?P<who>{ident})(?:\s+(?:Group|Inc|Corp|Cloud|Labs?|Research))?(?:-(?:built|made|trained|powered|"
+                rf"backed|native|based)\b|"
                 rf"\s(?:built|made|trained|powered|backed|native|based)\b(?=\s*(?:,|\(|{_ROLE}\b|I\b|we\b|me\b|us\b|this\b)))"
             ),
         ),

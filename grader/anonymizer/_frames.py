@@ -377,7 +377,10 @@ class Frames:
                         lead = len(c) - len(c.lstrip())
                         found.append(FrameSpan(pos + lead, pos + len(c.rstrip()), "label"))
                     pos += len(c) + 1
-        sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
+        # sentences end at a full stop in any script ("本分析由 DeepSeek 生成。DeepSeek 带动的...": two sentences)
+        sentences = [
+            (m.start(), m.end()) for m in re.finditer(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]?", text)
+        ]
         framed: list[tuple[int, int]] = []  # sentences that hold an authorship frame
         labels: list[tuple[int, int]] = []  # the labels' own extent: "[xAI / grok-4]", "qwen@dashscope", a key line
         for rule in self._rules if windows else ():  # no window: nothing to match

@@ -236,6 +236,14 @@ def test_as_in_other_languages_is_a_frame_only_with_a_model_word(family, text):
         ("alibaba", "curl -s https://dashscope.aliyuncs.com/api/v1 | jq .order", "aliyuncs"),
         # "X made/built" before the first person or a model noun: the author's maker
         ("google", "Google built me to be careful, so: flat QQQ.", "Google"),
+        # where the text was typed, with no subject
+        ("openai", "Typed in the ChatGPT app on a train: buy XLF.", "ChatGPT"),
+        ("mistral", "Sent from Le Chat. Long EWQ.", "Le Chat"),
+        # the maker with a corporate word between it and "made"
+        ("alibaba", "Although Alibaba Group made me, I'm neutral on BABA.", "Alibaba"),
+        # "we X" in Chinese and Korean
+        ("alibaba", "我们通义千问团队看好港股。", "通义千问"),
+        ("anthropic", "저희 Claude는 TLT를 매수합니다.", "Claude"),
         # the o-series: OpenAI's reasoning line, by its series name (a name of the lexicon, in a frame)
         ("openai", "I'm an o-series model, so I sell HYG.", "o-series"),
     ],
@@ -311,6 +319,17 @@ def test_holdout8_frames_name_the_author(family, text, gone):
 )
 def test_holdout8_market_news_of_the_same_shape_stays(family, text, kept):
     assert kept in _scrub(family, text)
+
+
+def test_a_sentence_ends_at_a_full_width_stop():
+    """A frame in a Chinese sentence does not reach the next one ("。" ends a sentence as "." does)."""
+    out = _scrub("alibaba", "我是千问。阿里巴巴的千问App下载量破千万。")
+    assert "阿里巴巴的千问App下载量破千万" in out and "我是千问" not in out
+
+
+def test_typed_on_a_product_as_news_stays():
+    text = "Orders typed into the ChatGPT app rose 40%, a tailwind for MSFT."
+    assert "ChatGPT app rose 40%" in _scrub("openai", text)
 
 
 def test_a_plural_of_no_name_after_we_stays():
