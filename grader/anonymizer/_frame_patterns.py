@@ -2,7 +2,7 @@
 self-descriptions, each with the named author in its ``who`` group.
 
 Each pattern holds the alternation of every identity name (some 450 names, 14 kB, in a season of model names), and
-compiling it is most of the cost (25-30 ms a pattern, 42 patterns). ``loose_names`` is a short stand-in that matches
+compiling it is most of the cost (25-30 ms a pattern, 56 patterns). ``loose_names`` is a short stand-in that matches
 every string the alternation can match (and more): a frame pattern built around it (its *sieve*, cheap to compile)
 finds something in every window where the frame pattern itself would, so ``_frames.Frames`` compiles a frame pattern
 only once its sieve has found something, and skips the windows where the sieve finds nothing."""

@@ -13,6 +13,10 @@ could never find what the scrubber missed. This one shares nothing with it: it r
   signing off", "tongyi view:";
 - **the author's own model line** (its family's lines and the words of its model id) outside a market clause (a
   sentence that names a traded symbol or a market event: launch, release, revenue, capex, deal, shares, ...).
+- **a model named by structure alone**, read over the whole text: a version with its variant and no product before
+  it ("2.5 Pro", "5-mini", "3.3-70B"), a name in a lower-case path, the first person plural by a model line ("We
+  Groks"), the first person before a name in a script without spaces ("我们通义千问"), "由 X 生成", and a caveat on the
+  author's own model line ("GPT-5 mini can't see intraday prices", whatever market word follows).
 
 A hit refuses the prompt (the run leaves a stated gap); it never rewrites anything. Placeholders the scrubber
 writes ("[model]", "[provider]", "[self-reference]", "Contestant C") are not identities.
@@ -93,9 +97,9 @@ _MARKET_EVENT = re.compile(
     r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*)\b"
 )
 _BARE_VERSION = re.compile(
-    r"(?<![\w$.,/\-])(?<![A-Za-z]\s)(?<![A-Za-z]'s\s)(?:\d{1,2}(?:\.\d{1,2})?[\s\-](?-i:Pro|Flash(?:-Lite)?|Ultra|Nano|"
-    r"Sonnet|Opus|Haiku|Maverick|Scout|Large|Medium|Small|Max|Plus|Turbo)|\d{1,2}(?:\.\d{1,2})?-(?:mini|nano|turbo)|"
-    r"\d{1,2}\.\d{1,2}-\d{1,3}[bB]|\d{2,3}[bB]-[aA]\d{1,2}[bB])(?![\w])"
+    r"(?<![\w$.,/\-])(?<![A-Za-z]\s)(?<![A-Za-z]'s\s)(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|"
+    r"Sonnet|Opus|Haiku|Maverick|Scout)|[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|"
+    r"[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])(?![\w])"
 )
 """A model's version and variant written alone, where no product name stands before it ("2.5 Pro", "4.5 Sonnet",
 "5-mini", "3.3-70B", "235B-A22B"): a model named by its number; "iPhone 17 Pro", "Galaxy S25 Ultra" have their

@@ -327,6 +327,19 @@ def test_a_sentence_ends_at_a_full_width_stop():
     assert "阿里巴巴的千问App下载量破千万" in out and "我是千问" not in out
 
 
+@pytest.mark.parametrize(
+    ("family", "text", "kept"),
+    [
+        ("anthropic", "私は Claude です。Anthropic の大阪拠点開設は追い風です。", "Anthropic の大阪拠点開設"),
+        ("xai", "作为 xAI 的模型，我看好电力股：xAI 的新数据中心需要大量电力。", "xAI 的新数据中心"),
+    ],
+)
+def test_the_author_s_lab_is_never_read_across_a_full_width_stop(family, text, kept):
+    """The author's own lab beside its scrubbed name ends at a full-width stop, colon or semicolon: the lab in the
+    next piece is news."""
+    assert kept in _scrub(family, text)
+
+
 def test_typed_on_a_product_as_news_stays():
     text = "Orders typed into the ChatGPT app rose 40%, a tailwind for MSFT."
     assert "ChatGPT app rose 40%" in _scrub("openai", text)

@@ -100,6 +100,7 @@ def test_the_guard_refuses_holdout8_placements(family, model, text):
         ("openai", "gpt-5", "Sales rose 5.5% and margins 1.2 points; SPY flat."),  # figures, no variant word
         ("anthropic", "claude-opus-4-7", "Anthropic's Series F closed at a $183B valuation."),  # a funding series
         ("meta", "llama-4-maverick", "Capex at Microsoft/Amazon/Meta keeps rising; long NVDA."),  # a list, no path
+        ("google", "gemini-3-1-pro", "| beta | 0.45\nPro forma EPS rose; long GOOGL."),  # a figure, a line, a word
     ],
 )
 def test_the_guard_lets_holdout8_market_news_through(family, model, text):
