@@ -29,6 +29,7 @@ def main() -> None:
         "holdout5",
         "holdout6",
         "holdout7",
+        "holdout8",
     ):
         result = score(load(name), lambda out, a: LeakGuard(a.provider_family, a.model, symbols).find(out))
         past = len(set(result.leaking) - set(result.refused))

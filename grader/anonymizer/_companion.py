@@ -8,11 +8,15 @@ import re
 
 from grader.anonymizer import _patterns as P
 from grader.anonymizer._detector import Group
-from grader.anonymizer._market import MARKET_WORDS, PIECE_ENDS, about_topic
+from grader.anonymizer._market import MARKET_WORDS, MONEY, PIECE_ENDS, about_topic
 
 _PLACED = re.compile(r"\[(?:model|self-reference|undisclosed|provider)\]")
 """What the scrubber put in place of an identity (a piece holding one is about the author)."""
-_PIECE_END = re.compile(r"[!?;:\n|\u2014\u2013]|\.(?=\s|$)|\s-\s")
+_PIECE_END = re.compile(r"[!?;:\n|\u2014\u2013\u3002\uff01\uff1f\uff1a\uff1b]|\.(?=\s|$)|\s-\s")
+_FULL_WIDTH_ENDS = ("\u3002", "\uff01", "\uff1f", "\uff1a", "\uff1b")
+"""The full stops, colons and semicolons of Chinese and Japanese, which end a piece as their ASCII forms do: "私は
+[self-reference] です。Anthropic の東京オフィス開設は ...", "我看好美光：xAI 的 Colossus 扩建 ..." name the lab in the next
+piece, not beside the author's name."""
 _RECORD = re.compile(r"\{[^{}\n]*\}")
 _WHOLE_VALUE_END = re.compile(r"[\"']?\s*(?:[,}]|$)")
 _WORD = re.compile(r"\w+")
@@ -58,15 +62,19 @@ def _gaps_to_placeholders(piece: tuple[int, int], text: str, g: Group) -> list[s
 def names_own_lab(text: str, g: Group, author_family: str | None, tickers: re.Pattern[str] | None) -> bool:
     """The author's own lab named within four words of its scrubbed name in the same piece ("[model]（Google 製）",
     "[model], reporting for the OpenAI seat"), or as a whole value of a record that holds it ('{"signer":"[model]",
-    "org":"alibaba"}'), with no news word or ticker in the lab's own clause: the author describing itself. Another
-    lab, or the author's lab in news ("Meta Platforms (META) cut ..."), stays."""
+    "org":"alibaba"}'), with no news word, sum of money ("$50B US data-center plan") or ticker in the lab's own
+    clause: the author describing itself. Another lab, or the author's lab in news ("Meta Platforms (META) cut
+    ..."), stays."""
     if author_family is None or provider_family(text[g.start : g.end]) != author_family:
         return False
-    lo = max(text.rfind(c, 0, g.start) for c in PIECE_ENDS) + 1
-    found = [i for i in (text.find(c, g.end) for c in PIECE_ENDS) if i != -1]
+    ends = (*PIECE_ENDS, *_FULL_WIDTH_ENDS)  # the lab beside its name never across a piece's end, in any script
+    lo = max(text.rfind(c, 0, g.start) for c in ends) + 1
+    found = [i for i in (text.find(c, g.end) for c in ends) if i != -1]
     hi = min(found) if found else len(text)
-    if MARKET_WORDS.search(text, max(lo, g.start - 40), min(hi, g.end + 40)) or (
-        tickers is not None and tickers.search(text, lo, hi)
+    if (
+        MARKET_WORDS.search(text, max(lo, g.start - 40), min(hi, g.end + 40))
+        or MONEY.search(text, max(lo, g.start - 80), min(hi, g.end + 80))
+        or (tickers is not None and tickers.search(text, lo, hi))
     ):
         return False  # news of the lab in its own clause, even beside the author's name: kept
     record = _RECORD_VALUE.search(text, max(0, g.start - 40), g.start)

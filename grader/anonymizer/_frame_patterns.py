@@ -2,7 +2,7 @@
 self-descriptions, each with the named author in its ``who`` group.
 
 Each pattern holds the alternation of every identity name (some 450 names, 14 kB, in a season of model names), and
-compiling it is most of the cost (25-30 ms a pattern, 42 patterns). ``loose_names`` is a short stand-in that matches
+compiling it is most of the cost (25-30 ms a pattern, 56 patterns). ``loose_names`` is a short stand-in that matches
 every string the alternation can match (and more): a frame pattern built around it (its *sieve*, cheap to compile)
 finds something in every window where the frame pattern itself would, so ``_frames.Frames`` compiles a frame pattern
 only once its sieve has found something, and skips the windows where the sieve finds nothing."""
@@ -21,10 +21,29 @@ _MADE = (
     r"\bruns?\s+on\b|\brunning\s+on\b|\bbased\s+on\b|\bspeaking\s+(?:as|for)\b|\bon\s+behalf\s+of\b|"
     r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b"
 )
+_SPEAKER_TAIL = (
+    r"(?:[\w.\-/]*\d[\w.\-/]*|(?-i:[A-Z][\w.\-/]*)|(?-i:[a-z][\w.]*[-/][\w.\-/]*)|(?i:mini|pro|max|flash|fast|lite|"
+    r"large|medium|small|nano|turbo|preview|exp|instruct|chat|coder|reasoner|reasoning|thinking|heavy|latest|base|"
+    r"plus|ultra|beta|assistant|agent|model|trading|research|ai|bot|team))"
+)
+"""The words a speaker's name carries before its speech word ("Claude Sonnet 4.5 speaking", "grok-4 fast reasoning
+view", "qwen3-235b-a22b (thinking) take"): a version, a capitalised name part, an id part or a variant word; not
+ordinary words, which make a noun phrase about something else ("The mistral wind cut solar output ...": a wind).
+"""
 _ROLE = (
     r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|"
     r"training|llm|ai|engine|variant|sibling|version|release|reasoner|reasoning\s+model|instance)"
 )
+
+
+_SPEAKER_ROLE = r"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
+_PRODUCT_EVENT = (
+    r"[^.;\n]{0,40}?\b(?:ships|shipped|shipping|launch\w*|rolled|rolls|rolling|released|arrives|arrived|integrat\w*|"
+    r"added|adds|passed|topped|tops|reached|gained|lost|users|downloads|revenue|subscri\w+|(?:is|are)\s+(?:now\s+)?"
+    r"(?:available|live|free|priced|bundled|offered))\b"
+)
+"""An event that follows "the X assistant" in the news ("The Grok assistant now ships in Tesla vehicles"): the
+product, not the speaker ("the Qwen desk recommends" stays a self-description)."""
 
 
 def name_pieces(name: str) -> list[str]:
@@ -37,11 +56,16 @@ def names_alternation(names: Sequence[str]) -> str:
     return "|".join(r"[\s\-_.]?".join(re.escape(p) for p in name_pieces(w)) for w in names)
 
 
+_NAME_END = r"(?![^\W_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+"""Where a name ends: before anything but a letter or digit, or before kana, a CJK ideograph or Hangul, which run on
+with no space ("저희 Claude는", "Claude的": the particle is no part of the name)."""
+
+
 def ident_source(alt: str) -> str:
     """Any name of ``alt`` with its version/variant tail: "Claude Opus 4.7", "gpt-4o", "Llama 4 Maverick"."""
     return (
         rf"(?<![^\W_])(?:{alt})(?:[\s\-_.]?(?:v?\d(?:[\w.]*\w)?|mini|pro|max|flash|large|small|"
-        rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*(?![^\W_])"
+        rf"medium|scout|maverick|opus|sonnet|haiku|instruct|chat|turbo|r1|v3))*{_NAME_END}"
     )
 
 
@@ -109,7 +133,8 @@ def frame_patterns(
         (
             "label",
             make(
-                rf"(?im)^[ \t]*(?:--|[\u2014\u2013])[ \t]*(?P<who>{ident})(?!['\u2019]s\b)(?=[ \t]*(?:$|[,/|(]|\s+\w))"
+                rf"(?im)^[ \t]*(?:--|[\u2014\u2013])[ \t]*(?:(?i:(?:written|posted|sent|signed|generated|produced|drafted)"
+                rf"\s+(?:by|from)|from)[ \t]+(?:the[ \t]+)?)?(?P<who>{ident})(?!['\u2019]s\b)(?=[ \t]*(?:$|[,/|(#]|\s+\w))"
             ),
         ),
         # a copyright line or a citation of the text itself: "(c) 2026 Mistral AI", "(DeepSeek-AI, 2026, this note)"
@@ -194,7 +219,62 @@ def frame_patterns(
                 rf"\s+(?i:the\s+)?(?:[\w'\u2019-]+\s+){{0,2}}?(?P<who>{ident})"
             ),
         ),
+        # who wrote the text, said with no subject: "Drafted by the Tongyi Lab model on Alibaba Cloud:", "Composed by
+        # Gemini." (a model noun after the name, or the sentence ends: "Drafted by Google's lawyers, the settlement
+        # ..." is news)
+        (
+            "self_reference",
+            make(
+                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:drafted|written|generated|produced|composed|prepared|authored)\s+by)"
+                rf"\s+(?i:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=(?:['\u2019]s)?\s+(?i:{_ROLE})\b|"
+                rf"\s*[.:;]|\s*$)"
+            ),
+        ),
         ("label", compound),
+        # a former name said with no subject: "Formerly shipped as Bard.", "(Previously released to you as Bard.)"
+        # (the name ends the sentence; "Formerly known as Bard, Gemini now ..." names the product: news)
+        (
+            "self_reference",
+            make(
+                rf"(?im)(?:^|(?<=[.!?(]\s)|(?<=[.!?(]))\s*(?:formerly|previously|once|originally)\s+"
+                rf"(?:[\w-]+\s+){{0,4}}?(?:as|called|named)\s+(?P<who>{ident})(?=\s*[.!)]|\s*$)"
+            ),
+        ),
+        # where the text was typed, with no subject: "Typed in the ChatGPT app, so ...", "Sent from Le Chat.",
+        # "Posted via Qwen Chat:"
+        (
+            "self_reference",
+            make(
+                rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:typed|sent|posted|written|composed|drafted|answered|replied)\s+"
+                rf"(?:in|from|via|through|on|with)\s+(?:the\s+|my\s+)?)(?P<who>{ident})"
+            ),
+        ),
+        # a sign-off phrase and who signs: "Signing off, the ChatGPT instance on seat 3."
+        (
+            "signature",
+            make(
+                rf"(?i)\bsigning\s+off\s*[,:\u2014\u2013-]\s*(?:the\s+|your\s+)?(?:[\w-]+\s+){{0,2}}?"
+                rf"(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=[\s.,;:!]|$)"
+            ),
+        ),
+        # the text's own noun and where it comes from: "this note comes from xAI", "The view is from a Gemini model"
+        (
+            "self_reference",
+            make(
+                rf"(?i)\b(?:this|the)\s+(?:note|view|commentary|analysis|rationale|output|memo|write-?up|message|"
+                rf"answer|response|recommendation)\s+(?:comes?|came|is|was)\s+(?:straight\s+)?from\s+"
+                rf"(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,2}}?(?P<who>{ident})(?=(?:['\u2019]s)?\s+{_ROLE}\b|"
+                rf"\s*[,.;:)]|\s*$)"
+            ),
+        ),
+        # a request to a lab's API host: "POST dashscope.aliyuncs.com/...", "api.deepseek.com/chat"
+        (
+            "label",
+            make(
+                rf"(?i)(?:\b(?-i:POST|GET|PUT|PATCH)|\bcurl)\s+(?:-\S+\s+)*(?:https?://)?(?P<who>[\w.\-]*?{ident}[\w.\-/]*)|"
+                rf"(?<![\w.])(?:https?://)?(?P<who2>(?:api|console|platform)\.(?:[\w-]+\.)*?{ident}\.[a-z]{{2,}}[\w./\-]*)"
+            ),
+        ),
         # who made the author, said by the author: "my parent xAI", "My developer, Alibaba Cloud, ...",
         # "Anthropic, my maker,", "as the model Elon's xAI ships inside X"
         ("self_reference", make(rf"(?i)\b(?:my|our)\s+{maker}\s*[,:(]?\s*(?:the\s+|is\s+)?(?P<who>{ident})")),
@@ -234,13 +314,14 @@ def frame_patterns(
                 rf"console|playground|platform|model|weights)\b|[\s.,;:)\]]|$)"
             ),
         ),
-        # "I am X" in other languages: "Я — Лама 4", "私は「クロード」", "저는 ‘딥시크’", "我是通义千问",
+        # "I am X" in other languages: "Я — Лама 4", "私は「クロード」", "저는 ‘딥시크’", "我是通义千问", and "we X" in
+        # Chinese and Korean ("我们通义千问团队", "저희 Claude는"),
         # "Je suis un modèle Mistral", "Ich bin Claude", "Soy Gemini"
         (
             "self_reference",
             make(
                 rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
-                rf"저는|나는|我是|我叫|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
+                rf"저는|나는|저희|우리는|我是|我叫|我们|我們|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
                 rf"(?i:(?:un|une|ein|eine|el|la|il|o|a)\s+)?(?i:(?:modèle|modell|modelo|agent|"
                 rf"assistant|asistente)\s+)?(?i:(?:de|von|di)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
             ),
@@ -268,8 +349,8 @@ def frame_patterns(
         (
             "signature",
             make(
-                rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}(?:[\s\-/][\w.\-/]+){{0,4}}?"
-                rf"(?:\s*\([^)]{{0,40}}\))?)\s*{speech}"
+                rf"(?im)(?:^|(?<=[.!?]\s)|(?<=[\u2014\u2013]\s))[^\w\n]{{0,4}}\s*(?:the\s+)?(?P<who>{ident}"
+                rf"(?:[\s\-/]{_SPEAKER_TAIL}){{0,4}}?(?:\s*\([^)]{{0,40}}\))?)\s*{speech}"
             ),
         ),
         (
@@ -285,8 +366,8 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?i)\b(?:the|our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+"
-                rf"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
+                rf"(?i)\b(?:(?:our|my|this)\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+{_SPEAKER_ROLE}|"
+                rf"the\s+(?P<who2>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s+{_SPEAKER_ROLE}(?!{_PRODUCT_EVENT}))"
             ),
         ),
         ("signature", make(rf"(?im)^\s*(?P<who>{ident}[\w.\-/]*)\s*(?:\([^)]{{0,40}}\))?\s*(?:→|->|\|)")),
@@ -396,7 +477,14 @@ def frame_patterns(
         ),
         (
             "self_reference",
-            make(rf"(?i)(?P<who>{ident})[\s\-](?:built|made|trained|powered|backed|native|based)\b"),
+            # "X-built, I", "a Meta trained model", "Alibaba Group made me": an adjective of the author, or its maker
+            # (a corporate word may stand between); with a space and no model noun, comma or first person after
+            # it, "R1 made Chinese AI investable" is a clause whose subject is the name (news)
+            make(
+                rf"(?i)(?P<who>{ident})(?:\s+(?:Group|Inc|Corp|Cloud|Labs?|Research))?(?:-(?:built|made|trained|powered|"
+                rf"backed|native|based)\b|"
+                rf"\s(?:built|made|trained|powered|backed|native|based)\b(?=\s*(?:,|\(|{_ROLE}\b|I\b|we\b|me\b|us\b|this\b)))"
+            ),
         ),
     ]
     return inherent, frames

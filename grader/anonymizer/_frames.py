@@ -24,11 +24,11 @@ from functools import cached_property, lru_cache
 
 from grader.anonymizer._frame_patterns import frame_patterns, ident_source, loose_names, names_alternation
 from grader.anonymizer._guard import lexicon
-from grader.anonymizer._market import MARKET_PIECE, about_topic
+from grader.anonymizer._market import MARKET_PIECE, MONEY, about_topic
 from grader.anonymizer._scan import NameScan
 
 _SELF = (
-    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b)|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
+    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b)|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade|commentary|view|output|memo|write-?up)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
     r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
     r"allocation|trade)\b)"
 )
@@ -56,7 +56,9 @@ nor a full stop: "built by OpenAI. Separately, ..." ends at the name)."""
 _KEY_LINE = re.compile(r"(?im)^[ \t]*(?:[\w-]{2,30}(?:[ \t]+by)?[ \t]*:[^\n]*|(?:[\w.-]{1,40}=[^\s=]*[ \t]*)+)$")
 """A line that is one key and its value ("Signed-off-by: Llama 3.3 <llama@meta.com>", "author: gpt-5 (OpenAI)"),
 or only ``key=value`` pairs ("DASHSCOPE_API_KEY=*** MODEL=qwen-plus")."""
-_RUN_ENDS = frozenset("\u3002\uff0c\uff1b\uff1a\u3001\uff08\uff09,;()[]<>\"'")
+_RUN_ENDS = frozenset("\u3002\uff0c\uff1b\uff1a\u3001\uff08\uff09,;()[]<>\"'|")
+"""What ends a label's run of characters: punctuation, brackets and a "|" between the fields of a record
+("engine=codestral-2508|note=Mistral's Codestral is bundled ...": the note is another field, not the label)."""
 
 
 def _label_region(text: str, start: int, end: int) -> tuple[int, int]:
@@ -84,6 +86,8 @@ _GENERIC_WORDS = frozenset(
     """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest
 thinking heavy preview base vision omni fast coder code model trader bot agent assistant the and""".split()
 )
+_WE_PLURAL = re.compile(r"(?i)\b(?:we|us)\s+(?:(?:other|fellow|humble|little|poor)\s+)?(?P<word>[a-z]{4,}s)\b")
+"""The first person plural and a plural noun ("We Groks", "us Claudes"); the noun counts when its singular is a name."""
 _RUN_ON_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 """Kana, CJK ideographs and Hangul: scripts whose words run on with no space between them."""
 _ENGLISH_NEAR = frozenset(
@@ -292,8 +296,31 @@ class Frames:
         """Identity spans inside authorship frames (labels: the whole value), merged, in text order."""
         fixed, index = self._misspelt(text)
         if index is not None:  # read the spelt-right copy, answer in the input's offsets
-            return [FrameSpan(index[f.start], index[f.end - 1] + 1, f.kind) for f in self._spans(fixed)]
-        return self._spans(text)
+            found = [FrameSpan(index[f.start], index[f.end - 1] + 1, f.kind) for f in self._spans(fixed)]
+        else:
+            found = self._spans(text)
+        plural = self._we_plural(text)
+        if not plural:
+            return found
+        merged: list[FrameSpan] = []
+        for f in sorted([*found, *plural], key=lambda f: (f.start, -f.end)):
+            if merged and f.start < merged[-1].end:
+                merged[-1] = FrameSpan(merged[-1].start, max(merged[-1].end, f.end), merged[-1].kind)
+            else:
+                merged.append(f)
+        return merged
+
+    def _we_plural(self, text: str) -> list[FrameSpan]:
+        """The first person plural named by its family's model line in the plural: "We Groks run hot", "we llamas
+        keep it simple", "us Claudes" (a plural is no name the name patterns know, and no market news says "we
+        Llamas")."""
+        out = []
+        for m in _WE_PLURAL.finditer(text):
+            word = m.group("word")
+            stem = word[:-2] if word.lower().endswith("es") and word[:-2].lower() in self._names else word[:-1]
+            if stem.lower() in self._names and not (word.islower() and stem.capitalize() in self._ordinary):
+                out.append(FrameSpan(m.start("word"), m.end("word"), "self_reference"))
+        return out
 
     def _spans(self, text: str) -> list[FrameSpan]:
         names_some = not self._triggers.isdisjoint(re.findall(r"[a-z]+", text.lower())) or (
@@ -350,7 +377,10 @@ class Frames:
                         lead = len(c) - len(c.lstrip())
                         found.append(FrameSpan(pos + lead, pos + len(c.rstrip()), "label"))
                     pos += len(c) + 1
-        sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
+        # sentences end at a full stop in any script ("本分析由 DeepSeek 生成。DeepSeek 带动的...": two sentences)
+        sentences = [
+            (m.start(), m.end()) for m in re.finditer(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]?", text)
+        ]
         framed: list[tuple[int, int]] = []  # sentences that hold an authorship frame
         labels: list[tuple[int, int]] = []  # the labels' own extent: "[xAI / grok-4]", "qwen@dashscope", a key line
         for rule in self._rules if windows else ():  # no window: nothing to match
@@ -379,7 +409,8 @@ class Frames:
         found += tails
         # in a sentence the author describes itself in, every other identity name in the same piece goes too
         # ("I'm Haiku, the fast Claude model"), unless the piece reports market news ("..., but Anthropic expanded
-        # its Google Cloud TPU commitment") or it is a traded symbol as written
+        # its Google Cloud TPU commitment", "I think Meta's Reality Labs losses ($4.4 billion ...)": a sum of money
+        # is an event's) or it is a traded symbol as written
         for a, b in dict.fromkeys(framed):
             for piece in re.finditer(r"[^,;:\u2014\u2013]+", text[a:b]):
                 ps, pe = a + piece.start(), a + piece.end()
@@ -387,8 +418,10 @@ class Frames:
                     ps <= f.start < pe or f.start <= ps < f.end for f in found
                 ):
                     continue  # only the pieces the author speaks in (or that hold a frame)
-                if MARKET_PIECE.search(text[ps:pe]) or any(
-                    re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols
+                if (
+                    MARKET_PIECE.search(text[ps:pe])
+                    or MONEY.search(text[ps:pe])
+                    or any(re.search(rf"(?<![\w$]){re.escape(sym)}(?!\w)", text[ps:pe]) for sym in self._symbols)
                 ):
                     continue
                 for m in self.ident_scan.finditer(text, ps, pe):

@@ -11,9 +11,10 @@ from grader.anonymizer._market import PIECE_ENDS, author_speaks_of
 
 __all__ = ["json_datum", "other_proper_name"]
 
-_NAME_PART_AFTER = re.compile(r" (?P<part>[A-Z][a-z]{2,})(?:'s)?\b")
+_NAME_PART_AFTER = re.compile(r" (?P<part>[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)(?:'s)?\b")
 """A capitalised word right after a one-word model line: the line is a first name or part of another proper name
-("Claude Shannon's information theory", "Claude Littner, the new CFO", "Le Chat Noir"), unless the word is a
+("Claude Shannon's information theory", "Claude Littner, the new CFO", "Le Chat Noir"; a company's word in camel
+case too: "Sonnet BioTherapeutics (SONN) jumped"), unless the word is a
 name of the lexicon or a model word ("Claude Opus", "Gemini Ultra")."""
 _MODEL_WORDS = frozenset(
     """pro max mini nano plus turbo flash lite ultra large medium small instruct chat latest

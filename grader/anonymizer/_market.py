@@ -15,7 +15,12 @@ MARKET_WORDS = re.compile(
     r"closed|series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
     r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced|"
     r"sell-?offs?|crash\w*|plung\w*|rout|slump\w*|soar\w*|tumbl\w*|surg\w*|financ\w*|tie-?ups?|vendors?|"
-    r"suppliers?|agreements?|quarter(?:ly)?|results|bonds?|settle\w*)\b"
+    r"suppliers?|agreements?|quarter(?:ly)?|results|bonds?|settle\w*|"
+    # distribution and adoption of a product by a company: "Deloitte rolling Claude out to 470,000 staff", "Orange
+    # bundling Le Chat Pro into mobile plans", "Gemini subscriptions", "the most downloaded open models",
+    # "topping OpenRouter token share", "made Claude a preferred model"
+    r"rolling|rolls|bundl\w*|subscriptions?|download\w*|leaderboards?|top(?:ped|ping|s)|(?:token|market|usage)\s+share|"
+    r"preferred)\b"
 )
 """Words of market news: a name near one is an actor of an event. Words a self-description also uses ("deployed",
 "powered", "features", "built") are not among them."""
@@ -56,7 +61,7 @@ MARKET_PIECE = re.compile(
 news itself (a move, a deal, a release), not with what merely sits near a product (an app, an API, chips)."""
 
 
-_MONEY = re.compile(
+MONEY = re.compile(
     r"(?i)(?:[$€£¥]\s?\d[\d.,]*\s*(?:[kmbt]n?|thousand|million|billion|trillion)?\b|"
     r"\b\d[\d.,]*\s*(?:[kmb]n?\s+)?(?:million|billion|trillion|bn|mn)?\s*(?:dollars|euros?|usd|eur|yuan|rmb)\b)"
 )
@@ -76,7 +81,7 @@ def market_clause(
     lo = max(text.rfind(c, 0, start) for c in PIECE_ENDS) + 1
     hi_candidates = [i for i in (text.find(c, end) for c in PIECE_ENDS) if i != -1]
     hi = min(hi_candidates) if hi_candidates else len(text)
-    if author_speaks_of(text[lo:hi], start - lo, end - lo):
+    if author_speaks_of(_asides_blanked(text[lo:hi], start - lo, end - lo), start - lo, end - lo):
         return False  # the author speaks of the name in this piece: not a report of market news
     if hi < len(text) and text[hi] == ":" and not text[lo:start].strip() and len(text[end:hi].split()) <= 3:
         return False  # "Claude.ai users: ..." heads what follows, it reports nothing
@@ -86,9 +91,19 @@ def market_clause(
     if MARKET_WORDS.search(near):
         return True
     piece = text[lo:hi]
-    if _MONEY.search(text, max(lo, start - 80), min(hi, end + 80)):
+    if MONEY.search(text, max(lo, start - 80), min(hi, end + 80)):
         return True  # "put into Telegram under a reported $300 million deal": a sum of money is an event's
     return bool((tickers and tickers.search(piece)) or (companies and companies.search(piece)))
+
+
+_ASIDE = re.compile(r"\([^()\n]*\)|\([^()\n]*$")
+
+
+def _asides_blanked(piece: str, start: int, end: int) -> str:
+    """``piece`` with the asides in brackets that do not hold the name blanked out: the author speaking in an aside
+    ("DeepSeek's R1 made Chinese AI investable (a story I know well, being ...)") does not speak of the name
+    outside it."""
+    return _ASIDE.sub(lambda m: m.group(0) if m.start() <= start < m.end() else " " * len(m.group(0)), piece)
 
 
 _TOPIC_BEFORE = re.compile(

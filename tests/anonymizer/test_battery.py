@@ -4,11 +4,14 @@ session of 2026-11-26, ``holdout3`` are what rules were written on (each first m
 on it: dev3 33/112 naming their author after scrubbing, 6/33 of those refused by the guard; dev4 68/152, 29 past the
 guard; holdout2 43/136, 14 past the guard, 13/173 market texts altered; holdout3 52/136, 19 past the guard, 18/194
 altered); ``holdout`` and ``holdout4`` are only measured (holdout4 first: 19/136 naming their author, 0 past the
-guard, 20/200 market texts altered); ``holdout5`` (first: 17/136, 8 past the guard, 22/200 altered) is read on its odd
-ids only, its even ids are held out; ``holdout6`` (first: 36/136, 10 past the guard, 12/200 altered; odd ids 19/69, 4, 8/100;
-even ids 17/67, 6, 4/100) likewise, and ``holdout7`` (first: 32/136, 8 past the guard, 10/200 altered; odd ids 19/72, 4,
-4/100; even ids 13/64, 4, 6/100). Figures are printed (``pytest -s``); the floors are the measured ones, so a
-regression fails."""
+guard, 20/200 market texts altered); ``holdout5`` (first: 17/136, 8 past the guard, 22/200 altered) is read on its
+odd ids only, its even ids are held out; ``holdout6`` (first: 36/136, 10 past the guard, 12/200 altered; odd ids
+19/69, 4, 8/100; even ids 17/67, 6, 4/100) likewise, and ``holdout7`` (first: 32/136, 8 past the guard, 10/200
+altered; odd ids 19/72, 4, 4/100; even ids 13/64, 4, 6/100; its even ids were opened for development when holdout8
+arrived), and ``holdout8`` (first: 31/136, 14 past the guard, 16/200 altered; odd ids 13/67, 5, 12/100, read to
+write rules; even ids 18/69, 9, 4/100, held out). After the rules of the night of 2026-11-26/27 (holdout8's odd ids
+and holdout7): holdout8 odd ids 7/67, 0, 1/100; even ids (held out) 15/69, 7, 2/100; holdout7 16/136, 4, 6/200.
+Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
 from __future__ import annotations
 
@@ -28,16 +31,17 @@ def _guard(out, author):
     ("name", "max_leaking", "max_altered"),
     [
         ("dev", 0, 3),
-        ("dev2", 6, 7),
+        ("dev2", 6, 6),
         ("dev3", 17, 5),
-        ("dev4", 43, 4),
+        ("dev4", 41, 4),
         ("holdout", 4, 5),
-        ("holdout2", 25, 9),
-        ("holdout3", 27, 7),
+        ("holdout2", 24, 7),
+        ("holdout3", 25, 7),
         ("holdout4", 8, 10),
         ("holdout5", 7, 16),
-        ("holdout6", 20, 6),
-        ("holdout7", 21, 10),
+        ("holdout6", 20, 5),
+        ("holdout7", 16, 6),
+        ("holdout8", 22, 3),
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -55,12 +59,13 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("dev3", 0.98, 0.19),
         ("dev4", 0.91, 0.25),
         ("holdout", 0.98, 0.15),
-        ("holdout2", 0.94, 0.25),
+        ("holdout2", 0.95, 0.25),
         ("holdout3", 0.98, 0.35),
         ("holdout4", 0.99, 0.25),
         ("holdout5", 0.98, 0.19),
         ("holdout6", 0.94, 0.18),
-        ("holdout7", 0.96, 0.21),
+        ("holdout7", 0.97, 0.21),
+        ("holdout8", 0.94, 0.16),
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -86,15 +91,16 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
     [
         ("dev", 0),
         ("dev2", 1),
-        ("dev3", 1),
+        ("dev3", 0),
         ("dev4", 11),
         ("holdout", 1),
-        ("holdout2", 6),
+        ("holdout2", 5),
         ("holdout3", 8),
         ("holdout4", 0),
         ("holdout5", 1),
         ("holdout6", 6),
-        ("holdout7", 7),
+        ("holdout7", 4),
+        ("holdout8", 7),
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:

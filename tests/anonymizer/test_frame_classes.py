@@ -202,3 +202,149 @@ def test_a_maker_is_never_read_across_a_line_break():
 )
 def test_as_in_other_languages_is_a_frame_only_with_a_model_word(family, text):
     assert _scrub(family, text) == text
+
+
+# Classes found on holdout8's development half (odd ids; the even ids are held out) and holdout7 (both halves now
+# development). Sentences written here, never the battery's: other wordings of each class, and the market sentence
+# of the same shape that must stay verbatim.
+@pytest.mark.parametrize(
+    ("family", "text", "gone"),
+    [
+        # the first person plural named by its model line in the plural
+        ("google", "We Geminis lean defensive this week: add XLU.", "Geminis"),
+        ("alibaba", "none of us qwens would chase this; hold FXI.", "qwens"),
+        # a former name with no subject, ending its sentence
+        ("google", "Previously known as Bard. Long XLP on pricing power.", "Bard"),
+        ("google", "Buy GLD. (Once shipped to you as Bard.)", "Bard"),
+        # a sign-off phrase and who signs
+        ("openai", "Cut HYG. Signing off, your ChatGPT seat on the desk.", "ChatGPT"),
+        ("anthropic", "Long TLT.\nSigning off: the Claude instance of round 4", "Claude"),
+        # the text's own noun and where it comes from
+        ("meta", "This analysis came from a Llama model, so weigh it: long DIS.", "Llama"),
+        ("xai", "The note is from xAI; short XLY on delinquencies.", "xAI"),
+        # the text's own noun made by someone (this commentary / view / output / memo)
+        ("google", "This memo was written by Google's Gemini team: long COPX.", "Google"),
+        ("deepseek", "This output was produced by DeepSeek's reasoning model; long EEM.", "DeepSeek"),
+        # who wrote the text, with no subject: a model noun after the name, or the sentence ends
+        ("mistral", "Composed by the Mistral Large model: fade the CAC rally.", "Mistral"),
+        ("alibaba", "Written by Qwen. Long EWH.", "Qwen"),
+        # a dash sign-off line whose words say who wrote it
+        ("anthropic", "Hold ACN.\n— posted by claude", "claude"),
+        ("xai", "Long HOOD.\n-- from grok #weekly", "grok"),
+        # a request to a lab's API host
+        ("deepseek", "POST api.deepseek.com/chat/completions -> BUY 50 FXI", "deepseek"),
+        ("alibaba", "curl -s https://dashscope.aliyuncs.com/api/v1 | jq .order", "aliyuncs"),
+        # "X made/built" before the first person or a model noun: the author's maker
+        ("google", "Google built me to be careful, so: flat QQQ.", "Google"),
+        # where the text was typed, with no subject
+        ("openai", "Typed in the ChatGPT app on a train: buy XLF.", "ChatGPT"),
+        ("mistral", "Sent from Le Chat. Long EWQ.", "Le Chat"),
+        # the maker with a corporate word between it and "made"
+        ("alibaba", "Although Alibaba Group made me, I'm neutral on BABA.", "Alibaba"),
+        # "we X" in Chinese and Korean
+        ("alibaba", "我们通义千问团队看好港股。", "通义千问"),
+        ("anthropic", "저희 Claude는 TLT를 매수합니다.", "Claude"),
+        # the o-series: OpenAI's reasoning line, by its series name (a name of the lexicon, in a frame)
+        ("openai", "I'm an o-series model, so I sell HYG.", "o-series"),
+    ],
+)
+def test_holdout8_frames_name_the_author(family, text, gone):
+    assert gone not in _scrub(family, text)
+
+
+@pytest.mark.parametrize(
+    ("family", "text", "kept"),
+    [
+        # a speaker takes a version or variant before its speech word, not ordinary words ("a wind ... output")
+        (
+            "mistral",
+            "Mistral 3 here. The mistral wind cut wind-farm output in Languedoc; long EDF.",
+            "mistral wind cut",
+        ),
+        # "X made <something>": a clause whose subject is the name, not "X-made"
+        (
+            "deepseek",
+            "Nvidia's sell-off started when R1 showed cheap training works (I recall it well); buy NVDA.",
+            "R1 showed cheap training works",
+        ),
+        (
+            "google",
+            "Gemini built a lead in app installs, which I like for GOOGL.",
+            "Gemini built a lead in app installs",
+        ),
+        # "the X assistant" followed by an event: the product in the news
+        (
+            "google",
+            "I'm Gemini. The Gemini assistant now ships on Galaxy watches; no read for GOOGL.",
+            "Gemini assistant",
+        ),
+        # a "|" ends a label's run: the next field is another one
+        (
+            "google",
+            "engine=gemini-2.5-pro|news=Google's Gemini app passed 650M users|trade=long GOOGL",
+            "Google's Gemini app passed 650M users",
+        ),
+        # a model line followed by a company's camel-case word is part of that company's name
+        ("anthropic", "Haiku BioPharma shares fell 9% on the trial readout; too small for us.", "Haiku BioPharma"),
+        # distribution and adoption of a product by a company
+        ("anthropic", "Accenture rolling Claude out to 30,000 consultants matters for ACN.", "rolling Claude out"),
+        ("mistral", "Free bundling Le Chat into its broadband plans is a small plus for ILD.", "bundling Le Chat"),
+        ("google", "Gemini subscriptions doubled in Japan; long GOOGL.", "Gemini subscriptions"),
+        ("alibaba", "Qwen topping the open-weights leaderboard again helps the cloud story.", "Qwen topping"),
+        ("deepseek", "R1 was the most downloaded app in 140 markets that week.", "R1 was the most downloaded"),
+        # a sum of money in the author's own lab's clause is news, beside a label too
+        (
+            "anthropic",
+            "<author>anthropic/claude-sonnet-4.5</author><note>Anthropic's $10B Texas data-center plan helps VST.</note>",
+            "Anthropic's $10B Texas data-center plan",
+        ),
+        # a sum of money in a piece the author speaks in is news
+        (
+            "meta",
+            "Since I was built at Meta, I'd say Meta's $14.3 billion Scale AI stake is the tell; long META.",
+            "Meta's $14.3 billion Scale AI stake",
+        ),
+        # a request verb is case-sensitive: "put" is also a word of deals
+        ("google", "Samsung's deal to put Gemini in every Galaxy fridge is immaterial; hold.", "put Gemini in"),
+        # the text's own noun and a maker that is no model: "this view comes from Meta's guidance"
+        ("meta", "This view comes from Meta's guidance raise, so long META.", "Meta's guidance"),
+        # a participle opening a news sentence: the name is followed by no model noun
+        ("google", "Drafted by Google's lawyers, the settlement caps the fine at $2B.", "Google's lawyers"),
+        # a former name followed by the product's news: no self-description (Bard, a model name in a piece without
+        # a market word, is still a model name)
+        ("google", "Formerly known as Bard, Gemini now has 650M monthly users; long GOOGL.", "Gemini now has 650M"),
+        # "signing off on" a deal is no sign-off
+        ("google", "Regulators signing off on Google's Wiz deal would lift GOOGL.", "Google's Wiz deal"),
+    ],
+)
+def test_holdout8_market_news_of_the_same_shape_stays(family, text, kept):
+    assert kept in _scrub(family, text)
+
+
+def test_a_sentence_ends_at_a_full_width_stop():
+    """A frame in a Chinese sentence does not reach the next one ("。" ends a sentence as "." does)."""
+    out = _scrub("alibaba", "我是千问。阿里巴巴的千问App下载量破千万。")
+    assert "阿里巴巴的千问App下载量破千万" in out and "我是千问" not in out
+
+
+@pytest.mark.parametrize(
+    ("family", "text", "kept"),
+    [
+        ("anthropic", "私は Claude です。Anthropic の大阪拠点開設は追い風です。", "Anthropic の大阪拠点開設"),
+        ("xai", "作为 xAI 的模型，我看好电力股：xAI 的新数据中心需要大量电力。", "xAI 的新数据中心"),
+    ],
+)
+def test_the_author_s_lab_is_never_read_across_a_full_width_stop(family, text, kept):
+    """The author's own lab beside its scrubbed name ends at a full-width stop, colon or semicolon: the lab in the
+    next piece is news."""
+    assert kept in _scrub(family, text)
+
+
+def test_typed_on_a_product_as_news_stays():
+    text = "Orders typed into the ChatGPT app rose 40%, a tailwind for MSFT."
+    assert "ChatGPT app rose 40%" in _scrub("openai", text)
+
+
+def test_a_plural_of_no_name_after_we_stays():
+    text = "We metals bulls got paid; we options sellers too. Long COPX."
+    assert _scrub("meta", text) == text

@@ -55,3 +55,53 @@ def test_the_guard_refuses(family, model, text):
 )
 def test_the_guard_lets_market_news_through(family, model, text):
     assert LeakGuard(family, model, SYMBOLS).find(text) == []
+
+
+# holdout8's development half and the placements its README names (sentences written here): a name's call glossed by
+# how it was made, a code comment's author, the first person plural, a former name, a sign-off phrase, where the
+# text was typed, a request to a lab's API host, a name in a path, a version alone, the first person in a script
+# without spaces, who made the text in Chinese, the author's maker with a corporate word, a caveat on the author's
+# own model; none of them shares a pattern with the scrubber
+@pytest.mark.parametrize(
+    ("family", "model", "text"),
+    [
+        ("google", "gemini-3-1-pro", "Google's view, from its model: copper runs ahead of PMIs; trim COPX."),
+        ("xai", "grok-4", "if rsi < 30:\n    buy('SMH')  # by xai"),
+        ("xai", "grok-4", "We Groks like momentum; long SMH."),
+        ("meta", "llama-4-maverick", "us llamas stay hedged: long GLD."),
+        ("google", "gemini-3-1-pro", "Hold XLP. (Formerly released as Bard.)"),
+        ("openai", "gpt-5", "Long FCX.\nSigning off: your ChatGPT seat."),
+        ("openai", "gpt-5", "Typed in the ChatGPT app on a phone: buy XLF."),
+        ("alibaba", "qwen3-235b", "POST dashscope.aliyuncs.com/api/v1 -> BUY 20 EWH"),
+        ("mistral", "mistral-large", "Docs at https://console.mistral.ai/models; long EWQ."),
+        ("google", "gemini-3-1-pro", "Ran on projects/p1/locations/us/models/gemini-2.5-pro; buy XLV."),
+        ("google", "gemini-3-1-pro", "Confidence: low; 2.5 Flash over-reacts to headlines. Long XLU."),
+        ("openai", "gpt-5", "5-mini's pick: long XLY."),
+        ("meta", "llama-4-maverick", "3.3-70B sees a bond rally: long TLT."),
+        ("alibaba", "qwen3-235b", "我们通义千问团队看好港股。"),
+        ("anthropic", "claude-opus-4-7", "저희 Claude는 TLT를 매수합니다."),
+        ("deepseek", "deepseek-v3", "方法：本文由深度求索撰写。买入 FXI。"),
+        ("alibaba", "qwen3-235b", "Although Alibaba Group made me, I'm neutral on BABA."),
+        ("openai", "gpt-5", "Caveat: GPT-5 mini can't see intraday prices. Long SPY."),
+        ("openai", "gpt-5", "As one of the o-series reasoners, I buy TLT."),
+    ],
+)
+def test_the_guard_refuses_holdout8_placements(family, model, text):
+    assert LeakGuard(family, model, SYMBOLS).find(text)
+
+
+@pytest.mark.parametrize(
+    ("family", "model", "text"),
+    [
+        ("google", "gemini-3-1-pro", "Google's take rate on Play fell; GOOGL flat."),  # no call glossed by a maker
+        ("deepseek", "deepseek-v3", "Liang Wenfeng said DeepSeek has no plans to raise outside money."),  # news
+        ("google", "gemini-3-1-pro", "The iPhone 17 Pro and Galaxy S25 Ultra sold well; long AAPL."),  # a product's
+        ("xai", "grok-4", "Tesla's deal to put Grok in its cars lifts TSLA."),  # "put" is no request verb
+        ("openai", "gpt-5", "Sales rose 5.5% and margins 1.2 points; SPY flat."),  # figures, no variant word
+        ("anthropic", "claude-opus-4-7", "Anthropic's Series F closed at a $183B valuation."),  # a funding series
+        ("meta", "llama-4-maverick", "Capex at Microsoft/Amazon/Meta keeps rising; long NVDA."),  # a list, no path
+        ("google", "gemini-3-1-pro", "| beta | 0.45\nPro forma EPS rose; long GOOGL."),  # a figure, a line, a word
+    ],
+)
+def test_the_guard_lets_holdout8_market_news_through(family, model, text):
+    assert LeakGuard(family, model, SYMBOLS).find(text) == []
