@@ -10,6 +10,7 @@ from ledgers._models import Assertion
 from ledgers.reading import _attributes as attributes
 from ledgers.reading import _comparisons as comparisons
 from ledgers.reading import _fundamentals as fundamentals
+from ledgers.reading import _move_nouns as move_nouns
 from ledgers.reading import _moves as moves
 from ledgers.reading import _standing as standing
 from ledgers.reading import _technical as technical
@@ -144,6 +145,9 @@ def qualitative(
             reader(text, add, benchmark)
     if _MOVE_WORDS.search(text):
         moves.read_moves(text, add, benchmark, named_before)
+        move_nouns.read_move_nouns(text, add, named_before, benchmark)
+        moves.read_participles(text, add, named_before, benchmark)
+        moves.read_signed_windows(text, add, named_before, benchmark)
     if "highs" in lower or "lows" in lower:
         technical.read_near_highs(text, add, named_before, benchmark)
     return out
