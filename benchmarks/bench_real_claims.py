@@ -118,6 +118,12 @@ HELD_OUT = [
         lambda lab: lab.round != "CB-2026-07-16-1M",
     ),
     (
+        "v8: its synthetic Q&A memo on 2026-07-16-1M, a round never run, measured on its tables through a placeholder "
+        "run (first measured 2026-11-27: never read)",
+        FIXTURES / "holdout_v8" / "labels.jsonl",
+        lambda lab: lab.round == "CB-2026-07-16-1M",
+    ),
+    (
         "v9: real sentences of rounds 2026-06-01-1M, 06-09-1M, 06-17-1M, 06-23-1M, 05-29-1W and a synthetic pre-trade "
         "checklist on 06-17-1M (held out until measured at 68.6%, then read to write rules)",
         FIXTURES / "holdout_v9" / "labels.jsonl",
@@ -125,10 +131,15 @@ HELD_OUT = [
     ),
     (
         "v10: real sentences of rounds 2026-05-24-1M/1W, 05-29-1M, 06-02-1M, 06-03-1M, 06-05-1M and a footnoted "
-        "research note on 07-23-1M (held out: never read; its desk journal is on 07-16-1W, a round with no run, which "
-        "this harness cannot import)",
+        "research note on 07-23-1M (held out: never read)",
         FIXTURES / "holdout_v10" / "labels.jsonl",
         lambda lab: lab.round != "CB-2026-07-16-1W",
+    ),
+    (
+        "v10: its timestamped desk journal on 2026-07-16-1W, a round never run, measured on its tables through a "
+        "placeholder run (held out: never read)",
+        FIXTURES / "holdout_v10" / "labels.jsonl",
+        lambda lab: lab.round == "CB-2026-07-16-1W",
     ),
 ]
 V5_DEV_ROUNDS = frozenset(

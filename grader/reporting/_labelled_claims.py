@@ -11,13 +11,17 @@ round's own store, and the verdict is compared with the gold status.
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ledgers import (
@@ -197,6 +201,62 @@ def predicted_status(verifications: Sequence[Verification]) -> Status:
     return "not_verifiable"
 
 
+def _round_day(round_id: str) -> date | None:
+    m = re.match(r"CB-(\d{4}-\d{2}-\d{2})", round_id)
+    return date.fromisoformat(m.group(1)) if m else None
+
+
+def _with_placeholder_run(rounds_dir: Path, round_id: str, tmp: Path) -> Path:
+    """The rounds folder to import ``round_id`` from. A round that was never run (no ``runs/``: its scoring job was
+    cancelled) has tables a synthetic rationale can be labelled on, but no decision to import: it is linked into
+    ``tmp`` with one submission of the official run of the nearest round of its track (its round id rewritten, its
+    holdings options of this round), so that the importer builds the round's point-in-time store. Only the store is
+    used: the placeholder decision is never graded or shown."""
+    rd = rounds_dir / round_id
+    day = _round_day(round_id)
+    if (rd / "runs").is_dir() or not rd.is_dir() or day is None:
+        return rounds_dir
+    track = round_id.rsplit("-", 1)[-1]
+    donors = sorted(
+        (
+            p
+            for p in rounds_dir.iterdir()
+            if p.name.endswith("-" + track) and (p / "runs").is_dir() and _round_day(p.name)
+        ),
+        key=lambda p: abs(((_round_day(p.name) or day) - day).days),
+    )
+    options = {str(o.get("id")) for o in (yaml.safe_load((rd / "options.yaml").read_text()) or {}).get("options", [])}
+    target = tmp / "placeholder-rounds" / round_id
+    target.mkdir(parents=True)
+    for item in rd.iterdir():
+        (target / item.name).symlink_to(item.resolve())
+    for donor in donors:
+        official = next(
+            (
+                r
+                for r in sorted((donor / "runs").iterdir())
+                if (r / "run_manifest.yaml").is_file()
+                and (yaml.safe_load((r / "run_manifest.yaml").read_text()) or {}).get("operator_selected_official")
+            ),
+            None,
+        )
+        if official is None:
+            continue
+        for sub in sorted((official / "submissions" / "parsed").glob("*.json")):
+            doc = json.loads(sub.read_text(encoding="utf-8"))
+            held = {h.get("option_id") for h in doc.get("portfolio") or []}
+            if not held or not held <= options:
+                continue
+            run = target / "runs" / "placeholder"
+            (run / "submissions" / "parsed").mkdir(parents=True)
+            shutil.copy(official / "run_manifest.yaml", run / "run_manifest.yaml")
+            (run / "submissions" / "parsed" / sub.name).write_text(
+                json.dumps({**doc, "round_id": round_id}), encoding="utf-8"
+            )
+            return target.parent
+    return rounds_dir
+
+
 def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: VerifierConfig | None = None) -> Evaluation:
     """Verify every labelled claim as the grader would read it; see the module docstring."""
     from grader.adapters import import_capitalbench
@@ -212,7 +272,8 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
         for round_id, group in sorted(by_round.items()):
             # one season per round: rounds are independent and may share a deadline and a model
             out = Path(tmp) / round_id
-            import_capitalbench(rounds_dir, group[0].track, None, None, out, round_ids=[round_id])
+            source = _with_placeholder_run(rounds_dir, round_id, Path(tmp) / f"{round_id}-source")
+            import_capitalbench(source, group[0].track, None, None, out, round_ids=[round_id])
             bundle = load_bundle(out)
             index = universe_index(bundle)
             bench = bundle.info.benchmark

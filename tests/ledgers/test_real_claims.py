@@ -101,6 +101,7 @@ HOLDOUT = Path(__file__).parent / "fixtures"
             HOLDOUT / "holdout_v4" / "labels.jsonl",
             CB_ROUNDS,
         ),  # other formats: tables, key=value, YAML, shorthand, prose
+        (HOLDOUT / "holdout_v10" / "labels.jsonl", CB_ROUNDS),  # six early rounds, a footnoted note, a desk journal
     ],
 )
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
@@ -113,3 +114,17 @@ def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> 
     print("\n" + labels.name + "\n" + result.table())
     assert result.precision("contradicted") is None or result.precision("contradicted") >= 0.95, result.table()
     assert result.precision("supported") >= 0.95, result.table()
+
+
+def test_labels_on_a_round_that_was_never_run_are_measured_on_its_tables() -> None:
+    """CB-2026-07-16-1W (in the repository's slice) has tables but no run: its scoring job was cancelled. A synthetic
+    desk journal of holdout_v10 is labelled on those tables; the round is imported with a placeholder decision so that
+    its point-in-time store is built, and the labels are measured like any other."""
+    found = [lab for lab in read_labels([HOLDOUT / "holdout_v10" / "labels.jsonl"]) if lab.round == "CB-2026-07-16-1W"]
+    if not (CB_ROUNDS / "CB-2026-07-16-1W").is_dir():
+        pytest.skip(f"CB-2026-07-16-1W not in {CB_ROUNDS}")
+    assert not (CB_ROUNDS / "CB-2026-07-16-1W" / "runs").exists()
+    result = evaluate(found, CB_ROUNDS)
+    assert len(result.outcomes) == len(found) >= 20
+    decided = [o for o in result.outcomes if o.predicted != "not_verifiable"]
+    assert decided and all(o.correct for o in decided), result.table()  # read on the round's own tables
