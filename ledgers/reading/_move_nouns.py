@@ -50,7 +50,7 @@ _NOT_A_LEAD = re.compile(
 def presupposes(text: str, start: int, end: int) -> bool:
     """Whether the move phrase text[start:end] is taken for given, a past fact even where the sentence forecasts:
     the object of a verb that undoes or extends it ("could reverse energy gains", "giving back its recent
-    outperformance", "extending the drawdown"), after "after / following" ("a rebound after recent weakness"), or
+    outperformance", "extending the rally"), after "after / following" ("a rebound after recent weakness"), or
     the subject a modal predicates a fate of ("Korea gains could reverse", "recent outperformance may fade",
     "causing weakness to continue")."""
     if _PRESUPPOSING_BEFORE.search(text, max(0, start - 30), start):
