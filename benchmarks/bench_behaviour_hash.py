@@ -143,7 +143,10 @@ def hashes_of(db_path: Path, reports: Path) -> dict[str, dict[str, str]]:
 
 
 def run_all(work: Path) -> dict[str, dict[str, str]]:
-    env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{work / 'grader.db'}"}
+    # this checkout's code: the ``grader`` script alone would import the packages the shared virtualenv's editable
+    # install points at (another checkout, when this one is a worktree)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{work / 'grader.db'}", "PYTHONPATH": path}
 
     def grader(*args: str) -> None:
         subprocess.run(

@@ -89,7 +89,10 @@ def grade_once(season: Path, panel: Path, db: Path) -> dict[str, float]:
 
     for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         leftover.unlink(missing_ok=True)
-    env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}"}
+    # this checkout's code: the ``grader`` script alone would import the packages the shared virtualenv's editable
+    # install points at (another checkout, when this one is a worktree)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": path}
     cpu_before = _children_cpu()
     wall_start, start = time.time(), time.perf_counter()
     done = subprocess.run(

@@ -4,6 +4,11 @@ panel's concurrency filled), read by an audit hook on the process's ``socket.con
 first wave opens its own connection to the mock fake). CPU time, not wall time: the figure the start-up work costs,
 less sensitive than the wall clock to the machine's other loads (see docs/architecture.md, "Start-up and laziness").
 
+Then the per-slot gap: from the k-th reply (the SDK's ``httpx2.AsyncClient.send`` returning on the main thread) to
+the (16 + k)-th request (that method called), the slot the reply freed being the one the next request takes: the
+main thread's CPU between the two (the reply's reading and rows, the next request's making, and whatever else the
+event loop ran in between: the prompts still being built in the first seconds) and the wall time, over the run.
+
 ``--profile PATH`` also writes a cProfile of one more run until its first request (``python -m pstats PATH``; the
 profiler slows pure-Python work, the regular expressions' compilation most, by two to three times).
 
@@ -45,18 +50,33 @@ def hook(event, args):
         with open(out, "w") as f:
             json.dump(connects, f)
 sys.addaudithook(hook)
+import atexit, httpx2
+sends, send = [], httpx2.AsyncClient.send
+async def timed_send(self, *args, **kwargs):
+    sends.append(("request", time.thread_time(), time.perf_counter()))
+    reply = await send(self, *args, **kwargs)
+    sends.append(("reply", time.thread_time(), time.perf_counter()))
+    return reply
+httpx2.AsyncClient.send = timed_send
+def write_sends():
+    with open(out + ".sends", "w") as f:
+        json.dump(sends, f)
+atexit.register(write_sends)
 sys.argv = ["grader", *sys.argv[1:]]
 from grader.cli import main
 main()
 """
 
 
-def startup_once(season: Path, panel: Path, db: Path, profile: Path | None) -> list[float]:
-    """The main thread's CPU seconds at each of the first wave's requests (a fresh process, a fresh database)."""
+def startup_once(season: Path, panel: Path, db: Path, profile: Path | None) -> tuple[list[float], list[list]]:
+    """The main thread's CPU seconds at each of the first wave's requests (a fresh process, a fresh database), and
+    every request's and reply's (kind, main thread's CPU, wall clock)."""
     for leftover in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         leftover.unlink(missing_ok=True)
     out = db.with_suffix(".json")
+    sends = out.with_name(out.name + ".sends")
     out.unlink(missing_ok=True)
+    sends.unlink(missing_ok=True)
     env = {
         **os.environ,
         "GRADER_DATABASE_URL": f"sqlite:///{db}",
@@ -69,7 +89,16 @@ def startup_once(season: Path, panel: Path, db: Path, profile: Path | None) -> l
     done = subprocess.run([sys.executable, "-c", BOOT, *args], env=env, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0 or not out.exists():
         raise SystemExit(f"grader grade failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return json.loads(out.read_text())
+    return json.loads(out.read_text()), json.loads(sends.read_text())
+
+
+def slot_gaps(sends: list[list]) -> tuple[list[float], list[float]]:
+    """(main-thread CPU seconds, wall seconds) from each reply to the request that takes the slot it freed: the k-th
+    reply to the (CONCURRENCY + k)-th request."""
+    requests = [(cpu, wall) for kind, cpu, wall in sends if kind == "request"]
+    replies = [(cpu, wall) for kind, cpu, wall in sends if kind == "reply"]
+    pairs = list(zip(replies, requests[CONCURRENCY:], strict=False))
+    return [req[0] - rep[0] for rep, req in pairs], [req[1] - rep[1] for rep, req in pairs]
 
 
 def main() -> int:
@@ -81,7 +110,8 @@ def main() -> int:
     season, panel = season_and_panel(args.workdir)
     if args.profile:  # a run of its own: the profiler slows the run it watches
         startup_once(season, panel, args.workdir / "startup.db", args.profile)
-    runs = [startup_once(season, panel, args.workdir / "startup.db", None) for _ in range(max(1, args.runs))]
+    outcomes = [startup_once(season, panel, args.workdir / "startup.db", None) for _ in range(max(1, args.runs))]
+    runs = [connects for connects, _ in outcomes]
 
     def fig(values: list[float]) -> str:
         return f"{statistics.median(values):5.2f} s (range {min(values):.2f}-{max(values):.2f})"
@@ -92,6 +122,15 @@ def main() -> int:
     )
     print(f"  until the first request left:                 {fig([r[0] for r in runs])}")
     print(f"  until the {CONCURRENCY}th left (every slot filled):      {fig([r[-1] for r in runs])}")
+    gaps = [slot_gaps(sends) for _, sends in outcomes]
+    cpu = [statistics.median(c) * 1000 for c, _ in gaps]
+    wall = [statistics.median(w) * 1000 for _, w in gaps]
+    mean = [statistics.fmean(c) * 1000 for c, _ in gaps]
+    print(
+        f"  a reply to the request taking its slot ({len(gaps[0][0])} gaps a run), the main thread's CPU: median "
+        f"{statistics.median(cpu):.1f} ms (runs {min(cpu):.1f}-{max(cpu):.1f}), mean {statistics.median(mean):.1f} ms; "
+        f"wall median {statistics.median(wall):.1f} ms (runs {min(wall):.1f}-{max(wall):.1f})"
+    )
     if args.profile:
         print(f"  cProfile of another run until its first request: {args.profile}")
     return 0

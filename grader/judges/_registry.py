@@ -133,25 +133,46 @@ def _unused_transports_hidden():  # noqa: ANN202
         sys.meta_path.remove(finder)
 
 
-def import_without_package_init(name: str) -> ModuleType:
-    """Import the module ``name`` without running its package's ``__init__`` yet, when the package is not loaded.
+def import_without_package_init(name: str, *packages: str) -> ModuleType:
+    """Import the module ``name`` without running its package's ``__init__`` yet (nor those of ``packages``, its
+    package's ancestors or other packages it imports from), for each of them not loaded yet.
 
     For the Stainless SDKs' ``resources`` packages: their ``__init__`` imports every resource of the API (OpenAI's:
     0.32 s, the admin, beta, evals, audio ... resources) when a client's first call reaches the one resource a judge
-    uses (``client.responses``: ``openai.resources.responses``, 0.07 s by itself). The package's module is made from
+    uses (``client.responses``: ``openai.resources.responses``, 0.07 s by itself). A package's module is made from
     its spec (its path, so its modules are found and bound to it as usual) and its ``__init__`` runs in it the first
-    time something asks it for a name it lacks (a module ``__getattr__``, PEP 562): ``from openai.resources import
-    Chat`` works as before, only later."""
+    time something asks it for a name it lacks that is not one of its modules (a module ``__getattr__``, PEP 562):
+    ``from openai.resources import Chat`` works as before, only later, while ``from . import _exceptions`` imports
+    that module alone."""
     package = name.rpartition(".")[0]
-    if name in sys.modules or not package or package in sys.modules:
+    if name in sys.modules or not package:
         return importlib.import_module(name)
+    made = [shell for shell in map(_package_shell, (*packages, package)) if shell is not None]
+    try:
+        return importlib.import_module(name)
+    except BaseException:
+        for shell in made:
+            if sys.modules.get(shell.__name__) is shell:
+                del sys.modules[shell.__name__]
+        raise
+
+
+def _package_shell(package: str) -> ModuleType | None:
+    """The module of ``package`` put in ``sys.modules`` with its ``__init__`` not run yet (None: already loaded, or
+    not a package). Its parent package must be loaded or shelled first."""
+    if package in sys.modules:
+        return None
     spec = importlib.util.find_spec(package)
     if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-        return importlib.import_module(name)
+        return None
     shell, loader = importlib.util.module_from_spec(spec), spec.loader
     lock, state = threading.RLock(), {"init": "not run"}
 
     def complete(attribute: str) -> Any:
+        if state["init"] == "not run" and not attribute.startswith("__"):
+            module = f"{package}.{attribute}"
+            if module in sys.modules or importlib.util.find_spec(module) is not None:
+                return importlib.import_module(module)  # one of its modules (``from . import _exceptions``)
         with lock:  # another thread waits for the __init__; a lookup from inside it sees a module being initialised
             if state["init"] == "not run":
                 state["init"] = "running"
@@ -166,12 +187,10 @@ def import_without_package_init(name: str) -> ModuleType:
 
     shell.__dict__["__getattr__"] = complete
     sys.modules[package] = shell
-    try:
-        return importlib.import_module(name)
-    except BaseException:
-        if sys.modules.get(package) is shell:
-            del sys.modules[package]
-        raise
+    parent, _, child = package.rpartition(".")
+    if parent and parent in sys.modules:
+        setattr(sys.modules[parent], child, shell)
+    return shell
 
 
 def providers_with(**capabilities: Any) -> list[str]:

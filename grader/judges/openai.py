@@ -11,10 +11,6 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import openai
-from openai import AsyncOpenAI
-from openai.types.responses import Response
-
 from ._outcome import CallOutcome, ErrorKind, outcome_from_text
 from ._protocol import BatchItem, BatchResult, BatchState
 from ._ratelimits import snapshot_from_headers
@@ -25,9 +21,20 @@ from ._spec import JudgeSpec
 
 __all__ = ["OpenAIJudge", "outcome_of_response", "send_with_openai_sdk"]
 
-# the one resource the judge calls (``client.responses``), without the 0.33 s of every other resource the package's
-# ``__init__`` imports when the first call reaches it
+# The client and its errors without the ``__init__`` of the packages ``openai`` (which imports every type of the API:
+# the evals' graders, the assistants' streams ...), ``openai.types``, ``openai.lib`` and ``openai.lib.streaming``
+# (the assistants' event handlers and their types); each runs when something first asks the package for a name
+# that is not one of its modules (``from openai import OpenAI``). Then the one resource the judge calls
+# (``client.responses``), without every other resource the ``openai.resources`` package's ``__init__`` imports.
+import_without_package_init("openai._client", "openai", "openai.types", "openai.lib", "openai.lib.streaming")
 import_without_package_init("openai.resources.responses")
+
+from openai._client import AsyncOpenAI  # noqa: E402
+from openai._exceptions import APIConnectionError, APIError, APIStatusError, APITimeoutError, NotFoundError  # noqa: E402
+from openai._utils._logs import setup_logging  # noqa: E402
+from openai.types.responses import Response  # noqa: E402
+
+setup_logging()  # what the package's __init__ does first (``OPENAI_LOG``); it does it again if it runs
 
 
 async def send_with_openai_sdk(
@@ -38,7 +45,7 @@ async def send_with_openai_sdk(
     try:
         async with asyncio.timeout(backstop_timeout(spec)):
             raw = await request()
-    except openai.APIStatusError as error:
+    except APIStatusError as error:
         return http_failure(
             status=error.status_code,
             body=error.response.text,
@@ -48,11 +55,11 @@ async def send_with_openai_sdk(
             latency_s=watch.elapsed,
             secret=secret,
         )
-    except (openai.APITimeoutError, TimeoutError):
+    except (APITimeoutError, TimeoutError):
         return no_reply_failure(
             "timeout", f"no reply within {spec.timeout_s:g} s", latency_s=watch.elapsed, secret=secret
         )
-    except openai.APIConnectionError as error:
+    except APIConnectionError as error:
         cause = f"{error.message} ({error.__cause__!r})" if error.__cause__ else error.message
         return no_reply_failure("transport", cause, latency_s=watch.elapsed, secret=secret)
     return raw, watch
@@ -226,7 +233,7 @@ class OpenAIJudge(SdkJudge[AsyncOpenAI], Provider):
         return out
 
     def _batch_errors(self, what: str):  # noqa: ANN202
-        return self.batch_errors(what, openai.APIError, openai.NotFoundError)
+        return self.batch_errors(what, APIError, NotFoundError)
 
     @staticmethod
     def _state(batch: Any) -> BatchState:

@@ -276,7 +276,10 @@ def run_calls(
                 runner.shutdown()
 
         async def _stream(runner: CallRunner, running: list) -> None:
+            # built ahead of the slots by one panel's worth of calls: the rest is built as slots free up
+            ahead = sum(panel.limit(p) for p in {spec.provider for spec in panel.judges})
             for c in bundle.contestants:
+                await runner.room(ahead)
                 prompt = prompts.build(c.id)
                 if prompt.leaks:
                     leaked[c.id] = prompt.leaks
@@ -289,6 +292,7 @@ def run_calls(
                 await runner._in_db(
                     before_sending, runner, [t.prompt for t in mine], [t.key for t in mine], priority=Priority.SEND
                 )
+                runner.expect(mine)
                 running += [asyncio.ensure_future(runner.run_and_deliver(t, on_result)) for t in mine]
                 await asyncio.sleep(0)  # let the calls already scheduled leave before the next prompt is built
 

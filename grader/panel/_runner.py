@@ -76,6 +76,11 @@ PREPARE_REPLIES_AFTER_S = 0.01
 requests already given a slot to leave first (loopback connects and writes take well under this)."""
 
 
+SEND_FIRST_S = 0.005
+"""How long a prompt stream that is ahead of the judges waits, once a task took a freed slot, before building its next
+prompt: time for that request to leave before the event loop is busy again (loopback writes take well under this)."""
+
+
 class CallRunner:
     """Runs judge tasks concurrently under per-provider limits and records every attempt."""
 
@@ -118,6 +123,8 @@ class CallRunner:
             for j in panel.judges
         }
         self._replies_prepared = False
+        self._unsent: set[int] = set()  # tasks expected by a stream whose first request was not handed to a judge yet
+        self._handed_one = asyncio.Event()
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
     def preload_attempts(self, tasks: list[Task]) -> None:
@@ -214,9 +221,34 @@ class CallRunner:
                 except Exception:  # noqa: BLE001, S110 - an optimisation; the real reply is read regardless
                     pass
 
+    # -- a stream of tasks ahead of the slots --------------------------------------------------------
+    def expect(self, tasks: list[Task]) -> None:
+        """``tasks`` are being handed to :meth:`run_and_deliver`: counted as unsent until each one's first request
+        is handed to its judge (or the task ends without one: reused, refused, windowed)."""
+        self._unsent.update(id(t) for t in tasks)
+
+    def _handed(self, task: Task) -> None:
+        if id(task) in self._unsent:
+            self._unsent.discard(id(task))
+            self._handed_one.set()
+
+    async def room(self, ahead: int) -> None:
+        """Return once fewer than ``ahead`` expected tasks wait for their first request to leave; at once when so.
+        A stream builds its next prompt after this: while enough tasks are ready for the slots that free up, the event
+        loop stays free for the replies and the requests that take their slots, instead of holding each behind a
+        prompt being built. When it had to wait, it waits ``SEND_FIRST_S`` more: the request that made room leaves
+        first."""
+        if len(self._unsent) < ahead:
+            return
+        while len(self._unsent) >= ahead:
+            self._handed_one.clear()
+            await self._handed_one.wait()
+        await asyncio.sleep(SEND_FIRST_S)
+
     # -- one task ----------------------------------------------------------------------------------
     async def run_task(self, task: Task) -> TaskResult:
         if task.windowed is not None:
+            self._handed(task)  # its windows go on as tasks of their own
             return await self._run_windowed(task, task.windowed)
         done = self._completed.get(task.key)
         if done is not None and done.status == "received":  # interrupted between storing and parsing
@@ -275,6 +307,7 @@ class CallRunner:
                         status="sent",
                         priority=Priority.SEND,
                     )
+                    self._handed(task)
                     outcome: CallOutcome = await judge.call(
                         task.prompt.system,
                         task.prompt.user,
@@ -365,7 +398,11 @@ class CallRunner:
 
     async def run_and_deliver(self, task: Task, on_result) -> None:
         """Run one task and hand its result to ``on_result`` (the progress callback after)."""
-        await self.deliver(on_result, await self.run_task(task))
+        try:
+            result = await self.run_task(task)
+        finally:
+            self._handed(task)
+        await self.deliver(on_result, result)
         if self.progress is not None:
             self.progress()
 

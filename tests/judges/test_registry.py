@@ -215,3 +215,44 @@ def test_a_module_imported_without_its_package_init_runs_it_when_the_package_is_
     with pytest.raises(AttributeError):
         heavy_sdk_pkg.missing  # noqa: B018
     assert sys.heavy_inits == 1  # type: ignore[attr-defined]
+
+
+def test_the_openai_judge_loads_without_the_sdks_package_inits_which_run_when_a_name_is_asked_for():
+    code = (
+        "import sys\n"
+        "from grader.judges import provider_class\n"
+        "provider_class('openai')\n"
+        "print(*(m in sys.modules for m in ('openai.types.beta', 'openai.types.graders', 'openai.lib.azure')))\n"
+        "from grader.judges.openai import APIStatusError, AsyncOpenAI\n"
+        "import openai\n"
+        "print(openai.AsyncOpenAI is AsyncOpenAI, openai.APIStatusError is APIStatusError, APIStatusError.__module__)\n"
+        "print(type(openai.types.Batch).__name__, openai.types.beta.Assistant.__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.split() == ["False", "False", "False", "True", "True", "openai", "ModelMetaclass", "Assistant"]
+
+
+def test_a_module_of_a_package_without_its_init_imports_its_sibling_modules_alone(tmp_path, monkeypatch):
+    from grader.judges._registry import import_without_package_init
+
+    package = tmp_path / "heavy_sdk_pkg2"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("import sys\nsys.heavy_inits2 = getattr(sys, 'heavy_inits2', 0) + 1\n")
+    (package / "sub" / "__init__.py").write_text("import sys\nsys.heavy_inits2 += 10\nNAME = 'sub'\n")
+    (package / "sub" / "leaf.py").write_text("LEAF = 3\n")
+    (package / "client.py").write_text("from . import errors\nfrom .sub.leaf import LEAF\nVALUE = errors.E + LEAF\n")
+    (package / "errors.py").write_text("E = 4\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "heavy_inits2", 0, raising=False)
+    names = ("heavy_sdk_pkg2", "heavy_sdk_pkg2.sub", "heavy_sdk_pkg2.sub.leaf", "heavy_sdk_pkg2.client")
+    for name in (*names, "heavy_sdk_pkg2.errors"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    client = import_without_package_init("heavy_sdk_pkg2.client", "heavy_sdk_pkg2", "heavy_sdk_pkg2.sub")
+    assert client.VALUE == 7 and sys.heavy_inits2 == 0  # type: ignore[attr-defined]
+    import heavy_sdk_pkg2  # type: ignore[import-not-found]
+
+    assert heavy_sdk_pkg2.sub.leaf.LEAF == 3 and sys.heavy_inits2 == 0  # type: ignore[attr-defined]
+    assert heavy_sdk_pkg2.sub.NAME == "sub" and sys.heavy_inits2 == 10  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        heavy_sdk_pkg2.missing  # noqa: B018
+    assert sys.heavy_inits2 == 11  # type: ignore[attr-defined]

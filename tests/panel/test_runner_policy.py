@@ -194,3 +194,41 @@ def test_replies_are_prepared_once_when_every_slot_is_taken(tmp_path, tasks, lim
     assert [r.status for r in results] == ["ok"] * tasks
     assert len(calls) == prepared
     assert all(n < tasks for n in calls)  # while calls were still to be sent, not after the last one
+
+
+def test_a_stream_ahead_of_the_slots_goes_on_once_a_waiting_task_hands_its_request_to_its_judge(tmp_path):
+    """``room(ahead)`` (a streamed run waits there before building its next prompt): at once while fewer than
+    ``ahead`` expected tasks wait for their first request to leave; else once one of them has handed its request to
+    its judge, here when the one slot is freed by the reply before it."""
+    from dataclasses import replace
+
+    with FakeOpenAI(script=sequence(then=FakeReply.ok({"score": 7})), latency_s=0.2) as fake:
+        spec = JudgeSpec(
+            judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url, timeout_s=30
+        )
+        db = f"sqlite:///{tmp_path / 'ahead.db'}"
+        first = _setup(db, spec)
+        work = [replace(first, repeat=r, key=f"{r}" * 64) for r in range(3)]
+        panel = PanelConfig(name="p", kind="mock", judges=[spec], concurrency={"openai": 1})
+        seen: list[tuple[int, int]] = []
+
+        async def go():
+            judge = make_judge(spec, allow_real_api_calls=False)
+            runner = CallRunner(db, "t", panel, {"j": judge}, SCHEMA, lambda parsed, raw: (parsed, []))
+            runner.preload_attempts(work)
+            runner.expect(work)
+            await runner.room(4)  # three expected, fewer than four: at once
+            seen.append((len(runner._unsent), len(fake.requests)))
+            running = [asyncio.ensure_future(runner.run_and_deliver(t, lambda result: None)) for t in work]
+            await runner.room(3)  # the first takes the free slot
+            seen.append((len(runner._unsent), runner.stats.calls_sent))
+            await runner.room(2)  # the second waits for the slot: for the first's reply
+            seen.append((len(runner._unsent), runner.stats.calls_sent))
+            await asyncio.gather(*running)
+            runner.shutdown()
+            await judge.aclose()
+            return runner
+
+        runner = asyncio.run(go())
+    assert seen == [(3, 0), (2, 0), (1, 1)]
+    assert runner.stats.calls_sent == 3 and len(runner._unsent) == 0
