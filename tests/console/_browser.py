@@ -113,14 +113,23 @@ def console_process(db_url: str, annotators: Path, cwd: Path):
         stop_group(proc)
 
 
+_IDLE = (
+    "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+    " || getComputedStyle(document.querySelector('[data-testid=\"stStatusWidget\"]')).visibility === 'hidden'"
+)
+_PROGRESSIVE = "() => !document.body.innerText.includes('are being computed from the season bundle')"
+"""The leaderboard's caption while its process and risk columns are computed: the page reruns whole once they are."""
+
+
 def settle(page, timeout_ms: int = 60_000) -> None:  # noqa: ANN001
-    """Wait until Streamlit has finished the current script run (its status widget is gone)."""
+    """Wait until Streamlit has finished the current script run (its status widget is gone) and no part of the page
+    is still being filled in (the leaderboard reruns once its process and risk columns are computed: a menu open at
+    that moment closes)."""
     page.wait_for_timeout(300)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || getComputedStyle(document.querySelector('[data-testid=\"stStatusWidget\"]')).visibility === 'hidden'",
-        timeout=timeout_ms,
-    )
+    page.wait_for_function(_IDLE, timeout=timeout_ms)
+    page.wait_for_function(_PROGRESSIVE, timeout=timeout_ms)
+    page.wait_for_timeout(300)
+    page.wait_for_function(_IDLE, timeout=timeout_ms)
     page.wait_for_timeout(500)
 
 
