@@ -113,7 +113,7 @@ HELD_OUT = [
     ),
     (
         "v8: real sentences of rounds 2026-06-24-1M, 06-26-1M, 07-02-1M, 07-06-1M (held out until measured at 67.0%, "
-        "then read to write rules; its synthetic Q&A memo is on 07-16-1M, a round with no run, which this harness cannot import)",
+        "then read to write rules; its synthetic Q&A memo on 07-16-1M is measured apart, below)",
         FIXTURES / "holdout_v8" / "labels.jsonl",
         lambda lab: lab.round != "CB-2026-07-16-1M",
     ),

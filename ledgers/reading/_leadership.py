@@ -42,7 +42,7 @@ _OPENS = re.compile(
 
 
 _LEADING_AFTER_NAME = re.compile(
-    r"(?P<kind>\s+(?:sector|fund|etf|factor|index))?\s+(?P<verb>leading|leads|led)"
+    r"(?:\s+(?:sector|fund|etf|factor|index))?\s+(?P<verb>leading|leads|led)"
     r"(?=\s+with\b|\s*[,;.)]|\s*$|\s+(?:on|over|across|in)\s+(?:the\s+)?(?:\d|week|month|7|30|seven|thirty|recent))",
     re.I,
 )

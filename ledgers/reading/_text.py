@@ -17,7 +17,7 @@ from ledgers.reading._number_assertion import NumberHit, number_assertion
 from ledgers.reading._numbers import find_numbers
 from ledgers.reading._qualitative import qualitative
 from ledgers.reading._ranking import find_rankings, find_signs
-from ledgers.reading._vocab import DATE_AFTER, DOWN_WORDS, SIGN_WORD_BEFORE
+from ledgers.reading._vocab import DATE_AFTER, sign_word_before
 
 
 @dataclass(slots=True)
@@ -66,8 +66,7 @@ def _named_right_before(mentions: Sequence[Mention], text: str, pos: int) -> str
 def falls_by_word(text: str, start: int) -> bool:
     """Whether a word of falling stands right before the figure at ``start`` ("lost 3.21%", "fell 0.47%"): a figure
     no field binds is then a fall (the template cache applies the same rule)."""
-    word = SIGN_WORD_BEFORE.search(text[max(0, start - 40) : start])
-    return word is not None and " ".join(word["w"].lower().split()) in DOWN_WORDS
+    return sign_word_before(text[max(0, start - 40) : start], negated=True) is not None
 
 
 def _signed_by_word(text: str, hit: NumberHit) -> float:
