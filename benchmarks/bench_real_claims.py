@@ -141,6 +141,23 @@ HELD_OUT = [
         FIXTURES / "holdout_v10" / "labels.jsonl",
         lambda lab: lab.round == "CB-2026-07-16-1W",
     ),
+    (
+        "v11: real sentences of 13 rounds' unlabelled submissions, a pros/cons scorecard on 07-27-1W and a chat "
+        "transcript on 07-28-1M (measured whole at 65.3% on arrival, then read to write rules)",
+        FIXTURES / "holdout_v11" / "labels.jsonl",
+        None,
+    ),
+    (
+        "v12: real sentences of 17 June/July submissions no set used (held out: never read)",
+        FIXTURES / "holdout_v12" / "labels.jsonl",
+        lambda lab: not lab.model.startswith("synthetic"),
+    ),
+    (
+        "v12: a committee e-mail on 07-29-1M and a numbered thread on 07-21-1W, formats no rule was written for "
+        "(held out: never read)",
+        FIXTURES / "holdout_v12" / "labels.jsonl",
+        lambda lab: lab.model.startswith("synthetic"),
+    ),
 ]
 V5_DEV_ROUNDS = frozenset(
     {"CB-2026-06-12-1W", "CB-2026-06-22-1M", "CB-2026-07-22-1M", "CB-2026-07-23-1M", "CB-2026-07-24-1M"}

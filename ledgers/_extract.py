@@ -42,7 +42,8 @@ _ABBREVIATIONS = re.compile(
     r"(?:\b(?:U\.S|U\.K|vs|e\.g|i\.e|approx|Inc|Corp|Co|Ltd|No|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|"
     r"Sep|Sept|Oct|Nov|Dec)|\b[A-Z])$"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\[\d{1,3}\])*\s+(?=\S)")
+"""Where a sentence ends: after . ! ? ; and any footnote markers ("...21 sessions.[13] Brazil ...")."""
 _HEADER_BRACKET = re.compile(r"^\s*(?:[-*\u2022]\s*)?\[(?P<name>[^\]\n]{1,60})\]\s*:?\s*")
 _HEADER_COLON = re.compile(
     # "SMH: ...", "- SEMICONDUCTORS (Semiconductors), 30%: ..." (a holding line with its weight), "- JAPAN (Japan),
@@ -70,33 +71,76 @@ per-holding texts): shown to judges as context, never mined for the contestant's
 
 _RISKS_HEADER = re.compile(r"^\s*(?:key\s+|main\s+|downside\s+)?risks?(?:\s+to\s+watch)?\s*:?\s*$", re.I)
 _ANY_HEADER = re.compile(r"^\s*[A-Z][\w /&-]{1,40}:\s*$")
+_LOG_PREFIX = re.compile(r"^\s*\[\d{1,2}:\d{2}(?::\d{2})?\]\s*(?:[A-Z]{2,12}\b\s*)?")
+"""A log line's time stamp and tag ("[15:29:00] CHECK  Biotech (XBI) ..."): structure, not words of the claim."""
+_ANY_KEY = re.compile(r"^[A-Za-z_][\w-]{0,40}:\s+\S")
+
+
+_SECTION_HEADING = re.compile(r"^#{1,6}\s+(?P<name>[^\n]{2,80}?)\s*#*\s*$")
+"""A markdown heading ("## Health Care (XLV)"): the lines of its section are about the option it names (none
+when it names none: "## Market state")."""
+_PARENT_LINE = re.compile(
+    r"^(?P<indent>[ \t]*)(?:[-*\u2022+]\s+)?(?:\*\*)?(?P<name>[A-Za-z][\w&/ .'-]{1,50}?)(?:\*\*)?\s*"
+    r"(?:\((?P<paren>[^)\n]{1,40})\))?\s*(?:[,:\u2014-]\s*(?:\d{1,3}(?:\.\d+)?\s*%|weight\s+\d{1,3}\s*%))?\s*:?\s*$"
+)
+"""A line that only names what the lines indented under it are about: a key opening a block ("FINANCIALS:"), a
+bullet naming a holding and its weight ("- Consumer staples (XLP), 30%"), a bold label."""
+
+
+def _named(index: UniverseIndex, name: str, paren: str | None) -> str | None:
+    symbol = index.resolve(re.sub(r"\s*\([^)]*\)", "", name).strip(" *:"))
+    if symbol is None and paren:
+        symbol = index.resolve(paren.split(",")[0].strip())
+    return symbol
 
 
 def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, str | None, bool]]:
     """(offset, body, header symbol, hypothetical) per line of the rationale; platform template lines are left out.
-    Lines under a "Key risks:" header are hypothetical: what could happen, not what the data showed."""
+    Lines under a "Key risks:" header are hypothetical: what could happen, not what the data showed. Structure
+    before prose: a line in the section of a heading that names an option ("## Health Care (XLV)"), or indented
+    under a line that only names one ("FINANCIALS:", "- Consumer staples (XLP), 30%"), is that option's, as a
+    line opening with its name is."""
     out = []
     offset = 0
     in_risks = False
+    section: str | None = None  # the option the markdown heading above names
+    parents: list[tuple[int, str | None]] = []  # (indent, option) of the lines that open the blocks around
     for line in text.splitlines(keepends=True):
         if TEMPLATE_MARK in line:
             offset += len(line)
             continue
         if not line.strip() or _ANY_HEADER.match(line):
             in_risks = bool(_RISKS_HEADER.match(line))
+        heading = _SECTION_HEADING.match(line.rstrip("\n")) if index is not None else None
+        opener = _PARENT_LINE.match(line.rstrip("\n")) if index is not None and heading is None else None
+        parent = _named(index, opener["name"], opener["paren"]) if opener is not None and index is not None else None
+        indent = len(line) - len(line.lstrip(" \t"))
+        if line.strip():
+            while parents and parents[-1][0] >= indent:
+                parents.pop()  # a line as far left as a block's opener closes that block
+        inherited = parents[-1][1] if parents else section
+        if heading is not None and index is not None:
+            section, parents = _named(index, heading["name"], None), []
+            paren = re.search(r"\(([^)]{1,40})\)", heading["name"])
+            section = section or (index.resolve(paren.group(1).split(",")[0].strip()) if paren else None)
+        elif parent is not None:
+            parents.append((indent, parent))
         symbol = None
-        body_start = 0
+        stamp = _LOG_PREFIX.match(line)
+        body_start = stamp.end() if stamp is not None else 0
         if index is not None:
             for header in (_HEADER_BRACKET, _HEADER_COLON):
-                m = header.match(line)
+                m = header.match(line[body_start:])  # the patterns anchor at the start of what they read
                 if not m:
                     continue
                 symbol = index.resolve(m.group("name"))
                 if symbol is None and m.groupdict().get("paren"):
                     symbol = index.resolve(m.group("paren").split(",")[0])
                 if symbol is not None:
-                    body_start = m.end()
+                    body_start += m.end()
                     break
+        if symbol is None and heading is None and parent is None and inherited is not None:
+            symbol = inherited
         out.append((offset + body_start, line[body_start:], symbol, in_risks))
         offset += len(line)
     return out
@@ -321,6 +365,7 @@ def extract_claims(
                 head = key if spelt is not None and key_field_of(spelt) is not None else cell.header
                 body = f"{head}: {value}"
             offset = cell.start - (len(body) - len(value))
+            first = len(claims)
             mentions = index.mentions(body) if index else []
             parsed = parse_text(body, subject, (), mentions, bench, strong_symbol=True)
             rankings = [sp for a, sp in zip(parsed.assertions, parsed.spans, strict=True) if a.rule == "ranking"]
@@ -329,6 +374,9 @@ def extract_claims(
                     add(Assertion(rule="briefing", symbol=a.symbol, raw=a.raw), span, body, offset, briefing=True)
                 else:
                     add(a, span, body, offset)
+            for claim in claims[first:]:  # a cell read as "header: value": its claim spans the cell, not the header
+                if claim.span is not None:
+                    claim.span = (max(claim.span[0], cell.start), min(claim.span[1], cell.end))
     for ranks in ranking_keys(text) if index is not None else []:  # "most_volatile: EWY at 80.19%"
         line_start = text.rfind("\n", 0, ranks.start) + 1
         line_end = text.find("\n", ranks.start)

@@ -4,8 +4,9 @@ Each label (``tests/ledgers/fixtures/real_claims/*.jsonl``; format in that folde
 model, the verbatim sentence, the words that carry the claim (``quote``), what decides it (option, table
 column, value) and the gold status. The rounds are imported with the production adapter (so the point-in-time
 fields are exactly what the grader uses), each sentence is read by the production extractor with the holding
-under discussion as its default subject, the claims whose span covers the quote are verified against the
-round's own store, and the verdict is compared with the gold status.
+under discussion as its default subject (a synthetic rationale's sentence in place, in its whole document), the
+claims whose span covers the quote are verified against the round's own store, and the verdict is compared with
+the gold status.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ledgers import (
     STATUSES,
@@ -61,6 +62,10 @@ class LabelledClaim(BaseModel):
     reason: str
     doubt: str | None = None
     """The labeller's stated doubt about this label, if any (kept with it; not used to score)."""
+    document: str | None = Field(default=None, exclude=True)
+    """The whole text a synthetic rationale's sentence comes from (``<labels folder>/<round>/<file>``, named by
+    ``source``), set when the labels are read: the sentence is then read in place, with the structure around it
+    (a heading naming its option, an earlier turn), as the grader reads a rationale whole."""
 
     @property
     def track(self) -> str:
@@ -92,6 +97,11 @@ def read_labels(paths: Iterable[Path]) -> list[LabelledClaim]:
             if label.id in seen:
                 raise LabelsError(f"{path}, line {lineno}, field 'id': duplicate of {seen[label.id]}")
             seen[label.id] = f"{path.name}:{lineno}"
+            document = path.parent / label.round / label.source.split("#", 1)[0]
+            if "#" in label.source and document.is_file():
+                text = document.read_text(encoding="utf-8")
+                if label.sentence in text:
+                    label = label.model_copy(update={"document": text})
             out.append(label)
     return out
 
@@ -281,11 +291,21 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
             decided = {r.id: r.decided_at for r in bundle.info.rounds or []}[round_id]
             store = bundle.store_for(round_id)
             available = sorted({f for s in store.symbols for f in store.fields(s)})
+            read: dict[str, list[Claim]] = {}  # a synthetic document is read once, whole
             for label in group:
-                claims = extract_claims(
-                    label.sentence, decided, label.holding, index, benchmark=bench, available_fields=available
-                )
-                start = label.sentence.index(label.quote)
+                if label.document is not None:
+                    claims = read.get(label.document) or read.setdefault(
+                        label.document,
+                        extract_claims(
+                            label.document, decided, None, index, benchmark=bench, available_fields=available
+                        ),
+                    )
+                    start = label.document.index(label.sentence) + label.sentence.index(label.quote)
+                else:
+                    claims = extract_claims(
+                        label.sentence, decided, label.holding, index, benchmark=bench, available_fields=available
+                    )
+                    start = label.sentence.index(label.quote)
                 quote_span = (start, start + len(label.quote))
                 hits = _claims_of_kind(
                     label.kind, [c for c in claims if c.span is not None and _overlaps(c.span, quote_span)]

@@ -5,7 +5,8 @@ One module per concern: ``_vocab`` (shared word lists), ``_horizons``, ``_clause
 subjects), ``_fields`` (field phrases), ``_binding`` (what a number is bound to), ``_numbers`` (which numbers are
 claims), ``_number_assertion`` (a number found and the assertion it makes), ``_intent`` (probabilities, plans,
 forecasts), ``_ranking`` (superlatives and signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative
-readers, run by ``_qualitative``), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes),
+readers, run by ``_qualitative``; ``_moves``, ``_move_nouns`` and ``_owned_moves`` read moves said by a verb, as a
+noun phrase, and with their owner inside the phrase), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes),
 ``_keys`` (a figure written as a key's value), ``_tables`` (a markdown table's rows and columns).
 """
 

@@ -58,6 +58,35 @@ def piece_label(text: str, pos: int) -> re.Match[str] | None:
     return None
 
 
+_NOUN_FORECAST = re.compile(
+    r"(?:forecasts|projections|estimates|expectations|forecast|projection|outlook|(?:forecast|project|expect|estimat)ed)$",
+    re.I,
+)
+_NOUN_LEAD = re.compile(r"(?P<word>[\w$'.,%-]+)\s+$")
+_NOT_A_NOUN_LEAD = re.compile(
+    r"(?:i|we|you|they|he|she|it|who|which|that|analysts|strategists|economists|markets?|investors|traders|"
+    r"will|would|could|should|may|might|can|to|and|or|not|also|now|still)",
+    re.I,
+)
+_NOUN_END = re.compile(
+    r"\s*(?:$|[,;.)]|and\b|or\b|while\b|of\b|for\b|from\b|on\b|[A-Za-z]+\s+(?:spending|capex|growth|sales|demand)\b)",
+    re.I,
+)
+
+
+def _names_a_forecast(text: str, m: re.Match[str]) -> bool:
+    """A forecast word used as a noun or an adjective, naming someone else's forecast as a fact the sentence cites
+    ("supported by large AI spending forecasts and strong recent trend", "the $2.59 trillion forecasted AI spending",
+    "consensus expectations"): it governs no clause, so what follows it is read. Its lead must be a determiner, a
+    figure or a noun (not a pronoun, a subject of forecasts, a modal), and a coordination, a stop or a preposition
+    must follow."""
+    word = m.group(0)
+    lead = _NOUN_LEAD.search(text, max(0, m.start() - 25), m.start())
+    if _NOUN_FORECAST.fullmatch(word) is None or lead is None or _NOT_A_NOUN_LEAD.fullmatch(lead["word"]):
+        return False
+    return _NOUN_END.match(text, m.end()) is not None
+
+
 def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str] | None:
     """The forecast/opinion word earlier in the same clause as ``pos``, or a forecast or plan label opening its
     piece of text ("Reversal:", "Invalidation:"), if any."""
@@ -69,12 +98,14 @@ def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str]
     for m in _FORECAST_RE.finditer(text, start, pos):
         if m.group(0) == "May" or (m.group(0).lower() == "may" and DATE_AFTER.match(text[m.start() :])):
             continue  # the month
+        if _names_a_forecast(text, m):
+            continue  # "spending forecasts and strong recent trend": the forecast is cited, not made
         found = m
     return found
 
 
 def forecast_markers(text: str) -> list[re.Match[str]]:
-    return [m for m in _FORECAST_RE.finditer(text) if m.group(0) != "May"]
+    return [m for m in _FORECAST_RE.finditer(text) if m.group(0) != "May" and not _names_a_forecast(text, m)]
 
 
 def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:

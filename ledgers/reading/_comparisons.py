@@ -92,6 +92,37 @@ def _window_after(text: str, end: int) -> str | None:
     return "7D" if key in ("5T", "7D") else "30D" if key in ("20T", "21T", "30D") else None
 
 
+_WINDOW_LIST = re.compile(
+    r"\s+over\s+(?:both\s+|all\s+|the\s+)?(?P<list>\d+[\w-]*(?:\s*(?:,\s*(?:and\s+)?|and\s+)\d+[\w-]*)+)"
+    r"(?:\s+(?P<unit>days?|sessions?|weeks?|months?|windows?))?",
+    re.I,
+)
+_LISTED = re.compile(r"(?P<n>\d+)(?:[\s-]*(?P<u>d|days?|s|sessions?|w|weeks?|m|months?))?", re.I)
+_RECENT_WINDOWS = re.compile(r"\s+over\s+(?:the\s+)?recent\s+windows\b", re.I)
+
+
+def _windows_listed(text: str, end: int) -> str | None:
+    """The windows a list after the other option writes ("over both 5-day and 21-day windows", "over 5- and
+    21-session windows"): '7D+30D' when it names a week's and a month's, 'short' for "over recent windows"; None
+    when a window of the list is neither (every window shown is then checked)."""
+    if _RECENT_WINDOWS.match(text, end):
+        return "short"
+    m = _WINDOW_LIST.match(text, end)
+    if m is None:
+        return None
+    default = (m["unit"] or "d")[0].lower()
+    keys = set()
+    for item in _LISTED.finditer(m["list"]):
+        n, u = int(item["n"]), (item["u"] or default)[0].lower()
+        if u == "w" or (u == "m" and n == 1):
+            n, u = (5, "s") if u == "w" else (21, "s")
+        key = "7D" if (u, n) in (("d", 5), ("d", 7), ("s", 5)) else "30D" if n in (20, 21, 30) and u in "ds" else None
+        if key is None:
+            return None
+        keys.add(key)
+    return "7D+30D" if keys == {"7D", "30D"} else keys.pop() if len(keys) == 1 else None
+
+
 def _window(text: str) -> str | None:
     m = _WINDOW.search(text)
     if m is None:
@@ -200,12 +231,15 @@ _LATEST_MOVE = re.compile(
 
 
 _THRESHOLD_AFTER = re.compile(
-    r"\s*(?:by\s+)?(?:more\s+than|at\s+least|over(?!\s+(?:the\s+)?(?:past|last|prior|previous|trailing|latest|"
-    r"(?:\d+|one|five|seven|thirty|twenty-one)[\s-]*(?:trading\s+)?(?:days?|sessions?|weeks?|months?|d|s)\b))|beyond|"
+    r"\s*(?:by\s+)?(?:more\s+than|at\s+least|over(?!\s+(?:the\s+)?(?:past|last|prior|previous|trailing|latest|both|"
+    r"all|each|every|recent|(?:\d+|one|five|seven|thirty|twenty-one)[\s-]*(?:trading\s+)?(?:days?|sessions?|weeks?|"
+    r"months?|d|s)\b|\d+-?\s*(?:,|and\b)))|beyond|"
     r"for\s+two|[<>]=?)",
     re.I,
 )
-"""'underperforms SPY by more than 3%', 'lags SPY over 2%': a condition; 'lagged SPY over 30 days' is a window."""
+"""'underperforms SPY by more than 3%', 'lags SPY over 2%': a condition; 'lagged SPY over 30 days', 'over both 5-day
+and 21-day windows', 'over 5- and 21-session windows', 'over recent windows' are windows (a list of windows: every
+window shown is checked, all must agree)."""
 _FORECAST_WORDS = re.compile(
     r"\b(?:base[\s-]case|expected|forecast|projected|target|bull[\s-]case|bear[\s-]case)\b", re.I
 )
@@ -270,7 +304,7 @@ def read_comparisons(text: str, add: Emit, benchmark: str | None, mentions: Sequ
             continue  # "seeking to outperform SPY", "underperforms SPY by more than 3%": an aim or a condition
         end = other[1]
         window = "short" if _LATEST_MOVE.match(text[other[1] - len(text[: other[1]].split()[-1]) :]) else None
-        window = window or _window_after(text, other[1])
+        window = window or _window_after(text, other[1]) or _windows_listed(text, other[1])
         add(
             m,
             span=(m.start(), m.start("rest")),

@@ -115,7 +115,8 @@ _ELSEWHERE_AFTER = re.compile(
 
 _STATE_LEAD = re.compile(
     r"(?:^|[(;:,\u2014]|\b(?:via|with|given|amid|amidst|despite|plus|and|reflecting|shows?|showing|sees|seeing|"
-    r"confirms?|confirming|on\s+the\s+back\s+of))\s*$",
+    r"confirms?|confirming|on\s+the\s+back\s+of|observed|offsets?|offsetting|balanc(?:e|es|ing)|"
+    r"hit\s+by|pressured\s+by))\s*$",
     re.I,
 )
 """What may lead an option's bare "strength" / "weakness" ("ITA strength", "via biotech strength", "despite index
@@ -128,22 +129,40 @@ _STATE_NOUNS = ("strength", "weakness")
 _SHOW_END = re.compile(r"\b(?:showing|shows|showed|shown|posting|posted|posts|displaying|displayed)\s+$", re.I)
 _MARKET_NOUN_END = re.compile(r"\b(?:index|market|benchmark|s&p(?:\s*500)?)\s+$", re.I)
 _IN_OPTION = re.compile(r"\s+in\s+(?:the\s+)?")
-_LIST_ON = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b)\s*\w")
+_ITEM_END = re.compile(
+    r"\s*(?:,|/|&|\band\b|\bor\b|[;.:()]|\s(?:could|may|might|would|will|can|to|as|if|is|are|have|has)\b|$)"
+)
+_LIST_ON = re.compile(r"\s*(?:,\s*(?:and\s+)?|/|&|\band\b|\bor\b)\s*\w")
 
 
-def _owner_after(text: str, m: re.Match[str], words: str, named_before) -> str | None:
-    """The option a timed state noun is said of after "in": "recent strength in regional banks" (one option, named
-    right after "in"; a list, or no time word, is not read: "strength in value and quality", "favor strength in
-    XLE")."""
-    if named_before is None or m["noun"].lower() not in _STATE_NOUNS or not _TIMED.search(words):
-        return None
+def _owners_after(text: str, m: re.Match[str], words: str, named_before) -> list[str]:
+    """The options a timed move noun is said of after "in": "recent strength in regional banks", "recent extreme
+    gains in solar, South Korea, semiconductors, and cybersecurity" (each option of a list, named right after "in",
+    every item an option; no time word is not read: "strength in value and quality", "favor strength in XLE"). A
+    state noun ("strength", "weakness") takes one option; a move ("gains", "rally") a list too."""
+    if named_before is None or not _TIMED.search(words):
+        return []
+    noun = m["noun"].lower()
+    if noun not in _STATE_NOUNS and re.fullmatch(r"gains|rally|run-up|surge|weakness|declines?|pullback", noun) is None:
+        return []
     lead = _IN_OPTION.match(text, m.end())
     if lead is None:
-        return None
-    named = named_before(lead.end(), lead.end() + 40)
-    if named is None or named.start != lead.end() or _LIST_ON.match(text, named.end):
-        return None
-    return str(named.symbol)
+        return []
+    found: list[str] = []
+    at = lead.end()
+    while True:
+        stop = _ITEM_END.search(text, at)
+        hi = stop.start() if stop is not None else len(text)
+        named = named_before(at, hi)
+        if named is None or named.start != at:
+            return []
+        found.append(str(named.symbol))
+        sep = _LIST_ON.match(text, named.end)
+        if sep is None:
+            return found
+        if noun in _STATE_NOUNS:
+            return []  # "strength in value and quality": one state, several owners: whose is unsaid
+        at = sep.end() - 1
 
 
 def pos_after(text: str, end: int) -> int:
@@ -151,7 +170,7 @@ def pos_after(text: str, end: int) -> int:
     return end + len(text[end:]) - len(_POSSESSIVE.sub("", text[end:], count=1).lstrip())
 
 
-def _np_window(words: str) -> str | None:
+def np_window(words: str) -> str | None:
     """The window a move noun's modifiers write ('7D', '30D', a session count, 'short' for "recent"), as the horizon
     readers key it (``match_horizon``); None when they write none ("prior", "large") or a longer one than a month:
     which window the move was over is then unsaid."""
@@ -189,7 +208,8 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
         mods2 = _MODS_END.search(head)
         pos = mods2.start() if mods2 else m.start()
         words = mods2.group(0) if mods2 else ""
-        owner_after = _owner_after(text, m, words, named_before)
+        owners_after = _owners_after(text, m, words, named_before)
+        owner_after = owners_after[0] if owners_after else None
         elsewhere = _ELSEWHERE_AFTER.match(text[m.end() :])
         if owner_after is None and (
             (elsewhere and not (elsewhere.group(0).strip().lower() == "on" and presupposes(text, pos, m.end())))
@@ -271,11 +291,13 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
             cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1
             if CONDITION.search(text[cut : m.start()]):
                 continue  # "if a pullback comes": no claim about the data
-        label = _np_window(words)
+        label = np_window(words)
         phrase = _WHOLE.match(text, start, m.end())
         assert phrase is not None
         up = re.fullmatch(f"{_MOVE_NOUNS_UP}|{_PRESUPPOSED_ONLY}|outperformance", noun) is not None or noun == "run"
         owners: list[str | None] = [mm.symbol for mm in listed] + [subject] if listed else [subject]
+        if len(owners_after) > 1:
+            owners = list(owners_after)
         for i, who in enumerate(owners):
             kw: dict[str, Any] = {"symbol": who} if who is not None else {}
             if relative:

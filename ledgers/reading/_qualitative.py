@@ -12,6 +12,7 @@ from ledgers.reading import _comparisons as comparisons
 from ledgers.reading import _fundamentals as fundamentals
 from ledgers.reading import _move_nouns as move_nouns
 from ledgers.reading import _moves as moves
+from ledgers.reading import _owned_moves as owned_moves
 from ledgers.reading import _standing as standing
 from ledgers.reading import _technical as technical
 from ledgers.reading import _trend as trend
@@ -143,6 +144,7 @@ def qualitative(
     for keys, reader in READERS:
         if present.intersection(keys):
             reader(text, add, benchmark)
+    owned_moves.read_owned_moves(text, add, mentions)
     if _MOVE_WORDS.search(text):
         moves.read_moves(text, add, benchmark, named_before)
         move_nouns.read_move_nouns(text, add, named_before, benchmark)

@@ -32,6 +32,8 @@ _MOM_ADJ_POS = (
     "extreme",
     "powerful",
     "massive",
+    "high",
+    "elevated",
 )
 
 
@@ -56,9 +58,11 @@ _Q_MOMENTUM = re.compile(
     r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
     r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|upward|downward|"
     r"[a-z]+-driven|broad-based|"
-    r"medium-term|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|one-month|1-week|1-month|"
+    r"medium-term|intermediate(?:-term)?|short-|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|"
+    r"one-month|1-week|1-month|"
     r"six-month|6-month|and|,)\s*)*)"
     r"(?P<what>momentum|uptrend|trend|price\s+action|performance|returns?)\b"
+    r"(?!\s+(?:potential|targets?|objectives?|goals?|expectations?|opportunit\w+))"
     r"|\b(?P<trend>uptrend|downtrend|up-trend|down-trend)\b|\btrending\s+(?P<tdir>higher|up|lower|down)\b",
     re.I,
 )
@@ -186,6 +190,7 @@ def read_relative_strength(text: str, add: Emit, benchmark: str | None) -> None:
 def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_MOMENTUM.finditer(text):
         label: str | None = None
+        longer = False
         if m.group("trend"):
             pol = -1 if m.group("trend").lower().startswith("down") else 1
         elif m.group("tdir"):
@@ -198,6 +203,8 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
                 "strong",
                 "weak",
                 "massive",
+                "high",
+                "elevated",
             ):
                 continue
             pol = -1 if adj in _MOM_ADJ_NEG else 1
@@ -206,12 +213,15 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
             label = horizon_key(hz_num(hz.group(1)), hz.group(2)) if hz else None
             if label is None and re.search(r"recent|near-term|short-term", mods, re.I):
                 label = "short"
+            if label is None and re.search(r"medium|intermediate", mods, re.I):
+                label, longer = None, True
             if "relative" in mods.lower():
                 add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)
                 continue
         trend = bool(m.group("trend") or m.group("tdir")) or (m.group("what") or "").lower() in ("trend", "uptrend")
-        # a trend with no window written may be months long: checked on the windows shown, never contradicted
-        add(m, rule="momentum", polarity=pol, label=label, inferred=trend and label is None)
+        # a trend with no window written may be months long, as "intermediate momentum" is: checked on the windows
+        # shown, never contradicted
+        add(m, rule="momentum", polarity=pol, label=label, inferred=(trend or longer) and label is None)
 
 
 def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:

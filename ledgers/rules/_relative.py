@@ -118,6 +118,7 @@ def rule_compare(ctx: Ctx, a: Assertion) -> RuleResult:
         windows = {
             "7D": ("return5d", "return7d"),
             "30D": ("return21d", "return30d"),
+            "7D+30D": ("return5d", "return7d", "return21d", "return30d"),
             "short": ctx.config.short_momentum_fields,
         }.get(a.label or "", RETURN_WINDOWS)
         both = [f for f in windows if ctx.get(sym, f) is not None and ctx.get(other, f) is not None]

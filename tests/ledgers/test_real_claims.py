@@ -102,6 +102,7 @@ HOLDOUT = Path(__file__).parent / "fixtures"
             CB_ROUNDS,
         ),  # other formats: tables, key=value, YAML, shorthand, prose
         (HOLDOUT / "holdout_v10" / "labels.jsonl", CB_ROUNDS),  # six early rounds, a footnoted note, a desk journal
+        (HOLDOUT / "holdout_v12" / "labels.jsonl", CB_ROUNDS),  # 17 June/July submissions, an e-mail, a thread
     ],
 )
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:

@@ -1,0 +1,54 @@
+"""Structure before prose: a rationale written as a document gives each line its option by its structure, a
+markdown section under a heading that names the option, lines indented under a key or a bullet that only names
+it, a log line's time stamp and tag, a footnote marker ending a sentence. Checked on whole documents, as the
+reference judge reads a rationale."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ledgers.test_reading_classes import read, store  # noqa: F401  (the shared fixture)
+
+
+def _numbers(store, text):  # noqa: F811
+    return [(c.symbol, v.status) for c, v in read(store, text, None) if c.assertions[0].rule == "exact_numeric"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # HEALTHCARE +3.12% over 5 sessions, UTILITIES +2.48%, FINANCIALS -0.05%, TECHNOLOGY -5.90%
+        (
+            "## Market state\n- Breadth is thin.\n\n## Health Care (XLV)\n+ Up 3.12% over five sessions.\n"
+            "- Weak participation.\n\n## Utilities (XLU)\n+ Up 2.48% over five sessions.\n",
+            [("HEALTHCARE", "supported"), ("UTILITIES", "supported")],
+        ),
+        (
+            "FINANCIALS:\n  weight: 25%\n  r5d: -0.05% over five sessions\nmarket:\n  note: up 3.12% over five sessions\n",
+            [("FINANCIALS", "supported"), (None, "not_verifiable")],
+        ),
+        (
+            "Defensive sleeve\n- Utilities (XLU), 20%\n  - up 2.48% over five sessions\n- Health care (XLV), 25%\n"
+            "  - up 3.12% over five sessions\n",
+            [("UTILITIES", "supported"), ("HEALTHCARE", "supported")],
+        ),
+    ],
+)
+def test_a_line_takes_the_option_its_structure_names(store, text, expected):  # noqa: F811
+    assert _numbers(store, text) == expected
+
+
+def test_a_heading_naming_an_option_does_not_lend_it_to_the_next_section(store):  # noqa: F811
+    text = "## Health Care (XLV)\n+ Up 3.12% over five sessions.\n## Market state\n- Up 2.48% over five sessions.\n"
+    assert _numbers(store, text) == [("HEALTHCARE", "supported"), (None, "not_verifiable")]
+
+
+def test_a_log_lines_stamp_and_tag_are_structure_not_words(store):  # noqa: F811
+    text = "[09:30:00] CHECK  Technology (XLK) gained 5.90% over five sessions.\n"
+    found = [(c.symbol, v.status) for c, v in read(store, text, None) if c.assertions[0].rule == "exact_numeric"]
+    assert found == [("TECHNOLOGY", "contradicted")]  # XLK -5.90%: the tag leaves no doubt about the subject
+
+
+def test_a_sentence_ends_before_its_footnote_marker(store):  # noqa: F811
+    text = "Health care (XLV) rose 3.12% over five sessions.[3] Technology (XLK) fell 5.90% over five sessions.[4]"
+    assert _numbers(store, text) == [("HEALTHCARE", "supported"), ("TECHNOLOGY", "supported")]
