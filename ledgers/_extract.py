@@ -71,8 +71,16 @@ per-holding texts): shown to judges as context, never mined for the contestant's
 
 _RISKS_HEADER = re.compile(r"^\s*(?:key\s+|main\s+|downside\s+)?risks?(?:\s+to\s+watch)?\s*:?\s*$", re.I)
 _ANY_HEADER = re.compile(r"^\s*[A-Z][\w /&-]{1,40}:\s*$")
-_LOG_PREFIX = re.compile(r"^\s*\[\d{1,2}:\d{2}(?::\d{2})?\]\s*(?:[A-Z]{2,12}\b\s*)?")
-"""A log line's time stamp and tag ("[15:29:00] CHECK  Biotech (XBI) ..."): structure, not words of the claim."""
+_LOG_PREFIX = re.compile(
+    r"^\s*\[(?:\d{1,2}:\d{2}(?::\d{2})?\]\s*(?:[A-Z]{2,12}(?=\s)\s*)?|[A-Za-z]{1,3}\d{1,4}\]\s*)"
+    r"(?:(?P<speaker>[A-Z][A-Za-z]{1,15}):\s+)?"
+)
+"""A log line's time stamp and tag ("[15:29:00] CHECK  Biotech (XBI) ...") or a transcript's turn and speaker ("[t08]
+Analyst: It is."): structure, not words of the claim."""
+_PRONOUN = re.compile(r"\b(?:it|its|it's)\b", re.I)
+"""A sentence that names no option but says "it": about the option the turns before were about (a transcript's
+"PM: Chips next. SMH looks washed out." / "Analyst: It is. Down 9.33% ..."), an inference: it supports, never
+contradicts."""
 _ANY_KEY = re.compile(r"^[A-Za-z_][\w-]{0,40}:\s+\S")
 
 
@@ -128,6 +136,8 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
         symbol = None
         stamp = _LOG_PREFIX.match(line)
         body_start = stamp.end() if stamp is not None else 0
+        if stamp is not None and stamp["speaker"] and index is not None and index.resolve(stamp["speaker"]):
+            body_start = stamp.start("speaker")  # "[t16] XLF: ...": an option, read as the line's header
         if index is not None:
             for header in (_HEADER_BRACKET, _HEADER_COLON):
                 m = header.match(line[body_start:])  # the patterns anchor at the start of what they read
@@ -402,6 +412,7 @@ def extract_claims(
             chars[row.start : row.end] = " " * (row.end - row.start)
         text = "".join(chars)
 
+    earlier: str | None = None  # the topic the lines before ended on, for a later line's "it"
     for seg_offset, segment, seg_symbol, hypothetical in _segments(text, index):
         subject = seg_symbol or default_symbol
         strong = seg_symbol is not None
@@ -419,8 +430,11 @@ def extract_claims(
             mentions = index.mentions(sentence) if index else []
             own = [m for m in mentions if not m.reference]
             topic = subject
+            pronoun = False
             if not own and not strong and carried is not None:
                 topic = carried  # the previous sentence's subject carries over; the default stays an alternative
+            elif not own and not strong and earlier is not None and _PRONOUN.search(sentence):
+                topic, pronoun = earlier, True  # "It is. Down 9.33% ...": the option the turns before were about
             parsed = parse_text(
                 sentence, topic, (), mentions, bench, strong_symbol=strong, numbers_only=hypothetical or continued
             )
@@ -439,6 +453,10 @@ def extract_claims(
                     else a.model_copy(update={"inferred": True})
                     for a in parsed.assertions
                 ]
+            if pronoun:
+                parsed.assertions = [
+                    a.model_copy(update={"inferred": True}) if a.symbol == topic else a for a in parsed.assertions
+                ]
             if topic != subject and subject is not None:
                 parsed.assertions = [
                     a
@@ -450,6 +468,9 @@ def extract_claims(
                 named = {m.symbol for m in own}
                 topical = len(named) == 1 and own[0].start < 20  # the sentence opens with it ("Buying AAPL: ...")
                 carried = own[0].symbol if topical else (None if named else carried)
+                if pronoun and carried is None:
+                    carried = topic  # "It is. Down 9.33% ...": the next sentence is about it too
+                earlier = carried if carried is not None else (None if named else earlier)
             has_forecast = False
             rankings = [sp for a, sp in zip(parsed.assertions, parsed.spans, strict=True) if a.rule == "ranking"]
             for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):

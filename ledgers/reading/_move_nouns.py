@@ -129,6 +129,7 @@ _STATE_NOUNS = ("strength", "weakness")
 _SHOW_END = re.compile(r"\b(?:showing|shows|showed|shown|posting|posted|posts|displaying|displayed)\s+$", re.I)
 _MARKET_NOUN_END = re.compile(r"\b(?:index|market|benchmark|s&p(?:\s*500)?)\s+$", re.I)
 _IN_OPTION = re.compile(r"\s+in\s+(?:the\s+)?")
+_STILL_TO_COME = re.compile(r"\b(?:further|more|additional|new|fresh|renewed)\b", re.I)
 _ITEM_END = re.compile(
     r"\s*(?:,|/|&|\band\b|\bor\b|[;.:()]|\s(?:could|may|might|would|will|can|to|as|if|is|are|have|has)\b|$)"
 )
@@ -140,8 +141,8 @@ def _owners_after(text: str, m: re.Match[str], words: str, named_before) -> list
     gains in solar, South Korea, semiconductors, and cybersecurity" (each option of a list, named right after "in",
     every item an option; no time word is not read: "strength in value and quality", "favor strength in XLE"). A
     state noun ("strength", "weakness") takes one option; a move ("gains", "rally") a list too."""
-    if named_before is None or not _TIMED.search(words):
-        return []
+    if named_before is None or not _TIMED.search(words) or _STILL_TO_COME.search(words):
+        return []  # "support further near-term gains in energy equities": a move still to come
     noun = m["noun"].lower()
     if noun not in _STATE_NOUNS and re.fullmatch(r"gains|rally|run-up|surge|weakness|declines?|pullback", noun) is None:
         return []
