@@ -52,3 +52,18 @@ def test_a_log_lines_stamp_and_tag_are_structure_not_words(store):  # noqa: F811
 def test_a_sentence_ends_before_its_footnote_marker(store):  # noqa: F811
     text = "Health care (XLV) rose 3.12% over five sessions.[3] Technology (XLK) fell 5.90% over five sessions.[4]"
     assert _numbers(store, text) == [("HEALTHCARE", "supported"), ("TECHNOLOGY", "supported")]
+
+
+def test_a_transcripts_turns_carry_their_option_to_a_later_it_and_never_accuse_through_it(store):  # noqa: F811
+    text = (
+        "[t07] PM: Health care next. XLV looks strong.\n"
+        "[t08] Analyst: It is. Up 3.12% over five sessions.\n"
+        "[t09] PM: And versus the tape?\n"
+        "[t10] Analyst: It fell 5.90% over five sessions.\n"
+    )
+    # the second "it" is wrong of XLV (+3.12%): read through a pronoun, it is not verifiable, never contradicted
+    assert _numbers(store, text) == [("HEALTHCARE", "supported"), ("HEALTHCARE", "not_verifiable")]
+
+
+def test_a_speaker_that_is_an_option_stays_the_lines_header(store):  # noqa: F811
+    assert _numbers(store, "[t16] XLF: down 0.05% over five sessions.\n") == [("FINANCIALS", "supported")]
