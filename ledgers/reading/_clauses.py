@@ -144,6 +144,11 @@ def apposition(text: str, start: int, end: int) -> bool:
     return 0 < len(head.split()) <= 4 and _NOT_A_NOUN_PHRASE.search(head) is None and not re.search(r"\d", head)
 
 
+_MODIFIES_AFTER = re.compile(
+    r"-(?:linked|related|exposed|sensitive|heavy|driven|led|adjacent|tied|oriented|like|style|type)\b", re.I
+)
+
+
 def main_subject(mentions: Sequence[Mention], pos: int, text: str, default: str | None, strong: bool) -> str | None:
     """Who a claim at ``pos`` is about: a mention in the same clause, else the segment's symbol (strong),
     else the closest earlier mention in the sentence, else the default."""
@@ -161,8 +166,8 @@ def subjects(
     same: str | None = None
     in_clause: list[str] = []
     for m in mentions:
-        if m.reference or m.end > pos:
-            continue
+        if m.reference or m.end > pos or _MODIFIES_AFTER.match(text, m.end):
+            continue  # "semiconductor-linked country exposure": the option names a kind of thing, not the subject
         appositive = apposition(text, m.start, m.end)
         if _closed_aside(text, m.end, pos) and not appositive:
             continue

@@ -13,7 +13,7 @@ from ledgers.reading._emit import Emit
 from ledgers.reading._horizons import HORIZON_RE, WORD_NUMBERS, match_horizon
 from ledgers.reading._moves import CONDITION, mover
 
-_MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb"
+_MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb|appreciation"
 _MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|fall"
 _RELATIVE_NOUNS = r"outperformance|underperformance"
 _PRESUPPOSED_ONLY = r"spike"
@@ -172,13 +172,13 @@ def pos_after(text: str, end: int) -> int:
 
 
 def np_window(words: str) -> str | None:
-    """The window a move noun's modifiers write ('7D', '30D', a session count, 'short' for "recent"), as the horizon
-    readers key it (``match_horizon``); None when they write none ("prior", "large") or a longer one than a month:
-    which window the move was over is then unsaid."""
+    """The window a move noun's modifiers write ('7D', '30D', '6M', '1Y', a session count, 'short' for "recent"), as
+    the horizon readers key it (``match_horizon``); None when they write none ("prior", "large") or one the tables
+    never show: which window the move was over is then unsaid."""
     m = HORIZON_RE.search(words)
     if m is not None:
         key = match_horizon(m)
-        return key if key in ("7D", "30D") or key.endswith("T") else None
+        return key if key in ("7D", "30D", "6M", "1Y") or key.endswith("T") else None
     if re.search(r"\b(?:recent(?:ly)?|latest|short-term|near-term)\b", words, re.I):
         return "short"
     return None

@@ -93,6 +93,21 @@ def _unsure(text: str, start: int) -> bool:
     return _UNSURE_BEFORE.search(text, clause_start(text, start), start) is not None
 
 
+_IN_OWNERS = re.compile(
+    rf"\b(?P<adj>{_UP_ADJ}|{_DOWN_ADJ}|{_DEGREE})\s+(?:(?:{_MANNER}|recent|price|relative)\s+)*"
+    r"(?P<noun>momentum|strength|weakness)\s+in\s+(?:the\s+)?",
+    re.I,
+)
+"""'strong momentum in energy and semiconductors', 'persistent strength in the tech sector': the move of each option
+the list after "in" names."""
+_LIST_END = re.compile(
+    r"(?:\s+(?:sectors?|space|names|stocks|complex|group|funds?|etfs?))?(?=\s*(?:$|[,;.:)(]|\s(?:and|"
+    r"with|while|which|that|to|for|as|at|via|plus|over|into|could|may|might|would|should|will|is|"
+    r"are|has|have|supports?|offers?)\b))",
+    re.I,
+)
+
+
 def read_owned_moves(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
     for m in _NOUN.finditer(text):
         noun = m["noun"].lower()
@@ -128,6 +143,17 @@ def read_owned_moves(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
         if _unsure(text, start):
             continue
         _emit(text, add, owners, (owners[-1].end, m.end()), start, sign, " ".join(words))
+    for m in _IN_OWNERS.finditer(text):
+        owners = _owners_starting_at(text, m.end(), mentions)
+        if not owners or _LIST_END.match(text, owners[-1].end) is None or _unsure(text, m.start()):
+            continue  # "strong momentum in clean energy": a word that names no option stands in the list
+        adj, noun = m["adj"].lower(), m["noun"].lower()
+        noun_sign = 1 if noun == "strength" else -1 if noun == "weakness" else 0
+        polar = 1 if re.fullmatch(_UP_ADJ, adj) else -1 if re.fullmatch(_DOWN_ADJ, adj) else 0
+        if noun_sign and polar and noun_sign != polar:
+            continue
+        sign = noun_sign or polar or 1  # a degree adjective of "momentum" says it is up
+        _emit(text, add, owners, (m.start(), m.end() - 1), m.start(), sign, m.group(0))
     for m in _COMPOUND.finditer(text):
         owners = _owners_starting_at(text, m.end(), mentions)
         if not owners or _AFTER_OWNERS.match(text, owners[-1].end) is None or _unsure(text, m.start()):

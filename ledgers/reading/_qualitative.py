@@ -141,10 +141,10 @@ def qualitative(
         comparisons.read_comparisons(text, add, benchmark, mentions)
     if "beta" in lower or "vol" in lower:
         attributes.read_attributes(text, add, mentions)
+    owned_moves.read_owned_moves(text, add, mentions)  # before "strong momentum" is read without its owner
     for keys, reader in READERS:
         if present.intersection(keys):
             reader(text, add, benchmark)
-    owned_moves.read_owned_moves(text, add, mentions)
     if _MOVE_WORDS.search(text):
         moves.read_moves(text, add, benchmark, named_before)
         move_nouns.read_move_nouns(text, add, named_before, benchmark)

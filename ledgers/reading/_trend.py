@@ -58,7 +58,7 @@ _Q_MOMENTUM = re.compile(
     r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
     r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|upward|downward|"
     r"[a-z]+-driven|broad-based|"
-    r"medium-term|intermediate(?:-term)?|short-|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|"
+    r"medium-term|intermediate(?:-term)?|longer-term|long-term|short-|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|"
     r"one-month|1-week|1-month|"
     r"six-month|6-month|and|,)\s*)*)"
     r"(?P<what>momentum|uptrend|trend|price\s+action|performance|returns?)\b"
@@ -213,7 +213,7 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
             label = horizon_key(hz_num(hz.group(1)), hz.group(2)) if hz else None
             if label is None and re.search(r"recent|near-term|short-term", mods, re.I):
                 label = "short"
-            if label is None and re.search(r"medium|intermediate", mods, re.I):
+            if label is None and re.search(r"medium|intermediate|long", mods, re.I):
                 label, longer = None, True
             if "relative" in mods.lower():
                 add(m, rule="relative_momentum", polarity=pol, benchmark=benchmark, label=label)

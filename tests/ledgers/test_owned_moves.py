@@ -63,3 +63,13 @@ def test_a_recent_move_said_of_a_list_after_in_is_each_options(store):  # noqa: 
         ("momentum", "TECHNOLOGY", "not_verifiable"),
     ]
     assert _of(store, "Recent strength in healthcare and utilities.", "SP500", "momentum") == []
+
+
+def test_a_move_said_of_the_options_after_in(store):  # noqa: F811
+    text = "Strong momentum in healthcare and utilities supports the tilt."
+    assert _of(store, text, "SP500", "momentum") == [
+        ("momentum", "HEALTHCARE", "supported"),
+        ("momentum", "UTILITIES", "supported"),
+    ]
+    # a word that names no option stands in the list: not read as the energy fund's
+    assert "ENERGY" not in {sym for _, sym, _ in _of(store, "Strong momentum in clean energy.", "SP500", "momentum")}
