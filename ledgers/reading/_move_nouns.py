@@ -28,10 +28,12 @@ _PRESUPPOSING_BEFORE = re.compile(
 )
 _PRESUPPOSING_AFTER = re.compile(
     r"\s+(?:(?:could|may|might|would|can|will)\s+(?:\w+\s+)?(?:revers\w*|fade|unwind|mean[\s-]revert|stall|"
-    r"roll\s+over|continue|persist)|to\s+(?:continue|persist))\b(?!\s+(?:the|a|an|its|their)\b)",
+    r"roll\s+over|continue|persist)|to\s+(?:continue|persist)|persists|continues|lingers|deepens)\b"
+    r"(?!\s+(?:the|a|an|its|their)\b)",
     re.I,
 )
-"""A fate a modal predicates of the move before it, with no object: the move exists ("Korea gains could reverse",
+"""A fate a modal predicates of the move before it, with no object, or one said of it now ("QQQ weakness persists"):
+the move exists ("Korea gains could reverse",
 "weakness to persist"). A verb with an object makes the phrase a cause, which may be hypothetical ("technology
 weakness could extend the pullback"): not read so."""
 _CAUSE_AFTER = re.compile(
@@ -90,7 +92,8 @@ _TIME_MOD = (
 )
 _MANNER_MOD = (
     r"sharp|steep|strong|modest|mild|steady|large|big|extreme|notable|sustained|continued|broad|broad-based|"
-    r"persistent|price|heavy|solid|robust|renewed|further|early"
+    r"persistent|price|heavy|solid|robust|renewed|further|early|very|unusually|exceptionally|extremely|particularly|"
+    r"especially"
 )
 _MODS_END = re.compile(rf"(?:(?:{_TIME_MOD}|{_MANNER_MOD})[\s-]+)+$", re.I)
 _TIMED = re.compile(rf"\b(?:{_TIME_MOD})\b", re.I)
@@ -129,6 +132,11 @@ _STATE_NOUNS = ("strength", "weakness")
 _SHOW_END = re.compile(r"\b(?:showing|shows|showed|shown|posting|posted|posts|displaying|displayed)\s+$", re.I)
 _MARKET_NOUN_END = re.compile(r"\b(?:index|market|benchmark|s&p(?:\s*500)?)\s+$", re.I)
 _IN_OPTION = re.compile(r"\s+in\s+(?:the\s+)?")
+_HYPOTHETICAL_BEFORE = re.compile(
+    r"\b(?:potential|possible|expected|likely|anticipated|projected|forecast|hoped-for|eventual|further)\s+"
+    r"(?:(?:the|a|an)\s+)?$",
+    re.I,
+)
 _STILL_TO_COME = re.compile(r"\b(?:further|more|additional|new|fresh|renewed)\b", re.I)
 _ITEM_END = re.compile(
     r"\s*(?:,|/|&|\band\b|\bor\b|[;.:()]|\s(?:could|may|might|would|will|can|to|as|if|is|are|have|has)\b|$)"
@@ -287,6 +295,8 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
             continue  # "communication services and discretionary, which showed recent strength": two subjects
         if noun == "run" and not words:
             continue  # "run" alone is a verb or a "run rate"
+        if not presupposed and _HYPOTHETICAL_BEFORE.search(text, max(0, start - 30), start):
+            continue  # "for a potential one-week rebound", "an expected rally": a move still to come
         past = timed or owner or definite or presupposed
         if not past:
             cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1

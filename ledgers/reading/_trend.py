@@ -56,7 +56,8 @@ _MOM_ADJ_NEG = (
 
 _Q_MOMENTUM = re.compile(
     r"\b(?P<adj>" + "|".join(_MOM_ADJ_POS + _MOM_ADJ_NEG) + r")\s+"
-    r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|cross-horizon|sector|trend|upward|downward|"
+    r"(?P<mods>(?:(?:recent|near-term|short-term|price|trailing|relative|benchmark-relative|cross-horizon|sector|"
+    r"trend|upward|downward|weekly|monthly|"
     r"[a-z]+-driven|broad-based|"
     r"medium-term|intermediate(?:-term)?|longer-term|long-term|short-|\d+[\s-]?(?:d|day|days|w|week|m|month|months|y|year)|one-week|"
     r"one-month|1-week|1-month|"
@@ -211,6 +212,8 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
             mods = m.group("mods") or ""
             hz = re.search(r"(\d+|one|six)[\s-]?(d|day|days|w|week|m|month|months|y|year)\b", mods, re.I)
             label = horizon_key(hz_num(hz.group(1)), hz.group(2)) if hz else None
+            if label is None and re.search(r"\b(?:weekly|monthly)\b", mods, re.I):
+                label = "7D" if re.search(r"weekly", mods, re.I) else "30D"
             if label is None and re.search(r"recent|near-term|short-term", mods, re.I):
                 label = "short"
             if label is None and re.search(r"medium|intermediate|long", mods, re.I):

@@ -73,3 +73,18 @@ def test_a_move_said_of_the_options_after_in(store):  # noqa: F811
     ]
     # a word that names no option stands in the list: not read as the energy fund's
     assert "ENERGY" not in {sym for _, sym, _ in _of(store, "Strong momentum in clean energy.", "SP500", "momentum")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # said now, the move exists: read, refuted on both windows, but with no window written never contradicted
+        ("XLV weakness persists.", [("momentum", "HEALTHCARE", "not_verifiable")]),
+        ("XLK weakness persists.", [("momentum", "TECHNOLOGY", "supported")]),
+        ("Sell into the unusually large XLE rally.", [("momentum", "ENERGY", "not_verifiable")]),  # +2.11%, -3.99%
+        ("It adds XLV for a potential one-week rebound.", []),  # a move still to come
+        ("Strong benchmark-relative monthly momentum.", [("relative_momentum", "HEALTHCARE", "supported")]),
+    ],
+)
+def test_moves_said_now_intensified_or_still_to_come(store, text, expected):  # noqa: F811
+    assert _of(store, text, "HEALTHCARE", "momentum", "relative_momentum") == expected
