@@ -219,6 +219,30 @@ def process_facts_if_ready(url: str, run_id: str) -> dict[str, dict[str, Any]] |
     return None if job is None else job.result()
 
 
+def stop_polling() -> None:
+    """In a fragment rerun by itself every so often (``st.fragment(run_every=...)``) that has what it waited for: stop
+    those reruns (the browser's timer), so it redraws only when a person changes something in it. Streamlit has no
+    public call for this (its own message is sent when such a fragment is no longer drawn); where its internals differ,
+    the fragment keeps rerunning by itself, which only costs time."""
+    try:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        fragment_id = getattr(ctx, "current_fragment_id", None)  # an older Streamlit
+        if not fragment_id:
+            from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+            fragment_id = ThreadState.get().fragment_id
+        if ctx is None or not fragment_id:
+            return
+        msg = ForwardMsg()
+        msg.stop_auto_rerun.fragment_ids.append(fragment_id)
+        ctx.enqueue(msg)
+    except (ImportError, AttributeError, ValueError):  # another Streamlit: the polling simply goes on
+        return
+
+
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
 def contestant_risk(url: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
     """PortBench's risk facts per decision (point-in-time) and the season's risk outcome lines."""
