@@ -42,6 +42,9 @@ def main(argv: list[str]) -> int:
     import_pages()
     from streamlit.web import cli
 
+    from console import _prewarm
+
+    _prewarm.BUILD_AUDITS = True  # a warmed run's audit report is built ahead, in its niced worker process
     gc.collect()
     gc.freeze()  # what is loaded now lives as long as the server: no collection scans it again
     given = {arg.split("=", 1)[0] for arg in argv}

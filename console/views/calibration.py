@@ -35,10 +35,15 @@ if signed is None:
 
 who = signed  # signed in (a SignedIn), also inside the functions below
 queue = _queries.calibration_queue(items, who.name)
-c1, c2, c3 = st.columns(3)
-c1.metric("Waiting for a second annotator", len(queue["needs_second"]))
-c2.metric("Not graded by anyone yet", len(queue["ungraded"]))
-c3.metric("Graded by you", len(queue["mine"]))
+st.markdown(  # one markdown table: a row of metric elements costs a new tab more
+    _ui.figures(
+        [
+            ("Waiting for a second annotator", len(queue["needs_second"])),
+            ("Not graded by anyone yet", len(queue["ungraded"])),
+            ("Graded by you", len(queue["mine"])),
+        ]
+    )
+)
 if not gradable:
     st.info("This run stores no judge prompts (e.g. a dry run with no record), so there is nothing to grade.")
     st.stop()
