@@ -90,8 +90,10 @@ rubric = _ui.rubric(run.rubric_id)
 mine = _ui.human_grades(url, run.run_id, item_id, who.name, _ui.grade_stamp(run.run_id))
 regrade_key = f"calib_regrade_{run.run_id}_{item.number}"
 
-with st.expander("What the judges were told (rubric and instructions)"):
-    st.text(record.system if record else "")
+# tens of kB of text each: drawn when opened (a closed expander's content is sent and laid out all the same)
+told = st.expander("What the judges were told (rubric and instructions)", on_change="rerun", key="calib_told_open")
+if told.open:
+    told.text(record.system if record else "")
 view = _ui.item_view(url, run.run_id, item_id)
 
 
@@ -140,11 +142,14 @@ def _show_item(view) -> None:  # noqa: ANN001
 
 if view is not None:
     _show_item(view)
-    with st.expander(
+    seen = st.expander(
         f"{item.alias} exactly as the judges saw it (≈{record.token_estimate if record else 0} tokens, "
-        "portfolio state before each decision included)"
-    ):
-        st.text(record.user if record else "")
+        "portfolio state before each decision included)",
+        on_change="rerun",
+        key="calib_seen_open",
+    )
+    if seen.open:
+        seen.text(record.user if record else "")
 else:
     st.markdown(f"#### {item.alias}: the anonymized decision record (≈{record.token_estimate if record else 0} tokens)")
     # plain preformatted text: a code block (the browser highlighting and laying out tens of kB of prompt) took about
