@@ -17,24 +17,26 @@ if not scored:
 by_id = {r.run_id: r for r in scored}
 ids = list(by_id)
 
-# the run list as a markdown table: its cells wrap, so no column is cut at 1280 px (a run type's label is said in full
-# in the warning of each compared run below), and a new tab draws no table element (and loads no code) for it
-runs_table = pd.DataFrame(
-    [
-        {
-            "run": r.run_id,
-            "type": r.run_type,
-            "status": r.status,
-            "season": r.season_key,
-            "rubric": r.rubric_id,
-            "panel": r.panel_name,
-            "scored versions": r.scored_versions,
-            "created": f"{r.created_at:%Y-%m-%d %H:%M}",
-        }
-        for r in all_runs
-    ]
+# the run list as a static table: its cells wrap, so no column is cut at 1280 px (a run type's label is said in full
+# in the warning of each compared run below); a markdown table's larger cells would run past the page's right edge
+st.table(
+    pd.DataFrame(
+        [
+            {
+                "run": r.run_id,
+                "type": r.run_type,
+                "status": r.status,
+                "season": r.season_key,
+                "rubric": r.rubric_id,
+                "panel": r.panel_name,
+                "scored versions": r.scored_versions,
+                "created": f"{r.created_at:%Y-%m-%d %H:%M}",
+            }
+            for r in all_runs
+        ]
+    ),
+    hide_index=True,
 )
-st.markdown(_ui.markdown_table(runs_table))
 
 
 def _side_by_side(frame: pd.DataFrame) -> pd.DataFrame:

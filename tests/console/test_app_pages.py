@@ -206,7 +206,7 @@ def test_runs_page_compares_two_runs_and_two_rubrics(console_env):
     at = app_test().run()
     at.switch_page("views/runs.py").run()
     assert not at.exception
-    runs_table = markdown_tables(at)[0]  # a markdown table: its cells wrap, no column cut
+    runs_table = at.table[0].value  # a static table: its cells wrap, no column cut
     assert set(runs_table["run"]) == {"syn-run", "syn-run-b"}
     at.selectbox(key="cmp_run_a").set_value("syn-run")
     at.selectbox(key="cmp_run_b").set_value("syn-run-b").run()
