@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -31,8 +33,29 @@ class Chart(BaseModel):
     alt: str
     png_base64: str
 
+    @property
+    def drawn(self) -> bool:
+        """False in a document built with :func:`charts_left_undrawn`."""
+        return bool(self.png_base64)
+
+
+_DRAW = ContextVar("audits_draw_charts", default=True)
+
+
+@contextmanager
+def charts_left_undrawn() -> Iterator[None]:
+    """Within: charts are laid out but not drawn (``png_base64`` empty, :attr:`Chart.drawn` false), for a first
+    version of a document shown while the charts are drawn (drawing them is most of a document's time)."""
+    token = _DRAW.set(False)
+    try:
+        yield
+    finally:
+        _DRAW.reset(token)
+
 
 def _encode(figure: Figure) -> str:
+    if not _DRAW.get():
+        return ""
     FigureCanvasAgg(figure)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})

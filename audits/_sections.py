@@ -5,6 +5,7 @@ are built here; each statistic's section sits in a ``_sections_*`` module by top
 
 from __future__ import annotations
 
+from audits._charts import charts_left_undrawn
 from audits._document import Block, Definitions, Document, Paragraph, Section, Table
 from audits._format import fmt_p, fmt_stat
 from audits._report import PENDING_NOTICE, AuditReport
@@ -186,8 +187,12 @@ def _gaps(report: AuditReport) -> Section | None:
     return Section("gaps", "Gaps and failed calls", blocks)
 
 
-def report_document(report: AuditReport) -> Document:
-    """The report as a renderer-neutral document."""
+def report_document(report: AuditReport, *, draw_charts: bool = True) -> Document:
+    """The report as a renderer-neutral document (``draw_charts`` False: every chart laid out but left undrawn, for a
+    first version shown while they are drawn; see :func:`audits._charts.charts_left_undrawn`)."""
+    if not draw_charts:
+        with charts_left_undrawn():
+            return report_document(report)
     sections = [
         _summary(report),
         *([n] if (n := run_notes_section(report)) is not None else []),

@@ -11,6 +11,11 @@ Debian's chromium with Playwright. For each page it prints:
 - reload: the same tab reloaded (another new session, the URL keeps the page), median of --repeats;
 - the contestant page's decision timeline opened (a click on its expander, until its table is drawn: the page draws
   its long tables on demand), in the new tab and (median) after each reload;
+- the Audits page, in the new tab: until a report is shown (its bar is 2 s: the report built in a background worker
+  started when the run was first viewed; the previous one while new human grades are added, or a first version while
+  its charts are drawn), and until the whole report with the latest human grades is shown (the signed-in calibration
+  views before add grades: a rebuild, timed with no bar);
+- the console server's own CPU seconds per view (its process in /proc; not the audit worker's, not the browser's);
 - the calibration views of a signed-in annotator: an item opened in a new tab, a switch to another item, a grade
   submitted until the judges' grades are revealed (first, then the median of two more, each on an ungraded item).
 
@@ -33,6 +38,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 BAR_SECONDS = 1.5
+#: The Audits page's whole report (built in the background): under 2 s, or shown progressively
+REPORT_BAR_SECONDS = 2.0
 #: With --page and no calibration view: a pause before the pages are timed, the time the calibration views take
 SETTLE_SECONDS = 15.0
 STATUS_RUNNING = (
@@ -41,6 +48,34 @@ STATUS_RUNNING = (
 )
 #: Elements whose code the browser loads on first use show a grey placeholder until then: a page is drawn without them
 NO_PLACEHOLDER = "() => !document.querySelector('[data-testid=\"stSkeleton\"]')"
+
+
+_SERVER: dict[str, int] = {}
+#: CPU seconds of the console server's process per timed view (its own, not the audit worker's): row name -> (new
+#: tab or first, median of the rest)
+CPU: dict[str, tuple[float, float]] = {}
+
+
+def _find_server(base: str) -> None:
+    """Remember the console server's process (``python -m console._serve ... --server.port N``) for :func:`_cpu`."""
+    port = base.rsplit(":", 1)[1]
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"console._serve" in args and port.encode() in args:
+            _SERVER["pid"] = int(entry.name)
+            return
+
+
+def _cpu() -> float:
+    """The console server's CPU seconds so far (user + system; nan where /proc is not there)."""
+    try:
+        fields = Path(f"/proc/{_SERVER['pid']}/stat").read_text().rsplit(")", 1)[1].split()
+    except (KeyError, OSError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: ANN001
@@ -56,6 +91,27 @@ def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: AN
             return
         page.wait_for_timeout(25)
     raise TimeoutError(f"{marker!r} not drawn within {timeout} s on {page.url}")
+
+
+#: The Audits page shows a report: a first version (charts being drawn), the previous one (new grades being added)
+#: or the whole one
+REPORT_SHOWN = "() => document.body.innerText.includes('live from the database')"
+#: ... the whole report with every human grade so far
+WHOLE_REPORT = (
+    "() => document.body.innerText.includes('live from the database')"
+    " && !document.body.innerText.includes('charts are being drawn')"
+    " && !document.body.innerText.includes('Building the audit report')"
+)
+
+
+def _until_report(page, shown: str, timeout: float = 300.0) -> None:  # noqa: ANN001
+    """Poll until the Audits page shows its report (``shown``: REPORT_SHOWN or WHOLE_REPORT)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate(shown) and page.evaluate(STATUS_RUNNING) and page.evaluate(NO_PLACEHOLDER):
+            return
+        page.wait_for_timeout(25)
+    raise TimeoutError(f"no audit report within {timeout} s on {page.url}")
 
 
 def _open_table(page, label: str, timeout: float = 60.0) -> float:  # noqa: ANN001
@@ -80,20 +136,23 @@ def _calibration_views(base: str, run_id: str, context, items, item: int) -> lis
     (until the judges are revealed); each --repeats times on items nobody graded, median."""
     ungraded = [i for i in items if not i.annotators and i.has_record and i.number != item]
     opened, switched, submitted = [], [], []
+    cpu: dict[str, list[float]] = {"open": [], "switch": [], "submit": []}
     for k in range(3):
         here, there = ungraded[2 * k], ungraded[2 * k + 1]
         tab = context.new_page()
-        start = time.perf_counter()
+        start, used = time.perf_counter(), _cpu()
         tab.goto(f"{base}/calibration?run={run_id}&item={here.number}", wait_until="commit")
         _until_drawn(tab, rf"^Submit grade of {here.alias}")
         opened.append(time.perf_counter() - start)
+        cpu["open"].append(_cpu() - used)
         tab.get_by_role("combobox", name="Item").click()
         tab.keyboard.type(there.alias)  # the list is virtualized: filter it to the item
         option = tab.get_by_role("option", name=there.alias, exact=True)
-        start = time.perf_counter()
+        start, used = time.perf_counter(), _cpu()
         option.click()
         _until_drawn(tab, rf"^Submit grade of {there.alias}")
         switched.append(time.perf_counter() - start)
+        cpu["switch"].append(_cpu() - used)
         while tab.get_by_label(AXIS_LABELS[0], exact=True).count() > 1:  # the previous item's form fading out
             tab.wait_for_timeout(25)
         for label, value in zip(AXIS_LABELS, (55, 60, 50), strict=True):
@@ -101,11 +160,18 @@ def _calibration_views(base: str, run_id: str, context, items, item: int) -> lis
             box.fill(str(value))
             box.press("Tab")
         tab.wait_for_timeout(300)
-        start = time.perf_counter()
+        start, used = time.perf_counter(), _cpu()
         tab.get_by_role("button", name=re.compile(r"^Submit grade of")).click()
         _until_drawn(tab, rf"^Revealed: the judges' grades of {there.alias}")
         submitted.append(time.perf_counter() - start)
+        cpu["submit"].append(_cpu() - used)
         tab.close()
+    for row, key in (
+        ("Calibration (signed in): open an item in a new tab", "open"),
+        ("Calibration: switch to another item", "switch"),
+        ("Calibration: submit a grade -> judges revealed", "submit"),
+    ):
+        CPU[row] = (cpu[key][0], statistics.median(cpu[key][1:]))
     return [
         ("Calibration (signed in): open an item in a new tab", opened[0], statistics.median(opened[1:])),
         ("Calibration: switch to another item", switched[0], statistics.median(switched[1:])),
@@ -153,6 +219,7 @@ def main() -> int:
     calibration_wanted = any(name.startswith("Calibration") for name, _, _ in pages)
     results: list[tuple[str, float, float]] = []
     with console_process(url, Path(os.environ["GRADER_ANNOTATORS_FILE"]), args.workdir) as base, sync_playwright() as p:
+        _find_server(base)
         browser = launch(p)
         try:
             # a first visit ever: an empty browser cache downloads Streamlit's scripts (said apart: once per browser)
@@ -194,25 +261,36 @@ def main() -> int:
                 signing.close()
             for name, path, marker in pages:
                 tab = context.new_page()  # a new tab: a new Streamlit session, the browser's cache shared
-                start = time.perf_counter()
+                start, used = time.perf_counter(), _cpu()
                 tab.goto(f"{base}/{path}", wait_until="commit")
                 _until_drawn(tab, marker)
                 first = time.perf_counter() - start
+                first_cpu = _cpu() - used
+                if name.startswith("Audits"):  # the report is built in the background: until it is shown
+                    _until_report(tab, REPORT_SHOWN)
+                    report_shown = time.perf_counter() - start
+                    _until_report(tab, WHOLE_REPORT)
+                    whole = time.perf_counter() - start
                 timeline = rf"^The {args.days} decisions"  # the contestant page's timeline expander
                 opened = [_open_table(tab, timeline)] if name.startswith("Contestant") else []
-                again = []
+                again, again_cpu = [], []
                 for _ in range(args.repeats):
-                    start = time.perf_counter()
+                    start, used = time.perf_counter(), _cpu()
                     tab.reload(wait_until="commit")  # a reload is a new session too: the URL keeps the page
                     _until_drawn(tab, marker)
                     again.append(time.perf_counter() - start)
+                    again_cpu.append(_cpu() - used)
                     if name.startswith("Contestant"):
                         opened.append(_open_table(tab, timeline))
                 tab.close()
                 results.append((name, first, statistics.median(again)))
+                CPU[name] = (first_cpu, statistics.median(again_cpu))
                 if opened:
                     timed = ("Contestant: open the decision timeline", opened[0], statistics.median(opened[1:]))
                     results.append(timed)
+                if name.startswith("Audits"):
+                    results.append(("Audits: a report shown (new tab)", report_shown, float("nan")))
+                    results.append(("Audits: the whole report with the latest grades", whole, float("nan")))
                 if name.startswith("Calibration"):
                     results.append(("Calibration: sign in -> blind record and form", signed_in, float("nan")))
                     results.extend(calibration)
@@ -224,14 +302,19 @@ def main() -> int:
         f"\n{args.contestants} contestants x {args.days} days x 3 judges, {args.claims} claims per grade; "
         f"Debian chromium via Playwright"
     )
-    print(f"{'page':<{width}}  new tab   reload (median of {args.repeats})")
+    print(f"{'page':<{width}}  new tab   reload (median of {args.repeats})   server CPU: new tab / reload")
     over = []
     for name, first, again in results:
-        flag = "" if max(first, again if again == again else 0.0) < BAR_SECONDS else "  OVER BAR"
+        bar = REPORT_BAR_SECONDS if name.startswith("Audits: a report") else BAR_SECONDS
+        if name.startswith("Audits: the whole report"):
+            bar = float("inf")  # the calibration views above added grades: rebuilt in the background, not a view
+        flag = "" if max(first, again if again == again else 0.0) < bar else "  OVER BAR"
         if flag:
             over.append(name)
         shown = f"{again:6.3f} s" if again == again else "      —"
-        print(f"{name:<{width}}  {first:6.3f} s  {shown}{flag}")
+        used = CPU.get(name)
+        cpu = f"{used[0]:5.2f} / {used[1]:5.2f} s" if used else ""
+        print(f"{name:<{width}}  {first:6.3f} s  {shown}   {cpu:>17}{flag}")
     print(
         f"server warm-up (the first page view after start: imports, caches; empty browser cache): "
         f"{server_warmup:.2f} s; a first visit with an empty browser cache afterwards: {first_visit:.2f} s"

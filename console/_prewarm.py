@@ -4,10 +4,15 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from console import _nav, _queries
+
+#: Whether a warmed run's audit report is started too (in its niced worker process), so that the Audits page has it
+#: when opened: set by the console server (``console._serve``), not in tests that run the pages' scripts alone
+BUILD_AUDITS = False
 
 
 class Prewarm:
@@ -20,8 +25,9 @@ class Prewarm:
     (:meth:`facts`): the leaderboard draws its scores at once and fills its process and risk columns when the future
     is done; the contestant page reads them when done, else computes its own contestant's alone (the season bundle
     and what is derived from it are computed once when two threads ask, ``grader.season.cached_derived``). The audit
-    report is not built here: it is CPU-heavy and would slow every page on a small machine; the Audits page starts it
-    (in a niced worker process)."""
+    report is not built in this process (CPU-heavy: it would slow every page on a small machine): once the run is
+    warmed, the console server starts its build in a worker process at low CPU priority (:data:`BUILD_AUDITS`; else
+    the Audits page starts it)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -52,14 +58,17 @@ class Prewarm:
             job = self._facts.get((url, run_id))
         return job if job is not None and job.done() else None
 
-    def run(self, url: str, run_id: str) -> None:
-        """Warm the run: its process facts first (the leaderboard's process and risk columns), then the risk market."""
+    def run(self, url: str, run_id: str, then: Callable[[], Any] | None = None) -> None:
+        """Warm the run: its process facts first (the leaderboard's process and risk columns), then the risk market,
+        then ``then`` (the console server starts the run's audit report there: :data:`BUILD_AUDITS`)."""
         self.facts(url, run_id)
         with self._lock:
             if (url, run_id) in self._warmed:
                 return
             self._warmed.add((url, run_id))
         self._pool.submit(self._warm_run, url, run_id)
+        if then is not None:
+            self._pool.submit(then)
 
     def forget(self) -> None:
         """Drop the facts computed so far (the sidebar's "Refresh data": a season bundle moved back, for one)."""

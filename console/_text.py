@@ -89,5 +89,13 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
+def figures(pairs: list[tuple[str, object]]) -> str:
+    """A row of headline figures (label, value) as a one-row markdown table, the values in bold: what a row of
+    ``st.metric`` shows, in one markdown block (a metric element each, and its code, cost a new tab more)."""
+    labels = [plain(label) for label, _ in pairs]
+    values = [f"**{plain(str(value))}**" for _, value in pairs]
+    return "\n".join(["| " + " | ".join(labels) + " |", "|" + "---|" * len(pairs), "| " + " | ".join(values) + " |"])
+
+
 def png(b64: str) -> bytes:
     return base64.b64decode(b64)

@@ -13,12 +13,13 @@ import pandas as pd
 import streamlit as st
 
 from console import _nav, _queries, _state
+from console import _prewarm as _prewarm_module
 from console._audit_jobs import AuditJobs, AuditKey, build_audit_document
 from console._blind import Blind, blinding
 from console._prewarm import Prewarm
 from console._sign_in import ANNOTATOR_KEY, browser_sessions, sidebar_sign_in, signed_in
 from console._state import CONTESTANT_KEY, RUN_KEY
-from console._text import gray, markdown_table, md, plain, png, split_wide, unique_headers
+from console._text import figures, gray, markdown_table, md, plain, png, split_wide, unique_headers
 from grader.storage import database_url
 
 __all__ = [  # the page-state keys (kept in the URL by console._state) and the helpers that live in their own modules
@@ -29,6 +30,7 @@ __all__ = [  # the page-state keys (kept in the URL by console._state) and the h
     "AuditKey",
     "build_audit_document",
     "browser_sessions",
+    "figures",
     "gray",
     "markdown_table",
     "md",
@@ -219,6 +221,30 @@ def process_facts_if_ready(url: str, run_id: str) -> dict[str, dict[str, Any]] |
     return None if job is None else job.result()
 
 
+def stop_polling() -> None:
+    """In a fragment rerun by itself every so often (``st.fragment(run_every=...)``) that has what it waited for: stop
+    those reruns (the browser's timer), so it redraws only when a person changes something in it. Streamlit has no
+    public call for this (its own message is sent when such a fragment is no longer drawn); where its internals differ,
+    the fragment keeps rerunning by itself, which only costs time."""
+    try:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        fragment_id = getattr(ctx, "current_fragment_id", None)  # an older Streamlit
+        if not fragment_id:
+            from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+            fragment_id = ThreadState.get().fragment_id
+        if ctx is None or not fragment_id:
+            return
+        msg = ForwardMsg()
+        msg.stop_auto_rerun.fragment_ids.append(fragment_id)
+        ctx.enqueue(msg)
+    except (ImportError, AttributeError, ValueError):  # another Streamlit: the polling simply goes on
+        return
+
+
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
 def contestant_risk(url: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
     """PortBench's risk facts per decision (point-in-time) and the season's risk outcome lines."""
@@ -262,9 +288,18 @@ def _prewarm() -> Prewarm:
 
 
 def prewarm_server(run: _queries.RunSummary | None) -> None:
-    """Start warming the picked run's data in the background (once per process and run)."""
-    if run is not None:
-        _prewarm().run(db_url(), run.run_id)
+    """Start warming the picked run's data in the background (once per process and run); in the console server, then
+    its audit report (``console._prewarm.BUILD_AUDITS``)."""
+    if run is None:
+        return
+    then = None
+    if _prewarm_module.BUILD_AUDITS and run.latest_version is not None:
+        jobs, key = audit_jobs(), audit_key(run.run_id, run.latest_version)
+
+        def then() -> None:
+            jobs.submit(key)
+
+    _prewarm().run(db_url(), run.run_id, then=then)
 
 
 @st.cache_data(ttl=600, show_spinner=False, max_entries=32)

@@ -115,6 +115,8 @@ def main() -> int:
             _open(page, base, f"audits?run={MOCK}", "Audits")
             # the report is built in the background; then one section at a time
             page.get_by_role("radiogroup", name="Section").wait_for(timeout=600_000)
+            # the whole report, not its first version (shown while its charts are drawn)
+            page.wait_for_function("() => !document.body.innerText.includes('charts are being drawn')", timeout=600_000)
             _settle(page)
             _shoot(page, args.out, "audits")
             for section in AUDIT_SECTIONS:

@@ -1,7 +1,8 @@
 """Audits: the judge-agreement report's charts and tables, built live from the database.
 
-The report (every audit, with resampling) is built in a background worker process; this page answers at once,
-renders the newest finished report (one section at a time) and refreshes itself when a newer one (e.g. with a new
+The report (every audit, with resampling) is built in a background worker process (started when the run is first
+viewed, once the server has warmed it up); this page answers at once, renders the newest report (one section at a
+time), first without its charts while they are drawn, and refreshes itself when a newer one (the charts, or a new
 human grade) is ready.
 """
 
@@ -36,12 +37,13 @@ if job.done() and job.exception() is not None:
     _ui.run_banner(run)
     st.error(f"The audits failed on this run: {job.exception()}")
     st.stop()
-doc = job.result() if job.done() else jobs.latest_finished(key[0], key[1], key[2])
+first = None if job.done() else jobs.first_version(key)  # every section, its charts being drawn
+doc = job.result() if job.done() else (first or jobs.latest_finished(key[0], key[1], key[2]))
 
 
-@st.fragment(run_every="2s")
+@st.fragment(run_every="1s")
 def _wait_for_report() -> None:
-    if job.done():
+    if job.done() or (doc is None and jobs.first_version(key) is not None):
         st.rerun()
     st.caption("⏳ Building the audit report in the background (every audit, with resampling)…")
 
@@ -51,7 +53,10 @@ if doc is None:
     st.info("Building the audit report for this run; the page shows it as soon as it is ready.")
     _wait_for_report()
     st.stop()
-if not job.done():
+if first is not None:
+    st.info("The report's charts are being drawn; the page shows them as soon as they are ready.")
+    _wait_for_report()
+elif not job.done():
     st.info("New human grades are being added to the report; showing the previous version meanwhile.")
     _wait_for_report()
 
@@ -67,8 +72,8 @@ st.caption(
     f"{doc.title} · live from the database · {key[3][0]} human grade row(s) · fewer resamples than the "
     "published report (see the method section)"
 )
-with st.expander("Run identity and hashes"):
-    st.table(pd.DataFrame(doc.identity, columns=["", "value"]))
+with st.expander("Run identity and hashes"):  # a markdown table: drawn (and its code loaded) even while closed
+    st.markdown(_ui.markdown_table(pd.DataFrame(doc.identity, columns=["what", "value"])))
 
 WIDE_TABLE = 7  # columns: a wider table would not fit at 1280 px as a scrolling grid
 HUMAN_SECTIONS = {"calibration"}  # individual human grades: for signed-in annotators only
@@ -101,6 +106,8 @@ with st.container(border=True):
         elif isinstance(block, ChartBlock):
             if block.chart is None:
                 st.info(block.placeholder)
+            elif not block.chart.drawn:
+                st.caption(f"⏳ {block.chart.title}: being drawn…")
             else:
                 st.image(_ui.png(block.chart.png_base64), width=760, caption=f"{block.chart.title} — {block.chart.alt}")
         elif isinstance(block, Caveats):

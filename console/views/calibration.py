@@ -35,10 +35,15 @@ if signed is None:
 
 who = signed  # signed in (a SignedIn), also inside the functions below
 queue = _queries.calibration_queue(items, who.name)
-c1, c2, c3 = st.columns(3)
-c1.metric("Waiting for a second annotator", len(queue["needs_second"]))
-c2.metric("Not graded by anyone yet", len(queue["ungraded"]))
-c3.metric("Graded by you", len(queue["mine"]))
+st.markdown(  # one markdown table: a row of metric elements costs a new tab more
+    _ui.figures(
+        [
+            ("Waiting for a second annotator", len(queue["needs_second"])),
+            ("Not graded by anyone yet", len(queue["ungraded"])),
+            ("Graded by you", len(queue["mine"])),
+        ]
+    )
+)
 if not gradable:
     st.info("This run stores no judge prompts (e.g. a dry run with no record), so there is nothing to grade.")
     st.stop()
@@ -85,8 +90,10 @@ rubric = _ui.rubric(run.rubric_id)
 mine = _ui.human_grades(url, run.run_id, item_id, who.name, _ui.grade_stamp(run.run_id))
 regrade_key = f"calib_regrade_{run.run_id}_{item.number}"
 
-with st.expander("What the judges were told (rubric and instructions)"):
-    st.text(record.system if record else "")
+# tens of kB of text each: drawn when opened (a closed expander's content is sent and laid out all the same)
+told = st.expander("What the judges were told (rubric and instructions)", on_change="rerun", key="calib_told_open")
+if told.open:
+    told.text(record.system if record else "")
 view = _ui.item_view(url, run.run_id, item_id)
 
 
@@ -135,11 +142,14 @@ def _show_item(view) -> None:  # noqa: ANN001
 
 if view is not None:
     _show_item(view)
-    with st.expander(
+    seen = st.expander(
         f"{item.alias} exactly as the judges saw it (≈{record.token_estimate if record else 0} tokens, "
-        "portfolio state before each decision included)"
-    ):
-        st.text(record.user if record else "")
+        "portfolio state before each decision included)",
+        on_change="rerun",
+        key="calib_seen_open",
+    )
+    if seen.open:
+        seen.text(record.user if record else "")
 else:
     st.markdown(f"#### {item.alias}: the anonymized decision record (≈{record.token_estimate if record else 0} tokens)")
     # plain preformatted text: a code block (the browser highlighting and laying out tens of kB of prompt) took about

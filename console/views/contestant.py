@@ -57,16 +57,20 @@ st.page_link(
 
 score = _ui.contestant_score(url, run.run_id, contestant.row_id, run.latest_version, blind)
 if score is not None:
-    score_cols = st.columns([1, 1, 0.7, 1.3, 1, 1.6])  # the judge spread ("77.1–80.2") gets room not to be cut
-    score_cols[0].metric("Total", "—" if score["total"] is None else f"{score['total']:.1f}")
-    score_cols[1].metric("Band", score["band"] or "—")
-    score_cols[2].metric("Rank", score["rank"] or "—")
-    score_cols[3].metric(
-        "Reasoning median", "—" if score["reasoning_median"] is None else f"{score['reasoning_median']:.1f}"
-    )
-    score_cols[4].metric("Efficiency", "—" if score["efficiency"] is None else f"{score['efficiency']:.1f}")
+    # headline figures as one markdown table (a row of metric elements costs a new tab more)
     low, high = score["judges_low"], score["judges_high"]
-    score_cols[5].metric("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}")
+    st.markdown(
+        _ui.figures(
+            [
+                ("Total", "—" if score["total"] is None else f"{score['total']:.1f}"),
+                ("Band", score["band"] or "—"),
+                ("Rank", score["rank"] or "—"),
+                ("Reasoning median", "—" if score["reasoning_median"] is None else f"{score['reasoning_median']:.1f}"),
+                ("Efficiency", "—" if score["efficiency"] is None else f"{score['efficiency']:.1f}"),
+                ("Judge spread", "—" if low is None or high is None else f"{low:.1f}–{high:.1f}"),
+            ]
+        )
+    )
     if score["flagged"]:
         st.warning(f"Flagged, never official: {_ui.md(_queries.flag_reason(score['details']))}.")
 
@@ -78,28 +82,27 @@ if contestant.hidden:
 elif not grades:
     st.info("No judge grades for this contestant in this run.")
 else:
+    # one column per judge, like the sub-score tables below: every judge visible at 1280 px, and a markdown table
+    # (a table element of its own, and its code, cost a new tab much more)
+    one = _decimals(1)
     axes = pd.DataFrame(
-        [
-            {
-                "judge": g.judge_id,
+        {
+            g.judge_id: {
                 "family": g.judge_family,
-                "composite": g.composite,
-                "reasoning": g.reasoning,
-                "evidence": g.evidence,
-                "process": g.process,
-                "outcome": g.outcome,
-                "data reliability": g.data_reliability,
+                "composite": one(g.composite),
+                "reasoning": one(g.reasoning),
+                "evidence": one(g.evidence),
+                "process": one(g.process),
+                "outcome": one(g.outcome),
+                "data reliability": one(g.data_reliability),
                 "lookahead check": "passed" if g.lookahead_passed else "FAILED",
                 "claims": g.claims,
             }
             for g in grades
-        ]
+        }
     )
-    # a few rows each: a static table (a scrolling data grid per table is much more for the browser to draw; this
-    # one's ten columns fit 1280 px as a table element, not as a markdown table), the sub-scores markdown tables (a
-    # table element more is more for the browser than a table inside a markdown block)
-    one_decimal = ("composite", "reasoning", "evidence", "process", "outcome", "data reliability")
-    st.table(axes.style.format(dict.fromkeys(one_decimal, "{:.1f}"), na_rep="—"), hide_index=True)
+    axes.index.name = "judge axis"
+    st.markdown(f"**Axes** (one column per judge)\n\n{_ui.markdown_table(axes.reset_index())}")
     labels = _ui.sub_score_labels(run.rubric_id)
     for axis in ("reasoning", "evidence"):  # full width: a column per judge, every judge visible at 1280 px
         subs = pd.DataFrame({g.judge_id: getattr(g, f"{axis}_sub_scores") for g in grades})
@@ -172,12 +175,17 @@ else:
     def as_pct(v: float | None) -> str:
         return "—" if v is None else f"{100 * v:.2f}%"
 
-    nav_cols = st.columns(5)
-    nav_cols[0].metric("Return", as_pct(o.get("portfolio_return")))
-    nav_cols[1].metric(f"Benchmark ({nav.benchmark})", as_pct(o.get("benchmark_return")))
-    nav_cols[2].metric("Alpha", as_pct(o.get("alpha")))
-    nav_cols[3].metric("Max drawdown", as_pct(o.get("max_drawdown")))
-    nav_cols[4].metric("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}")
+    st.markdown(
+        _ui.figures(
+            [
+                ("Return", as_pct(o.get("portfolio_return"))),
+                (f"Benchmark ({nav.benchmark})", as_pct(o.get("benchmark_return"))),
+                ("Alpha", as_pct(o.get("alpha"))),
+                ("Max drawdown", as_pct(o.get("max_drawdown"))),
+                ("Sharpe", "—" if o.get("sharpe") is None else f"{o['sharpe']:.2f}"),
+            ]
+        )
+    )
     st.caption(
         "Black points: decisions with trades (each in the decision timeline below). Replayed from the stored "
         "decisions on the season's closes."
@@ -189,22 +197,30 @@ facts = _ui.contestant_facts(url, run.run_id, contestant.key)
 if not facts:
     st.info("Process facts unavailable: the season bundle could not be read.")
 elif facts.get("format") == "rounds":
-    round_cols = st.columns(3)
-    round_cols[0].metric("Rounds", facts["rounds"])
-    round_cols[1].metric("Mean allocation HHI", f"{facts['hhi']:.3f}")
-    round_cols[2].metric("Mean holdings", f"{facts['holdings']:.1f}")
-else:
-    fact_cols = st.columns(5)
-    fact_cols[0].metric("Turnover", f"{facts['turnover']:.2f}x", help="traded notional / mean NAV")
-    fact_cols[1].metric(
-        "Mean position HHI", f"{facts['hhi']:.3f}", help="sum of squared position weights, mean over days"
+    st.markdown(
+        _ui.figures(
+            [
+                ("Rounds", facts["rounds"]),
+                ("Mean allocation HHI", f"{facts['hhi']:.3f}"),
+                ("Mean holdings", f"{facts['holdings']:.1f}"),
+            ]
+        )
     )
-    fact_cols[2].metric("Largest position", f"{facts['max_position_weight'] * 100:.1f}%")
-    fact_cols[3].metric("Mean cash", f"{facts['cash_weight_mean'] * 100:.1f}%")
-    fact_cols[4].metric(
-        "Thrash events", facts["thrash_events"], help="a buy and a sell of the same symbol within 10 trading days"
+else:
+    st.markdown(
+        _ui.figures(
+            [
+                ("Turnover", f"{facts['turnover']:.2f}x"),
+                ("Mean position HHI", f"{facts['hhi']:.3f}"),
+                ("Largest position", f"{facts['max_position_weight'] * 100:.1f}%"),
+                ("Mean cash", f"{facts['cash_weight_mean'] * 100:.1f}%"),
+                ("Thrash events", facts["thrash_events"]),
+            ]
+        )
     )
     st.caption(
+        "Turnover: traded notional / mean NAV; HHI: sum of squared position weights, mean over days; thrash event: a "
+        "buy and a sell of the same symbol within 10 trading days. "
         f"{facts['decisions']} decisions, {facts['trades']} trades, {facts['holds']} holds"
         + (
             f"; top sector {facts['top_sector']} {facts['top_sector_weight'] * 100:.0f}%"

@@ -18,7 +18,7 @@ by_id = {r.run_id: r for r in scored}
 ids = list(by_id)
 
 # the run list as a static table: its cells wrap, so no column is cut at 1280 px (a run type's label is said in full
-# in the warning of each compared run below)
+# in the warning of each compared run below); a markdown table's larger cells would run past the page's right edge
 st.table(
     pd.DataFrame(
         [
@@ -72,15 +72,19 @@ def _side_by_side(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _summary(frame, a: str, b: str) -> None:  # noqa: ANN001
     both = frame.dropna(subset=[a, b])
-    cols = st.columns(3)
+    rho = None
     if len(both) >= 3 and both[a].nunique() > 1 and both[b].nunique() > 1:
         rho = both[a].rank().corr(both[b].rank())  # Spearman: Pearson on (average) ranks
-        cols[0].metric("Spearman ρ of totals", f"{rho:.3f}")
-    else:
-        cols[0].metric("Spearman ρ of totals", "—")
     matched = frame[frame["in"] == "both"] if "in" in frame else frame
-    cols[1].metric("Rank moves", int(matched["rank moved"].astype(bool).sum()), help="among contestants in both runs")
-    cols[2].metric("Band changes", int(matched["band changed"].astype(bool).sum()))
+    st.markdown(
+        _ui.figures(
+            [
+                ("Spearman ρ of totals", "—" if rho is None else f"{rho:.3f}"),
+                ("Rank moves (contestants in both runs)", int(matched["rank moved"].astype(bool).sum())),
+                ("Band changes", int(matched["band changed"].astype(bool).sum())),
+            ]
+        )
+    )
     if "in" in frame and len(matched) < len(frame):
         st.caption(
             f"{len(matched)} contestant(s) in both runs; {int((frame['in'] == 'only A').sum())} only in A, "

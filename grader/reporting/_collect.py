@@ -117,7 +117,20 @@ def collect_audit_inputs(run_id: str, db_url: str | None = None, version: int | 
             columns=LOOKAHEAD_COLUMNS,
         )
         repeat_of = {g.id: g.repeat for g in grades}
-        ledger_rows = s.scalars(select(LedgerEntryRow).where(LedgerEntryRow.run_id == run_id)).all()
+        # the columns read below only: a whole row decodes its evidence values too (most of the time on a large run)
+        ledger_rows = s.execute(
+            select(
+                LedgerEntryRow.grade_id,
+                LedgerEntryRow.judge_id,
+                LedgerEntryRow.contestant_id,
+                LedgerEntryRow.claim,
+                LedgerEntryRow.cited_fields,
+                LedgerEntryRow.flags,
+                LedgerEntryRow.judge_status,
+                LedgerEntryRow.verifier_status,
+                LedgerEntryRow.lookahead,
+            ).where(LedgerEntryRow.run_id == run_id)
+        ).all()
 
         def ledger_frame(entries) -> pd.DataFrame:
             return pd.DataFrame(

@@ -118,13 +118,12 @@ _IDLE = (
     " || getComputedStyle(document.querySelector('[data-testid=\"stStatusWidget\"]')).visibility === 'hidden'"
 )
 _PROGRESSIVE = "() => !document.body.innerText.includes('are being computed from the season bundle')"
-"""The leaderboard's caption while its process and risk columns are computed: the page reruns whole once they are."""
+"""The leaderboard's caption while its process and risk columns are computed (its table reruns once they are)."""
 
 
 def settle(page, timeout_ms: int = 60_000) -> None:  # noqa: ANN001
     """Wait until Streamlit has finished the current script run (its status widget is gone) and no part of the page
-    is still being filled in (the leaderboard reruns once its process and risk columns are computed: a menu open at
-    that moment closes)."""
+    is still being filled in (the leaderboard's table reruns once its process and risk columns are computed)."""
     page.wait_for_timeout(300)
     page.wait_for_function(_IDLE, timeout=timeout_ms)
     page.wait_for_function(_PROGRESSIVE, timeout=timeout_ms)

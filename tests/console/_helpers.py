@@ -134,9 +134,11 @@ def fill_calibration(
 
 
 def audit_sections(at) -> list[str]:
-    """The Audits page's section titles once its report is shown (the section picker), else []."""
+    """The Audits page's section titles once its whole report is shown (the section picker; not while the page shows
+    the report's first version, its charts being drawn), else []."""
     picker = [r for r in at.radio if r.key == "audit_section"]
-    return list(picker[0].options) if picker else []
+    drawing = "charts are being drawn" in "\n".join(str(e.value) for e in at.info)
+    return list(picker[0].options) if picker and not drawing else []
 
 
 def open_audit_section(at, contains: str):

@@ -64,16 +64,25 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     at = app_test().run()
     at.switch_page("views/contestant.py").run()
     assert not at.exception
-    # the judges' few-row tables are a static table and markdown tables; the long ones (a row per decision) are
+    # the judges' few-row tables are markdown tables, one column per judge; the long ones (a row per decision) are
     # drawn when opened
-    judges = at.table[0].value
-    assert sorted(judges["judge"]) == ["judge-anthropic", "judge-openai", "judge-xai"]
-    sub_reasoning, sub_evidence = markdown_tables(at)
+    tables = markdown_tables(at)
+    axes = next(t for t in tables if t.columns[0] == "judge axis")
+    judges = list(axes.columns[1:])
+    assert sorted(judges) == ["judge-anthropic", "judge-openai", "judge-xai"]
+    rows = axes.set_index("judge axis")
+    assert list(rows.index)[:3] == ["family", "composite", "reasoning"] and "lookahead check" in rows.index
+    assert rows.loc["composite"].str.fullmatch(r"\d+\.\d|—").all()  # one decimal
+    assert set(rows.loc["lookahead check"]) <= {"passed", "FAILED"}
+    sub_reasoning, sub_evidence = (t for t in tables if t.columns[0].endswith("sub-score"))
     assert sub_reasoning.iloc[:, 1:].stack().str.fullmatch(r"\d+|—").all()  # whole numbers
-    assert sorted(sub_reasoning.columns[1:]) == sorted(judges["judge"]) and len(sub_reasoning) == 10
+    assert sorted(sub_reasoning.columns[1:]) == sorted(judges) and len(sub_reasoning) == 10
     assert sub_reasoning.columns[0] == "reasoning sub-score" and "Thesis quality" in list(sub_reasoning.iloc[:, 0])
     assert len(sub_evidence) == 7
-    assert any(m.label == "Return" for m in at.metric)  # NAV replayed: outcome metrics shown
+    figures = [t for t in tables if t.columns[0] in ("Total", "Return", "Turnover")]
+    assert [t.columns[0] for t in figures] == ["Total", "Return", "Turnover"]  # score, NAV replayed, process facts
+    assert all(len(t) == 1 and t.iloc[0].str.fullmatch(r"\*\*.+\*\*").all() for t in figures)  # values in bold
+    assert figures[1].iloc[0, 0].endswith("%**")
     assert "NAV unavailable" not in page_text(at)
     assert not at.dataframe and {e.label for e in at.expander} == {
         "Thrash events (1) with both rationales",
@@ -88,7 +97,8 @@ def test_contestant_page_shows_judges_sub_scores_nav_and_timeline(console_env):
     assert len(risk) == 2 and risk["classes"].iloc[0] == "cash 90%, equities 10%"  # 10 AAA at 101 of 10,000
     assert "fewer than 20 trailing daily returns" in risk["not computed"].iloc[0]  # a 12-session season
     assert "Risk evidence at each decision" in page_text(at)
-    assert {m.label for m in at.metric} >= {"Turnover", "Mean position HHI", "Thrash events"}
+    facts = next(t for t in markdown_tables(at) if t.columns[0] == "Turnover")
+    assert {"Mean position HHI", "Thrash events"} <= set(facts.columns)
     thrash = next(d.value for d in at.dataframe if "first_rationale" in getattr(d.value, "columns", []))
     assert thrash["symbol"].tolist() == ["AAA"] and "momentum faded" in thrash["second_rationale"].iloc[0]
     timeline = next(d.value for d in at.dataframe if "what" in getattr(d.value, "columns", []))
@@ -202,6 +212,9 @@ def test_runs_page_compares_two_runs_and_two_rubrics(console_env):
     at.selectbox(key="cmp_run_b").set_value("syn-run-b").run()
     compare = at.dataframe[0].value
     assert len(compare) == 2 and {"Δ total", "rank A", "rank B", "band"} <= set(compare.columns)
+    summary = next(t for t in markdown_tables(at) if t.columns[0] == "Spearman ρ of totals")
+    moves = int((compare["rank A"] != compare["rank B"]).sum())
+    assert summary.iloc[0, 1] == f"**{moves}**"  # rank moves among the contestants in both runs
     at.radio(key="cmp_mode").set_value("Two rubric versions on one run").run()
     at.selectbox(key="cmp_rubric_a").set_value(at.selectbox(key="cmp_rubric_a").options[0])
     at.selectbox(key="cmp_rubric_b").set_value(at.selectbox(key="cmp_rubric_b").options[-1]).run()

@@ -210,3 +210,43 @@ def test_two_annotators_regrading_one_item_at_once_each_land_on_that_item(db_url
     assert sorted((r.annotator, r.comment) for r in rows) == sorted(
         (name, f"{name} round {n}") for name in ("alice", "bob") for n in range(4)
     )
+
+
+def test_the_leaderboard_fills_its_process_cells_without_closing_an_open_menu(tmp_path, annotators):
+    """The process and risk cells (computed in the background: seconds on a 40 x 250 season) arrive in the table's
+    fragment alone: a menu opened meanwhile elsewhere on the page stays open, and the table stops rerunning once
+    filled."""
+    import time
+
+    from playwright.sync_api import sync_playwright
+
+    from grader.demo import build_synthetic_season
+
+    db_url = f"sqlite:///{tmp_path / 'big.db'}"
+    season = tmp_path / "season"
+    build_synthetic_season(season, n_contestants=40, n_days=250, seed=1)
+    build_synthetic_run(season, "big-run", db_url=db_url, claims_per_grade=1)
+    with console_process(db_url, annotators[0], tmp_path) as url, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            sent: list[float] = []
+            page.on("websocket", lambda ws: ws.on("framesent", lambda _: sent.append(time.monotonic())))
+            page.goto(f"{url}/?run=big-run", wait_until="domcontentloaded")
+            waiting = page.get_by_text("are being computed from the season bundle")
+            waiting.wait_for(timeout=60_000)
+            page.get_by_text("Process and risk", exact=True).click()  # the column group: reruns the table alone
+            page.get_by_role("combobox", name="Open a contestant").click()
+            options = page.get_by_role("option")
+            options.first.wait_for(timeout=30_000)
+            assert waiting.count(), "the cells were filled before the menu was opened: nothing was tested"
+            waiting.wait_for(state="detached", timeout=180_000)
+            page.wait_for_timeout(1500)
+            assert options.count() > 0, "the menu closed when the process cells arrived"
+            assert page.locator('[data-testid="stException"]').count() == 0
+            page.wait_for_timeout(500)
+            before = len(sent)
+            page.wait_for_timeout(3500)
+            assert len(sent) == before, "the filled table still reruns every second"
+        finally:
+            browser.close()

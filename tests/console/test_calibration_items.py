@@ -49,6 +49,15 @@ def test_an_item_is_shown_as_decisions_rationale_and_snapshot_blind_then_graded(
     person = next(c for c in source.contestants if c.id == item["contestant"])
     assert person.display_name not in text and person.model not in text  # blind
     assert any("as of" in d.value.columns for d in at.dataframe)  # the snapshot as a table
+    # the prompts (tens of kB each) are drawn when their expander is opened
+    texts = [str(t.value) for t in at.text]
+    assert not any("RUBRIC" in t.upper() and len(t) > 2000 for t in texts)
+    at.session_state["calib_told_open"] = True
+    at.session_state["calib_seen_open"] = True
+    at.run()
+    opened = [str(t.value) for t in at.text if len(str(t.value)) > 2000]
+    assert len(opened) == 2, [t[:80] for t in opened]  # the system prompt and the record as the judges saw it
+    assert person.display_name not in "".join(opened)  # the record as sent: anonymized
     prefix = next(w.key for w in at.checkbox if w.key and w.key.endswith("no_outcome"))
     assert at.checkbox(key=prefix).value is True  # an item has no outcome section
     fill_calibration(at, reasoning=61, evidence=57)

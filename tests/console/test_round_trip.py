@@ -16,6 +16,7 @@ from tests.console._helpers import (
     calibration_prefix,
     fill_calibration,
     item_row_id,
+    markdown_tables,
     open_audit_section,
     page_text,
     sign_in,
@@ -102,7 +103,8 @@ def test_second_annotator_queue_and_append_only_regrades(console_env):
 
     bob = sign_in(app_test().run(), "bob", console_env.tokens["bob"])
     bob.switch_page("views/calibration.py").run()
-    assert next(m for m in bob.metric if m.label == "Waiting for a second annotator").value == "1"
+    queue = next(t for t in markdown_tables(bob) if t.columns[0] == "Waiting for a second annotator")
+    assert queue.iloc[0, 0] == "**1**"
     assert bob.selectbox(key="calib_item").value == first_item  # bob's queue starts with alice's item
     assert bob.number_input(key=calibration_prefix(bob) + "reasoning").value is None  # a first grade starts empty
     _grade_current_item(bob, 40, 45, "second opinion")
