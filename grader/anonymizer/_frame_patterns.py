@@ -164,6 +164,16 @@ def frame_patterns(
                 rf"(?:model|agent|assistant|llm|system|bot)\b"
             ),
         ),
+        # the text heads itself as coming from one of a lab's models: "A meta point from a Meta model: ...", "(from an
+        # xAI model)" (a colon, a closing bracket or the line's end after the model noun; "moved from an OpenAI model
+        # to Claude" is news)
+        (
+            "self_reference",
+            make(
+                rf"(?im)\bfrom\s+(?:an?|one)\s+(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?[\s\-]+"
+                rf"(?:model|agent|assistant|llm|bot)\s*(?=[:)]|$)"
+            ),
+        ),
         # a name the author owns in brackets: "R1-0528 (that's me)", "通义千问 (that's me)"
         (
             "self_reference",

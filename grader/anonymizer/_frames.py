@@ -67,7 +67,7 @@ _FOOTNOTE = re.compile(r"[ \t]*(?:\[\d{1,2}\]|\(\d{1,2}\)|[\u00b9\u00b2\u00b3\u2
 """A footnote line's marker ("[1] ", "¹ ", "† "; not a bullet's "* ")."""
 _FRAME_TAIL = re.compile(
     r"[」』’”»\]]?\s*(?:[(（][^)）\n]{1,60}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|"
-    r"(?i:(?:lab|team|model|agent|assistant|system)\s+){1,2}(?:on|at|from|in)\s+(?:the\s+)?"
+    r"(?i:(?:lab|team|model|agent|assistant|system)(?:['\u2019]s)?\s+){1,2}(?:on|at|from|in)\s+(?:the\s+)?"
     r"[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*){0,2}(?=\s*[,.;:]|\s*$)|"
     r",\s*(?:which|who|that)\s+[\w.\- ]{1,40}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
     r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
@@ -379,6 +379,13 @@ class Frames:
         return out
 
     @cached_property
+    def _public_name(self) -> re.Pattern[str]:
+        """The people and places behind a lab (the lexicon's public names): in what describes the author right after
+        a frame ("Trained by the [model] Lab in Hangzhou", "the [model] team's model in Menlo Park") they are its."""
+        names = sorted({w for fam in lexicon().values() for w in fam.public}, key=len, reverse=True)
+        return re.compile(rf"(?<![^\W_])(?:{'|'.join(map(re.escape, names))})(?![^\W_])", re.I)
+
+    @cached_property
     def _public(self) -> frozenset[str]:
         return frozenset(w.lower() for fam in lexicon().values() for w in fam.public)
 
@@ -481,7 +488,7 @@ class Frames:
         tails = []
         for f in found:
             tail = _FRAME_TAIL.match(text, f.end)
-            if tail and self.ident_scan.search(tail.group(0)):
+            if tail and (self.ident_scan.search(tail.group(0)) or self._public_name.search(tail.group(0))):
                 tails.append(FrameSpan(f.start, tail.end(), f.kind))
         found += tails
         # in a sentence the author describes itself in, every other identity name in the same piece goes too

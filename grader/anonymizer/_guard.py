@@ -261,6 +261,10 @@ class LeakGuard:
                 ),
             ),
             (
+                "authorship",  # the text heads itself as one of a lab's models': "A meta point from a Meta model:"
+                rf"(?im)\bfrom\s+(?:an?|one)\s+{ident}(?:[\s-][\w.-]+){{0,2}}?[\s-]+(?:model|agent|assistant|llm|bot)\s*(?::|\)|$)",
+            ),
+            (
                 "authorship",  # a licence the text is given under: "Signed under the Llama Community License, this ..."
                 rf"(?i)\bunder\s+the\s+{ident}[\s\-]+(?:[\w-]+\s+)?licen[cs]e\b[^.;\n]{{0,60}}?{_SELF}",
             ),
@@ -604,8 +608,8 @@ _MAKER_BEFORE = re.compile(
     r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$"
 )
 _MAKER_AFTER = re.compile(
-    r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|model|"
-    r"assistant|engineers|researchers|people)\b"
+    r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|models?|"
+    r"assistants?|engineers|researchers|people)\b"
 )
 """Whose the author is: "Zuck's open model (that's me)", "the one Elon's team trains", "Liang Wenfeng's lab"."""
 """Who made the author, in a sentence it speaks in: "open weights from google", "Built by Meta's GenAI team"."""

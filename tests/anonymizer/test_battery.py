@@ -12,7 +12,7 @@ arrived), and ``holdout8`` (first: 31/136, 14 past the guard, 16/200 altered; od
 write rules; even ids 18/69, 9, 4/100, held out). After the rules of the night of 2026-11-26/27 (holdout8's odd ids
 and holdout7): holdout8 odd ids 7/67, 0, 1/100; even ids (held out) 15/69, 7, 2/100; holdout7 16/136, 4, 6/200. After
 the rules of the morning of 2026-11-27 (holdout8 opened whole, ``test_standalone_classes.py``): holdout8 2/136, 0,
-1/200 (odd 1/67, 0, 0/100; even 1/69, 0, 1/100); holdout7 13/136, 2, 6/200; holdout3 22/136, 6, 7/194.
+1/200 (odd 1/67, 0, 0/100; even 1/69, 0, 1/100); holdout7 13/136, 2, 6/200; holdout3 21/136, 5, 7/194; holdout4 (never read) 5/136, 0, 9/200.
 Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ def _guard(out, author):
         ("dev", 0, 3),
         ("dev2", 6, 6),
         ("dev3", 17, 5),
-        ("dev4", 39, 4),
+        ("dev4", 36, 4),
         ("holdout", 4, 5),
         ("holdout2", 23, 6),
-        ("holdout3", 22, 7),
-        ("holdout4", 8, 9),
+        ("holdout3", 21, 7),
+        ("holdout4", 5, 9),
         ("holdout5", 7, 15),
         ("holdout6", 20, 5),
         ("holdout7", 13, 6),
@@ -59,7 +59,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("dev", 0.97, 0.0),
         ("dev2", 0.95, 0.02),
         ("dev3", 0.98, 0.19),
-        ("dev4", 0.93, 0.25),
+        ("dev4", 0.94, 0.25),
         ("holdout", 0.98, 0.15),
         ("holdout2", 0.97, 0.25),
         ("holdout3", 0.98, 0.35),
@@ -94,10 +94,10 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("dev", 0),
         ("dev2", 1),
         ("dev3", 0),
-        ("dev4", 9),
+        ("dev4", 7),
         ("holdout", 1),
         ("holdout2", 4),
-        ("holdout3", 6),
+        ("holdout3", 5),
         ("holdout4", 0),
         ("holdout5", 1),
         ("holdout6", 6),
