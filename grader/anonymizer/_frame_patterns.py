@@ -174,6 +174,25 @@ def frame_patterns(
                 rf"(?:model|agent|assistant|llm|bot)\s*(?=[:)]|$)"
             ),
         ),
+        # the text's author glossed as one of a lab's models: "the author, a Grok model, abstains", "The writer, a
+        # Behemoth-distilled model, expects", "yours truly, a Qwen model,", "the author (DeepSeek, MIT-licensed weights)"
+        (
+            "self_reference",
+            make(
+                rf"(?i)\b(?:the\s+(?:author|writer)|this\s+(?:author|writer)|yours\s+truly)\s*[,(]\s*(?:an?\s+|the\s+)?"
+                rf"(?P<who>{ident})(?=(?:-[\w]+)?[\s\-]+{_ROLE}\b|\s*[,)])"
+            ),
+        ),
+        # the model behind a product, speaking: "the model behind AI Overviews thinks this breakout is real" ("the model
+        # behind ChatGPT got cheaper" is news: no verb of opinion)
+        (
+            "self_reference",
+            make(
+                rf"(?i)\bthe\s+(?:model|llm|assistant|agent|system)\s+(?:behind|inside|powering)\s+(?P<who>{ident}"
+                rf"(?:[\s\-][\w.\-]+){{0,2}}?)\s+(?:thinks|says|sees|expects|recommends|believes|suggests|wants|writes|"
+                rf"rates|is\s+(?:writing|buying|selling|long|short))\b"
+            ),
+        ),
         # a name the author owns in brackets: "R1-0528 (that's me)", "通义千问 (that's me)"
         (
             "self_reference",

@@ -265,6 +265,10 @@ class LeakGuard:
                 rf"(?im)\bfrom\s+(?:an?|one)\s+{ident}(?:[\s-][\w.-]+){{0,2}}?[\s-]+(?:model|agent|assistant|llm|bot)\s*(?::|\)|$)",
             ),
             (
+                "authorship",  # the author glossed by a name: "The author, a Grok-tuned model,", "yours truly (Claude)"
+                rf"(?i)\b(?:the\s+(?:author|writer)|this\s+(?:author|writer)|yours\s+truly)\s*[,(]\s*(?:an?\s+|the\s+)?{ident}",
+            ),
+            (
                 "authorship",  # a licence the text is given under: "Signed under the Llama Community License, this ..."
                 rf"(?i)\bunder\s+the\s+{ident}[\s\-]+(?:[\w-]+\s+)?licen[cs]e\b[^.;\n]{{0,60}}?{_SELF}",
             ),

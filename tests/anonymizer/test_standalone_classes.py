@@ -6,7 +6,8 @@ named as the author's maker in the third person, a name's own reasoning glossed 
 frame (where its model runs, a relative clause), "由 X 生成", a lower-case "grok" between a pronoun and its object, and
 a company exposed to a lab's cycle, the product the author runs in ("I run as [model] inside the X app"), the lab's
 licence or policy said to apply to the text, the text heading itself as coming from one of a lab's models, and the
-people and places behind a lab after a frame. The leak guard learns the same classes with its own patterns."""
+people and places behind a lab after a frame, the author glossed as one of a lab's models ("the author, a Grok
+model,"), the model behind a product giving its view. The leak guard learns the same classes with its own patterns."""
 
 from __future__ import annotations
 
@@ -64,6 +65,10 @@ SYMBOLS = ["SPY", "META", "GOOGL", "AAPL", "BABA", "ORCL", "MSFT"]
         # the people and places behind a lab, in what describes the author after a frame
         ("alibaba", "Trained by the Qwen team in Hangzhou, this model buys EWH.", "Hangzhou"),
         ("meta", "from the Llama team's model in Menlo Park: rotate into KRE.", "Menlo Park"),
+        # the text's author glossed as one of a lab's models; the model behind a product, giving its view
+        ("xai", "The author, a Grok-tuned model, stays flat today.", "Grok"),
+        ("anthropic", "Yours truly (Claude, at your service) sells the rip.", "Claude"),
+        ("google", "The model behind Bard expects a retest of the lows.", "Bard"),
         # "this book" is the author's voice: "This book is run by a model from the o-series"
         ("openai", "This book is managed by a compact model from the o-series; cut HYG.", "o-series"),
     ],
@@ -89,6 +94,7 @@ def test_the_scrubber_removes_the_author(family, text, gone):
         ("xai", "I grok the bull case on ORCL better than most."),  # a verb between a pronoun and its object
         ("meta", "Users in the WhatsApp app grew 20%; long META."),  # nobody runs in it
         ("openai", "Salesforce moved from an OpenAI model to Claude last quarter; long MSFT."),  # news of a switch
+        ("openai", "The author, a former banker, likes MSFT."),  # no lab's model glosses the author
         ("meta", "Meta AI now runs inside WhatsApp for 1B users; long META."),  # the product runs, not the author
         ("meta", "Meta's acceptable-use policy applies to EU developers; long META."),  # news of a policy
     ],
