@@ -71,6 +71,8 @@ _CORPORATE_SUFFIX = re.compile(
 _ORDINARY_WORD = re.compile(r"[a-z]{3,}")
 _SPEAKER_BEFORE = re.compile(r"\b(?:I|we|me)\s+$")
 """"I grok the setup": right after the author's own pronoun a model line may be the author naming itself."""
+_VERB_OBJECT = re.compile(r"\s+(?:the|a|an|this|that|these|those|it|why|how|what|your|their|his|her)\b")
+""""I grok the bear case": a lower-case line between a pronoun and its object is a verb, not the author's name."""
 _VERSION_AFTER = re.compile(r"[\s\-_.]?(?:v?\d|mini|pro|max|flash|large|small|medium|nano|turbo|instruct|chat|code)\b")
 
 
@@ -378,7 +380,9 @@ class Anonymizer:
                 _ORDINARY_WORD.fullmatch(mention)
                 and mention in public_names()
                 and not _VERSION_AFTER.match(text, g.end)
-                and not _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start)
+                and not (
+                    _SPEAKER_BEFORE.search(text, max(0, g.start - 8), g.start) and not _VERB_OBJECT.match(text, g.end)
+                )
             ):
                 # a model line written as a plain lower-case word outside every frame ("grok the setup", "a gemini
                 # pattern"): an ordinary word; were it the author, the leak guard would still refuse it

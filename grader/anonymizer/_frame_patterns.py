@@ -164,6 +164,35 @@ def frame_patterns(
                 rf"(?:model|agent|assistant|llm|system|bot)\b"
             ),
         ),
+        # the text heads itself as coming from one of a lab's models: "A meta point from a Meta model: ...", "(from an
+        # xAI model)" (a colon, a closing bracket or the line's end after the model noun; "moved from an OpenAI model
+        # to Claude" is news)
+        (
+            "self_reference",
+            make(
+                rf"(?im)\bfrom\s+(?:an?|one)\s+(?P<who>{ident})(?:[\s\-][\w.\-]+){{0,2}}?[\s\-]+"
+                rf"(?:model|agent|assistant|llm|bot)\s*(?=[:)]|$)"
+            ),
+        ),
+        # the text's author glossed as one of a lab's models: "the author, a Grok model, abstains", "The writer, a
+        # Behemoth-distilled model, expects", "yours truly, a Qwen model,", "the author (DeepSeek, MIT-licensed weights)"
+        (
+            "self_reference",
+            make(
+                rf"(?i)\b(?:the\s+(?:author|writer)|this\s+(?:author|writer)|yours\s+truly)\s*[,(]\s*(?:an?\s+|the\s+)?"
+                rf"(?P<who>{ident})(?=(?:-[\w]+)?[\s\-]+{_ROLE}\b|\s*[,)])"
+            ),
+        ),
+        # the model behind a product, speaking: "the model behind AI Overviews thinks this breakout is real" ("the model
+        # behind ChatGPT got cheaper" is news: no verb of opinion)
+        (
+            "self_reference",
+            make(
+                rf"(?i)\bthe\s+(?:model|llm|assistant|agent|system)\s+(?:behind|inside|powering)\s+(?P<who>{ident}"
+                rf"(?:[\s\-][\w.\-]+){{0,2}}?)\s+(?:thinks|says|sees|expects|recommends|believes|suggests|wants|writes|"
+                rf"rates|is\s+(?:writing|buying|selling|long|short))\b"
+            ),
+        ),
         # a name the author owns in brackets: "R1-0528 (that's me)", "通义千问 (that's me)"
         (
             "self_reference",
@@ -178,10 +207,52 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?i)(?:\bcomo\s+(?:un\s+)?modelo\s+(?:de\s+)?|\ben\s+tant\s+que\s+mod[eè]le\s+(?:de\s+)?|"
-                rf"\bals\s+(?:ein\s+)?modell\s+(?:von\s+)?)(?P<who>{ident})|"
+                rf"(?i)(?:\b(?:como|come|in\s+qualità\s+di)\s+(?:un\s+)?[\w-]*model(?:o|e|lo)\s+(?:de\s+|di\s+|da\s+)?|"
+                rf"\ben\s+tant\s+que\s+[\w-]*mod[eè]le\s+(?:de\s+)?|"
+                rf"\bals\s+(?:ein\s+)?[\w-]*modell\s+(?:von\s+)?)(?P<who>{ident})|"
                 rf"(?:\bcomo\s+(?:un\s+)?|\ben\s+tant\s+que\s+|\bals\s+(?:ein\s+)?|作为\s*)(?P<who2>{ident})"
                 rf"(?=[\s\-]*(?:modelo|mod[eè]le|modell|模型))"
+            ),
+        ),
+        # a disclaimer on the lab's models: "DeepSeek models can hallucinate figures", "outputs from Meta AI may be
+        # inaccurate" (what a model's maker warns of its output; no market news says it of a company)
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?P<who>{ident})(?:['\u2019]s)?(?:[\s\-](?:models?|outputs?|answers?|responses?|LLMs?|AI))?\s+"
+                rf"(?:can|may|might|could|will|sometimes|often|occasionally)\s+(?:\w+\s+)?(?:hallucinat\w*|"
+                rf"be\s+(?:wrong|inaccurate|mistaken|outdated|incorrect|unreliable)|make\s+mistakes|"
+                rf"contain\s+(?:errors|mistakes|inaccuracies))\b"
+            ),
+        ),
+        # the lab's licence or policy said to apply to the text: "Meta's acceptable-use policy applies." ("... applies to
+        # developers in the EU" is news)
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?P<who>{ident})['\u2019]s\s+(?:acceptable[\s-]use|usage|use|community|content)\s+(?:policy|policies|"
+                rf"licen[cs]e|terms)\s+(?:applies|apply)(?:\s+(?:here|to\s+(?:this|me|my)\b[^.;\n]{{0,20}}))?\s*(?:[.;:]|$)"
+            ),
+        ),
+        # the lab named as the author's maker in the third person: "Alibaba Group is the parent of the model writing
+        # this note", "Anthropic is the lab behind this desk"
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?P<who>{ident}(?:\s+(?:Group|Inc\.?|Corp\.?|Cloud|Labs?|Research))?)\s+(?:is|was)\s+(?:the\s+)?"
+                rf"{maker}(?:\s+company)?\s+(?:of|behind)\s+(?:me\b|this\s+(?:model|agent|assistant|note|rationale|"
+                rf"desk|analysis)\b|the\s+(?:model|agent|assistant|bot|system)\s+(?:writing|behind|that\s+wrote|"
+                rf"who\s+wrote|producing|authoring)\b)"
+            ),
+        ),
+        # a name's own reasoning or call glossed as the text's: "Conclusion of R1's chain of thought:", "Google's
+        # take, via its model:"
+        (
+            "signature",
+            make(
+                rf"(?i)(?P<who>{ident})['\u2019]s\s+(?:own\s+)?(?:(?:chain[\s-]of[\s-]thought|reasoning)\s*:|"
+                rf"(?:pick|view|take|call|verdict|read)\s*,\s*(?:via|from|by|per)\s+(?:its|their|the)\s+"
+                rf"(?:model|assistant|agent)\b)"
             ),
         ),
         # a greeting or an introduction: "Hi, Meta AI here", "Hey, Grok speaking", "This is R1 from DeepSeek."
@@ -226,7 +297,8 @@ def frame_patterns(
             "self_reference",
             make(
                 rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:drafted|written|generated|produced|composed|prepared|authored)\s+by)"
-                rf"\s+(?i:the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)(?=(?:['\u2019]s)?\s+(?i:{_ROLE})\b|"
+                rf"\s+(?i:(?:the|an?)\s+(?:[\w-]+\s+)?(?:{_ROLE})(?:\s+team)?\s+(?:from|at|of|in)\s+)?"
+                rf"(?i:the\s+)?(?P<who>{ident}(?:[\s\-][\w\-]+(?:\.[\w\-]+)*){{0,2}}?)(?=(?:['\u2019]s)?\s+(?i:{_ROLE})\b|"
                 rf"\s*[.:;]|\s*$)"
             ),
         ),
@@ -288,6 +360,8 @@ def frame_patterns(
             ),
         ),
         ("label", make(r"(?i)(?:作者|署名|落款|撰写)\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
+        # who wrote the text, in Chinese: "本文由 DeepSeek 生成" (a verb of writing: "由 X 提供", provided by, is news)
+        ("self_reference", make(rf"由\s*(?P<who>{ident})\s*(?:生成|撰写|编写|写成|起草)")),
         # "xai's model speaking", "Mistral's agent here": the lab's own model as the speaker
         (
             "signature",
@@ -322,8 +396,8 @@ def frame_patterns(
             make(
                 rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
                 rf"저는|나는|저희|우리는|我是|我叫|我们|我們|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
-                rf"(?i:(?:un|une|ein|eine|el|la|il|o|a)\s+)?(?i:(?:modèle|modell|modelo|agent|"
-                rf"assistant|asistente)\s+)?(?i:(?:de|von|di)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
+                rf"(?i:(?:un|une|ein|eine|el|la|il|o|a|uno)\s+)?(?i:[\w-]*(?:modèle|modell|modelo|modello|agent|"
+                rf"assistant|asistente)\w*\s+)?(?i:(?:de|von|di|da|del)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
             ),
         ),
         (
@@ -399,7 +473,8 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?i)\b(?:I,|I'm|I am|as|being)\s+(?:an?|one)\s+(?:[\w-]+\s+){{0,2}}?(?:model|agent|assistant|llm|"
+                rf"(?i)\b(?:I,|I'm|I am|as|being|(?:run|managed|written|made|built|produced)\s+by)\s+(?:an?|one)\s+"
+                rf"(?:[\w-]+\s+){{0,2}}?(?:model|agent|assistant|llm|"
                 rf"system)\s+(?:from|by|of|made\s+by|built\s+by|trained\s+by)\s+(?:the\s+)?(?P<who>{ident})"
             ),
         ),
@@ -466,6 +541,15 @@ def frame_patterns(
             ),
         ),
         ("self_reference", make(rf"(?i)\b(?:sibling|fellow|family)\s+(?P<who>{ident})")),
+        # the licence the text is given under, in a sentence the author speaks in: "Signed under the Llama Community
+        # License, this analysis says: ..."
+        (
+            "self_reference",
+            make(
+                rf"(?i)\bunder\s+the\s+(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,1}}?)[\s\-]+(?:community\s+|open\s+)?"
+                rf"licen[cs]e\b"
+            ),
+        ),
         # "I was built in X's lab", "trained at X's research team"
         (
             "self_reference",

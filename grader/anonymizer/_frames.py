@@ -28,8 +28,8 @@ from grader.anonymizer._market import MARKET_PIECE, MONEY, about_topic
 from grader.anonymizer._scan import NameScan
 
 _SELF = (
-    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b)|(?i:\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade|commentary|view|output|memo|write-?up)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
-    r"\bthis\s+(?:desk|portfolio|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
+    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b)|(?i:\bthis\s+(?:desk|portfolio|book|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade|commentary|view|output|memo|write-?up)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
+    r"\bthis\s+(?:desk|portfolio|book|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
     r"allocation|trade)\b)"
 )
 _TAG_LABEL = re.compile(
@@ -44,8 +44,32 @@ _LABEL = re.compile(
     r"maker)[\"'*_]*\s*[:=]\s*[\"'*_]*)"
     r"(?P<val>(?!\s*(?:[\"']\s*)?(?:\[undisclosed\]|undisclosed\b|\[))(?=\s*[^\s\"'])[^\n|;,}\"']{1,60}?)(?=\s*(?:[\"']|[|;,}\n]|\.(?:\s|$)|$))"
 )
+_BARE_VERSION = re.compile(
+    r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|Sonnet|Opus|Haiku|Maverick|Scout)|"
+    r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])"
+    r"(?![\w\-])"
+)
+"""A model's version with its variant or size ("2.5 Pro", "5-mini", "3.3-70B", "235B-A22B"), the scrubber's own
+pattern (the leak guard has its own)."""
+_FUNCTION_WORDS = frozenset(
+    """a an the as on of by from with to at in into for and or but that this its my our your their is was are were
+be being been running run using via than like calibrated trained tuned built made""".split()
+)
+"""Words after which a version stands alone (no product name before it)."""
+_SEAT = re.compile(
+    r"(?i)\b(?:run|runs|running|live|lives|living|deployed|installed|embedded|sit|sits|sitting|"
+    r"(?P<talk>(?:talking|writing|speaking|chatting)\s+to\s+you))\s+(?:as\s+[^.;:\n]{0,30}?\s+)?"
+    r"(?:in|inside|within|from)\s+(?:the\s+)?"
+    r"(?P<who>(?-i:[A-Z][\w.\-]*|[a-z]+[A-Z]\w*)(?:\s+(?-i:[A-Z][\w.\-]*)){0,2}?)(?P<app>\s+app\b)?(?![\w.\-])"
+)
+"""Where the author runs: a verb of running, living or talking to the reader, then "in / inside / from" and a name."""
+_FOOTNOTE = re.compile(r"[ \t]*(?:\[\d{1,2}\]|\(\d{1,2}\)|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\u2020)[ \t]*\S")
+"""A footnote line's marker ("[1] ", "¹ ", "† "; not a bullet's "* ")."""
 _FRAME_TAIL = re.compile(
-    r"[」』’”»\]]?\s*(?:[(（][^)）\n]{1,60}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
+    r"[」』’”»\]]?\s*(?:[(（][^)）\n]{1,60}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|"
+    r"(?i:(?:lab|team|model|agent|assistant|system)(?:['\u2019]s)?\s+){1,2}(?:on|at|from|in)\s+(?:the\s+)?"
+    r"[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*){0,2}(?=\s*[,.;:]|\s*$)|"
+    r",\s*(?:which|who|that)\s+[\w.\- ]{1,40}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
     r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
     r"[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2}|"
     r"\s*(?:·|//)\s*[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2})"
@@ -299,7 +323,7 @@ class Frames:
             found = [FrameSpan(index[f.start], index[f.end - 1] + 1, f.kind) for f in self._spans(fixed)]
         else:
             found = self._spans(text)
-        plural = self._we_plural(text)
+        plural = self._we_plural(text) + self._bare_versions(text) + self._tag_runs(text) + self._seats(text)
         if not plural:
             return found
         merged: list[FrameSpan] = []
@@ -320,6 +344,66 @@ class Frames:
             stem = word[:-2] if word.lower().endswith("es") and word[:-2].lower() in self._names else word[:-1]
             if stem.lower() in self._names and not (word.islower() and stem.capitalize() in self._ordinary):
                 out.append(FrameSpan(m.start("word"), m.end("word"), "self_reference"))
+        return out
+
+    def _bare_versions(self, text: str) -> list[FrameSpan]:
+        """A model's version and variant written alone, no product before it: "2.5 Pro tends to ...", "calibrated on
+        5-mini's own backtests", "As the 3.3-70B instruct build", "the 235B-A22B MoE checkpoint" (a number stands for
+        the model; "Gemini 2.5 Pro", "iPhone 17 Pro", "the new 17 Pro" have a word of their own before it)."""
+        out = []
+        for m in _BARE_VERSION.finditer(text) if any(ch.isdigit() for ch in text) else ():
+            before = re.search(r"([\w'\u2019]+)[ \t]+$", text[max(0, m.start() - 40) : m.start()])
+            if before is None or before.group(1).lower() in _FUNCTION_WORDS:
+                out.append(FrameSpan(m.start(), m.end(), "self_reference"))
+        return out
+
+    @cached_property
+    def _tag_run(self) -> re.Pattern[str]:
+        return re.compile(
+            rf"(?<![\w@#])[@#](?:\w*?(?<=[a-z0-9])(?-i:(?=[A-Z])))?(?:{self._alt})(?-i:(?=[A-Z0-9_])|(?![^\W_]))\w*",
+            re.I,
+        )
+
+    def _tag_runs(self, text: str) -> list[FrameSpan]:
+        """A name run together with other words in a hashtag or handle: "#DeepSeekR1", "@GrokTrades" (the name opens
+        the tag or starts at a capital, and a capital, a digit, "_" or the tag's end follows it; "#metaverse" is a
+        word, "#meta" an ordinary one in lower case)."""
+        if "#" not in text and "@" not in text:
+            return []
+        out = []
+        for m in self._tag_run.finditer(text):
+            word = m.group(0)[1:]
+            if word.islower() and word.capitalize() in self._ordinary:
+                continue
+            out.append(FrameSpan(m.start() + 1, m.end(), "label"))
+        return out
+
+    @cached_property
+    def _public_name(self) -> re.Pattern[str]:
+        """The people and places behind a lab (the lexicon's public names): in what describes the author right after
+        a frame ("Trained by the [model] Lab in Hangzhou", "the [model] team's model in Menlo Park") they are its."""
+        names = sorted({w for fam in lexicon().values() for w in fam.public}, key=len, reverse=True)
+        return re.compile(rf"(?<![^\W_])(?:{'|'.join(map(re.escape, names))})(?![^\W_])", re.I)
+
+    @cached_property
+    def _public(self) -> frozenset[str]:
+        return frozenset(w.lower() for fam in lexicon().values() for w in fam.public)
+
+    def _seats(self, text: str) -> list[FrameSpan]:
+        """The product the author runs in, said by the author: "I run as [model] inside the X app", "Talking to you
+        from the Quark app", "I run as [model] in WhatsApp" (an app, or a lab's product, person or place of the
+        lexicon, where the first person runs, lives or talks from; "users in the ChatGPT app grew" is news)."""
+        if " app" not in text and not any(ch.isupper() for ch in text[1:]):
+            return []
+        sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
+        out = []
+        for m in _SEAT.finditer(text):
+            who = m.group("who")
+            if not (m.group("app") or who.lower() in self._public or self.ident.fullmatch(who)):
+                continue
+            if not (m.group("talk") or self._first_person(text, m.start(), m.end(), sentences)):
+                continue
+            out.append(FrameSpan(m.start("who"), m.end("who"), "self_reference"))
         return out
 
     def _spans(self, text: str) -> list[FrameSpan]:
@@ -404,7 +488,7 @@ class Frames:
         tails = []
         for f in found:
             tail = _FRAME_TAIL.match(text, f.end)
-            if tail and self.ident_scan.search(tail.group(0)):
+            if tail and (self.ident_scan.search(tail.group(0)) or self._public_name.search(tail.group(0))):
                 tails.append(FrameSpan(f.start, tail.end(), f.kind))
         found += tails
         # in a sentence the author describes itself in, every other identity name in the same piece goes too
@@ -460,6 +544,8 @@ class Frames:
         frame = text[start:end]
         if re.search(r"(?i)\b(?:I'm|I am|I,|as|being|speaking|our|my|this\s+is)\b", frame[:14]):
             return True
+        if _FOOTNOTE.match(text, text.rfind("\n", 0, start) + 1):
+            return True  # a footnote is the author's own note on its text: "¹ Anthropic-trained model; ..."
         for s, e in sentences:
             if s <= start < e:
                 return bool(re.search(_SELF, text[s:e]))

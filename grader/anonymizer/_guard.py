@@ -97,21 +97,40 @@ _MARKET_EVENT = re.compile(
     r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*)\b"
 )
 _BARE_VERSION = re.compile(
-    r"(?<![\w$.,/\-])(?<![A-Za-z]\s)(?<![A-Za-z]'s\s)(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|"
+    r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|"
     r"Sonnet|Opus|Haiku|Maverick|Scout)|[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|"
     r"[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])(?![\w])"
 )
 """A model's version and variant written alone, where no product name stands before it ("2.5 Pro", "4.5 Sonnet",
 "5-mini", "3.3-70B", "235B-A22B"): a model named by its number; "iPhone 17 Pro", "Galaxy S25 Ultra" have their
-product before them."""
+product before them (:func:`_product_before`)."""
+_FUNCTION_WORDS = frozenset(
+    """a an the as on of by from with to at in into for and or but that this its my our your their is was are were
+be being been running run using via than like calibrated trained tuned built made""".split()
+)
+"""Words that name no product: the version after them stands alone ("calibrated on 5-mini's own backtests", "As the
+3.3-70B instruct build")."""
+
+
+def _product_before(text: str, start: int) -> bool:
+    """Whether a product may stand right before the version at ``start`` ("iPhone 17 Pro", "Google's 2.5 Pro", "the
+    new 17 Pro"): any word right before it but a function word."""
+    m = re.search(r"([\w'\u2019]+)[ \t]+$", text[max(0, start - 40) : start])
+    return m is not None and m.group(1).lower() not in _FUNCTION_WORDS
+
+
 _LIMIT_AFTER = re.compile(
     r"(?i)(?:[\s\-][\w.\-]+){0,2}?\s+(?:can't|can\u2019t|cannot|can\s+not|couldn't|doesn't|doesn\u2019t|does\s+not|"
     r"(?:has\s+no|lacks)\s+(?:access|data|visibility|live|real-time|intraday|memory|knowledge)|tends?\s+to|is\s+(?:not\s+able|unable|prone|biased)|only\s+sees|may\s+be\s+wrong|"
-    r"has\s+(?:a\s+)?(?:known\s+)?(?:bias|tendency|cutoff|blind\s+spot))\b"
+    r"has\s+(?:a\s+)?(?:known\s+)?(?:bias|tendency|cutoff|blind\s+spot)|"
+    r"(?:can|may|might|could|will|sometimes|often|occasionally)\s+(?:\w+\s+)?(?:hallucinat\w*|"
+    r"be\s+(?:wrong|inaccurate|mistaken|outdated|incorrect|unreliable)|make\s+mistakes|"
+    r"contain\s+(?:errors|mistakes|inaccuracies)|err))\b"
 )
 """What a caveat says of the author's own model: "GPT-5 mini can't see intraday prices", "2.5 Pro tends to
-over-weight ...", "Grok has a known bias to momentum", "R1 has no intraday data" (a market word after it is no
-market news; "DeepSeek has no plans to raise" is)."""
+over-weight ...", "Grok has a known bias to momentum", "R1 has no intraday data", and a disclaimer's "DeepSeek models
+can hallucinate figures", "outputs from Meta AI may be inaccurate" (a market word after it is no market news;
+"DeepSeek has no plans to raise" is)."""
 _PLACEHOLDER = re.compile(r"\[(?:model|provider|self-reference|[a-z -]+)\]|Contestant\s+[A-Z]{1,3}\b")
 
 
@@ -170,6 +189,12 @@ class LeakGuard:
         # the first person plural named by a model line in the plural ("We Groks", "us llamas"): no name's boundary
         # holds there, so it is read over the whole text, not in the lines that name someone
         self._we_plural = re.compile(rf"(?i)\b(?:we|us)\s+(?:{_alt(every)})e?s\b")
+        # a name run together with other words in a hashtag or handle ("#DeepSeekR1", "@GrokTrades"): it opens the
+        # tag or starts at a capital, and a capital, a digit, "_" or the tag's end follows it ("#metaverse" is a word)
+        self._tag_compound = re.compile(
+            rf"(?<![\w@#])[@#](?:\w*?(?<=[a-z0-9])(?-i:(?=[A-Z])))?(?:{_alt(every)})(?-i:(?=[A-Z0-9_])|(?![^\W_]))",
+            re.I,
+        )
         # compiled when a text first has a line that names someone (``_frames``; a scrubbed prompt seldom has one)
         self._frame_sources: list[tuple[str, str]] = [
             ("tag", rf"(?im)(?:^|[.!?]\s+)\s*[\[<][^\]>\n]{{0,40}}?{ident}|[@#]\w*{ident}"),
@@ -220,6 +245,50 @@ class LeakGuard:
                 ),
             ),
             ("authorship", rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}"),
+            (
+                "authorship",  # "as a model of X" in other languages: "Als Sprachmodell von OpenAI", "sono un modello X"
+                (
+                    rf"(?i)\b(?:als|como|comme|en\s+tant\s+que|come|in\s+qualit[àa]\s+di|ich\s+bin|je\s+suis|soy|sono|"
+                    rf"sou|siendo|essendo|[ée]tant)\s+(?:(?:un|une|ein|eine|einem|el|la|il|lo|o|a|uno|una)\s+)?"
+                    rf"[\w-]*(?:modell|mod[eè]le|modelo|modello|assistent|asistente)\w*\s+(?:[\w-]+\s+){{0,3}}?{ident}"
+                ),
+            ),
+            (
+                "authorship",  # a footnote on how the text was made: "[1] Sizing produced by gpt-5 under ..."
+                (
+                    rf"(?im)^[ \t]*(?:\[\d{{1,2}}\]|\(\d{{1,2}}\)|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\u2020)"
+                    rf"[^\n]{{0,60}}?\b(?:{_MADE})\b[^.;\n]{{0,40}}?{ident}"
+                ),
+            ),
+            (
+                "authorship",  # the text heads itself as one of a lab's models': "A meta point from a Meta model:"
+                rf"(?im)\bfrom\s+(?:an?|one)\s+{ident}(?:[\s-][\w.-]+){{0,2}}?[\s-]+(?:model|agent|assistant|llm|bot)\s*(?::|\)|$)",
+            ),
+            (
+                "authorship",  # the author glossed by a name: "The author, a Grok-tuned model,", "yours truly (Claude)"
+                rf"(?i)\b(?:the\s+(?:author|writer)|this\s+(?:author|writer)|yours\s+truly)\s*[,(]\s*(?:an?\s+|the\s+)?{ident}",
+            ),
+            (
+                "authorship",  # a licence the text is given under: "Signed under the Llama Community License, this ..."
+                rf"(?i)\bunder\s+the\s+{ident}[\s\-]+(?:[\w-]+\s+)?licen[cs]e\b[^.;\n]{{0,60}}?{_SELF}",
+            ),
+            (
+                "authorship",  # the lab's policy said to apply to the text: "Meta's acceptable-use policy applies."
+                (
+                    rf"(?i){ident}['\u2019]s\s+(?:acceptable[\s-]use|usage|use|community|content)\s+(?:policy|policies|"
+                    rf"licen[cs]e|terms)\s+(?:applies|apply)(?:\s+(?:here|to\s+(?:this|me|my)\b[^.;\n]{{0,20}}))?\s*(?:[.;:]|$)"
+                ),
+            ),
+            (
+                "authorship",  # "Alibaba Group is the parent of the model writing this note"
+                (
+                    rf"(?i){ident}(?:\s+(?:Group|Inc\.?|Corp\.?|Cloud|Labs?|Research))?\s+(?:is|was)\s+(?:the\s+)?"
+                    rf"(?:parent|maker|developer|creator|builder|trainer|owner|lab|company|team)(?:\s+company)?\s+"
+                    rf"(?:of|behind)\s+(?:me\b|this\s+(?:model|agent|assistant|note|rationale|desk|analysis)\b|"
+                    rf"the\s+(?:model|agent|assistant|bot|system)\s+(?:writing|behind|that\s+wrote|who\s+wrote|"
+                    rf"producing|authoring)\b)"
+                ),
+            ),
             (
                 "authorship",  # where the author comes from: "my training at OpenAI", "our fine-tuning by Meta"
                 (
@@ -394,9 +463,22 @@ class LeakGuard:
                     continue
                 out.append(f"{kind}: {m.group(0).strip()[:80]!r}")
         out += self._family_named(clean)
-        out += [f"a model's version alone: {m.group(0)!r}" for m in _BARE_VERSION.finditer(clean)]
+        out += [
+            f"a model's version alone: {m.group(0)!r}"
+            for m in _BARE_VERSION.finditer(clean)
+            if not _product_before(clean, m.start())
+        ]
         out += [f"a name in a path: {m.group(0)!r}" for m in self._in_path.finditer(clean)]
         out += [f"the first person plural by its model line: {m.group(0)!r}" for m in self._we_plural.finditer(clean)]
+        for m in _SEAT_APP.finditer(clean) if " app" in clean else ():
+            if re.search(r"(?i)\bto\s+you\b", m.group(0)) or re.search(_SPEAKS, _sentence_of(clean, m.start())):
+                out.append(f"the app the author runs in: {m.group(0)!r}")
+        if "#" in clean or "@" in clean:
+            out += [
+                f"a name run into a tag: {m.group(0)!r}"
+                for m in self._tag_compound.finditer(clean)
+                if self._real_identity(m.group(0)[1:]) or not m.group(0)[1:].islower()
+            ]
         if not clean.isascii():
             out += [
                 f"the first person with a name, in a script without spaces: {m.group(0)!r}"
@@ -447,6 +529,9 @@ class LeakGuard:
         for m in self._family.finditer(clean) if self._family is not None else ():
             lo, hi = _piece(clean, m.start(), m.end())
             piece = clean[lo:hi]
+            if _LIMIT_AFTER.match(clean, m.end()):  # a caveat or disclaimer on the family's models
+                out.append(f"the author's family stating its limits: {m.group(0)!r} in {piece.strip()[:80]!r}")
+                continue
             if _MAKER_BEFORE.search(clean[max(0, m.start() - 12) : m.start()]) and re.search(
                 _SPEAKS, _sentence_of(clean, m.start())
             ):  # "from x.ai", "by High-Flyer's AI arm, this agent"
@@ -469,6 +554,7 @@ class LeakGuard:
                 or _GLOSS_BEFORE.search(before)
                 or _GLOSS_AFTER.match(after)
                 or _VARIANT.match(after)
+                or (speaks and _SEAT_BEFORE.search(clean[max(0, m.start() - 60) : m.start()]))
                 or (
                     speaks
                     and (_MAKER_BEFORE.search(before) or _MAKER_AFTER.match(clean, m.end()))
@@ -509,13 +595,25 @@ _VARIANT = re.compile(
     re.I,
 )
 """An ordinary word made a model name by its variant ("magistral-small", "scout-17b")."""
+_SEAT_BEFORE = re.compile(
+    r"(?i)\b(?:run\w*|liv(?:e|es|ing)|deployed|installed|embedded|hosted|sit(?:s|ting)?|serv(?:e|es|ing)|"
+    r"(?:talk|writ|speak|chatt)ing\s+to\s+you)\s+(?:as\s+[^.;:\n]{0,30}?\s+)?(?:in|inside|within|from|on)\s+(?:the\s+)?$"
+)
+"""Where the author runs, before a name: "I run as [model] in WhatsApp", "talking to you from the Quark app"."""
+_SEAT_APP = re.compile(
+    r"(?i)\b(?:run\w*|liv(?:e|es|ing)|deployed|installed|embedded|hosted|sit(?:s|ting)?|serv(?:e|es|ing)|"
+    r"(?:talk|writ|speak|chatt)ing\s+to\s+you)\s+(?:as\s+[^.;:\n]{0,30}?\s+)?(?:in|inside|within|from|on)\s+(?:the\s+)?"
+    r"(?-i:[A-Z][\w.\-]*)(?:\s+(?-i:[A-Z][\w.\-]*))?\s+app\b"
+)
+"""The app the author runs in, whatever its name: "I run as [model] inside the X app", "Talking to you from the Quark
+app" (with the first person or talking to the reader; "users in the ChatGPT app grew" is news)."""
 _MAKER_BEFORE = re.compile(
     r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born)\s+in|"
     r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$"
 )
 _MAKER_AFTER = re.compile(
-    r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|model|"
-    r"assistant|engineers|researchers|people)\b"
+    r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|models?|"
+    r"assistants?|engineers|researchers|people)\b"
 )
 """Whose the author is: "Zuck's open model (that's me)", "the one Elon's team trains", "Liang Wenfeng's lab"."""
 """Who made the author, in a sentence it speaks in: "open weights from google", "Built by Meta's GenAI team"."""

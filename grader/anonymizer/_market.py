@@ -15,12 +15,14 @@ MARKET_WORDS = re.compile(
     r"closed|series|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|power|voice|backlog|momentum|"
     r"tiers?|fine-tune|api|bundled|disclosed|exchange|ipo|share\s+gains?|expanded|signed|announced|"
     r"sell-?offs?|crash\w*|plung\w*|rout|slump\w*|soar\w*|tumbl\w*|surg\w*|financ\w*|tie-?ups?|vendors?|"
-    r"suppliers?|agreements?|quarter(?:ly)?|results|bonds?|settle\w*|"
+    r"suppliers?|agreements?|quarter(?:ly)?|results|bonds?|settle\w*|buybacks?|repurchas\w*|dividends?|"
     # distribution and adoption of a product by a company: "Deloitte rolling Claude out to 470,000 staff", "Orange
     # bundling Le Chat Pro into mobile plans", "Gemini subscriptions", "the most downloaded open models",
     # "topping OpenRouter token share", "made Claude a preferred model"
     r"rolling|rolls|bundl\w*|subscriptions?|download\w*|leaderboards?|top(?:ped|ping|s)|(?:token|market|usage)\s+share|"
-    r"preferred)\b"
+    r"preferred|"
+    # exposure of a company to a lab's cycle: "Oracle ... is levered to the Grok training cycle"
+    r"levered|leveraged|exposed|exposure|training\s+(?:cycles?|runs?|clusters?|spend\w*|capex))\b"
 )
 """Words of market news: a name near one is an actor of an event. Words a self-description also uses ("deployed",
 "powered", "features", "built") are not among them."""
@@ -55,7 +57,7 @@ MARKET_PIECE = re.compile(
     r"run-rate|default|undercut|relies|rolled|license|headlines|flopped|demo|usage|downloads|caps|picked|"
     r"closed|series|valuation|training\s+on|hosting|accusation|ban\w*|delay\w*|poached|cut|headwind|tailwind|"
     r"seat\s+growth|share\s+gains?|sell-?offs?|crash\w*|plung\w*|soar\w*|tumbl\w*|financ\w*|tie-?ups?|"
-    r"quarter(?:ly)?|results|settle\w*)\b"
+    r"quarter(?:ly)?|results|settle\w*|buybacks?|repurchas\w*|dividends?)\b"
 )
 """The stricter test for a piece the author speaks in (``_frames.py``): it reports market news only with a word of
 news itself (a move, a deal, a release), not with what merely sits near a product (an app, an API, chips)."""

@@ -104,7 +104,7 @@ LEAK_CORPUS: list[tuple[str, list[str]]] = [
     ("sonnet-4 and opus-4 variants agree.", ["sonnet", "opus"]),
     ("Google's Bard is retired.", ["Google", "Bard"]),
     ("Grok-ing the data, I think XOM is cheap.", ["Grok"]),
-    ("I grok the setup.", ["grok"]),
+    ("I grok here: long XOM.", ["grok"]),  # the pronoun, then the name ("I grok the setup" is the verb)
     ("as a large language model developed by Meta, I stay neutral.", ["Meta"]),
     ("Kimi K2 and GLM-4.5 disagree.", ["Kimi", "GLM"]),
     ("Phi-4 and Gemma 3 are small models.", ["Phi", "Gemma"]),
@@ -159,6 +159,7 @@ NEGATIVE_CORPUS = [
     "Meta-analysis of factor returns shows momentum decays.",
     "The bard of Avon never traded options.",
     "Gross margin 40%, RSI14 61, SMA50 above SMA200.",
+    "I grok the setup.",  # a verb between a pronoun and its object (an xAI author's copy is the leak guard's: a gap)
 ]
 
 
