@@ -204,11 +204,14 @@ def _created_at_head(engine: Engine) -> bool:
         return False
     from grader.storage._fresh_schema import create_at_head
 
-    conn = sqlite3.connect(path)
+    conn = engine.raw_connection()  # the engine's own connection: its pragmas (busy timeout, WAL, page limit)
     try:
-        return create_at_head(conn, head_revision())
-    except sqlite3.DatabaseError:  # not a database: the migrations say so as before
-        return False
+        driver = conn.driver_connection
+        return isinstance(driver, sqlite3.Connection) and create_at_head(driver, head_revision())
+    except sqlite3.DatabaseError as exc:  # not a database: the migrations say so as before; a full disk is said
+        if "file is not a database" in str(exc) or "malformed" in str(exc):
+            return False
+        raise
     finally:
         conn.close()
 

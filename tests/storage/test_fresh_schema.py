@@ -93,3 +93,29 @@ def test_a_database_that_holds_anything_is_migrated_not_scripted(tmp_path, monke
         conn.executescript(fresh.read_head_schema()[1])
         expected = conn.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite%'").fetchall()
     assert sorted(names) == sorted(expected)
+
+
+def test_a_new_database_on_a_full_disk_is_a_full_disk_and_holds_nothing(tmp_path, monkeypatch):
+    """The script runs on the engine's own connection (its pragmas: here the fault injection's page limit, as on a
+    full disk): it fails as a full disk does, one transaction rolled back, and the next try on room creates it."""
+    from grader.storage import storage_failure
+    from grader.storage._engine import MAX_PAGES_ENV
+    from grader.storage._errors import EXIT_DISK_FULL
+
+    url = f"sqlite:///{tmp_path / 'full.db'}"
+    monkeypatch.setenv(MAX_PAGES_ENV, "3")
+    try:
+        with pytest.raises(Exception) as caught:
+            get_engine(url)
+    finally:
+        close_engines()
+    failure = storage_failure(caught.value)
+    assert failure is not None and failure.code == EXIT_DISK_FULL
+    assert _statements(tmp_path / "full.db") == []
+    monkeypatch.delenv(MAX_PAGES_ENV)
+    ran = _no_migrations(monkeypatch)
+    try:
+        get_engine(url)
+    finally:
+        close_engines()
+    assert ran == [] and schema_revisions(url)[0] == head_revision()
