@@ -1,7 +1,8 @@
 """Benchmark: the main thread's CPU time of ``grader grade`` (the fan-out benchmark's season and panel, a fresh
-process on a fresh database) until its first judge request leaves and until the sixteenth does (every slot of the
-panel's concurrency filled), read by an audit hook on the process's ``socket.connect`` events (each request of the
-first wave opens its own connection to the mock fake). CPU time, not wall time: the figure the start-up work costs,
+process on a fresh database) until its first judge request leaves, until the sixth does (the last of the slots that
+make ten calls: 150 = 16 x 9 + 6, so the run ends ten replies after it) and until the sixteenth does (every slot of
+the panel's concurrency filled), read by an audit hook on the process's ``socket.connect`` events (each request of
+the first wave opens its own connection to the mock fake). CPU time, not wall time: the figure the start-up work costs,
 less sensitive than the wall clock to the machine's other loads (see docs/architecture.md, "Start-up and laziness").
 
 Then the per-slot gap: from the k-th reply (the SDK's ``httpx2.AsyncClient.send`` returning on the main thread) to
@@ -121,6 +122,11 @@ def main() -> int:
         f"{len(runs)} run(s)"
     )
     print(f"  until the first request left:                 {fig([r[0] for r in runs])}")
+    busiest = CONTESTANTS % CONCURRENCY or CONCURRENCY  # the slots started first make one call more than the rest
+    print(
+        f"  until the {busiest}th left (the last slot of {busiest} that make {-(-CONTESTANTS // CONCURRENCY)} calls: "
+        f"the run's end follows it by that many replies): {fig([r[busiest - 1] for r in runs])}"
+    )
     print(f"  until the {CONCURRENCY}th left (every slot filled):      {fig([r[-1] for r in runs])}")
     gaps = [slot_gaps(sends) for _, sends in outcomes]
     cpu = [statistics.median(c) * 1000 for c, _ in gaps]

@@ -81,6 +81,12 @@ SEND_FIRST_S = 0.005
 prompt: time for that request to leave before the event loop is busy again (loopback writes take well under this)."""
 
 
+LEAVE_WAIT_S = 0.05
+"""How long a prompt stream waits for a task that would find a free slot to hand its request to its judge (its
+"sent" row being written) before it builds its next prompt anyway (a task held back otherwise, by its judge's
+pacing, does not hold the stream)."""
+
+
 class CallRunner:
     """Runs judge tasks concurrently under per-provider limits and records every attempt."""
 
@@ -123,7 +129,9 @@ class CallRunner:
             for j in panel.judges
         }
         self._replies_prepared = False
-        self._unsent: set[int] = set()  # tasks expected by a stream whose first request was not handed to a judge yet
+        self._unsent: dict[
+            int, Task
+        ] = {}  # tasks expected by a stream whose first request was not handed to a judge yet
         self._handed_one = asyncio.Event()
 
     # -- storage (each write is its own short transaction: committed before anything else happens) ----
@@ -225,24 +233,41 @@ class CallRunner:
     def expect(self, tasks: list[Task]) -> None:
         """``tasks`` are being handed to :meth:`run_and_deliver`: counted as unsent until each one's first request
         is handed to its judge (or the task ends without one: reused, refused, windowed)."""
-        self._unsent.update(id(t) for t in tasks)
+        self._unsent.update((id(t), t) for t in tasks)
 
     def _handed(self, task: Task) -> None:
-        if id(task) in self._unsent:
-            self._unsent.discard(id(task))
+        if self._unsent.pop(id(task), None) is not None:
             self._handed_one.set()
 
+    def _could_leave(self) -> bool:
+        """Some expected task whose first request was not handed to its judge yet would find a free slot now."""
+        return any(
+            not self.semaphores[t.spec.provider].locked() and not self.pacers[t.spec.judge_id].concurrency.full
+            for t in self._unsent.values()
+        )
+
     async def room(self, ahead: int) -> None:
-        """Return once fewer than ``ahead`` expected tasks wait for their first request to leave; at once when so.
-        A stream builds its next prompt after this: while enough tasks are ready for the slots that free up, the event
-        loop stays free for the replies and the requests that take their slots, instead of holding each behind a
-        prompt being built. When it had to wait, it waits ``SEND_FIRST_S`` more: the request that made room leaves
-        first."""
-        if len(self._unsent) < ahead:
+        """Return once fewer than ``ahead`` expected tasks wait for their first request to leave and none of them would
+        find a free slot now; at once when so. A stream builds its next prompt after this: a task that can take a slot
+        hands its request to its judge first (the first wave's requests leave one by one as their prompts are built,
+        not after the prompts built behind them), and while enough tasks are ready for the slots that free up, the
+        event loop stays free for the replies and the requests that take their slots, instead of holding each behind
+        a prompt being built. A task that could take a slot but is held back (its judge's pacing) holds the stream
+        ``LEAVE_WAIT_S`` at most. When it had to wait, it waits ``SEND_FIRST_S`` more: the request that made room
+        leaves first."""
+        if len(self._unsent) < ahead and not self._could_leave():
             return
-        while len(self._unsent) >= ahead:
+        loop = asyncio.get_running_loop()
+        patience = loop.time() + LEAVE_WAIT_S
+        while len(self._unsent) >= ahead or (self._could_leave() and loop.time() < patience):
             self._handed_one.clear()
-            await self._handed_one.wait()
+            if len(self._unsent) >= ahead:
+                await self._handed_one.wait()
+                continue
+            try:
+                await asyncio.wait_for(self._handed_one.wait(), max(0.0, patience - loop.time()))
+            except TimeoutError:
+                break
         await asyncio.sleep(SEND_FIRST_S)
 
     # -- one task ----------------------------------------------------------------------------------

@@ -163,14 +163,16 @@ def get_engine(url: str | None = None, *, migrate: bool = True) -> Engine:
     engine = _engine(url)
     if migrate and not getattr(engine, "_grader_migrated", False):
         if not _at_head(engine):  # a schema already at head: no lock, and alembic is never loaded (~0.1 s)
-            from alembic import command
+            with _migration_lock(engine):
+                if not _created_at_head(engine):  # a new SQLite database: the head's schema in one script
+                    from alembic import command
 
-            with _migration_lock(engine), engine.begin() as conn:
-                if engine.dialect.name == "postgresql":  # two first runs on one database: one migrates, one waits
-                    conn.exec_driver_sql("SELECT pg_advisory_xact_lock(730131)")
-                cfg = alembic_config(url)
-                cfg.attributes["connection"] = conn
-                command.upgrade(cfg, "head")
+                    with engine.begin() as conn:
+                        if engine.dialect.name == "postgresql":  # two first runs on one database: one migrates
+                            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(730131)")
+                        cfg = alembic_config(url)
+                        cfg.attributes["connection"] = conn
+                        command.upgrade(cfg, "head")
         engine._grader_migrated = True  # type: ignore[attr-defined]
     return engine
 
@@ -191,6 +193,27 @@ def head_revision() -> str | None:
         revised.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
     heads = revisions - revised
     return heads.pop() if len(heads) == 1 else None
+
+
+def _created_at_head(engine: Engine) -> bool:
+    """A SQLite database that holds nothing yet created at the schema's head from ``migrations/head.sqlite.sql``
+    (``grader.storage._fresh_schema``); False when that does not apply (the migrations run then). Under the
+    migration lock."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not path or path == ":memory:":
+        return False
+    from grader.storage._fresh_schema import create_at_head
+
+    conn = engine.raw_connection()  # the engine's own connection: its pragmas (busy timeout, WAL, page limit)
+    try:
+        driver = conn.driver_connection
+        return isinstance(driver, sqlite3.Connection) and create_at_head(driver, head_revision())
+    except sqlite3.DatabaseError as exc:  # not a database: the migrations say so as before; a full disk is said
+        if "file is not a database" in str(exc) or "malformed" in str(exc):
+            return False
+        raise
+    finally:
+        conn.close()
 
 
 def _at_head(engine: Engine) -> bool:

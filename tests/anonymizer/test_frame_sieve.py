@@ -84,3 +84,21 @@ def test_loose_names_match_whatever_the_names_match(data: st.DataObject, extra: 
 def test_a_name_of_separators_only_leaves_the_sieve_open() -> None:
     assert re.fullmatch(loose_names(["--", "Claude"]), "")
     assert not re.fullmatch(loose_names(["Claude"]), "")
+
+
+def test_a_name_ends_where_it_did_when_its_end_was_read_without_case() -> None:
+    """``_NAME_END`` reads its one character case-sensitively (``(?-i:``: far cheaper to compile under ``re.I``):
+    for every code point after a name, with and without ``re.I``, the same verdict as the class read with case."""
+    import sys
+
+    from grader.anonymizer._frame_patterns import _NAME_END
+
+    with_case = r"(?![^\W_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+    assert _NAME_END != with_case and "(?-i:" in _NAME_END
+    for flags in (0, re.I):
+        old, new = re.compile("x" + with_case, flags), re.compile("x" + _NAME_END, flags)
+        differ = [
+            c for c in range(sys.maxunicode + 1) if bool(old.match("x" + chr(c))) != bool(new.match("x" + chr(c)))
+        ]
+        assert differ == []
+        assert bool(old.match("x")) == bool(new.match("x"))

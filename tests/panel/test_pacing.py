@@ -228,14 +228,19 @@ def test_limits_not_in_the_panel_file_are_learned_from_the_headers(tmp_path):
 
 
 def test_a_mock_panels_fake_enforces_its_provider_limits_end_to_end(season, sqlite_url, tmp_path):
-    """``mock.provider_limits`` makes the mock judge's fake refuse past one request a second; with an attempt cap of
-    1 the run still ends complete: the 429 is on record, and its retry graded the record."""
+    """``mock.provider_limits`` makes the mock judge's fake refuse past one request in three seconds; with an attempt
+    cap of 1 the run still ends complete: the 429 is on record, and its retry graded the record. The fake answers after
+    two seconds: the second contestant's request leaves once its prompt is built, and it must leave before the first
+    reply's rate-limit headers come back (the judge's pacing would hold it until the window frees otherwise, and no
+    429 would come)."""
     import yaml
 
     from grader.panel import grade_season
     from tests.panel.conftest import write_panel
 
-    panel = write_panel(tmp_path / "limited.yaml", provider_limits={"mock-openai": {"rpm": 60, "window_s": 1.0}})
+    panel = write_panel(
+        tmp_path / "limited.yaml", latency_s=2.0, provider_limits={"mock-openai": {"rpm": 20, "window_s": 3.0}}
+    )
     data = yaml.safe_load(panel.read_text())
     data["retry"]["max_attempts"] = 1
     panel.write_text(yaml.safe_dump(data, sort_keys=False))

@@ -232,3 +232,53 @@ def test_a_stream_ahead_of_the_slots_goes_on_once_a_waiting_task_hands_its_reque
         runner = asyncio.run(go())
     assert seen == [(3, 0), (2, 0), (1, 1)]
     assert runner.stats.calls_sent == 3 and len(runner._unsent) == 0
+
+
+def test_a_stream_waits_for_a_task_that_would_find_a_free_slot_to_hand_its_request_to_its_judge(tmp_path):
+    """``room(ahead)`` with fewer than ``ahead`` expected tasks still waits while one of them would find a free slot:
+    the first wave's requests leave one by one as their prompts are built, not once the prompts behind them are
+    built too; a task that cannot take a slot (every slot taken) holds nothing, and one expected but held back
+    otherwise holds the stream ``LEAVE_WAIT_S`` at most."""
+    from dataclasses import replace
+
+    from grader.panel._runner import LEAVE_WAIT_S
+
+    with FakeOpenAI(script=sequence(then=FakeReply.ok({"score": 7})), latency_s=0.3) as fake:
+        spec = JudgeSpec(
+            judge_id="j", provider="openai", model="m", family="openai", base_url=fake.base_url, timeout_s=30
+        )
+        db = f"sqlite:///{tmp_path / 'leave.db'}"
+        first = _setup(db, spec)
+        work = [replace(first, repeat=r, key=f"{r}" * 64) for r in range(4)]
+        panel = PanelConfig(name="p", kind="mock", judges=[spec], concurrency={"openai": 2})
+        seen: list[tuple[int, int]] = []
+        waited: list[float] = []
+
+        async def go():
+            judge = make_judge(spec, allow_real_api_calls=False)
+            runner = CallRunner(db, "t", panel, {"j": judge}, SCHEMA, lambda parsed, raw: (parsed, []))
+            runner.preload_attempts(work)
+            loop = asyncio.get_running_loop()
+            runner.expect(work[:3])
+            running = [asyncio.ensure_future(runner.run_and_deliver(t, lambda result: None)) for t in work[:3]]
+            await runner.room(16)  # two of the three take the two free slots before it returns
+            seen.append((len(runner._unsent), runner.semaphores["openai"].locked()))
+            start = loop.time()
+            await runner.room(16)  # the third waits for a slot: nothing to wait for
+            waited.append(loop.time() - start)
+            runner.expect(work[3:])  # expected, never started: it would find a slot once one frees up
+            await asyncio.gather(*running)
+            start = loop.time()
+            await runner.room(16)
+            waited.append(loop.time() - start)
+            running = [asyncio.ensure_future(runner.run_and_deliver(work[3], lambda result: None))]
+            await asyncio.gather(*running)
+            runner.shutdown()
+            await judge.aclose()
+            return runner
+
+        runner = asyncio.run(go())
+    assert seen == [(1, True)]  # two handed to the judge (both slots taken), the third waiting for one
+    assert waited[0] < LEAVE_WAIT_S  # every slot taken: at once (its short settling sleep only)
+    assert LEAVE_WAIT_S <= waited[1] < LEAVE_WAIT_S + 0.5  # held back otherwise: patience, then on
+    assert runner.stats.calls_sent == 4 and len(runner._unsent) == 0

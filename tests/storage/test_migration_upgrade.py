@@ -95,7 +95,8 @@ def test_the_head_read_from_the_migration_files_is_alembics_head():
 
 def test_a_database_at_head_is_opened_for_writing_without_loading_alembic(tmp_path):
     """The schema check is one read: a second writing process on a current database never loads alembic, and one
-    behind the head is still migrated."""
+    behind the head is still migrated. (A new SQLite database is created from the head's script without alembic
+    either: tests/storage/test_fresh_schema.py.)"""
     import subprocess
     import sys
 
@@ -108,7 +109,7 @@ def test_a_database_at_head_is_opened_for_writing_without_loading_alembic(tmp_pa
         done = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, check=True)
         return done.stdout.strip()
 
-    assert open_for_writing() == "True"  # a new database: migrated
+    assert open_for_writing() == "False"  # a new database: created at head from the script
     assert open_for_writing() == "False"  # at head: one read, no alembic
     _engine(url).dispose()
     with _engine(url).begin() as c:  # as if the code had moved on a revision
