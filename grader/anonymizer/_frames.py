@@ -46,14 +46,19 @@ _LABEL = re.compile(
 )
 _BARE_VERSION = re.compile(
     r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|Sonnet|Opus|Haiku|Maverick|Scout)|"
-    r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])"
+    r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo|fast)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB]|"
+    r"[1-9]\d{0,3}B(?=[ \t]+(?:open[ \t-]+(?:weights?[ \t]+)?)?(?:MoE|model|checkpoint|dense|instruct|base[ \t]+model)\b)|"
+    r"[1-9]\d{0,2}B[ \t]+active(?![ \t]+(?:users|accounts|subscribers|devices|customers))|"
+    r"V[1-9]\.\d-(?:Terminus|Exp|Base|Chat|Instruct)(?=[ \t]+(?:build|checkpoint|weights|here)\b))"
     r"(?![\w\-])"
 )
-"""A model's version with its variant or size ("2.5 Pro", "5-mini", "3.3-70B", "235B-A22B"), the scrubber's own
+"""A model's version with its variant or size ("2.5 Pro", "5-mini", "4-fast", "3.3-70B", "235B-A22B"), a size
+before a model word or as active parameters ("671B MoE", "37B active"), a version with a release suffix before "build"
+("V3.1-Terminus build"), the scrubber's own
 pattern (the leak guard has its own)."""
 _FUNCTION_WORDS = frozenset(
     """a an the as on of by from with to at in into for and or but that this its my our your their is was are were
-be being been running run using via than like calibrated trained tuned built made""".split()
+be being been running run using via than like calibrated trained tuned built made same""".split()
 )
 """Words after which a version stands alone (no product name before it)."""
 _SEAT = re.compile(

@@ -98,15 +98,19 @@ _MARKET_EVENT = re.compile(
 )
 _BARE_VERSION = re.compile(
     r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|"
-    r"Sonnet|Opus|Haiku|Maverick|Scout)|[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|"
-    r"[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])(?![\w])"
+    r"Sonnet|Opus|Haiku|Maverick|Scout)|[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo|fast)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|"
+    r"[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB]|"
+    r"[1-9]\d{0,3}B(?=[ \t]+(?:open[ \t-]+(?:weights?[ \t]+)?)?(?:MoE|model|checkpoint|dense|instruct|base[ \t]+model)\b)|"
+    r"[1-9]\d{0,2}B[ \t]+active(?![ \t]+(?:users|accounts|subscribers|devices|customers))|"
+    r"V[1-9]\.\d-(?:Terminus|Exp|Base|Chat|Instruct)(?=[ \t]+(?:build|checkpoint|weights|here)\b))(?![\w])"
 )
 """A model's version and variant written alone, where no product name stands before it ("2.5 Pro", "4.5 Sonnet",
-"5-mini", "3.3-70B", "235B-A22B"): a model named by its number; "iPhone 17 Pro", "Galaxy S25 Ultra" have their
+"5-mini", "4-fast", "3.3-70B", "235B-A22B", "671B MoE", "37B active", "V3.1-Terminus build"): a model named by its
+number; "iPhone 17 Pro", "Galaxy S25 Ultra" have their
 product before them (:func:`_product_before`)."""
 _FUNCTION_WORDS = frozenset(
     """a an the as on of by from with to at in into for and or but that this its my our your their is was are were
-be being been running run using via than like calibrated trained tuned built made""".split()
+be being been running run using via than like calibrated trained tuned built made same""".split()
 )
 """Words that name no product: the version after them stands alone ("calibrated on 5-mini's own backtests", "As the
 3.3-70B instruct build")."""
