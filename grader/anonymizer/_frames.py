@@ -329,6 +329,7 @@ class Frames:
         else:
             found = self._spans(text)
         plural = self._we_plural(text) + self._bare_versions(text) + self._tag_runs(text) + self._seats(text)
+        plural += self._variant_words(text)
         if not plural:
             return found
         merged: list[FrameSpan] = []
@@ -360,6 +361,28 @@ class Frames:
             before = re.search(r"([\w'\u2019]+)[ \t]+$", text[max(0, m.start() - 40) : m.start()])
             if before is None or before.group(1).lower() in _FUNCTION_WORDS:
                 out.append(FrameSpan(m.start(), m.end(), "self_reference"))
+        return out
+
+    @cached_property
+    def _variant_of(self) -> re.Pattern[str]:
+        return re.compile(
+            rf"\b(?P<v>nano|mini|turbo|flash|lite|pro|fast|large|small|medium|max|plus)\s+"
+            rf"(?:variant|version|edition|flavou?r|build)\s+of\s+(?:the\s+)?(?:{self._alt})(?![\w])",
+            re.I,
+        )
+
+    def _variant_words(self, text: str) -> list[FrameSpan]:
+        """A variant word naming which model of a line: "the nano variant of GPT-4.1" (scrubbed, "the nano variant
+        of [model]" still says which); a piece with a market word or a sum of money is news and stays."""
+        if " of " not in text:
+            return []
+        out = []
+        for m in self._variant_of.finditer(text):
+            lo = max(text.rfind(c, 0, m.start()) for c in ".;\n|") + 1
+            ends = [i for i in (text.find(c, m.end()) for c in ".;\n|") if i != -1]
+            piece = text[lo : min(ends) if ends else len(text)]
+            if not MARKET_PIECE.search(piece) and not MONEY.search(piece):
+                out.append(FrameSpan(m.start("v"), m.end("v"), "self_reference"))
         return out
 
     @cached_property

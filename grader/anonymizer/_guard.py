@@ -116,6 +116,13 @@ be being been running run using via than like calibrated trained tuned built mad
 3.3-70B instruct build")."""
 
 
+_VARIANT_OF_SCRUBBED = re.compile(
+    r"(?i)\b(?:nano|mini|turbo|flash|lite|pro|fast|large|small|medium|max|plus)\s+(?:variant|version|edition|"
+    r"flavou?r|build)\s+of\s+(?:the\s+)?\[(?:model|self-reference)\]"
+)
+"""A variant word left before a scrubbed model ("the nano variant of [model]"): it still says which model wrote."""
+
+
 def _product_before(text: str, start: int) -> bool:
     """Whether a product may stand right before the version at ``start`` ("iPhone 17 Pro", "Google's 2.5 Pro", "the
     new 17 Pro"): any word right before it but a function word."""
@@ -473,6 +480,7 @@ class LeakGuard:
             if not _product_before(clean, m.start())
         ]
         out += [f"a name in a path: {m.group(0)!r}" for m in self._in_path.finditer(clean)]
+        out += [f"a variant word of a scrubbed model: {m.group(0)!r}" for m in _VARIANT_OF_SCRUBBED.finditer(text)]
         out += [f"the first person plural by its model line: {m.group(0)!r}" for m in self._we_plural.finditer(clean)]
         for m in _SEAT_APP.finditer(clean) if " app" in clean else ():
             if re.search(r"(?i)\bto\s+you\b", m.group(0)) or re.search(_SPEAKS, _sentence_of(clean, m.start())):
