@@ -46,14 +46,19 @@ _LABEL = re.compile(
 )
 _BARE_VERSION = re.compile(
     r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|Sonnet|Opus|Haiku|Maverick|Scout)|"
-    r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])"
+    r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo|fast)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB]|"
+    r"[1-9]\d{0,3}B(?=[ \t]+(?:open[ \t-]+(?:weights?[ \t]+)?)?(?:MoE|model|checkpoint|dense|instruct|base[ \t]+model)\b)|"
+    r"[1-9]\d{0,2}B[ \t]+active(?![ \t]+(?:users|accounts|subscribers|devices|customers))|"
+    r"V[1-9]\.\d-(?:Terminus|Exp|Base|Chat|Instruct)(?=[ \t]+(?:build|checkpoint|weights|here)\b))"
     r"(?![\w\-])"
 )
-"""A model's version with its variant or size ("2.5 Pro", "5-mini", "3.3-70B", "235B-A22B"), the scrubber's own
+"""A model's version with its variant or size ("2.5 Pro", "5-mini", "4-fast", "3.3-70B", "235B-A22B"), a size
+before a model word or as active parameters ("671B MoE", "37B active"), a version with a release suffix before "build"
+("V3.1-Terminus build"), the scrubber's own
 pattern (the leak guard has its own)."""
 _FUNCTION_WORDS = frozenset(
     """a an the as on of by from with to at in into for and or but that this its my our your their is was are were
-be being been running run using via than like calibrated trained tuned built made""".split()
+be being been running run using via than like calibrated trained tuned built made same""".split()
 )
 """Words after which a version stands alone (no product name before it)."""
 _SEAT = re.compile(
@@ -324,6 +329,7 @@ class Frames:
         else:
             found = self._spans(text)
         plural = self._we_plural(text) + self._bare_versions(text) + self._tag_runs(text) + self._seats(text)
+        plural += self._variant_words(text)
         if not plural:
             return found
         merged: list[FrameSpan] = []
@@ -355,6 +361,28 @@ class Frames:
             before = re.search(r"([\w'\u2019]+)[ \t]+$", text[max(0, m.start() - 40) : m.start()])
             if before is None or before.group(1).lower() in _FUNCTION_WORDS:
                 out.append(FrameSpan(m.start(), m.end(), "self_reference"))
+        return out
+
+    @cached_property
+    def _variant_of(self) -> re.Pattern[str]:
+        return re.compile(
+            rf"\b(?P<v>nano|mini|turbo|flash|lite|pro|fast|large|small|medium|max|plus)\s+"
+            rf"(?:variant|version|edition|flavou?r|build)\s+of\s+(?:the\s+)?(?:{self._alt})(?![\w])",
+            re.I,
+        )
+
+    def _variant_words(self, text: str) -> list[FrameSpan]:
+        """A variant word naming which model of a line: "the nano variant of GPT-4.1" (scrubbed, "the nano variant
+        of [model]" still says which); a piece with a market word or a sum of money is news and stays."""
+        if " of " not in text:
+            return []
+        out = []
+        for m in self._variant_of.finditer(text):
+            lo = max(text.rfind(c, 0, m.start()) for c in ".;\n|") + 1
+            ends = [i for i in (text.find(c, m.end()) for c in ".;\n|") if i != -1]
+            piece = text[lo : min(ends) if ends else len(text)]
+            if not MARKET_PIECE.search(piece) and not MONEY.search(piece):
+                out.append(FrameSpan(m.start("v"), m.end("v"), "self_reference"))
         return out
 
     @cached_property

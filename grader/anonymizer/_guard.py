@@ -98,18 +98,29 @@ _MARKET_EVENT = re.compile(
 )
 _BARE_VERSION = re.compile(
     r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|"
-    r"Sonnet|Opus|Haiku|Maverick|Scout)|[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|"
-    r"[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB])(?![\w])"
+    r"Sonnet|Opus|Haiku|Maverick|Scout)|[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo|fast)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|"
+    r"[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB]|"
+    r"[1-9]\d{0,3}B(?=[ \t]+(?:open[ \t-]+(?:weights?[ \t]+)?)?(?:MoE|model|checkpoint|dense|instruct|base[ \t]+model)\b)|"
+    r"[1-9]\d{0,2}B[ \t]+active(?![ \t]+(?:users|accounts|subscribers|devices|customers))|"
+    r"V[1-9]\.\d-(?:Terminus|Exp|Base|Chat|Instruct)(?=[ \t]+(?:build|checkpoint|weights|here)\b))(?![\w])"
 )
 """A model's version and variant written alone, where no product name stands before it ("2.5 Pro", "4.5 Sonnet",
-"5-mini", "3.3-70B", "235B-A22B"): a model named by its number; "iPhone 17 Pro", "Galaxy S25 Ultra" have their
+"5-mini", "4-fast", "3.3-70B", "235B-A22B", "671B MoE", "37B active", "V3.1-Terminus build"): a model named by its
+number; "iPhone 17 Pro", "Galaxy S25 Ultra" have their
 product before them (:func:`_product_before`)."""
 _FUNCTION_WORDS = frozenset(
     """a an the as on of by from with to at in into for and or but that this its my our your their is was are were
-be being been running run using via than like calibrated trained tuned built made""".split()
+be being been running run using via than like calibrated trained tuned built made same""".split()
 )
 """Words that name no product: the version after them stands alone ("calibrated on 5-mini's own backtests", "As the
 3.3-70B instruct build")."""
+
+
+_VARIANT_OF_SCRUBBED = re.compile(
+    r"(?i)\b(?:nano|mini|turbo|flash|lite|pro|fast|large|small|medium|max|plus)\s+(?:variant|version|edition|"
+    r"flavou?r|build)\s+of\s+(?:the\s+)?\[(?:model|self-reference)\]"
+)
+"""A variant word left before a scrubbed model ("the nano variant of [model]"): it still says which model wrote."""
 
 
 def _product_before(text: str, start: int) -> bool:
@@ -469,6 +480,7 @@ class LeakGuard:
             if not _product_before(clean, m.start())
         ]
         out += [f"a name in a path: {m.group(0)!r}" for m in self._in_path.finditer(clean)]
+        out += [f"a variant word of a scrubbed model: {m.group(0)!r}" for m in _VARIANT_OF_SCRUBBED.finditer(text)]
         out += [f"the first person plural by its model line: {m.group(0)!r}" for m in self._we_plural.finditer(clean)]
         for m in _SEAT_APP.finditer(clean) if " app" in clean else ():
             if re.search(r"(?i)\bto\s+you\b", m.group(0)) or re.search(_SPEAKS, _sentence_of(clean, m.start())):

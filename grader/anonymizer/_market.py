@@ -21,6 +21,9 @@ MARKET_WORDS = re.compile(
     # "topping OpenRouter token share", "made Claude a preferred model"
     r"rolling|rolls|bundl\w*|subscriptions?|download\w*|leaderboards?|top(?:ped|ping|s)|(?:token|market|usage)\s+share|"
     r"preferred|"
+    # a product's fortunes as news: "Le Chat hit No. 1 on the App Store", "Grok 5 slipping to 2026", "the 4o
+    # retirement drew user backlash", "Taobao's Qwen shopping agent lifts GMV", "Samsung's Gemini-on-Galaxy push"
+    r"(?:hit|reached|climbed\s+to)\s+(?-i:No)\b|slip(?:s|ped|ping)?|backlash|app\s+store|gmv|push|compet(?:e|es|ing|ition)|"
     # exposure of a company to a lab's cycle: "Oracle ... is levered to the Grok training cycle"
     r"levered|leveraged|exposed|exposure|training\s+(?:cycles?|runs?|clusters?|spend\w*|capex))\b"
 )
