@@ -13,8 +13,8 @@ write rules; even ids 18/69, 9, 4/100, held out). After the rules of the night o
 and holdout7): holdout8 odd ids 7/67, 0, 1/100; even ids (held out) 15/69, 7, 2/100; holdout7 16/136, 4, 6/200. After
 the rules of the morning of 2026-11-27 (holdout8 opened whole, ``test_standalone_classes.py``): holdout8 2/136, 0,
 1/200 (odd 1/67, 0, 0/100; even 1/69, 0, 1/100); holdout7 13/136, 2, 6/200; holdout3 21/136, 5, 7/194; holdout4
-(never read) 5/136, 0, 9/200; dev4 34/152, 7, 4/104. ``holdout9`` (first: 34/136, 14 past the guard, 10/200
-altered; odd ids 17/68, 8, 8/100, read to write rules; even ids 17/68, 6, 2/100, held out); after the rules of
+(never read) 5/136, 0, 9/200; dev4 34/152, 7, 4/104. ``holdout9`` (first, on the code of 31419ed: 37/136, 14 past the
+guard, 10/200 altered; after the morning's rules, written on holdout8 only: 34/136, 14, 10/200; odd ids 17/68, 8, 8/100, read to write rules; even ids 17/68, 6, 2/100, held out); after the rules of
 ``test_holdout9_classes.py``: odd ids 12/68, 5, 3/100; even ids 16/68, 6, 2/100; holdout5 7/136, 1, 14/200.
 Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
