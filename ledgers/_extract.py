@@ -81,7 +81,6 @@ _PRONOUN = re.compile(r"\b(?:it|its|it's)\b", re.I)
 """A sentence that names no option but says "it": about the option the turns before were about (a transcript's
 "PM: Chips next. SMH looks washed out." / "Analyst: It is. Down 9.33% ..."), an inference: it supports, never
 contradicts."""
-_ANY_KEY = re.compile(r"^[A-Za-z_][\w-]{0,40}:\s+\S")
 
 
 _SECTION_HEADING = re.compile(r"^#{1,6}\s+(?P<name>[^\n]{2,80}?)\s*#*\s*$")
@@ -96,6 +95,7 @@ bullet naming a holding and its weight ("- Consumer staples (XLP), 30%"), a bold
 
 
 def _named(index: UniverseIndex, name: str, paren: str | None) -> str | None:
+    """The option a heading or an opener names: by its name, else by what it brackets ("Health Care (XLV)")."""
     symbol = index.resolve(re.sub(r"\s*\([^)]*\)", "", name).strip(" *:"))
     if symbol is None and paren:
         symbol = index.resolve(paren.split(",")[0].strip())
@@ -128,9 +128,8 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
                 parents.pop()  # a line as far left as a block's opener closes that block
         inherited = parents[-1][1] if parents else section
         if heading is not None and index is not None:
-            section, parents = _named(index, heading["name"], None), []
             paren = re.search(r"\(([^)]{1,40})\)", heading["name"])
-            section = section or (index.resolve(paren.group(1).split(",")[0].strip()) if paren else None)
+            section, parents = _named(index, heading["name"], paren.group(1) if paren else None), []
         elif parent is not None:
             parents.append((indent, parent))
         symbol = None
@@ -138,17 +137,10 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
         body_start = stamp.end() if stamp is not None else 0
         if stamp is not None and stamp["speaker"] and index is not None and index.resolve(stamp["speaker"]):
             body_start = stamp.start("speaker")  # "[t16] XLF: ...": an option, read as the line's header
-        if index is not None:
-            for header in (_HEADER_BRACKET, _HEADER_COLON):
-                m = header.match(line[body_start:])  # the patterns anchor at the start of what they read
-                if not m:
-                    continue
-                symbol = index.resolve(m.group("name"))
-                if symbol is None and m.groupdict().get("paren"):
-                    symbol = index.resolve(m.group("paren").split(",")[0])
-                if symbol is not None:
-                    body_start += m.end()
-                    break
+        header = _sentence_header(line[body_start:], index)  # "SMH: ...", "[SMH] ..." opening the line
+        if header is not None:
+            body_start += header[0]
+            symbol = header[1]
         if symbol is None and heading is None and parent is None and inherited is not None:
             symbol = inherited
         out.append((offset + body_start, line[body_start:], symbol, in_risks))

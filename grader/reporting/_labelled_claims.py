@@ -294,12 +294,11 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
             read: dict[str, list[Claim]] = {}  # a synthetic document is read once, whole
             for label in group:
                 if label.document is not None:
-                    claims = read.get(label.document) or read.setdefault(
-                        label.document,
-                        extract_claims(
+                    if label.document not in read:
+                        read[label.document] = extract_claims(
                             label.document, decided, None, index, benchmark=bench, available_fields=available
-                        ),
-                    )
+                        )
+                    claims = read[label.document]
                     start = label.document.index(label.sentence) + label.sentence.index(label.quote)
                 else:
                     claims = extract_claims(
