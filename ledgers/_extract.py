@@ -83,6 +83,14 @@ _PRONOUN = re.compile(r"\b(?:it|its|it's)\b", re.I)
 contradicts."""
 
 
+_SAID_OF_IT = re.compile(
+    r"^\W*(?:it|its|it['\u2019]s|(?:the|this)\s+(?:fund|etf|sector|position|holding|sleeve|name|trust|index\s+fund))\b",
+    re.I,
+)
+"""A sentence whose subject is "it" / "the fund" / "this sector": in a paragraph that opened with one option and has
+named no other since ("Energy (XLE) stays the largest weight. Its beta ..."), that option's, as certain as a header."""
+
+
 _SECTION_HEADING = re.compile(r"^#{1,6}\s+(?P<name>[^\n]{2,80}?)\s*#*\s*$")
 """A markdown heading ("## Health Care (XLV)"): the lines of its section are about the option it names (none
 when it names none: "## Market state")."""
@@ -92,6 +100,41 @@ _PARENT_LINE = re.compile(
 )
 """A line that only names what the lines indented under it are about: a key opening a block ("FINANCIALS:"), a
 bullet naming a holding and its weight ("- Consumer staples (XLP), 30%"), a bold label."""
+
+
+_TITLE_LINE = re.compile(
+    r"^\s*(?P<bold>\*\*|__)?\s*(?:(?P<tag>(?:slide|page|section|part|chart|exhibit|panel|card)\s*#?\s*\d{1,3})"
+    r"\s*[:.\u2014\u2013-]*\s*|\d{1,2}[.)]\s+)?(?P<title>[^\n]{2,90}?)\s*(?P=bold)?\s*$",
+    re.I,
+)
+"""A title line ("Slide 3 - Energy (XLE): keep the overweight", "**Health Care (XLV)**", "2) Semiconductors", or a
+short line the bullets under it follow): the lines up to the next title are about the option it opens with."""
+_BULLET = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,2}[.)])\s+\S")
+_TITLE_OPENS = re.compile(r"^(?:the\s+)?", re.I)
+
+
+def _title_option(line: str, next_line: str | None, index: UniverseIndex) -> tuple[bool, str | None]:
+    """(whether ``line`` is a title, the option it is about). A title is tagged ("Slide 3", "Page 2"), bold as a
+    whole, or a short line with bullets right under it; not a sentence (no end punctuation) nor a bullet itself. It
+    is about an option when it opens with that option's name and names no other (a comparison slide "Utilities vs
+    Energy" is about neither)."""
+    text = line.rstrip("\n")
+    if not text.strip() or _BULLET.match(text) or _SECTION_HEADING.match(text):
+        return False, None
+    m = _TITLE_LINE.match(text)
+    if m is None:
+        return False, None
+    title = m["title"].strip().strip("*_ ")
+    if re.search(r"[.!?;,]$", title) or len(title.split()) > 12:
+        return False, None
+    if not (m["tag"] or m["bold"] or (next_line is not None and _BULLET.match(next_line))):
+        return False, None
+    mentions = index.mentions(title)
+    symbols = {mm.symbol for mm in mentions}
+    opens = _TITLE_OPENS.match(title)
+    if len(symbols) != 1 or opens is None or mentions[0].start != opens.end():
+        return True, None
+    return True, mentions[0].symbol
 
 
 def _named(index: UniverseIndex, name: str, paren: str | None) -> str | None:
@@ -113,13 +156,16 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
     in_risks = False
     section: str | None = None  # the option the markdown heading above names
     parents: list[tuple[int, str | None]] = []  # (indent, option) of the lines that open the blocks around
-    for line in text.splitlines(keepends=True):
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
         if TEMPLATE_MARK in line:
             offset += len(line)
             continue
         if not line.strip() or _ANY_HEADER.match(line):
             in_risks = bool(_RISKS_HEADER.match(line))
         heading = _SECTION_HEADING.match(line.rstrip("\n")) if index is not None else None
+        following = next((x for x in lines[i + 1 :] if x.strip()), None)
+        titled, title_option = _title_option(line, following, index) if index is not None else (False, None)
         opener = _PARENT_LINE.match(line.rstrip("\n")) if index is not None and heading is None else None
         parent = _named(index, opener["name"], opener["paren"]) if opener is not None and index is not None else None
         indent = len(line) - len(line.lstrip(" \t"))
@@ -130,6 +176,8 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
         if heading is not None and index is not None:
             paren = re.search(r"\(([^)]{1,40})\)", heading["name"])
             section, parents = _named(index, heading["name"], paren.group(1) if paren else None), []
+        elif titled and parent is None:
+            section, parents = title_option, []
         elif parent is not None:
             parents.append((indent, parent))
         symbol = None
@@ -141,7 +189,7 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
         if header is not None:
             body_start += header[0]
             symbol = header[1]
-        if symbol is None and heading is None and parent is None and inherited is not None:
+        if symbol is None and heading is None and parent is None and not titled and inherited is not None:
             symbol = inherited
         out.append((offset + body_start, line[body_start:], symbol, in_risks))
         offset += len(line)
@@ -291,7 +339,9 @@ def extract_claims(
             return
         who = a.symbol
         anchored = who is not None and (
-            (strong and who == subject) or (not strong and default_is_certain and who == default_symbol)
+            (strong and who == subject)
+            or who == certain_of
+            or (not strong and default_is_certain and who == default_symbol)
         )
         read = read_clause(
             body,
@@ -355,6 +405,7 @@ def extract_claims(
             )
 
     subject: str | None = default_symbol
+    certain_of: str | None = None  # the option a paragraph's "it" names for certain (see _SAID_OF_IT)
     rows = table_rows(text, index.resolve) if index is not None else []
     for row in rows:  # structure before prose: a table's row is its option's, a cell is its column's
         subject, strong = row.symbol, True
@@ -409,6 +460,7 @@ def extract_claims(
         subject = seg_symbol or default_symbol
         strong = seg_symbol is not None
         carried: str | None = None  # the topic of the previous sentence ("Buying AAPL: ...; a close of $176")
+        opened: str | None = None  # the option this paragraph opened with, while it names no other
         scenario = False  # inside "Reversal: ...; ...; ..." (a label's scope runs to the end of its sentence)
         for sent_offset, sentence in split_sentences(segment):
             continued = scenario and segment[:sent_offset].rstrip().endswith(";")
@@ -423,12 +475,22 @@ def extract_claims(
             own = [m for m in mentions if not m.reference]
             topic = subject
             pronoun = False
-            if not own and not strong and carried is not None:
+            said_of_it = not own and not strong and opened is not None and _SAID_OF_IT.match(sentence) is not None
+            certain_of = opened if said_of_it else None
+            if said_of_it:
+                topic = opened  # "Energy (XLE) stays the largest weight. Its beta ...": the paragraph's option
+            elif not own and not strong and carried is not None:
                 topic = carried  # the previous sentence's subject carries over; the default stays an alternative
             elif not own and not strong and earlier is not None and _PRONOUN.search(sentence):
                 topic, pronoun = earlier, True  # "It is. Down 9.33% ...": the option the turns before were about
             parsed = parse_text(
-                sentence, topic, (), mentions, bench, strong_symbol=strong, numbers_only=hypothetical or continued
+                sentence,
+                topic,
+                (),
+                mentions,
+                bench,
+                strong_symbol=strong or said_of_it,
+                numbers_only=hypothetical or continued,
             )
             if continued:  # "Reversal: Already extended; lowest pullback rank suggests ...": still the scenario
                 parsed.assertions = [
@@ -459,6 +521,10 @@ def extract_claims(
             if not strong:  # one named subject carries over; a list of names ("QQQ/IGV/SMH") does not
                 named = {m.symbol for m in own}
                 topical = len(named) == 1 and own[0].start < 20  # the sentence opens with it ("Buying AAPL: ...")
+                if segment[:sent_offset].strip() == "":
+                    opened = own[0].symbol if topical and len(mentions) == len(own) else None
+                elif named != {opened} and not said_of_it:
+                    opened = None  # another subject ("The portfolio is defensive.", "SPY fell"): "it" may now be it
                 carried = own[0].symbol if topical else (None if named else carried)
                 if pronoun and carried is None:
                     carried = topic  # "It is. Down 9.33% ...": the next sentence is about it too

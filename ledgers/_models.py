@@ -209,6 +209,12 @@ class VerifierConfig(_Model):
     """A "recent" move is contradicted only when these longer windows disagree with it too (the month a round shows,
     as 20 or 21 sessions or 30 days: writers differ on how long "recent" is)."""
     momentum_dead_band: float = 0.005
+    momentum_dominance: float = 5.0
+    """Windows that disagree (or one in the dead band) still support an unscoped move when one of them is at least
+    this many times larger than every other and at least ``momentum_dominance_floor``: "strong momentum" with the
+    month at +23.5% and the week at -0.9%. Never a contradiction: a dominant window against the claim is not
+    verifiable."""
+    momentum_dominance_floor: float = 0.02
     overbought_rsi: float = 70.0
     oversold_rsi: float = 30.0
     rsi_state_band: float = 10.0  # "oversold" at RSI 30..40, "overbought" at 60..70: not verifiable

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from ledgers._number_words import spelled
+
 Unit = Literal["fraction", "price", "ratio", "count", "text"]
 """fraction: 0.087 = 8.7%; price: an amount in the season currency (a price, a market value);
 ratio: a plain number (P/E, beta, RSI points); count: shares or ratings; text: a label (sector)."""
@@ -43,7 +45,18 @@ _HORIZON_WORDS = {
 
 
 def _session_words(n: int) -> tuple[str, ...]:
-    return (f"{n}s", f"{n}-session", f"{n} session", f"{n}-trading-day", f"{n}d", f"{n}-day")
+    words = spelled(n)
+    return (
+        f"{n}s",
+        f"{n}-session",
+        f"{n} session",
+        f"{n}-trading-day",
+        f"{n}d",
+        f"{n}-day",
+        *(f"{w}-session" for w in words),
+        *(f"{w} session" for w in words),
+        *(f"{w}-day" for w in words),
+    )
 
 
 def _horizon_words(h: str) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ _BLOCKED = {
     "min volatility",
 }
 _REFERENCE_BEFORE = re.compile(
-    r"(?:\bvs\.?|\bversus|\brelative\s+to|\bagainst|\bthan|\boutperform\w*|\bunderperform\w*|\bbeat\w*|"
+    r"(?:\bvs\.?|\bversus|\bunlike|\bcompared\s+(?:with|to)|\brelative\s+to|\bagainst|\bthan|\boutperform\w*|\bunderperform\w*|\bbeat\w*|"
     r"\blag\w*|\btrail\w*|\bahead\s+of|\bbehind|\b(?:corr(?:elation)?|beta)\s+(?:to|with|vs\.?)|\bbeta\s+of)\s+(?:the\s+)?$",
     re.I,
 )

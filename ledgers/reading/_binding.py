@@ -15,8 +15,6 @@ from ledgers.reading._horizons import (
     HORIZON_RE,
     SUFFIX_HORIZON,
     SUFFIX_WORD_HORIZON,
-    horizon_key,
-    hz_num,
     is_rate_tenor,
     match_horizon,
 )
@@ -158,9 +156,9 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
             end=end + gap.end(),
             sign=-1 if gap["w"].lower() in ("lag", "shortfall", "underperformance", "deficit", "gap") else 0,
         )
-        h = SUFFIX_HORIZON.match(after[gap.end() :])
-        if h:
-            b.horizon = horizon_key(hz_num(h.group("n")), h.group("u"))
+        h = SUFFIX_HORIZON.match(after[gap.end() :]) or SUFFIX_WORD_HORIZON.match(after[gap.end() :])
+        if h:  # "... over the last 5 sessions", "... this week"
+            b.horizon = match_horizon(h)
             b.end += h.end()
         return b
     share = _ASSETS_POSITIVE.match(after)
@@ -195,9 +193,9 @@ def bind_suffix(text: str, end: int, start: int = 0) -> Binding | None:
         m = None  # "RSP +1.30% vs SPY -0.40%": two options' figures side by side, neither one relative
     if m:
         b = Binding("relative_return", relative=True, start=end, end=end + m.end())
-        h = SUFFIX_HORIZON.match(after[m.end() :])
-        if h:
-            b.horizon = horizon_key(hz_num(h.group("n")), h.group("u"))
+        h = SUFFIX_HORIZON.match(after[m.end() :]) or SUFFIX_WORD_HORIZON.match(after[m.end() :])
+        if h:  # "3.95% relative to SPY over 5 sessions", "... this week"
+            b.horizon = match_horizon(h)
             b.end += h.end()
         return b
     m = SUFFIX_HORIZON.match(after) or SUFFIX_WORD_HORIZON.match(after)

@@ -54,7 +54,7 @@ _MEASURE_NOUN = re.compile(
 """The measure named again between a superlative and its scope ("the deepest discount in the ... cluster")."""
 _ANY_SCOPE = re.compile(
     r"^\s+(?:of\s+any|of\s+all|across\s+all|in\s+the\s+whole|on|of)\s+(?:the\s+)?"
-    r"(?P<words>(?:[\w&/-]+\s+){0,2}?)(?:options?|funds?|etfs?|assets?|universe|board|table|names?)\b"
+    r"(?P<words>(?:[\w&/-]+\s+){0,2}?)(?:options?|funds?|etfs?|assets?|universe|board|table|sheet|names?)\b"
     r"(?:\s+in\s+the\s+universe)?(?=\s*(?:[,.;:)]|$))",
     re.I,
 )
@@ -122,7 +122,7 @@ _SET_WORDS = re.compile(
     r"holdings|picks|sleeve|cluster|basket|portfolio)\b",
     re.I,
 )
-_UNIVERSE_WORDS = re.compile(r"\b(?:universe|board|table|all\s+(?:the\s+)?options|whole\s+list)\b", re.I)
+_UNIVERSE_WORDS = re.compile(r"\b(?:universe|board|table|sheet|all\s+(?:the\s+)?options|whole\s+list)\b", re.I)
 
 
 def _rank_before(

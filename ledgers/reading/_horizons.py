@@ -5,29 +5,9 @@ from __future__ import annotations
 
 import re
 
-_WORD_NUM = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "twenty": 20,
-    "twenty-one": 21,
-    "twenty-two": 22,
-    "thirty": 30,
-    "sixty": 60,
-    "sixty-three": 63,
-    "ninety": 90,
-}
+from ledgers._number_words import NUMBER_WORDS
+
+_WORD_NUM = NUMBER_WORDS
 WORD_NUMBERS = "|".join(k.replace("-", r"[\s-]") for k in sorted(_WORD_NUM, key=len, reverse=True))
 """The numbers a window is written in words with ("over twenty-one sessions"), longest first."""
 

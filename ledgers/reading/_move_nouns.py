@@ -119,7 +119,8 @@ _ELSEWHERE_AFTER = re.compile(
 _STATE_LEAD = re.compile(
     r"(?:^|[(;:,\u2014]|\b(?:via|with|given|amid|amidst|despite|plus|and|reflecting|shows?|showing|sees|seeing|"
     r"confirms?|confirming|on\s+the\s+back\s+of|observed|offsets?|offsetting|balanc(?:e|es|ing)|"
-    r"hit\s+by|pressured\s+by))\s*$",
+    r"hit\s+by|pressured\s+by|(?:driven|led|supported|backed|helped|fu?ell?ed|boosted|dragged|weighed)\s+by|"
+    r"thanks\s+to|due\s+to|owing\s+to))\s*$",
     re.I,
 )
 """What may lead an option's bare "strength" / "weakness" ("ITA strength", "via biotech strength", "despite index

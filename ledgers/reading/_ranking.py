@@ -28,7 +28,9 @@ from ledgers.reading._clauses import forecast_marker_before
 from ledgers.reading._horizons import (
     SUFFIX_HORIZON,
     SUFFIX_WORD_HORIZON,
+    WORD_NUMBERS,
     horizon_key,
+    hz_num,
     is_rate_tenor,
     match_horizon,
 )
@@ -37,8 +39,8 @@ _WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|deepest"
 _LOW = r"weakest|worst|lowest|smallest|poorest|shallowest"
 _HZ = (
-    r"(?:\d+[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|one[\s-](?:day|week|month|year)|"
-    r"seven[\s-]day|thirty[\s-]day|six[\s-]month|weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)"
+    rf"(?:(?:\d+|{WORD_NUMBERS})[\s-]?(?:day|d|session|s|month|m|mo|year|y|yr|week|w)s?|"
+    r"weekly|monthly|near[\s-]term|short[\s-]term|recent|trailing)"
 )
 _MEASURE = (
     r"(?P<measure>prior\s+active\s+rank|(?:recent\s+)?pullback\s+rank|low[\s-]volatility\s+rank|"
@@ -63,6 +65,15 @@ RANKING_AFTER_RE = re.compile(
     rf"\b(?P<mid>(?:(?:{_HZ}|price|breakout|relative|absolute)[\s,-]+){{0,4}}){_MEASURE}\s+(?:is|was|are|were|remains?)"
     rf"\s+(?:the\s+)?(?P<dir>{_HIGH}|{_LOW})\b(?P<tail>(?:[^.;]|\.(?=\d)){{0,60}})",
     re.I,
+)
+RANKING_VOLATILE_RE = re.compile(
+    r"\b(?P<measure>(?P<dir>most|least)\s+volatile|calmest|steadiest)\b(?P<mid>)(?P<tail>(?:[^.;]|\.(?=\d)){0,60})",
+    re.I,
+)
+"""A superlative the adjective carries its measure in: "the most volatile fund on the sheet", "the calmest equity
+fund" (volatility, highest or lowest)."""
+_NOUN_AFTER_ADJECTIVE = re.compile(
+    r"^\s*((?:[A-Za-z&-]+\s*){0,3}?)(?=\s+(?:in|on|of|among|by|across|within|at|this|over|and|but|with)\b|\s*[,.;:)(]|\s*$)"
 )
 _NEGATED_BEFORE = re.compile(
     r"\b(?:out\s+of|no\s+longer|not|never|outside(?:\s+of)?|off)\s+(?:(?:the|its|a|among)\s+){0,2}$", re.I
@@ -93,10 +104,9 @@ _SCOPE_OTHER = re.compile(
     re.I,
 )
 _HZ_RE = re.compile(
-    r"(?P<n>\d+|one|seven|thirty|six)[\s-]?(?P<u>day|d|session|s|month|m|mo|year|y|yr|week|w)s?\b", re.I
+    rf"(?<![\w-])(?P<n>\d+|{WORD_NUMBERS})[\s-]?(?P<u>day|d|session|s|month|m|mo|year|y|yr|week|w)s?\b", re.I
 )
 _SHORT = re.compile(r"near[\s-]term|short[\s-]term|recent", re.I)
-_NUMS = {"one": 1, "seven": 7, "thirty": 30, "six": 6}
 
 
 def horizons_written(words: str) -> list[str]:
@@ -109,7 +119,7 @@ def _horizons(words: str) -> list[str]:
 
     out = []
     for m in _HZ_RE.finditer(words):
-        n = int(m["n"]) if m["n"].isdigit() else _NUMS[m["n"].lower()]
+        n = hz_num(m["n"])
         unit = m["u"].lower()
         unit = {"s": "session", "d": "day", "w": "week", "m": "month", "mo": "month", "y": "year", "yr": "year"}.get(
             unit, unit
@@ -134,9 +144,13 @@ def find_rankings(
     the subject and the other subjects the sentence offers."""
 
     out = []
-    matches = sorted([*RANKING_RE.finditer(text), *RANKING_AFTER_RE.finditer(text)], key=lambda m: m.start())
+    matches = sorted(
+        [*RANKING_RE.finditer(text), *RANKING_AFTER_RE.finditer(text), *RANKING_VOLATILE_RE.finditer(text)],
+        key=lambda m: m.start(),
+    )
     for m in matches:
-        span = (m.start(), m.end("measure") if m.re is RANKING_RE else m.end("dir"))
+        volatile = m.re is RANKING_VOLATILE_RE
+        span = (m.start(), m.end("measure") if m.re is not RANKING_AFTER_RE else m.end("dir"))
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):
             continue
         if m.re is RANKING_AFTER_RE and re.match(r"-[A-Za-z]", text[m.end("dir") :]):
@@ -148,6 +162,8 @@ def find_rankings(
         ):
             continue  # "strongest secular momentum", "the strongest sector gain cited in the briefing": not the tables
         direction = (m["dir"] or m.groupdict().get("dir2") or "top").lower()
+        if volatile:
+            direction = "highest" if direction == "most" else "lowest"
         low = re.fullmatch(_LOW, direction, re.I) is not None
         groups = m.groupdict()
         n = groups.get("n") or groups.get("n2")
@@ -160,9 +176,12 @@ def find_rankings(
         phrase = text[m.start() : m.end()]
         words = m["mid"] or ""
         lead = text[max(0, m.start() - 40) : m.start()]  # "Defensive sector with strongest ...": scope set before
-        after = text[m.end("measure") if m.re is RANKING_RE else m.end("dir") :][:90]
+        after = text[m.end("measure") if m.re is not RANKING_AFTER_RE else m.end("dir") :][:90]
+        if volatile:  # "the most volatile sector on the sheet": the noun after the adjective names the set
+            noun = _NOUN_AFTER_ADJECTIVE.match(after)
+            words = noun.group(1) if noun else ""
         scope = _scope(lead, words, after, _fronted_scope(text[: m.start()]))
-        measure = re.sub(r"\s+", " ", m["measure"].lower())
+        measure = "volatility" if volatile else re.sub(r"\s+", " ", m["measure"].lower())
         horizons = _horizons(words + " " + measure)
         paren = _PAREN_AFTER.match(text[m.end("measure") :])
         if not horizons and paren:  # "Strongest momentum (+22% 30d)": the horizon its own figure names

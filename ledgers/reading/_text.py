@@ -96,10 +96,18 @@ _BARE_COMPARISON = re.compile(
 
 
 _COMPARED_BEFORE = re.compile(
-    r"\b(?:than|vs\.?|versus|compared\s+(?:with|to)|against|relative\s+to|outperform\w*|"
+    r"\b(?:than|vs\.?|versus|unlike|compared\s+(?:with|to)|against|relative\s+to|outperform\w*|"
     r"underperform\w*|beat(?:ing)?|lagg\w*|trail\w*)\s+(?:the\s+)?$",
     re.I,
 )
+
+
+_RELATIVE_GAP = re.compile(
+    r",?\s*(?:which|that|who)\s+(?:(?:is|was|were|are|has|had|have|been)\s+)*(?:(?:down|up|fell|rose|gained|lost|"
+    r"declined|dropped|returned|slipped|climbed|advanced|retreated)\s+)?(?:by\s+|about\s+|roughly\s+)?[~\u2248]?\s*",
+    re.I,
+)
+"""A relative clause of the other term: "unlike SPY, which fell 1.25% over three sessions" is SPY's figure."""
 
 
 def _operand_of(mentions: Sequence[Mention], text: str, start: int) -> tuple[str, bool] | None:
@@ -109,7 +117,7 @@ def _operand_of(mentions: Sequence[Mention], text: str, start: int) -> tuple[str
         if not mm.reference or mm.end > start or not _COMPARED_BEFORE.search(text, max(0, mm.start - 25), mm.start):
             continue
         gap = text[mm.end : start]
-        if re.fullmatch(r"(?:['\u2019]s)?\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*", gap):
+        if re.fullmatch(r"(?:['\u2019]s)?\s*(?:at|of|was|is|:)?\s*[~\u2248]?\s*", gap) or _RELATIVE_GAP.fullmatch(gap):
             return mm.symbol, False
         named = leading_field_phrase(re.sub(r"^['\u2019]s", "", gap))
         if named is not None and re.fullmatch(

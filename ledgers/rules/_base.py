@@ -127,6 +127,10 @@ def value_of(ctx: Ctx, symbol: str, a: Assertion) -> tuple[float | None, list[Ob
     horizon = horizon_of(a)
     if a.field and a.field not in FIELD_HORIZONS:
         o = ctx.get(symbol, a.field)
+        sessions = CALENDAR_AS_SESSIONS.get(a.field)
+        if o is None and sessions and (s := ctx.get(symbol, sessions)) is not None:
+            # "active return of 3.95% on the week" where the table counts sessions: a week is 5 sessions
+            return as_float(s), [s], f"{sessions} ({SESSION_READING} {a.field} the table does not show)"
         return as_float(o), [o] if o else [], a.field
     fld = a.field or (HORIZON_FIELDS.get(horizon) if horizon else None)
     if fld:

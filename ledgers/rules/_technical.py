@@ -128,10 +128,10 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     head = f"{sym} " + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in seen) + f"; claimed {claim}"
     primary = as_float(seen[0][1]) or 0.0
     if abs(primary) <= cfg.momentum_dead_band:
-        return RuleResult(NV, f"{head}: {seen[0][0]} within the {cfg.momentum_dead_band:.2%} dead band", ev)
+        return _dominant_or(ctx, a, seen, head, f"{seen[0][0]} within the {cfg.momentum_dead_band:.2%} dead band")
     sign = 1 if primary > 0 else -1
     if any((as_float(o) or 0.0) * sign < -cfg.momentum_dead_band for _, o in seen[1:]):
-        return RuleResult(NV, f"{head}: horizons disagree", ev)
+        return _dominant_or(ctx, a, seen, head, "horizons disagree")
     ok = sign == (1 if a.polarity > 0 else -1)
     return RuleResult(SUP if ok else CON, head, ev)
 
@@ -163,4 +163,21 @@ def _recent_momentum(ctx: Ctx, a: Assertion, sym: str) -> RuleResult:
         return RuleResult(SUP, f"{head} (the short windows agree)", ev)
     if all((as_float(o) or 0.0) * want < -band for _, o in short + longer):
         return RuleResult(CON, f"{head} (every window says otherwise)", ev)
-    return RuleResult(NV, f"{head}: windows disagree or sit in the {band:.2%} dead band", ev)
+    return _dominant_or(ctx, a, short + longer, head, f"windows disagree or sit in the {band:.2%} dead band")
+
+
+def _dominant_or(ctx: Ctx, a: Assertion, seen: list[tuple[str, Observation]], head: str, why: str) -> RuleResult:
+    """Windows that do not agree: supported when one dominates the others (``momentum_dominance`` times larger than
+    each, above ``momentum_dominance_floor``) and points the claimed way; otherwise not verifiable, never contradicted
+    (which window a writer meant is then a guess)."""
+    cfg = ctx.config
+    ev = [o for _, o in seen]
+    values = sorted(((abs(as_float(o) or 0.0), f, as_float(o) or 0.0) for f, o in seen), reverse=True)
+    if len(values) >= 2:
+        (top, fld, value), rest = values[0], values[1:]
+        want = 1 if a.polarity > 0 else -1
+        if top >= cfg.momentum_dominance_floor and all(top >= cfg.momentum_dominance * m for m, _, _ in rest):
+            if value * want > 0:
+                return RuleResult(SUP, f"{head}: {why}, but {fld} dominates and agrees", ev)
+            return RuleResult(NV, f"{head}: {why}; {fld} dominates against the claim, the window meant is unsure", ev)
+    return RuleResult(NV, f"{head}: {why}", ev)

@@ -67,3 +67,55 @@ def test_a_transcripts_turns_carry_their_option_to_a_later_it_and_never_accuse_t
 
 def test_a_speaker_that_is_an_option_stays_the_lines_header(store):  # noqa: F811
     assert _numbers(store, "[t16] XLF: down 0.05% over five sessions.\n") == [("FINANCIALS", "supported")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # tagged titles: the bullets under one are its option's; a title naming none, or two, lends none
+            "Slide 1 - Backdrop\n- Down 0.95% over five sessions\n\nSlide 2 - Health Care (XLV): hold\n"
+            "- Up 3.12% over five sessions\n- 21-session volatility 16.50%\n\nSlide 3: Utilities vs Energy\n"
+            "- Up 2.48% over five sessions\n",
+            [
+                (None, "not_verifiable"),
+                ("HEALTHCARE", "supported"),
+                ("HEALTHCARE", "supported"),
+                (None, "not_verifiable"),
+            ],
+        ),
+        (  # a bold title, and a short untagged one the bullets follow
+            "**Technology (XLK)**\n- Up 5.90% over five sessions\n\nFinancials (XLF) stays small\n"
+            "- Down 0.05% over five sessions\n",
+            [("TECHNOLOGY", "contradicted"), ("FINANCIALS", "supported")],
+        ),
+    ],
+)
+def test_a_title_line_lends_its_option_to_the_lines_up_to_the_next_title(store, text, expected):  # noqa: F811
+    assert _numbers(store, text) == expected
+
+
+def test_a_sentence_in_prose_is_not_a_title(store):  # noqa: F811
+    text = "Health care (XLV) is our anchor.\n- Up 2.48% over five sessions\n"
+    assert _numbers(store, text) == [(None, "not_verifiable")]  # a sentence above a bullet lends nothing
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # "it", "its", "the fund" in a paragraph that opened with one option: that option's, for certain
+            "Health care (XLV) is the anchor. It rose 3.12% over five sessions. Its 21-session volatility is 12.00%. "
+            "The fund's beta is 0.40.",
+            [("HEALTHCARE", "supported"), ("HEALTHCARE", "contradicted"), ("HEALTHCARE", "supported")],
+        ),
+        (  # another subject in between: "it" may be that one; a figure is still checked, never an accusation
+            "Health care (XLV) is the anchor. The portfolio is defensive. Its 21-session volatility is 12.00%.",
+            [("HEALTHCARE", "not_verifiable")],
+        ),
+        (  # a paragraph that opens with two options lends neither
+            "Health care (XLV) and utilities (XLU) anchor the book. Its 21-session volatility is 12.00%.",
+            [(None, "not_verifiable")],
+        ),
+    ],
+)
+def test_a_paragraph_that_opens_with_an_option_lends_it_to_its_it(store, text, expected):  # noqa: F811
+    assert _numbers(store, text) == expected
