@@ -158,6 +158,18 @@ HELD_OUT = [
         FIXTURES / "holdout_v12" / "labels.jsonl",
         lambda lab: lab.model.startswith("synthetic"),
     ),
+    (
+        "v13: real sentences of 22 June/July submissions no set used, most in the late-July candidate format (held "
+        "out: never read)",
+        FIXTURES / "holdout_v13" / "labels.jsonl",
+        lambda lab: not lab.model.startswith("synthetic"),
+    ),
+    (
+        "v13: a slide-deck outline on 07-30-1W and per-option paragraphs on 07-28-1M, formats no rule was written for "
+        "(held out: never read)",
+        FIXTURES / "holdout_v13" / "labels.jsonl",
+        lambda lab: lab.model.startswith("synthetic"),
+    ),
 ]
 V5_DEV_ROUNDS = frozenset(
     {"CB-2026-06-12-1W", "CB-2026-06-22-1M", "CB-2026-07-22-1M", "CB-2026-07-23-1M", "CB-2026-07-24-1M"}

@@ -97,11 +97,15 @@ def read_labels(paths: Iterable[Path]) -> list[LabelledClaim]:
             if label.id in seen:
                 raise LabelsError(f"{path}, line {lineno}, field 'id': duplicate of {seen[label.id]}")
             seen[label.id] = f"{path.name}:{lineno}"
-            document = path.parent / label.round / label.source.split("#", 1)[0]
-            if "#" in label.source and document.is_file():
+            if "#" in label.source:  # a synthetic rationale: "<file>#<anchor>", or "#<anchor>" in "<model>.md"
+                name = label.source.split("#", 1)[0] or f"{label.model}.md"
+                document = path.parent / label.round / name
+                if not document.is_file():
+                    raise LabelsError(f"{path}, line {lineno}, field 'source': no document {document}")
                 text = document.read_text(encoding="utf-8")
-                if label.sentence in text:
-                    label = label.model_copy(update={"document": text})
+                if label.sentence not in text:
+                    raise LabelsError(f"{path}, line {lineno}, field 'sentence': not in {document.name}")
+                label = label.model_copy(update={"document": text})
             out.append(label)
     return out
 

@@ -7,12 +7,13 @@ below are the figures docs/ledgers.md states; the set is for measuring, not for 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from grader.reporting import Evaluation, evaluate, read_labels
+from grader.reporting import Evaluation, LabelsError, evaluate, read_labels
 from tests.conftest import CB_ROUNDS
 
 LABELS = sorted((Path(__file__).parent / "fixtures" / "real_claims").glob("*.jsonl"))
@@ -103,6 +104,7 @@ HOLDOUT = Path(__file__).parent / "fixtures"
         ),  # other formats: tables, key=value, YAML, shorthand, prose
         (HOLDOUT / "holdout_v10" / "labels.jsonl", CB_ROUNDS),  # six early rounds, a footnoted note, a desk journal
         (HOLDOUT / "holdout_v12" / "labels.jsonl", CB_ROUNDS),  # 17 June/July submissions, an e-mail, a thread
+        (HOLDOUT / "holdout_v13" / "labels.jsonl", CB_ROUNDS),  # 22 June/July submissions, a slide deck, paragraphs
     ],
 )
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
@@ -129,3 +131,47 @@ def test_labels_on_a_round_that_was_never_run_are_measured_on_its_tables() -> No
     assert len(result.outcomes) == len(found) >= 20
     decided = [o for o in result.outcomes if o.predicted != "not_verifiable"]
     assert decided and all(o.correct for o in decided), result.table()  # read on the round's own tables
+
+
+_LABEL = {
+    "id": "x-001",
+    "round": "CB-2026-07-24-1W",
+    "model": "synthetic-deck",
+    "holding": None,
+    "sentence": "Up 3.12% over five sessions",
+    "quote": "3.12%",
+    "kind": "number",
+    "subject": "HEALTHCARE",
+    "table": "decision_context",
+    "column": "return_5s",
+    "table_value": 0.0312,
+    "stated": 0.0312,
+    "status": "supported",
+    "reason": "r",
+}
+
+
+@pytest.mark.parametrize("source", ["synthetic-deck.md#slide-2", "#slide-2"])
+def test_a_synthetic_label_is_read_in_its_whole_document(tmp_path: Path, source: str) -> None:
+    """A synthetic rationale's label names its document "<file>#<anchor>", or "#<anchor>" in "<model>.md": the
+    sentence is read in place, in the whole document, as the reference judge reads a rationale."""
+    (tmp_path / "CB-2026-07-24-1W").mkdir()
+    doc = "Slide 2 - Health Care (XLV)\n- Up 3.12% over five sessions\n"
+    (tmp_path / "CB-2026-07-24-1W" / "synthetic-deck.md").write_text(doc, encoding="utf-8")
+    (tmp_path / "labels.jsonl").write_text(json.dumps({**_LABEL, "source": source}) + "\n", encoding="utf-8")
+    assert [lab.document for lab in read_labels([tmp_path / "labels.jsonl"])] == [doc]
+
+
+@pytest.mark.parametrize(
+    ("source", "sentence", "field"),
+    [("missing.md#p1", "Up 3.12% over five sessions", "source"), ("#slide-2", "Down 9% over a year", "sentence")],
+)
+def test_a_synthetic_label_whose_document_cannot_be_read_is_refused(
+    tmp_path: Path, source: str, sentence: str, field: str
+) -> None:
+    (tmp_path / "CB-2026-07-24-1W").mkdir()
+    (tmp_path / "CB-2026-07-24-1W" / "synthetic-deck.md").write_text("- Up 3.12% over five sessions\n", "utf-8")
+    label = {**_LABEL, "source": source, "sentence": sentence, "quote": sentence[:5]}
+    (tmp_path / "labels.jsonl").write_text(json.dumps(label) + "\n", encoding="utf-8")
+    with pytest.raises(LabelsError, match=rf"labels.jsonl, line 1, field '{field}'"):
+        read_labels([tmp_path / "labels.jsonl"])
