@@ -24,6 +24,7 @@ from ledgers._registry import RETURN_WINDOWS, sibling_windows
 from ledgers._universe import UniverseIndex, UniverseMember
 from ledgers.reading import (
     ClauseRead,
+    HeldSet,
     clause_start,
     figure_rank,
     key_before,
@@ -34,6 +35,7 @@ from ledgers.reading import (
     piece_label,
     ranking_keys,
     read_clause,
+    read_held_sets,
     table_rows,
     value_start,
 )
@@ -303,6 +305,33 @@ def _prefix_doubt(body: str, span: tuple[int, int], who: str | None, index: Univ
     return None
 
 
+def _held_assertion(held: HeldSet, who: str, sentence: str, benchmark: str | None) -> Assertion:
+    """A holding's share of a move said of the writer's holdings as a set (inferred: checked, never contradicted)."""
+    raw = sentence[held.span[0] : held.span[1]]
+    if held.rule == "ranking":  # "recent momentum leaders": near the top, as leadership is read
+        return Assertion(
+            rule="ranking",
+            symbol=who,
+            polarity=1,
+            op="gt",
+            window=0,
+            label="universe",
+            field="performance",
+            raw=raw,
+            horizons=[held.window or "short"],
+            inferred=True,
+        )
+    return Assertion(
+        rule="relative_momentum" if held.rule == "relative_momentum" else "momentum",
+        symbol=who,
+        polarity=held.polarity,
+        label=held.window,
+        benchmark=benchmark if held.rule == "relative_momentum" else None,
+        raw=raw,
+        inferred=True,
+    )
+
+
 def claims_at(claims: list[Claim], decided_at: datetime) -> list[Claim]:
     """``claims`` as :func:`extract_claims` gives them for the same text and arguments at ``decided_at``: the time is
     only stamped on each claim (nothing of a text is read relative to it), so a text read once serves every
@@ -320,13 +349,18 @@ def extract_claims(
     available_fields: Collection[str] | None = None,
     id_prefix: str = "claim-",
     default_is_certain: bool = True,
+    holdings: Collection[str] = (),
 ) -> list[Claim]:
     """Claims found in a rationale, each with its pre-parsed assertion and character span. ``decided_at`` is only
     stamped on each claim (``claims_at`` relies on it: read nothing of the text relative to it here).
 
     ``default_is_certain=False`` (a decision with several holdings): a sentence outside any holding's own line that
     names no option is not known to be about ``default_symbol``; its claims are checked against it, but a mismatch
-    is not verifiable, never a contradiction."""
+    is not verifiable, never a contradiction.
+
+    ``holdings``: the options the decision holds; a portfolio-level sentence that names no option and says a move of
+    a set it defines by them ("Allocates to sectors showing recent strength") is read as each holding's move
+    (``ledgers.reading.read_held_sets``): checked, never contradicted."""
     if isinstance(universe, UniverseIndex):
         index: UniverseIndex | None = universe
     else:
@@ -531,6 +565,12 @@ def extract_claims(
                 earlier = carried if carried is not None else (None if named else earlier)
             has_forecast = False
             rankings = [sp for a, sp in zip(parsed.assertions, parsed.spans, strict=True) if a.rule == "ranking"]
+            if holdings and not strong and not own:
+                for held in read_held_sets(sentence):
+                    if any(sp[0] < held.span[1] and held.span[0] < sp[1] for sp in parsed.spans):
+                        continue  # another reader read the phrase already
+                    for holder in holdings:
+                        add(_held_assertion(held, holder, sentence, bench), held.span, sentence, offset)
             for a, span in sorted(zip(parsed.assertions, parsed.spans, strict=True), key=lambda p: p[1][0]):
                 if a.rule == "forecast":
                     has_forecast = True

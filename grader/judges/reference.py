@@ -124,21 +124,22 @@ def checked_claims_of(
     fields = tuple(available)
     # keyed by the index itself (held by the key, so it cannot be another's), the fields and the benchmark
     memo, read = _memo(bundle, "_checked_claims").setdefault((universe, fields, benchmark), ({}, {}))
-    # memo: a decision's key -> its checked claims; read: (text, default, certain) -> its claims as first read
+    # memo: a decision's key -> its checked claims; read: (text, default, certain, holdings) -> its claims as first read
     keys: list[tuple] = []
     todo: dict[str | None, list[tuple]] = {}  # round -> (memo key, claims) of the decisions still to check
     for d in decisions:
         text = _decision_text(d)
         default = d.trades[0].symbol if d.trades else (d.allocation[0].symbol if d.allocation else None)
-        certain = len({t.symbol for t in d.trades} | {a.symbol for a in d.allocation or []}) <= 1
-        key = (d.key, d.round_id, d.decided_at, text, default, certain)
+        held = tuple(dict.fromkeys([a.symbol for a in d.allocation or []] + [t.symbol for t in d.trades]))
+        certain = len(held) <= 1
+        key = (d.key, d.round_id, d.decided_at, text, default, certain, held)
         keys.append(key)
         if key in memo:
             continue
-        first = read.get((text, default, certain))
+        first = read.get((text, default, certain, held))
         if first is None:
             first = read.setdefault(
-                (text, default, certain),
+                (text, default, certain, held),
                 extract_claims(
                     text,
                     d.decided_at,
@@ -147,6 +148,7 @@ def checked_claims_of(
                     benchmark=benchmark,
                     available_fields=list(fields),
                     default_is_certain=certain,
+                    holdings=held,
                 ),
             )
         todo.setdefault(d.round_id, []).append((key, claims_at(first, d.decided_at)))

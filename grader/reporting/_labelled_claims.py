@@ -296,6 +296,11 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
             store = bundle.store_for(round_id)
             available = sorted({f for s in store.symbols for f in store.fields(s)})
             read: dict[str, list[Claim]] = {}  # a synthetic document is read once, whole
+            held: dict[str, list[str]] = {}  # a submission's holdings, as the reference judge reads its summary
+            for d in bundle.decisions:
+                if d.round_id == round_id:
+                    symbols = [a.symbol for a in d.allocation or []] + [t.symbol for t in d.trades]
+                    held[d.contestant_id] = list(dict.fromkeys(symbols))
             for label in group:
                 if label.document is not None:
                     if label.document not in read:
@@ -306,7 +311,13 @@ def evaluate(labels: Sequence[LabelledClaim], rounds_dir: Path, config: Verifier
                     start = label.document.index(label.sentence) + label.sentence.index(label.quote)
                 else:
                     claims = extract_claims(
-                        label.sentence, decided, label.holding, index, benchmark=bench, available_fields=available
+                        label.sentence,
+                        decided,
+                        label.holding,
+                        index,
+                        benchmark=bench,
+                        available_fields=available,
+                        holdings=held.get(label.model, []) if label.holding is None else (),
                     )
                     start = label.sentence.index(label.quote)
                 quote_span = (start, start + len(label.quote))

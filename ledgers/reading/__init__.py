@@ -6,7 +6,7 @@ subjects), ``_fields`` (field phrases), ``_binding`` (what a number is bound to)
 claims), ``_number_assertion`` (a number found and the assertion it makes), ``_intent`` (probabilities, plans,
 forecasts), ``_ranking`` (superlatives and signs), ``_technical`` / ``_trend`` / ``_fundamentals`` (qualitative
 readers, run by ``_qualitative``; ``_moves``, ``_move_nouns`` and ``_owned_moves`` read moves said by a verb, as a
-noun phrase, and with their owner inside the phrase), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes),
+noun phrase, and with their owner inside the phrase; ``_held_sets`` a move said of the writer's holdings as a set), ``_text`` (one sentence), ``_template`` (the cache of sentence shapes),
 ``_keys`` (a figure written as a key's value), ``_tables`` (a markdown table's rows and columns).
 """
 
@@ -20,6 +20,7 @@ from ledgers.reading._clauses import (
     subjects,
 )
 from ledgers.reading._figure_rank import figure_rank
+from ledgers.reading._held_sets import HeldSet, read_held_sets
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
 from ledgers.reading._keys import key_before, key_field_of, ranking_keys, value_start
 from ledgers.reading._number_assertion import NumberHit
@@ -33,6 +34,7 @@ __all__ = [
     "ClauseRead",
     "FIELD_HORIZONS",
     "HORIZON_FIELDS",
+    "HeldSet",
     "Mention",
     "NumberHit",
     "Parsed",
@@ -49,6 +51,7 @@ __all__ = [
     "parse_assertions",
     "parse_assertions_cached",
     "parse_text",
+    "read_held_sets",
     "piece_label",
     "ranking_keys",
     "read_clause",

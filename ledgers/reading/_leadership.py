@@ -42,12 +42,16 @@ _OPENS = re.compile(
 
 
 _LEADING_AFTER_NAME = re.compile(
-    r"(?:\s+(?:sector|fund|etf|factor|index))?\s+(?P<verb>leading|leads|led)"
-    r"(?=\s+with\b|\s*[,;.)]|\s*$|\s+(?:on|over|across|in)\s+(?:the\s+)?(?:\d|week|month|7|30|seven|thirty|recent))",
+    r"(?:['\u2019]s?)?(?:\s+(?:sector|fund|etf|factor|index))?\s+(?:(?P<verb>leading|leads|led)"
+    r"(?=\s+with\b|\s*[,;.)]|\s*$|\s+(?:on|over|across|in)\s+(?:the\s+)?(?:\d|week|month|7|30|seven|thirty|recent))"
+    r"|(?P<noun>(?:price\s+|return\s+|momentum\s+)?leadership)"
+    r"(?=\s*[,;.)]|\s*$|\s+(?:continues|persists|intact|remains|holds|with|and|in\s+(?:a|the|low|high)\b)))",
     re.I,
 )
 """An option leading, named right before the verb and nothing led written after it ("SMH leading with 14% 30d return",
-"Tech sector leading, ..."); "tech leading declines", "leading to", "leading the selloff" are not read."""
+"Tech sector leading, ..."), or its leadership ("semis leadership continues", "Persistent momentum factor
+leadership in a low-vol regime"); "tech leading declines", "leading to", "leading the selloff", "semis leadership over
+software" are not read."""
 
 
 def _named_leaders(
@@ -58,12 +62,13 @@ def _named_leaders(
         if mm.reference:
             continue
         m = _LEADING_AFTER_NAME.match(text, mm.end)
-        if m is None or any(m.start("verb") < e and s < m.end() for s, e in taken):
+        word = "verb" if m is not None and m["verb"] else "noun"
+        if m is None or any(m.start(word) < e and s < m.end() for s, e in taken):
             continue
-        if forecast_marker_before(text, m.start("verb")):
+        if forecast_marker_before(text, m.start(word)):
             continue
         window = horizons_written(text[m.end() : m.end() + 40].split(";")[0]) or ["short"]
-        sector = re.search(r"\bsector\s*$", text[mm.start : m.start("verb")], re.I) is not None
+        sector = re.search(r"\bsector\s*$", text[mm.start : m.start(word)], re.I) is not None
         group = find_group("sector") if sector else None
         out.append(
             (
@@ -79,7 +84,7 @@ def _named_leaders(
                     horizons=window,
                     inferred=True,
                 ),
-                (m.start("verb"), m.end()),
+                (m.start(word), m.end()),
             )
         )
     return out

@@ -11,14 +11,14 @@ from typing import Any
 from ledgers.reading._clauses import clause_start
 from ledgers.reading._emit import Emit
 from ledgers.reading._horizons import HORIZON_RE, WORD_NUMBERS, match_horizon
-from ledgers.reading._moves import CONDITION, mover
+from ledgers.reading._moves import CONDITION, CONDITION_AFTER, mover
 
 _MOVE_NOUNS_UP = r"strength|gains?|rally|run-up|surge|rebound|advance|upswing|rise|climb|appreciation"
 _MOVE_NOUNS_DOWN = r"weakness|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|fall"
 _RELATIVE_NOUNS = r"outperformance|underperformance"
 _PRESUPPOSED_ONLY = r"spike"
 _MOVE_NOUN = re.compile(
-    rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|{_RELATIVE_NOUNS}|{_PRESUPPOSED_ONLY}|run)\b(?!-)", re.I
+    rf"\b(?P<noun>{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|{_RELATIVE_NOUNS}|{_PRESUPPOSED_ONLY}|run|momentum)\b(?!-)", re.I
 )
 _PRESUPPOSING_BEFORE = re.compile(
     r"\b(?:revers(?:e|es|ed|ing)|give[sn]?\s+back|giving\s+back|gave\s+back|unwind(?:s|ing)?|unwound|"
@@ -130,7 +130,16 @@ window is written: the move is checked on the momentum windows and never contrad
 
 
 _STATE_NOUNS = ("strength", "weakness")
-_SHOW_END = re.compile(r"\b(?:showing|shows|showed|shown|posting|posted|posts|displaying|displayed)\s+$", re.I)
+_NOT_UP = re.compile(
+    r"\b(?:weak\w*|negative|fading|slowing|waning|declining|falling|deteriorating|poor|lost|losing|little|no|less|"
+    r"mixed|limited|stalling|stalled|reversing)\b",
+    re.I,
+)
+_SHOW_END = re.compile(
+    r"\b(?:showing|shows|showed|shown|posting|posted|posts|displaying|displayed|demonstrat(?:ed|es|ing)|"
+    r"exhibit(?:ed|s|ing)?)\s+$",
+    re.I,
+)
 _MARKET_NOUN_END = re.compile(r"\b(?:index|market|benchmark|s&p(?:\s*500)?)\s+$", re.I)
 _IN_OPTION = re.compile(r"\s+in\s+(?:the\s+)?")
 _HYPOTHETICAL_BEFORE = re.compile(
@@ -258,6 +267,9 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
                 subject, named = shower, None
             else:
                 shown = None
+        if noun == "momentum" and (shown is None or _NOT_UP.search(text, shown.start(), m.start())):
+            continue  # "momentum" alone says no sign; shown by an option ("banks have demonstrated momentum") it is up,
+            # unless a word says otherwise ("showed fading momentum": another reader's, or unsaid)
         det = _DET_END.search(text[:pos])
         owner = (det["det"].lower() if det else "") in ("its", "their")
         if subject is None and not words and not owner and shown is None:
@@ -303,10 +315,15 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
             cut = max(text.rfind(c, 0, m.start()) for c in ",;:(") + 1
             if CONDITION.search(text[cut : m.start()]):
                 continue  # "if a pullback comes": no claim about the data
+            if CONDITION_AFTER.match(text, m.end()):
+                continue  # "Gold weakness if the dollar rebounds": a scenario, not a state
         label = np_window(words)
         phrase = _WHOLE.match(text, start, m.end())
         assert phrase is not None
-        up = re.fullmatch(f"{_MOVE_NOUNS_UP}|{_PRESUPPOSED_ONLY}|outperformance", noun) is not None or noun == "run"
+        up = (
+            re.fullmatch(f"{_MOVE_NOUNS_UP}|{_PRESUPPOSED_ONLY}|outperformance|momentum", noun) is not None
+            or noun == "run"
+        )
         owners: list[str | None] = [mm.symbol for mm in listed] + [subject] if listed else [subject]
         if len(owners_after) > 1:
             owners = list(owners_after)

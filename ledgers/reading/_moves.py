@@ -39,6 +39,11 @@ MOVE_RE = re.compile(
 CONDITION = re.compile(
     r"\b(?:if|unless|when|whenever|once|should|until|in\s+case|lest|would|could|may|might|can)\b", re.I
 )
+CONDITION_AFTER = re.compile(
+    r"\s*(?:,\s*)?(?:if|unless|should|when|whenever|once|in\s+case|in\s+the\s+event|on\s+any|as\s+soon\s+as)\b", re.I
+)
+"""A condition right after an undated move ("semis weakness if rates spike", "energy strength should oil rally"): the
+move is the scenario's, not the data's."""
 _ITSELF = re.compile(
     r"(?:\b(?:it|its|the\s+(?:sector|fund|etf|option|index\s+fund|group|position|holding)|this\s+"
     r"(?:sector|fund|etf|option)|(?:recent\s+|its\s+)?(?:price\s+action|performance|returns?|"

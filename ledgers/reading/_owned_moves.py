@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ledgers.reading._clauses import Mention, clause_start
 from ledgers.reading._emit import Emit
 from ledgers.reading._move_nouns import np_window, presupposes
+from ledgers.reading._moves import CONDITION_AFTER
 
 _UP_ADJ = r"strong|stronger|robust|solid|powerful|positive|accelerating|improving"
 _DOWN_ADJ = r"weak|weaker|negative|poor|deteriorating|fading|declining|falling"
@@ -140,8 +141,8 @@ def read_owned_moves(text: str, add: Emit, mentions: Sequence[Mention]) -> None:
         sign = noun_sign or polar or (1 if degree else 0)
         if sign == 0:
             continue  # "recent semis momentum": which way is unsaid
-        if _unsure(text, start):
-            continue
+        if _unsure(text, start) or (CONDITION_AFTER.match(text, m.end()) and not presupposes(text, start, m.end())):
+            continue  # "strong semis momentum if rates fall": a scenario
         _emit(text, add, owners, (owners[-1].end, m.end()), start, sign, " ".join(words))
     for m in _IN_OWNERS.finditer(text):
         owners = _owners_starting_at(text, m.end(), mentions)

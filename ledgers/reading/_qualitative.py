@@ -57,7 +57,7 @@ _MOVE_WORDS = re.compile(
     r"weakened|lost|sank|been|rose|risen|gained|rallied|climbed|surged|jumped|rebounded|advanced|"
     r"firmed|strengthened|dip|drop|decline|sell-?off|pullback|pull-back|slump|slide|gain|rally|"
     r"surge|rebound|spike|run-up|run|strength|weakness|gains|advance|upswing|rise|climb|fall|outperformance|"
-    r"underperformance|positive|negative|up|down)\b",
+    r"underperformance|positive|negative|up|down|momentum)\b",
     re.I,
 )
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ledgers.test_reading_classes import read, statuses, store  # noqa: F401  (the shared fixture)
+from ledgers import VerifierConfig, extract_claims, verify_many
+from tests.ledgers.test_reading_classes import DECIDED, UNIVERSE, read, statuses, store  # noqa: F401  (the fixture)
 
 
 def _verdicts(store, text, rule=None, default=None):  # noqa: F811
@@ -123,3 +124,64 @@ def test_a_word_window_after_the_benchmark_is_the_relative_returns(store, text):
 )
 def test_a_move_named_as_a_cause_is_taken_for_a_fact(store, text, expected):  # noqa: F811
     assert _verdicts(store, text, "momentum") == expected
+
+
+# -- a set the writer defines by its holdings --------------------------------------------------------------------------
+
+
+def _held(store, text, holdings):  # noqa: F811
+    claims = extract_claims(
+        text,
+        DECIDED,
+        None,
+        UNIVERSE,
+        benchmark="SP500",
+        available_fields=sorted({f for s in store.symbols for f in store.fields(s)}),
+        default_is_certain=False,
+        holdings=holdings,
+    )
+    checked = zip(claims, verify_many(claims, store, VerifierConfig(benchmark="SP500")), strict=True)
+    return [(c.symbol, v.status) for c, v in checked if c.assertions[0].rule != "forecast"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # HEALTHCARE +3.12% 5d / +6.01% 21d; TECHNOLOGY -5.90% / -7.76%: each holding's move, never an accusation
+        (
+            "Allocates to sectors with recent strength ahead of the data.",
+            [("HEALTHCARE", "supported"), ("TECHNOLOGY", "not_verifiable")],
+        ),
+        ("Concentrated in recent winners.", [("HEALTHCARE", "supported"), ("TECHNOLOGY", "not_verifiable")]),
+        # a sign the words do not carry, a condition, an aim: no claim
+        ("Allocates to sectors with recent momentum.", []),
+        ("If sectors with recent strength fade, we cut.", []),
+        ("We will look for sectors showing strength.", []),
+    ],
+)
+def test_a_set_defined_by_the_holdings_says_each_holdings_move(store, text, expected):  # noqa: F811
+    assert _held(store, text, ["HEALTHCARE", "TECHNOLOGY"]) == expected
+
+
+def test_a_set_phrase_in_a_sentence_that_names_options_is_not_the_holdings(store):  # noqa: F811
+    text = "Utilities and staples are sectors with recent strength."
+    assert ("HEALTHCARE", "supported") not in _held(store, text, ["HEALTHCARE"])
+
+
+# -- an option's leadership; a move under a condition after it -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("XLU leadership continues.", [("UTILITIES", "supported")]),  # +2.48% 5d: 3rd of 13
+        ("XLU leadership over XLV.", []),  # a comparison, another reader's
+    ],
+)
+def test_an_options_leadership_is_read_near_the_top_and_never_accused(store, text, expected):  # noqa: F811
+    assert _verdicts(store, text, "ranking") == expected
+
+
+@pytest.mark.parametrize("text", ["XLK weakness if rates spike.", "Strong XLV momentum should the rotation continue."])
+def test_a_move_with_a_condition_after_it_is_a_scenario(store, text):  # noqa: F811
+    assert _verdicts(store, text, "momentum") == []
