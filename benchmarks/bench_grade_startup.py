@@ -62,6 +62,9 @@ httpx2.AsyncClient.send = timed_send
 def write_sends():
     with open(out + ".sends", "w") as f:
         json.dump(sends, f)
+    if len(connects) < int(os.environ["STARTUP_WAVE"]):  # a reply came before the last slot's first request: its
+        with open(out, "w") as f:  # connection was reused (a loaded machine), fewer connects than slots
+            json.dump(connects, f)
 atexit.register(write_sends)
 sys.argv = ["grader", *sys.argv[1:]]
 from grader.cli import main
@@ -125,9 +128,13 @@ def main() -> int:
     busiest = CONTESTANTS % CONCURRENCY or CONCURRENCY  # the slots started first make one call more than the rest
     print(
         f"  until the {busiest}th left (the last slot of {busiest} that make {-(-CONTESTANTS // CONCURRENCY)} calls: "
-        f"the run's end follows it by that many replies): {fig([r[busiest - 1] for r in runs])}"
+        f"the run's end follows it by that many replies): {fig([r[min(busiest, len(r)) - 1] for r in runs])}"
     )
-    print(f"  until the {CONCURRENCY}th left (every slot filled):      {fig([r[-1] for r in runs])}")
+    short = sum(len(r) < CONCURRENCY for r in runs)
+    print(
+        f"  until the {CONCURRENCY}th left (every slot filled):      {fig([r[-1] for r in runs])}"
+        + (f" ({short} run(s) reused a connection: their last new one)" if short else "")
+    )
     gaps = [slot_gaps(sends) for _, sends in outcomes]
     cpu = [statistics.median(c) * 1000 for c, _ in gaps]
     wall = [statistics.median(w) * 1000 for _, w in gaps]

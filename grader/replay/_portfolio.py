@@ -124,10 +124,15 @@ class ContestantReplay:
     def _quantities(self) -> np.ndarray:
         return self.holdings.to_numpy(float)
 
+    @cached_property
+    def _symbols(self) -> tuple[str, ...]:
+        """The holdings' columns as a tuple: read per decision, and an Arrow-backed index yields each name slowly."""
+        return tuple(self.holdings.columns)
+
     def held_at(self, row: int) -> list[tuple[str, float]]:
         """(symbol, quantity) of each position open at that day's close (quantity above 1e-9), in column order."""
         qty = self._quantities[row]
-        return [(symbol, qty[j]) for j, symbol in enumerate(self.holdings.columns) if qty[j] > 1e-9]
+        return [(symbol, qty[j]) for j, symbol in enumerate(self._symbols) if qty[j] > 1e-9]
 
 
 def _close_matrix(bundle: SeasonBundle, days: list[date], entry: date) -> pd.DataFrame:
