@@ -566,7 +566,7 @@ def extract_claims(
             has_forecast = False
             rankings = [sp for a, sp in zip(parsed.assertions, parsed.spans, strict=True) if a.rule == "ranking"]
             if holdings and not strong and not own:
-                for held in read_held_sets(sentence):
+                for held in read_held_sets(sentence, len(holdings)):
                     if any(sp[0] < held.span[1] and held.span[0] < sp[1] for sp in parsed.spans):
                         continue  # another reader read the phrase already
                     for holder in holdings:

@@ -62,10 +62,47 @@ def _unsure(text: str, start: int) -> bool:
     return _UNSURE.search(text, cuts[-1] if cuts else 0, start) is not None
 
 
-def read_held_sets(text: str) -> list[HeldSet]:
-    """The moves ``text`` says of the writer's holdings as a set."""
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_WHOLE_SET_BEFORE = re.compile(
+    r"(?:^|\b(?:to|in|into|toward|towards|on|across|favou?r\w*|targets?|targeting|prioriti[sz]\w*|allocat\w*|"
+    r"concentrat\w*|focus\w*|tilt\w*|overweight\w*|selects?|selecting|holds?|holding|owns?|buys?|buying|of|and|"
+    r"with|between|among)\s+)(?:(?:the|these|our|its|their|all|selected|chosen|held|portfolio)\s+)*"
+    r"(?:(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+)?$",
+    re.I,
+)
+"""What may stand before the set noun for it to be every holding: a verb or preposition of allocation, determiners,
+the holdings' count. An adjective ("remaining positions", "cyclical value and defensive sectors") or another count
+makes it a part of the portfolio: which part is unsaid."""
+
+
+_PART_WORDS = re.compile(
+    r"\b(?:remaining|other|rest|some|several|select|certain|part|half|smaller|satellite|core|hedges?|balance|"
+    r"residual|additional|secondary|a\s+few)\b",
+    re.I,
+)
+"""A word before the set in its clause that makes it a part of the portfolio ("The remaining positions target areas
+with ...", "the satellite sleeves with ...")."""
+
+
+def _whole_set(text: str, start: int, count: int | None) -> bool:
+    cuts = [m.end() for m in _CLAUSE_START.finditer(text, 0, start)]
+    if _PART_WORDS.search(text, cuts[-1] if cuts else 0, start):
+        return False
+    m = _WHOLE_SET_BEFORE.search(text, max(0, start - 60), start)
+    if m is None:
+        return False
+    if m["n"] is None:
+        return True
+    n = int(m["n"]) if m["n"].isdigit() else _NUMBER_WORDS[m["n"].lower()]
+    return count is not None and n == count
+
+
+def read_held_sets(text: str, count: int | None = None) -> list[HeldSet]:
+    """The moves ``text`` says of the writer's holdings as a set (``count``: how many it holds)."""
     out: list[HeldSet] = []
     for m in _HELD_SET.finditer(text):
+        if not _whole_set(text, m.start(), count):
+            continue  # "the remaining positions target areas with ...", "defensive sectors showing ...": a part
         mods, noun = (m["mods"] or "").lower(), m["noun"].lower()
         up = re.search(rf"\b(?:{_UP_MODS})\b", mods) is not None
         down = re.search(rf"\b(?:{_DOWN_MODS})\b", mods) is not None

@@ -163,6 +163,26 @@ def test_a_set_defined_by_the_holdings_says_each_holdings_move(store, text, expe
     assert _held(store, text, ["HEALTHCARE", "TECHNOLOGY"]) == expected
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The remaining positions target areas with strong relative performance.",  # a part: which one is unsaid
+        "Tilt toward cyclical and defensive sectors showing recent strength.",
+        "Concentrated in three sectors with recent strength.",  # two are held
+    ],
+)
+def test_a_set_that_is_a_part_of_the_portfolio_is_not_every_holding(store, text):  # noqa: F811
+    assert _held(store, text, ["HEALTHCARE", "TECHNOLOGY"]) == []
+
+
+def test_a_set_counted_as_the_holdings_is_every_holding(store):  # noqa: F811
+    text = "Concentrated in two sectors with recent strength."
+    assert _held(store, text, ["HEALTHCARE", "TECHNOLOGY"]) == [
+        ("HEALTHCARE", "supported"),
+        ("TECHNOLOGY", "not_verifiable"),
+    ]
+
+
 def test_a_set_phrase_in_a_sentence_that_names_options_is_not_the_holdings(store):  # noqa: F811
     text = "Utilities and staples are sectors with recent strength."
     assert ("HEALTHCARE", "supported") not in _held(store, text, ["HEALTHCARE"])
