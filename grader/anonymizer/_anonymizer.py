@@ -25,6 +25,7 @@ from grader.anonymizer._detector import (
     public_names,
 )
 from grader.anonymizer._frames import Frames, FrameSpan
+from grader.anonymizer._guard import lexicon
 from grader.anonymizer._kept_names import json_datum, other_proper_name
 from grader.anonymizer._market import market_clause
 from grader.anonymizer._models import (
@@ -39,6 +40,7 @@ from grader.anonymizer._models import (
     ScrubRecord,
     ScrubResult,
 )
+from grader.anonymizer._split_names import joined_copy, name_keys
 from grader.season import AllocationItem, Contestant, Decision, SeasonInfo
 
 _RESERVED_TOKENS = {"model", "provider", "self", "reference", "contestant", UNDISCLOSED}
@@ -168,6 +170,10 @@ class Anonymizer:
         )
         self._alias_tokens = frozenset({a.alias for a in self.assignments} | {a.alias_id for a in self.assignments})
         self._seen: dict[str, tuple[list[FrameSpan], list[Group]]] = {}  # text -> its frames and name groups
+        self._split_keys = name_keys(
+            [w for f in lexicon().values() for w in (*f.names, *f.lines)]
+            + [v for c in contestants for v in identity_values(c)]
+        )
 
     @classmethod
     def for_contestants(cls, contestants: Iterable[Contestant], seed: str, allowlist: Iterable[str] = ()) -> Anonymizer:
@@ -245,7 +251,39 @@ class Anonymizer:
         """Replace every identity in ``text``; ``contestant_id`` is the author (breaks ties when a model
         mention fits several contestants that share a model). Scrubbing is idempotent: a replacement changes the
         context of the names around it (a new authorship frame, a clause that now reads otherwise), so passes run
-        until one finds nothing more (at most four), and every replacement points into ``text``."""
+        until one finds nothing more (at most four), and every replacement points into ``text``. A name split by
+        emphasis or a line break ("*Lla*ma", "Deep-\\nSeek") is read joined (``_split_names.py``)."""
+        joined = joined_copy(text, self._split_keys)
+        if joined is None:
+            return self._scrub_passes(text, contestant_id)
+        fixed, index = joined
+        return self._mapped_back(text, self._scrub_passes(fixed, contestant_id), index)
+
+    @staticmethod
+    def _mapped_back(text: str, result: ScrubResult, index: list[int]) -> ScrubResult:
+        """``result`` (a scrub of a joined copy of ``text``) with its spans mapped back into ``text`` through
+        ``index`` (each character of the copy -> its offset in ``text``)."""
+
+        def span(start: int, end: int) -> tuple[int, int]:
+            a = index[start] if start < len(index) else len(text)
+            return a, (index[end - 1] + 1 if end > start else a)
+
+        out: list[str] = []
+        replacements: list[Replacement] = []
+        pos = 0
+        for r in result.replacements:
+            a, b = span(r.start, r.end)
+            out += [text[pos:a], r.replacement]
+            replacements.append(r.model_copy(update={"start": a, "end": b, "original": text[a:b]}))
+            pos = b
+        out.append(text[pos:])
+        kept = []
+        for k in result.kept:
+            a, b = span(k.start, k.end)
+            kept.append(k.model_copy(update={"start": a, "end": b, "original": text[a:b]}))
+        return ScrubResult(text="".join(out), replacements=replacements, kept=kept)
+
+    def _scrub_passes(self, text: str, contestant_id: str | None = None) -> ScrubResult:
         result = self._scrub_once(text, contestant_id)
         for _ in range(3):
             if not result.replacements:

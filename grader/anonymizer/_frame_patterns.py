@@ -36,6 +36,10 @@ _ROLE = (
 )
 
 
+_VARIANT_WORD = (
+    r"(?i:nano|mini|turbo|flash|lite|pro|fast|large|small|medium|max|plus|ultra|heavy|thinking|instruct|chat|coder)"
+)
+"""A variant word of a model line ("Turbo", "Flash", "mini")."""
 _SPEAKER_ROLE = r"(?:desk|team|bot|agent|assistant|trading\s+\w+|system|trader)\b"
 _PRODUCT_EVENT = (
     r"[^.;\n]{0,40}?\b(?:ships|shipped|shipping|launch\w*|rolled|rolls|rolling|released|arrives|arrived|integrat\w*|"
@@ -104,7 +108,8 @@ def frame_patterns(
     speech = (
         r"(?:here|speaking|writing|signing(?:\s+off)?|reporting|suggest(?:s|ed)?|thinks?|thought|recommend(?:s|ed)?|"
         r"advised|concluded|says|said|calls?|notes?|"
-        r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->)"
+        r"view|take|call|verdict|output|trace|reasoning|analysis|desk|signal|pick|log|→|->|"
+        r"(?:观点|看法|点评|判断|見解|見方)(?=\s*[:：]))"
     )
     # frames that say who speaks by themselves (no first person needed)
     inherent: list[tuple[str, T]] = [
@@ -131,6 +136,73 @@ def frame_patterns(
             ),
         ),
         ("label", make(rf"(?i)[@#](?P<who>\w*{ident}\w*)")),
+        # the first person set beside its name in other languages: "Nous, chez Mistral AI, aimons ...", "Moi,
+        # Mistral, je ...", "Wir bei Meta, ...", "Nosotros en Google, ..." (a pronoun, a comma or a preposition of
+        # place, the name, a comma)
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?<![\w'\u2019])(?:nous|moi|nosotros|yo|wir|noi|io|n[óo]s|eu)[ \t]*(?:,[ \t]*)?(?:(?:chez|en|bei|presso|"
+                rf"em|na|no|da)[ \t]+)?(?P<who>{ident}(?:[ \t][\w.\-]+){{0,2}}?)[ \t]*,(?=[ \t])"
+            ),
+        ),
+        # a data record's key for which line or build the text came from, its value a name: '"line":"grok"',
+        # "series: gemini", "base_model=qwen3" (a key that holds a name only where a model wrote the record)
+        (
+            "label",
+            make(
+                rf"(?i)(?<![\w-])[\"']?(?:line|model[_\-]?line|series|backbone|base[_\-]?model|checkpoint|variant|build)"
+                rf"[\"']?[ \t]*[:=][ \t]*[\"']?(?P<who>{ident}[^\s\"',;}}|]{{0,30}})(?=[ \t]*(?:[\"',;}}|\n]|$))"
+            ),
+        ),
+        # a denial that names the line, and the plain build the author is instead: "Not a Llama 3 fine-tune: this
+        # is stock Llama 4", "Not the R1 reasoner, just plain V3 chat", "not some Gemini distill"
+        (
+            "self_reference",
+            make(
+                rf"(?im)(?:^|(?<=[.!?:;]\s))[ \t]*(?:(?:I'm|I\s+am|this\s+is|it's)[ \t]+)?not[ \t]+(?:a|an|the|some)[ \t]+"
+                rf"(?P<who>{ident}(?:[ \t][\w.\-]+){{0,1}}?)[ \t\-]+(?:fine-?tune|finetune|distill\w*|variant|reasoner|"
+                rf"build|checkpoint|version|release|instruct|chat|model)\b"
+            ),
+        ),
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?:\bthis\s+is|\bit's|\bjust|\bonly)[ \t]+(?:(?:the|a|an)[ \t]+)?(?:plain|stock|vanilla|unmodified|"
+                rf"raw|default)[ \t]+(?P<who>{ident}(?:[ \t]+(?:from|by)[ \t]+{ident})?)"
+                rf"(?=[ \t]*(?:chat|instruct|base|weights|checkpoint|build|model|[.,;:!)]|$))"
+            ),
+        ),
+        # a model host's path naming the model: "huggingface.co/meta-llama/Llama-4-Scout-17B", "github.com/deepseek-ai/
+        # DeepSeek-V3", "ollama.com/library/qwen3" (the path from its first segment with a name to its end: a model id)
+        (
+            "label",
+            make(
+                rf"(?i)(?<![\w.@])(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co|github\.com|ollama\.com|openrouter\.ai|"
+                rf"replicate\.com|modelscope\.cn|kaggle\.com/models)/(?:[\w.\-~%]+/)*?"
+                rf"(?P<who>[\w.\-~%]*?{ident}[^\s)\]>\"',;]*)"
+            ),
+        ),
+        # where the weights come from, said in a line of its own with no subject: "Weights from MSL (ex-FAIR).",
+        # "Checkpoint by Google DeepMind;" ("Weights from Meta were downloaded 1B times" goes on: news)
+        (
+            "self_reference",
+            make(
+                rf"(?im)(?:^|(?<=[.!?]\s))[ \t]*(?:(?:my|our|the)[ \t]+)?(?:weights|checkpoint|base[ \t]+model|training|"
+                rf"pre-?training|fine-?tuning)[ \t]+(?:from|by|at|of)[ \t]+(?:the[ \t]+)?(?P<who>{ident}"
+                rf"(?:[ \t]*\([^)\n]{{0,30}}\))?)(?=[ \t]*(?:[.;:]|$))"
+            ),
+        ),
+        # a link whose host names a lab, with its scheme or a path: "https://aistudio.google.com/app/...",
+        # "deepmind.google/models", "api.deepseek.com/v1" (where the text was made; a bare host in the news,
+        # "traffic to chatgpt.com rose", has neither)
+        (
+            "label",
+            make(
+                rf"(?i)(?:\bhttps?://(?P<who>(?:[\w\-]+\.)*?{ident}(?:\.[\w\-]+)*\.[a-z]{{2,}}(?:/[^\s)\]>\"',;]*)?)|"
+                rf"(?<![\w.@/])(?P<who2>(?:[\w\-]+\.)*?{ident}(?:\.[\w\-]+)*\.[a-z]{{2,}}/[^\s)\]>\"',;]*))"
+            ),
+        ),
         # a sign-off line: "-- grok, long NVDA", "— claude, anthropic" (a dash opens the line, the name follows; not
         # a possessive, which is news: "— Meta's capex ...")
         (
@@ -507,6 +579,18 @@ def frame_patterns(
             make(
                 rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
                 rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b"
+            ),
+        ),
+        # a line opened by its speaker named with more than a name, then "here" and a mark: a variant of a line
+        # ("Turbo tier of Qwen here:", "The Flash build of Gemini here, ...") or a handle's own model ("@MistralAI's
+        # Large 2 here |"); the whole phrase is the author's name ("Mistral's deal here:" has no variant: news)
+        (
+            "signature",
+            make(
+                rf"(?im)^[^\w\n@#]{{0,4}}(?P<who>(?:(?:the|a)[ \t]+)?(?:{_VARIANT_WORD}|(?-i:[A-Z][\w.\-]*))[ \t]+"
+                rf"(?:tier|build|variant|version|edition|flavou?r|release|checkpoint|size)[ \t]+of[ \t]+(?:the[ \t]+)?"
+                rf"{ident}|[@#]\w*?{ident}\w*['\u2019]s(?:[ \t]+{_SPEAKER_TAIL}){{1,3}}?)[ \t]+here[ \t]*"
+                rf"(?=[:|,(\u2014\u2013]|-[ \t])"
             ),
         ),
         (

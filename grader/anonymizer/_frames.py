@@ -82,6 +82,11 @@ _FRAME_TAIL = re.compile(
 """What describes the same author right after a frame: "(OpenAI)", "researchers at Meta", ", a Google DeepMind
 model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell,
 nor a full stop: "built by OpenAI. Separately, ..." ends at the name)."""
+_SPEAKER_AFTER = re.compile(
+    r"(?:[ \t]+(?:model|assistant|agent|app|desk|bot|team|here))?[ \t]*:[ \t]*"
+    r"(?P<w>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=[ \t]+[a-z])"
+)
+"""A capitalised word right after a frame's colon, before a lower-case verb: the speaker of what follows."""
 _KEY_LINE = re.compile(r"(?im)^[ \t]*(?:[\w-]{2,30}(?:[ \t]+by)?[ \t]*:[^\n]*|(?:[\w.-]{1,40}=[^\s=]*[ \t]*)+)$")
 """A line that is one key and its value ("Signed-off-by: Llama 3.3 <llama@meta.com>", "author: gpt-5 (OpenAI)"),
 or only ``key=value`` pairs ("DASHSCOPE_API_KEY=*** MODEL=qwen-plus")."""
@@ -519,6 +524,12 @@ class Frames:
             if tail and (self.ident_scan.search(tail.group(0)) or self._public_name.search(tail.group(0))):
                 tails.append(FrameSpan(f.start, tail.end(), f.kind))
         found += tails
+        # a sibling line named by an ordinary word, speaking right after a frame's colon: "Posted from the Meta AI
+        # assistant: Scout likes CMG" ("...: Maverick Capital likes CMG" names a fund: a capital follows)
+        for f in list(found):
+            speaker = _SPEAKER_AFTER.match(text, f.end)
+            if speaker is not None and speaker.group("w") in self._ordinary:
+                found.append(FrameSpan(speaker.start("w"), speaker.end("w"), "self_reference"))
         # in a sentence the author describes itself in, every other identity name in the same piece goes too
         # ("I'm Haiku, the fast Claude model"), unless the piece reports market news ("..., but Anthropic expanded
         # its Google Cloud TPU commitment", "I think Meta's Reality Labs losses ($4.4 billion ...)": a sum of money

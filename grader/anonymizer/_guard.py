@@ -123,6 +123,14 @@ _VARIANT_OF_SCRUBBED = re.compile(
 """A variant word left before a scrubbed model ("the nano variant of [model]"): it still says which model wrote."""
 
 
+_SCRUBBED_TAIL = re.compile(
+    r"(?i)\u2060\s*(?:['\u2019]s\s+)?(?:large|medium|small|mini|nano|pro|max|plus|turbo|flash|lite|ultra|heavy)"
+    r"[\s\-]?v?\d{1,2}(?:\.\d{1,2})?(?![\w.%])"
+)
+"""A variant and version left right after what the scrubber replaced ("@[undisclosed] Large 2 here", "[model]'s Pro
+2.5"): they still say which model wrote."""
+
+
 def _product_before(text: str, start: int) -> bool:
     """Whether a product may stand right before the version at ``start`` ("iPhone 17 Pro", "Google's 2.5 Pro", "the
     new 17 Pro"): any word right before it but a function word."""
@@ -188,6 +196,10 @@ class LeakGuard:
             for w in (*f.names, *f.lines)
             if len(re.sub(r"[^a-z]", "", w.lower())) >= 4
         }
+        # every name by its letters alone, for a name broken by emphasis or a line break ("*Lla*ma", "Deep-\nSeek")
+        self._whole = {
+            re.sub(r"[\W_]+", "", w.lower()): w for f in lex.values() for w in (*f.names, *f.lines) if len(w) >= 2
+        }
         public = fam.public if fam else frozenset()
         family_words = [w for w in ((*fam.names, *fam.lines) if fam else ()) if w not in ordinary and w not in public]
         family_words += [w for w in model_words if w.lower() not in {x.lower() for x in ordinary}]
@@ -224,6 +236,14 @@ class LeakGuard:
                     rf"(?:\s*\([^)]{{0,40}}\))?\s*(?:here|speaking|signing|reporting|suggests?|thinks?|"
                     rf"recommends?|says|calls?|notes?|view|take|call|verdict|output|trace|reasoning|"
                     rf"analysis|desk|→|->|:|\|)"
+                ),
+            ),
+            (
+                "speaker",  # a variant of a line, or a handle's own model, opening a line: "Turbo tier of Qwen here:"
+                (
+                    rf"(?im)^[^\w\n]{{0,4}}(?:(?:the|a)\s+)?[\w.\-]+\s+(?:tier|build|variant|version|edition|"
+                    rf"flavou?r|release|checkpoint|size)\s+of\s+(?:the\s+)?{ident}[\w.\-]*\s+here\b|"
+                    rf"^[^\w\n]{{0,4}}[@#]\w*{ident}\w*['\u2019]s(?:\s+[\w.\-]+){{1,3}}?\s+here\b"
                 ),
             ),
             (
@@ -361,6 +381,47 @@ class LeakGuard:
                 rf"(?im)(?:^|[.!?]\s+)\s*(?:typed|sent|posted|written|composed|drafted|answered|replied)\s+"
                 rf"(?:in|from|via|through|on|with)\s+(?:the\s+|my\s+)?{ident}",
             ),
+            # the first person beside its name in other languages: "Nous, chez Mistral AI,", "Moi, Mistral, je"
+            (
+                "authorship",
+                rf"(?i)(?<![\w'\u2019])(?:nous|moi|nosotros|yo|wir|noi|io|n[óo]s|eu)\s*,?\s*(?:(?:chez|en|bei|presso|em|na|no|"
+                rf"da)\s+)?{ident}(?:\s[\w.\-]+){{0,2}}?\s*,",
+            ),
+            # a record's key for the line or build it came from: '"line":"grok"', "series: gemini"
+            (
+                "key",
+                rf"(?im)[\"'](?:line|model[_-]?line|series|backbone|base[_-]?model|checkpoint|variant|build)[\"']\s*:\s*"
+                rf"[\"']\s*{ident}|^\s*(?:line|model[_-]?line|series|backbone|base[_-]?model|checkpoint|variant|"
+                rf"build)\s*[:=]\s*{ident}[^\s,;]*\s*$",
+            ),
+            # a denial naming the line, and the plain build the author is instead: "Not the R1 reasoner, just plain V3"
+            (
+                "authorship",
+                rf"(?im)(?:^|[.!?:;]\s+)\s*(?:(?:I'm|I\s+am|this\s+is|it's)\s+)?not\s+(?:a|an|the|some)\s+{ident}"
+                rf"(?:\s[\w.\-]+)?[\s\-]+(?:fine-?tune|finetune|distill\w*|variant|reasoner|build|checkpoint|version|"
+                rf"release|instruct|chat|model)\b|"
+                rf"\b(?:this\s+is|it's|just|only)\s+(?:(?:the|a|an)\s+)?(?:plain|stock|vanilla|unmodified|raw|default)"
+                rf"\s+{ident}(?=\s*(?:chat|instruct|base|weights|checkpoint|build|model|from|by|[.,;:!)]|$))",
+            ),
+            # where the weights come from, in a line of its own with no subject: "Training at MSL.", "Weights by GDM;"
+            (
+                "authorship",
+                rf"(?im)(?:^|[.!?]\s+)\s*(?:(?:my|our|the)\s+)?(?:weights|checkpoint|base\s+model|training|pre-?training|"
+                rf"fine-?tuning)\s+(?:from|by|at|of)\s+(?:the\s+)?{ident}(?:\s*\([^)\n]{{0,30}}\))?\s*(?:[.;:]|$)",
+            ),
+            # a model host's path naming the model: "huggingface.co/meta-llama/Llama-4-Scout-17B"
+            (
+                "key",
+                rf"(?i)\b(?:huggingface\.co|hf\.co|github\.com|ollama\.com|openrouter\.ai|replicate\.com|modelscope\.cn|"
+                rf"kaggle\.com/models)/[^\s)\]>\"']*?{ident}",
+            ),
+            # a link whose host names a lab, with its scheme or a path: "https://aistudio.google.com/app/x",
+            # "deepmind.google/models"
+            (
+                "key",
+                rf"(?i)\bhttps?://(?:[\w-]+\.)*?{ident}(?:\.[\w-]+)*\.[a-z]{{2,}}|"
+                rf"(?<![\w.@/])(?:[\w-]+\.)*?{ident}(?:\.[\w-]+)*\.[a-z]{{2,}}/",
+            ),
             # a request to a lab's API host: "POST dashscope.aliyuncs.com/...", "https://api.mistral.ai/v1"
             (
                 "key",
@@ -418,6 +479,7 @@ class LeakGuard:
                 self._seen[word] = out
             return out
 
+        text = _BROKEN.sub(self._unbreak, text)  # "*Lla*ma", "**Gem**ini", "Gr-\nok", "通义\n千问"
         text = _SPACED.sub(self._join_letters, text)  # "g r o k", "Q w e n  M a x", "G.P.T.", "d-e-e-p-s-e-e-k"
         text = _MIXED.sub(self._unleet, text)  # "G00gle", "Cl@ude", "d33pseek", "Llam4"
         text = _SPLIT.sub(lambda m: self._joined.get(re.sub(r"[^a-z]", "", m.group(0).lower()), m.group(0)), text)
@@ -439,6 +501,16 @@ class LeakGuard:
         ):
             return f"{first} {rest}" + joined[len(first) + len(rest) :]  # "a G.P.T. model": an article, then a name
         return joined
+
+    def _unbreak(self, m: re.Match[str]) -> str:
+        """A name broken by emphasis inside the word or by a line break, written whole (anything else as it was)."""
+        word = m.group(0)
+        if not word[0].isascii():  # a run of a script without spaces: a name across the break ("深度\n求索的")
+            joined = re.sub(r"\s+", "", word)
+            parts = re.split(r"\s+", word)
+            spans = [k for k in self._whole if not k.isascii() and k in joined and not any(k in p for p in parts)]
+            return joined if spans else word
+        return self._whole.get(re.sub(r"[\W_]+", "", word.lower()), word)
 
     def _unleet(self, m: re.Match[str]) -> str:
         word = m.group(0)
@@ -481,6 +553,7 @@ class LeakGuard:
         ]
         out += [f"a name in a path: {m.group(0)!r}" for m in self._in_path.finditer(clean)]
         out += [f"a variant word of a scrubbed model: {m.group(0)!r}" for m in _VARIANT_OF_SCRUBBED.finditer(text)]
+        out += [f"a variant and version after a scrubbed name: {m.group(0)!r}" for m in _SCRUBBED_TAIL.finditer(clean)]
         out += [f"the first person plural by its model line: {m.group(0)!r}" for m in self._we_plural.finditer(clean)]
         for m in _SEAT_APP.finditer(clean) if " app" in clean else ():
             if re.search(r"(?i)\bto\s+you\b", m.group(0)) or re.search(_SPEAKS, _sentence_of(clean, m.start())):
@@ -646,6 +719,11 @@ _SPACED = re.compile(r"(?<![\w.\-])(?:[A-Za-z](?: {1,2}|\.|-|_)){2,}[A-Za-z]\.?(
 _MIXED = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$])")
 """A word of letters mixed with the digits or signs that stand for them ("G00gle", "Cl@ude", "M1stral")."""
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
+_BROKEN = re.compile(
+    r"(?<![^\W\d_])[^\W\d_]+(?:(?:\*+|~~|-\s*\n\s*)[^\W\d_]+)+(?![^\W\d_])|"
+    r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+(?:\s*\n\s*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+)+"
+)
+"""Letters broken apart by emphasis or a line break, which may hide a name ("*Lla*ma", "Deep-\\nSeek", "通义\\n千问")."""
 _SPLIT = re.compile(r"(?<![\w])[A-Za-z]{2,}[\-_.][A-Za-z]{2,}(?![\w])")
 """Words a name was split into ("deep-seek", "Open AI", "x.ai")."""
 
