@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -82,64 +81,12 @@ class Prewarm:
         try:
             people = _queries.run_contestants(run_id, url)
             if people:
-                VIEWS.wait_idle()
                 _nav.contestant_risk_table(people[0].row_id, url)  # fills the season's risk statistics
         except Exception:  # noqa: BLE001 - warming is best effort: the page computes (and reports) it itself
             return
 
 
-class Views:
-    """The page views (script runs) in progress in this server process. The warm-up works in small steps (a
-    contestant at a time) and waits while a view runs, and a moment after: it shares the GIL with the server's own
-    threads, and a view's script run and the messages and files the browser then asks for waited for it (a first
-    visit during the warm-up took about a second longer)."""
-
-    #: After a view's script run: the browser still asks for the page's messages and files
-    GRACE_SECONDS = 0.3
-    #: The longest a warm-up step waits: on a server always busy, the warm-up still goes on
-    MAX_WAIT_SECONDS = 2.0
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._running = 0
-        self._last_end = 0.0
-
-    def started(self) -> None:
-        with self._lock:
-            self._running += 1
-
-    def finished(self) -> None:
-        with self._lock:
-            self._running = max(0, self._running - 1)
-            self._last_end = time.monotonic()
-
-    def busy(self) -> bool:
-        with self._lock:
-            return self._running > 0 or time.monotonic() - self._last_end < self.GRACE_SECONDS
-
-    def wait_idle(self) -> float:
-        """Wait until no view runs (at most :data:`MAX_WAIT_SECONDS`); the seconds waited."""
-        start = time.monotonic()
-        while self.busy() and time.monotonic() - start < self.MAX_WAIT_SECONDS:
-            time.sleep(0.02)
-        return time.monotonic() - start
-
-
-#: This server process's page views (``console/app.py`` marks each script run)
-VIEWS = Views()
-
-
 def _run_facts(url: str, run_id: str) -> dict[str, dict[str, Any]]:
-    """Every contestant's process facts: a trading season's one contestant at a time (its replay and risk facts are
-    kept per contestant: ``grader.reporting._bundles``), waiting while a page view runs (:data:`VIEWS`)."""
     from grader.reporting import run_process_facts
 
-    VIEWS.wait_idle()
-    keys = [c.key for c in _queries.run_contestants(run_id, url)]
-    first = run_process_facts(run_id, url, contestants=set(keys[:1]))  # loads the season bundle and its market
-    if any(f.get("format") == "trading" for f in first.values()):
-        for key in keys[1:]:
-            VIEWS.wait_idle()
-            run_process_facts(run_id, url, contestants={key})
-    VIEWS.wait_idle()
     return run_process_facts(run_id, url)  # loads and keeps the bundle and its replays

@@ -23,13 +23,13 @@ import sys
 
 #: Streamlit options every console server runs with (see the module's docstring); a command line may override them
 RUN_OPTIONS = ("--runner.magicEnabled", "false", "--runner.postScriptGC", "false")
-#: Seconds a thread waiting for the GIL waits before the running thread is made to hand it over (Python's default: 5 ms)
-SWITCH_INTERVAL = 0.001
 
 
 def import_pages() -> None:
     """Import what the pages and their first reads import (the same modules a first page view would load)."""
     importlib.import_module("pyarrow")  # every data grid (no type stubs: imported by name)
+    from matplotlib.backends import backend_agg  # noqa: F401 - matplotlib, loaded before the server answers
+
     import console._queries  # noqa: F401
     import console._ui  # noqa: F401
     import console._writes  # noqa: F401
@@ -45,7 +45,6 @@ def main(argv: list[str]) -> int:
     from console import _prewarm
 
     _prewarm.BUILD_AUDITS = True  # a warmed run's audit report is built ahead, in its niced worker process
-    sys.setswitchinterval(SWITCH_INTERVAL)
     gc.collect()
     gc.freeze()  # what is loaded now lives as long as the server: no collection scans it again
     given = {arg.split("=", 1)[0] for arg in argv}

@@ -15,7 +15,6 @@ if str(ROOT) not in sys.path:  # `streamlit run console/app.py` puts only consol
 
 import streamlit as st  # noqa: E402
 
-from console._prewarm import VIEWS  # noqa: E402
 from console._state import link_params, sync_from_url  # noqa: E402
 from console._ui import new_view, prewarm_server, sidebar_run_picker, sidebar_sign_in  # noqa: E402
 
@@ -30,22 +29,18 @@ PAGES = [
     st.Page("views/runs.py", title="Runs", icon=":material/compare_arrows:"),
 ]
 
-VIEWS.started()  # the background warm-up waits while a page view runs
+# the sidebar's page links are drawn here (not by st.navigation): each carries its page's state in its query string,
+# so a page switch is one browser history entry and Back returns to the previous view
+new_view()
+page = st.navigation(PAGES, position="hidden")
+sync_from_url(page.title)  # a reload, a followed link, Back/Forward: run, contestant, item, filters from the URL
+links = st.sidebar.container()
+run = sidebar_run_picker()  # above the sign-in box: what every page shows
+sidebar_sign_in()
+with links:
+    for target in PAGES:
+        st.page_link(target, query_params=link_params(target.title))
 try:
-    # the sidebar's page links are drawn here (not by st.navigation): each carries its page's state in its query
-    # string, so a page switch is one browser history entry and Back returns to the previous view
-    new_view()
-    page = st.navigation(PAGES, position="hidden")
-    sync_from_url(page.title)  # a reload, a followed link, Back/Forward: run, contestant, item, filters from the URL
-    links = st.sidebar.container()
-    run = sidebar_run_picker()  # above the sign-in box: what every page shows
-    sidebar_sign_in()
-    with links:
-        for target in PAGES:
-            st.page_link(target, query_params=link_params(target.title))
-    try:
-        page.run()
-    finally:  # after the page: its own work comes first (a first view does not share the CPU with the warm-up)
-        prewarm_server(run)
-finally:
-    VIEWS.finished()
+    page.run()
+finally:  # after the page: its own work comes first (a first view does not share the CPU with the warm-up)
+    prewarm_server(run)
