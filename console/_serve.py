@@ -28,7 +28,7 @@ RUN_OPTIONS = ("--runner.magicEnabled", "false", "--runner.postScriptGC", "false
 def import_pages() -> None:
     """Import what the pages and their first reads import (the same modules a first page view would load)."""
     importlib.import_module("pyarrow")  # every data grid (no type stubs: imported by name)
-    from matplotlib.backends import backend_agg  # noqa: F401 - the contestant page's chart
+    from matplotlib.backends import backend_agg  # noqa: F401 - matplotlib, loaded before the server answers
 
     import console._queries  # noqa: F401
     import console._ui  # noqa: F401

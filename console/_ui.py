@@ -164,14 +164,14 @@ def contestant_nav(url: str, contestant_row_id: int) -> _nav.NavResult:
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
-def nav_chart(url: str, contestant_row_id: int, blind: Blind) -> bytes | None:
-    """The contestant's NAV against the benchmark with its trades marked, as a PNG (None when there is no NAV)."""
+def nav_chart(url: str, contestant_row_id: int, blind: Blind) -> str | None:
+    """The contestant's NAV against the benchmark with its trades marked, as an SVG (None when there is no NAV)."""
     nav = contestant_nav(url, contestant_row_id)
     if not nav.available or nav.frame is None:
         return None
     timeline = decision_timeline(url, contestant_row_id, blind)
     trade_dates = [d.date() for d in timeline.loc[timeline["trades"] > 0, "decided_at"]] if len(timeline) else []
-    return _nav.nav_chart_png(nav.frame, trade_dates)
+    return _nav.nav_chart_svg(nav.frame, trade_dates)
 
 
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)

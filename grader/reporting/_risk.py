@@ -106,8 +106,15 @@ def run_risk_evidence(run_id: str, db_url: str | None = None, *, pending: bool =
 def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> tuple[pd.DataFrame, list[str]]:
     """One contestant's risk facts per decision (point-in-time) and its season risk lines (outcomes of a trading
     season; a rounds season has none), for the console's contestant page."""
-    from grader.reporting._bundles import cached_bundle, cached_interval, cached_market, cached_replays
-    from grader.risk import contestant_risk, season_risk
+    from grader.reporting._bundles import (
+        cached_bundle,
+        cached_contestant_risks,
+        cached_interval,
+        cached_market,
+        cached_replays,
+        cached_risk_basis,
+    )
+    from grader.risk import contestant_risk
 
     with session_scope(db_url) as s:
         c = s.get(ContestantRow, contestant_row_id)
@@ -119,12 +126,18 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
         source, key = season.source_path, c.contestant_key
     bundle = cached_bundle(source)
     replay = cached_replays(bundle).get(key)
-    risk = contestant_risk(
-        bundle,
-        key,
-        market=cached_market(bundle),
-        horizon=cached_interval(bundle),
-        nav=replay.nav if replay is not None else None,
+    # a trading season's are computed once per bundle and kept (the console's warm-up computes every contestant's)
+    risks = cached_contestant_risks(bundle)
+    risk = (
+        risks[key]
+        if key in risks
+        else contestant_risk(
+            bundle,
+            key,
+            market=cached_market(bundle),
+            horizon=cached_interval(bundle),
+            nav=replay.nav if replay is not None else None,
+        )
     )
     rows = []
     for d in risk.decisions:
@@ -149,6 +162,6 @@ def contestant_risk_table(contestant_row_id: int, db_url: str | None = None) -> 
         )
     lines: list[str] = []
     if replay is not None:
-        outcome = season_risk(bundle, {key: replay}, market=cached_market(bundle)).get(key)
-        lines = outcome.lines() if outcome is not None else []
+        basis = cached_risk_basis(bundle, replay)  # the season's baselines, shared by its contestants
+        lines = basis.contestant(replay).lines() if basis is not None else []
     return pd.DataFrame(rows), lines

@@ -166,3 +166,41 @@ def test_the_leaderboards_show_each_contestants_var_and_cvar(tmp_path, monkeypat
     out = CliRunner().invoke(app, ["leaderboard", "--run", "cb"], env={"COLUMNS": "400"})
     assert out.exit_code == 0, out.output
     assert "CVaR95" not in out.output
+
+
+def test_the_contestant_page_reads_the_risk_facts_the_process_facts_computed(tmp_path):
+    """Issue 33: the console's warm-up computes every contestant's risk facts for the process facts (their means); the
+    contestant page's risk table reads those (not computed again), and its outcome lines measure against the season's
+    baselines computed once: the same table and lines as computed afresh."""
+    from sqlalchemy import select
+
+    from grader.reporting import contestant_risk_table, run_process_facts
+    from grader.reporting._bundles import (
+        cached_bundle,
+        cached_contestant_risks,
+        cached_interval,
+        cached_market,
+        cached_replays,
+    )
+    from grader.risk import contestant_risk, season_risk
+    from grader.storage import ContestantRow, session_scope
+
+    season, db = _every_fifth_session(tmp_path)
+    facts = run_process_facts("r", db)
+    bundle = cached_bundle(season)
+    risks = cached_contestant_risks(bundle)
+    assert sorted(risks.computed) == sorted(facts) and len(facts) > 1
+    kept = {key: risks[key] for key in facts}
+    with session_scope(db) as s:
+        rows = {c.contestant_key: c.id for c in s.scalars(select(ContestantRow))}
+    replays = cached_replays(bundle)
+    for key, row_id in rows.items():
+        table, lines = contestant_risk_table(row_id, db)
+        assert risks[key] is kept[key]  # read, not computed again
+        fresh = contestant_risk(
+            bundle, key, market=cached_market(bundle), horizon=cached_interval(bundle), nav=replays[key].nav
+        )
+        assert table["VaR95 1d"].tolist() == [d.var_1d.var if d.var_1d else None for d in fresh.decisions]
+        assert table["CVaR95 horizon"].tolist() == [d.var_h.cvar if d.var_h else None for d in fresh.decisions]
+        outcome = season_risk(bundle, {key: replays[key]}, market=cached_market(bundle))[key]
+        assert lines == outcome.lines() and lines
