@@ -17,7 +17,9 @@ the rules of the morning of 2026-11-27 (holdout8 opened whole, ``test_standalone
 guard, 10/200 altered; after the morning's rules, written on holdout8 only: 34/136, 14, 10/200; odd ids 17/68, 8, 8/100, read to write rules; even ids 17/68, 6, 2/100, held out); after the rules of
 ``test_holdout9_classes.py``: odd ids 12/68, 5, 3/100; even ids 16/68, 6, 2/100; holdout5 7/136, 1, 14/200. After
 the rules of ``test_split_and_link_classes.py`` (written on holdout9's odd ids): odd ids 0/68, 0, 3/100; even ids (held
-out, counted only) 14/68, 5, 2/100; holdout 3/80, 0, 5/119; dev4 33/152, 7, 4/104.
+out, counted only) 14/68, 5, 2/100; holdout 3/80, 0, 5/119; dev4 33/152, 7, 4/104. ``holdout10`` (never read; identity carried by
+structure and decoration): first, on the code of 880eba3, 54/136, 20 past the guard, 9/200 altered; after those rules
+49/136, 17, 9/200.
 Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def _guard(out, author):
         ("holdout7", 13, 6),
         ("holdout8", 2, 1),
         ("holdout9", 14, 5),
+        ("holdout10", 49, 9),
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -75,6 +78,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("holdout7", 0.97, 0.21),
         ("holdout8", 0.99, 0.16),
         ("holdout9", 0.98, 0.11),
+        ("holdout10", 0.88, 0.24),
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -111,6 +115,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("holdout7", 2),
         ("holdout8", 0),
         ("holdout9", 5),
+        ("holdout10", 17),
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
