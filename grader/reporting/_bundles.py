@@ -76,7 +76,7 @@ def cached_risk_basis(bundle: Any, replay: Any) -> Any:
     """What a contestant's risk outcome is measured against (``grader.risk.SeasonRiskBasis``: the classical
     baselines, the benchmark path, the investor profile; None for a rounds season), which depends only on its
     replay's NAV dates: once per cached bundle and dates, so every contestant of a season shares it."""
-    from grader.risk._outcome import SeasonRiskBasis
+    from grader.risk import SeasonRiskBasis
 
     days = tuple(replay.nav.index)
     name = f"risk_basis:{len(days)}:{days[0] if days else ''}:{days[-1] if days else ''}:{hash(days)}"

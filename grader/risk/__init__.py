@@ -13,7 +13,7 @@ from grader.risk._correlation import (
 )
 from grader.risk._facts import ContestantRisk, DecisionRisk, SeasonRiskFacts, contestant_risk, season_risk_facts
 from grader.risk._market import decision_interval, season_market
-from grader.risk._outcome import SeasonRisk, StressResult, season_risk
+from grader.risk._outcome import SeasonRisk, SeasonRiskBasis, StressResult, season_risk
 from grader.risk._profiles import PRESETS, ProfileCheck, check_profile, season_profile
 from grader.risk._stress import PathInWindow, StressWindow, max_drawdown, path_in_window, stress_windows
 from grader.risk._var import (
@@ -39,6 +39,7 @@ __all__ = [
     "PathInWindow",
     "ProfileCheck",
     "SeasonRisk",
+    "SeasonRiskBasis",
     "SeasonRiskFacts",
     "StressResult",
     "StressWindow",
