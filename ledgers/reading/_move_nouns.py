@@ -26,22 +26,6 @@ _PRESUPPOSING_BEFORE = re.compile(
     r"(?:(?:the|its|their|this|that)\s+)?$",
     re.I,
 )
-_GIVEN_LEAD = re.compile(r"\b(?:after|following|despite)\s+(?:(?:a|an|the)\s+)?$", re.I)
-"""A move after "after / following / despite" with a modifier ("after strong rally", "despite recent pullback") is
-taken for given: the move of the one option its clause names before it, else of the clause's subject (inferred: checked,
-never contradicted)."""
-
-
-_OPENS_CLAUSE = re.compile(r"\W*(?:(?:the|a|an|our|its)\s+)?", re.I)
-_SUBJECT_NEXT = re.compile(
-    rf"(?:['\u2019]s)?\s+(?:{_MOVE_NOUNS_UP}|{_MOVE_NOUNS_DOWN}|reversal|profit-taking|mean[\s-]reversion|is|are|was|"
-    r"were|has|have|had|remains?|looks?|trades?|sees|saw|could|may|might|can|would|should|will)\b",
-    re.I,
-)
-"""The option opening the clause is its subject when a verb or a move follows it ("Semiconductor pullback after ...",
-"Oil has pulled back despite ..."), not when it modifies another noun ("Oil price context supports ...")."""
-
-
 _PRESUPPOSING_AFTER = re.compile(
     r"\s+(?:(?:could|may|might|would|can|will)\s+(?:\w+\s+)?(?:revers\w*|fade|unwind|mean[\s-]revert|stall|"
     r"roll\s+over|continue|persist)|to\s+(?:continue|persist)|persists|continues|lingers|deepens)\b"
@@ -302,31 +286,11 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
             )
         )
         presupposed = presupposes(text, det.start() if det else pos, m.end())
-        given = None  # "Semiconductor pullback after strong rally", "support gold despite recent pullback"
-        taken_for_given = False  # whose move it is was inferred from the clause: never a contradiction
-        if subject is None and not owner and words and _GIVEN_LEAD.search(text, 0, det.start() if det else pos):
-            taken_for_given = True
-            lead = clause_start(text, pos)
-            last = named_before(0, pos) if named_before is not None else None
-            opens = (
-                last is not None
-                and last.start >= lead
-                and _OPENS_CLAUSE.fullmatch(text[lead : last.start]) is not None
-                and _SUBJECT_NEXT.match(text, last.end) is not None
-            )
-            if last is None or (opens and named_before(0, last.start) is None):
-                given = last  # the one option that opens the clause, else (none named) the clause's subject
-                presupposed = True
-            else:
-                taken_for_given = False  # "oil price context supports ... despite recent pullback": whose is unsure
         relative = re.fullmatch(_RELATIVE_NOUNS, noun) is not None
         if (relative or re.fullmatch(_PRESUPPOSED_ONLY, noun)) and not presupposed:
             continue  # "outperformance" alone is read as relative strength; a "spike" only as a move taken for given
-        if given is not None:
-            subject = given.symbol
         if not (
             (presupposed and (subject is not None or owner))
-            or (taken_for_given and given is None)
             or timed
             or owner
             or (subject is None and "price" in words.lower())
@@ -338,7 +302,7 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
         start = det.start() if det else pos
         if _RANKED_BEFORE.search(text[:start]):
             continue  # "the deepest recent pullback", "a larger weekly gain than": a ranking or a comparison
-        if subject is None and not owner and _CIRCUMSTANCE_BEFORE.search(text[:start]) and not taken_for_given:
+        if subject is None and not owner and _CIRCUMSTANCE_BEFORE.search(text[:start]):
             continue  # "outperformed in the recent selloff", "despite recent weakness": the market's, or unsaid
         if subject is None and _LIST_THEN_WHICH.search(text[:start]):
             continue  # "communication services and discretionary, which showed recent strength": two subjects
@@ -374,7 +338,7 @@ def read_move_nouns(text: str, add: Emit, named_before, benchmark: str | None = 
                 rule="relative_momentum" if relative else "momentum",
                 polarity=1 if up else -1,
                 label=label,
-                inferred=label is None or taken_for_given,
+                inferred=label is None,
                 presupposed=past,
                 **kw,
             )

@@ -205,20 +205,3 @@ def test_an_options_leadership_is_read_near_the_top_and_never_accused(store, tex
 @pytest.mark.parametrize("text", ["XLK weakness if rates spike.", "Strong XLV momentum should the rotation continue."])
 def test_a_move_with_a_condition_after_it_is_a_scenario(store, text):  # noqa: F811
     assert _verdicts(store, text, "momentum") == []
-
-
-# -- a move after "after / following / despite" is taken for given ----------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "default", "expected"),
-    [
-        ("Semis pullback after strong rally.", None, [("SEMICONDUCTORS", "not_verifiable")]),  # SMH fell: no accusation
-        ("Utilities pullback after strong rally.", None, [("UTILITIES", "supported")]),  # XLU +2.48% / +1.65%
-        ("Profit-taking risk after a sharp run.", "HEALTHCARE", [("HEALTHCARE", "supported")]),  # the line's holding
-        ("We hold it despite recent weakness.", "TECHNOLOGY", [("TECHNOLOGY", "supported")]),
-        ("Crude price context supports energy despite recent weakness.", None, []),  # whose weakness is unsure
-    ],
-)
-def test_a_move_after_after_or_despite_is_the_clause_subjects_and_never_accused(store, text, default, expected):  # noqa: F811
-    assert _verdicts(store, text, "momentum", default) == expected
