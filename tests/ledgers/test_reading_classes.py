@@ -81,7 +81,7 @@ def store() -> PointInTimeStore:
     return PointInTimeStore(prices, rows, benchmark="SP500", labels=labels)
 
 
-def read(store, text, default=None, certain=True):
+def read(store, text, default=None, certain=True, holdings=()):
     claims = extract_claims(
         text,
         DECIDED,
@@ -90,6 +90,7 @@ def read(store, text, default=None, certain=True):
         benchmark="SP500",
         available_fields=sorted({f for s in store.symbols for f in store.fields(s)}),
         default_is_certain=certain,
+        holdings=holdings,
     )
     return [(c, v) for c, v in zip(claims, verify_many(claims, store, VerifierConfig(benchmark="SP500")), strict=True)]
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledgers import VerifierConfig, extract_claims, verify_many
-from tests.ledgers.test_reading_classes import DECIDED, UNIVERSE, read, statuses, store  # noqa: F401  (the fixture)
+from tests.ledgers.test_reading_classes import read, statuses, store  # noqa: F401  (the shared fixture)
 
 
 def _verdicts(store, text, rule=None, default=None):  # noqa: F811
@@ -130,18 +129,8 @@ def test_a_move_named_as_a_cause_is_taken_for_a_fact(store, text, expected):  # 
 
 
 def _held(store, text, holdings):  # noqa: F811
-    claims = extract_claims(
-        text,
-        DECIDED,
-        None,
-        UNIVERSE,
-        benchmark="SP500",
-        available_fields=sorted({f for s in store.symbols for f in store.fields(s)}),
-        default_is_certain=False,
-        holdings=holdings,
-    )
-    checked = zip(claims, verify_many(claims, store, VerifierConfig(benchmark="SP500")), strict=True)
-    return [(c.symbol, v.status) for c, v in checked if c.assertions[0].rule != "forecast"]
+    read_out = read(store, text, None, False, holdings)
+    return [(c.symbol, v.status) for c, v in read_out if c.assertions[0].rule != "forecast"]
 
 
 @pytest.mark.parametrize(
