@@ -135,7 +135,9 @@ def _title_option(line: str, next_line: str | None, index: UniverseIndex) -> tup
     symbols = {mm.symbol for mm in mentions}
     opens = _TITLE_OPENS.match(title)
     if len(symbols) != 1 or opens is None or mentions[0].start != opens.end():
-        return True, None
+        # a tagged or bold title about no one option ends the one above; a short label ("Key risks:", "Catalysts")
+        # over bullets is part of the section it stands in
+        return bool(m["tag"] or m["bold"]), None
     return True, mentions[0].symbol
 
 
@@ -159,6 +161,9 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
     section: str | None = None  # the option the markdown heading above names
     parents: list[tuple[int, str | None]] = []  # (indent, option) of the lines that open the blocks around
     lines = text.splitlines(keepends=True)
+    following: list[str | None] = [None] * len(lines)  # the next line that is not blank, for a title's bullets
+    for i in range(len(lines) - 2, -1, -1):
+        following[i] = lines[i + 1] if lines[i + 1].strip() else following[i + 1]
     for i, line in enumerate(lines):
         if TEMPLATE_MARK in line:
             offset += len(line)
@@ -166,8 +171,7 @@ def _segments(text: str, index: UniverseIndex | None) -> list[tuple[int, str, st
         if not line.strip() or _ANY_HEADER.match(line):
             in_risks = bool(_RISKS_HEADER.match(line))
         heading = _SECTION_HEADING.match(line.rstrip("\n")) if index is not None else None
-        following = next((x for x in lines[i + 1 :] if x.strip()), None)
-        titled, title_option = _title_option(line, following, index) if index is not None else (False, None)
+        titled, title_option = _title_option(line, following[i], index) if index is not None else (False, None)
         opener = _PARENT_LINE.match(line.rstrip("\n")) if index is not None and heading is None else None
         parent = _named(index, opener["name"], opener["paren"]) if opener is not None and index is not None else None
         indent = len(line) - len(line.lstrip(" \t"))

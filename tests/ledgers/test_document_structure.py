@@ -119,3 +119,8 @@ def test_a_sentence_in_prose_is_not_a_title(store):  # noqa: F811
 )
 def test_a_paragraph_that_opens_with_an_option_lends_it_to_its_it(store, text, expected):  # noqa: F811
     assert _numbers(store, text) == expected
+
+
+def test_a_label_over_bullets_stays_in_the_section_of_its_heading(store):  # noqa: F811
+    text = "## Health Care (XLV)\nKey risks\n- Up 3.12% over five sessions\n"
+    assert _numbers(store, text) == [("HEALTHCARE", "supported")]
