@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ledgers._number_words import NUMBER_WORDS
 from ledgers.reading._move_nouns import np_window
 
 _SET_NOUN = r"(?:sectors|holdings|positions|assets|names|exposures|areas|factors|themes|equities|etfs|picks|sleeves)"
@@ -62,7 +63,6 @@ def _unsure(text: str, start: int) -> bool:
     return _UNSURE.search(text, cuts[-1] if cuts else 0, start) is not None
 
 
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _WHOLE_SET_BEFORE = re.compile(
     r"(?:^|\b(?:to|in|into|toward|towards|on|across|favou?r\w*|targets?|targeting|prioriti[sz]\w*|allocat\w*|"
     r"concentrat\w*|focus\w*|tilt\w*|overweight\w*|selects?|selecting|holds?|holding|owns?|buys?|buying|of|and|"
@@ -93,7 +93,7 @@ def _whole_set(text: str, start: int, count: int | None) -> bool:
         return False
     if m["n"] is None:
         return True
-    n = int(m["n"]) if m["n"].isdigit() else _NUMBER_WORDS[m["n"].lower()]
+    n = int(m["n"]) if m["n"].isdigit() else NUMBER_WORDS[m["n"].lower()]
     return count is not None and n == count
 
 

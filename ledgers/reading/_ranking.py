@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from ledgers._groups import find_group, group_words_pattern
 from ledgers._models import Assertion
+from ledgers._number_words import NUMBER_WORDS
 from ledgers.reading._clauses import forecast_marker_before
 from ledgers.reading._horizons import (
     SUFFIX_HORIZON,
@@ -35,7 +36,6 @@ from ledgers.reading._horizons import (
     match_horizon,
 )
 
-_WORD_N = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _HIGH = r"strongest|best|leading|highest|largest|biggest|greatest|deepest"
 _LOW = r"weakest|worst|lowest|smallest|poorest|shallowest"
 _HZ = (
@@ -167,7 +167,7 @@ def find_rankings(
         low = re.fullmatch(_LOW, direction, re.I) is not None
         groups = m.groupdict()
         n = groups.get("n") or groups.get("n2")
-        at_most = 1 if n is None else (_WORD_N.get(n.lower()) or int(n))
+        at_most = 1 if n is None else (NUMBER_WORDS.get(n.lower()) or int(n))
         if n is not None and not (groups.get("top") or groups.get("dir2")):
             continue  # "three strong performers" is not a ranking
         place = _PLACE_BEFORE.search(text, max(0, m.start() - 12), m.start()) if m["dir"] else None
