@@ -16,7 +16,7 @@ figure: ``briefing_only=True`` and never verifiable.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 
 from ledgers._models import Assertion, Claim
@@ -25,6 +25,7 @@ from ledgers._universe import UniverseIndex, UniverseMember
 from ledgers.reading import (
     ClauseRead,
     HeldSet,
+    Mention,
     clause_start,
     figure_rank,
     key_before,
@@ -309,6 +310,33 @@ def _prefix_doubt(body: str, span: tuple[int, int], who: str | None, index: Univ
     return None
 
 
+def _uncertain_reading(
+    sentence: str,
+    mentions: Sequence[Mention],
+    taken: Sequence[tuple[int, int]],
+    assertions: Sequence[Assertion],
+    topic: str | None,
+    benchmark: str | None,
+    strong: bool,
+    numbers_only: bool,
+) -> list[tuple[Assertion, tuple[int, int]]]:
+    """What a sentence says of an option it names only by a name that usually, not always, means it ("Tech
+    leadership", "weak tech/semis momentum"; ``colloquial_names.yaml``, ``uncertain:``): the sentence read again
+    with those names, keeping the claims about them that the certain reading did not already make. A figure stays
+    with its certain subject ("Strong tech and export exposure driving 3.58% 7-day ..." is the holding's figure),
+    and nothing read here is ever contradicted: the certainty reader names the doubt (``read_clause``)."""
+    named = {m.symbol for m in mentions if m.uncertain}
+    if not named:
+        return []
+    again = parse_text(sentence, topic, (), mentions, benchmark, strong_symbol=strong, numbers_only=numbers_only)
+    taken = [sp for sp, a in zip(taken, assertions, strict=True) if a.symbol is not None]
+    return [
+        (a, sp)
+        for a, sp in zip(again.assertions, again.spans, strict=True)
+        if a.symbol in named and a.rule != "forecast" and not any(sp[0] < t[1] and t[0] < sp[1] for t in taken)
+    ]
+
+
 def _held_assertion(held: HeldSet, who: str, sentence: str, benchmark: str | None) -> Assertion:
     """A holding's share of a move said of the writer's holdings as a set (inferred: checked, never contradicted)."""
     raw = sentence[held.span[0] : held.span[1]]
@@ -372,7 +400,14 @@ def extract_claims(
     bench = benchmark or (index.benchmark if index else None)
     claims: list[Claim] = []
 
-    def add(a: Assertion, span: tuple[int, int], body: str, offset: int, briefing: bool = False) -> None:
+    def add(
+        a: Assertion,
+        span: tuple[int, int],
+        body: str,
+        offset: int,
+        briefing: bool = False,
+        seen: Sequence[Mention] | None = None,
+    ) -> None:
         if _in_range(body, span):  # "-3% to -9% 1w": a range is no single value to check
             return
         who = a.symbol
@@ -386,7 +421,7 @@ def extract_claims(
             span,
             a.rule,
             who,
-            mentions,
+            mentions if seen is None else seen,
             subject_words=index.words_of(who) if index else (),
             anchored=anchored,
             benchmark=bench,
@@ -530,6 +565,26 @@ def extract_claims(
                 strong_symbol=strong or said_of_it,
                 numbers_only=hypothetical or continued,
             )
+            vague_mentions = index.mentions(sentence, uncertain=True) if index else []
+            vague = _uncertain_reading(
+                sentence,
+                vague_mentions,
+                parsed.spans,
+                parsed.assertions,
+                topic,
+                bench,
+                strong or said_of_it,
+                hypothetical or continued,
+            )
+            if vague:  # a claim the certain reading left without a subject is the uncertain name's, where it found one
+                kept = [
+                    (a, sp)
+                    for a, sp in zip(parsed.assertions, parsed.spans, strict=True)
+                    if a.symbol is not None or not any(sp[0] < v[1] and v[0] < sp[1] for _, v in vague)
+                ]
+                parsed.assertions = [a for a, _ in kept] + [a for a, _ in vague]
+                parsed.spans = [sp for _, sp in kept] + [sp for _, sp in vague]
+            vague_spans = {sp for _, sp in vague}
             if continued:  # "Reversal: Already extended; lowest pullback rank suggests ...": still the scenario
                 parsed.assertions = [
                     a
@@ -588,7 +643,7 @@ def extract_claims(
                     if len(claims) > before:  # (a range adds nothing)
                         claims[-1].cited_fields = [a.field] if a.field else []
                     continue
-                add(a, span, sentence, offset)
+                add(a, span, sentence, offset, seen=vague_mentions if span in vague_spans else None)
             if not has_forecast and parsed.forecast_spans:
                 start = clause_start(sentence, parsed.forecast_spans[0][0])
                 who = main_subject(mentions, parsed.forecast_spans[0][0], sentence, subject, seg_symbol is not None)

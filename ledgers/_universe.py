@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import yaml
 
@@ -52,25 +52,39 @@ _RAW_KEY = re.compile(r"(?<![\w])([a-z]{2,5})_(?:return|minus|vs|off|up|beta|vol
 
 
 @cache
+def _colloquial_doc() -> dict[str, Any]:
+    doc = yaml.safe_load((Path(__file__).with_name("colloquial_names.yaml")).read_text(encoding="utf-8"))
+    return dict(doc or {})
+
+
+@cache
 def colloquial_names() -> dict[str, tuple[str, ...]]:
     """phrase of an official name -> the names writers use for such an option (``colloquial_names.yaml``)."""
-    doc = yaml.safe_load((Path(__file__).with_name("colloquial_names.yaml")).read_text(encoding="utf-8"))
-    return {str(k).lower(): tuple(str(a) for a in v) for k, v in (doc or {}).items()}
+    return {str(k).lower(): tuple(str(a) for a in v) for k, v in _colloquial_doc().items() if k != "uncertain"}
 
 
-def _colloquial(names: Mapping[str, list[str]]) -> dict[str, list[str]]:
+@cache
+def uncertain_names() -> dict[str, tuple[str, ...]]:
+    """phrase of an official name -> names that usually, not always, mean such an option ("tech"): they find and
+    support claims, never contradict them (``colloquial_names.yaml``, ``uncertain:``)."""
+    doc = _colloquial_doc().get("uncertain") or {}
+    assert isinstance(doc, dict)
+    return {str(k).lower(): tuple(str(a) for a in v) for k, v in doc.items()}
+
+
+def _colloquial(names: Mapping[str, list[str]], table: Mapping[str, tuple[str, ...]]) -> dict[str, list[str]]:
     """symbol -> colloquial names, for phrases that occur in exactly one option's official name (a phrase two
     options share names neither)."""
     owners: dict[str, list[str]] = {}
     for symbol, aliases in names.items():
         text = " ".join(aliases).lower()
-        for phrase in colloquial_names():
+        for phrase in table:
             if re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text):
                 owners.setdefault(phrase, []).append(symbol)
     out: dict[str, list[str]] = {}
     for phrase, symbols in owners.items():
         if len(set(symbols)) == 1:
-            out.setdefault(symbols[0], []).extend(colloquial_names()[phrase])
+            out.setdefault(symbols[0], []).extend(table[phrase])
     return out
 
 
@@ -110,13 +124,19 @@ class UniverseIndex:
         exact: dict[str, str] = {}  # case-sensitive (tickers, Title/UPPER short names)
         loose: dict[str, str] = {}  # case-insensitive (full names, option ids)
         official = {symbol: _as_aliases(value) for symbol, value in universe.items()}
-        spoken = _colloquial(official)
+        spoken = _colloquial(official, colloquial_names())
+        vague = _colloquial(official, uncertain_names())
         taken = {_norm(a) for aliases in official.values() for a in aliases}
+        uncertain: set[str] = set()
         for symbol, aliases in official.items():
             exact[symbol] = symbol
             for name in spoken.get(symbol, []):  # never over an official name of another option
                 if _norm(name) not in taken:
                     loose.setdefault(_norm(name), symbol)
+            for name in vague.get(symbol, []):
+                if _norm(name) not in taken and _norm(name) not in loose:
+                    loose[_norm(name)] = symbol
+                    uncertain.add(_norm(name))
             for alias in aliases:
                 alias = alias.strip()
                 if not alias:
@@ -142,13 +162,17 @@ class UniverseIndex:
                 self.benchmark = exact.get("SPY")
         self._exact = exact
         self._loose = loose
+        self._uncertain = frozenset(uncertain)
         words: dict[str, set[str]] = {}
         for table in (exact, loose):
             for name, symbol in table.items():
+                if name in uncertain:
+                    continue
                 words.setdefault(symbol, set()).update(w for w in re.split(r"[\s_\-/().,&']+", name.lower()) if w)
         self._words = words
         self._exact_re = self._compile(exact, case=True)
-        self._loose_re = self._compile(loose, case=False)
+        self._loose_re = self._compile({k: v for k, v in loose.items() if k not in uncertain}, case=False)
+        self._loose_all_re = self._compile(loose, case=False) if uncertain else self._loose_re
 
     @staticmethod
     def _compile(names: Mapping[str, str], case: bool) -> re.Pattern[str] | None:
@@ -161,10 +185,13 @@ class UniverseIndex:
         return re.compile(r"(?<![\w$&])(?:" + "|".join(parts) + r")(?![\w&])", 0 if case else re.I)
 
     def resolve(self, name: str) -> str | None:
-        """The symbol a header or name refers to."""
+        """The symbol a header or name refers to. A name that only usually means an option ("Tech") heads
+        nothing: what a heading names is read as certain."""
         name = name.strip()
         if name in self._exact:
             return self._exact[name]
+        if _norm(name) in self._uncertain:
+            return None
         return self._loose.get(_norm(name))
 
     def words_of(self, symbol: str | None) -> frozenset[str]:
@@ -173,9 +200,12 @@ class UniverseIndex:
             return frozenset()
         return frozenset(self._words.get(symbol, set()) | {symbol.lower(), *symbol.lower().split("_")})
 
-    def mentions(self, text: str) -> list[Mention]:
+    def mentions(self, text: str, *, uncertain: bool = False) -> list[Mention]:
+        """The options ``text`` names, in order. Names that only usually mean an option ("tech") are left out
+        unless ``uncertain``: a reader that takes them marks them (``Mention.uncertain``)."""
         found: dict[int, Mention] = {}
-        for pattern, table, norm in ((self._loose_re, self._loose, _norm), (self._exact_re, self._exact, None)):
+        loose = self._loose_all_re if uncertain else self._loose_re
+        for pattern, table, norm in ((loose, self._loose, _norm), (self._exact_re, self._exact, None)):
             if pattern is None:
                 continue
             for m in pattern.finditer(text):
@@ -188,7 +218,8 @@ class UniverseIndex:
                 ref = bool(_REFERENCE_BEFORE.search(text[max(0, m.start() - 30) : m.start()])) or (
                     symbol == self.benchmark and _MEASURED_AGAINST_AFTER.match(text, m.end()) is not None
                 )
-                found[m.start()] = Mention(m.start(), m.end(), symbol, ref)
+                vague = norm is not None and key in self._uncertain
+                found[m.start()] = Mention(m.start(), m.end(), symbol, ref, uncertain=vague)
         for m in _RAW_KEY.finditer(text):  # "uso_return_5s", "rsp_minus_spy": a table key names its ETF
             symbol = self._exact.get(m.group(1).upper())
             if symbol is not None and not any(m.start() < o.end and o.start < m.end(1) for o in found.values()):

@@ -192,11 +192,15 @@ def read_clause(
 
     # the subject and the other options in the clause
     own_here = False
+    vague: list[str] = []  # the subject named only by a name that usually, not always, means it ("tech")
     for m in mentions:
         if m.end <= start or m.start >= end:
             continue
         if m.symbol == symbol:
-            own_here = True
+            if m.uncertain:
+                vague.append(sentence[m.start : m.end])
+            else:
+                own_here = True
             continue
         before = sentence[max(start, m.start - 25) : m.start].lower()
         after = sentence[m.end : m.end + 16].lower()
@@ -214,6 +218,8 @@ def read_clause(
             clause,
             f"the clause also names {m.symbol} ('{sentence[m.start : m.end]}'), so whose figure it is is not certain",
         )
+    if vague and not own_here and not anchored:
+        return ClauseRead(clause, f"'{vague[0]}' usually, not always, names {symbol}")
     if not own_here and not anchored:
         # a lead naming the subject before a colon heads what follows ("Holding AMD: RSI(14) at 83.5 and ...")
         lead = sentence[:start]

@@ -29,6 +29,7 @@ class Mention:
     end: int
     symbol: str
     reference: bool = False  # "vs SPY", "than the S&P 500": a comparison reference, not a subject
+    uncertain: bool = False  # a name that usually, not always, means the option ("tech"): never a contradiction
 
 
 def clause_start(text: str, pos: int, floor: int = 0) -> int:
