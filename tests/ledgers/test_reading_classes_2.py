@@ -66,7 +66,10 @@ def test_a_superlative_over_a_window_spelled_in_words_is_ranked_on_it(store, tex
     ("text", "expected"),
     [
         ("SMH is the most volatile fund on the sheet.", [("SEMICONDUCTORS", "supported")]),
-        ("Tech is the most volatile sector.", [(None, "not_verifiable")]),  # "tech" alone names no option
+        # "tech" usually, not always, means XLK: it supports, never contradicts (test_uncertain_names)
+        ("Tech is the most volatile sector.", [("TECHNOLOGY", "supported")]),
+        ("Tech is the least volatile sector.", [("TECHNOLOGY", "not_verifiable")]),
+        ("XLK is the least volatile sector.", [("TECHNOLOGY", "contradicted")]),
         ("XLK is the most volatile sector.", [("TECHNOLOGY", "supported")]),  # 25.00%, first of the six sectors
         ("XLF is the least volatile sector.", [("FINANCIALS", "supported")]),  # 13.78%
         ("XLV is the least volatile sector.", [("HEALTHCARE", "contradicted")]),  # 16.50%, fifth of six
