@@ -17,7 +17,7 @@ from ledgers._data import StoreData, store_data
 from ledgers._models import Assertion, Claim, Evidence, Status, Verification, VerifierConfig
 from ledgers._registry import FIELD_SPECS
 from ledgers.reading import parse_assertions_cached
-from ledgers.rules import NV, RULES, Ctx, RuleResult, rank_of_figure
+from ledgers.rules import CON, NV, RULES, Ctx, RuleResult, rank_of_figure
 
 DEFAULT_CONFIG = VerifierConfig()
 
@@ -117,6 +117,8 @@ def combine(statuses: Sequence[Status]) -> Status:
 
 
 _UNRECOGNISED = Assertion(rule="unrecognised")
+_PRECISE_FIGURE = 100
+"""A figure is precise when it is at least this many times half its last digit: three significant digits."""
 
 
 def _other_subjects(ctx: Ctx, a: Assertion, first: RuleResult) -> RuleResult:
@@ -222,7 +224,23 @@ class Verifier:
             and a.rule not in ("any_field", "any_return")
             and (not a.bare or re.fullmatch(r"return\d+[dwmy]", fields[0] if fields else "") is not None)
         )
-        if sym is None or len(assertions) != 1 or len(fields) != 1 or a.inferred or not named:
+        # a figure written to three significant digits that equals one field of its option, and no other, says by
+        # its value which measure it is (and whose): "(-5.29%, the weakest of any sector)" is the active return
+        # it equals; the rank is then checked on that field, to support only
+        precise = (
+            a.stated is not None
+            and a.tolerance > 0
+            and not a.approx
+            and abs(a.stated) >= _PRECISE_FIGURE * a.tolerance
+            and len(fields) == 1
+        )
+        if (
+            sym is None
+            or len(assertions) != 1
+            or len(fields) != 1
+            or (a.inferred and not precise)
+            or not (named or precise)
+        ):
             return (
                 NV,
                 (
@@ -232,6 +250,13 @@ class Verifier:
                 evidence,
             )
         ranked = rank_of_figure(ctx, claim.unread, sym, fields[0])
+        if ranked.status == CON and (a.inferred or not named):  # the measure or subject read from the value only
+            return (
+                NV,
+                f"{reason}; its rank is refuted on the field its value equals, which the words do not name: "
+                f"{ranked.reason}",
+                [*evidence, *ranked.evidence],
+            )
         return ranked.status, f"{reason}; and its rank: {ranked.reason}", [*evidence, *ranked.evidence]
 
     def verify_many(self, claims: Iterable[Claim]) -> list[Verification]:
