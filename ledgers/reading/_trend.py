@@ -206,6 +206,10 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
                 "massive",
                 "high",
                 "elevated",
+                "robust",
+                "solid",
+                "exceptional",
+                "poor",
             ):
                 continue
             pol = -1 if adj in _MOM_ADJ_NEG else 1

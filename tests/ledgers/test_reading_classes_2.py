@@ -197,3 +197,24 @@ def test_an_options_leadership_is_read_near_the_top_and_never_accused(store, tex
 @pytest.mark.parametrize("text", ["XLK weakness if rates spike.", "Strong XLV momentum should the rotation continue."])
 def test_a_move_with_a_condition_after_it_is_a_scenario(store, text):  # noqa: F811
     assert _verdicts(store, text, "momentum") == []
+
+
+# -- performance and returns with an adjective that carries a sign -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "default", "expected"),
+    [
+        ("Solid recent performance on rate relief.", "FINANCIALS", [("FINANCIALS", "supported")]),  # 21d +4.82%
+        ("Robust 21-day returns.", "HEALTHCARE", [("HEALTHCARE", "supported")]),  # +6.01%
+        ("Solid recent performance.", "SEMICONDUCTORS", [("SEMICONDUCTORS", "contradicted")]),  # -7.11%, -17.84%
+        # a word the certainty reader does not know: checked, never an accusation
+        ("Exceptional recent performance.", "SEMICONDUCTORS", [("SEMICONDUCTORS", "not_verifiable")]),
+        ("Poor recent returns.", "SEMICONDUCTORS", [("SEMICONDUCTORS", "supported")]),
+        # an adjective that says no direction is not read
+        ("Consistent recent returns.", "HEALTHCARE", []),
+        ("Steady recent performance.", "HEALTHCARE", []),
+    ],
+)
+def test_performance_with_an_adjective_of_sign_is_a_move(store, text, default, expected):  # noqa: F811
+    assert _verdicts(store, text, "momentum", default) == expected
