@@ -90,6 +90,90 @@ def _named_leaders(
     return out
 
 
+_LEADERS_BEFORE_LIST = re.compile(
+    r"\b(?:leadership|leaders)(?:\s+(?:areas?|themes?|groups?|sectors?|segments?|names))?"
+    r"\s*(?::|\(|\b(?:(?:is\s+|remains\s+)?concentrated\s+in|in|among|from|tied\s+to)\b)\s*"
+    r"|\bleading\s+(?:(?:momentum|trend|return|performance)\s+)?(?:themes?|areas?|groups?|sectors?|segments?|names)"
+    r"\s*(?::|\()\s*"
+    r"|\b(?:trend|momentum)-leading\s+",
+    re.I,
+)
+"""A leadership word the options after it belong to: "leadership concentrated in technology, semiconductors, and ...",
+"the strongest leadership areas: semiconductors, Korea, Taiwan", "momentum leaders (cyber, biotech)", "leading
+momentum themes (semis, defense, momentum factor)", "trend-leading semiconductors, momentum, and Taiwan"."""
+_LIST_END = re.compile(
+    r"(?<![A-Z])\.(?!\w)|[;)\]]|\u2014|\s-\s|\b(?:with|while|amid|given|as|to|for|which|that|where|over|versus|vs|than|relative|"
+    r"compared|rather|instead|not|but|although|whereas|because|since|despite)\b",
+    re.I,
+)
+_LIST_JOIN = re.compile(r"^(?:\s*(?:,|/|&|\band\b|\bplus\b)\s*)+$", re.I)
+_MODS_ONLY = re.compile(rf"^\s*(?:(?:{_MODS}|momentum|trend|market|visible|strongest|strong|clear)[\s-]+)*$", re.I)
+_NOT_STATED = re.compile(
+    r"\b(?:away\s+from|out\s+of|rotat\w*\s+from|if|unless|should|could|may|might|would|will|until|once|no|not|"
+    r"without|lack\w*|fad\w*|los\w*|broaden\w*\s+beyond)\b[^.;:]*$",
+    re.I,
+)
+
+
+def _leader(symbol: str, raw: str) -> Assertion:
+    return Assertion(
+        rule="ranking",
+        symbol=symbol,
+        polarity=1,
+        op="gt",
+        window=0,
+        label="universe",
+        field="performance",
+        raw=raw,
+        horizons=["short"],
+        inferred=True,
+    )
+
+
+def _listed_leaders(
+    text: str, taken: list[tuple[int, int]], mentions: Sequence[Mention]
+) -> list[tuple[Assertion, tuple[int, int]]]:
+    """Leadership said of a list of options, each of which the writer calls a leader: after the word ("leadership
+    in cybersecurity and biotech", "leadership areas: semiconductors, Korea, Taiwan", "momentum leaders (cyber,
+    biotech)") or before it ("AI/semis and defense momentum leadership", at least two options joined by commas,
+    slashes or "and"). One claim per option, near the top of the universe on the short windows (as a named leader
+    is), never contradicted; the words of a list item that is not an option ("select high-beta equity areas") are
+    no option's. Not read under a forecast, a condition, a negation or a move away ("rotation away from leadership
+    in ...")."""
+    own = [mm for mm in mentions if not mm.reference]
+    out: list[tuple[Assertion, tuple[int, int]]] = []
+    for m in _LEADERS_BEFORE_LIST.finditer(text):
+        if forecast_marker_before(text, m.start()) or _NOT_STATED.search(text, max(0, m.start() - 60), m.start()):
+            continue
+        end = _LIST_END.search(text, m.end())
+        stop = end.start() if end is not None else len(text)
+        listed = [mm for mm in own if m.end() <= mm.start and mm.end <= stop]
+        if not listed or text[m.end() : listed[0].start].strip():
+            continue  # the list must open with an option
+        for mm in listed:
+            span = (mm.start, mm.end)
+            if not any(span[0] < e and s < span[1] for s, e in taken):
+                out.append((_leader(mm.symbol, text[m.start() : mm.end]), span))
+    for m in re.finditer(r"\b(?:leadership|leaders)\b", text, re.I):
+        if forecast_marker_before(text, m.start()) or _NOT_STATED.search(text, max(0, m.start() - 60), m.start()):
+            continue
+        before = [mm for mm in own if mm.end <= m.start()]
+        if not before or not _MODS_ONLY.match(text[before[-1].end : m.start()]):
+            continue
+        listed = [before[-1]]
+        for mm in reversed(before[:-1]):
+            if not _LIST_JOIN.match(text[mm.end : listed[0].start]):
+                break
+            listed.insert(0, mm)
+        if len(listed) < 2:
+            continue  # one option before its leadership: _named_leaders reads it, where it can
+        for mm in listed:
+            span = (mm.start, mm.end)
+            if not any(span[0] < e and s < span[1] for s, e in taken):
+                out.append((_leader(mm.symbol, text[mm.start : m.end()]), span))
+    return out
+
+
 def find_leadership(
     text: str,
     taken: list[tuple[int, int]],
@@ -97,6 +181,10 @@ def find_leadership(
     mentions: Sequence[Mention] = (),
 ) -> list[tuple[Assertion, tuple[int, int]]]:
     out: list[tuple[Assertion, tuple[int, int]]] = _named_leaders(text, taken, mentions)
+    named = {a.symbol for a, _ in out}
+    out += [
+        (a, sp) for a, sp in _listed_leaders(text, taken + [sp for _, sp in out], mentions) if a.symbol not in named
+    ]
     for m in _LEADERSHIP.finditer(text):
         span = m.span()
         if any(span[0] < e and s < span[1] for s, e in taken) or forecast_marker_before(text, m.start()):

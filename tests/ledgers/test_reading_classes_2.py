@@ -218,3 +218,27 @@ def test_a_move_with_a_condition_after_it_is_a_scenario(store, text):  # noqa: F
 )
 def test_performance_with_an_adjective_of_sign_is_a_move(store, text, default, expected):  # noqa: F811
     assert _verdicts(store, text, "momentum", default) == expected
+
+
+# -- leadership said of a list of options: each one a leader, near the top, never contradicted ---------------------
+# (5-session returns: OIL +10.27% first, HEALTHCARE +3.12% second, UTILITIES +2.48% third; TECHNOLOGY near the foot)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Leadership in crude and health care.", [("OIL", "supported"), ("HEALTHCARE", "supported")]),
+        ("Tilt toward momentum leaders (XLV, XLK).", [("HEALTHCARE", "supported"), ("TECHNOLOGY", "not_verifiable")]),
+        ("Concentrated in XLV/XLU leadership.", [("HEALTHCARE", "supported"), ("UTILITIES", "supported")]),
+        (
+            "Leadership areas: XLV, XLU and select defensive names.",
+            [("HEALTHCARE", "supported"), ("UTILITIES", "supported")],
+        ),
+        # the list ends where a comparison, a condition or a move away begins
+        ("Leadership in XLV relative to XLP.", [("HEALTHCARE", "supported")]),
+        ("Rotation away from leadership in XLV and XLU.", []),
+        ("If leadership in XLV and XLU fades, trim.", []),
+    ],
+)
+def test_leadership_said_of_a_list_is_each_option_s(store, text, expected):  # noqa: F811
+    assert _verdicts(store, text, "ranking") == expected
