@@ -51,6 +51,8 @@ def parse_assertions_cached(
     template = _TEMPLATE_RE.sub(_placeholder, text)
     for assertion, hit in skeleton(template, cited_fields, benchmark):
         if assertion.symbol is None and symbol is not None:
+            if assertion.rule == "compare" and assertion.benchmark == symbol:
+                continue  # an option compared with itself: dropped, as the parser drops it (``qualitative``)
             assertion = replace(assertion, symbol=symbol)  # the skeleton is parsed without a symbol
         if hit is None:
             out.append(assertion)

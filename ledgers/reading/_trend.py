@@ -231,10 +231,37 @@ def read_momentum(text: str, add: Emit, benchmark: str | None) -> None:
         add(m, rule="momentum", polarity=pol, label=label, inferred=(trend or longer) and label is None)
 
 
+_REFERENCE_AFTER = re.compile(
+    r"^\s*(?:than|vs\.?|versus|relative|compared|against|to|of\s+(?:the\s+)?(?:two|three|both|pair|group|set))\b", re.I
+)
+
+
+def _against_the_market(text: str, m: re.Match[str], add: Emit, field: str, benchmark: str | None) -> None:
+    """ "with lower beta", "lower volatility", "higher-beta exposure" with nothing written to compare with: read
+    against the benchmark (the market a beta is measured to, the default reference of a risk level), to support
+    only: what the writer compared with is unsaid, so a mismatch is never a contradiction. A comparison whose other
+    term is written ("lower beta than XLK") is the comparisons reader's."""
+    if benchmark is None or _REFERENCE_AFTER.match(text[m.end() :]):
+        return
+    higher = m.group("adj").lower() == "higher"
+    add(
+        m,
+        rule="compare",
+        field=field,
+        benchmark=benchmark,
+        op="gt" if higher else "lt",
+        polarity=1 if higher else -1,
+        inferred=True,
+    )
+
+
 def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_BETA.finditer(text):
-        if _describes_another(text, m.end()) or m.group("adj").lower() in ("lower", "higher"):
-            continue  # "higher-beta exposure": than what is unsaid (a named comparison is read as one)
+        if _describes_another(text, m.end()):
+            continue  # "high-beta tech": the noun after it's
+        if m.group("adj").lower() in ("lower", "higher"):
+            _against_the_market(text, m, add, "beta", benchmark)
+            continue
         add(
             m,
             rule="beta_level",
@@ -246,6 +273,9 @@ def read_beta_level(text: str, add: Emit, benchmark: str | None) -> None:
 def read_volatility_level(text: str, add: Emit, benchmark: str | None) -> None:
     for m in _Q_VOL.finditer(text):
         adj = m.group("adj").lower()
+        if adj in ("lower", "higher") and not _describes_another(text, m.end()):
+            _against_the_market(text, m, add, "volatility20d", benchmark)
+            continue
         if adj in ("moderate", "lower", "higher") or _describes_another(text, m.end()):
             continue  # neither low nor high; or "high volatility relative to gains", "high-vol names"
         add(

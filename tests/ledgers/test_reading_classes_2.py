@@ -242,3 +242,25 @@ def test_performance_with_an_adjective_of_sign_is_a_move(store, text, default, e
 )
 def test_leadership_said_of_a_list_is_each_option_s(store, text, expected):  # noqa: F811
     assert _verdicts(store, text, "ranking") == expected
+
+
+# -- a comparative risk level with nothing written to compare with: against the benchmark, to support only -----------
+# (SPY: volatility 12.12%, beta 1.00; XLV 16.50%, 0.40; RSP 9.87%, 0.85; XLK 25.00%, 1.30)
+
+
+@pytest.mark.parametrize(
+    ("text", "default", "expected"),
+    [
+        ("Defensive with lower beta.", "HEALTHCARE", [("HEALTHCARE", "supported")]),
+        ("Broad participation with lower volatility.", "EQUAL_WEIGHT_SP500", [("EQUAL_WEIGHT_SP500", "supported")]),
+        ("Adds higher-beta exposure.", "TECHNOLOGY", [("TECHNOLOGY", "supported")]),
+        # what it is lower than is unsaid: a mismatch is a gap, never an accusation
+        ("Defensive with lower volatility.", "HEALTHCARE", [("HEALTHCARE", "not_verifiable")]),
+        # the other term written: the comparisons reader's, and certain
+        ("XLK has lower beta than XLV.", "TECHNOLOGY", [("TECHNOLOGY", "contradicted")]),
+        # "of the two": another set, not the market
+        ("It has the lower beta of the two.", "HEALTHCARE", []),
+    ],
+)
+def test_a_comparative_risk_level_with_no_other_term_is_read_against_the_benchmark(store, text, default, expected):  # noqa: F811
+    assert _verdicts(store, text, "compare", default) == expected
