@@ -21,7 +21,8 @@ from ledgers.reading._horizons import (
 from ledgers.reading._vocab import BENCH_WORDS, CONTEXT_RE, MA_WORDS
 
 _SUFFIX_DISTANCE = re.compile(
-    r"^\s*(?P<dir>below|under|beneath|off|from|shy\s+of|short\s+of|above|over|over\s+and\s+above)\s+"
+    r"^\s*(?:(?:distance|drawdown|discount)\s+(?=from\b))?"  # "a 0.00% distance from its 52-week high"
+    r"(?P<dir>below|under|beneath|off|from|shy\s+of|short\s+of|above|over|over\s+and\s+above)\s+"
     r"(?:(?:its|the|a|their)\s+)?(?:"
     r"(?P<w52>52[\s-]?(?:weeks?|wks?|w)\s+(?P<hl>highs?|lows?))"
     r"|(?P<ma>(?:(?P<man>50|200)[\s-]?(?:day|d)[\s-]?"

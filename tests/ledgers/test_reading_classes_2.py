@@ -264,3 +264,18 @@ def test_leadership_said_of_a_list_is_each_option_s(store, text, expected):  # n
 )
 def test_a_comparative_risk_level_with_no_other_term_is_read_against_the_benchmark(store, text, default, expected):  # noqa: F811
     assert _verdicts(store, text, "compare", default) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Healthcare was at a 0.00% distance from its 52-week high.",
+        "RSP sits at a 1.2% drawdown from its 52w high.",
+        "XLF: 2.4% below its 52-week high.",
+    ],
+)
+def test_a_distance_or_drawdown_from_the_52_week_high_names_the_distance(text):
+    from ledgers.reading import parse_assertions
+
+    got = [(a.rule, a.field) for a in parse_assertions(text, "HEALTHCARE", (), "SP500")]
+    assert got == [("distance_52w_high", "week52High")]
