@@ -70,6 +70,28 @@ def rule_return_or_relative(ctx: Ctx, a: Assertion) -> RuleResult:
     )
 
 
+def _relative_on_short_windows(ctx: Ctx, a: Assertion, sym: str, bench: str) -> RuleResult:
+    """Relative strength with no window written, in a round that shows no month-long window (the late-July weekly
+    tables: 3 and 5 sessions): read on the short windows the writer was shown, to support only (a longer move
+    known from elsewhere may be meant): supported when every one of them agrees, otherwise not verifiable."""
+    band = ctx.config.momentum_dead_band
+    diffs: list[tuple[str, float]] = []
+    ev = []
+    for f in ctx.config.short_momentum_fields:
+        o1, o2 = ctx.get(sym, f), ctx.get(bench, f)
+        s1, s2 = as_float(o1), as_float(o2)
+        if o1 is not None and o2 is not None and s1 is not None and s2 is not None:
+            diffs.append((f, s1 - s2))
+            ev += [o1, o2]
+    if not diffs:
+        return missing(ctx, sym, "relative strength")
+    claim = f"outperforming {bench}" if a.polarity > 0 else f"underperforming {bench}"
+    head = f"{sym} minus {bench}: " + ", ".join(f"{f} {d:+.2%}" for f, d in diffs) + f"; claimed {claim}"
+    if all(d * a.polarity > band for _, d in diffs):
+        return RuleResult(SUP, f"{head} (the short windows shown agree)", ev)
+    return RuleResult(NV, f"{head}: the round shows no month-long window and these do not all agree", ev)
+
+
 def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     sym, bench = a.symbol or ctx.symbol, a.benchmark or ctx.config.benchmark
     if sym is None or sym not in ctx.data.known:
@@ -77,6 +99,8 @@ def rule_relative_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     if bench is None:
         return RuleResult(NV, "no benchmark symbol to check relative strength against")
     v1, ev1, what = momentum_value(ctx, sym, horizon_of(a))
+    if v1 is None and horizon_of(a) is None:
+        return _relative_on_short_windows(ctx, a, sym, bench)
     horizon = horizon_of(a) or FIELD_HORIZONS.get(what)
     v2, ev2, _ = momentum_value(ctx, bench, horizon) if horizon else momentum_value(ctx, bench, None)
     value = None if v1 is None or v2 is None else v1 - v2

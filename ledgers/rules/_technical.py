@@ -121,8 +121,18 @@ def rule_momentum(ctx: Ctx, a: Assertion) -> RuleResult:
     primaries = set(cfg.momentum_fields)
     found = [(f, ctx.get(sym, f)) for f in dict.fromkeys(order)]
     seen = [(f, o) for f, o in found if o is not None and as_float(o) is not None]
-    if not seen or seen[0][0] not in primaries:  # no 20d/30d return: a 5d one alone is not "momentum"
+    if not seen:
         return missing(ctx, sym, "/".join(cfg.momentum_fields))
+    if seen[0][0] not in primaries:
+        # a round that shows only short windows (the late-July weekly tables: 3 and 5 sessions): the move is read on
+        # the windows the writer was shown, as a "recent" one, to support only: a longer move the writer knew of
+        # from elsewhere may be meant, so a mismatch is never a contradiction
+        res = _recent_momentum(ctx, a, sym)
+        if res.status == CON:
+            return RuleResult(
+                NV, f"{res.reason}; the round shows no month-long window: which one was meant is unsure", res.evidence
+            )
+        return res
     ev = [o for _, o in seen]
     claim = "positive momentum" if a.polarity > 0 else "negative momentum"
     head = f"{sym} " + ", ".join(f"{f} = {fmt(as_float(o) or 0.0, 'fraction')}" for f, o in seen) + f"; claimed {claim}"
