@@ -37,6 +37,7 @@ from ledgers.reading import (
     ranking_keys,
     read_clause,
     read_held_sets,
+    shared_by_list,
     table_rows,
     value_start,
 )
@@ -585,6 +586,9 @@ def extract_claims(
                 parsed.assertions = [a for a, _ in kept] + [a for a, _ in vague]
                 parsed.spans = [sp for _, sp in kept] + [sp for _, sp in vague]
             vague_spans = {sp for _, sp in vague}
+            for a, sp in shared_by_list(sentence, mentions, list(zip(parsed.assertions, parsed.spans, strict=True))):
+                parsed.assertions.append(a)  # "Energy and healthcare have shown strong momentum": each one's
+                parsed.spans.append(sp)
             if continued:  # "Reversal: Already extended; lowest pullback rank suggests ...": still the scenario
                 parsed.assertions = [
                     a

@@ -279,3 +279,24 @@ def test_a_distance_or_drawdown_from_the_52_week_high_names_the_distance(text):
 
     got = [(a.rule, a.field) for a in parse_assertions(text, "HEALTHCARE", (), "SP500")]
     assert got == [("distance_52w_high", "week52High")]
+
+
+# -- a predicate said of a coordinated list of options is each option's (support only) -----------------------------
+# (21-session returns: HEALTHCARE +6.01%, FINANCIALS +4.82%, UTILITIES +1.65%, TECHNOLOGY -7.76%)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "XLV, XLF and XLU have shown positive momentum.",
+            [("HEALTHCARE", "supported"), ("FINANCIALS", "supported"), ("UTILITIES", "supported")],
+        ),
+        ("XLK and XLV have shown positive momentum.", [("TECHNOLOGY", "not_verifiable"), ("HEALTHCARE", "supported")]),
+        # not a list subject: a second verb, a comma, another clause
+        ("Sell XLK and buy XLV with positive momentum.", [("HEALTHCARE", "supported")]),
+        ("Rotate from XLK into XLV with positive momentum.", [("HEALTHCARE", "supported")]),
+    ],
+)
+def test_a_predicate_of_a_list_subject_is_each_option_s(store, text, expected):  # noqa: F811
+    assert sorted(_verdicts(store, text, "momentum")) == sorted(expected)
