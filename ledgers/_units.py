@@ -22,7 +22,7 @@ from ledgers._registry import Unit
 NUMBER_PATTERN = (
     r"(?P<sign>[+\-\u2212\u2013])?\s?(?P<cur>\$)?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?:\s?(?P<suffix>%|percentage\s+points?|percent|pp|bps|basis\s+points|x\b|[kKmMbBtT]\b|mn\b|bn\b|"
+    r"(?:\s?(?P<suffix>%|percentage\s+points?|percent|pp|bps?\b|basis\s+points|x\b|[kKmMbBtT]\b|mn\b|bn\b|"
     r"thousand\b|million\b|billion\b|trillion\b))?"
 )
 _NUMBER_RE = re.compile(NUMBER_PATTERN)
@@ -94,7 +94,7 @@ def number_from_match(match: re.Match[str]) -> StatedNumber:
     suffix_key = suffix.split()[0] if suffix else ""
     multiplier = _MULTIPLIERS.get(suffix_key, 1.0)
     percent = suffix_key in ("%", "percentage", "percent", "pp")
-    bps = suffix_key in ("bps", "basis")
+    bps = suffix_key in ("bps", "bp", "basis")
     return StatedNumber(
         raw=match.group(0).strip(),
         value=value * multiplier,

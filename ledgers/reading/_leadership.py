@@ -150,10 +150,9 @@ def _listed_leaders(
         listed = [mm for mm in own if m.end() <= mm.start and mm.end <= stop]
         if not listed or text[m.end() : listed[0].start].strip():
             continue  # the list must open with an option
-        for mm in listed:
-            span = (mm.start, mm.end)
-            if not any(span[0] < e and s < span[1] for s, e in taken):
-                out.append((_leader(mm.symbol, text[m.start() : mm.end]), span))
+        for mm in listed:  # the claim spans the leadership words to its option, so its clause shows both
+            if not any(mm.start < e and s < mm.end for s, e in taken):
+                out.append((_leader(mm.symbol, text[m.start() : mm.end]), (m.start(), mm.end)))
     for m in re.finditer(r"\b(?:leadership|leaders)\b", text, re.I):
         if forecast_marker_before(text, m.start()) or _NOT_STATED.search(text, max(0, m.start() - 60), m.start()):
             continue
@@ -168,9 +167,8 @@ def _listed_leaders(
         if len(listed) < 2:
             continue  # one option before its leadership: _named_leaders reads it, where it can
         for mm in listed:
-            span = (mm.start, mm.end)
-            if not any(span[0] < e and s < span[1] for s, e in taken):
-                out.append((_leader(mm.symbol, text[mm.start : m.end()]), span))
+            if not any(mm.start < e and s < mm.end for s, e in taken):
+                out.append((_leader(mm.symbol, text[mm.start : m.end()]), (mm.start, m.end())))
     return out
 
 

@@ -56,10 +56,11 @@ def shared_by_list(
         listed = subject_list(sentence, mentions, span[0])
         if not listed or listed[-1].symbol != a.symbol:
             continue
+        whole = (listed[0].start, span[1])  # the claim spans the list and the phrase: its clause shows both
         for mm in listed[:-1]:
             if (mm.symbol, span) not in have and mm.symbol != a.symbol:
                 have.add((mm.symbol, span))
-                out.append((a.model_copy(update={"symbol": mm.symbol, "inferred": True, "alternatives": []}), span))
+                out.append((a.model_copy(update={"symbol": mm.symbol, "inferred": True, "alternatives": []}), whole))
     return out
 
 

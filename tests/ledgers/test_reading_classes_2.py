@@ -300,3 +300,14 @@ def test_a_distance_or_drawdown_from_the_52_week_high_names_the_distance(text):
 )
 def test_a_predicate_of_a_list_subject_is_each_option_s(store, text, expected):  # noqa: F811
     assert sorted(_verdicts(store, text, "momentum")) == sorted(expected)
+
+
+def test_cap_weight_names_the_s_and_p_500_beside_its_equal_weight_twin(store):  # noqa: F811
+    """'cap weight' is keyed by SPY's ticker (both options' names hold "S&P 500"): equal weight against it."""
+    from ledgers import UniverseIndex
+    from tests.ledgers.test_reading_classes import UNIVERSE
+
+    index = UniverseIndex(UNIVERSE)
+    assert [m.symbol for m in index.mentions("equal weight beating cap weight")] == ["EQUAL_WEIGHT_SP500", "SP500"]
+    got = [(c.symbol, v.status) for c, v in read(store, "Equal weight beating cap weight over five sessions.")]
+    assert ("EQUAL_WEIGHT_SP500", "supported") in got  # RSP 5d +1.42% against SPY -0.95%

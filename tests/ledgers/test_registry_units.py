@@ -92,6 +92,8 @@ def test_units_and_categories():
         ("0.25", "fraction", 0.25),
         ("25", "fraction", 0.25),
         ("25 bps", "fraction", 0.0025),
+        ("326 bp", "fraction", 0.0326),
+        ("331bp", "fraction", 0.0331),
         ("2.85 percentage points", "fraction", 0.0285),
         ("$2.5T", "price", 2.5e12),
         ("$1.2B", "price", 1.2e9),
