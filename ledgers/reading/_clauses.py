@@ -10,14 +10,23 @@ from dataclasses import dataclass
 
 from ledgers.reading._vocab import DATE_AFTER
 
+_PRESUPPOSED_AIM = (
+    r"(?:the\s+|their\s+|its\s+)?(?:(?:recent|current|ongoing|existing|observed|demonstrated|continued|persistent|"
+    r"strong|positive|short-term|near-term|sector)\s+)*(?:relative\s+strength|strength|outperformance|leadership)\b"
+)
+_AIM_AT_A_GIVEN_MOVE = re.compile(r"\s+" + _PRESUPPOSED_AIM, re.I)
 _FORECAST_RE = re.compile(
     r"\b(?:will|won't|expect(?:s|ed|ing|ation|ations)?|should|could|would|might|likely|unlikely"
     r"|forecast(?:s|ed|ing)?|anticipat\w*|project(?:s|ed|ion|ions)?|poised|set\s+to|going\s+to"
     r"|estimate[sd]?|predict\w*|believe|think|outlook|implying|implies|potential(?:ly)?|can|suggests?"
     r"|hope|bet|plausible|probably|possibly|may"
-    r"|seek(?:s|ing)?|aim(?:s|ing)?|targeting|intend(?:s|ed)?|to\s+capture|positioned\s+to)\b",
+    r"|seek(?:s|ing)?|aim(?:s|ing)?|targeting|intend(?:s|ed)?|to\s+capture(?!\s+" + _PRESUPPOSED_AIM + r")"
+    r"|positioned\s+to)\b",
     re.I,
 )
+"""A forecast or an aim governs what follows it in its clause; "to capture" a move the writer takes for given ("to
+capture recent relative strength", "to capture ongoing momentum") aims at what the data already show: the move is
+read (as each option of a list subject's, ``_list_subjects``), never contradicted."""
 
 
 _CLAUSE_BREAK = re.compile(r"[;,:()\[\]\u2014]|\s-\s|\.\s")
@@ -101,6 +110,8 @@ def forecast_marker_before(text: str, pos: int, floor: int = 0) -> re.Match[str]
             continue  # the month
         if _names_a_forecast(text, m):
             continue  # "spending forecasts and strong recent trend": the forecast is cited, not made
+        if m.group(0).lower().startswith("to") and _AIM_AT_A_GIVEN_MOVE.match(text, m.end()):
+            continue  # "to capture recent relative strength" (the search above stops at ``pos``: look past it)
         found = m
     return found
 

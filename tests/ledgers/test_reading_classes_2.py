@@ -311,3 +311,20 @@ def test_cap_weight_names_the_s_and_p_500_beside_its_equal_weight_twin(store):  
     assert [m.symbol for m in index.mentions("equal weight beating cap weight")] == ["EQUAL_WEIGHT_SP500", "SP500"]
     got = [(c.symbol, v.status) for c, v in read(store, "Equal weight beating cap weight over five sessions.")]
     assert ("EQUAL_WEIGHT_SP500", "supported") in got  # RSP 5d +1.42% against SPY -0.95%
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an aim at a move the data already show: the move is each allocated option's
+        (
+            "Allocates to XLV and XLU to capture relative strength.",
+            [("HEALTHCARE", "supported"), ("UTILITIES", "supported")],
+        ),
+        ("Buy XLV to capture recent outperformance.", [("HEALTHCARE", "supported")]),
+        # an aim at a move still to come is a forecast
+        ("Buy XLK to capture a rebound.", []),
+    ],
+)
+def test_to_capture_a_given_move_reads_the_move(store, text, expected):  # noqa: F811
+    assert sorted(_verdicts(store, text, "relative_momentum")) == sorted(expected)
