@@ -52,7 +52,7 @@ NO_PLACEHOLDER = "() => !document.querySelector('[data-testid=\"stSkeleton\"]')"
 
 
 _SERVER: dict[str, int] = {}
-#: CPU seconds of the console server's process per timed view (its own, not the audit worker's): row name -> (new
+#: CPU seconds of the console server's process per timed view (its own, not its background process's): row name -> (new
 #: tab or first, median of the rest)
 CPU: dict[str, tuple[float, float]] = {}
 
