@@ -15,7 +15,8 @@ Debian's chromium with Playwright. For each page it prints:
   started when the run was first viewed; the previous one while new human grades are added, or a first version while
   its charts are drawn), and until the whole report with the latest human grades is shown (the signed-in calibration
   views before add grades: a rebuild, timed with no bar);
-- the console server's own CPU seconds per view (its process in /proc; not the audit worker's, not the browser's);
+- the console server's own CPU seconds per view (its process in /proc; not its background process's, not the
+  browser's), and its background process's over the whole bench (the runs' warm-ups, the audit reports);
 - the calibration views of a signed-in annotator: an item opened in a new tab, a switch to another item, a grade
   submitted until the judges' grades are revealed (first, then the median of two more, each on an ungraded item).
 
@@ -51,7 +52,7 @@ NO_PLACEHOLDER = "() => !document.querySelector('[data-testid=\"stSkeleton\"]')"
 
 
 _SERVER: dict[str, int] = {}
-#: CPU seconds of the console server's process per timed view (its own, not the audit worker's): row name -> (new
+#: CPU seconds of the console server's process per timed view (its own, not its background process's): row name -> (new
 #: tab or first, median of the rest)
 CPU: dict[str, tuple[float, float]] = {}
 
@@ -69,13 +70,35 @@ def _find_server(base: str) -> None:
             return
 
 
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _cpu() -> float:
     """The console server's CPU seconds so far (user + system; nan where /proc is not there)."""
     try:
-        fields = Path(f"/proc/{_SERVER['pid']}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = _stat(_SERVER["pid"])
     except (KeyError, OSError):
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu() -> float:
+    """CPU seconds so far of the console server's child processes that still run (its background process: the
+    runs' warm-ups and the audit reports; nan where /proc is not there)."""
+    if "pid" not in _SERVER:
+        return float("nan")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = _stat(int(entry.name))
+        except OSError:
+            continue
+        if int(fields[1]) == _SERVER["pid"]:  # its parent
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _until_drawn(page, marker: str, timeout: float = 120.0) -> None:  # noqa: ANN001
@@ -225,17 +248,19 @@ def main() -> int:
             # a first visit ever: an empty browser cache downloads Streamlit's scripts (said apart: once per browser)
             cold = browser.new_context()
             tab = cold.new_page()
-            start = time.perf_counter()
+            start, used = time.perf_counter(), _cpu()
             tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
             _until_drawn(tab, leaderboard_drawn)
             server_warmup = time.perf_counter() - start
+            server_warmup_cpu = _cpu() - used
             cold.close()
             context = browser.new_context(viewport={"width": 1400, "height": 1000})  # one browser profile
             tab = context.new_page()
-            start = time.perf_counter()
+            start, used = time.perf_counter(), _cpu()
             tab.goto(f"{base}/?run={RUN_ID}", wait_until="commit")
             _until_drawn(tab, leaderboard_drawn)
             first_visit = time.perf_counter() - start
+            first_visit_cpu = _cpu() - used
             # the browser has seen every kind of element before (their scripts are static files it keeps, as after
             # any earlier visit); the contestant timed below is another one, so its data is still cold on the server
             tab.goto(f"{base}/contestant?run={RUN_ID}&contestant={people[0].key}", wait_until="commit")
@@ -294,6 +319,7 @@ def main() -> int:
                 if name.startswith("Calibration"):
                     results.append(("Calibration: sign in -> blind record and form", signed_in, float("nan")))
                     results.extend(calibration)
+            background_cpu = _children_cpu()
         finally:
             browser.close()
 
@@ -317,7 +343,11 @@ def main() -> int:
         print(f"{name:<{width}}  {first:6.3f} s  {shown}   {cpu:>17}{flag}")
     print(
         f"server warm-up (the first page view after start: imports, caches; empty browser cache): "
-        f"{server_warmup:.2f} s; a first visit with an empty browser cache afterwards: {first_visit:.2f} s"
+        f"{server_warmup:.2f} s (server CPU {server_warmup_cpu:.2f} s); a first visit with an empty browser cache "
+        f"afterwards: {first_visit:.2f} s (server CPU {first_visit_cpu:.2f} s)"
+    )
+    print(
+        f"the server's background process (runs' warm-ups, audit reports), CPU over the bench: {background_cpu:.2f} s"
     )
     print(
         f"bar: {BAR_SECONDS} s per page view; {len(results) - len(over)}/{len(results)} within; load average "

@@ -1,5 +1,6 @@
-"""Background warm-up of a server process: the modules the pages import and the picked run's data (used by
-``console._ui.prewarm_server``), and the run's process facts as a future the pages read when it is done."""
+"""Warm-up of a server process: the modules the pages import, and the picked run's warm-up (every contestant's
+process facts and risk table, ``console._warmup``) computed in the console's background process, a future the pages
+read when it is done (used by ``console._ui.prewarm_server``)."""
 
 from __future__ import annotations
 
@@ -8,31 +9,30 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from console import _nav, _queries
+from console._warmup import RunWarmup
+from console._worker_client import Worker
 
-#: Whether a warmed run's audit report is started too (in its niced worker process), so that the Audits page has it
+#: Whether a warmed run's audit report is started too (in the background process), so that the Audits page has it
 #: when opened: set by the console server (``console._serve``), not in tests that run the pages' scripts alone
 BUILD_AUDITS = False
 
 
 class Prewarm:
-    """Work done once per server process and run, in one background thread, so that first views are fast: the
-    modules the pages import (already loaded when ``grader console`` started the server: ``console._serve``), the
-    run's season bundle, its replays and process facts, and its risk market (the trailing-window statistics every
-    contestant page reads).
+    """Work done once per server process and run so that first views are fast, none of it in the interpreter that
+    serves the pages: the modules the pages import (already loaded when ``grader console`` started the server:
+    ``console._serve``; else imported in a thread here), and the run's warm-up (:meth:`warmup`), computed by the
+    console's background process (``console._worker``, at low CPU priority; the same process builds the audit
+    reports, one job after another) while a thread here waits for it.
 
-    The process facts (every contestant's, from the season bundle: seconds on a large season) are a future
-    (:meth:`facts`): the leaderboard draws its scores at once and fills its process and risk columns when the future
-    is done; the contestant page reads them when done, else computes its own contestant's alone (the season bundle
-    and what is derived from it are computed once when two threads ask, ``grader.season.cached_derived``). The audit
-    report is not built in this process (CPU-heavy: it would slow every page on a small machine): once the run is
-    warmed, the console server starts its build in a worker process at low CPU priority (:data:`BUILD_AUDITS`; else
-    the Audits page starts it)."""
+    A page never waits for the warm-up: the leaderboard draws its scores at once and fills its process and risk
+    columns when it is done (:meth:`finished`); the contestant page reads its contestant's facts and risk table from
+    it when done, else computes them itself. Once a run is warmed, the console server starts its audit report
+    (:data:`BUILD_AUDITS`; else the Audits page starts it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, worker: Worker) -> None:
+        self._worker = worker
         self._lock = threading.Lock()
-        self._facts: dict[tuple[str, str], Future] = {}
-        self._warmed: set[tuple[str, str]] = set()
+        self._jobs: dict[tuple[str, str], Future] = {}
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="console-prewarm")
         self._pool.submit(self._imports)
 
@@ -42,51 +42,39 @@ class Prewarm:
 
         import_pages()
 
-    def facts(self, url: str, run_id: str) -> Future:
-        """The run's process facts (contestant key -> facts, ``grader.reporting.run_process_facts``), computed once
-        in the background thread; a failure is kept in the future (see :meth:`forget`)."""
+    def warmup(self, url: str, run_id: str) -> Future:
+        """The run's warm-up (:class:`console._warmup.RunWarmup`), computed once by the background process; a failure
+        gives a warm-up with its ``error`` and nothing in it (the pages then compute what they show)."""
         with self._lock:
-            job = self._facts.get((url, run_id))
+            job = self._jobs.get((url, run_id))
             if job is None:
-                job = self._facts[(url, run_id)] = self._pool.submit(_run_facts, url, run_id)
+                job = self._jobs[(url, run_id)] = self._pool.submit(self._warm, url, run_id)
             return job
 
-    def finished_facts(self, url: str, run_id: str) -> Future | None:
-        """The future of :meth:`facts` when it is done, else None (nothing submitted: a page asks without starting
-        the work, which :meth:`run` starts once the page's script has run)."""
+    def _warm(self, url: str, run_id: str) -> RunWarmup:
+        try:
+            return self._worker.warm(run_id, url)
+        except Exception as exc:  # noqa: BLE001 - best effort: the pages compute (and report) it themselves
+            return RunWarmup(error=f"{type(exc).__name__}: {exc}")
+
+    def finished(self, url: str, run_id: str) -> RunWarmup | None:
+        """The run's warm-up when it is done, else None (nothing submitted: a page asks without starting the work,
+        which :meth:`run` starts once the page's script has run)."""
         with self._lock:
-            job = self._facts.get((url, run_id))
-        return job if job is not None and job.done() else None
+            job = self._jobs.get((url, run_id))
+        return job.result() if job is not None and job.done() else None
 
     def run(self, url: str, run_id: str, then: Callable[[], Any] | None = None) -> None:
-        """Warm the run: its process facts first (the leaderboard's process and risk columns), then the risk market,
-        then ``then`` (the console server starts the run's audit report there: :data:`BUILD_AUDITS`)."""
-        self.facts(url, run_id)
+        """Warm the run (once), then call ``then`` (the console server starts the run's audit report there:
+        :data:`BUILD_AUDITS`)."""
         with self._lock:
-            if (url, run_id) in self._warmed:
+            if (url, run_id) in self._jobs:
                 return
-            self._warmed.add((url, run_id))
-        self._pool.submit(self._warm_run, url, run_id)
-        if then is not None:
-            self._pool.submit(then)
+            self._jobs[(url, run_id)] = self._pool.submit(self._warm, url, run_id)
+            if then is not None:
+                self._pool.submit(then)
 
     def forget(self) -> None:
-        """Drop the facts computed so far (the sidebar's "Refresh data": a season bundle moved back, for one)."""
+        """Drop the warm-ups done so far (the sidebar's "Refresh data": a season bundle moved back, for one)."""
         with self._lock:
-            self._facts = {k: f for k, f in self._facts.items() if not f.done()}
-            self._warmed.clear()
-
-    @staticmethod
-    def _warm_run(url: str, run_id: str) -> None:
-        try:
-            people = _queries.run_contestants(run_id, url)
-            if people:
-                _nav.contestant_risk_table(people[0].row_id, url)  # fills the season's risk statistics
-        except Exception:  # noqa: BLE001 - warming is best effort: the page computes (and reports) it itself
-            return
-
-
-def _run_facts(url: str, run_id: str) -> dict[str, dict[str, Any]]:
-    from grader.reporting import run_process_facts
-
-    return run_process_facts(run_id, url)  # loads and keeps the bundle and its replays
+            self._jobs = {k: f for k, f in self._jobs.items() if not f.done()}

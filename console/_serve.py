@@ -2,7 +2,10 @@
 loaded first (``grader console`` starts the console this way).
 
 Streamlit imports a page's modules on the first page view after the server starts: pandas, pyarrow, SQLAlchemy, the
-grader's storage, scoring and reporting packages (about 800 modules, 1 to 2 s of CPU on a small machine). Loaded
+grader's storage, scoring and reporting packages (about 800 modules, 1 to 2 s of CPU on a small machine), and the
+audits package (about 870 more, 1.1 s: scipy, pingouin, matplotlib), which the Audits page and every audit report
+handed back by the background process need (unpickling the first report imported it in the middle of whatever page
+view was running). Loaded
 here, before the server answers, that first view (a person opening the console) does not wait for them. They are
 loaded before Streamlit starts its server rather than beside it: two threads importing the same packages at once can
 wait for each other's import locks.
@@ -30,6 +33,7 @@ def import_pages() -> None:
     importlib.import_module("pyarrow")  # every data grid (no type stubs: imported by name)
     from matplotlib.backends import backend_agg  # noqa: F401 - matplotlib, loaded before the server answers
 
+    import audits  # noqa: F401 - the Audits page, and every audit report the background process hands back (1.1 s)
     import console._queries  # noqa: F401
     import console._ui  # noqa: F401
     import console._writes  # noqa: F401

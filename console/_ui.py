@@ -20,6 +20,8 @@ from console._prewarm import Prewarm
 from console._sign_in import ANNOTATOR_KEY, browser_sessions, sidebar_sign_in, signed_in
 from console._state import CONTESTANT_KEY, RUN_KEY
 from console._text import figures, gray, markdown_table, md, plain, png, split_wide, unique_headers
+from console._warmup import RunWarmup
+from console._worker_client import Worker
 from grader.storage import database_url
 
 __all__ = [  # the page-state keys (kept in the URL by console._state) and the helpers that live in their own modules
@@ -28,6 +30,8 @@ __all__ = [  # the page-state keys (kept in the URL by console._state) and the h
     "RUN_KEY",
     "AuditJobs",
     "AuditKey",
+    "RunWarmup",
+    "Worker",
     "build_audit_document",
     "browser_sessions",
     "figures",
@@ -206,19 +210,27 @@ def _contestant_facts(url: str, run_id: str, key: str) -> dict[str, Any] | None:
 
 
 def contestant_facts(url: str, run_id: str, key: str) -> dict[str, Any] | None:
-    """One contestant's process facts (from the trades or allocations, as the judges see them): from the background
-    warm-up's when it has them (:func:`process_facts_if_ready`), else its own alone (a first view of the run does not
-    wait for every contestant's)."""
-    ready = process_facts_if_ready(url, run_id)
-    return ready.get(key) if ready is not None else _contestant_facts(url, run_id, key)
+    """One contestant's process facts (from the trades or allocations, as the judges see them): the run's warm-up's
+    when it has them (:func:`warmup_if_ready`), else its own alone (a first view of the run does not wait for every
+    contestant's)."""
+    ready = warmup_if_ready(url, run_id)
+    if ready is not None and key in ready.facts:
+        return ready.facts[key]
+    return _contestant_facts(url, run_id, key)
+
+
+def warmup_if_ready(url: str, run_id: str) -> RunWarmup | None:
+    """The run's warm-up (every contestant's process facts and risk table) when the background process has computed
+    it (once per server process and run, started after the page's script: :func:`prewarm_server`), else None: a page
+    draws the rest at once and these when they are ready, or computes its own contestant's."""
+    return _prewarm().finished(url, run_id)
 
 
 def process_facts_if_ready(url: str, run_id: str) -> dict[str, dict[str, Any]] | None:
-    """Every contestant's process facts when the background warm-up has computed them (once per server process and
-    run, started after the page's script: :func:`prewarm_server`), else None: a page draws the rest at once and these
-    when they are ready."""
-    job = _prewarm().finished_facts(url, run_id)
-    return None if job is None else job.result()
+    """Every contestant's process facts once the run's warm-up is done (:func:`warmup_if_ready`; {} when they could not
+    be computed: the cells say "—"), else None."""
+    ready = warmup_if_ready(url, run_id)
+    return None if ready is None else ready.facts
 
 
 def stop_polling() -> None:
@@ -245,9 +257,17 @@ def stop_polling() -> None:
         return
 
 
+def contestant_risk(url: str, run_id: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
+    """PortBench's risk facts per decision (point-in-time) and the season's risk outcome lines: the run's warm-up's
+    when it has them (:func:`warmup_if_ready`), else computed here (the season bundle loaded in this process)."""
+    ready = warmup_if_ready(url, run_id)
+    if ready is not None and contestant_row_id in ready.risk:
+        return ready.risk[contestant_row_id]
+    return _contestant_risk(url, contestant_row_id)
+
+
 @st.cache_data(ttl=3600, show_spinner=False, max_entries=256)
-def contestant_risk(url: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
-    """PortBench's risk facts per decision (point-in-time) and the season's risk outcome lines."""
+def _contestant_risk(url: str, contestant_row_id: int) -> tuple[pd.DataFrame, list[str]]:
     try:
         return _nav.contestant_risk_table(contestant_row_id, url)
     except (OSError, ValueError, KeyError) as exc:
@@ -272,8 +292,14 @@ def blind_record(url: str, run_id: str, contestant_row_id: int) -> _queries.Blin
 
 
 @st.cache_resource(show_spinner=False)
+def worker() -> Worker:
+    """The server's background process (``console._worker``): the runs' warm-ups and the audit reports."""
+    return Worker()
+
+
+@st.cache_resource(show_spinner=False)
 def audit_jobs() -> AuditJobs:
-    return AuditJobs()
+    return AuditJobs(worker())
 
 
 def audit_key(run_id: str, version: int) -> AuditKey:
@@ -284,12 +310,12 @@ def audit_key(run_id: str, version: int) -> AuditKey:
 
 @st.cache_resource(show_spinner=False)
 def _prewarm() -> Prewarm:
-    return Prewarm()
+    return Prewarm(worker())
 
 
 def prewarm_server(run: _queries.RunSummary | None) -> None:
-    """Start warming the picked run's data in the background (once per process and run); in the console server, then
-    its audit report (``console._prewarm.BUILD_AUDITS``)."""
+    """Start the picked run's warm-up in the background process (once per server process and run); in the console
+    server, then its audit report (``console._prewarm.BUILD_AUDITS``)."""
     if run is None:
         return
     then = None

@@ -247,7 +247,7 @@ else:
 
 # ------------------------------------------------------------------ risk
 st.subheader("Risk evidence at each decision (PortBench)")
-risk, risk_outcome = _ui.contestant_risk(url, contestant.row_id)
+risk, risk_outcome = _ui.contestant_risk(url, run.run_id, contestant.row_id)
 st.caption(
     "Point-in-time, as the judges saw them: the portfolio after the decision valued at the last close before "
     "it; historical VaR95/CVaR95 from the 60 daily returns up to that close; the two-layer correlation score "

@@ -123,10 +123,13 @@ def _table() -> None:
         "whole-record section; the contestant page has them in full." + ("" if rounds_season else " " + RISK_LEGEND)
     )
 
-    if facts is None:
-        st.caption(
-            "⏳ Process facts and risk figures are being computed from the season bundle (once per server start)."
-        )
+    # one line either way: the fragment keeps its height when the cells arrive (a page scrolled to its bottom would
+    # otherwise scroll up by a line, and a scroll closes an open menu such as "Open a contestant" below)
+    st.caption(
+        "Process facts and risk figures are being computed from the season bundle (once per server start)…"
+        if facts is None
+        else "Process facts and risk figures: computed from the season bundle (once per server start)."
+    )
 
 
 # the process facts and risk figures come from the season bundle (seconds on a large season, once per server process

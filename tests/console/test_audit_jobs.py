@@ -1,4 +1,5 @@
-"""The Audits page's report builds: a first version (every section, charts not drawn) before the whole report."""
+"""The console's background process (``console._worker``): the Audits page's report builds (a first version, every
+section with its charts not drawn, before the whole report) and a run's warm-up, one job after another."""
 
 from __future__ import annotations
 
@@ -32,17 +33,46 @@ def test_without_a_first_version_asked_the_worker_writes_only_the_whole_report(c
 
 
 def test_one_worker_builds_report_after_report_and_says_why_one_failed(console_env):
-    from console._audit_jobs import AuditWorker
+    from console._worker_client import Worker
 
-    worker = AuditWorker()
+    worker = Worker()
     try:
         first = worker.build(console_env.run_id, console_env.db_url)
-        pid = worker._proc.pid
+        pid = worker.pid
         with pytest.raises(RuntimeError, match="no-such-run"):
             worker.build("no-such-run", console_env.db_url)
         again = worker.build(console_env.run_id, console_env.db_url)
-        assert worker._proc.pid == pid  # the same process: its modules imported once
+        assert worker.pid == pid  # the same process: its modules imported once
         assert [s.title for s in again.sections] == [s.title for s in first.sections]
     finally:
         worker.close()
-    assert worker._proc is None
+    assert worker.pid is None
+
+
+def test_a_runs_warm_up_is_computed_in_the_worker_process_as_the_page_would_compute_it(console_env):
+    """The warm-up the pages read (every contestant's process facts and risk table) is what this process computes
+    itself, and it was computed in another process: a page view never shares the interpreter with it."""
+    import os
+
+    from console import run_contestants
+    from console._worker_client import Worker
+    from grader.reporting import contestant_risk_table, run_process_facts
+
+    worker = Worker()
+    try:
+        warm = worker.warm(console_env.run_id, console_env.db_url)
+        assert worker.pid is not None and worker.pid != os.getpid()
+        audit = worker.build(console_env.run_id, console_env.db_url)  # the same process does the audits after it
+        assert audit.sections
+        missing = worker.warm("no-such-run", console_env.db_url)
+    finally:
+        worker.close()
+    assert warm.error is None
+    assert warm.facts == run_process_facts(console_env.run_id, console_env.db_url)
+    assert set(warm.facts) == {"m1", "m2"} and warm.facts["m1"]["thrash_events"] == 1
+    people = run_contestants(console_env.run_id, console_env.db_url)
+    assert set(warm.risk) == {p.row_id for p in people}
+    for person in people:
+        table, lines = contestant_risk_table(person.row_id, console_env.db_url)
+        assert warm.risk[person.row_id][0].equals(table) and warm.risk[person.row_id][1] == lines
+    assert missing.facts == {} and missing.risk == {}  # no such run: nothing to show, the pages say so themselves

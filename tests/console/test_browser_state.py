@@ -212,16 +212,11 @@ def test_two_annotators_regrading_one_item_at_once_each_land_on_that_item(db_url
     )
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="2026-11-27: on this machine (Streamlit 1.66-1.67, Debian chromium) the menu closes when the table's "
-    "fragment redraws, on the code of 880eba3 too; timing-dependent (with 1.65 the cells arrived first). Open under "
-    "issue #33 (console/README.md, Known issues)",
-)
 def test_the_leaderboard_fills_its_process_cells_without_closing_an_open_menu(tmp_path, annotators):
     """The process and risk cells (computed in the background: seconds on a 40 x 250 season) arrive in the table's
     fragment alone: a menu opened meanwhile elsewhere on the page stays open, and the table stops rerunning once
-    filled."""
+    filled. (The menu is below the table, reached by scrolling the page to its bottom: a fragment that got shorter
+    when filled scrolled the page up, and a scroll closes the menu.)"""
     import time
 
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
