@@ -212,7 +212,7 @@ def test_two_annotators_regrading_one_item_at_once_each_land_on_that_item(db_url
     )
 
 
-def test_the_leaderboard_fills_its_process_cells_without_closing_an_open_menu(tmp_path, annotators):
+def test_the_leaderboard_fills_its_process_cells_without_closing_an_open_menu(tmp_path, annotators, monkeypatch):
     """The process and risk cells (computed in the background: seconds on a 40 x 250 season) arrive in the table's
     fragment alone: a menu opened meanwhile elsewhere on the page stays open, and the table stops rerunning once
     filled. (The menu is below the table, reached by scrolling the page to its bottom: a fragment that got shorter
@@ -228,6 +228,9 @@ def test_the_leaderboard_fills_its_process_cells_without_closing_an_open_menu(tm
     season = tmp_path / "season"
     build_synthetic_season(season, n_contestants=40, n_days=250, seed=1)
     build_synthetic_run(season, "big-run", db_url=db_url, claims_per_grade=1)
+    hold = tmp_path / "hold-warmup"  # the background warm-up waits until the menu is open (console._worker)
+    hold.touch()
+    monkeypatch.setenv("GRADER_CONSOLE_HOLD_WARMUP", str(hold))
     with console_process(db_url, annotators[0], tmp_path) as url, sync_playwright() as p:
         browser = launch(p)
         try:
@@ -248,6 +251,7 @@ def test_the_leaderboard_fills_its_process_cells_without_closing_an_open_menu(tm
                     page.keyboard.press("Escape")
             options.first.wait_for(timeout=5_000)
             assert waiting.count(), "the cells were filled before the menu was opened: nothing was tested"
+            hold.unlink()  # now let the warm-up run
             waiting.wait_for(state="detached", timeout=180_000)
             page.wait_for_timeout(1500)
             assert options.count() > 0, "the menu closed when the process cells arrived"
