@@ -5,7 +5,8 @@ inside it ("Clau\\u200bde"), or with its letters set apart by a thin or other Un
 i\\u2009n\\u2009i"). None of the name patterns can see it there. :func:`folded_copy` writes a copy of the text with
 full-width letters and digits as their ASCII forms, the invisible characters dropped and every Unicode space a plain
 one, with the map from each character of the copy back to the input, so the scrubber reads the copy and answers in
-the input's offsets (the letters set apart are then read as spaced letters, like "G e m i n i").
+the input's offsets (the letters set apart are then read as spaced letters, like "G e m i n i"). A Latin word right
+after the first person in a script without spaces is read with a space before it ("私はClaudeです").
 
 Only what can hide a Latin name is folded: full-width punctuation between CJK words ("：", "（", "。") stays as
 written, except a full-width hyphen, dot or space inside a run of full-width letters ("ＧＰＴ－５", "Ｇｒｏｋ　４")."""
@@ -23,6 +24,10 @@ _WIDE_ALNUM = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
 _WIDE_JOINERS = frozenset("\uff0d\uff0e\uff3f\u3000")
 """A full-width hyphen, full stop, low line and the ideographic space: part of a full-width name only between
 full-width letters or digits ("ＧＰＴ－５", "Ｇｒｏｋ　４")."""
+_RUN_ON = re.compile(r"(?:(?<=私は|僕は|我是|我叫|我们|我們|저는|나는|저희)|(?<=わたしは)|(?<=우리는))(?=[A-Za-z])")
+"""The first person in Japanese, Chinese or Korean right before a Latin letter: the copy has a space there ("私は
+Claudeです" is read "私は Claudeです"), as the name after it starts a word though the script wrote none (only there: "谷歌
+发布Gemini 3，GOOGL上涨" is news, read as written)."""
 _NEEDS_FOLD = re.compile(
     r"[\u00a0\u00ad\u1680\u180e\u2000-\u200d\u202f\u205f-\u2064\ufeff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
 )
@@ -35,7 +40,7 @@ def _wide(ch: str) -> bool:
 def folded_copy(text: str) -> tuple[str, list[int]] | None:
     """``text`` with full-width letters as ASCII, invisible characters dropped and Unicode spaces plain, and the map
     from each character of the copy to the input; None when nothing needed folding (the common text)."""
-    if _NEEDS_FOLD.search(text) is None:
+    if _NEEDS_FOLD.search(text) is None and (text.isascii() or _RUN_ON.search(text) is None):
         return None
     out: list[str] = []
     index: list[int] = []
@@ -52,6 +57,9 @@ def folded_copy(text: str) -> tuple[str, list[int]] | None:
         else:
             out.append(ch)
         index.append(i)
+        if _RUN_ON.match(text, i + 1):
+            out.append(" ")
+            index.append(i + 1)
     return "".join(out), index
 
 

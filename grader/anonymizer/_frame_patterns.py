@@ -419,9 +419,9 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?:\b(?i:is\s+(?:this|it|that)|are\s+we)\s+(?i:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?|"
-                rf"[A-Z][\w.\-]*)\s*\?\s*(?:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)\b|"
-                rf"\b(?i:am\s+I)\s+(?i:an?\s+|the\s+)?(?P<who2>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*\?)"
+                rf"(?i)(?:\b(?:is\s+(?:this|it|that)|are\s+we)\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?|"
+                rf"(?-i:[A-Z][\w.\-]*))\s*\?\s*(?-i:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)\b|"
+                rf"\bam\s+I\s+(?:an?\s+|the\s+)?(?P<who2>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*\?)"
             ),
         ),
         (
@@ -459,7 +459,7 @@ def frame_patterns(
         (
             "signature",
             make(
-                rf"(?m)(?:^|(?<=[.!?;]\s))[^\w\n]{{0,4}}(?P<who>[A-Z][\w.\-]*(?:[ \t]+[\w.\-]+){{0,2}}?)[ \t]+here\b"
+                rf"(?im)(?:^|(?<=[.!?;]\s))[^\w\n]{{0,4}}(?P<who>(?-i:[A-Z][\w.\-]*)(?:[ \t]+[\w.\-]+){{0,2}}?)[ \t]+here\b"
                 rf"(?=[ \t]*[(\[][^)\]\n]{{0,30}}?{ident})"
             ),
         ),
@@ -495,6 +495,15 @@ def frame_patterns(
                 rf"(?:[\s\-][\w.\-]+){{0,2}}?)?)(?=\s*[,.;:!]|\s*$)"
             ),
         ),
+        # a lab or a line as a segment of a file path: "/opt/models/alibaba/tongyi/", "~/runs/llama-3.1-405b/out.txt",
+        # "ckpt/eval/deepseek-v3/" (lower-case segments before it; "Microsoft/Amazon/Meta" is a list of companies)
+        (
+            "label",
+            make(
+                rf"(?i)(?:(?<![\w/~.:])(?:~|\.{{1,2}})?/(?-i:[a-z0-9_.\-]+/)+|(?<![\w/:.])(?-i:[a-z0-9_.\-]+/){{2,}})"
+                rf"(?P<who>{ident}(?:/(?-i:[a-z0-9_.\-]+))*/?)"
+            ),
+        ),
         ("label", compound),
         # a former name said with no subject: "Formerly shipped as Bard.", "(Previously released to you as Bard.)"
         # (the name ends the sentence; "Formerly known as Bard, Gemini now ..." names the product: news)
@@ -511,7 +520,7 @@ def frame_patterns(
             "self_reference",
             make(
                 rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:typed|sent|posted|written|composed|drafted|answered|replied)\s+"
-                rf"(?:in|from|via|through|on|with)\s+(?:the\s+|my\s+)?)(?P<who>{ident})"
+                rf"(?:in|from|via|through|on|with|at)\s+(?:the\s+|my\s+)?)(?P<who>(?:[\w-]+\.)?{ident}(?:\.[a-z]{{2,}})*)"
             ),
         ),
         # a sign-off phrase and who signs: "Signing off, the ChatGPT instance on seat 3."
@@ -558,7 +567,7 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"由\s*(?P<who>[「『“\"']?\s*{ident}\s*[」』”\"']?(?:\s*的?\s*[\w.\-]+){{0,2}}?)\s*(?:生成|撰写|编写|写成|起草)"
+                rf"(?i)由\s*(?P<who>[「『“\"']?\s*{ident}\s*[」』”\"']?(?:\s*的?\s*[\w.\-]+){{0,2}}?)\s*(?:生成|撰写|编写|写成|起草)"
             ),
         ),
         # "xai's model speaking", "Mistral's agent here": the lab's own model as the speaker
@@ -593,7 +602,7 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
+                rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|僕は|"
                 rf"저는|나는|저희|우리는|我是|我叫|我们|我們|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
                 rf"(?i:(?:un|une|ein|eine|el|la|il|o|a|uno)\s+)?(?i:[\w-]*(?:modèle|modell|modelo|modello|agent|"
                 rf"assistant|asistente)\w*\s+)?(?i:(?:de|von|di|da|del)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
@@ -701,7 +710,7 @@ def frame_patterns(
         (
             "signature",
             make(
-                rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
+                rf"(?im)(?:^|(?<=[.!?]\s))\s*[*_]{{0,3}}(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)[*_]{{0,3}}\s+"
                 rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b"
             ),
         ),
@@ -778,7 +787,8 @@ def frame_patterns(
             # (a corporate word may stand between); with a space and no model noun, comma or first person after
             # it, "R1 made Chinese AI investable" is a clause whose subject is the name (news)
             make(
-                rf"(?i)(?P<who>{ident})(?:\s+(?:Group|Inc|Corp|Cloud|Labs?|Research))?(?:-(?:built|made|trained|powered|"
+                rf"(?i)(?P<who>{ident})(?:\s+(?:Group|Inc|Corp|Cloud|Labs?|Research|Holdings?|alumni|veterans|engineers|researchers|"
+                rf"people|folks|staff))?(?:-(?:built|made|trained|powered|"
                 rf"backed|native|based)\b|"
                 rf"\s(?:built|made|trained|powered|backed|native|based)\b(?=\s*(?:,|\(|{_ROLE}\b|I\b|we\b|me\b|us\b|this\b)))"
             ),

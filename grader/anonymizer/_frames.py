@@ -49,6 +49,7 @@ _BARE_VERSION = re.compile(
     r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo|fast)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB]|"
     r"[1-9]\d{0,3}B(?=[ \t]+(?:open[ \t-]+(?:weights?[ \t]+)?)?(?:MoE|model|checkpoint|dense|instruct|base[ \t]+model)\b)|"
     r"[1-9]\d{0,2}B[ \t]+active(?![ \t]+(?:users|accounts|subscribers|devices|customers))|"
+    r"[1-9]\d{0,3}B[ \t]+total(?=[ \t]*[/,(])|"
     r"V[1-9]\.\d-(?:Terminus|Exp|Base|Chat|Instruct)(?=[ \t]+(?:build|checkpoint|weights|here)\b))"
     r"(?![\w\-])"
 )
@@ -93,6 +94,22 @@ _SPEAKER_AFTER = re.compile(
     r"(?P<w>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=[ \t]+[a-z])"
 )
 """A capitalised word right after a frame's colon, before a lower-case verb: the speaker of what follows."""
+_VERSION_SPEAKER = re.compile(
+    r"(?m)(?:^|(?<=[.!?;]\s))[^\w\n]{0,4}(?P<v>(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Fast|Heavy|Mini|Nano|Turbo|Max|Plus|Lite|"
+    r"Pro|Flash|Ultra)|(?:Large|Medium|Small|Mini|Nano|Pro|Flash|Fast|Turbo|Heavy|Ultra|Max|Plus|Lite)[ \-]v?[1-9]\d?"
+    r"(?:\.\d{1,2})?|[1-9]\d?(?:\.\d{1,2})?[ \-][1-9]\d{0,3}[bB]|[a-z]+-fast-\d{1,2})(?:[ \-](?:Instruct|Chat|Preview|"
+    r"Thinking|Reasoning))?)[ \t]+(?:here|speaking|signing(?:[ \t]+off)?|reporting|writing)\b"
+)
+"""A speaker line opened by a version and its variant or size alone: "Large 2 here", "Medium 3 speaking", "4 Fast
+here", "3.3 70B here", "code-fast-1 here"."""
+_ENV_NAME = re.compile(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w])")
+"""An environment variable's name ("MISTRAL_API_KEY", "XAI_MODEL"): a segment that is a lab or a line is the author's
+(the variables of the run that wrote the text)."""
+_OWN_SIBLING = re.compile(
+    r"\b(?i:our|my)\s+(?P<n>[A-Z][a-z][\w.\-]*(?:[ \-][\w.]+)?)\s+(?i:video|image|vision|coding|code|reasoning|chat|"
+    r"language|speech|audio|music|embedding|multimodal|omni)\s+(?i:model|generator|line)\b"
+)
+"""The first person's own sibling model with its modality: "our Wan video model"."""
 _ME_GLOSS = re.compile(r"(?i)\(\s*(?:me|myself|that['\u2019]?s\s+me|yours\s+truly|i\.e\.,?\s+me)\s*\)")
 """The author's gloss of the noun phrase before it: "(me)", "(that's me)", "(yours truly)"."""
 _TIER_SELF = re.compile(
@@ -353,6 +370,7 @@ class Frames:
         plural += (
             self._variant_words(text) + self._people_makers(text) + self._glossed_me(text) + self._tier_words(text)
         )
+        plural += self._env_names(text) + self._version_speakers(text) + self._own_siblings(text)
         if not plural:
             return found
         merged: list[FrameSpan] = []
@@ -469,7 +487,11 @@ class Frames:
             rf"(?:['\u2019]s)?\s+(?:[\w-]+\s+){{0,2}}?{org}\b(?P<made>\s+{made}\s+(?:me|us|this\s+(?:model|agent|"
             rf"assistant|desk|note)|the\s+model\s+writing)\b)?(?:\s+(?:in|at|on|from)\s+(?P<place>{public})(?![^\W_]))?|"
             rf"\b(?:written|posted|sent|typed|drafted|reporting|coming|speaking)\s+(?:to\s+you\s+)?from\s+(?:the\s+)?"
-            rf"(?P<from>{public})(?![^\W_])"
+            rf"(?P<from>{public})(?![^\W_])|"
+            rf"\b(?P<verb>{made}|written|drafted|generated|produced|born)\s+(?:in|at|on)\s+(?:the\s+)?(?<![^\W_])"
+            rf"(?P<where>{public})(?![^\W_])|"
+            rf"(?<![^\W_])(?P<adj>{public})-(?:trained|built|made|based|born|bred|raised)\b"
+            rf"(?=(?:[ \t,]+[\w-]+){{0,2}}[ \t]+(?:model|reasoner|agent|assistant|bot|llm|system|desk)[ \t]+here\b)"
         )
 
     def _people_makers(self, text: str) -> list[FrameSpan]:
@@ -481,6 +503,24 @@ class Frames:
         sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
         out = []
         for m in self._people_maker.finditer(text):
+            if m.group("adj") is not None:
+                out.append(FrameSpan(m.start("adj"), m.end("adj"), "self_reference"))
+                continue
+            if m.group("where") is not None:
+                # the verb's subject is the author: none ("Trained in Menlo Park, I ..."), the first person ("I was
+                # trained at the Xixi campus") or a model that wrote ("Written in Mountain View by a model")
+                before = text[max(0, m.start() - 40) : m.start()]
+                if (
+                    re.search(r"(?:^|[.!?;:\n])[ \t*_>-]*$", before)
+                    or re.search(
+                        r"(?i)\b(?:I|we)\s+(?:was|were|am|are|have\s+been|'ve\s+been|got)?\s*(?:\w+\s+)?$", before
+                    )
+                    or re.match(
+                        r"(?i)[^.;\n]{0,20}?\bby\s+(?:an?|the|this)\s+(?:model|assistant|agent|bot)\b", text[m.end() :]
+                    )
+                ):
+                    out.append(FrameSpan(m.start("where"), m.end("where"), "self_reference"))
+                continue
             if m.group("from") is not None:
                 if self._first_person(text, m.start(), m.end(), sentences) or re.search(
                     r"(?i)\bby\s+the\s+(?:model|assistant|agent)\b", text[m.end() : m.end() + 60]
@@ -508,6 +548,42 @@ class Frames:
             for n in self._public_name.finditer(text, lo, m.start()):
                 out.append(FrameSpan(n.start(), n.end(), "self_reference"))
         return out
+
+    def _env_names(self, text: str) -> list[FrameSpan]:
+        """A lab or line as a segment of an environment variable's name ("MISTRAL_API_KEY=*** set": the segment; a
+        traded symbol stays: "META_HOLDERS")."""
+        if "_" not in text:
+            return []
+        out = []
+        for m in _ENV_NAME.finditer(text):
+            pos = m.start()
+            for seg in m.group(0).split("_"):
+                if seg.lower() in self._env_words and seg not in self._symbols:
+                    out.append(FrameSpan(pos, pos + len(seg), "label"))
+                pos += len(seg) + 1
+        return out
+
+    @cached_property
+    def _env_words(self) -> frozenset[str]:
+        return frozenset(
+            w.lower()
+            for fam in lexicon().values()
+            for w in (*fam.names, *fam.lines)
+            if re.fullmatch(r"[A-Za-z]{3,}", w)
+        )
+
+    @staticmethod
+    def _version_speakers(text: str) -> list[FrameSpan]:
+        """A speaker line opened by a version and its variant alone (``_VERSION_SPEAKER``)."""
+        if not any(ch.isdigit() for ch in text):
+            return []
+        return [FrameSpan(m.start("v"), m.end("v"), "self_reference") for m in _VERSION_SPEAKER.finditer(text)]
+
+    @staticmethod
+    def _own_siblings(text: str) -> list[FrameSpan]:
+        """The first person's own sibling model, by whatever name, with its modality: "not our Wan video model", "my
+        Veo video model" (no market news says "our X video model")."""
+        return [FrameSpan(m.start("n"), m.end("n"), "self_reference") for m in _OWN_SIBLING.finditer(text)]
 
     @staticmethod
     def _tier_words(text: str) -> list[FrameSpan]:
@@ -570,6 +646,7 @@ class Frames:
                         lead = len(c) - len(c.lstrip())
                         found.append(FrameSpan(pos + lead, pos + len(c.rstrip()), "label"))
                     pos += len(c) + 1
+        found += _delimited_columns(text)
         # sentences end at a full stop in any script ("本分析由 DeepSeek 生成。DeepSeek 带动的...": two sentences)
         sentences = [
             (m.start(), m.end()) for m in re.finditer(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]?", text)
@@ -668,6 +745,45 @@ class Frames:
             if s <= start < e:
                 return bool(re.search(_SELF, text[s:e]))
         return bool(re.search(_SELF, text))
+
+
+_DELIMITED_HEADER = re.compile(
+    r"(?i)^\s*(?:author|model|model[_ ]?id|provider|vendor|family|llm|agent|speaker|writer|signer|lab|engine|by)\s*$"
+)
+
+
+def _delimited_columns(text: str) -> list[FrameSpan]:
+    """A CSV or TSV record under a header whose column names who wrote it ("author\\tcall" over "claude-opus\\tlong
+    XLV"): that column's values are labels in the rows of the header's width, down to the first other line."""
+    if "\t" not in text and "," not in text:
+        return []
+    out: list[FrameSpan] = []
+    cols: list[int] = []
+    sep = ""
+    width = 0
+    pos = 0
+    for line in text.split("\n"):
+        if not line.strip():
+            cols = []
+        elif cols and len(line.split(sep)) == width:
+            at = pos
+            for i, cell in enumerate(line.split(sep)):
+                if i in cols and cell.strip():
+                    lead = len(cell) - len(cell.lstrip())
+                    out.append(FrameSpan(at + lead, at + len(cell.rstrip()), "label"))
+                at += len(cell) + 1
+        else:
+            cols = []
+            for sep in ("\t", ","):
+                cells = line.split(sep)
+                if len(cells) >= 2 and len(line) <= 200:
+                    cols = [i for i, c in enumerate(cells) if _DELIMITED_HEADER.match(c)]
+                    if cols and all(len(c.split()) <= 3 for c in cells):
+                        width = len(cells)
+                        break
+                    cols = []
+        pos += len(line) + 1
+    return out
 
 
 @lru_cache(maxsize=32)

@@ -405,7 +405,8 @@ class LeakGuard:
             (
                 "authorship",
                 (
-                    rf"(?i){ident}(?:\s+(?:Group|Inc\.?|Corp\.?|Cloud|Labs?|Research))?[\s-](?:built|made|trained|powered|"
+                    rf"(?i){ident}(?:\s+(?:Group|Inc\.?|Corp\.?|Cloud|Labs?|Research|Holdings?|alumni|veterans|engineers|"
+                    rf"researchers|people|folks|staff))?[\s-](?:built|made|trained|powered|"
                     rf"backed|native)\b[^.;\n]{{0,40}}?{_SELF}"
                 ),
             ),
@@ -508,7 +509,10 @@ class LeakGuard:
         """A name as a segment of a path ("projects/x/models/gemini-2.5-pro", "/v1/models/claude-opus"): the id of the
         model a request ran on, not news (a path has two lower-case segments or more before the name; "Microsoft/
         Amazon/Meta" is a list of companies)."""
-        return re.compile(rf"(?i)(?<![\w/])(?-i:[a-z0-9_.\-]+/){{2,}}{self._ident.pattern}")
+        return re.compile(
+            rf"(?i)(?:(?<![\w/~.])(?:~|\.{{1,2}})?/(?-i:[a-z0-9_.\-]+/)+|(?<![\w/])(?-i:[a-z0-9_.\-]+/){{2,}})"
+            rf"{self._ident.pattern}"
+        )
 
     @cached_property
     def _cjk_self(self) -> re.Pattern[str]:
@@ -640,6 +644,18 @@ class LeakGuard:
         out += [f"a speaker glossed by a scrubbed name: {m.group(0)!r}" for m in _HERE_GLOSSED.finditer(clean)]
         out += [f"a question the text answers about itself: {m.group(0)!r}" for m in _SELF_QUESTION.finditer(clean)]
         out += [f"the first person as a tier of a line: {m.group(0)!r}" for m in _TIER_SELF.finditer(clean)]
+        out += [f"the author's own sibling model: {m.group(0)!r}" for m in _OWN_SIBLING.finditer(clean)]
+        out += [
+            f"a speaker named by a version or variant alone: {m.group(0)!r}" for m in _VARIANT_SPEAKER.finditer(clean)
+        ]
+        if "_" in clean:
+            out += [
+                f"a lab or line in an environment variable: {m.group(0)!r}"
+                for m in _ENV_VAR.finditer(clean)
+                if any(seg.lower() in self._names_low for seg in m.group(0).split("_"))
+            ]
+        if "\t" in clean or "," in clean:
+            out += [f"a delimited record under an authorship column: {r!r}" for r in self._delimited_authors(clean)]
         if "(" in clean:
             out += [f"a phrase the author glosses as itself: {m.group(0)!r}" for m in self._me_gloss.finditer(clean)]
         for m in _SEAT_APP.finditer(clean) if " app" in clean else ():
@@ -656,7 +672,7 @@ class LeakGuard:
                 f"the first person with a name, in a script without spaces: {m.group(0)!r}"
                 for m in self._cjk_self.finditer(clean)
             ]
-        for sentence in re.findall(r"(?:[^.!?;\n]|\.(?=\d)|(?<=[A-Za-z])\.(?=[a-z]{2,}\b))+", clean):
+        for sentence in re.findall(r"(?:[^.!?;\n]|\.(?=\d))+", clean):
             for rx in (self._own_any, self._own_cap):
                 if rx is None:
                     continue
@@ -703,6 +719,19 @@ class LeakGuard:
                 lambda m: self._whole.get(re.sub(r"[\W_]+", "", _widened(m.group(0)).lower()), m.group(0)), text
             )
         return _plain_letters(text)
+
+    def _delimited_authors(self, text: str) -> list[str]:
+        """The rows of a CSV or TSV record under a header with an authorship column that name someone."""
+        out = []
+        under = False
+        for line in text.split("\n"):
+            if not line.strip():
+                under = False
+            elif _DELIMITED_AUTHOR_HEADER.search(line) and len(line) <= 200:
+                under = True
+            elif under and any(m.group(0) not in self._symbol_set for m in self._ident.finditer(line)):
+                out.append(line.strip()[:80])
+        return out
 
     def _part_of_other_name(self, sentence: str, start: int, end: int) -> bool:
         """A one-word model line, capitalised and with no version, that is part of a person's, a place's or a
@@ -759,6 +788,7 @@ class LeakGuard:
                 or _GLOSS_AFTER.match(after)
                 or _VARIANT.match(after)
                 or (speaks and _SEAT_BEFORE.search(clean[max(0, m.start() - 60) : m.start()]))
+                or (speaks and re.match(r"-(?:trained|built|made|based|born|bred|raised)\b", after))
                 or (
                     speaks
                     and (_MAKER_BEFORE.search(before) or _MAKER_AFTER.match(clean, m.end()))
@@ -812,7 +842,7 @@ _SEAT_APP = re.compile(
 """The app the author runs in, whatever its name: "I run as [model] inside the X app", "Talking to you from the Quark
 app" (with the first person or talking to the reader; "users in the ChatGPT app grew" is news)."""
 _MAKER_BEFORE = re.compile(
-    r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born)\s+in|"
+    r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born|written|drafted|generated|produced)\s+in|"
     r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$"
 )
 _MAKER_AFTER = re.compile(
@@ -877,6 +907,25 @@ _SELF_QUESTION = re.compile(
     r"(?:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)\b"
 )
 """A question the text asks of itself and answers, about a capitalised name: "Is it Large? No."."""
+_VARIANT_SPEAKER = re.compile(
+    r"(?m)(?:^|[.!?;]\s+)[^\w\n]{0,4}(?:(?:[1-9]\d?(?:\.\d{1,2})?[ \-])?(?:Fast|Heavy|Mini|Nano|Turbo|Max|Plus|Lite|Pro|"
+    r"Flash|Ultra|Large|Medium|Small)(?:[ \-]v?[1-9]\d?(?:\.\d{1,2})?)?|[1-9]\d?(?:\.\d{1,2})?[ \-][1-9]\d{0,3}[bB]|"
+    r"[a-z]+-fast-\d{1,2}|[1-9]\d{0,3}B\s+(?:total|active)[^\n]{0,20}?)\s+(?:here|speaking|signing|reporting)\b"
+)
+"""A speaker line opened by a version, a variant or a size alone: "Flash here:", "Large 2 here", "4 Fast here", "3.3
+70B here", "code-fast-1 here", "235B total / 22B active here"."""
+_ENV_VAR = re.compile(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w])")
+"""An environment variable's name ("MISTRAL_API_KEY"): refused when a segment is a lab or a line."""
+_DELIMITED_AUTHOR_HEADER = re.compile(
+    r"(?i)^(?:[^\t,\n]*[\t,])*\s*(?:author|model|model[_ ]?id|provider|vendor|family|llm|agent|speaker|writer|signer|"
+    r"lab|engine|by)\s*(?:[\t,][^\n]*)?$"
+)
+"""A CSV or TSV header with a column that says who wrote the rows."""
+_OWN_SIBLING = re.compile(
+    r"\b(?i:our|my)\s+[A-Z][a-z][\w.\-]*(?:[ \-][\w.]+)?\s+(?i:video|image|vision|coding|code|reasoning|chat|language|"
+    r"speech|audio|music|embedding|multimodal|omni)\s+(?i:model|generator|line)\b"
+)
+"""The first person's own sibling model, by whatever name: "not our Wan video model"."""
 _TIER_SELF = re.compile(
     r"\b(?:I'm|I\s+am)\s+(?i:its|their|the|a|an|this|your)\s+[A-Z]\w+[ \t\-]+(?i:model|tier|variant|version|build|"
     r"size|edition|checkpoint)\b"

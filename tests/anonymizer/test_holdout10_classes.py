@@ -71,6 +71,34 @@ from tests.anonymizer._class_checks import check_kept, check_passed, check_refus
         # the lab's weights in a fragment; a name in quotes before its model in Chinese
         ("meta", "Scout-sized view; Meta weights. Long XLE.", "meta"),
         ("alibaba", "本文由『通义千问』的 Qwen3-Max 撰写：买入 FXI。", "通义千问"),
+        # a Latin name right after the first person in a script without spaces
+        ("anthropic", "僕はClaudeなので、XLVを買う。", "claude"),
+        ("alibaba", "저는Qwen3 모델입니다. FXI 매수.", "qwen"),
+        # a speaker line opened by a version and its variant or size alone
+        ("mistral", "Small 3 here: long EWQ.", "small 3"),
+        ("xai", "3 Heavy speaking: short TSLA.", "3 heavy"),
+        ("meta", "4.0 17B here: long XLE.", "17b"),
+        ("alibaba", "480B total / 35B active here: buy FXI.", "480b"),
+        # a lab or line as a segment of an environment variable's name
+        ("anthropic", "ANTHROPIC_API_KEY loaded; long XLV.", "anthropic"),
+        ("xai", "GROK_TEMPERATURE=0.2 set; short TSLA.", "grok"),
+        # the places behind a lab, where the author was made or wrote
+        ("meta", "Built at Menlo Park, I lean long XLE.", "menlo park"),
+        ("openai", "Drafted in Mission Bay by a model; long TLT.", "mission bay"),
+        ("xai", "Memphis-built assistant here: short TSLA.", "memphis"),
+        # the people of a lab as its maker, a lab's holding company as the maker
+        ("google", "Google Brain engineers built me; long XLU.", "google brain"),
+        ("xai", "X.AI Holdings trained me; short TSLA.", "x.ai"),
+        # a CSV or TSV record under an authorship column; a name in emphasis before "here"
+        ("openai", "speaker\tcall\no4-mini\tlong TLT", "o4-mini"),
+        ("meta", "_Maverick_ here: long XLE.", "maverick"),
+        # a chat host where the text was drafted
+        ("deepseek", "Typed at chat.deepseek.com; buy FXI.", "deepseek"),
+        # a lab or a line as a segment of a file path
+        ("mistral", "Weights at /srv/ckpt/mistral/large-2411/ -> long EWQ.", "mistral"),
+        ("google", "cache: ../runs/deepmind/eval.json; long XLU.", "deepmind"),
+        # the first person's own sibling model, by whatever name
+        ("google", "Unlike my Veo video model sibling, I only trade: long XLU.", "veo"),
     ],
 )
 def test_the_author_is_scrubbed_and_the_guard_refuses_it(family: str, text: str, gone: str) -> None:
@@ -102,6 +130,20 @@ def test_the_author_is_scrubbed_and_the_guard_refuses_it(family: str, text: str,
         ("meta", "X-Cache: HIT via Groq\n\nMETA fell 2% on capex."),
         # the lab's weights as news
         ("meta", "Meta weights were downloaded 1B times; META rose."),
+        # a Latin name after other CJK words: news
+        ("google", "谷歌发布Gemini 3，GOOGL上涨。"),
+        # versions and variants that are products in the news
+        ("openai", "The iPhone 17 Pro here in Europe costs more; AAPL flat."),
+        ("google", "Pixel 10 Pro sales rose; GOOGL +1%."),
+        # environment-like names that name no lab, and a lab's place in the news
+        ("meta", "SPY_CLOSE_PRICE fell; META_HOLDERS unchanged."),
+        ("meta", "Meta built a data center in Menlo Park; META rose 2%."),
+        ("xai", "xAI's Memphis-based Colossus cluster drew power complaints; TSLA flat."),
+        # a chat host in the news
+        ("deepseek", "Traffic to chat.deepseek.com rose 30% in January; NVDA fell."),
+        # a list of companies with slashes, and another's video model
+        ("meta", "Microsoft/Amazon/Meta capex rose; META up 3%."),
+        ("google", "OpenAI's Sora video model drew 1M downloads; GOOGL fell."),
     ],
 )
 def test_market_text_of_the_same_shape_stays(family: str, text: str) -> None:
@@ -131,6 +173,15 @@ def test_market_text_of_the_same_shape_stays(family: str, text: str) -> None:
         ("deepseek", "deepseek-v3", "我们的报告由「DeepSeek」的 V3 生成。"),
         ("alibaba", "qwen3-235b", "Alibaba Cloud weights. Long FXI."),
         ("anthropic", "claude-opus-4-7", "This call was reasoned out by Claude; long XLV."),
+        ("google", "gemini-3-1-pro", "Flash here: long XLU."),
+        ("mistral", "mistral-large", "Medium 3 speaking: long EWQ."),
+        ("mistral", "mistral-large", "MISTRAL_API_KEY=*** set; long EWQ."),
+        ("openai", "gpt-5", "author,call\ngpt-5,long SPY"),
+        ("xai", "grok-4", "Memphis-trained model here: short TSLA."),
+        ("google", "gemini-3-1-pro", "Written in Mountain View by a model; long XLU."),
+        ("xai", "grok-4", "X.AI Holdings made me; short TSLA."),
+        ("alibaba", "qwen3-235b", "/opt/models/alibaba/tongyi/ -> long FXI"),
+        ("alibaba", "qwen3-235b", "Not our Wan video model, just me: long FXI."),
     ],
 )
 def test_the_guard_refuses_each_class_with_its_own_patterns(family: str, model: str, text: str) -> None:
@@ -147,7 +198,7 @@ def test_the_guard_refuses_each_class_with_its_own_patterns(family: str, model: 
         (
             "anthropic",
             "claude-opus-4-7",
-            "Claude.ai was down for an hour; AMZN, which hosts Anthropic models, was flat.",
+            "Claude was down for an hour on Monday; AMZN, which hosts Anthropic models, was flat.",
         ),
     ],
 )
