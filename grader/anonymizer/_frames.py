@@ -498,8 +498,9 @@ class Frames:
         """The people and places behind a lab (the lexicon's public names) named as the author's maker: "Dario
         Amodei's lab trained me", "trained by Sam Altman's company in Mission Bay" (in a sentence the author speaks
         in), "Written from 500 Howard Street by ..."; "Sam Altman's company raised $40B" is news (no one made)."""
-        if not any(ch.isupper() for ch in text):
-            return []
+        low = text.lower()
+        if not any(name in low for name in self._public):
+            return []  # no person or place of a lab: the common text (a substring test, not the pattern's every position)
         sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
         out = []
         for m in self._people_maker.finditer(text):
