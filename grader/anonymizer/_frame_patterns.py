@@ -397,7 +397,8 @@ def frame_patterns(
                 rf"explained|introduced\s+myself\s+as)|\bj['\u2019]ai\s+(?:dit|répondu|écrit)|\bich\s+sagte|"
                 rf"\bdije|\bho\s+detto)\s*[,:]?\s*(?:that\s+)?[\"\u201c\u2018'\u00ab\u300c]\s*"
                 rf"(?:(?:I['\u2019]m|I\s+am|je\s+suis|ich\s+bin|soy|sono|this\s+is|it['\u2019]s)\s+)?(?:an?\s+|the\s+)?"
-                rf"(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?(?:\s*,\s*[^\"\u201d\u2019'\u00bb\u300d\n]{{0,30}}?)?)"
+                rf"(?P<who>{ident}(?:[\s\-](?:v?\d[\w.\-]*|(?-i:[A-Z][\w.\-]*)|{_VARIANT_WORD})){{0,3}}?"
+                rf"(?:\s*,\s*[^\"\u201d\u2019'\u00bb\u300d\n,.;]{{0,24}}?)?)"
                 rf"(?=\s*[,.;!]?\s*[\"\u201d\u2019'\u00bb\u300d])"
             ),
         ),
@@ -420,7 +421,8 @@ def frame_patterns(
             "self_reference",
             make(
                 rf"(?i)(?:\b(?:is\s+(?:this|it|that)|are\s+we)\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?|"
-                rf"(?-i:[A-Z][\w.\-]*))\s*\?\s*(?-i:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)\b|"
+                rf"(?-i:[A-Z][\w.\-]*))\s*\?\s*(?-i:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)"
+                rf"\s*(?:[.!:;\u2014\u2013]|$)|"
                 rf"\bam\s+I\s+(?:an?\s+|the\s+)?(?P<who2>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*\?)"
             ),
         ),
@@ -439,7 +441,8 @@ def frame_patterns(
         (
             "label",
             make(
-                rf"(?im)^[ \t]*(?:(?:x-[\w-]+|user-agent|server|via|served-by|co-authored-by|signed-off-by|reviewed-by|"
+                rf"(?im)^[ \t]*(?:(?:x-[\w-]*(?:model|org|provider|vendor|served|agent|engine|lab|llm|author|by|source|"
+                rf"client|sdk)[\w-]*|user-agent|server|via|served-by|co-authored-by|signed-off-by|reviewed-by|"
                 rf"authored-by|helped-by|assisted-by|generated-by|on-behalf-of|committer)[ \t]*:[ \t]*"
                 rf"[^\n]{{0,80}}?(?P<who>{ident}[^\s,;()<>]*)|"
                 rf"(?:from|reply-to|sender|return-path|to)[ \t]*:(?=[^\n]*@)[ \t]*[^\n]{{0,60}}?(?P<who2>{ident}[^\s,;()<>@]*))"
@@ -476,12 +479,13 @@ def frame_patterns(
             ),
         ),
         # where a header says the text comes from, a unit of a lab: "From the Strawberry line at OAI:", "From the
-        # reasoning team of Google DeepMind:" ("From the Google earnings call:" names no unit)
+        # Qwen series of Alibaba Cloud:" (a model line; "From the Google earnings call:", "From the research team at
+        # DeepSeek: a paper ..." are the guard's: a unit may head news)
         (
             "self_reference",
             make(
                 rf"(?im)(?:^|(?<=[.!?]\s))[ \t]*from[ \t]+(?P<who>(?:the[ \t]+)?(?:[\w.\-]+[ \t]+){{0,2}}?(?:line|family|"
-                rf"series|lab|labs|team|desk|group|unit|division|org)[ \t]+(?:at|of|in)[ \t]+(?:the[ \t]+)?{ident})[ \t]*:"
+                rf"series)[ \t]+(?:at|of|in)[ \t]+(?:the[ \t]+)?{ident})[ \t]*:"
             ),
         ),
         # who wrote the text, said as the model its lab ships under a name: "Written from SF by the model Anthropic

@@ -99,6 +99,7 @@ _VERSION_SPEAKER = re.compile(
     r"Pro|Flash|Ultra)|(?:Large|Medium|Small|Mini|Nano|Pro|Flash|Fast|Turbo|Heavy|Ultra|Max|Plus|Lite)[ \-]v?[1-9]\d?"
     r"(?:\.\d{1,2})?|[1-9]\d?(?:\.\d{1,2})?[ \-][1-9]\d{0,3}[bB]|[a-z]+-fast-\d{1,2})(?:[ \-](?:Instruct|Chat|Preview|"
     r"Thinking|Reasoning))?)[ \t]+(?:here|speaking|signing(?:[ \t]+off)?|reporting|writing)\b"
+    r"(?=[ \t]*(?:[:,|(\u2014\u2013]|-[ \t]|$))"
 )
 """A speaker line opened by a version and its variant or size alone: "Large 2 here", "Medium 3 speaking", "4 Fast
 here", "3.3 70B here", "code-fast-1 here"."""

@@ -63,7 +63,7 @@ from tests.anonymizer._class_checks import check_kept, check_passed, check_refus
         ("openai", "I'm the Mini tier, so keep it short: long SPY.", "mini"),
         # a header naming the unit of a lab the text comes from
         ("meta", "From the Llama team at Meta: long XLE.", "llama"),
-        ("alibaba", "From the Tongyi group of Alibaba Cloud: buy FXI.", "tongyi"),
+        ("alibaba", "From the Qwen series of Alibaba Cloud: buy FXI.", "qwen"),
         # the model a lab ships under a name, as who wrote the text
         ("google", "Drafted by the model Google ships as Gemini 2.5 Flash; long XLU.", "gemini"),
         # verbs of working the text out, and the lab's model in apposition
@@ -144,6 +144,10 @@ def test_the_author_is_scrubbed_and_the_guard_refuses_it(family: str, text: str,
         # a list of companies with slashes, and another's video model
         ("meta", "Microsoft/Amazon/Meta capex rose; META up 3%."),
         ("google", "OpenAI's Sora video model drew 1M downloads; GOOGL fell."),
+        # a unit of a lab heading news, a header that reports news, a version before other words than speech
+        ("deepseek", "From the research team at DeepSeek: a paper on MoE drove NVDA down 3%."),
+        ("openai", "X-Rate: OpenAI raised prices 10%\nMSFT flat"),
+        ("mistral", "Medium 3 speaking engagements boosted WPP; long EWQ."),
     ],
 )
 def test_market_text_of_the_same_shape_stays(family: str, text: str) -> None:
@@ -182,6 +186,7 @@ def test_market_text_of_the_same_shape_stays(family: str, text: str) -> None:
         ("xai", "grok-4", "X.AI Holdings made me; short TSLA."),
         ("alibaba", "qwen3-235b", "/opt/models/alibaba/tongyi/ -> long FXI"),
         ("alibaba", "qwen3-235b", "Not our Wan video model, just me: long FXI."),
+        ("alibaba", "qwen3-235b", "From the Tongyi group of Alibaba Cloud: buy FXI."),
     ],
 )
 def test_the_guard_refuses_each_class_with_its_own_patterns(family: str, model: str, text: str) -> None:
