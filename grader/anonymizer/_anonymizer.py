@@ -24,9 +24,10 @@ from grader.anonymizer._detector import (
     next_to,
     public_names,
 )
+from grader.anonymizer._folded import folded_copy
 from grader.anonymizer._frames import Frames, FrameSpan
 from grader.anonymizer._guard import lexicon
-from grader.anonymizer._kept_names import json_datum, other_proper_name
+from grader.anonymizer._kept_names import json_datum, other_proper_name, table_datum
 from grader.anonymizer._market import market_clause
 from grader.anonymizer._models import (
     MODEL_PLACEHOLDER,
@@ -252,12 +253,20 @@ class Anonymizer:
         mention fits several contestants that share a model). Scrubbing is idempotent: a replacement changes the
         context of the names around it (a new authorship frame, a clause that now reads otherwise), so passes run
         until one finds nothing more (at most four), and every replacement points into ``text``. A name split by
-        emphasis or a line break ("*Lla*ma", "Deep-\\nSeek") is read joined (``_split_names.py``)."""
-        joined = joined_copy(text, self._split_keys)
-        if joined is None:
+        emphasis or a line break ("*Lla*ma", "Deep-\\nSeek") is read joined (``_split_names.py``), and one written in
+        full-width letters, with an invisible character or with Unicode spaces ("ｍｉｓｔｒａｌ", "Clau\\u200bde") is
+        read folded (``_folded.py``)."""
+        copy, index = text, None
+        folded = folded_copy(text)
+        if folded is not None:
+            copy, index = folded
+        joined = joined_copy(copy, self._split_keys)
+        if joined is not None:
+            copy, inner = joined
+            index = inner if index is None else [index[i] for i in inner]
+        if index is None:
             return self._scrub_passes(text, contestant_id)
-        fixed, index = joined
-        return self._mapped_back(text, self._scrub_passes(fixed, contestant_id), index)
+        return self._mapped_back(text, self._scrub_passes(copy, contestant_id), index)
 
     @staticmethod
     def _mapped_back(text: str, result: ScrubResult, index: list[int]) -> ScrubResult:
@@ -429,6 +438,8 @@ class Anonymizer:
                 return "a key or value of a data record with no authorship key, not the author"
             if other_proper_name(text, g.start, g.end):
                 return "part of another proper name (a person, a place, a brand), not a model"
+            if table_datum(text, g.start, g.end):
+                return "a cell of a data table with no authorship column, not the author"
         if (
             kind in ("model", "contestant")
             and not self._names_a_contestant(mention)

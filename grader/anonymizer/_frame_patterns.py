@@ -17,7 +17,8 @@ T = TypeVar("T")
 
 _MADE = (
     r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
-    r"generated|written|produced|authored|backed|served|hosted)\s+(?:in\s+[A-Z][\w-]*\s+|up\s+)?by\b|"
+    r"generated|written|produced|authored|backed|served|hosted|reasoned(?:\s+out)?|worked\s+out|thought\s+through|"
+    r"put\s+together|pieced\s+together|crafted|assembled|computed)\s+(?:in\s+[A-Z][\w-]*\s+|up\s+)?by\b|"
     r"\bruns?\s+on\b|\brunning\s+on\b|\bbased\s+on\b|\bspeaking\s+(?:as|for)\b|\bon\s+behalf\s+of\b|"
     r"\bdisclosure\s+from\b|\bfrom\s+the\s+desk\s+of\b"
 )
@@ -191,6 +192,15 @@ def frame_patterns(
                 rf"(?im)(?:^|(?<=[.!?]\s))[ \t]*(?:(?:my|our|the)[ \t]+)?(?:weights|checkpoint|base[ \t]+model|training|"
                 rf"pre-?training|fine-?tuning)[ \t]+(?:from|by|at|of)[ \t]+(?:the[ \t]+)?(?P<who>{ident}"
                 rf"(?:[ \t]*\([^)\n]{{0,30}}\))?)(?=[ \t]*(?:[.;:]|$))"
+            ),
+        ),
+        # the same, the lab first, in a fragment of its own: "*Alibaba Cloud* weights.", "; DeepSeek checkpoint." (a
+        # fragment that goes on is news: "Meta weights were downloaded 1B times")
+        (
+            "self_reference",
+            make(
+                rf"(?im)(?:^|(?<=[.!?;]\s))[ \t]*[*_]*(?P<who>{ident})[*_]*[ \t]+(?:open[ \t-]+)?(?:weights|checkpoint|"
+                rf"base[ \t]+model)[ \t]*(?=[.;]|$)"
             ),
         ),
         # a link whose host names a lab, with its scheme or a path: "https://aistudio.google.com/app/...",
@@ -377,6 +387,127 @@ def frame_patterns(
                 rf"\s*[.:;]|\s*$)"
             ),
         ),
+        # reported self-speech: the first person's own words in quotes, opened by its name ('I said "Claude, Sonnet
+        # tier,"', "As I told the user, 'I'm GPT-4o'", "j'ai répondu « je suis DeepSeek-Chat »"); the quoted name phrase
+        # ends at a comma or the quote ('I said "Gemini 3 launch lifts GOOGL"' quotes a forecast: no match)
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?:\b(?:I|we)\s+(?:said|say|told\s+(?:[\w-]+\s+){{1,3}}?|answered|answer|replied|reply|wrote|"
+                rf"explained|introduced\s+myself\s+as)|\bj['\u2019]ai\s+(?:dit|répondu|écrit)|\bich\s+sagte|"
+                rf"\bdije|\bho\s+detto)\s*[,:]?\s*(?:that\s+)?[\"\u201c\u2018'\u00ab\u300c]\s*"
+                rf"(?:(?:I['\u2019]m|I\s+am|je\s+suis|ich\s+bin|soy|sono|this\s+is|it['\u2019]s)\s+)?(?:an?\s+|the\s+)?"
+                rf"(?P<who>{ident}(?:[\s\-](?:v?\d[\w.\-]*|(?-i:[A-Z][\w.\-]*)|{_VARIANT_WORD})){{0,3}}?"
+                rf"(?:\s*,\s*[^\"\u201d\u2019'\u00bb\u300d\n,.;]{{0,24}}?)?)"
+                rf"(?=\s*[,.;!]?\s*[\"\u201d\u2019'\u00bb\u300d])"
+            ),
+        ),
+        # the first person as a relation of a named model: "I'm its predecessor, R1", "I am the smaller sibling
+        # (Haiku)" (the name right after the relation is the author's)
+        (
+            "self_reference",
+            make(
+                rf"(?i)\b(?:I['\u2019]m|I\s+am)\s+(?:its|their|the|a|an|his|her)\s+(?:[\w-]+\s+){{0,2}}?"
+                rf"(?:predecessor|successor|sibling|ancestor|descendant|cousin|twin|sister|brother|"
+                rf"(?:older|younger|earlier|later|previous|smaller|larger|bigger)\s+(?:version|release|model|sibling|"
+                rf"generation|build))\s*(?:[,(:\u2014\u2013]\s*)(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
+                rf"(?=\s*[,.;:)!\u2014\u2013]|\s*$)"
+            ),
+        ),
+        # a question the text asks of itself, answered: "Is this Codestral? No.", "Is it Large? No.", "Am I a Llama?",
+        # "Who is writing? Not Opus" (a capitalised word in the question is the author's name or tier; "Is this
+        # Gemini's moment?" is a question about a product: no answer follows)
+        (
+            "self_reference",
+            make(
+                rf"(?i)(?:\b(?:is\s+(?:this|it|that)|are\s+we)\s+(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?|"
+                rf"(?-i:[A-Z][\w.\-]*))\s*\?\s*(?-i:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)"
+                rf"\s*(?:[.!:;\u2014\u2013]|$)|"
+                rf"\bam\s+I\s+(?:an?\s+|the\s+)?(?P<who2>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)\s*\?)"
+            ),
+        ),
+        (
+            "self_reference",
+            make(
+                rf"(?i)\bwho(?:['\u2019]s|\s+is)\s+(?:writing|speaking|talking|this|here|typing)\s*\?\s*"
+                rf"(?:(?:not|it['\u2019]s|I['\u2019]m|this\s+is)\s+)?(?:an?\s+|the\s+)?(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,2}}?)"
+                rf"(?=\s*[,.;:!\u2014\u2013]|\s*$)"
+            ),
+        ),
+        # a header line that says what the text is: "User-Agent: claude-cli/2.0 (anthropic-sdk)", "X-Model: grok-4",
+        # "Co-authored-by: Codex <noreply@openai.com>", "From: desk <grok@api.x.ai>" (the header's shape; a sender
+        # line only with an address); every name on the line goes, a company that makes no model stays ("X-Served-By:
+        # llama-3.3-70b (Meta weights via Groq)")
+        (
+            "label",
+            make(
+                rf"(?im)^[ \t]*(?:(?:x-[\w-]*(?:model|org|provider|vendor|served|agent|engine|lab|llm|author|by|source|"
+                rf"client|sdk)[\w-]*|user-agent|server|via|served-by|co-authored-by|signed-off-by|reviewed-by|"
+                rf"authored-by|helped-by|assisted-by|generated-by|on-behalf-of|committer)[ \t]*:[ \t]*"
+                rf"[^\n]{{0,80}}?(?P<who>{ident}[^\s,;()<>]*)|"
+                rf"(?:from|reply-to|sender|return-path|to)[ \t]*:(?=[^\n]*@)[ \t]*[^\n]{{0,60}}?(?P<who2>{ident}[^\s,;()<>@]*))"
+            ),
+        ),
+        # a footnote that cites a model by its lab: "[^1]: Anthropic (2025). *Claude Sonnet 4.5*, rationale #88" (the
+        # lab as the author of a model it names; "[^2]: Reuters (2025). Anthropic raises ..." cites a newswire)
+        (
+            "label",
+            make(
+                rf"(?im)^[ \t]*\[\^?[\w-]{{1,10}}\]:?[ \t]*(?P<who>{ident}(?:[ \t,&]+[\w.\-]+){{0,3}}?)[ \t]*"
+                rf"\((?:19|20)\d\d[a-z]?\)\.?[ \t]*[*_\"\u201c]*(?=[^\n]{{0,20}}?{ident})"
+            ),
+        ),
+        # a speaker line of a tier or variant, glossed by its line in brackets: "Flash here (Gemini line) likes ...",
+        # "Medium here [Mistral]:"
+        (
+            "signature",
+            make(
+                rf"(?im)(?:^|(?<=[.!?;]\s))[^\w\n]{{0,4}}(?P<who>(?-i:[A-Z][\w.\-]*)(?:[ \t]+[\w.\-]+){{0,2}}?)[ \t]+here\b"
+                rf"(?=[ \t]*[(\[][^)\]\n]{{0,30}}?{ident})"
+            ),
+        ),
+        # a speaker line made of where the author was made: "Hangzhou-built, High-Flyer-funded reasoner here (R1
+        # lineage):" (the whole line's subject is the author)
+        (
+            "signature",
+            make(
+                rf"(?im)^[^\w\n]{{0,4}}(?P<who>(?:[\w.\-]+-(?:built|made|trained|funded|backed|born|bred|based|grown|"
+                rf"tuned)[ \t]*,?[ \t]*){{0,2}}{ident}-(?:built|made|trained|funded|backed|born|bred|based|grown|tuned)"
+                rf"(?:[ \t]*,?[ \t]*[\w.\-]+-(?:built|made|trained|funded|backed|born|bred|based|grown|tuned)){{0,2}}"
+                rf"(?:[ \t]+[\w-]+){{0,2}}?[ \t]+(?:model|reasoner|agent|assistant|bot|llm|system|desk|checkpoint|"
+                rf"build)[ \t]+here\b(?:[ \t]*\([^)\n]{{0,40}}\))?)"
+            ),
+        ),
+        # where a header says the text comes from, a unit of a lab: "From the Strawberry line at OAI:", "From the
+        # Qwen series of Alibaba Cloud:" (a model line; "From the Google earnings call:", "From the research team at
+        # DeepSeek: a paper ..." are the guard's: a unit may head news)
+        (
+            "self_reference",
+            make(
+                rf"(?im)(?:^|(?<=[.!?]\s))[ \t]*from[ \t]+(?P<who>(?:the[ \t]+)?(?:[\w.\-]+[ \t]+){{0,2}}?(?:line|family|"
+                rf"series)[ \t]+(?:at|of|in)[ \t]+(?:the[ \t]+)?{ident})[ \t]*:"
+            ),
+        ),
+        # who wrote the text, said as the model its lab ships under a name: "Written from SF by the model Anthropic
+        # ships as Sonnet" ("Amazon hosts the model Anthropic ships as Sonnet" has no verb of writing)
+        (
+            "self_reference",
+            make(
+                rf"(?i)\b(?:written|drafted|generated|produced|composed|authored|prepared|typed|sent)\b[^.;\n]{{0,40}}?"
+                rf"\bby\s+the\s+(?:model|assistant|agent|bot|llm|system)\s+(?:that\s+|which\s+)?(?P<who>{ident}\s+"
+                rf"(?:ships|sells|offers|markets|releases|brands|calls|serves|deploys)(?:\s+as\s+{ident}"
+                rf"(?:[\s\-][\w.\-]+){{0,2}}?)?)(?=\s*[,.;:!]|\s*$)"
+            ),
+        ),
+        # a lab or a line as a segment of a file path: "/opt/models/alibaba/tongyi/", "~/runs/llama-3.1-405b/out.txt",
+        # "ckpt/eval/deepseek-v3/" (lower-case segments before it; "Microsoft/Amazon/Meta" is a list of companies)
+        (
+            "label",
+            make(
+                rf"(?i)(?:(?<![\w/~.:])(?:~|\.{{1,2}})?/(?-i:[a-z0-9_.\-]+/)+|(?<![\w/:.])(?-i:[a-z0-9_.\-]+/){{2,}})"
+                rf"(?P<who>{ident}(?:/(?-i:[a-z0-9_.\-]+))*/?)"
+            ),
+        ),
         ("label", compound),
         # a former name said with no subject: "Formerly shipped as Bard.", "(Previously released to you as Bard.)"
         # (the name ends the sentence; "Formerly known as Bard, Gemini now ..." names the product: news)
@@ -393,7 +524,7 @@ def frame_patterns(
             "self_reference",
             make(
                 rf"(?m)(?:^|(?<=[.!?]\s))\s*(?i:(?:typed|sent|posted|written|composed|drafted|answered|replied)\s+"
-                rf"(?:in|from|via|through|on|with)\s+(?:the\s+|my\s+)?)(?P<who>{ident})"
+                rf"(?:in|from|via|through|on|with|at)\s+(?:the\s+|my\s+)?)(?P<who>(?:[\w-]+\.)?{ident}(?:\.[a-z]{{2,}})*)"
             ),
         ),
         # a sign-off phrase and who signs: "Signing off, the ChatGPT instance on seat 3."
@@ -436,7 +567,13 @@ def frame_patterns(
         ),
         ("label", make(r"(?i)(?:作者|署名|落款|撰写)\s*[:：]\s*(?P<who>[^。.\n]{0,40})")),
         # who wrote the text, in Chinese: "本文由 DeepSeek 生成" (a verb of writing: "由 X 提供", provided by, is news)
-        ("self_reference", make(rf"由\s*(?P<who>{ident})\s*(?:生成|撰写|编写|写成|起草)")),
+        # (the name may stand in quotes with its model after it: "由「深度求索」的 V3.2-Exp 生成")
+        (
+            "self_reference",
+            make(
+                rf"(?i)由\s*(?P<who>[「『“\"']?\s*{ident}\s*[」』”\"']?(?:\s*的?\s*[\w.\-]+){{0,2}}?)\s*(?:生成|撰写|编写|写成|起草)"
+            ),
+        ),
         # "xai's model speaking", "Mistral's agent here": the lab's own model as the speaker
         (
             "signature",
@@ -469,7 +606,7 @@ def frame_patterns(
         (
             "self_reference",
             make(
-                rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|"
+                rf"(?:(?<![^\W_])[Яя]\s*(?:[\u2014\u2013-]\s*|это\s+)?(?:модель\s+)?|私は|わたしは|僕は|"
                 rf"저는|나는|저희|우리는|我是|我叫|我们|我們|(?i:\bje\s+suis|\bich\s+bin|\bsoy|\bsono|\beu\s+sou)\s+"
                 rf"(?i:(?:un|une|ein|eine|el|la|il|o|a|uno)\s+)?(?i:[\w-]*(?:modèle|modell|modelo|modello|agent|"
                 rf"assistant|asistente)\w*\s+)?(?i:(?:de|von|di|da|del)\s+)?)\s*[«\"“‘'「『]?\s*(?P<who>{ident})"
@@ -577,7 +714,7 @@ def frame_patterns(
         (
             "signature",
             make(
-                rf"(?im)(?:^|(?<=[.!?]\s))\s*(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)\s+"
+                rf"(?im)(?:^|(?<=[.!?]\s))\s*[*_]{{0,3}}(?P<who>{ident}(?:[\s\-][\w.\-]+){{0,3}}?)[*_]{{0,3}}\s+"
                 rf"(?:here|speaking|signing(?:\s+off)?|out|reporting)\b"
             ),
         ),
@@ -613,7 +750,9 @@ def frame_patterns(
         ),
         (
             "self_reference",
-            make(rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)"),
+            make(
+                rf"(?i)\b(?:I'm|I am|I,)\s+(?:not\s+(?:an?\s+|the\s+)?)?(?:an?\s+|the\s+)?(?P<who>{ident})(?!['\u2019]s\b)"
+            ),
         ),
         (
             "self_reference",
@@ -652,7 +791,8 @@ def frame_patterns(
             # (a corporate word may stand between); with a space and no model noun, comma or first person after
             # it, "R1 made Chinese AI investable" is a clause whose subject is the name (news)
             make(
-                rf"(?i)(?P<who>{ident})(?:\s+(?:Group|Inc|Corp|Cloud|Labs?|Research))?(?:-(?:built|made|trained|powered|"
+                rf"(?i)(?P<who>{ident})(?:\s+(?:Group|Inc|Corp|Cloud|Labs?|Research|Holdings?|alumni|veterans|engineers|researchers|"
+                rf"people|folks|staff))?(?:-(?:built|made|trained|powered|"
                 rf"backed|native|based)\b|"
                 rf"\s(?:built|made|trained|powered|backed|native|based)\b(?=\s*(?:,|\(|{_ROLE}\b|I\b|we\b|me\b|us\b|this\b)))"
             ),

@@ -28,7 +28,7 @@ from grader.anonymizer._market import MARKET_PIECE, MONEY, about_topic
 from grader.anonymizer._scan import NameScan
 
 _SELF = (
-    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b)|(?i:\bthis\s+(?:desk|portfolio|book|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade|commentary|view|output|memo|write-?up)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
+    r"(?:\bI\b|(?i:\brationale\b|\bthe\s+author\b|\bwriting\s+this\b)|(?i:\bthis\s+(?:desk|portfolio|book|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|allocation|trade|commentary|view|output|memo|write-?up)\b)|\bI'm\b|\bI am\b|\bI've\b|\bI'll\b|\bI'd\b|\bme\b|\bmy\b|\bmine\b|\bwe\b|\bwe're\b|\bour\b|"
     r"\bthis\s+(?:desk|portfolio|book|agent|model|rationale|analysis|system|assistant|trader|bot|note|decision|"
     r"allocation|trade)\b)"
 )
@@ -49,6 +49,7 @@ _BARE_VERSION = re.compile(
     r"[1-9]\d?(?:\.\d{1,2})?-(?:mini|nano|turbo|fast)|[1-9]\d?\.\d{1,2}-\d{1,3}[bB]|[1-9]\d{1,2}[bB]-[aA]\d{1,2}[bB]|"
     r"[1-9]\d{0,3}B(?=[ \t]+(?:open[ \t-]+(?:weights?[ \t]+)?)?(?:MoE|model|checkpoint|dense|instruct|base[ \t]+model)\b)|"
     r"[1-9]\d{0,2}B[ \t]+active(?![ \t]+(?:users|accounts|subscribers|devices|customers))|"
+    r"[1-9]\d{0,3}B[ \t]+total(?=[ \t]*[/,(])|"
     r"V[1-9]\.\d-(?:Terminus|Exp|Base|Chat|Instruct)(?=[ \t]+(?:build|checkpoint|weights|here)\b))"
     r"(?![\w\-])"
 )
@@ -68,25 +69,56 @@ _SEAT = re.compile(
     r"(?P<who>(?-i:[A-Z][\w.\-]*|[a-z]+[A-Z]\w*)(?:\s+(?-i:[A-Z][\w.\-]*)){0,2}?)(?P<app>\s+app\b)?(?![\w.\-])"
 )
 """Where the author runs: a verb of running, living or talking to the reader, then "in / inside / from" and a name."""
-_FOOTNOTE = re.compile(r"[ \t]*(?:\[\d{1,2}\]|\(\d{1,2}\)|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\u2020)[ \t]*\S")
-"""A footnote line's marker ("[1] ", "¹ ", "† "; not a bullet's "* ")."""
+_FOOTNOTE = re.compile(
+    r"[ \t]*(?:\[\d{1,2}\]|\[\^[\w-]{1,10}\]:?|\(\d{1,2}\)|[\u00b9\u00b2\u00b3\u2070-\u2079]+|\u2020)[ \t]*\S"
+)
+"""A footnote line's marker ("[1] ", "[^1]: ", "¹ ", "† "; not a bullet's "* ")."""
 _FRAME_TAIL = re.compile(
     r"[」』’”»\]]?\s*(?:[(（][^)）\n]{1,60}[)）]|(?:researchers\s+)?at\s+[\w.\- ]{1,30}?(?=[,.;:]|$)|"
-    r"(?i:(?:lab|team|model|agent|assistant|system)(?:['\u2019]s)?\s+){1,2}(?:on|at|from|in)\s+(?:the\s+)?"
+    r"(?i:(?:lab|team|model|agent|assistant|system|company|firm|startup|unit)(?:['\u2019]s)?\s+){1,2}(?:on|at|from|in)\s+"
+    r"(?:the\s+)?"
     r"[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*){0,2}(?=\s*[,.;:]|\s*$)|"
     r",\s*(?:which|who|that)\s+[\w.\- ]{1,40}?(?=[,.;:]|$)|,\s*an?\s+[\w.\- ]{1,40}?"
     r"(?:model|system|assistant|agent)\b|,?\s*(?:built|made|trained|developed|created|released)\s+by\s+"
     r"[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2}|"
-    r"\s*(?:·|//)\s*[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2})"
+    r"\s*(?:·|//)\s*[\w\-']+(?:\.[\w\-']+)*(?:\s+[A-Z][\w\-']*(?:\.[\w\-']+)*){0,2}|"
+    r"['\u2019]s\s+(?:[\w-]+\s+){0,2}?(?i:model|agent|assistant|system|reasoner|llm)\s*,\s*[*_\"\u201c]*"
+    r"[A-Z][\w.\-*]*(?:\s+[A-Z0-9][\w.\-*]*){0,2}[*_\"\u201d]*(?=\s*[,.;:]|\s+and\b|\s*$))"
 )
 """What describes the same author right after a frame: "(OpenAI)", "researchers at Meta", ", a Google DeepMind
 model", ", built by xAI", " · Anthropic PBC", " // DEEPMIND" (a signature's parts; never across a "|", which ends a cell,
-nor a full stop: "built by OpenAI. Separately, ..." ends at the name)."""
+nor a full stop: "built by OpenAI. Separately, ..." ends at the name); the lab's model named in apposition ("by
+Anthropic's mid-tier model, Sonnet, and ...")."""
 _SPEAKER_AFTER = re.compile(
     r"(?:[ \t]+(?:model|assistant|agent|app|desk|bot|team|here))?[ \t]*:[ \t]*"
     r"(?P<w>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=[ \t]+[a-z])"
 )
 """A capitalised word right after a frame's colon, before a lower-case verb: the speaker of what follows."""
+_VERSION_SPEAKER = re.compile(
+    r"(?m)(?:^|(?<=[.!?;]\s))[^\w\n]{0,4}(?P<v>(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Fast|Heavy|Mini|Nano|Turbo|Max|Plus|Lite|"
+    r"Pro|Flash|Ultra)|(?:Large|Medium|Small|Mini|Nano|Pro|Flash|Fast|Turbo|Heavy|Ultra|Max|Plus|Lite)[ \-]v?[1-9]\d?"
+    r"(?:\.\d{1,2})?|[1-9]\d?(?:\.\d{1,2})?[ \-][1-9]\d{0,3}[bB]|[a-z]+-fast-\d{1,2})(?:[ \-](?:Instruct|Chat|Preview|"
+    r"Thinking|Reasoning))?)[ \t]+(?:here|speaking|signing(?:[ \t]+off)?|reporting|writing)\b"
+    r"(?=[ \t]*(?:[:,|(\u2014\u2013]|-[ \t]|$))"
+)
+"""A speaker line opened by a version and its variant or size alone: "Large 2 here", "Medium 3 speaking", "4 Fast
+here", "3.3 70B here", "code-fast-1 here"."""
+_ENV_NAME = re.compile(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w])")
+"""An environment variable's name ("MISTRAL_API_KEY", "XAI_MODEL"): a segment that is a lab or a line is the author's
+(the variables of the run that wrote the text)."""
+_OWN_SIBLING = re.compile(
+    r"\b(?i:our|my)\s+(?P<n>[A-Z][a-z][\w.\-]*(?:[ \-][\w.]+)?)\s+(?i:video|image|vision|coding|code|reasoning|chat|"
+    r"language|speech|audio|music|embedding|multimodal|omni)\s+(?i:model|generator|line)\b"
+)
+"""The first person's own sibling model with its modality: "our Wan video model"."""
+_ME_GLOSS = re.compile(r"(?i)\(\s*(?:me|myself|that['\u2019]?s\s+me|yours\s+truly|i\.e\.,?\s+me)\s*\)")
+"""The author's gloss of the noun phrase before it: "(me)", "(that's me)", "(yours truly)"."""
+_TIER_SELF = re.compile(
+    r"\b(?:I['\u2019]m|I\s+am)\s+(?i:its|their|the|a|an|this|your)\s+(?P<v>Nano|Mini|Turbo|Flash|Lite|Pro|Fast|Large|"
+    r"Small|Medium|Max|Plus|Ultra|Heavy|Haiku|Sonnet|Opus|Scout|Maverick|Behemoth)[ \t\-]+(?i:model|tier|variant|"
+    r"version|build|size|release|edition|checkpoint)\b"
+)
+"""The first person as a capitalised tier of a line: "I'm its Medium model"."""
 _KEY_LINE = re.compile(r"(?im)^[ \t]*(?:[\w-]{2,30}(?:[ \t]+by)?[ \t]*:[^\n]*|(?:[\w.-]{1,40}=[^\s=]*[ \t]*)+)$")
 """A line that is one key and its value ("Signed-off-by: Llama 3.3 <llama@meta.com>", "author: gpt-5 (OpenAI)"),
 or only ``key=value`` pairs ("DASHSCOPE_API_KEY=*** MODEL=qwen-plus")."""
@@ -126,18 +158,20 @@ _RUN_ON_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\uf
 """Kana, CJK ideographs and Hangul: scripts whose words run on with no space between them."""
 _ENGLISH_NEAR = frozenset(
     """clause claudes gemini llamas mistrals groks grokked metal metro matter coded coders
-gamma gemma geminis scoutt maverik""".split()
+gamma gemma geminis scoutt maverik groq""".split()
 )
 _PLAIN_WORDS = frozenset(
     """meta scout opus clause cloud crude grace grove gross great group groups quest gemma lama
 llama lamp code coder codes fair fail hair pair quad grok sonnet haiku close""".split()
 )
 _WORDISH = re.compile(
-    r"(?P<spaced>(?<![\w])(?:[A-Za-z] ){2,}[A-Za-z](?![\w]))|"
+    r"(?P<spaced>(?<![\w])(?:[A-Za-z] ){2,}[A-Za-z](?![\w])|"
+    r"(?<![\w.\-])[A-Za-z](?P<sep>[.\-\u00b7])(?:[A-Za-z](?P=sep)){1,}[A-Za-z](?![\w\-]|\.\w))|"
     r"(?P<leet>(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[A-Za-z0-9@$]{4,}(?![\w@$]))|"
     r"(?P<plain>[A-Za-z]{4,})"
 )
-"""A word as it may be written to hide a name: letters spaced apart, digits or signs for letters, or plain."""
+"""A word as it may be written to hide a name: letters spaced apart or set apart by dots or hyphens ("g r o k",
+"C.L.A.U.D.E", "Q-w-e-n"), digits or signs for letters, or plain."""
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "$": "s", "5": "s", "7": "t"})
 
 
@@ -283,13 +317,13 @@ class Frames:
         for m in _WORDISH.finditer(text):
             word = m.group(0)
             if m.lastgroup in ("spaced", "leet"):  # "g r o k", "L L A M A", "Gemin1", "Cl@ude", "d33pseek"
-                joined = word.replace(" ", "") if m.lastgroup == "spaced" else word.translate(_LEET)
+                joined = re.sub(r"[ .\-\u00b7]", "", word) if m.lastgroup == "spaced" else word.translate(_LEET)
                 if joined.lower() not in self._names and joined.lower() not in self._short:
                     continue
                 out.append(text[pos : m.start()])
                 index.extend(range(pos, m.start()))
                 out.append(joined)
-                index.extend(min(m.start() + k * len(word) // len(joined), m.end() - 1) for k in range(len(joined)))
+                index.extend(m.start() + k * (len(word) - 1) // max(len(joined) - 1, 1) for k in range(len(joined)))
                 pos = m.end()
                 changed = True
                 continue
@@ -334,7 +368,10 @@ class Frames:
         else:
             found = self._spans(text)
         plural = self._we_plural(text) + self._bare_versions(text) + self._tag_runs(text) + self._seats(text)
-        plural += self._variant_words(text)
+        plural += (
+            self._variant_words(text) + self._people_makers(text) + self._glossed_me(text) + self._tier_words(text)
+        )
+        plural += self._env_names(text) + self._version_speakers(text) + self._own_siblings(text)
         if not plural:
             return found
         merged: list[FrameSpan] = []
@@ -439,6 +476,123 @@ class Frames:
             out.append(FrameSpan(m.start("who"), m.end("who"), "self_reference"))
         return out
 
+    @cached_property
+    def _people_maker(self) -> re.Pattern[str]:
+        names = sorted({w for fam in lexicon().values() for w in fam.public}, key=len, reverse=True)
+        public = "|".join(map(re.escape, names))
+        org = r"(?:company|companies|lab|labs|firm|startup|unit|team|outfit|shop|org|organi[sz]ation|division|group|venture|"
+        org += r"people|engineers|researchers)"
+        made = r"(?:made|built|trained|created|developed|designed|fine[\s-]?tuned|released|raised|taught)"
+        return re.compile(
+            rf"(?i)(?P<by>\b{made}\s+(?:up\s+)?(?:by|at|in)\s+(?:the\s+)?)?(?<![^\W_])(?P<who>{public})(?![^\W_])"
+            rf"(?:['\u2019]s)?\s+(?:[\w-]+\s+){{0,2}}?{org}\b(?P<made>\s+{made}\s+(?:me|us|this\s+(?:model|agent|"
+            rf"assistant|desk|note)|the\s+model\s+writing)\b)?(?:\s+(?:in|at|on|from)\s+(?P<place>{public})(?![^\W_]))?|"
+            rf"\b(?:written|posted|sent|typed|drafted|reporting|coming|speaking)\s+(?:to\s+you\s+)?from\s+(?:the\s+)?"
+            rf"(?P<from>{public})(?![^\W_])|"
+            rf"\b(?P<verb>{made}|written|drafted|generated|produced|born)\s+(?:in|at|on)\s+(?:the\s+)?(?<![^\W_])"
+            rf"(?P<where>{public})(?![^\W_])|"
+            rf"(?<![^\W_])(?P<adj>{public})-(?:trained|built|made|based|born|bred|raised)\b"
+            rf"(?=(?:[ \t,]+[\w-]+){{0,2}}[ \t]+(?:model|reasoner|agent|assistant|bot|llm|system|desk)[ \t]+here\b)"
+        )
+
+    def _people_makers(self, text: str) -> list[FrameSpan]:
+        """The people and places behind a lab (the lexicon's public names) named as the author's maker: "Dario
+        Amodei's lab trained me", "trained by Sam Altman's company in Mission Bay" (in a sentence the author speaks
+        in), "Written from 500 Howard Street by ..."; "Sam Altman's company raised $40B" is news (no one made)."""
+        low = text.lower()
+        if not any(name in low for name in self._public):
+            return []  # no person or place of a lab: the common text (a substring test, not the pattern's every position)
+        sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?\n]+[.!?]?", text)]
+        out = []
+        for m in self._people_maker.finditer(text):
+            if m.group("adj") is not None:
+                out.append(FrameSpan(m.start("adj"), m.end("adj"), "self_reference"))
+                continue
+            if m.group("where") is not None:
+                # the verb's subject is the author: none ("Trained in Menlo Park, I ..."), the first person ("I was
+                # trained at the Xixi campus") or a model that wrote ("Written in Mountain View by a model")
+                before = text[max(0, m.start() - 40) : m.start()]
+                if (
+                    re.search(r"(?:^|[.!?;:\n])[ \t*_>-]*$", before)
+                    or re.search(
+                        r"(?i)\b(?:I|we)\s+(?:was|were|am|are|have\s+been|'ve\s+been|got)?\s*(?:\w+\s+)?$", before
+                    )
+                    or re.match(
+                        r"(?i)[^.;\n]{0,20}?\bby\s+(?:an?|the|this)\s+(?:model|assistant|agent|bot)\b", text[m.end() :]
+                    )
+                ):
+                    out.append(FrameSpan(m.start("where"), m.end("where"), "self_reference"))
+                continue
+            if m.group("from") is not None:
+                if self._first_person(text, m.start(), m.end(), sentences) or re.search(
+                    r"(?i)\bby\s+the\s+(?:model|assistant|agent)\b", text[m.end() : m.end() + 60]
+                ):
+                    out.append(FrameSpan(m.start("from"), m.end("from"), "self_reference"))
+                continue
+            if not (m.group("made") or (m.group("by") and self._first_person(text, m.start(), m.end(), sentences))):
+                continue
+            out.append(FrameSpan(m.start("who"), m.end("who"), "self_reference"))
+            if m.group("place") is not None:
+                out.append(FrameSpan(m.start("place"), m.end("place"), "self_reference"))
+        return out
+
+    def _glossed_me(self, text: str) -> list[FrameSpan]:
+        """A noun phrase the author glosses as itself: "the o-series reasoner (me)", "The Musk lab's model (me)" (every
+        identity name and every person or place behind a lab in the phrase before "(me)")."""
+        if "(" not in text:
+            return []
+        out = []
+        for m in _ME_GLOSS.finditer(text):
+            lo = max(text.rfind(c, 0, m.start()) for c in ".;:,!?\n(") + 1
+            lo = max(lo, m.start() - 60)
+            for n in self.ident_scan.finditer(text, lo, m.start()):
+                out.append(FrameSpan(n.start(), n.end(), "self_reference"))
+            for n in self._public_name.finditer(text, lo, m.start()):
+                out.append(FrameSpan(n.start(), n.end(), "self_reference"))
+        return out
+
+    def _env_names(self, text: str) -> list[FrameSpan]:
+        """A lab or line as a segment of an environment variable's name ("MISTRAL_API_KEY=*** set": the segment; a
+        traded symbol stays: "META_HOLDERS")."""
+        if "_" not in text:
+            return []
+        out = []
+        for m in _ENV_NAME.finditer(text):
+            pos = m.start()
+            for seg in m.group(0).split("_"):
+                if seg.lower() in self._env_words and seg not in self._symbols:
+                    out.append(FrameSpan(pos, pos + len(seg), "label"))
+                pos += len(seg) + 1
+        return out
+
+    @cached_property
+    def _env_words(self) -> frozenset[str]:
+        return frozenset(
+            w.lower()
+            for fam in lexicon().values()
+            for w in (*fam.names, *fam.lines)
+            if re.fullmatch(r"[A-Za-z]{3,}", w)
+        )
+
+    @staticmethod
+    def _version_speakers(text: str) -> list[FrameSpan]:
+        """A speaker line opened by a version and its variant alone (``_VERSION_SPEAKER``)."""
+        if not any(ch.isdigit() for ch in text):
+            return []
+        return [FrameSpan(m.start("v"), m.end("v"), "self_reference") for m in _VERSION_SPEAKER.finditer(text)]
+
+    @staticmethod
+    def _own_siblings(text: str) -> list[FrameSpan]:
+        """The first person's own sibling model, by whatever name, with its modality: "not our Wan video model", "my
+        Veo video model" (no market news says "our X video model")."""
+        return [FrameSpan(m.start("n"), m.end("n"), "self_reference") for m in _OWN_SIBLING.finditer(text)]
+
+    @staticmethod
+    def _tier_words(text: str) -> list[FrameSpan]:
+        """A tier or size of a line the first person says it is: "I'm its Medium model", "I am the Flash tier" (a
+        capitalised variant word before a model noun)."""
+        return [FrameSpan(m.start("v"), m.end("v"), "self_reference") for m in _TIER_SELF.finditer(text)]
+
     def _spans(self, text: str) -> list[FrameSpan]:
         names_some = not self._triggers.isdisjoint(re.findall(r"[a-z]+", text.lower())) or (
             not text.isascii() and any(t in text for t in self._wide_triggers)
@@ -494,6 +648,7 @@ class Frames:
                         lead = len(c) - len(c.lstrip())
                         found.append(FrameSpan(pos + lead, pos + len(c.rstrip()), "label"))
                     pos += len(c) + 1
+        found += _delimited_columns(text)
         # sentences end at a full stop in any script ("本分析由 DeepSeek 生成。DeepSeek 带动的...": two sentences)
         sentences = [
             (m.start(), m.end()) for m in re.finditer(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]?", text)
@@ -521,6 +676,9 @@ class Frames:
         tails = []
         for f in found:
             tail = _FRAME_TAIL.match(text, f.end)
+            if tail and f.kind == "label" and any(lo <= f.start and tail.end() <= hi for lo, hi in labels):
+                continue  # a label's own line or brackets: its names go one by one ("X-Served-By: llama-3.3 (Meta
+                # weights via Groq)": Groq makes no model)
             if tail and (self.ident_scan.search(tail.group(0)) or self._public_name.search(tail.group(0))):
                 tails.append(FrameSpan(f.start, tail.end(), f.kind))
         found += tails
@@ -589,6 +747,45 @@ class Frames:
             if s <= start < e:
                 return bool(re.search(_SELF, text[s:e]))
         return bool(re.search(_SELF, text))
+
+
+_DELIMITED_HEADER = re.compile(
+    r"(?i)^\s*(?:author|model|model[_ ]?id|provider|vendor|family|llm|agent|speaker|writer|signer|lab|engine|by)\s*$"
+)
+
+
+def _delimited_columns(text: str) -> list[FrameSpan]:
+    """A CSV or TSV record under a header whose column names who wrote it ("author\\tcall" over "claude-opus\\tlong
+    XLV"): that column's values are labels in the rows of the header's width, down to the first other line."""
+    if "\t" not in text and "," not in text:
+        return []
+    out: list[FrameSpan] = []
+    cols: list[int] = []
+    sep = ""
+    width = 0
+    pos = 0
+    for line in text.split("\n"):
+        if not line.strip():
+            cols = []
+        elif cols and len(line.split(sep)) == width:
+            at = pos
+            for i, cell in enumerate(line.split(sep)):
+                if i in cols and cell.strip():
+                    lead = len(cell) - len(cell.lstrip())
+                    out.append(FrameSpan(at + lead, at + len(cell.rstrip()), "label"))
+                at += len(cell) + 1
+        else:
+            cols = []
+            for sep in ("\t", ","):
+                cells = line.split(sep)
+                if len(cells) >= 2 and len(line) <= 200:
+                    cols = [i for i, c in enumerate(cells) if _DELIMITED_HEADER.match(c)]
+                    if cols and all(len(c.split()) <= 3 for c in cells):
+                        width = len(cells)
+                        break
+                    cols = []
+        pos += len(line) + 1
+    return out
 
 
 @lru_cache(maxsize=32)

@@ -79,7 +79,8 @@ _SELF = (
 )
 _MADE = (
     r"(?:made|built|trained|created|developed|designed|released|fine[\s-]?tuned|powered|brought\s+to\s+you|"
-    r"generated|written|produced|authored|backed)\s+(?:in\s+\w+\s+)?by|runs?\s+on|running\s+on|based\s+on|"
+    r"generated|written|produced|authored|backed|reasoned(?:\s+out)?|worked\s+out|thought\s+through|put\s+together|"
+    r"crafted|assembled|computed)\s+(?:in\s+\w+\s+)?by|runs?\s+on|running\s+on|based\s+on|"
     r"speaking\s+(?:as|for)|on\s+behalf\s+of|from\s+the\s+\w+\s+of"
 )
 _SELF_NOUN = r"(?:model|agent|assistant|system|desk|team|trader|bot|lab|weights|creators?|makers?|developers?|training)"
@@ -94,7 +95,8 @@ _MARKET_EVENT = re.compile(
     r"relies|customer\w*|adoption|subscribers|seats?|growth|lifted|knocked|cost|rall\w*|tumbl\w*|jump\w*|"
     r"orders?|contract\w*|stake|invest\w*|round|buildout|data\s+center|sales|glasses|available|bring|models|"
     r"distribution|refresh|tuned|topped|cuts?|fell|rose|holders|burn|coding|tie|exposed|exposure|positions?|"
-    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*)\b"
+    r"holdings?|raise|shock|selloff|sell-off|drawdown|exchange|ipo\w*|listing|series|stake|monetiz\w*|"
+    r"(?:was|were|went|is|are)\s+down)\b"
 )
 _BARE_VERSION = re.compile(
     r"(?<![\w$.,/\-])(?:[1-9]\d?(?:\.\d{1,2})?[ \-](?:Pro|Flash(?:-Lite)?|Ultra|"
@@ -275,7 +277,68 @@ class LeakGuard:
                     rf"(?:[\w-]+\s+){{0,2}}?{ident}(?:'s)?(?:[\s-]+[\w.-]+){{0,3}}?\s+{_SELF_NOUN}\b"
                 ),
             ),
-            ("authorship", rf"(?i)\b(?:I'm|I am|I,)\s+(?:an?\s+|the\s+)?{ident}"),
+            ("authorship", rf"(?i)\b(?:I'm|I am|I,)\s+(?:not\s+)?(?:an?\s+|the\s+)?{ident}"),
+            # the author's maker said as what it is: "my maker, Meta, now spends", "my creator is Meta Platforms"
+            (
+                "authorship",
+                rf"(?i)\b(?:my|our)\s+(?:creator|maker|developer|parent|builder|trainer|owner|vendor|provider)s?"
+                rf"(?:\s+company)?\s*(?:,|:|=|\bis\b|\bare\b|\bwas\b|\bwere\b)\s*(?:the\s+|still\s+)?{ident}",
+            ),
+            # the first person as a relation of a named model: "I'm its predecessor, R1"
+            (
+                "authorship",
+                rf"(?i)\b(?:I'm|I\s+am)\s+(?:its|their|the|a|an)\s+(?:[\w-]+\s+){{0,2}}?(?:predecessor|successor|"
+                rf"sibling|ancestor|descendant|cousin|twin|sister|brother|version|release|generation|build)\s*"
+                rf"[,(:\u2014\u2013]\s*{ident}",
+            ),
+            # the first person's own words in quotes, opened by its name: 'I said "Claude, Sonnet tier,"'
+            (
+                "authorship",
+                rf"(?i)\b(?:I|we)\s+(?:said|say|told\s+[\w\s-]{{1,24}}?|answered|replied|wrote|explained)\s*[,:]?\s*"
+                rf"(?:that\s+)?[\"\u201c\u2018'\u00ab\u300c]\s*(?:(?:I'm|I\s+am|je\s+suis|this\s+is|it's)\s+)?"
+                rf"(?:an?\s+|the\s+)?{ident}|\bj['\u2019]ai\s+(?:dit|répondu|écrit)\s*[\"\u00ab\u201c]\s*"
+                rf"(?:je\s+suis\s+)?{ident}",
+            ),
+            # a question the text asks of itself about a name: "Am I a Llama?", "Who is writing? Not Opus"
+            (
+                "authorship",
+                rf"(?i)\bam\s+I\s+(?:an?\s+|the\s+)?{ident}[^?\n]{{0,20}}\?|\bwho(?:'s|\s+is)\s+(?:writing|"
+                rf"speaking|talking|this|here|typing)\s*\?\s*(?:(?:not|it's|I'm|this\s+is)\s+)?(?:an?\s+|the\s+)?{ident}",
+            ),
+            # a header line naming a lab or model: "User-Agent: claude-cli (anthropic-sdk)", "X-Org: openai",
+            # "Co-authored-by: ... <noreply@openai.com>", "From: desk <grok@api.x.ai>"
+            (
+                "key",
+                rf"(?im)^[ \t]*(?:x-[\w-]+|user-agent|server|via|served-by|co-authored-by|signed-off-by|reviewed-by|"
+                rf"authored-by|helped-by|assisted-by|generated-by|on-behalf-of|committer)[ \t]*:[^\n]*?{ident}|"
+                rf"^[ \t]*(?:from|reply-to|sender|return-path|to)[ \t]*:(?=[^\n]*@)[^\n]*?{ident}",
+            ),
+            # a footnote citing a model by its lab: "[^1]: Anthropic (2025). *Claude Sonnet 4.5*"
+            ("key", rf"(?im)^[ \t]*\[\^?[\w-]{{1,10}}\]:?[ \t]*{ident}[^\n(]{{0,30}}\((?:19|20)\d\d"),
+            # a speaker line made of where the author was made: "Hangzhou-built, High-Flyer-funded reasoner here"
+            (
+                "speaker",
+                rf"(?im)^[^\w\n]{{0,4}}(?:[\w.-]+-(?:built|made|trained|funded|backed|born|bred|based|grown|tuned)"
+                rf"[\s,]*){{0,2}}{ident}-(?:built|made|trained|funded|backed|born|bred|based|grown|tuned)\b[^\n]{{0,60}}?"
+                rf"\bhere\b",
+            ),
+            # a header saying which unit of a lab the text comes from: "From the Strawberry line at OAI:"
+            (
+                "authorship",
+                rf"(?im)(?:^|[.!?]\s+)\s*from\s+(?:the\s+)?(?:[\w.-]+\s+){{0,2}}?(?:line|family|series|lab|labs|team|desk|"
+                rf"group|unit|division|org)\s+(?:at|of|in)\s+(?:the\s+)?{ident}\s*:",
+            ),
+            # who wrote the text, as the model a lab ships: "Written from SF by the model Anthropic ships as Sonnet"
+            (
+                "authorship",
+                rf"(?i)\b(?:written|drafted|generated|produced|composed|authored|prepared|typed|sent)\b[^.;\n]{{0,40}}?"
+                rf"\bby\s+the\s+(?:model|assistant|agent|bot|llm|system)\b[^.;\n]{{0,20}}?{ident}",
+            ),
+            # where the weights come from, the lab first, in a fragment: "*Alibaba Cloud* weights."
+            (
+                "authorship",
+                rf"(?im)(?:^|[.!?;]\s+)\s*[*_]*{ident}[*_]*\s+(?:open\s+)?(?:weights|checkpoint|base\s+model)\s*(?:[.;]|$)",
+            ),
             (
                 "authorship",  # "as a model of X" in other languages: "Als Sprachmodell von OpenAI", "sono un modello X"
                 (
@@ -342,7 +405,8 @@ class LeakGuard:
             (
                 "authorship",
                 (
-                    rf"(?i){ident}(?:\s+(?:Group|Inc\.?|Corp\.?|Cloud|Labs?|Research))?[\s-](?:built|made|trained|powered|"
+                    rf"(?i){ident}(?:\s+(?:Group|Inc\.?|Corp\.?|Cloud|Labs?|Research|Holdings?|alumni|veterans|engineers|"
+                    rf"researchers|people|folks|staff))?[\s-](?:built|made|trained|powered|"
                     rf"backed|native)\b[^.;\n]{{0,40}}?{_SELF}"
                 ),
             ),
@@ -431,11 +495,24 @@ class LeakGuard:
         ]
 
     @cached_property
+    def _me_gloss(self) -> re.Pattern[str]:
+        """A phrase naming a lab, a model or the people and places behind a lab, glossed by the author as itself:
+        "The Musk lab's model (me)", "the o-series reasoner (me)"."""
+        public = sorted({w for f in lexicon().values() for w in f.public}, key=len, reverse=True)
+        names = rf"(?:{self._ident.pattern}|{_B}(?:{_alt(public)}){_E})"
+        return re.compile(
+            rf"(?i){names}[^.;:,!?\n()]{{0,50}}\(\s*(?:me|myself|that's\s+me|that\u2019s\s+me|yours\s+truly)\s*\)"
+        )
+
+    @cached_property
     def _in_path(self) -> re.Pattern[str]:
         """A name as a segment of a path ("projects/x/models/gemini-2.5-pro", "/v1/models/claude-opus"): the id of the
         model a request ran on, not news (a path has two lower-case segments or more before the name; "Microsoft/
         Amazon/Meta" is a list of companies)."""
-        return re.compile(rf"(?i)(?<![\w/])(?-i:[a-z0-9_.\-]+/){{2,}}{self._ident.pattern}")
+        return re.compile(
+            rf"(?i)(?:(?<![\w/~.])(?:~|\.{{1,2}})?/(?-i:[a-z0-9_.\-]+/)+|(?<![\w/])(?-i:[a-z0-9_.\-]+/){{2,}})"
+            rf"{self._ident.pattern}"
+        )
 
     @cached_property
     def _cjk_self(self) -> re.Pattern[str]:
@@ -446,7 +523,7 @@ class LeakGuard:
         alt = "|".join(re.escape(w) for w in names)
         return re.compile(
             rf"(?i)(?:我们|我們|我是|我叫|저희|우리는|저는|나는|私は|わたしは|僕は)\s*[「『“‘\"']?\s*(?:{alt})|"
-            rf"由\s*(?:{alt})\s*(?:生成|撰写|编写|写成|提供|制作|完成|起草)"
+            rf"由\s*[「『“\"']?\s*(?:{alt})[^。\n]{{0,24}}?(?:生成|撰写|编写|写成|提供|制作|完成|起草)"
         )
 
     @cached_property
@@ -480,6 +557,15 @@ class LeakGuard:
             return out
 
         text = _BROKEN.sub(self._unbreak, text)  # "*Lla*ma", "**Gem**ini", "Gr-\nok", "通义\n千问"
+        if "\n" in text:  # "Deep\nSeek here": a name broken by a bare line break
+            text = _LINE_BROKEN.sub(
+                lambda m: (
+                    m.group(1) + m.group(2)
+                    if re.sub(r"[\W_]+", "", (m.group(1) + m.group(2)).lower()) in self._whole
+                    else m.group(0)
+                ),
+                text,
+            )
         text = _SPACED.sub(self._join_letters, text)  # "g r o k", "Q w e n  M a x", "G.P.T.", "d-e-e-p-s-e-e-k"
         text = _MIXED.sub(self._unleet, text)  # "G00gle", "Cl@ude", "d33pseek", "Llam4"
         text = _SPLIT.sub(lambda m: self._joined.get(re.sub(r"[^a-z]", "", m.group(0).lower()), m.group(0)), text)
@@ -527,7 +613,7 @@ class LeakGuard:
     def find(self, text: str) -> list[str]:
         """Why ``text`` would tell a judge who wrote it (empty: nothing found)."""
         # a scrubbed self-reference still marks the sentence as the author's ("[self-reference], created by X")
-        clean = _PLACEHOLDER.sub(lambda m: " I \u2060" if "self" in m.group(0) else " \u2060 ", text)
+        clean = _PLACEHOLDER.sub(lambda m: " I \u2060" if "self" in m.group(0) else " \u2060 ", self._plain(text))
         clean = self._canonical(clean)
         out: list[str] = []
         windows: list[tuple[int, int]] = []  # the lines that name someone (a signature block: with the line before)
@@ -555,6 +641,23 @@ class LeakGuard:
         out += [f"a variant word of a scrubbed model: {m.group(0)!r}" for m in _VARIANT_OF_SCRUBBED.finditer(text)]
         out += [f"a variant and version after a scrubbed name: {m.group(0)!r}" for m in _SCRUBBED_TAIL.finditer(clean)]
         out += [f"the first person plural by its model line: {m.group(0)!r}" for m in self._we_plural.finditer(clean)]
+        out += [f"a speaker glossed by a scrubbed name: {m.group(0)!r}" for m in _HERE_GLOSSED.finditer(clean)]
+        out += [f"a question the text answers about itself: {m.group(0)!r}" for m in _SELF_QUESTION.finditer(clean)]
+        out += [f"the first person as a tier of a line: {m.group(0)!r}" for m in _TIER_SELF.finditer(clean)]
+        out += [f"the author's own sibling model: {m.group(0)!r}" for m in _OWN_SIBLING.finditer(clean)]
+        out += [
+            f"a speaker named by a version or variant alone: {m.group(0)!r}" for m in _VARIANT_SPEAKER.finditer(clean)
+        ]
+        if "_" in clean:
+            out += [
+                f"a lab or line in an environment variable: {m.group(0)!r}"
+                for m in _ENV_VAR.finditer(clean)
+                if any(seg.lower() in self._names_low for seg in m.group(0).split("_"))
+            ]
+        if "\t" in clean or "," in clean:
+            out += [f"a delimited record under an authorship column: {r!r}" for r in self._delimited_authors(clean)]
+        if "(" in clean:
+            out += [f"a phrase the author glosses as itself: {m.group(0)!r}" for m in self._me_gloss.finditer(clean)]
         for m in _SEAT_APP.finditer(clean) if " app" in clean else ():
             if re.search(r"(?i)\bto\s+you\b", m.group(0)) or re.search(_SPEAKS, _sentence_of(clean, m.start())):
                 out.append(f"the app the author runs in: {m.group(0)!r}")
@@ -589,6 +692,8 @@ class LeakGuard:
                             f"the author's own model line stating its limits: {word!r} in {sentence.strip()[:80]!r}"
                         )
                         continue
+                    if self._part_of_other_name(sentence, m.start(), m.end()):
+                        continue  # "Analyst Gemma Okafor", "Opus Genetics (IRD)", "Saint-Claude (Jura)"
                     # the clause piece around the name: a recognised market clause names an event right next to it
                     lo = max(sentence.rfind(c, 0, m.start()) for c in ',(:\u2014|="{')
                     his = [i for i in (sentence.find(c, m.end()) for c in ',):\u2014|="}') if i != -1]
@@ -603,6 +708,49 @@ class LeakGuard:
                         f"the author's own model line outside a market clause: {word!r} in {sentence.strip()[:80]!r}"
                     )
         return list(dict.fromkeys(out))
+
+    def _plain(self, text: str) -> str:
+        """``text`` read plain (:func:`_plain_letters`); a name written in full-width letters is written as the lexicon
+        writes it ("ｍｉｓｔｒａｌ ｍｅｄｉｕｍ" -> "Mistral medium"): a disguised name is never an ordinary word."""
+        if text.isascii():
+            return text
+        if _WIDE_RUN.search(text):
+            text = _WIDE_RUN.sub(
+                lambda m: self._whole.get(re.sub(r"[\W_]+", "", _widened(m.group(0)).lower()), m.group(0)), text
+            )
+        return _plain_letters(text)
+
+    def _delimited_authors(self, text: str) -> list[str]:
+        """The rows of a CSV or TSV record under a header with an authorship column that name someone."""
+        out = []
+        under = False
+        for line in text.split("\n"):
+            if not line.strip():
+                under = False
+            elif _DELIMITED_AUTHOR_HEADER.search(line) and len(line) <= 200:
+                under = True
+            elif under and any(m.group(0) not in self._symbol_set for m in self._ident.finditer(line)):
+                out.append(line.strip()[:80])
+        return out
+
+    def _part_of_other_name(self, sentence: str, start: int, end: int) -> bool:
+        """A one-word model line, capitalised and with no version, that is part of a person's, a place's or a
+        company's name: a capitalised word after it ("Gemma Okafor", "Opus Genetics") or joined before it by a hyphen
+        ("Saint-Claude") that is no lexicon name nor model word, and no first person in the sentence."""
+        word = sentence[start:end]
+        if not re.fullmatch(r"[A-Z][a-z]+", word) or re.search(r"(?i)\b(?:I|I'm|me|my|we|our)\b", sentence):
+            return False
+        after = re.match(r" ([A-Z][a-z]{2,})\b(?!['\u2019]s\s+(?:model|lab))", sentence[end:])
+        before = re.search(r"(?<![\w-])([A-Z][a-z]{2,})-$", sentence[max(0, start - 30) : start])
+        part = after or before
+        if part is None or re.match(r"[-_.]?\s?v?\d", sentence[end : end + 3]):
+            return False
+        other = part.group(1).lower()
+        return other not in self._names_low and other not in _GENERIC_MODEL_WORDS
+
+    @cached_property
+    def _names_low(self) -> frozenset[str]:
+        return frozenset(w.lower() for f in lexicon().values() for w in (*f.names, *f.lines, *f.public))
 
     def _family_named(self, clean: str) -> list[str]:
         """The author's own family (its lab, parent, model lines; spelt any way the canonical copy undoes) in a
@@ -640,6 +788,7 @@ class LeakGuard:
                 or _GLOSS_AFTER.match(after)
                 or _VARIANT.match(after)
                 or (speaks and _SEAT_BEFORE.search(clean[max(0, m.start() - 60) : m.start()]))
+                or (speaks and re.match(r"-(?:trained|built|made|based|born|bred|raised)\b", after))
                 or (
                     speaks
                     and (_MAKER_BEFORE.search(before) or _MAKER_AFTER.match(clean, m.end()))
@@ -693,12 +842,12 @@ _SEAT_APP = re.compile(
 """The app the author runs in, whatever its name: "I run as [model] inside the X app", "Talking to you from the Quark
 app" (with the first person or talking to the reader; "users in the ChatGPT app grew" is news)."""
 _MAKER_BEFORE = re.compile(
-    r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born)\s+in|"
+    r"(?i)\b(?:by|from|at|(?:made|built|trained|developed|created|based|born|written|drafted|generated|produced)\s+in|"
     r"(?:lab|team|company)\s+of)\s+(?:the\s+)?$"
 )
 _MAKER_AFTER = re.compile(
     r"(?i)'s\s+(?:[\w-]+\s+){0,2}?(?:lab|team|company|firm|fund|spin-?off|arm|shop|models?|"
-    r"assistants?|engineers|researchers|people)\b"
+    r"assistants?|engineers|researchers|people|unit|division|startup|outfit|org|group|venture)\b"
 )
 """Whose the author is: "Zuck's open model (that's me)", "the one Elon's team trains", "Liang Wenfeng's lab"."""
 """Who made the author, in a sentence it speaks in: "open weights from google", "Built by Meta's GenAI team"."""
@@ -724,6 +873,64 @@ _BROKEN = re.compile(
     r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+(?:\s*\n\s*[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+)+"
 )
 """Letters broken apart by emphasis or a line break, which may hide a name ("*Lla*ma", "Deep-\\nSeek", "通义\\n千问")."""
+_LINE_BROKEN = re.compile(r"(?<![^\W\d_])([A-Za-z]{2,})[ \t]*\n[ \t]*([A-Za-z]{2,})(?![^\W\d_])")
+"""Two Latin words either side of a bare line break ("Deep\\nSeek"): one name when their letters spell one."""
+_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_WIDE_RUN = re.compile(r"[０-９Ａ-Ｚａ-ｚ](?:[－．＿\u3000]?[０-９Ａ-Ｚａ-ｚ])*")
+"""A run of full-width letters and digits, with a full-width hyphen, dot, low line or ideographic space inside it
+("ＧＰＴ－５", "Ｇｒｏｋ　４"); full-width punctuation between CJK words stays as written."""
+_PLAIN = {
+    **{c: None for c in (0x00AD, 0x180E, 0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF)},
+    **{c: " " for c in (0x00A0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F)},
+}
+
+
+def _widened(run: str) -> str:
+    return run.translate(_FULL_WIDTH).replace("\u3000", " ")
+
+
+def _plain_letters(text: str) -> str:
+    """The guard's own plain copy: full-width forms as ASCII ("ＧＰＴ－５"), invisible characters dropped ("Clau\\u200b
+    de"), Unicode spaces plain ("G\\u2009e\\u2009m..."); read before the placeholders are marked (``find``)."""
+    if text.isascii():
+        return text
+    out = text.translate(_PLAIN)
+    return _WIDE_RUN.sub(lambda m: _widened(m.group(0)), out)
+
+
+_HERE_GLOSSED = re.compile(
+    r"(?m)(?:^|[.!?;]\s+)[^\w\n]{0,4}[A-Z][\w.\-]*(?:\s+[\w.\-]+){0,2}?\s+here\s*[(\[][^)\]\n]{0,30}?\u2060"
+)
+"""A speaker line glossed by what the scrubber replaced: "Flash here ([model] line)" (the speaker is a tier of it)."""
+_SELF_QUESTION = re.compile(
+    r"\b(?i:is\s+(?:this|it|that)|are\s+we)\s+(?i:an?\s+|the\s+)?[A-Z][\w.\-]*(?:\s+[\w.\-]+){0,2}?\s*\?\s*"
+    r"(?:No|Nope|Yes|Yep|Not\s+quite|Not\s+really|Of\s+course|Correct|Wrong)\b"
+)
+"""A question the text asks of itself and answers, about a capitalised name: "Is it Large? No."."""
+_VARIANT_SPEAKER = re.compile(
+    r"(?m)(?:^|[.!?;]\s+)[^\w\n]{0,4}(?:(?:[1-9]\d?(?:\.\d{1,2})?[ \-])?(?:Fast|Heavy|Mini|Nano|Turbo|Max|Plus|Lite|Pro|"
+    r"Flash|Ultra|Large|Medium|Small)(?:[ \-]v?[1-9]\d?(?:\.\d{1,2})?)?|[1-9]\d?(?:\.\d{1,2})?[ \-][1-9]\d{0,3}[bB]|"
+    r"[a-z]+-fast-\d{1,2}|[1-9]\d{0,3}B\s+(?:total|active)[^\n]{0,20}?)\s+(?:here|speaking|signing|reporting)\b"
+)
+"""A speaker line opened by a version, a variant or a size alone: "Flash here:", "Large 2 here", "4 Fast here", "3.3
+70B here", "code-fast-1 here", "235B total / 22B active here"."""
+_ENV_VAR = re.compile(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w])")
+"""An environment variable's name ("MISTRAL_API_KEY"): refused when a segment is a lab or a line."""
+_DELIMITED_AUTHOR_HEADER = re.compile(
+    r"(?i)^(?:[^\t,\n]*[\t,])*\s*(?:author|model|model[_ ]?id|provider|vendor|family|llm|agent|speaker|writer|signer|"
+    r"lab|engine|by)\s*(?:[\t,][^\n]*)?$"
+)
+"""A CSV or TSV header with a column that says who wrote the rows."""
+_OWN_SIBLING = re.compile(
+    r"\b(?i:our|my)\s+[A-Z][a-z][\w.\-]*(?:[ \-][\w.]+)?\s+(?i:video|image|vision|coding|code|reasoning|chat|language|"
+    r"speech|audio|music|embedding|multimodal|omni)\s+(?i:model|generator|line)\b"
+)
+"""The first person's own sibling model, by whatever name: "not our Wan video model"."""
+_TIER_SELF = re.compile(
+    r"\b(?:I'm|I\s+am)\s+(?i:its|their|the|a|an|this|your)\s+[A-Z]\w+[ \t\-]+(?i:model|tier|variant|version|build|"
+    r"size|edition|checkpoint)\b"
+)
+"""The first person as a capitalised tier of a line: "I'm its Medium model"."""
 _SPLIT = re.compile(r"(?<![\w])[A-Za-z]{2,}[\-_.][A-Za-z]{2,}(?![\w])")
 """Words a name was split into ("deep-seek", "Open AI", "x.ai")."""
 
@@ -744,7 +951,7 @@ def _near_miss(a: str, b: str) -> bool:
 _COMMON = frozenset(
     """meta scout opus claude gross grace grove gemini clause gemma lama llama lamp crude quest quad
 cloud crowd coder grow growth groan great group fair fail hair pair board beard bird bars bare barn gems gross
-groks soar sore sort""".split()
+groks soar sore sort groq""".split()
 )
 
 

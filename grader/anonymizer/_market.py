@@ -20,7 +20,7 @@ MARKET_WORDS = re.compile(
     # bundling Le Chat Pro into mobile plans", "Gemini subscriptions", "the most downloaded open models",
     # "topping OpenRouter token share", "made Claude a preferred model"
     r"rolling|rolls|bundl\w*|subscriptions?|download\w*|leaderboards?|top(?:ped|ping|s)|(?:token|market|usage)\s+share|"
-    r"preferred|"
+    r"preferred|putting|embed(?:s|ding|ded)|"
     # a product's fortunes as news: "Le Chat hit No. 1 on the App Store", "Grok 5 slipping to 2026", "the 4o
     # retirement drew user backlash", "Taobao's Qwen shopping agent lifts GMV", "Samsung's Gemini-on-Galaxy push"
     r"(?:hit|reached|climbed\s+to)\s+(?-i:No)\b|slip(?:s|ped|ping)?|backlash|app\s+store|gmv|push|compet(?:e|es|ing|ition)|"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_BREAK = r"(?:\*{1,2}|~~|-[ \t]*\r?\n[ \t]*)"
+_BREAK = r"(?:\*{1,3}|~~|-[ \t]*\r?\n[ \t]*)"
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]"
 _SPLIT = re.compile(rf"(?<![^\W\d_])[^\W\d_]+(?:{_BREAK}[^\W\d_]+)+(?![^\W\d_])|{_CJK}+(?:[ \t]*\r?\n[ \t]*{_CJK}+)+")
 _SEP = re.compile(rf"{_BREAK}|[ \t]*\r?\n[ \t]*")

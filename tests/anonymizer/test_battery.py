@@ -19,7 +19,9 @@ guard, 10/200 altered; after the morning's rules, written on holdout8 only: 34/1
 the rules of ``test_split_and_link_classes.py`` (written on holdout9's odd ids): odd ids 0/68, 0, 3/100; even ids (held
 out, counted only) 14/68, 5, 2/100; holdout 3/80, 0, 5/119; dev4 33/152, 7, 4/104. ``holdout10`` (never read; identity carried by
 structure and decoration): first, on the code of 880eba3, 54/136, 20 past the guard, 9/200 altered; after those rules
-49/136, 17, 9/200.
+49/136, 17, 9/200 (odd ids 21/64, 7, 3/100; even ids 28/72, 10, 6/100). Its odd ids were then opened for development
+(09:20 UTC 2026-11-27, ``test_holdout10_classes.py``; the even ids stay held out, counted only): odd ids 0/64, 0,
+0/100; even ids 18/72, 5, 6/100; holdout9 12/136, 3, 5/200; dev4 27/152, 6, 4/104.
 Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
 from __future__ import annotations
@@ -42,17 +44,17 @@ def _guard(out, author):
         ("dev", 0, 3),
         ("dev2", 6, 6),
         ("dev3", 17, 5),
-        ("dev4", 33, 4),
+        ("dev4", 27, 4),
         ("holdout", 3, 5),
-        ("holdout2", 23, 6),
-        ("holdout3", 21, 7),
+        ("holdout2", 22, 6),
+        ("holdout3", 20, 7),
         ("holdout4", 5, 9),
         ("holdout5", 7, 14),
-        ("holdout6", 20, 5),
-        ("holdout7", 13, 6),
+        ("holdout6", 19, 5),
+        ("holdout7", 13, 5),
         ("holdout8", 2, 1),
-        ("holdout9", 14, 5),
-        ("holdout10", 49, 9),
+        ("holdout9", 12, 5),
+        ("holdout10", 18, 6),
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -67,18 +69,18 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
     [
         ("dev", 0.97, 0.0),
         ("dev2", 0.95, 0.02),
-        ("dev3", 0.98, 0.19),
-        ("dev4", 0.94, 0.25),
+        ("dev3", 0.98, 0.17),
+        ("dev4", 0.94, 0.21),
         ("holdout", 0.98, 0.15),
-        ("holdout2", 0.97, 0.25),
-        ("holdout3", 0.98, 0.35),
-        ("holdout4", 0.99, 0.25),
+        ("holdout2", 0.97, 0.24),
+        ("holdout3", 0.99, 0.33),
+        ("holdout4", 0.99, 0.19),
         ("holdout5", 0.98, 0.19),
-        ("holdout6", 0.94, 0.18),
-        ("holdout7", 0.97, 0.21),
-        ("holdout8", 0.99, 0.16),
-        ("holdout9", 0.98, 0.11),
-        ("holdout10", 0.88, 0.24),
+        ("holdout6", 0.94, 0.15),
+        ("holdout7", 0.98, 0.18),
+        ("holdout8", 0.99, 0.15),
+        ("holdout9", 1.0, 0.1),
+        ("holdout10", 0.98, 0.18),
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -105,17 +107,17 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("dev", 0),
         ("dev2", 1),
         ("dev3", 0),
-        ("dev4", 7),
+        ("dev4", 6),
         ("holdout", 0),
         ("holdout2", 4),
         ("holdout3", 5),
         ("holdout4", 0),
         ("holdout5", 1),
         ("holdout6", 6),
-        ("holdout7", 2),
+        ("holdout7", 1),
         ("holdout8", 0),
-        ("holdout9", 5),
-        ("holdout10", 17),
+        ("holdout9", 3),
+        ("holdout10", 5),
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
