@@ -55,6 +55,7 @@ def _guard(out, author):
         ("holdout8", 2, 1),
         ("holdout9", 12, 5),
         ("holdout10", 18, 6),
+        ("holdout11", 57, 11),  # never read: 60/136, 11/200 on 477c4da
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -81,6 +82,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("holdout8", 0.99, 0.15),
         ("holdout9", 1.0, 0.1),
         ("holdout10", 0.98, 0.18),
+        ("holdout11", 0.81, 0.11),  # never read: 111/136 caught, 9/64 then 7/64 refused
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -118,6 +120,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("holdout8", 0),
         ("holdout9", 3),
         ("holdout10", 5),
+        ("holdout11", 26),  # never read: 27 on 477c4da
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:
