@@ -31,6 +31,7 @@ from ledgers.reading import (
     key_before,
     key_doubt,
     key_field_of,
+    leader,
     main_subject,
     parse_text,
     piece_label,
@@ -342,18 +343,7 @@ def _held_assertion(held: HeldSet, who: str, sentence: str, benchmark: str | Non
     """A holding's share of a move said of the writer's holdings as a set (inferred: checked, never contradicted)."""
     raw = sentence[held.span[0] : held.span[1]]
     if held.rule == "ranking":  # "recent momentum leaders": near the top, as leadership is read
-        return Assertion(
-            rule="ranking",
-            symbol=who,
-            polarity=1,
-            op="gt",
-            window=0,
-            label="universe",
-            field="performance",
-            raw=raw,
-            horizons=[held.window or "short"],
-            inferred=True,
-        )
+        return leader(who, raw, [held.window or "short"])
     return Assertion(
         rule="relative_momentum" if held.rule == "relative_momentum" else "momentum",
         symbol=who,

@@ -23,6 +23,7 @@ from ledgers.reading._figure_rank import figure_rank
 from ledgers.reading._held_sets import HeldSet, read_held_sets
 from ledgers.reading._horizons import FIELD_HORIZONS, HORIZON_FIELDS, horizon_key
 from ledgers.reading._keys import key_before, key_field_of, ranking_keys, value_start
+from ledgers.reading._leadership import leader
 from ledgers.reading._list_subjects import shared_by_list
 from ledgers.reading._number_assertion import NumberHit
 from ledgers.reading._numbers import find_numbers
@@ -54,6 +55,7 @@ __all__ = [
     "parse_text",
     "read_held_sets",
     "shared_by_list",
+    "leader",
     "piece_label",
     "ranking_keys",
     "read_clause",

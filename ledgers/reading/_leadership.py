@@ -70,23 +70,8 @@ def _named_leaders(
         window = horizons_written(text[m.end() : m.end() + 40].split(";")[0]) or ["short"]
         sector = re.search(r"\bsector\s*$", text[mm.start : m.start(word)], re.I) is not None
         group = find_group("sector") if sector else None
-        out.append(
-            (
-                Assertion(
-                    rule="ranking",
-                    symbol=mm.symbol,
-                    polarity=1,
-                    op="gt",
-                    window=0,
-                    label=f"group:{group.name}" if group is not None and group.sets else "universe",
-                    field="performance",
-                    raw=text[mm.start : m.end()],
-                    horizons=window,
-                    inferred=True,
-                ),
-                (m.start(word), m.end()),
-            )
-        )
+        label = f"group:{group.name}" if group is not None and group.sets else "universe"
+        out.append((leader(mm.symbol, text[mm.start : m.end()], window, label), (m.start(word), m.end())))
     return out
 
 
@@ -115,17 +100,19 @@ _NOT_STATED = re.compile(
 )
 
 
-def _leader(symbol: str, raw: str) -> Assertion:
+def leader(symbol: str | None, raw: str, horizons: list[str] | None = None, label: str = "universe") -> Assertion:
+    """To lead: near the top of ``label``'s set on return over ``horizons`` (the short windows when none is
+    written), how near unsaid: checked near the top, never contradicted (inferred)."""
     return Assertion(
         rule="ranking",
         symbol=symbol,
         polarity=1,
         op="gt",
         window=0,
-        label="universe",
+        label=label,
         field="performance",
         raw=raw,
-        horizons=["short"],
+        horizons=horizons or ["short"],
         inferred=True,
     )
 
@@ -152,7 +139,7 @@ def _listed_leaders(
             continue  # the list must open with an option
         for mm in listed:  # the claim spans the leadership words to its option, so its clause shows both
             if not any(mm.start < e and s < mm.end for s, e in taken):
-                out.append((_leader(mm.symbol, text[m.start() : mm.end]), (m.start(), mm.end)))
+                out.append((leader(mm.symbol, text[m.start() : mm.end]), (m.start(), mm.end)))
     for m in re.finditer(r"\b(?:leadership|leaders)\b", text, re.I):
         if forecast_marker_before(text, m.start()) or _NOT_STATED.search(text, max(0, m.start() - 60), m.start()):
             continue
@@ -168,7 +155,7 @@ def _listed_leaders(
             continue  # one option before its leadership: _named_leaders reads it, where it can
         for mm in listed:
             if not any(mm.start < e and s < mm.end for s, e in taken):
-                out.append((_leader(mm.symbol, text[mm.start : m.end()]), (mm.start, m.end())))
+                out.append((leader(mm.symbol, text[mm.start : m.end()]), (mm.start, m.end())))
     return out
 
 
@@ -196,21 +183,6 @@ def find_leadership(
         sector = re.search(r"\bsector", words + text[max(0, m.start() - 20) : m.start()], re.I)
         group = find_group("sector") if sector else None
         subject, _ = subject_at(m.start())  # no alternative subject: leadership is vague enough for one
-        out.append(
-            (
-                Assertion(
-                    rule="ranking",
-                    symbol=subject,
-                    polarity=1,
-                    op="gt",
-                    window=0,
-                    label=f"group:{group.name}" if group is not None and group.sets else "universe",
-                    field="performance",
-                    raw=m.group(0).strip(),
-                    horizons=horizons,
-                    inferred=True,
-                ),
-                span,
-            )
-        )
+        label = f"group:{group.name}" if group is not None and group.sets else "universe"
+        out.append((leader(subject, m.group(0).strip(), horizons, label), span))
     return out
