@@ -175,8 +175,8 @@ class Verifier:
             if res.status == "contradicted" and a.inferred:
                 res = RuleResult(
                     NV,
-                    f"{res.reason} - but the subject or window was inferred, not written with the "
-                    "figure: not a contradiction",
+                    f"{res.reason} - but its subject, its window or what it is compared with was read from the "
+                    "rest of the text, not written with the claim: not a contradiction",
                     res.evidence,
                     res.lookahead,
                 )
