@@ -20,9 +20,9 @@ BUILD_AUDITS = False
 class Prewarm:
     """Work done once per server process and run so that first views are fast, none of it in the interpreter that
     serves the pages: the modules the pages import (already loaded when ``grader console`` started the server:
-    ``console._serve``; else imported in a thread here), and the run's warm-up (:meth:`warmup`), computed by the
+    ``console._serve``; else imported in a thread here), and the run's warm-up (:meth:`run`), computed by the
     console's background process (``console._worker``, at low CPU priority; the same process builds the audit
-    reports, one job after another) while a thread here waits for it.
+    reports, one job after another) while a thread here waits for it (:meth:`run`).
 
     A page never waits for the warm-up: the leaderboard draws its scores at once and fills its process and risk
     columns when it is done (:meth:`finished`); the contestant page reads its contestant's facts and risk table from
@@ -41,15 +41,6 @@ class Prewarm:
         from console._serve import import_pages
 
         import_pages()
-
-    def warmup(self, url: str, run_id: str) -> Future:
-        """The run's warm-up (:class:`console._warmup.RunWarmup`), computed once by the background process; a failure
-        gives a warm-up with its ``error`` and nothing in it (the pages then compute what they show)."""
-        with self._lock:
-            job = self._jobs.get((url, run_id))
-            if job is None:
-                job = self._jobs[(url, run_id)] = self._pool.submit(self._warm, url, run_id)
-            return job
 
     def _warm(self, url: str, run_id: str) -> RunWarmup:
         try:

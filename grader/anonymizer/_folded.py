@@ -28,9 +28,8 @@ _RUN_ON = re.compile(r"(?:(?<=私は|僕は|我是|我叫|我们|我們|저는|�
 """The first person in Japanese, Chinese or Korean right before a Latin letter: the copy has a space there ("私は
 Claudeです" is read "私は Claudeです"), as the name after it starts a word though the script wrote none (only there: "谷歌
 发布Gemini 3，GOOGL上涨" is news, read as written)."""
-_NEEDS_FOLD = re.compile(
-    r"[\u00a0\u00ad\u1680\u180e\u2000-\u200d\u202f\u205f-\u2064\ufeff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
-)
+_NEEDS_FOLD = re.compile("[" + "".join(sorted(_INVISIBLE | _SPACES)) + "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+"""Any character the fold changes (a full-width joiner only matters between full-width letters, which match too)."""
 
 
 def _wide(ch: str) -> bool:
