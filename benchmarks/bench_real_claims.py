@@ -171,6 +171,17 @@ HELD_OUT = [
         FIXTURES / "holdout_v13" / "labels.jsonl",
         lambda lab: lab.model.startswith("synthetic"),
     ),
+    (
+        "v14: real sentences of 15 June/July submissions only never-read sets had labelled (held out: never read)",
+        FIXTURES / "holdout_v14" / "labels.jsonl",
+        lambda lab: not lab.model.startswith("synthetic"),
+    ),
+    (
+        "v14: a PM question-and-answer sheet, a timestamped desk log and a memo with figures in numbered notes, "
+        "formats no rule was written for (held out: never read)",
+        FIXTURES / "holdout_v14" / "labels.jsonl",
+        lambda lab: lab.model.startswith("synthetic"),
+    ),
 ]
 V5_DEV_ROUNDS = frozenset(
     {"CB-2026-06-12-1W", "CB-2026-06-22-1M", "CB-2026-07-22-1M", "CB-2026-07-23-1M", "CB-2026-07-24-1M"}

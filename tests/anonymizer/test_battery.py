@@ -21,7 +21,14 @@ out, counted only) 14/68, 5, 2/100; holdout 3/80, 0, 5/119; dev4 33/152, 7, 4/10
 structure and decoration): first, on the code of 880eba3, 54/136, 20 past the guard, 9/200 altered; after those rules
 49/136, 17, 9/200 (odd ids 21/64, 7, 3/100; even ids 28/72, 10, 6/100). Its odd ids were then opened for development
 (09:20 UTC 2026-11-27, ``test_holdout10_classes.py``; the even ids stay held out, counted only): odd ids 0/64, 0,
-0/100; even ids 18/72, 5, 6/100; holdout9 12/136, 3, 5/200; dev4 27/152, 6, 4/104.
+0/100; even ids 18/72, 5, 6/100; holdout9 12/136, 3, 5/200; dev4 27/152, 6, 4/104. ``holdout12`` (never read, written
+2026-11-27 by a helper that read only the battery's README and ten lines of dev.jsonl), first on the code of d066b20:
+47/136 naming their author, 19 past the guard, 18/200 market texts altered; the guard on the unscrubbed sentences
+121/136 caught, 18/64 market sentences refused. An experiment measured on it and on holdout11 and holdout10's even ids
+(the author's own lexicon names swept outside every frame, branch ``experiment/own-names-sweep``) was not adopted: on
+those 344 held-out self sentences it cut those naming their author 122 -> 109 but let 53 instead of 50 past the guard
+and altered 44 instead of 35 market texts; scrubbing only with a certain sign of the author (a first person within four
+words, "this X model") gave 117, 51, 36.
 Figures are printed (``pytest -s``); the floors are the measured ones, so a regression fails."""
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ def _guard(out, author):
         ("holdout9", 12, 5),
         ("holdout10", 18, 6),
         ("holdout11", 57, 11),  # never read: 60/136, 11/200 on 477c4da
+        ("holdout12", 47, 18),  # never read: 47/136, 18/200 on d066b20
     ],
 )
 def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaking: int, max_altered: int) -> None:
@@ -83,6 +91,7 @@ def test_scrubbed_battery_names_no_author_and_keeps_markets(name: str, max_leaki
         ("holdout9", 1.0, 0.1),
         ("holdout10", 0.98, 0.18),
         ("holdout11", 0.81, 0.11),  # never read: 111/136 caught, 9/64 then 7/64 refused
+        ("holdout12", 0.88, 0.29),  # never read: 121/136 caught, 18/64 refused on d066b20
     ],
 )
 def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
@@ -121,6 +130,7 @@ def test_the_guard_refuses_what_names_its_author_and_passes_market_news(
         ("holdout9", 3),
         ("holdout10", 5),
         ("holdout11", 26),  # never read: 27 on 477c4da
+        ("holdout12", 19),  # never read: 19 on d066b20
     ],
 )
 def test_what_the_scrubber_leaves_naming_its_author_the_guard_refuses(name: str, max_past: int) -> None:

@@ -105,6 +105,7 @@ HOLDOUT = Path(__file__).parent / "fixtures"
         (HOLDOUT / "holdout_v10" / "labels.jsonl", CB_ROUNDS),  # six early rounds, a footnoted note, a desk journal
         (HOLDOUT / "holdout_v12" / "labels.jsonl", CB_ROUNDS),  # 17 June/July submissions, an e-mail, a thread
         (HOLDOUT / "holdout_v13" / "labels.jsonl", CB_ROUNDS),  # 22 June/July submissions, a slide deck, paragraphs
+        (HOLDOUT / "holdout_v14" / "labels.jsonl", CB_ROUNDS),  # 15 early-July submissions, a Q&A, a log, a memo
     ],
 )
 def test_held_out_sets_bring_no_false_accusation(labels: Path, rounds: Path) -> None:
